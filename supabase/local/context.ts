@@ -1,0 +1,49 @@
+/**
+ * The contract between the gateway (server.ts) and the APIs it mounts: auth/, rest/, functions/, mail/.
+ * The gateway parses the HTTP request, checks the apikey, verifies the bearer JWT, and hands each API an
+ * `ApiRequest`; the API answers with an `ApiResponse`. No API touches Node's http objects.
+ */
+import type { Db } from './db/database'
+import type { ApiRole, JwtClaims } from './keys'
+
+export type ApiRequest = {
+  method: string
+  /** Path below the API's prefix, e.g. `/token` for `/auth/v1/token`, `/campaigns` for `/rest/v1/campaigns`. */
+  path: string
+  query: URLSearchParams
+  /** Lower-cased header names. */
+  headers: Record<string, string>
+  body: Buffer
+  /** Client IP (first x-forwarded-for entry when present, else the socket address). */
+  ip: string
+  /** From the verified bearer token, or from the apikey when no bearer token was sent. */
+  role: ApiRole
+  claims: JwtClaims
+  /** The raw bearer token, when one was sent and verified. */
+  token?: string
+}
+
+export type ApiResponse = {
+  status: number
+  headers?: Record<string, string>
+  /** Objects are sent as JSON; strings and buffers as they are. */
+  body?: unknown
+}
+
+export type Handler = (req: ApiRequest) => Promise<ApiResponse>
+
+export type Mailer = {
+  send(message: { to: string; subject: string; html: string; text: string; from?: string }): Promise<void>
+}
+
+export type BackendContext = {
+  db: Db
+  /** Parsed supabase/config.toml. */
+  config: Record<string, any>
+  /** e.g. http://127.0.0.1:54321 */
+  apiUrl: string
+  anonKey: string
+  serviceRoleKey: string
+  smtp: { host: string; port: number }
+  mailer: Mailer
+}

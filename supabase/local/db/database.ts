@@ -1,0 +1,112 @@
+/**
+ * The one database handle of the embedded backend: PGlite in-process by default (persisted in a folder),
+ * or a real PostgreSQL server when DATABASE_URL is set. Everything above this file (gateway, auth, REST,
+ * migrations, tests) talks to Postgres only through `Db`, so both engines behave the same to them.
+ */
+import { PGlite } from '@electric-sql/pglite'
+import { citext } from '@electric-sql/pglite/contrib/citext'
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
+import pg from 'pg'
+
+export type Field = { name: string; dataTypeID: number }
+export type QueryResult<T> = { rows: T[]; fields: Field[]; affectedRows: number }
+
+/** A connection inside one transaction (or the whole database outside one). */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>
+  /** Several statements, no parameters, one round trip. */
+  exec(sql: string): Promise<void>
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres'
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+export type OpenOptions = { dataDir?: string; databaseUrl?: string }
+
+export async function openDatabase({ dataDir, databaseUrl }: OpenOptions): Promise<Db> {
+  return databaseUrl ? openPostgres(databaseUrl) : openPglite(dataDir)
+}
+
+async function openPglite(dataDir?: string): Promise<Db> {
+  const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: { citext, pgcrypto } })
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await q.query<T>(sql, params as never[])
+      return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 }
+    },
+    async exec(sql: string) {
+      await q.exec(sql)
+    },
+  })
+  return {
+    kind: 'pglite',
+    ...wrap(lite),
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    close: () => lite.close(),
+  }
+}
+
+async function openPostgres(databaseUrl: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 16 })
+  // A broken idle connection must never take the process down with it.
+  pool.on('error', () => {})
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await c.query(sql, params)
+      return { rows: r.rows as T[], fields: r.fields, affectedRows: r.rowCount ?? 0 }
+    },
+    async exec(sql: string) {
+      await c.query(sql)
+    },
+  })
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('begin')
+        const result = await fn(wrap(client))
+        await client.query('commit')
+        return result
+      } catch (error) {
+        await client.query('rollback').catch(() => {})
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    close: () => pool.end(),
+  }
+}
+
+/** A SQL string literal; used only for the per-request prelude, which must be one simple query. */
+export function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`
+}
+
+export type RequestContext = {
+  role: 'anon' | 'authenticated' | 'service_role'
+  claims: Record<string, unknown>
+  headers: Record<string, string>
+}
+
+/**
+ * Runs `fn` in one transaction as PostgREST does: `set local role` from the verified JWT, the claims and
+ * the request headers as transaction-local settings. Row-level security then applies inside Postgres.
+ */
+export function withRequestContext<T>(db: Db, ctx: RequestContext, fn: (tx: Queryable) => Promise<T>) {
+  const prelude =
+    `set local role ${ctx.role};` +
+    `select set_config('request.jwt.claims', ${literal(JSON.stringify(ctx.claims))}, true),` +
+    ` set_config('request.headers', ${literal(JSON.stringify(ctx.headers))}, true),` +
+    ` set_config('request.jwt.claim.sub', ${literal(String(ctx.claims.sub ?? ''))}, true),` +
+    ` set_config('request.jwt.claim.role', ${literal(ctx.role)}, true);`
+  return db.transaction(async (tx) => {
+    await tx.exec(prelude)
+    return fn(tx)
+  })
+}

@@ -1,0 +1,61 @@
+/**
+ * Brings a database to the state hosted Supabase would have after `supabase db push`: the platform
+ * bootstrap, then every `supabase/migrations/*.sql` not yet applied (recorded in
+ * supabase_migrations.schema_migrations as the Supabase CLI does), then `seed.sql` on a new database.
+ */
+import { readFile, readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Db } from './database'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+export const supabaseDir = path.resolve(here, '../..')
+
+export type MigrateResult = { applied: string[]; seeded: boolean }
+
+export async function migrate(db: Db, { seed = true }: { seed?: boolean } = {}): Promise<MigrateResult> {
+  const fresh = !(await hasMigrationTable(db))
+  await db.exec(await readFile(path.join(here, 'bootstrap.sql'), 'utf8'))
+  const done = new Set(
+    (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
+      (r) => r.version,
+    ),
+  )
+  const dir = path.join(supabaseDir, 'migrations')
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^\d{14}_.+\.sql$/.test(f)).sort()
+  const applied: string[] = []
+  for (const file of files) {
+    const version = file.slice(0, 14)
+    if (done.has(version)) continue
+    const sql = await readFile(path.join(dir, file), 'utf8')
+    try {
+      await db.transaction(async (tx) => {
+        await tx.exec(sql)
+        await tx.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
+          version,
+          file.slice(15, -4),
+          [sql],
+        ])
+      })
+    } catch (error) {
+      throw new Error(`Migration ${file} failed: ${(error as Error).message}`, { cause: error })
+    }
+    applied.push(file)
+  }
+  let seeded = false
+  if (fresh && seed) {
+    const seedSql = await readFile(path.join(supabaseDir, 'seed.sql'), 'utf8').catch(() => '')
+    if (seedSql.trim()) {
+      await db.exec(seedSql)
+      seeded = true
+    }
+  }
+  return { applied, seeded }
+}
+
+async function hasMigrationTable(db: Db) {
+  const r = await db.query<{ exists: boolean }>(
+    "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
+  )
+  return r.rows[0]?.exists === true
+}

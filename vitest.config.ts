@@ -17,6 +17,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup.ts'],
+          // The SPA under test talks to MSW at this origin, never to a running backend.
+          env: { VITE_SUPABASE_URL: 'http://supabase.test', VITE_SUPABASE_ANON_KEY: 'test-anon-key-for-msw-only-0000' },
         },
       },
       {

@@ -39,6 +39,7 @@ export type Mailer = {
 export type BackendContext = {
   db: Db
   /** Parsed supabase/config.toml. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TOML has no schema; each API reads its own section
   config: Record<string, any>
   /** e.g. http://127.0.0.1:54321 */
   apiUrl: string

@@ -1,0 +1,29 @@
+/**
+ * Starts the end-to-end stack: the embedded backend on a fresh in-memory, seeded database, then the SPA
+ * built against it and served by `vite preview`. Playwright starts this and stops it when done.
+ */
+import { build, preview } from 'vite'
+import { startBackend } from '../supabase/local/server'
+import { E2E } from './ports'
+
+const backend = await startBackend({
+  port: E2E.apiPort,
+  mailPort: E2E.mailPort,
+  smtpPort: E2E.smtpPort,
+  seed: true,
+  siteUrl: E2E.appUrl,
+})
+
+process.env.VITE_SUPABASE_URL = backend.apiUrl
+process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
+await build({ logLevel: 'warn', mode: 'production', build: { outDir: 'dist-e2e', emptyOutDir: true } })
+const server = await preview({ preview: { port: E2E.appPort, host: '127.0.0.1', strictPort: true }, build: { outDir: 'dist-e2e' } })
+console.log(`e2e stack ready: app ${E2E.appUrl}, api ${backend.apiUrl}, mailbox ${backend.mailboxUrl}`)
+
+const stop = async () => {
+  await server.close()
+  await backend.close()
+  process.exit(0)
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

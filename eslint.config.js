@@ -1,0 +1,57 @@
+import js from '@eslint/js'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import { featureBoundaries } from './eslint-rules/feature-boundaries.js'
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist',
+      'dist-e2e',
+      'dist-bench',
+      'node_modules',
+      'coverage',
+      'playwright-report',
+      'test-results',
+      'supabase/.local',
+      // Deno code: checked by `deno check` with its own globals.
+      'supabase/functions',
+      'supabase/local/functions/host.ts',
+      'src/types/database.types.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js}'],
+    languageOptions: { ecmaVersion: 2023, globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: {
+      'react-hooks': reactHooks,
+      'jsx-a11y': jsxA11y,
+      growletter: { rules: { 'feature-boundaries': featureBoundaries } },
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'growletter/feature-boundaries': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'No barrel files: import the module you mean.' },
+      ],
+    },
+  },
+  {
+    // shadcn-style primitives may re-export Radix parts.
+    files: ['src/components/ui/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+)

@@ -1,0 +1,13 @@
+import * as React from 'react'
+import { Label as LabelPrimitive } from 'radix-ui'
+import { cn } from '@/lib/utils'
+
+export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
+  return (
+    <LabelPrimitive.Root
+      data-slot="label"
+      className={cn('text-sm leading-none font-medium peer-disabled:cursor-not-allowed peer-disabled:opacity-70', className)}
+      {...props}
+    />
+  )
+}

@@ -1,0 +1,46 @@
+/** Every route of the SPA (SPEC §2). Components link through these, never through string literals. */
+export const paths = {
+  home: '/',
+  login: '/login',
+  register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  updatePassword: '/update-password',
+  help: '/help',
+  terms: '/terms',
+  privacy: '/privacy',
+  about: '/about',
+  cookies: '/cookies',
+  gdpr: '/gdpr',
+  contact: '/contact',
+  campaigns: '/campaigns',
+  newsletters: '/newsletters',
+  newsletter: (id: string) => `/newsletters/${encodeURIComponent(id)}`,
+  newslettersUnavailable: '/newsletters/unavailable',
+  audiences: '/audiences',
+  earn: (unifiedCode: string) => `/earn/${encodeURIComponent(unifiedCode)}`,
+  confirmSubscription: '/confirm-subscription',
+  campaignLink: (magicLinkId: string, campaignId: string) =>
+    `/campaign/${encodeURIComponent(magicLinkId)}/${encodeURIComponent(campaignId)}`,
+  campaignPage: (campaignId: string) => `/campaign/${encodeURIComponent(campaignId)}`,
+  campaignAdminPreview: (campaignId: string) => `/campaign/admin/${encodeURIComponent(campaignId)}`,
+  dashboard: '/dashboard',
+  advertiser: {
+    root: '/dashboard/advertiser',
+    analytics: '/dashboard/advertiser/analytics',
+    submitNewsletter: '/dashboard/advertiser/submit-newsletter',
+    wallet: '/dashboard/advertiser/wallet',
+  },
+  publisher: {
+    root: '/dashboard/publisher',
+  },
+  admin: {
+    root: '/dashboard/admin',
+  },
+} as const
+
+/** Path prefixes where the main navigation links are hidden (SPEC §2). */
+export const signedInAreaPrefixes = ['/dashboard', '/admin', '/publisher'] as const
+
+export const isSignedInArea = (pathname: string) =>
+  signedInAreaPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))

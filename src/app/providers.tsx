@@ -5,13 +5,14 @@ import { Toaster } from 'sonner'
 import { createQueryClient } from '@/lib/query-client'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { TOAST_DURATION_MS } from '@/lib/toast'
+import { SessionProvider } from '@/lib/session'
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient)
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider delayDuration={300}>
-        {children}
+        <SessionProvider>{children}</SessionProvider>
         {/* SPEC §9: one toast at a time; a toast stays 1,000,000 ms unless it sets its own duration. */}
         <Toaster visibleToasts={1} duration={TOAST_DURATION_MS} closeButton richColors position="top-right" />
       </TooltipProvider>

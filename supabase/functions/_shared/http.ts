@@ -1,0 +1,52 @@
+/**
+ * JSON in and out for edge functions: responses always carry CORS headers; request mistakes become an
+ * `HttpError` whose message is safe to show the user, so a handler can `throw` and the wrapper answers.
+ */
+import { corsHeaders } from './cors.ts'
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...corsHeaders, 'Content-Type': 'application/json', ...headers },
+  })
+}
+
+/** The request's JSON object body; anything else is a 400 with a readable message. */
+export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
+  let body: unknown
+  try {
+    body = JSON.parse(await req.text())
+  } catch {
+    throw new HttpError(400, 'The request body must be valid JSON')
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'The request body must be a JSON object')
+  }
+  return body as Record<string, unknown>
+}
+
+/** The caller's IP: the first x-forwarded-for entry, as set by the Supabase gateway. */
+export function clientIp(req: Request): string {
+  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown'
+}
+
+export function requirePost(req: Request): void {
+  if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed', { Allow: 'POST, OPTIONS' })
+}
+
+/** Logs what the user must not see and answers with what they may. */
+export function errorResponse(error: unknown, body: (message: string) => Record<string, unknown>): Response {
+  if (error instanceof HttpError) return json(body(error.message), error.status, error.headers)
+  console.error(error)
+  return json(body('Something went wrong. Please try again.'), 500)
+}

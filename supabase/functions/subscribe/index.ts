@@ -1,0 +1,89 @@
+/**
+ * subscribe: body { email, campaignIds, audienceSourceId?, clickId? } → pending subscriptions (one fresh
+ * token per newsletter, only its sha256 stored) and ONE confirmation email listing every newsletter.
+ * Answers { success: true, pending: [{ campaignId, newsletterName }], alreadyConfirmed: [...] }.
+ * The database function is all or nothing; if the email then fails, the rows stay pending and a new
+ * request re-arms them with new tokens.
+ */
+import { foldEmail } from '../_shared/email-address.ts'
+import { siteUrl } from '../_shared/env.ts'
+import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
+import { preflight } from '../_shared/cors.ts'
+import { sendEmail } from '../_shared/mailer.ts'
+import { createRateLimiter, HOUR, MINUTE } from '../_shared/rate-limit.ts'
+import { serviceClient, userFacingDbMessage } from '../_shared/supabase-admin.ts'
+import { newToken, sha256Hex } from '../_shared/tokens.ts'
+import { confirmationEmail } from './confirmation-email.ts'
+import { parseSubscribeRequest } from './parse-request.ts'
+
+// Per IP: generous enough for a household or an office behind one address. Per inbox (PRODUCT.md):
+// at most 3 confirmation emails an hour, +tags folded so aliases share the allowance.
+const perIp = createRateLimiter({ limit: 30, windowMs: 15 * MINUTE })
+const perEmail = createRateLimiter({ limit: 3, windowMs: HOUR })
+
+type Row = { campaign_id: string; campaign_name: string; result: 'pending' | 'already_confirmed' | 'rejected' }
+
+async function subscribe(req: Request): Promise<Response> {
+  requirePost(req)
+  const ip = clientIp(req)
+  const byIp = perIp.hit(ip)
+  if (!byIp.allowed) throw tooMany('Too many subscription requests. Please try again in a few minutes.', byIp.retryAfterSeconds)
+  const input = parseSubscribeRequest(await readJsonObject(req))
+  const byEmail = perEmail.hit(foldEmail(input.email))
+  if (!byEmail.allowed) {
+    throw tooMany('Too many confirmation emails for this address. Please try again later.', byEmail.retryAfterSeconds)
+  }
+
+  const tokens = input.campaignIds.map(() => newToken())
+  const { data, error } = await serviceClient().rpc('create_pending_subscriptions', {
+    p_email: input.email,
+    p_campaign_ids: input.campaignIds,
+    p_token_hashes: await Promise.all(tokens.map(sha256Hex)),
+    p_audience_source_id: input.audienceSourceId,
+    p_click_id: input.clickId,
+    p_ip: ip,
+    p_user_agent: req.headers.get('user-agent'),
+  })
+  if (error) {
+    const message = userFacingDbMessage(error)
+    if (message) throw new HttpError(400, message)
+    throw new Error(`create_pending_subscriptions failed: ${error.message}`)
+  }
+
+  const rows = data as Row[]
+  const tokenFor = new Map(input.campaignIds.map((id, i) => [id, tokens[i]]))
+  const pending = rows.filter((r) => r.result === 'pending')
+  const alreadyConfirmed = rows.filter((r) => r.result === 'already_confirmed')
+  // A fraud-rejected address is neither told nor sent anything: it is simply not listed.
+  if (pending.length > 0) {
+    const lines = [...pending, ...alreadyConfirmed].map((r) => ({
+      newsletterName: r.campaign_name,
+      confirmUrl: r.result === 'pending' ? confirmUrl(tokenFor.get(r.campaign_id)!, input.email) : undefined,
+    }))
+    try {
+      await sendEmail(confirmationEmail(input.email, lines))
+    } catch (sendError) {
+      console.error('subscribe: confirmation email failed', sendError)
+      throw new HttpError(500, 'We could not send the confirmation email. Please try again in a few minutes.')
+    }
+  }
+  const view = (r: Row) => ({ campaignId: r.campaign_id, newsletterName: r.campaign_name })
+  return json({ success: true, pending: pending.map(view), alreadyConfirmed: alreadyConfirmed.map(view) })
+}
+
+function confirmUrl(token: string, email: string): string {
+  const query = new URLSearchParams({ token, email })
+  return `${siteUrl()}/confirm-subscription?${query}`
+}
+
+function tooMany(message: string, retryAfterSeconds: number): HttpError {
+  return new HttpError(429, message, { 'Retry-After': String(retryAfterSeconds) })
+}
+
+Deno.serve(async (req) => {
+  try {
+    return preflight(req) ?? (await subscribe(req))
+  } catch (error) {
+    return errorResponse(error, (message) => ({ success: false, error: message }))
+  }
+})

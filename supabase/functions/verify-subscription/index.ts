@@ -1,0 +1,85 @@
+/**
+ * verify-subscription: body { token, email } → { success, alreadyConfirmed, expired, newsletterName, error }
+ * (SPEC §7). POST only: the confirmation page calls it from JavaScript, so a mail scanner that fetches the
+ * emailed link confirms nothing. Every outcome of a well-formed request is a 200 whose body says which it
+ * was, so the page can render it from `data`; malformed requests are 400s.
+ */
+import { preflight } from '../_shared/cors.ts'
+import { normalizeEmail } from '../_shared/email-address.ts'
+import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
+import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
+import { serviceClient } from '../_shared/supabase-admin.ts'
+import { sha256Hex } from '../_shared/tokens.ts'
+
+// Tokens are 256 random bits, so this limit is about load, not guessing (as auth's token_verifications).
+const perIp = createRateLimiter({ limit: 60, windowMs: 5 * MINUTE })
+
+type Outcome = {
+  result: 'confirmed' | 'already_confirmed' | 'expired' | 'invalid'
+  newsletter_name: string | null
+}
+
+const answer = (fields: { success: boolean; alreadyConfirmed?: boolean; expired?: boolean; newsletterName?: string | null; error?: string | null }, status = 200) =>
+  json(
+    {
+      success: fields.success,
+      alreadyConfirmed: fields.alreadyConfirmed ?? false,
+      expired: fields.expired ?? false,
+      newsletterName: fields.newsletterName ?? null,
+      error: fields.error ?? null,
+    },
+    status,
+  )
+
+async function verify(req: Request): Promise<Response> {
+  requirePost(req)
+  const ip = clientIp(req)
+  const limit = perIp.hit(ip)
+  if (!limit.allowed) {
+    throw new HttpError(429, 'Too many attempts. Please wait a few minutes and try again.', {
+      'Retry-After': String(limit.retryAfterSeconds),
+    })
+  }
+  const body = await readJsonObject(req)
+  const token = typeof body.token === 'string' ? body.token.trim() : ''
+  const email = typeof body.email === 'string' ? normalizeEmail(body.email) : ''
+  if (!token || !email) throw new HttpError(400, 'Invalid confirmation link')
+
+  const { data, error } = await serviceClient().rpc('confirm_subscription', {
+    p_token_hash: await sha256Hex(token),
+    p_email: email,
+    p_ip: ip,
+    p_user_agent: req.headers.get('user-agent'),
+  })
+  if (error) throw new Error(`confirm_subscription failed: ${error.message}`)
+  const outcome = data as Outcome
+  switch (outcome.result) {
+    case 'confirmed':
+      return answer({ success: true, newsletterName: outcome.newsletter_name })
+    case 'already_confirmed':
+      return answer({ success: true, alreadyConfirmed: true, newsletterName: outcome.newsletter_name })
+    case 'expired':
+      return answer({
+        success: false,
+        expired: true,
+        newsletterName: outcome.newsletter_name,
+        error: 'Your confirmation link has expired.',
+      })
+    default:
+      return answer({ success: false, error: 'This confirmation link is not valid.' })
+  }
+}
+
+Deno.serve(async (req) => {
+  try {
+    return preflight(req) ?? (await verify(req))
+  } catch (error) {
+    return errorResponse(error, (message) => ({
+      success: false,
+      alreadyConfirmed: false,
+      expired: false,
+      newsletterName: null,
+      error: message,
+    }))
+  }
+})

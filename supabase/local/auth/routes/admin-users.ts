@@ -1,0 +1,129 @@
+/**
+ * The admin users API (service role only): list, create, read, update, delete, and a user's factors.
+ * Admin-created users skip the confirmation email; `email_confirm: true` marks them confirmed.
+ */
+import type { ApiRequest } from '../../context'
+import { hashPassword } from '../crypto'
+import { errors, httpError, json } from '../errors'
+import type { AuthEnv, Route } from '../env'
+import { assertStrongPassword } from '../password-policy'
+import { obj, readBody, str } from '../request'
+import { durationSeconds } from '../settings'
+import { findUserByEmail, findUserById, insertUser, isValidEmail, mergeMetadata, normalizeEmail, userJson, type UserRow } from '../users'
+
+const idFrom = (req: ApiRequest) => decodeURIComponent(req.path.split('/')[3] ?? '')
+
+async function userOr404(env: AuthEnv, req: ApiRequest): Promise<UserRow> {
+  const user = await findUserById(env.ctx.db, idFrom(req))
+  if (!user) throw errors.userNotFound()
+  return user
+}
+
+export const listUsers: Route = async (env, req) => {
+  const page = Math.max(1, Number.parseInt(req.query.get('page') || '1', 10) || 1)
+  const perPage = Math.min(1000, Math.max(1, Number.parseInt(req.query.get('per_page') || '50', 10) || 50))
+  const db = env.ctx.db
+  const total = (await db.query<{ n: number }>('select count(*)::int as n from auth.users')).rows[0]?.n ?? 0
+  const rows = (await db.query<UserRow>('select * from auth.users order by created_at desc, id limit $1 offset $2', [perPage, (page - 1) * perPage])).rows
+  const users = []
+  for (const row of rows) users.push(await userJson(db, row))
+  const last = Math.max(1, Math.ceil(total / perPage))
+  const links = [`</admin/users?page=${last}&per_page=${perPage}>; rel="last"`]
+  if (page < last) links.unshift(`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`)
+  return json({ users, aud: 'authenticated' }, 200, { 'X-Total-Count': String(total), Link: links.join(', ') })
+}
+
+export const createUser: Route = async (env, req) => {
+  const body = readBody(req)
+  const email = str(body, 'email')?.trim()
+  if (!email || !isValidEmail(email)) throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  const password = str(body, 'password')
+  if (password !== undefined) assertStrongPassword(env.settings, password)
+  const db = env.ctx.db
+  if (await findUserByEmail(db, email)) throw errors.emailExists()
+  const passwordHash = password ? await hashPassword(password) : null
+  const user = await db
+    .transaction((tx) =>
+      insertUser(tx, {
+        email,
+        passwordHash,
+        userMetadata: obj(body, 'user_metadata') ?? obj(body, 'data') ?? {},
+        appMetadata: obj(body, 'app_metadata'),
+        confirmed: body.email_confirm === true,
+      }),
+    )
+    .catch((error: unknown) => {
+      console.error('[auth] admin create user failed:', error)
+      throw httpError(500, 'unexpected_failure', 'Database error creating new user')
+    })
+  await applyBan(env, user.id, body.ban_duration)
+  return json(await userJson(db, (await findUserById(db, user.id))!))
+}
+
+export const getUserById: Route = async (env, req) => json(await userJson(env.ctx.db, await userOr404(env, req)))
+
+export const updateUserById: Route = async (env, req) => {
+  const user = await userOr404(env, req)
+  const body = readBody(req)
+  const db = env.ctx.db
+  const email = str(body, 'email')?.trim()
+  if (email !== undefined && normalizeEmail(email) !== user.email) {
+    if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+    const taken = await findUserByEmail(db, email)
+    if (taken && taken.id !== user.id) throw errors.emailExists()
+    await db.query('update auth.users set email = $2 where id = $1', [user.id, normalizeEmail(email)])
+    await db.query("update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'", [
+      user.id,
+      normalizeEmail(email),
+    ])
+  }
+  const password = str(body, 'password')
+  if (password !== undefined) {
+    assertStrongPassword(env.settings, password)
+    await db.query('update auth.users set encrypted_password = $2 where id = $1', [user.id, await hashPassword(password)])
+  }
+  if (body.email_confirm === true) await db.query('update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1', [user.id])
+  const userMeta = obj(body, 'user_metadata')
+  if (userMeta) await db.query('update auth.users set raw_user_meta_data = $2 where id = $1', [user.id, JSON.stringify(mergeMetadata(user.raw_user_meta_data, userMeta))])
+  const appMeta = obj(body, 'app_metadata')
+  if (appMeta) await db.query('update auth.users set raw_app_meta_data = $2 where id = $1', [user.id, JSON.stringify(mergeMetadata(user.raw_app_meta_data, appMeta))])
+  await applyBan(env, user.id, body.ban_duration)
+  await db.query('update auth.users set updated_at = now() where id = $1', [user.id])
+  return json(await userJson(db, (await findUserById(db, user.id))!))
+}
+
+/** `ban_duration`: "none" lifts a ban; "24h", "30m"… bans for that long and ends the user's sessions. */
+async function applyBan(env: AuthEnv, userId: string, value: unknown) {
+  if (typeof value !== 'string') return
+  if (value === 'none') {
+    await env.ctx.db.query('update auth.users set banned_until = null where id = $1', [userId])
+    return
+  }
+  const seconds = durationSeconds(value, Number.NaN)
+  if (!Number.isFinite(seconds)) throw httpError(400, 'validation_failed', 'invalid format for ban duration')
+  await env.ctx.db.query("update auth.users set banned_until = now() + make_interval(secs => $2) where id = $1", [userId, seconds])
+  await env.ctx.db.query('delete from auth.sessions where user_id = $1', [userId])
+}
+
+export const deleteUserById: Route = async (env, req) => {
+  const user = await userOr404(env, req)
+  await env.ctx.db.query('delete from auth.users where id = $1', [user.id]).catch((error: unknown) => {
+    console.error('[auth] admin delete user failed:', error)
+    throw httpError(500, 'unexpected_failure', 'Database error deleting user')
+  })
+  return json({})
+}
+
+export const listUserFactors: Route = async (env, req) => {
+  const user = await userOr404(env, req)
+  const out = await userJson(env.ctx.db, user)
+  return json(out.factors)
+}
+
+export const deleteUserFactor: Route = async (env, req) => {
+  const user = await userOr404(env, req)
+  const factorId = req.path.split('/')[5] ?? ''
+  const r = await env.ctx.db.query<{ id: string }>('delete from auth.mfa_factors where user_id = $1 and id::text = $2 returning id', [user.id, factorId])
+  if (!r.rows[0]) throw httpError(404, 'mfa_factor_not_found', 'Factor not found')
+  return json({ id: r.rows[0].id })
+}

@@ -1,0 +1,35 @@
+/**
+ * POST /otp: passwordless sign-in by email. A known, confirmed address gets a magic link (its email
+ * also shows the OTP); an unconfirmed one gets the confirmation email; an unknown one is signed up
+ * first unless `create_user` is false.
+ */
+import { httpError, json } from '../errors'
+import type { Route } from '../env'
+import { sendConfirmation, sendMagicLink } from '../mailers'
+import { obj, readBody, str } from '../request'
+import { safeRedirect } from '../settings'
+import { findUserByEmail, insertUser, isValidEmail } from '../users'
+import { createFlowState, pkceParams } from './pkce'
+
+export const otp: Route = async (env, req) => {
+  const body = readBody(req)
+  const email = str(body, 'email')?.trim()
+  if (!email) {
+    if (str(body, 'phone')) throw httpError(400, 'phone_provider_disabled', 'Unsupported phone provider')
+    throw httpError(400, 'validation_failed', 'An email address or phone number is required')
+  }
+  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+  env.limiter.take('otp', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
+  const db = env.ctx.db
+  let user = await findUserByEmail(db, email)
+  if (!user) {
+    if (body.create_user === false || !env.settings.signupEnabled) throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
+    user = await db.transaction((tx) => insertUser(tx, { email, passwordHash: null, userMetadata: obj(body, 'data') ?? {}, confirmed: false }))
+  }
+  const pkce = pkceParams(body)
+  if (pkce) await createFlowState(db, user.id, pkce, user.email_confirmed_at ? 'magiclink' : 'email/signup')
+  if (user.email_confirmed_at) await sendMagicLink(env, req, user, redirectTo)
+  else await sendConfirmation(env, req, user, redirectTo)
+  return json({})
+}

@@ -1,0 +1,59 @@
+/**
+ * POST /recover (password reset email), POST /resend (confirmation or email change again) and
+ * GET /reauthenticate (a code for sensitive changes). Unknown addresses get the same `{}` as known
+ * ones, so these endpoints cannot be used to discover accounts.
+ */
+import { httpError, json } from '../errors'
+import type { Route } from '../env'
+import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery } from '../mailers'
+import { readBody, requireUser, str } from '../request'
+import { safeRedirect } from '../settings'
+import { findUserByEmail, isValidEmail } from '../users'
+import { createFlowState, pkceParams } from './pkce'
+
+function emailOf(body: Record<string, unknown>) {
+  const email = str(body, 'email')?.trim()
+  if (!email) throw httpError(422, 'validation_failed', 'Password recovery requires an email')
+  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+  return email
+}
+
+export const recover: Route = async (env, req) => {
+  const body = readBody(req)
+  const email = emailOf(body)
+  env.limiter.take('recover', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  const user = await findUserByEmail(env.ctx.db, email)
+  if (!user) return json({})
+  const pkce = pkceParams(body)
+  if (pkce) await createFlowState(env.ctx.db, user.id, pkce, 'recovery')
+  await sendRecovery(env, req, user, safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to')))
+  return json({})
+}
+
+export const resend: Route = async (env, req) => {
+  const body = readBody(req)
+  const type = str(body, 'type')
+  if (type !== 'signup' && type !== 'email_change') {
+    throw httpError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change')
+  }
+  const email = emailOf(body)
+  env.limiter.take('resend', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
+  const db = env.ctx.db
+  if (type === 'signup') {
+    const user = await findUserByEmail(db, email)
+    if (user && !user.email_confirmed_at) await sendConfirmation(env, req, user, redirectTo)
+    return json({})
+  }
+  // email_change: the address named is the current one, with a change pending.
+  const user = await findUserByEmail(db, email)
+  if (user?.email_change) await sendEmailChange(env, req, user, user.email_change, redirectTo)
+  return json({})
+}
+
+export const reauthenticate: Route = async (env, req) => {
+  const { user } = await requireUser(env.ctx.db, req)
+  if (!user.email) throw httpError(422, 'validation_failed', 'Reauthentication requires the user to have an email')
+  await sendReauthentication(env, req, user)
+  return json({})
+}

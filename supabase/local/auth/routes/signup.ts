@@ -1,0 +1,63 @@
+/**
+ * POST /signup. With email confirmations on (the default) the answer is the user without a session
+ * and a confirmation email; with them off, a session. An address that is already confirmed gets
+ * GoTrue's obfuscated user (no email is sent, nothing leaks); an unconfirmed one gets the
+ * confirmation email again, so a person who lost the first email can simply sign up again.
+ */
+import { checkPassword, hashPassword } from '../crypto'
+import { httpError, json } from '../errors'
+import { issuerOf, type Route } from '../env'
+import { sendConfirmation } from '../mailers'
+import { assertStrongPassword } from '../password-policy'
+import { obj, readBody, str } from '../request'
+import { startSession } from '../sessions'
+import { safeRedirect } from '../settings'
+import { findUserByEmail, insertUser, isValidEmail, obfuscatedUser, userJson } from '../users'
+import { createFlowState, pkceParams } from './pkce'
+
+export const signup: Route = async (env, req) => {
+  const { settings, ctx } = env
+  const body = readBody(req)
+  if (!settings.signupEnabled || !settings.emailSignupEnabled) {
+    throw httpError(422, 'signup_disabled', 'Signups not allowed for this instance')
+  }
+  const email = str(body, 'email')?.trim()
+  const password = str(body, 'password')
+  if (!email) throw httpError(422, 'validation_failed', 'To signup, please provide your email')
+  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+  if (!password) throw httpError(422, 'validation_failed', 'Signup requires a valid password')
+  env.limiter.take('signup', [req.ip, email], settings.rateLimit.signInSignUps)
+  assertStrongPassword(settings, password)
+  const userMetadata = obj(body, 'data') ?? {}
+  const redirectTo = safeRedirect(settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
+  const pkce = pkceParams(body)
+
+  const existing = await findUserByEmail(ctx.db, email)
+  if (existing) {
+    if (existing.email_confirmed_at) {
+      if (!settings.confirmEmail) throw httpError(422, 'user_already_exists', 'User already registered')
+      // Costs the same as a real signup, so response time does not reveal registered addresses either.
+      await checkPassword(password, existing.encrypted_password)
+      return json(obfuscatedUser(email, userMetadata))
+    }
+    if (pkce) await createFlowState(ctx.db, existing.id, pkce, 'email/signup')
+    await sendConfirmation(env, req, existing, redirectTo)
+    const fresh = (await findUserByEmail(ctx.db, email))!
+    return json(await userJson(ctx.db, fresh))
+  }
+
+  const passwordHash = await hashPassword(password)
+  const user = await ctx.db
+    .transaction((tx) => insertUser(tx, { email, passwordHash, userMetadata, confirmed: !settings.confirmEmail }))
+    .catch((error: unknown) => {
+      console.error('[auth] creating a user failed:', error)
+      throw httpError(500, 'unexpected_failure', 'Database error saving new user')
+    })
+  if (!settings.confirmEmail) {
+    return json(await startSession(issuerOf(env), user, 'password', { ip: req.ip, userAgent: req.headers['user-agent'] }))
+  }
+  if (pkce) await createFlowState(ctx.db, user.id, pkce, 'email/signup')
+  await sendConfirmation(env, req, user, redirectTo, false)
+  const fresh = (await findUserByEmail(ctx.db, email))!
+  return json(await userJson(ctx.db, fresh))
+}

@@ -1,0 +1,100 @@
+/**
+ * The [auth] section of supabase/config.toml, read with Supabase's defaults. Read on every request
+ * (it is cheap) so tests can change `ctx.config` — e.g. raise rate limits — without restarting.
+ */
+import type { BackendContext } from '../context'
+
+export type AuthSettings = {
+  siteUrl: string
+  redirectUrls: string[]
+  jwtExpiry: number
+  rotation: boolean
+  reuseInterval: number
+  signupEnabled: boolean
+  emailSignupEnabled: boolean
+  confirmEmail: boolean
+  doubleConfirmChanges: boolean
+  minPasswordLength: number
+  maxFrequencySeconds: number
+  otpLength: number
+  otpExpiry: number
+  rateLimit: { emailSent: number; signInSignUps: number; tokenVerifications: number; tokenRefresh: number }
+  templates: Record<string, { subject?: string; content_path?: string }>
+  mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean }
+}
+
+type Table = Record<string, unknown>
+const table = (value: unknown): Table => (value && typeof value === 'object' ? (value as Table) : {})
+const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback)
+const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback)
+
+/** "1s", "5m", "1h" → seconds, as the Supabase CLI's durations. */
+export function durationSeconds(value: unknown, fallback: number): number {
+  if (typeof value === 'number') return value
+  const m = typeof value === 'string' ? /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim()) : null
+  if (!m) return fallback
+  const n = Number(m[1])
+  return m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600
+}
+
+export function authSettings(ctx: BackendContext): AuthSettings {
+  const auth = table(ctx.config.auth)
+  const email = table(auth.email)
+  const rate = table(auth.rate_limit)
+  const mfa = table(auth.mfa)
+  const totp = table(mfa.totp)
+  return {
+    siteUrl: typeof auth.site_url === 'string' ? auth.site_url : 'http://127.0.0.1:3000',
+    redirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : [],
+    jwtExpiry: num(auth.jwt_expiry, 3600),
+    rotation: bool(auth.enable_refresh_token_rotation, true),
+    reuseInterval: num(auth.refresh_token_reuse_interval, 10),
+    signupEnabled: bool(auth.enable_signup, true),
+    emailSignupEnabled: bool(email.enable_signup, true),
+    confirmEmail: bool(email.enable_confirmations, true),
+    doubleConfirmChanges: bool(email.double_confirm_changes, true),
+    minPasswordLength: num(auth.minimum_password_length, 6),
+    maxFrequencySeconds: durationSeconds(email.max_frequency, 60),
+    otpLength: num(email.otp_length, 6),
+    otpExpiry: num(email.otp_expiry, 3600),
+    rateLimit: {
+      emailSent: num(rate.email_sent, 30),
+      signInSignUps: num(rate.sign_in_sign_ups, 30),
+      tokenVerifications: num(rate.token_verifications, 30),
+      tokenRefresh: num(rate.token_refresh, 150),
+    },
+    templates: table(email.template) as AuthSettings['templates'],
+    mfa: {
+      maxFactors: num(mfa.max_enrolled_factors, 10),
+      totpEnroll: bool(totp.enroll_enabled, true),
+      totpVerify: bool(totp.verify_enabled, true),
+    },
+  }
+}
+
+/** GoTrue accepts a redirect only to the site URL or an allowed URL (prefix or `*` glob); else the site URL. */
+export function safeRedirect(settings: AuthSettings, requested: string | null | undefined): string {
+  if (!requested) return settings.siteUrl
+  let url: URL
+  try {
+    url = new URL(requested)
+  } catch {
+    return settings.siteUrl
+  }
+  const allowed = [settings.siteUrl, ...settings.redirectUrls]
+  const ok = allowed.some((pattern) => {
+    if (pattern.includes('*')) {
+      const re = new RegExp('^' + pattern.split('*').map(escapeRegExp).join('.*') + '$')
+      return re.test(requested)
+    }
+    try {
+      const base = new URL(pattern)
+      return url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, '') || '/')
+    } catch {
+      return false
+    }
+  })
+  return ok ? requested : settings.siteUrl
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,0 +1,100 @@
+/**
+ * Checking an emailed token, by its hash (links, `token_hash`) or by address and OTP, and applying
+ * what it proves: a confirmed address, a recovery or magic-link sign-in, or one step of an email change.
+ */
+import type { Queryable } from '../db/database'
+import { tokenHash } from './crypto'
+import { columnsFor, isExpired, type VerifyType } from './email-tokens'
+import { errors } from './errors'
+import type { AuthSettings } from './settings'
+import { findUserByEmail, findUserById, findUserByToken, type TokenColumn, type UserRow } from './users'
+
+export type Proof = { tokenHash: string } | { email: string; otp: string }
+
+export type VerifyOutcome =
+  | { kind: 'session'; user: UserRow; method: string }
+  | { kind: 'partial'; message: string }
+
+export const PARTIAL_EMAIL_CHANGE = 'Confirmation link accepted. Please proceed to confirm link sent to the other email'
+
+const AMR: Record<VerifyType, string> = {
+  signup: 'otp',
+  invite: 'invite',
+  recovery: 'recovery',
+  magiclink: 'magiclink',
+  email_change: 'email_change',
+  email: 'otp',
+}
+
+async function match(db: Queryable, type: VerifyType, proof: Proof): Promise<{ user: UserRow; column: TokenColumn } | undefined> {
+  for (const column of columnsFor(type)) {
+    if ('tokenHash' in proof) {
+      const user = await findUserByToken(db, column, proof.tokenHash)
+      if (user) return { user, column }
+      continue
+    }
+    // By OTP: the hash was made from the address the email went to (the new one for email_change_token_new).
+    const byEmail = await findUserByEmail(db, proof.email)
+    const byNewEmail =
+      column === 'email_change_token_new'
+        ? (await db.query<UserRow>('select * from auth.users where lower(email_change) = lower($1)', [proof.email])).rows[0]
+        : undefined
+    for (const user of [byEmail, byNewEmail]) {
+      if (!user) continue
+      const address = column === 'email_change_token_new' ? (user.email_change ?? '') : (user.email ?? '')
+      if (user[column] && user[column] === tokenHash(address.toLowerCase(), proof.otp)) return { user, column }
+    }
+  }
+  return undefined
+}
+
+export async function verifyEmailToken(db: Queryable, settings: AuthSettings, type: VerifyType, proof: Proof): Promise<VerifyOutcome> {
+  const found = await match(db, type, proof)
+  if (!found || isExpired(settings, found.user, found.column)) throw errors.otpExpired()
+  const { user, column } = found
+
+  if (column === 'confirmation_token') {
+    await db.query(
+      "update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), confirmation_token = '', updated_at = now() where id = $1",
+      [user.id],
+    )
+    await markIdentityVerified(db, user.id)
+  } else if (column === 'recovery_token') {
+    // A recovery or magic link proves the address too.
+    await db.query(
+      "update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), recovery_token = '', updated_at = now() where id = $1",
+      [user.id],
+    )
+    await markIdentityVerified(db, user.id)
+  } else {
+    const needsBoth = settings.doubleConfirmChanges && (user.email_change_confirm_status ?? 0) === 0 && Boolean(user.email)
+    if (needsBoth) {
+      await db.query(`update auth.users set ${column} = '', email_change_confirm_status = 1 where id = $1`, [user.id])
+      return { kind: 'partial', message: PARTIAL_EMAIL_CHANGE }
+    }
+    await applyEmailChange(db, user)
+  }
+  return { kind: 'session', user: (await findUserById(db, user.id))!, method: AMR[type] }
+}
+
+async function markIdentityVerified(db: Queryable, userId: string) {
+  await db.query(
+    "update auth.identities set identity_data = identity_data || '{\"email_verified\": true}'::jsonb, updated_at = now() where user_id = $1 and provider = 'email'",
+    [userId],
+  )
+}
+
+async function applyEmailChange(db: Queryable, user: UserRow) {
+  const next = (user.email_change ?? '').toLowerCase()
+  await db.query(
+    `update auth.users set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '',
+       email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+     where id = $1`,
+    [user.id, next],
+  )
+  await db.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', true), updated_at = now()
+     where user_id = $1 and provider = 'email'`,
+    [user.id, next],
+  )
+}

@@ -3,10 +3,934 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 
 export type Database = {
   public: {
-    Tables: Record<never, never>
-    Views: Record<never, never>
-    Functions: Record<never, never>
-    Enums: Record<never, never>
-    CompositeTypes: Record<never, never>
+    Tables: {
+      audience_sources: {
+        Row: {
+          category: string | null
+          created_at: string
+          description: string | null
+          id: string
+          image_url: string | null
+          magic_link: string | null
+          name: string
+          platform: string
+          publisher_id: string
+          review_note: string | null
+          status: string
+          unified_code: string
+          updated_at: string
+          url: string | null
+        }
+        Insert: {
+          category?: string | null
+          created_at?: string
+          description?: string | null
+          id?: string
+          image_url?: string | null
+          magic_link?: never
+          name: string
+          platform?: string
+          publisher_id: string
+          review_note?: string | null
+          status?: string
+          unified_code?: string
+          updated_at?: string
+          url?: string | null
+        }
+        Update: {
+          category?: string | null
+          created_at?: string
+          description?: string | null
+          id?: string
+          image_url?: string | null
+          magic_link?: never
+          name?: string
+          platform?: string
+          publisher_id?: string
+          review_note?: string | null
+          status?: string
+          unified_code?: string
+          updated_at?: string
+          url?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'audience_sources_publisher_id_fkey'
+            columns: ['publisher_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      campaign_source_stats: {
+        Row: {
+          audience_source_id: string
+          campaign_id: string
+          created_at: string
+          ctr: number | null
+          id: string
+          total_clicks: number
+          total_conversions: number
+          total_earnings: number
+          total_spend: number
+          total_views: number
+          updated_at: string
+        }
+        Insert: {
+          audience_source_id: string
+          campaign_id: string
+          created_at?: string
+          ctr?: never
+          id?: string
+          total_clicks?: number
+          total_conversions?: number
+          total_earnings?: number
+          total_spend?: number
+          total_views?: number
+          updated_at?: string
+        }
+        Update: {
+          audience_source_id?: string
+          campaign_id?: string
+          created_at?: string
+          ctr?: never
+          id?: string
+          total_clicks?: number
+          total_conversions?: number
+          total_earnings?: number
+          total_spend?: number
+          total_views?: number
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaign_source_stats_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'campaign_source_stats_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      campaigns: {
+        Row: {
+          advertiser_id: string
+          budget_spent: number
+          budget_total: number
+          category: string | null
+          created_at: string
+          description: string | null
+          id: string
+          image_url: string | null
+          name: string
+          price_per_subscriber: number
+          review_note: string | null
+          status: string
+          updated_at: string
+          website_url: string | null
+        }
+        Insert: {
+          advertiser_id: string
+          budget_spent?: number
+          budget_total?: number
+          category?: string | null
+          created_at?: string
+          description?: string | null
+          id?: string
+          image_url?: string | null
+          name: string
+          price_per_subscriber?: number
+          review_note?: string | null
+          status?: string
+          updated_at?: string
+          website_url?: string | null
+        }
+        Update: {
+          advertiser_id?: string
+          budget_spent?: number
+          budget_total?: number
+          category?: string | null
+          created_at?: string
+          description?: string | null
+          id?: string
+          image_url?: string | null
+          name?: string
+          price_per_subscriber?: number
+          review_note?: string | null
+          status?: string
+          updated_at?: string
+          website_url?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaigns_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      contact_messages: {
+        Row: {
+          created_at: string
+          email: string
+          handled_at: string | null
+          id: string
+          message: string
+          name: string
+          subject: string
+        }
+        Insert: {
+          created_at?: string
+          email: string
+          handled_at?: string | null
+          id?: string
+          message: string
+          name: string
+          subject: string
+        }
+        Update: {
+          created_at?: string
+          email?: string
+          handled_at?: string | null
+          id?: string
+          message?: string
+          name?: string
+          subject?: string
+        }
+        Relationships: []
+      }
+      link_clicks: {
+        Row: {
+          audience_source_id: string
+          browser: string | null
+          campaign_id: string | null
+          city: string | null
+          connection: Json | null
+          cookies_enabled: boolean | null
+          counted: boolean
+          country: string | null
+          created_at: string
+          device_info: Json
+          device_memory: number | null
+          do_not_track: string | null
+          fingerprint: string | null
+          hardware_concurrency: number | null
+          id: string
+          ip: string | null
+          language: string | null
+          not_counted_reason: string | null
+          page_views: number
+          platform: string | null
+          referrer: string | null
+          region: string | null
+          screen_height: number | null
+          screen_width: number | null
+          session_id: string | null
+          timezone: string | null
+          unique_views: number
+          user_agent: string | null
+          viewed_campaign_ids: string[]
+          viewport_height: number | null
+          viewport_width: number | null
+          visitor_hash: string
+        }
+        Insert: {
+          audience_source_id: string
+          browser?: string | null
+          campaign_id?: string | null
+          city?: string | null
+          connection?: Json | null
+          cookies_enabled?: boolean | null
+          counted: boolean
+          country?: string | null
+          created_at?: string
+          device_info?: Json
+          device_memory?: number | null
+          do_not_track?: string | null
+          fingerprint?: string | null
+          hardware_concurrency?: number | null
+          id?: string
+          ip?: string | null
+          language?: string | null
+          not_counted_reason?: string | null
+          page_views?: number
+          platform?: string | null
+          referrer?: string | null
+          region?: string | null
+          screen_height?: number | null
+          screen_width?: number | null
+          session_id?: never
+          timezone?: string | null
+          unique_views?: number
+          user_agent?: string | null
+          viewed_campaign_ids?: string[]
+          viewport_height?: number | null
+          viewport_width?: number | null
+          visitor_hash: string
+        }
+        Update: {
+          audience_source_id?: string
+          browser?: string | null
+          campaign_id?: string | null
+          city?: string | null
+          connection?: Json | null
+          cookies_enabled?: boolean | null
+          counted?: boolean
+          country?: string | null
+          created_at?: string
+          device_info?: Json
+          device_memory?: number | null
+          do_not_track?: string | null
+          fingerprint?: string | null
+          hardware_concurrency?: number | null
+          id?: string
+          ip?: string | null
+          language?: string | null
+          not_counted_reason?: string | null
+          page_views?: number
+          platform?: string | null
+          referrer?: string | null
+          region?: string | null
+          screen_height?: number | null
+          screen_width?: number | null
+          session_id?: never
+          timezone?: string | null
+          unique_views?: number
+          user_agent?: string | null
+          viewed_campaign_ids?: string[]
+          viewport_height?: number | null
+          viewport_width?: number | null
+          visitor_hash?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'link_clicks_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'link_clicks_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      moderation_events: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          id: string
+          new_status: string | null
+          old_status: string | null
+          reason: string | null
+          subject_id: string
+          subject_type: string
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          id?: string
+          new_status?: string | null
+          old_status?: string | null
+          reason?: string | null
+          subject_id: string
+          subject_type: string
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          id?: string
+          new_status?: string | null
+          old_status?: string | null
+          reason?: string | null
+          subject_id?: string
+          subject_type?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'moderation_events_actor_id_fkey'
+            columns: ['actor_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      newsletter_subscriptions: {
+        Row: {
+          armed_at: string
+          audience_source_id: string | null
+          campaign_id: string
+          click_id: string | null
+          confirm_ip: string | null
+          confirm_user_agent: string | null
+          confirmed_at: string | null
+          counted: boolean
+          created_at: string
+          email: string
+          email_folded: string | null
+          id: string
+          not_counted_reason: string | null
+          price: number | null
+          status: string
+          subscribe_ip: string | null
+          subscribe_user_agent: string | null
+          token_expires_at: string | null
+          token_hash: string | null
+          updated_at: string
+          used_token_hash: string | null
+        }
+        Insert: {
+          armed_at?: string
+          audience_source_id?: string | null
+          campaign_id: string
+          click_id?: string | null
+          confirm_ip?: string | null
+          confirm_user_agent?: string | null
+          confirmed_at?: string | null
+          counted?: boolean
+          created_at?: string
+          email: string
+          email_folded?: never
+          id?: string
+          not_counted_reason?: string | null
+          price?: number | null
+          status?: string
+          subscribe_ip?: string | null
+          subscribe_user_agent?: string | null
+          token_expires_at?: string | null
+          token_hash?: string | null
+          updated_at?: string
+          used_token_hash?: string | null
+        }
+        Update: {
+          armed_at?: string
+          audience_source_id?: string | null
+          campaign_id?: string
+          click_id?: string | null
+          confirm_ip?: string | null
+          confirm_user_agent?: string | null
+          confirmed_at?: string | null
+          counted?: boolean
+          created_at?: string
+          email?: string
+          email_folded?: never
+          id?: string
+          not_counted_reason?: string | null
+          price?: number | null
+          status?: string
+          subscribe_ip?: string | null
+          subscribe_user_agent?: string | null
+          token_expires_at?: string | null
+          token_hash?: string | null
+          updated_at?: string
+          used_token_hash?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'newsletter_subscriptions_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'newsletter_subscriptions_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'newsletter_subscriptions_click_id_fkey'
+            columns: ['click_id']
+            isOneToOne: false
+            referencedRelation: 'link_clicks'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      payout_requests: {
+        Row: {
+          amount: number
+          created_at: string
+          id: string
+          paid_at: string | null
+          publisher_id: string
+          status: string
+          transaction_id: string | null
+          updated_at: string
+        }
+        Insert: {
+          amount: number
+          created_at?: string
+          id?: string
+          paid_at?: string | null
+          publisher_id: string
+          status?: string
+          transaction_id?: string | null
+          updated_at?: string
+        }
+        Update: {
+          amount?: number
+          created_at?: string
+          id?: string
+          paid_at?: string | null
+          publisher_id?: string
+          status?: string
+          transaction_id?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'payout_requests_publisher_id_fkey'
+            columns: ['publisher_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'payout_requests_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: false
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      profiles: {
+        Row: {
+          created_at: string
+          email: string | null
+          first_name: string | null
+          full_name: string | null
+          id: string
+          last_name: string | null
+          updated_at: string
+          user_type: string
+        }
+        Insert: {
+          created_at?: string
+          email?: string | null
+          first_name?: string | null
+          full_name?: string | null
+          id: string
+          last_name?: string | null
+          updated_at?: string
+          user_type?: string
+        }
+        Update: {
+          created_at?: string
+          email?: string | null
+          first_name?: string | null
+          full_name?: string | null
+          id?: string
+          last_name?: string | null
+          updated_at?: string
+          user_type?: string
+        }
+        Relationships: []
+      }
+      wallet_balances: {
+        Row: {
+          balance: number
+          created_at: string
+          id: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          balance?: number
+          created_at?: string
+          id?: string
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          balance?: number
+          created_at?: string
+          id?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'wallet_balances_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: true
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      wallet_transactions: {
+        Row: {
+          amount: number
+          available_at: string | null
+          campaign_id: string | null
+          created_at: string
+          description: string | null
+          id: string
+          reference: string | null
+          status: string
+          subscription_id: string | null
+          type: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          available_at?: string | null
+          campaign_id?: string | null
+          created_at?: string
+          description?: string | null
+          id?: string
+          reference?: string | null
+          status?: string
+          subscription_id?: string | null
+          type: string
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          available_at?: string | null
+          campaign_id?: string | null
+          created_at?: string
+          description?: string | null
+          id?: string
+          reference?: string | null
+          status?: string
+          subscription_id?: string | null
+          type?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'wallet_transactions_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'wallet_transactions_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'wallet_transactions_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+    }
+    Views: {
+      wallets: {
+        Row: {
+          available: number | null
+          balance: number | null
+          created_at: string | null
+          held: number | null
+          id: string | null
+          pending_earnings: number | null
+          updated_at: string | null
+          user_id: string | null
+        }
+        Relationships: []
+      }
+    }
+    Functions: {
+      admin_list_users: {
+        Args: {
+          p_search?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          email: string
+          user_type: string
+          full_name: string
+          created_at: string
+        }[]
+      }
+      admin_mark_payout_paid: {
+        Args: {
+          p_payout_id: string
+        }
+        Returns: Json
+      }
+      admin_refund_subscription: {
+        Args: {
+          p_subscription_id: string
+          p_reason: string
+        }
+        Returns: Json
+      }
+      admin_set_campaign_status: {
+        Args: {
+          p_campaign_id: string
+          p_status: string
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      admin_set_source_status: {
+        Args: {
+          p_source_id: string
+          p_status: string
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      admin_set_user_type: {
+        Args: {
+          p_user_id: string
+          p_user_type: string
+          p_reason?: string
+        }
+        Returns: undefined
+      }
+      claim_signup_bonus: {
+        Args: never
+        Returns: Json
+      }
+      confirm_subscription: {
+        Args: {
+          p_token_hash: string
+          p_email: string
+          p_ip?: string
+          p_user_agent?: string
+        }
+        Returns: Json
+      }
+      create_pending_subscriptions: {
+        Args: {
+          p_email: string
+          p_campaign_ids: string[]
+          p_token_hashes: string[]
+          p_audience_source_id?: string
+          p_click_id?: string
+          p_ip?: string
+          p_user_agent?: string
+        }
+        Returns: {
+          campaign_id: string
+          campaign_name: string
+          result: string
+        }[]
+      }
+      credit_deposit: {
+        Args: {
+          p_user_id: string
+          p_amount: number
+          p_reference: string
+        }
+        Returns: Json
+      }
+      ensure_wallet_exists: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: Json
+      }
+      fold_email: {
+        Args: {
+          p_email: string
+        }
+        Returns: string
+      }
+      generate_unified_code: {
+        Args: never
+        Returns: string
+      }
+      increment_wallet_balance: {
+        Args: {
+          user_id: string
+          amount: number
+        }
+        Returns: Json
+      }
+      is_admin: {
+        Args: never
+        Returns: boolean
+      }
+      is_api_caller: {
+        Args: never
+        Returns: boolean
+      }
+      is_bot_user_agent: {
+        Args: {
+          p_user_agent: string
+        }
+        Returns: boolean
+      }
+      is_source_public: {
+        Args: {
+          status: string
+        }
+        Returns: boolean
+      }
+      log_moderation_event: {
+        Args: {
+          p_subject_type: string
+          p_subject_id: string
+          p_old_status: string
+          p_new_status: string
+          p_reason: string
+        }
+        Returns: undefined
+      }
+      record_campaign_page_view: {
+        Args: {
+          p_click_id: string
+          p_campaign_id: string
+        }
+        Returns: Json
+      }
+      refund_subscription: {
+        Args: {
+          p_subscription_id: string
+          p_reason: string
+        }
+        Returns: Json
+      }
+      request_payout: {
+        Args: {
+          p_amount: number
+        }
+        Returns: Json
+      }
+      require_admin: {
+        Args: never
+        Returns: undefined
+      }
+      set_campaign_paused: {
+        Args: {
+          p_campaign_id: string
+          p_paused: boolean
+        }
+        Returns: Json
+      }
+      settle_matured_holds: {
+        Args: {
+          p_now?: string
+        }
+        Returns: number
+      }
+      track_audience_source_click: {
+        Args: {
+          unified_code: string
+          device_info?: Json
+        }
+        Returns: Json
+      }
+    }
+    Enums: { [_ in never]: never }
+    CompositeTypes: { [_ in never]: never }
   }
 }
+
+type DatabaseWithoutInternals = Omit<Database, '__InternalSupabase'>
+
+type DefaultSchema = DatabaseWithoutInternals[Extract<keyof Database, 'public'>]
+
+export type Tables<
+  DefaultSchemaTableNameOrOptions extends
+    keyof (DefaultSchema['Tables'] & DefaultSchema['Views']) | { schema: keyof DatabaseWithoutInternals },
+  TableName extends (DefaultSchemaTableNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+    ? keyof (DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Tables'] &
+        DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Views'])
+    : never) = never,
+> = DefaultSchemaTableNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+  ? (DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Tables'] &
+      DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Views'])[TableName] extends {
+      Row: infer R
+    }
+    ? R
+    : never
+  : DefaultSchemaTableNameOrOptions extends keyof (DefaultSchema['Tables'] & DefaultSchema['Views'])
+    ? (DefaultSchema['Tables'] & DefaultSchema['Views'])[DefaultSchemaTableNameOrOptions] extends { Row: infer R }
+      ? R
+      : never
+    : never
+
+export type TablesInsert<
+  DefaultSchemaTableNameOrOptions extends keyof DefaultSchema['Tables'] | { schema: keyof DatabaseWithoutInternals },
+  TableName extends (DefaultSchemaTableNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Tables']
+    : never) = never,
+> = DefaultSchemaTableNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Tables'][TableName] extends { Insert: infer I }
+    ? I
+    : never
+  : DefaultSchemaTableNameOrOptions extends keyof DefaultSchema['Tables']
+    ? DefaultSchema['Tables'][DefaultSchemaTableNameOrOptions] extends { Insert: infer I }
+      ? I
+      : never
+    : never
+
+export type TablesUpdate<
+  DefaultSchemaTableNameOrOptions extends keyof DefaultSchema['Tables'] | { schema: keyof DatabaseWithoutInternals },
+  TableName extends (DefaultSchemaTableNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Tables']
+    : never) = never,
+> = DefaultSchemaTableNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions['schema']]['Tables'][TableName] extends { Update: infer U }
+    ? U
+    : never
+  : DefaultSchemaTableNameOrOptions extends keyof DefaultSchema['Tables']
+    ? DefaultSchema['Tables'][DefaultSchemaTableNameOrOptions] extends { Update: infer U }
+      ? U
+      : never
+    : never
+
+export type Enums<
+  DefaultSchemaEnumNameOrOptions extends keyof DefaultSchema['Enums'] | { schema: keyof DatabaseWithoutInternals },
+  EnumName extends (DefaultSchemaEnumNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaEnumNameOrOptions['schema']]['Enums']
+    : never) = never,
+> = DefaultSchemaEnumNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[DefaultSchemaEnumNameOrOptions['schema']]['Enums'][EnumName]
+  : DefaultSchemaEnumNameOrOptions extends keyof DefaultSchema['Enums']
+    ? DefaultSchema['Enums'][DefaultSchemaEnumNameOrOptions]
+    : never
+
+export type CompositeTypes<
+  PublicCompositeTypeNameOrOptions extends
+    keyof DefaultSchema['CompositeTypes'] | { schema: keyof DatabaseWithoutInternals },
+  CompositeTypeName extends (PublicCompositeTypeNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+    ? keyof DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions['schema']]['CompositeTypes']
+    : never) = never,
+> = PublicCompositeTypeNameOrOptions extends { schema: keyof DatabaseWithoutInternals }
+  ? DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions['schema']]['CompositeTypes'][CompositeTypeName]
+  : PublicCompositeTypeNameOrOptions extends keyof DefaultSchema['CompositeTypes']
+    ? DefaultSchema['CompositeTypes'][PublicCompositeTypeNameOrOptions]
+    : never
+
+export const Constants = {
+  public: {
+    Enums: {},
+  },
+} as const

@@ -40,6 +40,19 @@ comment on function public.is_admin() is
 revoke execute on function public.is_admin() from public, anon, authenticated;
 grant execute on function public.is_admin() to anon, authenticated, service_role;
 
+create function public.current_user_type()
+returns text
+language sql stable
+security definer
+set search_path = ''
+as $$
+  select user_type from public.profiles where id = (select auth.uid())
+$$;
+comment on function public.current_user_type() is
+  'The caller''s user type, for policies on other tables (definer: reading profiles there would recurse through its policies).';
+revoke execute on function public.current_user_type() from public, anon, authenticated;
+grant execute on function public.current_user_type() to authenticated, service_role;
+
 create policy "Users can read their own profile"
   on public.profiles for select to authenticated
   using ((select auth.uid()) = id);

@@ -35,7 +35,7 @@ as $$
 $$;
 comment on function public.log_moderation_event(text, uuid, text, text, text) is
   'Appends one audit row; called by the admin and money functions, never by the API.';
-revoke execute on function public.log_moderation_event(text, uuid, text, text, text) from public, anon, authenticated;
+revoke execute on function public.log_moderation_event(text, uuid, text, text, text) from public, anon, authenticated, service_role;
 
 create function public.require_admin()
 returns void
@@ -50,7 +50,7 @@ begin
 end
 $$;
 comment on function public.require_admin() is 'Raises unless the caller is an admin; the first line of every admin function.';
-revoke execute on function public.require_admin() from public, anon, authenticated;
+revoke execute on function public.require_admin() from public, anon, authenticated, service_role;
 
 create function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text default null)
 returns void

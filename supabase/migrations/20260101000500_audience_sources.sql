@@ -10,7 +10,9 @@ as $$
   select translate(encode(extensions.gen_random_bytes(8), 'base64'), '+/=', '')::text
 $$;
 comment on function public.generate_unified_code() is 'A short random code for /earn/{code}; lowercased by the table default.';
-revoke execute on function public.generate_unified_code() from public, anon, authenticated;
+-- The column default runs as the inserting role, so publishers need it; it reveals nothing.
+revoke execute on function public.generate_unified_code() from public, anon;
+grant execute on function public.generate_unified_code() to authenticated, service_role;
 
 create table public.audience_sources (
   id uuid primary key default gen_random_uuid(),
@@ -59,7 +61,7 @@ create policy "Publishers can add sources for review"
   with check (
     (select auth.uid()) = publisher_id
     and status = 'pending_review'
-    and exists (select 1 from public.profiles p where p.id = (select auth.uid()) and p.user_type = 'publisher')
+    and (select public.current_user_type()) = 'publisher'
   );
 create policy "Publishers can edit their own sources"
   on public.audience_sources for update to authenticated

@@ -44,7 +44,7 @@ create policy "Advertisers can submit campaigns"
   with check (
     (select auth.uid()) = advertiser_id
     and status in ('draft', 'pending_review')
-    and exists (select 1 from public.profiles p where p.id = (select auth.uid()) and p.user_type = 'advertiser')
+    and (select public.current_user_type()) = 'advertiser'
   );
 create policy "Advertisers can edit their own campaigns"
   on public.campaigns for update to authenticated

@@ -1,0 +1,76 @@
+/**
+ * Stable demo data from supabase/seed.sql and helpers to add more: actors, users created the way
+ * GoTrue creates them (a row in auth.users; the profile trigger does the rest), and an attempt runner
+ * that always rolls back so table-driven cases never change what the next case sees.
+ */
+import { randomUUID } from 'node:crypto'
+import { as, testDb, user, type Actor } from './db'
+
+export const ids = {
+  admin: '00000000-0000-4000-a000-000000000001',
+  advertiser: '00000000-0000-4000-a000-000000000002',
+  publisher: '00000000-0000-4000-a000-000000000003',
+  otherAdvertiser: '00000000-0000-4000-a000-000000000004',
+  sourceApproved: '10000000-0000-4000-a000-000000000001',
+  sourceVerified: '10000000-0000-4000-a000-000000000002',
+  sourceLive: '10000000-0000-4000-a000-000000000003',
+  sourcePending: '10000000-0000-4000-a000-000000000004',
+  sourceBanned: '10000000-0000-4000-a000-000000000008',
+  campaignActive: '20000000-0000-4000-a000-000000000001',
+  campaignPaused: '20000000-0000-4000-a000-000000000004',
+  campaignPendingReview: '20000000-0000-4000-a000-000000000005',
+  payoutRequested: '30000000-0000-4000-a000-000000000002',
+} as const
+
+export const actors = {
+  admin: user(ids.admin, 'admin@growletter.test'),
+  advertiser: user(ids.advertiser, 'advertiser@growletter.test'),
+  otherAdvertiser: user(ids.otherAdvertiser, 'maya@growletter.test'),
+  publisher: user(ids.publisher, 'publisher@growletter.test'),
+} as const
+
+export type NewUser = { id: string; email: string; actor: Actor }
+
+/** A new confirmed user of the given type, as the signup trigger would create them. */
+export async function createUser(type: 'advertiser' | 'publisher' | 'admin' | string = 'advertiser'): Promise<NewUser> {
+  const db = await testDb()
+  const id = randomUUID()
+  const email = `${type}-${id.slice(0, 8)}@test.growletter.test`
+  await db.query(
+    `insert into auth.users (id, email, email_confirmed_at, raw_user_meta_data)
+     values ($1, $2, now(), jsonb_build_object('user_type', $3::text, 'full_name', 'Test ' || $3::text))`,
+    [id, email, type],
+  )
+  if (type === 'admin') await db.query(`update public.profiles set user_type = 'admin' where id = $1`, [id])
+  return { id, email, actor: user(id, email) }
+}
+
+class Rollback extends Error {}
+
+export type Attempt = { ok: boolean; affected: number; rows: Record<string, unknown>[]; error?: string }
+
+/** Runs one statement as the actor inside a transaction that is always rolled back. */
+export async function attempt(actor: Actor, sql: string, params: unknown[] = []): Promise<Attempt> {
+  let outcome: Attempt = { ok: false, affected: 0, rows: [] }
+  try {
+    await as(actor, async (tx) => {
+      const r = await tx.query(sql, params)
+      outcome = { ok: true, affected: r.affectedRows, rows: r.rows }
+      throw new Rollback()
+    })
+  } catch (error) {
+    if (!(error instanceof Rollback)) outcome = { ok: false, affected: 0, rows: [], error: (error as Error).message }
+  }
+  return outcome
+}
+
+/** Balance = sum of completed ledger rows, for every wallet. Returns the wallets where it does not hold. */
+export async function ledgerMismatches() {
+  const db = await testDb()
+  const r = await db.query<{ user_id: string; balance: string; ledger: string }>(`
+    select w.user_id, w.balance::text, coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)::numeric(12, 2)::text as ledger
+    from public.wallet_balances w left join public.wallet_transactions t on t.user_id = w.user_id
+    group by w.user_id, w.balance
+    having w.balance <> coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)`)
+  return r.rows
+}

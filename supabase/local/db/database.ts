@@ -24,14 +24,22 @@ export interface Db extends Queryable {
   close(): Promise<void>
 }
 
-export type OpenOptions = { dataDir?: string; databaseUrl?: string }
-
-export async function openDatabase({ dataDir, databaseUrl }: OpenOptions): Promise<Db> {
-  return databaseUrl ? openPostgres(databaseUrl) : openPglite(dataDir)
+export type OpenOptions = {
+  dataDir?: string
+  databaseUrl?: string
+  /** A PGlite data directory dump (see snapshot.ts) to start a new database from instead of running initdb. */
+  loadDataDir?: Blob
 }
 
-async function openPglite(dataDir?: string): Promise<Db> {
-  const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: { citext, pgcrypto } })
+export async function openDatabase({ dataDir, databaseUrl, loadDataDir }: OpenOptions): Promise<Db> {
+  return databaseUrl ? openPostgres(databaseUrl) : openPglite(dataDir, loadDataDir)
+}
+
+/** The extensions every PGlite instance loads; a snapshot must be made with the same set. */
+export const pgliteExtensions = { citext, pgcrypto }
+
+async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
+  const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: pgliteExtensions, loadDataDir })
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as never[])

@@ -13,9 +13,16 @@ export const supabaseDir = path.resolve(here, '../..')
 
 export type MigrateResult = { applied: string[]; seeded: boolean }
 
-export async function migrate(db: Db, { seed = true }: { seed?: boolean } = {}): Promise<MigrateResult> {
+export type MigrateOptions = {
+  seed?: boolean
+  /** Runs after the platform bootstrap and before the migrations (the auth API creates its tables here). */
+  afterBootstrap?: (db: Db) => Promise<void>
+}
+
+export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOptions = {}): Promise<MigrateResult> {
   const fresh = !(await hasMigrationTable(db))
   await db.exec(await readFile(path.join(here, 'bootstrap.sql'), 'utf8'))
+  await afterBootstrap?.(db)
   const done = new Set(
     (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
       (r) => r.version,

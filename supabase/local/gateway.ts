@@ -1,0 +1,189 @@
+/**
+ * The HTTP front door, playing the part Kong plays in hosted Supabase: CORS, the `apikey` check, bearer
+ * JWT verification for /rest/v1, the 1 MB body limit, routing to the APIs, and the guarantee that a
+ * failing handler costs one 500 answer, never the process.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ApiRequest, ApiResponse, Handler } from './context'
+import { verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers':
+    'apikey, authorization, x-client-info, accept-profile, content-profile, content-type, prefer, x-supabase-api-version, x-retry-count, range, range-unit',
+  'access-control-expose-headers': 'content-range, x-supabase-api-version, location, preference-applied',
+  'access-control-max-age': '3600',
+}
+
+type Api = 'auth' | 'rest' | 'functions'
+export type Routes = Record<Api, Handler>
+
+/** GoTrue endpoints hosted Supabase serves without an apikey: links opened from emails, and the probe. */
+const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health'])
+
+/** Each API's own error shape, so supabase-js reports gateway errors like the API's. */
+function apiError(api: Api | null, status: number, code: string, message: string): ApiResponse {
+  const body =
+    api === 'rest'
+      ? { code, message, details: null, hint: null }
+      : api === 'auth'
+        ? { code: status, error_code: code, msg: message }
+        : { code, message }
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body }
+}
+
+function keyError(message: string, hint: string): ApiResponse {
+  return { status: 401, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { message, hint } }
+}
+
+/** Verifying an HS256 token costs more than the rest of a cached request; tokens repeat, so remember them. */
+class TokenCache {
+  private readonly entries = new Map<string, JwtClaims>()
+  async verify(token: string): Promise<VerifyResult> {
+    const hit = this.entries.get(token)
+    if (hit) {
+      if (typeof hit.exp === 'number' && hit.exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' }
+      return { ok: true, claims: hit }
+    }
+    const result = await verifyJwt(token)
+    if (result.ok) {
+      if (this.entries.size >= 1000) this.entries.clear()
+      this.entries.set(token, result.claims)
+    }
+    return result
+  }
+}
+
+export type GatewayOptions = { routes: () => Routes; log?: (line: string) => void }
+
+export function createGateway({ routes, log }: GatewayOptions) {
+  const tokens = new TokenCache()
+
+  async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
+    const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
+    if (!match) return { status: 404, headers: { 'content-type': 'application/json' }, body: { message: 'no Route matched with those values' } }
+    const api = match[1] as Api
+    const path = match[2] ?? '/'
+    const headers: Record<string, string> = {}
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+    headers['x-forwarded-for'] = headers['x-forwarded-for'] ?? ip
+
+    const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
+    let role: ApiRole = 'anon'
+    let claims: JwtClaims = { role: 'anon' }
+    const open = api === 'auth' && OPEN_AUTH_PATHS.has(path)
+    if (apikey === undefined) {
+      if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
+    } else {
+      const key = await tokens.verify(apikey)
+      if (!key.ok || key.claims.role === 'authenticated') {
+        if (!open) return keyError('Invalid API key', 'Double check your Supabase `anon` or `service_role` API key.')
+      } else {
+        role = key.claims.role
+        claims = key.claims
+      }
+    }
+    let token: string | undefined
+    const bearer = /^Bearer\s+(.*)$/i.exec(headers['authorization'] ?? '')
+    if (api !== 'auth' && bearer) {
+      const verified = await tokens.verify(bearer[1].trim())
+      if (verified.ok) {
+        role = verified.claims.role
+        claims = verified.claims
+        token = bearer[1].trim()
+      } else if (api === 'rest') {
+        const expired = verified.reason === 'expired'
+        const answer = apiError('rest', 401, expired ? 'PGRST303' : 'PGRST301', expired ? 'JWT expired' : 'JWSError JWSInvalidSignature')
+        answer.headers!['www-authenticate'] = `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'}"`
+        return answer
+      }
+    } else if (api === 'rest' && headers['authorization'] !== undefined) {
+      return apiError('rest', 401, 'PGRST301', 'Expected a bearer token in the Authorization header')
+    }
+    const apiRequest: ApiRequest = { method: req.method ?? 'GET', path, query: url.searchParams, headers, body, ip, role, claims, token }
+    try {
+      return await routes()[api](apiRequest)
+    } catch (error) {
+      log?.(`[gateway] ${req.method} ${url.pathname} failed: ${(error as Error)?.stack ?? String(error)}`)
+      return apiError(api, 500, api === 'auth' ? 'unexpected_failure' : 'INTERNAL_ERROR', 'Internal server error')
+    }
+  }
+
+  return async function listener(req: IncomingMessage, res: ServerResponse) {
+    const started = performance.now()
+    res.on('error', () => {})
+    req.on('error', () => {})
+    let answer: ApiResponse
+    try {
+      answer = await handle(req)
+    } catch (error) {
+      log?.(`[gateway] ${req.method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`)
+      answer = { status: 500, headers: { 'content-type': 'application/json' }, body: { message: 'Internal server error' } }
+    }
+    send(res, req.method === 'HEAD', answer)
+    log?.(`${req.method} ${req.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`)
+  }
+
+  async function handle(req: IncomingMessage): Promise<ApiResponse> {
+    if (req.method === 'OPTIONS') return { status: 200, headers: { 'content-length': '0' } }
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost')
+    } catch {
+      return { status: 400, headers: { 'content-type': 'application/json' }, body: { message: 'Invalid request URL' } }
+    }
+    const api = (/^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
+    const body = await readBody(req)
+    if (body === null) {
+      return { ...apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB'), }
+    }
+    const ip = (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || req.socket.remoteAddress || '127.0.0.1'
+    return dispatch(req, url, body, ip)
+  }
+}
+
+/** The body, or null when it passes the limit (the rest is drained so the connection can answer). */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  return new Promise((resolve) => {
+    if (declared > MAX_BODY_BYTES) {
+      req.resume()
+      resolve(null)
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    let over = false
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) over = true
+      else chunks.push(chunk)
+    })
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)))
+    req.on('error', () => resolve(over ? null : Buffer.concat(chunks)))
+  })
+}
+
+function send(res: ServerResponse, head: boolean, answer: ApiResponse) {
+  if (res.headersSent || res.destroyed) return
+  const headers: Record<string, string> = { ...CORS_HEADERS, ...(answer.headers ?? {}) }
+  let payload: Buffer | string | undefined
+  const body = answer.body
+  if (body === undefined || body === null || answer.status === 204 || answer.status === 304) payload = undefined
+  else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body
+  else if (body instanceof Uint8Array) payload = Buffer.from(body)
+  else {
+    payload = JSON.stringify(body)
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json; charset=utf-8'
+  }
+  if (payload !== undefined && !head) headers['content-length'] = String(Buffer.byteLength(payload))
+  try {
+    res.writeHead(answer.status, headers)
+    res.end(head ? undefined : payload)
+  } catch {
+    res.destroy()
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * POST (insert and upsert), PATCH and DELETE. Values travel as one JSON parameter turned into typed rows
+ * by `json_to_recordset`, so Postgres does every conversion and reports every bad value itself.
+ * With `return=representation` the rows come back through the read planner (embeds included) in the
+ * same statement; with `return=minimal` nothing is returned, as RLS select policies may forbid it.
+ */
+import type { ApiRequest, ApiResponse } from '../context'
+import type { Queryable } from '../db/database'
+import { checkColumns, insertRows, parseJsonBody, patchObject, type JsonObject } from './body'
+import { conditionSql } from './conditions'
+import { RestError, parseError, singleObjectError } from './errors'
+import { splitTopLevel, unquote } from './grammar'
+import type { QueryBag } from './query-bag'
+import { planRead } from './read-plan'
+import { runRead, shapeBody } from './read'
+import { contentRange, type Options } from './request-options'
+import type { SchemaCache, Table } from './schema-cache'
+import { parseSelect } from './select-parser'
+import { Aliases, Params, ident, qualified } from './sql'
+
+function recordType(columns: string[], table: Table) {
+  return columns.map((c) => `${ident(c)} ${table.columns.get(c)!.type}`).join(', ')
+}
+
+function buildInsert(req: ApiRequest, table: Table, opts: Options, params: Params): string {
+  const { rows, columns } = insertRows(parseJsonBody(req.body, false), req.query.get('columns'), table)
+  const target = `insert into ${qualified(table.name)} as t0`
+  let sql: string
+  if (columns.length === 0) {
+    if (rows.length > 1) throw new RestError(400, 'PGRST102', 'All object keys must match', 'Rows without columns cannot be inserted in bulk')
+    sql = `${target} default values`
+  } else if (opts.missingDefault) {
+    const cells = rows.map((row) => {
+      const p = params.add(JSON.stringify(row))
+      return `(${columns.map((c) => (c in row ? `(select _v.${ident(c)} from json_to_record(${p}::json) as _v(${recordType([c], table)}))` : 'default')).join(', ')})`
+    })
+    sql = `${target} (${columns.map(ident).join(', ')}) values ${cells.join(', ')}`
+  } else {
+    const p = params.add(JSON.stringify(rows))
+    const cols = columns.map(ident).join(', ')
+    sql = `${target} (${cols}) select ${cols} from json_to_recordset(${p}::json) as _v(${recordType(columns, table)})`
+  }
+  if (rows.length === 0) sql += ' where false'
+  return sql + onConflict(req, table, columns, opts)
+}
+
+function onConflict(req: ApiRequest, table: Table, columns: string[], opts: Options): string {
+  const raw = req.query.get('on_conflict')
+  if (!opts.resolution) return ''
+  const target = raw !== null ? splitTopLevel(raw).map((c) => unquote(c.trim())) : table.primaryKey
+  if (target.length === 0) throw parseError('"on_conflict" needs columns: the table has no primary key')
+  checkColumns(target, table)
+  const conflict = ` on conflict (${target.map(ident).join(', ')})`
+  if (opts.resolution === 'ignore-duplicates' || columns.length === 0) return `${conflict} do nothing`
+  return `${conflict} do update set ${columns.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}`
+}
+
+function rootWhere(bag: QueryBag, table: Table, params: Params): string {
+  const root = bag.get('')
+  const parts = (root?.conditions ?? []).map((c) => conditionSql(c, 't0', table, params))
+  return parts.length ? ` where ${parts.join(' and ')}` : ''
+}
+
+function buildUpdate(req: ApiRequest, table: Table, bag: QueryBag, params: Params): string | null {
+  const patch: JsonObject = patchObject(parseJsonBody(req.body, false), table)
+  const columns = Object.keys(patch)
+  const where = rootWhere(bag, table, params)
+  if (!where) throw new RestError(400, '21000', 'UPDATE requires a WHERE clause')
+  if (columns.length === 0) return null
+  const p = params.add(JSON.stringify(patch))
+  const sets = columns.map((c) => `${ident(c)} = _v.${ident(c)}`).join(', ')
+  return `update ${qualified(table.name)} as t0 set ${sets} from json_to_record(${p}::json) as _v(${recordType(columns, table)})${where}`
+}
+
+function buildDelete(table: Table, bag: QueryBag, params: Params): string {
+  const where = rootWhere(bag, table, params)
+  if (!where) throw new RestError(400, '21000', 'DELETE requires a WHERE clause')
+  return `delete from ${qualified(table.name)} as t0${where}`
+}
+
+export async function runMutation(
+  tx: Queryable,
+  req: ApiRequest,
+  schema: SchemaCache,
+  table: Table,
+  bag: QueryBag,
+  opts: Options,
+): Promise<ApiResponse> {
+  const params = new Params()
+  const method = req.method
+  const statement: string | null =
+    method === 'POST' ? buildInsert(req, table, opts, params) : method === 'PATCH' ? buildUpdate(req, table, bag, params) : buildDelete(table, bag, params)
+  const created = method === 'POST' ? 201 : 200
+  const headers: Record<string, string> = {}
+  if (opts.returning !== 'representation') {
+    const affected = statement === null ? 0 : (await tx.query(statement, params.values)).affectedRows
+    if (opts.single && affected !== 1) throw singleObjectError(affected)
+    headers['content-range'] = contentRange(0, 0, opts.count ? affected : null)
+    return { status: method === 'POST' ? 201 : 204, headers }
+  }
+  // The filters already chose the rows; the representation only selects and embeds over them.
+  const rest: QueryBag = new Map(bag)
+  const root = rest.get('')
+  if (root) rest.set('', { ...root, conditions: [] })
+  const source = statement === null ? `(select * from ${qualified(table.name)} where false)` : 'pgrst_source'
+  const node = planRead({ schema, table, source, items: parseSelect(req.query.get('select')), bag: rest, params, aliases: new Aliases() })
+  const prefix = statement === null ? '' : `with pgrst_source as (${statement} returning t0.*) `
+  const result = await runRead(tx, node, params, false, prefix)
+  const body = shapeBody(result, opts)
+  headers['content-type'] = opts.single ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8'
+  headers['content-range'] = opts.count ? `*/${result.page}` : '*/*'
+  return { status: created, headers, body }
+}

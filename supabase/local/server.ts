@@ -1,0 +1,130 @@
+/**
+ * Starts the embedded Supabase-compatible backend: the database (migrated and seeded), the dev mailbox
+ * with its SMTP sink, and one HTTP server serving /auth/v1, /rest/v1 and /functions/v1 on 127.0.0.1.
+ * `npm run backend`, `npm run dev`, the tests and the benchmarks all start it through `startBackend`.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { createAuthHandler, ensureAuthSchema } from './auth/index'
+import { loadConfig, numberSetting } from './config'
+import type { BackendContext } from './context'
+import type { Db } from './db/database'
+import { supabaseDir } from './db/migrate'
+import { openBackendDb } from './db/open-backend-db'
+import { createFunctionsHandler } from './functions/index'
+import { createGateway, type Routes } from './gateway'
+import { apiKeys } from './keys'
+import { createSmtpMailer, startMailbox } from './mail/index'
+import { createRestHandler } from './rest/handler'
+
+export const DEFAULT_DATA_DIR = path.join(supabaseDir, '.local', 'db')
+const HOST = '127.0.0.1'
+
+export type BackendOptions = {
+  /** Default 54321; 0 picks a free port (tests). */
+  port?: number
+  /** Mailbox page/API port: default 54324, or ephemeral when `port` is 0. */
+  mailPort?: number
+  /** SMTP sink port: default 54325, or ephemeral when `port` is 0. */
+  smtpPort?: number
+  /** PGlite folder; default supabase/.local/db unless `databaseUrl` is set. `null` = in memory (tests). */
+  dataDir?: string | null
+  /** A PostgreSQL URL instead of PGlite; defaults to the DATABASE_URL environment variable. */
+  databaseUrl?: string
+  /** Start from an empty database. */
+  reset?: boolean
+  /** Apply seed.sql on a new database (default true). */
+  seed?: boolean
+  /** Log each request to stderr. */
+  log?: boolean
+}
+
+export type Backend = {
+  apiUrl: string
+  mailboxUrl: string
+  anonKey: string
+  serviceRoleKey: string
+  db: Db
+  /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
+  reloadSchema(): Promise<void>
+  close(): Promise<void>
+}
+
+let crashGuardInstalled = false
+
+/** A stray rejection in any API must not end a server other people's work depends on. */
+function installCrashGuard() {
+  if (crashGuardInstalled) return
+  crashGuardInstalled = true
+  process.on('unhandledRejection', (reason) => {
+    console.error('[backend] unhandled rejection:', reason)
+  })
+}
+
+export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
+  installCrashGuard()
+  const port = opts.port ?? 54321
+  const ephemeral = port === 0
+  const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL ?? undefined
+  const dataDir = opts.dataDir === null ? undefined : (opts.dataDir ?? DEFAULT_DATA_DIR)
+  const log = opts.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
+
+  const [configR, keysR, mailboxR, openedR] = await Promise.allSettled([
+    loadConfig(),
+    apiKeys(),
+    startMailbox({ httpPort: opts.mailPort ?? (ephemeral ? 0 : 54324), smtpPort: opts.smtpPort ?? (ephemeral ? 0 : 54325), host: HOST }),
+    openBackendDb({ dataDir, databaseUrl, reset: opts.reset, seed: opts.seed, afterBootstrap: ensureAuthSchema }),
+  ])
+  if (configR.status === 'rejected' || keysR.status === 'rejected' || mailboxR.status === 'rejected' || openedR.status === 'rejected') {
+    // Whatever did start is stopped again, so a failed start leaves no port or database open.
+    if (mailboxR.status === 'fulfilled') await mailboxR.value.close().catch(() => {})
+    if (openedR.status === 'fulfilled') await openedR.value.db.close().catch(() => {})
+    throw [configR, keysR, mailboxR, openedR].map((r) => (r.status === 'rejected' ? r.reason : null)).find(Boolean)
+  }
+  const [config, keys, mailbox, opened] = [configR.value, keysR.value, mailboxR.value, openedR.value]
+  const { db } = opened
+  const rest = createRestHandler({ db, maxRows: numberSetting(config, ['api', 'max_rows']) })
+  let routes: Routes | null = null
+  const server = http.createServer(createGateway({ routes: () => routes!, log }))
+  server.keepAliveTimeout = 65_000
+  try {
+    await rest.reload()
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, HOST, () => resolve())
+    })
+  } catch (error) {
+    await Promise.allSettled([mailbox.close(), db.close()])
+    throw error
+  }
+  // Handlers are created synchronously after listen: they need the bound URL, and no request can be
+  // accepted before this function yields to the event loop.
+  const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
+  const smtp = { host: HOST, port: mailbox.smtpPort }
+  const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp) }
+  const functions = createFunctionsHandler(ctx)
+  routes = { auth: createAuthHandler(ctx), rest, functions }
+  server.on('error', (error) => console.error('[backend] server error:', error))
+
+  let closing: Promise<void> | null = null
+  return {
+    apiUrl,
+    mailboxUrl: mailbox.httpUrl,
+    anonKey: keys.anonKey,
+    serviceRoleKey: keys.serviceRoleKey,
+    db,
+    reloadSchema: () => rest.reload(),
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
+        await Promise.allSettled([functions.close(), mailbox.close()])
+        const mailer = ctx.mailer as { close?: () => void }
+        mailer.close?.()
+        await db.close()
+      })()),
+  }
+}

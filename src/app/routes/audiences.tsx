@@ -1,4 +1,6 @@
-// TODO(lead): page not built yet — must be replaced before landing.
+/** `/audiences`: the public directory of audience sources (SPEC §2). */
+import { AudienceDirectory } from '@/features/audiences/components/audience-directory'
+
 export default function AudiencesPage() {
-  return <h1>Audiences</h1>
+  return <AudienceDirectory />
 }

@@ -1,4 +1,8 @@
-// TODO(lead): page not built yet — must be replaced before landing.
+/** `/earn/{unifiedCode}`: the magic-link entry (SPEC §2, §4). */
+import { useParams } from 'react-router-dom'
+import { MagicLinkRedirect } from '@/features/magic-link/components/magic-link-redirect'
+
 export default function EarnPage() {
-  return <h1>Earn</h1>
+  const { unifiedCode } = useParams()
+  return <MagicLinkRedirect code={unifiedCode} />
 }

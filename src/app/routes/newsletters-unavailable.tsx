@@ -1,4 +1,6 @@
-// TODO(lead): page not built yet — must be replaced before landing.
+/** `/newsletters/unavailable`: where magic links of unusable sources land (SPEC §2). */
+import { UnavailableNotice } from '@/features/magic-link/components/unavailable-notice'
+
 export default function NewslettersUnavailablePage() {
-  return <h1>NewslettersUnavailable</h1>
+  return <UnavailableNotice />
 }

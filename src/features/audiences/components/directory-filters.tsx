@@ -1,0 +1,67 @@
+/** Search by name and filter by category; the values live in the URL so a filtered view can be shared. */
+import { useEffect, useId, useState } from 'react'
+import { SearchIcon } from 'lucide-react'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import type { AudienceFilters } from '../keys'
+import { SOURCE_CATEGORIES } from '../lib/categories'
+import { capitalise } from '../lib/source-display'
+
+const SEARCH_DEBOUNCE_MS = 300
+
+export function DirectoryFilters({
+  filters,
+  onChange,
+}: {
+  filters: AudienceFilters
+  onChange: (next: AudienceFilters) => void
+}) {
+  const id = useId()
+  const [search, setSearch] = useState(filters.search)
+
+  // Follow the URL when it changes from outside (back button); typing updates it after a pause.
+  useEffect(() => setSearch(filters.search), [filters.search])
+  useEffect(() => {
+    if (search === filters.search) return
+    const timer = setTimeout(() => onChange({ ...filters, search }), SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [search, filters, onChange])
+
+  return (
+    <form role="search" className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={(e) => e.preventDefault()}>
+      <div className="flex flex-1 flex-col gap-1.5">
+        <Label htmlFor={`${id}-search`}>Search by name</Label>
+        <div className="relative">
+          <SearchIcon className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Input
+            id={`${id}-search`}
+            type="search"
+            value={search}
+            placeholder="Search audiences"
+            className="pl-9"
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') onChange({ ...filters, search })
+            }}
+          />
+        </div>
+      </div>
+      <div className="flex flex-col gap-1.5 sm:w-56">
+        <Label htmlFor={`${id}-category`}>Category</Label>
+        <select
+          id={`${id}-category`}
+          value={filters.category}
+          onChange={(e) => onChange({ ...filters, search, category: e.target.value })}
+          className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          <option value="">All categories</option>
+          {SOURCE_CATEGORIES.map((category) => (
+            <option key={category} value={category}>
+              {capitalise(category)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,88 @@
+/** One directory card (SPEC §2): badge, category, platform, image or initial, fixed texts, 'Visit Page'. */
+import { ExternalLinkIcon } from 'lucide-react'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import type { AudienceSourceCard } from '../api/audience-sources-query'
+import { categoryLabel, initial, platformLabel, statusColour, statusLabel, visitHref } from '../lib/source-display'
+
+export function SourceCard({ source }: { source: AudienceSourceCard }) {
+  const href = visitHref(source.url, source.description)
+  return (
+    <article
+      aria-labelledby={`source-${source.id}`}
+      className="flex flex-col gap-3 rounded-lg border bg-card p-4 shadow-sm"
+      data-testid="audience-card"
+    >
+      <div className="flex items-start gap-3">
+        {source.image_url ? (
+          <img
+            src={source.image_url}
+            alt=""
+            width={56}
+            height={56}
+            loading="lazy"
+            decoding="async"
+            className="size-14 shrink-0 rounded-md bg-muted object-cover"
+          />
+        ) : (
+          <div
+            aria-hidden="true"
+            className="flex size-14 shrink-0 items-center justify-center rounded-md bg-primary/10 text-xl font-semibold text-primary"
+          >
+            {initial(source.name)}
+          </div>
+        )}
+        <div className="min-w-0 flex-1">
+          <h2 id={`source-${source.id}`} className="truncate text-base font-semibold">
+            {source.name}
+          </h2>
+          <p className="text-sm text-muted-foreground">Active publisher audience</p>
+        </div>
+        <Badge variant={statusColour(source.status)} data-testid="status-badge">
+          {statusLabel(source.status)}
+        </Badge>
+      </div>
+      <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        <div className="flex gap-1">
+          <dt className="text-muted-foreground">Category:</dt>
+          <dd>{categoryLabel(source.category)}</dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="text-muted-foreground">Platform:</dt>
+          <dd>{platformLabel(source.platform)}</dd>
+        </div>
+      </dl>
+      <div className="mt-auto flex items-center justify-between gap-2">
+        <span className="text-xs font-medium text-green-700">Active Publisher</span>
+        {href ? (
+          <Button asChild size="sm" variant="outline">
+            <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+              Visit Page <ExternalLinkIcon aria-hidden="true" />
+              <span className="sr-only"> of {source.name} (opens in a new tab)</span>
+            </a>
+          </Button>
+        ) : (
+          <Button size="sm" variant="outline" disabled>
+            Visit Page
+          </Button>
+        )}
+      </div>
+    </article>
+  )
+}
+
+export function SourceCardSkeleton() {
+  return (
+    <div className="flex h-[182px] flex-col gap-3 rounded-lg border p-4" data-testid="audience-card-skeleton">
+      <div className="flex gap-3">
+        <div className="size-14 animate-pulse rounded-md bg-muted" />
+        <div className="flex flex-1 flex-col gap-2">
+          <div className="h-4 w-2/3 animate-pulse rounded bg-muted" />
+          <div className="h-3 w-1/2 animate-pulse rounded bg-muted" />
+        </div>
+      </div>
+      <div className="h-3 w-3/4 animate-pulse rounded bg-muted" />
+      <div className="mt-auto h-9 w-24 self-end animate-pulse rounded bg-muted" />
+    </div>
+  )
+}

@@ -1,0 +1,50 @@
+/**
+ * The SPEC §4 magic-link state machine, as a pure function of the code and its one backend call, so every
+ * branch can be tested without a browser. The page turns the outcome into a toast and a redirect.
+ *
+ * - empty code                         → /newsletters
+ * - unknown or inactive source         → 'Source Unavailable' → /newsletters/unavailable
+ * - valid source                       → store the attribution → /newsletters?source=…&audience_source_id=…
+ * - valid but no click recorded        → 'Note' → continue with the resolved id
+ * - the tracking call failed           → 'Note' → /newsletters?source={code} (no id is known)
+ * - anything unexpected                → 'Link Error' → /newsletters/unavailable
+ */
+import { paths } from '@/config/paths'
+import type { DeviceInfo, FallbackDeviceInfo } from '@/lib/device-info'
+import { ClickTrackingError, type ClickResult, type TrackClickVariables } from '../api/audience-source-click-mutation'
+import { storeAttribution, storeMagicLinkCode } from './attribution-storage'
+
+export type MagicLinkToast = 'unavailable' | 'note' | 'linkError'
+export type MagicLinkOutcome = { to: string; toast: MagicLinkToast | null }
+
+export type MagicLinkDeps = {
+  collectDeviceInfo: () => Promise<DeviceInfo | FallbackDeviceInfo>
+  trackClick: (variables: TrackClickVariables) => Promise<ClickResult>
+}
+
+const newslettersWith = (query: Record<string, string>) =>
+  `${paths.newsletters}?${new URLSearchParams(query).toString()}`
+
+export async function runMagicLinkFlow(rawCode: string | undefined, deps: MagicLinkDeps): Promise<MagicLinkOutcome> {
+  const code = (rawCode ?? '').trim()
+  if (!code) return { to: paths.newsletters, toast: null }
+  try {
+    storeMagicLinkCode(code)
+    let result: ClickResult
+    try {
+      result = await deps.trackClick({ unifiedCode: code, deviceInfo: await deps.collectDeviceInfo() })
+    } catch (error) {
+      if (error instanceof ClickTrackingError) return { to: newslettersWith({ source: code }), toast: 'note' }
+      throw error
+    }
+    if (result.status !== 'valid' || !result.sourceId) return { to: paths.newslettersUnavailable, toast: 'unavailable' }
+    const unifiedCode = result.unifiedCode ?? code
+    storeAttribution({ sourceId: result.sourceId, sourceName: result.sourceName, unifiedCode, clickId: result.clickId })
+    return {
+      to: newslettersWith({ source: unifiedCode, audience_source_id: result.sourceId }),
+      toast: result.clickId ? null : 'note',
+    }
+  } catch {
+    return { to: paths.newslettersUnavailable, toast: 'linkError' }
+  }
+}

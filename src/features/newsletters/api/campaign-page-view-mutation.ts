@@ -1,0 +1,16 @@
+/**
+ * Records a campaign page view on the visitor's click session (SPEC §7 link_clicks update, done by the
+ * `record_campaign_page_view` database function: page views, a unique view once per click, source counters).
+ */
+import { useMutation } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+
+export type CampaignPageViewVariables = { clickId: string; campaignId: string }
+
+export async function recordCampaignPageView({ clickId, campaignId }: CampaignPageViewVariables) {
+  const { data, error } = await supabase.rpc('record_campaign_page_view', { p_click_id: clickId, p_campaign_id: campaignId })
+  if (error) throw new Error(error.message)
+  return data
+}
+
+export const useCampaignPageViewMutation = () => useMutation({ mutationFn: recordCampaignPageView })

@@ -1,0 +1,135 @@
+/**
+ * 'Browse Newsletters' (`/newsletters`, `/campaigns`): active newsletters, searchable and filterable, a page at
+ * a time. Visitors pick several and subscribe once: the page passes in the subscribe form through
+ * `renderSubscribe` so this feature does not depend on the subscriptions feature.
+ */
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { Button } from '@/components/ui/button'
+import { useActiveCampaignsQuery } from '../api/active-campaigns-query'
+import type { CampaignCard } from '../api/campaign-types'
+import type { NewsletterFilters as Filters } from '../keys'
+import { trackPageView } from '../lib/tracking'
+import { NewsletterCard, NewsletterCardSkeleton } from './newsletter-card'
+import { NewsletterFilters } from './newsletter-filters'
+import { SourceBanner } from './source-banner'
+
+export type SelectedNewsletter = Pick<CampaignCard, 'id' | 'name'>
+
+export function NewsletterBrowser({
+  subscribedIds,
+  renderSubscribe,
+}: {
+  subscribedIds: readonly string[]
+  renderSubscribe: (selected: SelectedNewsletter[], clear: () => void) => ReactNode
+}) {
+  const [params, setParams] = useSearchParams()
+  const filters: Filters = { search: params.get('q') ?? '', category: params.get('category') ?? '' }
+  const campaigns = useActiveCampaignsQuery(filters)
+  const [selected, setSelected] = useState<SelectedNewsletter[]>([])
+
+  useEffect(() => {
+    trackPageView('newsletters', { source: params.get('source'), audienceSourceId: params.get('audience_source_id') })
+    // Once per visit: later filter changes are tracked as filters, not as page views.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const setFilters = useCallback(
+    (next: Filters) => {
+      setParams(
+        (current) => {
+          const query = new URLSearchParams(current)
+          for (const [key, value] of [['q', next.search.trim()], ['category', next.category]] as const) {
+            if (value) query.set(key, value)
+            else query.delete(key)
+          }
+          return query
+        },
+        { replace: true },
+      )
+    },
+    [setParams],
+  )
+
+  const rows = useMemo(() => campaigns.data?.pages.flatMap((p) => p.rows) ?? [], [campaigns.data])
+  const total = campaigns.data?.pages[0]?.total
+  const toggle = (campaign: CampaignCard) =>
+    setSelected((current) =>
+      current.some((c) => c.id === campaign.id)
+        ? current.filter((c) => c.id !== campaign.id)
+        : [...current, { id: campaign.id, name: campaign.name }],
+    )
+  const clear = useCallback(() => setSelected([]), [])
+
+  return (
+    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-10">
+      <header className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold tracking-tight">Browse Newsletters</h1>
+        <p className="text-muted-foreground">
+          Pick the newsletters you want to read and subscribe to all of them with one email address.
+        </p>
+        <p className="text-sm font-medium" aria-live="polite" data-testid="newsletter-count">
+          {total === undefined ? '\u00a0' : `${total.toLocaleString('en-US')} ${total === 1 ? 'newsletter' : 'newsletters'}`}
+        </p>
+      </header>
+      <SourceBanner />
+      <NewsletterFilters filters={filters} onChange={setFilters} />
+
+      <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+        <div className="flex flex-col gap-4">
+          {campaigns.isPending ? (
+            <div role="status" className="grid gap-4 sm:grid-cols-2">
+              <span className="sr-only">Loading newsletters…</span>
+              {Array.from({ length: 4 }, (_, i) => (
+                <NewsletterCardSkeleton key={i} />
+              ))}
+            </div>
+          ) : campaigns.isError ? (
+            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-800">
+              <p className="font-semibold">Failed to load newsletters</p>
+              <p className="text-sm">{campaigns.error.message}</p>
+              <Button className="mt-3" size="sm" variant="outline" onClick={() => void campaigns.refetch()}>
+                Try again
+              </Button>
+            </div>
+          ) : rows.length === 0 ? (
+            <p className="rounded-lg border p-8 text-center text-muted-foreground">
+              {filters.search || filters.category
+                ? 'No newsletters match your search.'
+                : 'No newsletters are open for subscribers right now.'}
+            </p>
+          ) : (
+            <>
+              <ul className="grid gap-4 sm:grid-cols-2" aria-label="Newsletters">
+                {rows.map((campaign) => (
+                  <li key={campaign.id}>
+                    <NewsletterCard
+                      campaign={campaign}
+                      selected={selected.some((c) => c.id === campaign.id)}
+                      alreadySubscribed={subscribedIds.includes(campaign.id)}
+                      onToggle={() => toggle(campaign)}
+                    />
+                  </li>
+                ))}
+              </ul>
+              {campaigns.hasNextPage && (
+                <div className="flex justify-center">
+                  <Button
+                    variant="outline"
+                    disabled={campaigns.isFetchingNextPage}
+                    onClick={() => void campaigns.fetchNextPage()}
+                  >
+                    {campaigns.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                  </Button>
+                </div>
+              )}
+            </>
+          )}
+        </div>
+        <aside aria-label="Subscribe" className="lg:sticky lg:top-4 lg:self-start">
+          {renderSubscribe(selected, clear)}
+        </aside>
+      </div>
+    </section>
+  )
+}

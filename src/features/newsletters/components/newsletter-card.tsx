@@ -1,0 +1,105 @@
+/** A newsletter in the list: image, name, advertiser, category, description, and a checkbox to pick it. */
+import { Link } from 'react-router-dom'
+import { CheckIcon, MailIcon } from 'lucide-react'
+import { paths } from '@/config/paths'
+import { Badge } from '@/components/ui/badge'
+import { cn } from '@/lib/utils'
+import type { CampaignCard } from '../api/campaign-types'
+
+export function NewsletterImage({ campaign, size }: { campaign: CampaignCard; size: number }) {
+  return campaign.image_url ? (
+    <img
+      src={campaign.image_url}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      decoding="async"
+      className="shrink-0 rounded-md bg-muted object-cover"
+      style={{ width: size, height: size }}
+    />
+  ) : (
+    <div
+      aria-hidden="true"
+      className="flex shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary"
+      style={{ width: size, height: size }}
+    >
+      <MailIcon className="size-6" />
+    </div>
+  )
+}
+
+export function NewsletterCard({
+  campaign,
+  selected,
+  alreadySubscribed,
+  onToggle,
+}: {
+  campaign: CampaignCard
+  selected: boolean
+  alreadySubscribed: boolean
+  onToggle: () => void
+}) {
+  const checkboxId = `pick-${campaign.id}`
+  return (
+    <article
+      aria-labelledby={`newsletter-${campaign.id}`}
+      data-testid="newsletter-card"
+      className={cn(
+        'flex h-full flex-col gap-3 rounded-lg border bg-card p-4 shadow-sm transition-colors',
+        selected && 'border-primary ring-2 ring-primary/30',
+      )}
+    >
+      <div className="flex items-start gap-3">
+        <NewsletterImage campaign={campaign} size={64} />
+        <div className="min-w-0 flex-1">
+          <h2 id={`newsletter-${campaign.id}`} className="text-base font-semibold">
+            <Link to={paths.newsletter(campaign.id)} className="hover:underline focus-visible:underline">
+              {campaign.name}
+            </Link>
+          </h2>
+          <p className="text-sm text-muted-foreground">by {campaign.advertiser?.full_name || 'an independent writer'}</p>
+          {campaign.category && (
+            <Badge variant="secondary" className="mt-1">
+              {campaign.category}
+            </Badge>
+          )}
+        </div>
+      </div>
+      {campaign.description && <p className="line-clamp-3 text-sm text-muted-foreground">{campaign.description}</p>}
+      <div className="mt-auto flex items-center justify-between gap-2 pt-1">
+        <label htmlFor={checkboxId} className="flex cursor-pointer items-center gap-2 text-sm font-medium">
+          <input
+            id={checkboxId}
+            type="checkbox"
+            checked={selected}
+            onChange={onToggle}
+            className="size-4 accent-[var(--color-primary)]"
+          />
+          Select {campaign.name}
+        </label>
+        {alreadySubscribed && (
+          <span className="flex items-center gap-1 text-xs text-green-700">
+            <CheckIcon className="size-3" aria-hidden="true" /> Subscribed
+          </span>
+        )}
+      </div>
+    </article>
+  )
+}
+
+export function NewsletterCardSkeleton() {
+  return (
+    <div className="flex h-[196px] flex-col gap-3 rounded-lg border p-4" data-testid="newsletter-card-skeleton" aria-hidden="true">
+      <div className="flex gap-3">
+        <div className="size-16 animate-pulse rounded-md bg-muted" />
+        <div className="flex flex-1 flex-col gap-2">
+          <div className="h-4 w-2/3 animate-pulse rounded bg-muted" />
+          <div className="h-3 w-1/3 animate-pulse rounded bg-muted" />
+        </div>
+      </div>
+      <div className="h-3 w-full animate-pulse rounded bg-muted" />
+      <div className="h-3 w-4/5 animate-pulse rounded bg-muted" />
+    </div>
+  )
+}

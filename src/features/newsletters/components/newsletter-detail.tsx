@@ -1,0 +1,68 @@
+/**
+ * One newsletter's page: used by `/newsletters/{id}`, the campaign link pages and the admin preview.
+ * The subscribe form (or a preview note) comes in as `children`.
+ */
+import type { ReactNode } from 'react'
+import { Link } from 'react-router-dom'
+import { paths } from '@/config/paths'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { PageSpinner } from '@/components/page-spinner'
+import type { CampaignCard } from '../api/campaign-types'
+import { NewsletterImage } from './newsletter-card'
+
+export function NewsletterDetail({ campaign, children }: { campaign: CampaignCard; children?: ReactNode }) {
+  return (
+    <article className="mx-auto grid w-full max-w-5xl gap-8 px-4 py-10 md:grid-cols-[1fr_340px]" data-testid="newsletter-detail">
+      <div className="flex flex-col gap-4">
+        <div className="flex items-start gap-4">
+          <NewsletterImage campaign={campaign} size={96} />
+          <div className="flex flex-col gap-1">
+            <h1 className="text-3xl font-bold tracking-tight">{campaign.name}</h1>
+            <p className="text-muted-foreground">by {campaign.advertiser?.full_name || 'an independent writer'}</p>
+            {campaign.category && (
+              <Badge variant="secondary" className="w-fit">
+                {campaign.category}
+              </Badge>
+            )}
+          </div>
+        </div>
+        {campaign.description && <p className="leading-relaxed whitespace-pre-line">{campaign.description}</p>}
+        {campaign.website_url && /^https?:\/\//i.test(campaign.website_url) && (
+          <a
+            href={campaign.website_url}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            className="w-fit text-sm text-primary underline-offset-4 hover:underline"
+          >
+            Visit the newsletter's website<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        )}
+        <Link to={paths.newsletters} className="w-fit text-sm text-muted-foreground underline-offset-4 hover:underline">
+          ← All newsletters
+        </Link>
+      </div>
+      <aside aria-label="Subscribe">{children}</aside>
+    </article>
+  )
+}
+
+/** What a newsletter page shows while loading, on failure, or when the newsletter is unknown or inactive. */
+export function NewsletterState({ state, message }: { state: 'loading' | 'error' | 'not-found'; message?: string }) {
+  if (state === 'loading') return <PageSpinner label="Loading newsletter…" />
+  return (
+    <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center" role={state === 'error' ? 'alert' : undefined}>
+      <h1 className="text-2xl font-semibold">
+        {state === 'error' ? 'Could not load this newsletter' : 'Newsletter not found'}
+      </h1>
+      <p className="text-muted-foreground">
+        {state === 'error'
+          ? message || 'Please try again in a moment.'
+          : 'This newsletter does not exist or is not open for subscribers right now.'}
+      </p>
+      <Button asChild>
+        <Link to={paths.newsletters}>Browse Newsletters</Link>
+      </Button>
+    </section>
+  )
+}

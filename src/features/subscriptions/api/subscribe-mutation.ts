@@ -1,0 +1,36 @@
+/**
+ * Subscribe one email to several newsletters (edge function `subscribe`): pending subscriptions and ONE
+ * confirmation email. Bad input answers 400 and too many attempts 429, both with a readable message.
+ */
+import { useMutation } from '@tanstack/react-query'
+import { z } from 'zod'
+import { supabase } from '@/lib/supabase'
+import { functionErrorMessage } from './function-error'
+
+export const subscribeSchema = z.object({
+  email: z.string().trim().min(1, 'Please enter your email address').email('Please enter a valid email address'),
+})
+export type SubscribeFormValues = z.infer<typeof subscribeSchema>
+
+export type SubscribeVariables = { email: string; campaignIds: string[]; audienceSourceId?: string; clickId?: string }
+export type SubscribedNewsletter = { campaignId: string; newsletterName: string }
+export type SubscribeResult = { pending: SubscribedNewsletter[]; alreadyConfirmed: SubscribedNewsletter[] }
+
+const list = (value: unknown): SubscribedNewsletter[] =>
+  Array.isArray(value)
+    ? value.flatMap((item) =>
+        item && typeof item === 'object' && typeof (item as SubscribedNewsletter).campaignId === 'string'
+          ? [{ campaignId: (item as SubscribedNewsletter).campaignId, newsletterName: String((item as SubscribedNewsletter).newsletterName ?? '') }]
+          : [],
+      )
+    : []
+
+export async function subscribe(variables: SubscribeVariables): Promise<SubscribeResult> {
+  const { data, error } = await supabase.functions.invoke('subscribe', { body: variables })
+  if (error) throw new Error(await functionErrorMessage(error, 'Please try again later'))
+  const body = (data ?? {}) as { success?: unknown; pending?: unknown; alreadyConfirmed?: unknown; error?: unknown }
+  if (body.success !== true) throw new Error(typeof body.error === 'string' ? body.error : 'Please try again later')
+  return { pending: list(body.pending), alreadyConfirmed: list(body.alreadyConfirmed) }
+}
+
+export const useSubscribeMutation = () => useMutation({ mutationFn: subscribe })

@@ -1,0 +1,126 @@
+/**
+ * One email, one or more newsletters (issue 7). Sends the magic-link attribution from local storage unless
+ * the page passes its own (the campaign link pages know their source and click). On success the ids join
+ * `subscribed_newsletters` and the visitor is told to check their inbox.
+ */
+import { useId, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { MailCheckIcon } from 'lucide-react'
+import { toast } from 'sonner'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import {
+  subscribeSchema,
+  useSubscribeMutation,
+  type SubscribeFormValues,
+  type SubscribeResult,
+} from '../api/subscribe-mutation'
+import { addSubscribedNewsletters } from '../lib/subscribed-newsletters'
+import { readSubscriptionAttribution, type SubscriptionAttribution } from '../lib/subscription-attribution'
+
+export type SubscribeTarget = { id: string; name: string }
+
+const names = (items: { newsletterName: string }[]) => items.map((i) => i.newsletterName).join(', ')
+
+export function SubscribeForm({
+  newsletters,
+  attribution,
+  onSubscribed,
+  title = 'Subscribe',
+}: {
+  newsletters: SubscribeTarget[]
+  attribution?: SubscriptionAttribution
+  onSubscribed?: (result: SubscribeResult) => void
+  title?: string
+}) {
+  const id = useId()
+  const mutation = useSubscribeMutation()
+  const [done, setDone] = useState<{ email: string; result: SubscribeResult } | null>(null)
+  const form = useForm<SubscribeFormValues>({ resolver: zodResolver(subscribeSchema), defaultValues: { email: '' } })
+  const emailError = form.formState.errors.email?.message
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    if (newsletters.length === 0) return
+    try {
+      const result = await mutation.mutateAsync({
+        email,
+        campaignIds: newsletters.map((n) => n.id),
+        ...(attribution ?? readSubscriptionAttribution()),
+      })
+      addSubscribedNewsletters(newsletters.map((n) => n.id))
+      setDone({ email, result })
+      form.reset()
+      if (result.pending.length > 0) {
+        toast.success('Check your inbox', { description: `We sent a confirmation email to ${email}.` })
+      } else {
+        toast.info('Already confirmed', { description: `You are already subscribed to ${names(result.alreadyConfirmed)}.` })
+      }
+      onSubscribed?.(result)
+    } catch (error) {
+      const message = error instanceof Error ? error.message : 'Please try again later'
+      form.setError('email', { message })
+      toast.error(`Failed to subscribe: ${message}`)
+    }
+  })
+
+  return (
+    <div className="flex flex-col gap-4 rounded-lg border bg-card p-5 shadow-sm" data-testid="subscribe-panel">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {done && (
+        <div role="status" className="flex gap-2 rounded-md bg-green-50 p-3 text-sm text-green-900" data-testid="subscribe-success">
+          <MailCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <div className="flex flex-col gap-1">
+            {done.result.pending.length > 0 && (
+              <p>
+                Check your inbox: we sent one email to <strong>{done.email}</strong> with a confirmation link for{' '}
+                {names(done.result.pending)}.
+              </p>
+            )}
+            {done.result.alreadyConfirmed.length > 0 && (
+              <p>You are already subscribed to {names(done.result.alreadyConfirmed)}.</p>
+            )}
+          </div>
+        </div>
+      )}
+      {newsletters.length === 0 ? (
+        <p className="text-sm text-muted-foreground">Select one or more newsletters to subscribe with one email.</p>
+      ) : (
+        <p className="text-sm text-muted-foreground" data-testid="subscribe-selection">
+          {newsletters.length === 1 ? 'Newsletter: ' : `${newsletters.length} newsletters: `}
+          {newsletters.map((n) => n.name).join(', ')}
+        </p>
+      )}
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3">
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={`${id}-email`}>Email address</Label>
+          <Input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            aria-invalid={Boolean(emailError)}
+            aria-describedby={emailError ? `${id}-email-error` : undefined}
+            {...form.register('email')}
+          />
+          {emailError && (
+            <p id={`${id}-email-error`} role="alert" className="text-sm text-red-700">
+              {emailError}
+            </p>
+          )}
+        </div>
+        <Button type="submit" disabled={newsletters.length === 0 || mutation.isPending}>
+          {mutation.isPending
+            ? 'Subscribing…'
+            : newsletters.length > 1
+              ? `Subscribe to ${newsletters.length} newsletters`
+              : 'Subscribe'}
+        </Button>
+        <p className="text-xs text-muted-foreground">
+          We email you a link for each newsletter; nothing starts until you confirm.
+        </p>
+      </form>
+    </div>
+  )
+}

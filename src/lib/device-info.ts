@@ -1,0 +1,134 @@
+/**
+ * The device info record of SPEC §3, gathered in the browser for a magic-link click. The IP (and so the
+ * country, city and region) is read server-side from the request: no third-party lookup ever delays the
+ * redirect (PRODUCT.md "Attribution"). The fingerprint library is imported dynamically so that only the
+ * pages that record clicks download it.
+ */
+
+export const BROWSERS = [
+  'Firefox',
+  'Samsung Internet',
+  'Opera',
+  'Edge',
+  'Chrome',
+  'Safari',
+  'Internet Explorer',
+  'Unknown',
+] as const
+export type BrowserName = (typeof BROWSERS)[number]
+
+export type DeviceInfo = {
+  fingerprint: string
+  userAgent: string
+  language: string
+  timezone: string
+  platform: string
+  screenWidth: number
+  screenHeight: number
+  viewport: { width: number; height: number }
+  cookiesEnabled: boolean
+  doNotTrack: string | null
+  hardwareConcurrency: number | null
+  deviceMemory: number | null
+  connection: { downlink: number | null; effectiveType: string | null; rtt: number | null; saveData: boolean | null } | null
+  timestamp: string
+  ip: null
+  country: null
+  city: null
+  region: null
+  browser: BrowserName
+}
+
+/** SPEC §8: when gathering fails, only the timestamp with ip and country null. */
+export type FallbackDeviceInfo = { timestamp: string; ip: null; country: null }
+
+/**
+ * Order matters: Samsung Internet, Opera and Edge all claim "Chrome", and Chrome claims "Safari".
+ */
+const BROWSER_RULES: ReadonlyArray<readonly [RegExp, BrowserName]> = [
+  [/Firefox\/|FxiOS\//, 'Firefox'],
+  [/SamsungBrowser\//, 'Samsung Internet'],
+  [/OPR\/|Opera|OPiOS\//, 'Opera'],
+  [/Edg(e|A|iOS)?\//, 'Edge'],
+  [/Chrome\/|CriOS\/|Chromium\//, 'Chrome'],
+  [/Safari\//, 'Safari'],
+  [/MSIE |Trident\//, 'Internet Explorer'],
+]
+
+export function detectBrowser(userAgent: string): BrowserName {
+  for (const [pattern, name] of BROWSER_RULES) if (pattern.test(userAgent)) return name
+  return 'Unknown'
+}
+
+/** A fingerprint that never blocks the redirect for long: 'unknown' on failure or when it takes too long. */
+export async function getFingerprint(timeoutMs = 300): Promise<string> {
+  const attempt = (async () => {
+    const FingerprintJS = await import('@fingerprintjs/fingerprintjs')
+    // SPEC §9: the library's own monitoring ping is sampled at 0.001; keep its default sampling.
+    const agent = await FingerprintJS.load()
+    const { visitorId } = await agent.get()
+    return visitorId || 'unknown'
+  })().catch(() => 'unknown')
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('unknown'), timeoutMs)
+  })
+  try {
+    return await Promise.race([attempt, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+type NavigatorExtras = Navigator & {
+  deviceMemory?: number
+  connection?: { downlink?: number; effectiveType?: string; rtt?: number; saveData?: boolean }
+}
+
+function readConnection(nav: NavigatorExtras): DeviceInfo['connection'] {
+  const c = nav.connection
+  if (!c) return null
+  return {
+    downlink: c.downlink ?? null,
+    effectiveType: c.effectiveType ?? null,
+    rtt: c.rtt ?? null,
+    saveData: c.saveData ?? null,
+  }
+}
+
+/** Everything synchronous in the record; throws if the browser objects are missing or hostile. */
+export function readDeviceSignals(fingerprint: string, now = new Date()): DeviceInfo {
+  const nav = window.navigator as NavigatorExtras
+  const userAgent = nav.userAgent
+  return {
+    fingerprint,
+    userAgent,
+    language: nav.language,
+    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    platform: nav.platform,
+    screenWidth: window.screen.width,
+    screenHeight: window.screen.height,
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    cookiesEnabled: nav.cookieEnabled,
+    doNotTrack: nav.doNotTrack ?? null,
+    hardwareConcurrency: nav.hardwareConcurrency ?? null,
+    deviceMemory: nav.deviceMemory ?? null,
+    connection: readConnection(nav),
+    timestamp: now.toISOString(),
+    ip: null,
+    country: null,
+    city: null,
+    region: null,
+    browser: detectBrowser(userAgent),
+  }
+}
+
+export async function collectDeviceInfo(
+  fingerprint: () => Promise<string> = getFingerprint,
+): Promise<DeviceInfo | FallbackDeviceInfo> {
+  try {
+    return readDeviceSignals(await fingerprint().catch(() => 'unknown'))
+  } catch {
+    return { timestamp: new Date().toISOString(), ip: null, country: null }
+  }
+}

@@ -1,0 +1,87 @@
+// Catalog lint: the security rules of ARCHITECTURE.md "Database conventions", checked on the migrated
+// catalog so a new table or function that forgets them fails here.
+import { describe, expect, it } from 'vitest'
+import { testDb } from './helpers/db'
+
+type Fn = { name: string; source: string; definer: boolean; config: string[] | null; anon: boolean; authenticated: boolean }
+
+async function publicFunctions(): Promise<Fn[]> {
+  const db = await testDb()
+  return (
+    await db.query<Fn>(`
+      select p.proname as name, p.prosrc as source, p.prosecdef as definer, p.proconfig as config,
+        has_function_privilege('anon', p.oid, 'execute') as anon,
+        has_function_privilege('authenticated', p.oid, 'execute') as authenticated
+      from pg_proc p where p.pronamespace = 'public'::regnamespace and p.prokind = 'f'`)
+  ).rows
+}
+
+// Functions that write a wallet table but that browser code may call, and why that is safe.
+const allowedWalletWriters: Record<string, string> = {
+  ensure_wallet_exists: 'creates the caller\'s own empty wallet; moves no money',
+  claim_signup_bonus: 'pays at most 10 credits once, to the calling advertiser, at balance 0 (brief, SPEC §4)',
+  request_payout: 'locks the caller\'s wallet to read it; only inserts a payout request',
+  admin_mark_payout_paid: 'admins only (require_admin), re-checks the balance under the lock',
+  admin_refund_subscription: 'admins only (require_admin); cancels pending rows only',
+}
+
+describe('catalog lint', () => {
+  it('enables row-level security on every public table', async () => {
+    const db = await testDb()
+    const r = await db.query<{ relname: string }>(
+      `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') and not relrowsecurity`,
+    )
+    expect(r.rows.map((x) => x.relname)).toEqual([])
+  })
+
+  it('fixes search_path to empty on every security definer function', async () => {
+    const unsafe = (await publicFunctions()).filter((f) => f.definer && !(f.config ?? []).includes('search_path=""'))
+    expect(unsafe.map((f) => f.name)).toEqual([])
+  })
+
+  it('lets no anon or authenticated caller reach a function that writes a wallet table, except the reviewed ones', async () => {
+    const fns = await publicFunctions()
+    const writers = new Set(
+      fns
+        .filter((f) => /(insert\s+into|update|delete\s+from)\s+public\.wallet_(balances|transactions)\b/i.test(f.source))
+        .map((f) => f.name),
+    )
+    // Whoever calls a writer is a writer: follow calls until nothing changes.
+    for (let grown = true; grown; ) {
+      grown = false
+      for (const f of fns) {
+        if (!writers.has(f.name) && [...writers].some((w) => f.source.includes(`public.${w}(`))) {
+          writers.add(f.name)
+          grown = true
+        }
+      }
+    }
+    expect(writers).toContain('post_ledger')
+    expect(writers).toContain('confirm_subscription')
+    const exposed = fns.filter((f) => writers.has(f.name) && (f.anon || f.authenticated)).map((f) => f.name)
+    expect(exposed.sort()).toEqual(Object.keys(allowedWalletWriters).sort())
+    expect(fns.filter((f) => writers.has(f.name) && f.anon).map((f) => f.name)).toEqual([])
+    for (const name of exposed.filter((n) => n.startsWith('admin_'))) {
+      expect(fns.find((f) => f.name === name)?.source).toContain('perform public.require_admin()')
+    }
+  })
+
+  it('documents every public table, view and function with a comment', async () => {
+    const db = await testDb()
+    const r = await db.query<{ name: string }>(`
+      select relname as name from pg_class
+      where relnamespace = 'public'::regnamespace and relkind in ('r', 'p', 'v') and obj_description(oid, 'pg_class') is null
+      union all
+      select proname from pg_proc
+      where pronamespace = 'public'::regnamespace and prokind = 'f' and obj_description(oid, 'pg_proc') is null`)
+    expect(r.rows.map((x) => x.name)).toEqual([])
+  })
+
+  it('creates views with invoker rights so the table policies apply', async () => {
+    const db = await testDb()
+    const r = await db.query<{ relname: string }>(`
+      select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'v'
+        and not coalesce('security_invoker=true' = any (reloptions), false)`)
+    expect(r.rows.map((x) => x.relname)).toEqual([])
+  })
+})

@@ -1,0 +1,315 @@
+// subscribe and verify-subscription end to end: supabase-js `functions.invoke` through the real gateway,
+// the real Deno functions, the real migrations' database functions, and the dev mailbox's JSON API.
+import { createClient, FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import ws from 'ws'
+import { startBackend } from '../server'
+
+// Seeded campaigns (supabase/seed.sql): three active, one paused; one approved source.
+const FRONTEND_BRIEF = '20000000-0000-4000-a000-000000000001'
+const DESIGN_DISPATCH = '20000000-0000-4000-a000-000000000002'
+const MORNING_STACK = '20000000-0000-4000-a000-000000000003'
+const PAUSED_CAMPAIGN = '20000000-0000-4000-a000-000000000004'
+const APPROVED_SOURCE = '10000000-0000-4000-a000-000000000016'
+
+type Message = { id: string; to: string; subject: string; text: string; html: string }
+let backend: Awaited<ReturnType<typeof startBackend>>
+let ipCounter = 0
+
+beforeAll(async () => {
+  backend = await startBackend({ port: 0, dataDir: null, seed: true })
+})
+afterAll(async () => {
+  await backend?.close()
+})
+
+/** A visitor's browser client; each gets its own IP so per-IP limits of one test do not touch another. */
+function visitor(ip = `198.51.100.${++ipCounter}`): SupabaseClient {
+  return createClient(backend.apiUrl, backend.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: ws as never },
+    global: { headers: { 'x-forwarded-for': ip } },
+  })
+}
+
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+
+async function invoke(client: SupabaseClient, name: string, body: unknown) {
+  const { data, error } = await client.functions.invoke(name, { body: body as Record<string, unknown> })
+  if (error instanceof FunctionsHttpError) {
+    const res = error.context as Response
+    return { status: res.status, body: await res.json() }
+  }
+  if (error) throw error
+  return { status: 200, body: data }
+}
+
+async function inbox(email: string): Promise<Message[]> {
+  const res = await fetch(`${backend.mailboxUrl}/api/messages`)
+  return ((await res.json()) as Message[]).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()))
+}
+
+async function waitForEmail(email: string, count = 1): Promise<Message[]> {
+  for (let i = 0; i < 100; i++) {
+    const messages = await inbox(email)
+    if (messages.length >= count) return messages
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`no email for ${email}`)
+}
+
+/** The confirmation links in an email, as a person would find them: token and email from each URL. */
+function confirmationLinks(message: Message) {
+  const urls = message.text.match(/https?:\/\/\S+\/confirm-subscription\?\S+/g) ?? []
+  return urls.map((u) => {
+    const url = new URL(u)
+    return { url, token: url.searchParams.get('token')!, email: url.searchParams.get('email')! }
+  })
+}
+
+describe('subscribe', () => {
+  it('creates pending subscriptions and sends ONE email with one link per newsletter', async () => {
+    const email = uniqueEmail('two')
+    const res = await invoke(visitor(), 'subscribe', {
+      email,
+      campaignIds: [FRONTEND_BRIEF, DESIGN_DISPATCH],
+      audienceSourceId: APPROVED_SOURCE,
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.success).toBe(true)
+    expect(res.body.alreadyConfirmed).toEqual([])
+    expect(res.body.pending).toEqual(
+      expect.arrayContaining([
+        { campaignId: FRONTEND_BRIEF, newsletterName: 'The Frontend Brief' },
+        { campaignId: DESIGN_DISPATCH, newsletterName: 'Design Dispatch' },
+      ]),
+    )
+    const [message, ...others] = await waitForEmail(email)
+    expect(others).toHaveLength(0)
+    expect(message.subject).toBe('Confirm your 2 newsletter subscriptions')
+    expect(message.text).toContain('The Frontend Brief')
+    expect(message.html).toContain('Design Dispatch')
+    expect(message.html).toContain('Growletter')
+    const links = confirmationLinks(message)
+    expect(links).toHaveLength(2)
+    expect(new Set(links.map((l) => l.token)).size).toBe(2)
+    for (const link of links) {
+      expect(link.url.origin + link.url.pathname).toBe('http://127.0.0.1:5173/confirm-subscription')
+      expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(link.email).toBe(email)
+    }
+    // Only the hash is stored: the raw token appears nowhere in the database.
+    const stored = await backend.db.query<{ token_hash: string; status: string; audience_source_id: string }>(
+      'select token_hash, status, audience_source_id from public.newsletter_subscriptions where email = $1',
+      [email],
+    )
+    expect(stored.rows).toHaveLength(2)
+    for (const row of stored.rows) {
+      expect(row.status).toBe('pending')
+      expect(row.audience_source_id).toBe(APPROVED_SOURCE)
+      expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/)
+      expect(links.map((l) => l.token)).not.toContain(row.token_hash)
+    }
+  })
+
+  it('answers CORS preflight', async () => {
+    const res = await fetch(`${backend.apiUrl}/functions/v1/subscribe`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://127.0.0.1:5173', 'Access-Control-Request-Method': 'POST', apikey: backend.anonKey },
+    })
+    expect(res.status).toBeLessThan(300)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('access-control-allow-headers')).toContain('authorization')
+  })
+
+  it.each([
+    ['bad JSON', 'not json', 'The request body must be valid JSON'],
+    ['a bad email', { email: 'not-an-email', campaignIds: [FRONTEND_BRIEF] }, 'Please enter a valid email address'],
+    [
+      'a disposable domain',
+      { email: 'someone@mailinator.com', campaignIds: [FRONTEND_BRIEF] },
+      'Disposable email addresses are not accepted. Please use your regular email address.',
+    ],
+    ['no newsletters', { email: 'a@example.com', campaignIds: [] }, 'Choose at least one newsletter'],
+    ['missing ids', { email: 'a@example.com' }, 'Choose at least one newsletter'],
+    [
+      'more than 10 newsletters',
+      { email: 'a@example.com', campaignIds: Array.from({ length: 11 }, () => crypto.randomUUID()) },
+      'You can subscribe to at most 10 newsletters at once',
+    ],
+    ['a non-uuid id', { email: 'a@example.com', campaignIds: ['1; drop table'] }, 'One of the chosen newsletters does not exist'],
+    [
+      'a newsletter not accepting subscribers',
+      { email: 'a@example.com', campaignIds: [FRONTEND_BRIEF, PAUSED_CAMPAIGN] },
+      'This newsletter is not accepting subscribers',
+    ],
+  ])('refuses %s with 400 and a readable message', async (_label, body, message) => {
+    const client = visitor()
+    const res =
+      typeof body === 'string'
+        ? await rawPost('subscribe', body)
+        : await invoke(client, 'subscribe', body)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ success: false, error: message })
+  })
+
+  it('writes nothing when one newsletter of the request is refused', async () => {
+    const email = uniqueEmail('atomic')
+    const res = await invoke(visitor(), 'subscribe', { email, campaignIds: [MORNING_STACK, PAUSED_CAMPAIGN] })
+    expect(res.status).toBe(400)
+    const rows = await backend.db.query('select 1 from public.newsletter_subscriptions where email = $1', [email])
+    expect(rows.rows).toHaveLength(0)
+    expect(await inbox(email)).toHaveLength(0)
+  })
+
+  it('limits one inbox (+tags folded) to 3 requests an hour with a 429', async () => {
+    const base = uniqueEmail('limited')
+    const tagged = base.replace('@', '+news@')
+    for (const address of [base, tagged, base]) {
+      expect((await invoke(visitor(), 'subscribe', { email: address, campaignIds: [MORNING_STACK] })).status).toBe(200)
+    }
+    const res = await invoke(visitor(), 'subscribe', { email: tagged, campaignIds: [MORNING_STACK] })
+    expect(res.status).toBe(429)
+    expect(res.body.error).toBe('Too many confirmation emails for this address. Please try again later.')
+  })
+
+  it('limits one IP address with a 429 after 30 requests in 15 minutes', async () => {
+    const client = visitor('192.0.2.250')
+    for (let i = 0; i < 30; i++) {
+      expect((await invoke(client, 'subscribe', { email: 'bad', campaignIds: [] })).status).toBe(400)
+    }
+    const res = await invoke(client, 'subscribe', { email: uniqueEmail('ip'), campaignIds: [MORNING_STACK] })
+    expect(res.status).toBe(429)
+    expect(res.body.error).toBe('Too many subscription requests. Please try again in a few minutes.')
+  })
+})
+
+async function rawPost(name: string, body: string) {
+  const res = await fetch(`${backend.apiUrl}/functions/v1/${name}`, {
+    method: 'POST',
+    headers: {
+      apikey: backend.anonKey,
+      authorization: `Bearer ${backend.anonKey}`,
+      'content-type': 'application/json',
+      'x-forwarded-for': `203.0.113.${++ipCounter % 250}`,
+    },
+    body,
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+describe('verify-subscription', () => {
+  async function subscribeAndGetLinks(campaignIds: string[]) {
+    const email = uniqueEmail('confirm')
+    const res = await invoke(visitor(), 'subscribe', { email, campaignIds, audienceSourceId: APPROVED_SOURCE })
+    expect(res.status).toBe(200)
+    const [message] = await waitForEmail(email)
+    return { email, links: confirmationLinks(message) }
+  }
+
+  it('confirms through the emailed link, then says already confirmed the second time', async () => {
+    const { email, links } = await subscribeAndGetLinks([DESIGN_DISPATCH])
+    const client = visitor()
+    const first = await invoke(client, 'verify-subscription', { token: links[0].token, email: links[0].email })
+    expect(first).toEqual({
+      status: 200,
+      body: { success: true, alreadyConfirmed: false, expired: false, newsletterName: 'Design Dispatch', error: null },
+    })
+    const row = await backend.db.query<{ status: string; confirm_ip: string }>(
+      'select status, confirm_ip from public.newsletter_subscriptions where email = $1',
+      [email],
+    )
+    expect(row.rows[0]).toMatchObject({ status: 'confirmed' })
+    const second = await invoke(client, 'verify-subscription', { token: links[0].token, email })
+    expect(second.body).toEqual({
+      success: true,
+      alreadyConfirmed: true,
+      expired: false,
+      newsletterName: 'Design Dispatch',
+      error: null,
+    })
+  })
+
+  it('lists an already confirmed newsletter without a link in the next email', async () => {
+    const { email, links } = await subscribeAndGetLinks([FRONTEND_BRIEF])
+    await invoke(visitor(), 'verify-subscription', { token: links[0].token, email })
+    const again = await invoke(visitor(), 'subscribe', { email, campaignIds: [FRONTEND_BRIEF, MORNING_STACK] })
+    expect(again.body).toEqual({
+      success: true,
+      pending: [{ campaignId: MORNING_STACK, newsletterName: 'Morning Stack' }],
+      alreadyConfirmed: [{ campaignId: FRONTEND_BRIEF, newsletterName: 'The Frontend Brief' }],
+    })
+    const [latest] = await waitForEmail(email, 2)
+    expect(latest.subject).toBe('Confirm your subscription to Morning Stack')
+    expect(latest.text).toContain('You are already subscribed to this newsletter.')
+    expect(confirmationLinks(latest)).toHaveLength(1)
+  })
+
+  it('sends no email when every newsletter is already confirmed', async () => {
+    const { email, links } = await subscribeAndGetLinks([MORNING_STACK])
+    await invoke(visitor(), 'verify-subscription', { token: links[0].token, email })
+    const again = await invoke(visitor(), 'subscribe', { email, campaignIds: [MORNING_STACK] })
+    expect(again.body).toEqual({
+      success: true,
+      pending: [],
+      alreadyConfirmed: [{ campaignId: MORNING_STACK, newsletterName: 'Morning Stack' }],
+    })
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await inbox(email)).toHaveLength(1)
+  })
+
+  it('reports an expired link as expired and does not confirm it', async () => {
+    const { email, links } = await subscribeAndGetLinks([FRONTEND_BRIEF])
+    await backend.db.query(
+      "update public.newsletter_subscriptions set token_expires_at = now() - interval '1 minute' where email = $1",
+      [email],
+    )
+    const res = await invoke(visitor(), 'verify-subscription', { token: links[0].token, email })
+    expect(res.body).toEqual({
+      success: false,
+      alreadyConfirmed: false,
+      expired: true,
+      newsletterName: 'The Frontend Brief',
+      error: 'Your confirmation link has expired.',
+    })
+    const row = await backend.db.query<{ status: string }>(
+      'select status from public.newsletter_subscriptions where email = $1',
+      [email],
+    )
+    expect(row.rows[0].status).toBe('expired')
+  })
+
+  it('refuses a token with another email, and an unknown token', async () => {
+    const { links } = await subscribeAndGetLinks([DESIGN_DISPATCH])
+    const invalid = {
+      success: false,
+      alreadyConfirmed: false,
+      expired: false,
+      newsletterName: null,
+      error: 'This confirmation link is not valid.',
+    }
+    expect((await invoke(visitor(), 'verify-subscription', { token: links[0].token, email: 'other@example.com' })).body).toEqual(invalid)
+    expect((await invoke(visitor(), 'verify-subscription', { token: 'x'.repeat(43), email: links[0].email })).body).toEqual(invalid)
+  })
+
+  it('answers 400 when the token or email is missing', async () => {
+    const res = await invoke(visitor(), 'verify-subscription', { email: 'a@example.com' })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ success: false, error: 'Invalid confirmation link' })
+  })
+
+  it('answers GET with 405 and confirms nothing, as a mail scanner fetching the link would', async () => {
+    const { email, links } = await subscribeAndGetLinks([MORNING_STACK])
+    const query = new URLSearchParams({ token: links[0].token, email })
+    const res = await fetch(`${backend.apiUrl}/functions/v1/verify-subscription?${query}`, {
+      headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` },
+    })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toContain('POST')
+    const row = await backend.db.query<{ status: string }>(
+      'select status from public.newsletter_subscriptions where email = $1',
+      [email],
+    )
+    expect(row.rows[0].status).toBe('pending')
+  })
+})

@@ -99,8 +99,8 @@ export async function insertUser(tx: Queryable, input: NewUser): Promise<UserRow
   )
   await tx.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-     values ($1, $1, $2, 'email', now(), now())`,
-    [id, JSON.stringify({ sub: id, email, email_verified: input.confirmed, phone_verified: false })],
+     values ($1, $2, $3, 'email', now(), now())`,
+    [id, id, JSON.stringify({ sub: id, email, email_verified: input.confirmed, phone_verified: false })],
   )
   return r.rows[0]!
 }

@@ -1,0 +1,67 @@
+// The edge functions' pure helpers (supabase/functions/_shared), run under Node: they use only web APIs.
+import { describe, expect, it } from 'vitest'
+import { foldEmail, isDisposableEmail, isValidEmail, normalizeEmail } from '../../functions/_shared/email-address.ts'
+import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.ts'
+import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
+import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
+
+describe('email addresses', () => {
+  it.each(['a@example.com', 'first.last+tag@sub.example.co.uk', "o'neil@example.ie", 'x_y-z@a-b.io'])('accepts %s', (email) => {
+    expect(isValidEmail(email)).toBe(true)
+  })
+
+  it.each(['', 'plain', 'a@b', 'a@@example.com', 'a b@example.com', '.a@example.com', 'a..b@example.com', 'a@-example.com', `${'a'.repeat(65)}@example.com`])(
+    'refuses %j',
+    (email) => {
+      expect(isValidEmail(email)).toBe(false)
+    },
+  )
+
+  it('normalises case and surrounding space', () => {
+    expect(normalizeEmail('  Ann@Example.COM ')).toBe('ann@example.com')
+  })
+
+  it('folds +tags the way the database fold_email does', () => {
+    expect(foldEmail('Ann+News@Example.com')).toBe('ann@example.com')
+    expect(foldEmail('ann+a+b@example.com')).toBe('ann@example.com')
+    expect(foldEmail('ann@example.com')).toBe('ann@example.com')
+  })
+
+  it('refuses disposable domains and their subdomains, not lookalikes', () => {
+    expect(DISPOSABLE_DOMAINS.size).toBeGreaterThan(300)
+    expect(isDisposableEmail('x@mailinator.com')).toBe(true)
+    expect(isDisposableEmail('x@YOPMAIL.com')).toBe(true)
+    expect(isDisposableEmail('x@eu.guerrillamail.com')).toBe(true)
+    expect(isDisposableEmail('x@notmailinator.example.com')).toBe(false)
+    expect(isDisposableEmail('x@gmail.com')).toBe(false)
+    expect(isDisposableEmail('x@example.com')).toBe(false)
+  })
+})
+
+describe('rate limiter', () => {
+  it('allows the limit within a window, refuses the next with the seconds left, and resets after the window', () => {
+    let now = 1_000_000
+    const limiter = createRateLimiter({ limit: 3, windowMs: 60_000 }, () => now)
+    for (let i = 0; i < 3; i++) expect(limiter.hit('k')).toEqual({ allowed: true })
+    now += 15_000
+    expect(limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45 })
+    expect(limiter.hit('other')).toEqual({ allowed: true })
+    now += 45_000
+    expect(limiter.hit('k')).toEqual({ allowed: true })
+  })
+})
+
+describe('tokens', () => {
+  it('are 32 random bytes in base64url, different every time', () => {
+    const tokens = new Set(Array.from({ length: 100 }, newToken))
+    expect(tokens.size).toBe(100)
+    for (const t of tokens) {
+      expect(t).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(Buffer.from(t, 'base64url')).toHaveLength(32)
+    }
+  })
+
+  it('hash to lower-case sha256 hex', async () => {
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+  })
+})

@@ -92,7 +92,7 @@ begin
   from public.audience_sources s where s.unified_code = lower(code);
   if not found then
     select s.id, s.name, s.unified_code, s.status into src
-    from public.audience_sources s where s.magic_link = 'magic/' || lower(code);
+    from public.audience_sources s where s.magic_link in ('magic/' || lower(code), lower(code));
   end if;
   if not found and code ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
     select s.id, s.name, s.unified_code, s.status into src from public.audience_sources s where s.id = code::uuid;

@@ -1,7 +1,7 @@
 /**
  * The one database the db test project shares (files run one after another in one worker, isolate off):
  * an in-memory PGlite migrated with the seed, or — when TEST_DATABASE_URL names a PostgreSQL server — a
- * fresh database created in that server for this run and dropped at exit.
+ * fresh database created in that server for this run (dropped at exit, or by the next run).
  */
 import pg from 'pg'
 import { openDatabase, withRequestContext, type Db, type Queryable } from '../../local/db/database'
@@ -24,6 +24,11 @@ async function open(): Promise<Db> {
   const name = `growletter_test_${process.pid}_${Date.now()}`
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
+  // Leftovers of earlier runs (a worker does not always reach beforeExit); one still in use stays.
+  const stale = await admin.query<{ datname: string }>(
+    "select datname from pg_database where datname like 'growletter_test_%'",
+  )
+  for (const { datname } of stale.rows) await admin.query(`drop database if exists ${datname}`).catch(() => {})
   await admin.query(`create database ${name}`)
   await admin.end()
   const url = new URL(serverUrl)

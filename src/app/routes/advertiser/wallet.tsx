@@ -1,4 +1,27 @@
-// TODO(lead): page not built yet — must be replaced before landing.
+/**
+ * The advertiser's wallet: balance and ledger. Deposits arrive with the payments work (hosted checkout and
+ * a signed webhook); until then there is deliberately no deposit button rather than a fake one.
+ */
+import { useSession } from '@/lib/session'
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { WalletBalanceCard } from '@/features/wallet/components/wallet-balance-card'
+import { TransactionsTable } from '@/features/wallet/components/transactions-table'
+
 export default function WalletPage() {
-  return <h1>Wallet</h1>
+  const { user } = useSession()
+  const userId = user?.id ?? ''
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">Wallet</h1>
+      <WalletBalanceCard userId={userId} />
+      <Card>
+        <CardHeader>
+          <CardTitle>Transactions</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <TransactionsTable userId={userId} />
+        </CardContent>
+      </Card>
+    </div>
+  )
 }

@@ -1,0 +1,21 @@
+/** Publishers' payout requests, open ones first, then the latest handled. */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+import { adminKeys } from '../keys'
+
+export async function getPayoutRequests() {
+  const { data, error } = await supabase
+    .from('payout_requests')
+    .select('id, amount, status, created_at, paid_at, publisher:profiles(full_name)')
+    .order('status', { ascending: false })
+    .order('created_at', { ascending: true })
+    .limit(100)
+  if (error) throw error
+  return data ?? []
+}
+
+export type PayoutRequest = Awaited<ReturnType<typeof getPayoutRequests>>[number]
+
+export const payoutRequestsQueryOptions = () => queryOptions({ queryKey: adminKeys.payouts(), queryFn: getPayoutRequests })
+
+export const usePayoutRequestsQuery = () => useQuery(payoutRequestsQueryOptions())

@@ -1,0 +1,43 @@
+/** Marketplace totals at a glance. */
+import { Skeleton } from '@/components/ui/skeleton'
+import { useMarketplaceTotalsQuery } from '../api/marketplace-totals-query'
+import { formatCredits } from '../format'
+import { QueryError } from './query-error'
+
+export function TotalsPanel() {
+  const totals = useMarketplaceTotalsQuery()
+  if (totals.isPending) {
+    return (
+      <div role="status" aria-label="Loading marketplace totals">
+        <Skeleton className="h-24" />
+      </div>
+    )
+  }
+  if (totals.isError) {
+    return <QueryError title="Could not load marketplace totals" error={totals.error} onRetry={() => void totals.refetch()} />
+  }
+  const t = totals.data
+  const figures = [
+    { label: 'Credits in wallets', value: formatCredits(t.balance), note: `${t.wallets} wallets` },
+    { label: 'On hold (screening)', value: formatCredits(t.held) },
+    { label: 'Pending publisher earnings', value: formatCredits(t.pendingEarnings) },
+    { label: 'Advertiser spend', value: formatCredits(t.spend) },
+    { label: 'Publisher earnings', value: formatCredits(t.earnings) },
+    { label: 'Platform fees', value: formatCredits(t.platformFees) },
+    { label: 'Open payout requests', value: formatCredits(t.openPayouts), note: `${t.openPayoutCount} requests` },
+  ]
+  return (
+    <div className="space-y-2">
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="marketplace-totals">
+        {figures.map((f) => (
+          <div key={f.label} className="rounded-lg border p-3">
+            <dt className="text-sm text-muted-foreground">{f.label}</dt>
+            <dd className="text-lg font-semibold tabular-nums">{f.value}</dd>
+            {f.note && <dd className="text-xs text-muted-foreground">{f.note}</dd>}
+          </div>
+        ))}
+      </dl>
+      {t.capped && <p className="text-xs text-muted-foreground">Totals are summed over the first 10,000 rows of each table.</p>}
+    </div>
+  )
+}

@@ -1,0 +1,57 @@
+/**
+ * Turns click and subscriber rows into per-day series and not-counted totals by reason. Pure, so the
+ * bucketing (UTC days, oldest first, empty days kept) is tested on its own.
+ */
+export type ActivityRow = { at: string; counted: boolean; reason: string | null }
+export type DayPoint = { day: string; clicks: number; subscribers: number }
+export type ReasonTotal = { reason: string; label: string; clicks: number; subscribers: number }
+export type CampaignActivity = { days: DayPoint[]; notCounted: ReasonTotal[]; truncated: boolean }
+
+/** The reason codes of PRODUCT "Attribution", in words. */
+export const reasonLabels: Record<string, string> = {
+  bot_user_agent: 'Bot or crawler',
+  head_request: 'Link preview (HEAD request)',
+  duplicate_visitor: 'Same visitor within 1 hour',
+  source_inactive: 'Source not approved',
+  rate_limited: 'Rate limited',
+  self_referral: 'Self-referral',
+  disposable_email: 'Disposable email address',
+  duplicate_email: 'Email already counted',
+  too_fast_confirmation: 'Confirmed too fast',
+  budget_exhausted: 'Budget or balance exhausted',
+}
+
+const dayOf = (iso: string) => iso.slice(0, 10)
+
+type Input = { clicks: ActivityRow[]; subscribers: ActivityRow[]; days: number; now: Date; truncated: boolean }
+
+export function summariseActivity({ clicks, subscribers, days, now, truncated }: Input): CampaignActivity {
+  const series = new Map<string, DayPoint>()
+  for (let i = days - 1; i >= 0; i--) {
+    const day = dayOf(new Date(now.getTime() - i * 24 * 60 * 60 * 1000).toISOString())
+    series.set(day, { day, clicks: 0, subscribers: 0 })
+  }
+  const reasons = new Map<string, ReasonTotal>()
+  const reasonTotal = (reason: string) => {
+    let total = reasons.get(reason)
+    if (!total) {
+      total = { reason, label: reasonLabels[reason] ?? reason, clicks: 0, subscribers: 0 }
+      reasons.set(reason, total)
+    }
+    return total
+  }
+  for (const click of clicks) {
+    if (click.counted) {
+      const point = series.get(dayOf(click.at))
+      if (point) point.clicks++
+    } else if (click.reason) reasonTotal(click.reason).clicks++
+  }
+  for (const subscriber of subscribers) {
+    if (subscriber.counted) {
+      const point = series.get(dayOf(subscriber.at))
+      if (point) point.subscribers++
+    } else if (subscriber.reason) reasonTotal(subscriber.reason).subscribers++
+  }
+  const notCounted = [...reasons.values()].sort((a, b) => b.clicks + b.subscribers - (a.clicks + a.subscribers))
+  return { days: [...series.values()], notCounted, truncated }
+}

@@ -1,0 +1,54 @@
+/**
+ * What a new campaign must satisfy before it reaches the database, with messages a person can act on.
+ * The database checks the same bounds again (price 0.50–50.00, name 2–120 characters, lengths).
+ */
+import { z } from 'zod'
+
+const optionalUrl = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(2048, { error: `${label} is too long` })
+    .refine((value) => value === '' || /^https?:\/\/\S+\.\S+/i.test(value), {
+      error: `${label} must start with http:// or https://`,
+    })
+
+export const CAMPAIGN_CATEGORIES = [
+  'business',
+  'technology',
+  'marketing',
+  'finance',
+  'health',
+  'lifestyle',
+  'education',
+  'entertainment',
+  'news',
+  'other',
+] as const
+
+export const campaignFormSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(2, { error: 'Name must be at least 2 characters' })
+    .max(120, { error: 'Name must be at most 120 characters' }),
+  description: z.string().trim().max(2000, { error: 'Description must be at most 2,000 characters' }),
+  imageUrl: optionalUrl('Image URL'),
+  category: z.enum(CAMPAIGN_CATEGORIES, { error: 'Choose a category' }),
+  websiteUrl: optionalUrl('Website URL').refine((value) => value !== '', { error: 'Website URL is required' }),
+  pricePerSubscriber: z
+    .number({ error: 'Enter a price per subscriber' })
+    .min(0.5, { error: 'Price per subscriber must be at least 0.50 credits' })
+    .max(50, { error: 'Price per subscriber must be at most 50.00 credits' })
+    .refine((value) => Math.round(value * 100) === value * 100, { error: 'Use at most two decimals' }),
+  budgetTotal: z
+    .number({ error: 'Enter a budget' })
+    .positive({ error: 'Budget must be more than 0 credits' })
+    .max(1_000_000, { error: 'Budget must be at most 1,000,000 credits' }),
+}).refine((values) => values.budgetTotal >= values.pricePerSubscriber, {
+  error: 'Budget must cover at least one subscriber at your price',
+  path: ['budgetTotal'],
+})
+
+export type CampaignFormValues = z.infer<typeof campaignFormSchema>
+export type CampaignFormInput = z.input<typeof campaignFormSchema>

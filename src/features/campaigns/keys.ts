@@ -1,0 +1,6 @@
+/** Query keys of the campaigns feature; every key starts with 'campaigns' so one prefix invalidates them all. */
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  mine: (advertiserId: string) => [...campaignKeys.all, 'mine', advertiserId] as const,
+  weekSubscribers: (campaignIds: string[]) => [...campaignKeys.all, 'week-subscribers', ...campaignIds] as const,
+}

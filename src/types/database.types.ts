@@ -749,6 +749,10 @@ export type Database = {
         }
         Returns: Json
       }
+      current_user_type: {
+        Args: never
+        Returns: string
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -792,16 +796,6 @@ export type Database = {
         }
         Returns: boolean
       }
-      log_moderation_event: {
-        Args: {
-          p_subject_type: string
-          p_subject_id: string
-          p_old_status: string
-          p_new_status: string
-          p_reason: string
-        }
-        Returns: undefined
-      }
       record_campaign_page_view: {
         Args: {
           p_click_id: string
@@ -821,10 +815,6 @@ export type Database = {
           p_amount: number
         }
         Returns: Json
-      }
-      require_admin: {
-        Args: never
-        Returns: undefined
       }
       set_campaign_paused: {
         Args: {

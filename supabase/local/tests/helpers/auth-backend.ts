@@ -33,3 +33,13 @@ export async function startAuthTestBackend(): Promise<AuthTestBackend> {
     admin: () => make(backend.serviceRoleKey, { 'x-forwarded-for': freshIp() }),
   }
 }
+
+/** A confirmed user made through the admin API, signed in on its own client. */
+export async function signedInUser(backend: AuthTestBackend, email: string, password = 'test-password-1') {
+  const { data, error } = await backend.admin().auth.admin.createUser({ email, password, email_confirm: true })
+  if (error) throw error
+  const client = backend.client()
+  const signIn = await client.auth.signInWithPassword({ email, password })
+  if (signIn.error) throw signIn.error
+  return { client, user: data.user, session: signIn.data.session, password }
+}

@@ -103,6 +103,8 @@ export function createGateway({ routes, log }: GatewayOptions) {
     } else if (api === 'rest' && headers['authorization'] !== undefined) {
       return apiError('rest', 401, 'PGRST301', 'Expected a bearer token in the Authorization header')
     }
+    // The key is the gateway's business; left in, the REST API would read it as a filter.
+    url.searchParams.delete('apikey')
     const apiRequest: ApiRequest = { method: req.method ?? 'GET', path, query: url.searchParams, headers, body, ip, role, claims, token }
     try {
       return await routes()[api](apiRequest)

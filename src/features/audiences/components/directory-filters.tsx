@@ -20,7 +20,11 @@ export function DirectoryFilters({
   const [search, setSearch] = useState(filters.search)
 
   // Follow the URL when it changes from outside (back button); typing updates it after a pause.
-  useEffect(() => setSearch(filters.search), [filters.search])
+  const [urlSearch, setUrlSearch] = useState(filters.search)
+  if (urlSearch !== filters.search) {
+    setUrlSearch(filters.search)
+    setSearch(filters.search)
+  }
   useEffect(() => {
     if (search === filters.search) return
     const timer = setTimeout(() => onChange({ ...filters, search }), SEARCH_DEBOUNCE_MS)

@@ -14,7 +14,12 @@ export function NewsletterFilters({ filters, onChange }: { filters: Filters; onC
   const categories = useCampaignCategoriesQuery()
   const [search, setSearch] = useState(filters.search)
 
-  useEffect(() => setSearch(filters.search), [filters.search])
+  // Follow the URL when it changes from outside (back button); typing updates it after a pause.
+  const [urlSearch, setUrlSearch] = useState(filters.search)
+  if (urlSearch !== filters.search) {
+    setUrlSearch(filters.search)
+    setSearch(filters.search)
+  }
   useEffect(() => {
     if (search === filters.search) return
     const timer = setTimeout(() => {

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest'
 import { testDb } from './helpers/db'
 
-type Fn = { name: string; source: string; definer: boolean; config: string[] | null; anon: boolean; authenticated: boolean }
+type Fn = {
+  name: string
+  source: string
+  definer: boolean
+  config: string[] | null
+  anon: boolean
+  authenticated: boolean
+}
 
 async function publicFunctions(): Promise<Fn[]> {
   const db = await testDb()
@@ -18,9 +25,9 @@ async function publicFunctions(): Promise<Fn[]> {
 
 // Functions that write a wallet table but that browser code may call, and why that is safe.
 const allowedWalletWriters: Record<string, string> = {
-  ensure_wallet_exists: 'creates the caller\'s own empty wallet; moves no money',
+  ensure_wallet_exists: "creates the caller's own empty wallet; moves no money",
   claim_signup_bonus: 'pays at most 10 credits once, to the calling advertiser, at balance 0 (brief, SPEC §4)',
-  request_payout: 'locks the caller\'s wallet to read it; only inserts a payout request',
+  request_payout: "locks the caller's wallet to read it; only inserts a payout request",
   admin_mark_payout_paid: 'admins only (require_admin), re-checks the balance under the lock',
   admin_refund_subscription: 'admins only (require_admin); cancels pending rows only',
 }
@@ -43,11 +50,13 @@ describe('catalog lint', () => {
     const fns = await publicFunctions()
     const writers = new Set(
       fns
-        .filter((f) => /(insert\s+into|update|delete\s+from)\s+public\.wallet_(balances|transactions)\b/i.test(f.source))
+        .filter((f) =>
+          /(insert\s+into|update|delete\s+from)\s+public\.wallet_(balances|transactions)\b/i.test(f.source),
+        )
         .map((f) => f.name),
     )
     // Whoever calls a writer is a writer: follow calls until nothing changes.
-    for (let grown = true; grown; ) {
+    for (let grown = true; grown;) {
       grown = false
       for (const f of fns) {
         if (!writers.has(f.name) && [...writers].some((w) => f.source.includes(`public.${w}(`))) {

@@ -19,9 +19,17 @@ type Click = {
 
 const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Version/17.5 Safari/605.1.15'
 
-async function track(code: string, { ip = `192.0.2.${Math.floor(Math.random() * 250)}`, ua = browser, info = {} } = {}) {
+async function track(
+  code: string,
+  { ip = `192.0.2.${Math.floor(Math.random() * 250)}`, ua = browser, info = {} } = {},
+) {
   const headers = { 'x-forwarded-for': `${ip}, 10.0.0.1`, 'user-agent': ua, referer: 'https://news.example.com/' }
-  const rows = await queryAs<{ r: Click }>(anon, 'select public.track_audience_source_click($1, $2) as r', [code, info], headers)
+  const rows = await queryAs<{ r: Click }>(
+    anon,
+    'select public.track_audience_source_click($1, $2) as r',
+    [code, info],
+    headers,
+  )
   return rows[0]!.r
 }
 
@@ -33,13 +41,35 @@ async function clickRow(id: string) {
 describe('track_audience_source_click', () => {
   it('counts a browser click on an approved source and records device info, IP and referrer', async () => {
     const m = await createMarket()
-    const info = { fingerprint: 'fp-1', browser: 'Safari', screenWidth: 1512, viewport: { width: 1200, height: 800 }, country: 'France' }
+    const info = {
+      fingerprint: 'fp-1',
+      browser: 'Safari',
+      screenWidth: 1512,
+      viewport: { width: 1200, height: 800 },
+      country: 'France',
+    }
     const click = await track(m.code, { ip: '198.51.100.23', info })
-    expect(click).toMatchObject({ source_id: m.sourceId, source_name: 'Test source', unified_code: m.code, status: 'valid',
-      source_status: 'approved', counted: true, not_counted_reason: null })
+    expect(click).toMatchObject({
+      source_id: m.sourceId,
+      source_name: 'Test source',
+      unified_code: m.code,
+      status: 'valid',
+      source_status: 'approved',
+      counted: true,
+      not_counted_reason: null,
+    })
     const row = await clickRow(click.click_id!)
-    expect(row).toMatchObject({ session_id: click.click_id, ip: '198.51.100.23', user_agent: browser, fingerprint: 'fp-1',
-      browser: 'Safari', screen_width: 1512, viewport_width: 1200, country: 'France', referrer: 'https://news.example.com/' })
+    expect(row).toMatchObject({
+      session_id: click.click_id,
+      ip: '198.51.100.23',
+      user_agent: browser,
+      fingerprint: 'fp-1',
+      browser: 'Safari',
+      screen_width: 1512,
+      viewport_width: 1200,
+      country: 'France',
+      referrer: 'https://news.example.com/',
+    })
     expect(row.visitor_hash).toMatch(/^[0-9a-f]{64}$/)
   })
 
@@ -47,7 +77,12 @@ describe('track_audience_source_click', () => {
     const m = await createMarket()
     expect((await track(`magic/${m.code}`)).source_id).toBe(m.sourceId)
     expect((await track(m.sourceId)).source_id).toBe(m.sourceId)
-    expect(await track(`missing-${randomUUID()}`)).toMatchObject({ click_id: null, source_id: null, status: 'not_found', counted: false })
+    expect(await track(`missing-${randomUUID()}`)).toMatchObject({
+      click_id: null,
+      source_id: null,
+      status: 'not_found',
+      counted: false,
+    })
   })
 
   it('accepts verified and live sources too (one validity rule)', async () => {
@@ -57,9 +92,17 @@ describe('track_audience_source_click', () => {
 
   it('records but does not count a bot user agent or an empty one', async () => {
     const m = await createMarket()
-    expect(await track(m.code, { ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })).toMatchObject({
-      status: 'valid', counted: false, not_counted_reason: 'bot_user_agent' })
-    expect(await track(m.code, { ua: 'curl/8.5.0' })).toMatchObject({ counted: false, not_counted_reason: 'bot_user_agent' })
+    expect(
+      await track(m.code, { ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }),
+    ).toMatchObject({
+      status: 'valid',
+      counted: false,
+      not_counted_reason: 'bot_user_agent',
+    })
+    expect(await track(m.code, { ua: 'curl/8.5.0' })).toMatchObject({
+      counted: false,
+      not_counted_reason: 'bot_user_agent',
+    })
     expect(await track(m.code, { ua: '' })).toMatchObject({ counted: false, not_counted_reason: 'bot_user_agent' })
   })
 
@@ -67,10 +110,16 @@ describe('track_audience_source_click', () => {
     const m = await createMarket()
     const first = await track(m.code, { ip: '203.0.113.77' })
     expect(first.counted).toBe(true)
-    expect(await track(m.code, { ip: '203.0.113.77' })).toMatchObject({ counted: false, not_counted_reason: 'duplicate_visitor' })
+    expect(await track(m.code, { ip: '203.0.113.77' })).toMatchObject({
+      counted: false,
+      not_counted_reason: 'duplicate_visitor',
+    })
     expect((await track(m.code, { ip: '203.0.113.78' })).counted).toBe(true)
     const db = await testDb()
-    await db.query(`update public.link_clicks set created_at = now() - interval '61 minutes' where audience_source_id = $1`, [m.sourceId])
+    await db.query(
+      `update public.link_clicks set created_at = now() - interval '61 minutes' where audience_source_id = $1`,
+      [m.sourceId],
+    )
     expect((await track(m.code, { ip: '203.0.113.77' })).counted).toBe(true)
   })
 
@@ -88,17 +137,24 @@ describe('record_campaign_page_view', () => {
     const m = await createMarket()
     const click = await track(m.code)
     const other = await track(m.code)
-    const view = () => queryAs<{ r: Record<string, unknown> }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [click.click_id, m.campaignId])
+    const view = () =>
+      queryAs<{ r: Record<string, unknown> }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [
+        click.click_id,
+        m.campaignId,
+      ])
     expect((await view())[0]!.r).toEqual({ recorded: true, page_views: 1, unique_views: 1 })
     expect((await view())[0]!.r).toEqual({ recorded: true, page_views: 2, unique_views: 1 })
     expect(await clickRow(click.click_id!)).toMatchObject({ campaign_id: m.campaignId, page_views: 2, unique_views: 1 })
     expect(await clickRow(other.click_id!)).toMatchObject({ campaign_id: null, page_views: 0, unique_views: 0 })
     const db = await testDb()
-    const stats = await db.query('select total_views, total_clicks, total_conversions from public.campaign_source_stats where campaign_id = $1', [m.campaignId])
+    const stats = await db.query(
+      'select total_views, total_clicks, total_conversions from public.campaign_source_stats where campaign_id = $1',
+      [m.campaignId],
+    )
     expect(stats.rows).toEqual([{ total_views: 2, total_clicks: 1, total_conversions: 0 }])
   })
 
-  it('keeps the first campaign of a click and counts each campaign\'s first view once', async () => {
+  it("keeps the first campaign of a click and counts each campaign's first view once", async () => {
     const m = await createMarket()
     const click = await track(m.code)
     await queryAs(anon, 'select public.record_campaign_page_view($1, $2)', [click.click_id, m.campaignId])
@@ -117,9 +173,15 @@ describe('record_campaign_page_view', () => {
 
   it('records nothing for an unknown click or a campaign that is not active', async () => {
     const click = await track('demo-approved')
-    const rows = await queryAs<{ r: unknown }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [randomUUID(), ids.campaignActive])
+    const rows = await queryAs<{ r: unknown }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [
+      randomUUID(),
+      ids.campaignActive,
+    ])
     expect(rows[0]!.r).toEqual({ recorded: false })
-    const paused = await queryAs<{ r: unknown }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [click.click_id, ids.campaignPaused])
+    const paused = await queryAs<{ r: unknown }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [
+      click.click_id,
+      ids.campaignPaused,
+    ])
     expect(paused[0]!.r).toEqual({ recorded: false })
   })
 })

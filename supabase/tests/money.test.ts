@@ -16,10 +16,15 @@ const one = async (actor: Parameters<typeof queryAs>[0], sql: string, params: un
   (await queryAs<{ r: Json }>(actor, sql, params))[0]!.r
 
 describe('wallet creation', () => {
-  it('opens the caller\'s own wallet at 0 and refuses anyone else\'s', async () => {
+  it("opens the caller's own wallet at 0 and refuses anyone else's", async () => {
     const u = await createUser('advertiser')
-    expect(await one(u.actor, 'select public.ensure_wallet_exists($1) as r', [u.id])).toMatchObject({ user_id: u.id, balance: 0 })
-    expect(await errorOf(u.actor, 'select public.ensure_wallet_exists($1)', [ids.advertiser])).toBe('You can only open your own wallet')
+    expect(await one(u.actor, 'select public.ensure_wallet_exists($1) as r', [u.id])).toMatchObject({
+      user_id: u.id,
+      balance: 0,
+    })
+    expect(await errorOf(u.actor, 'select public.ensure_wallet_exists($1)', [ids.advertiser])).toBe(
+      'You can only open your own wallet',
+    )
     expect(await errorOf(anon, 'select public.ensure_wallet_exists($1)', [u.id])).toMatch(/permission denied/)
   })
 })
@@ -29,7 +34,10 @@ describe('signup bonus', () => {
     const u = await createUser('advertiser')
     expect(await one(u.actor, 'select public.claim_signup_bonus() as r')).toEqual({ paid: true, balance: 10 })
     expect(await one(u.actor, 'select public.claim_signup_bonus() as r')).toEqual({ paid: false, balance: 10 })
-    const rows = await queryAs(u.actor, `select type, status, description, amount::text from public.wallet_transactions`)
+    const rows = await queryAs(
+      u.actor,
+      `select type, status, description, amount::text from public.wallet_transactions`,
+    )
     expect(rows).toEqual([{ type: 'bonus', status: 'completed', description: 'Initial bonus', amount: '10.00' }])
   })
 
@@ -62,10 +70,16 @@ describe('signup bonus', () => {
 describe('credits and deposits', () => {
   it('lets only the service role credit a wallet directly', async () => {
     const u = await createUser('advertiser')
-    expect(await errorOf(u.actor, 'select public.increment_wallet_balance($1, 100)', [u.id])).toMatch(/permission denied/)
+    expect(await errorOf(u.actor, 'select public.increment_wallet_balance($1, 100)', [u.id])).toMatch(
+      /permission denied/,
+    )
     expect(await errorOf(anon, 'select public.increment_wallet_balance($1, 100)', [u.id])).toMatch(/permission denied/)
-    expect(await errorOf(service, 'select public.increment_wallet_balance($1, 0)', [u.id])).toBe('Amount must be positive')
-    expect(await one(service, 'select public.increment_wallet_balance($1, 5) as r', [u.id])).toMatchObject({ balance: 5 })
+    expect(await errorOf(service, 'select public.increment_wallet_balance($1, 0)', [u.id])).toBe(
+      'Amount must be positive',
+    )
+    expect(await one(service, 'select public.increment_wallet_balance($1, 5) as r', [u.id])).toMatchObject({
+      balance: 5,
+    })
   })
 
   it('credits a deposit reference once, however often the webhook replays it', async () => {
@@ -87,9 +101,9 @@ describe('credits and deposits', () => {
     const reference = `cs_test_${randomUUID()}`
     expect(await deposit(50, reference)).toBe('')
     expect(await deposit(60, reference)).toBe('This payment was already credited differently')
-    expect(await errorOf(service, 'select public.credit_deposit($1, 50, $2)', [randomUUID(), `x-${randomUUID()}`])).toBe(
-      'User not found',
-    )
+    expect(
+      await errorOf(service, 'select public.credit_deposit($1, 50, $2)', [randomUUID(), `x-${randomUUID()}`]),
+    ).toBe('User not found')
     expect(await errorOf(u.actor, 'select public.credit_deposit($1, 50, $2)', [u.id, `x-${randomUUID()}`])).toMatch(
       /permission denied/,
     )
@@ -122,8 +136,9 @@ describe('holds, earnings and screening', () => {
     const email = `r-${randomUUID()}@example.com`
     await counted(m, email)
     const db = await testDb()
-    const subId = (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email]))
-      .rows[0]!.id
+    const subId = (
+      await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email])
+    ).rows[0]!.id
     expect(await errorOf(m.advertiser.actor, 'select public.admin_refund_subscription($1, $2)', [subId, 'fraud'])).toBe(
       'Only an admin can do this',
     )
@@ -133,9 +148,10 @@ describe('holds, earnings and screening', () => {
     })
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '100.00', held: '0.00', available: '100.00' })
     expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '0.00', pending_earnings: '0.00' })
-    const campaign = await db.query<{ budget_spent: string }>('select budget_spent::text from public.campaigns where id = $1', [
-      m.campaignId,
-    ])
+    const campaign = await db.query<{ budget_spent: string }>(
+      'select budget_spent::text from public.campaigns where id = $1',
+      [m.campaignId],
+    )
     expect(campaign.rows[0]!.budget_spent).toBe('0.00')
     expect(await errorOf(service, 'select public.refund_subscription($1, $2)', [subId, 'again'])).toBe(
       'This subscriber was not charged',
@@ -146,11 +162,15 @@ describe('holds, earnings and screening', () => {
 
     const late = `l-${randomUUID()}@example.com`
     await counted(m, late)
-    await db.query(`update public.wallet_transactions set available_at = now() - interval '1 minute'
-      where subscription_id = (select id from public.newsletter_subscriptions where email = $1)`, [late])
+    await db.query(
+      `update public.wallet_transactions set available_at = now() - interval '1 minute'
+      where subscription_id = (select id from public.newsletter_subscriptions where email = $1)`,
+      [late],
+    )
     await queryAs(service, 'select public.settle_matured_holds()')
-    const lateId = (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [late]))
-      .rows[0]!.id
+    const lateId = (
+      await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [late])
+    ).rows[0]!.id
     expect(await errorOf(service, 'select public.refund_subscription($1, $2)', [lateId, 'too late'])).toBe(
       'The screening period is over; this subscriber can no longer be refunded',
     )
@@ -163,13 +183,14 @@ describe('holds, earnings and screening', () => {
     expect(results.map((r) => r.not_counted_reason)).toEqual([null, null, 'budget_exhausted', 'budget_exhausted'])
     expect(results.every((r) => r.result === 'confirmed')).toBe(true)
     const db = await testDb()
-    const c = await db.query<{ budget_spent: string }>('select budget_spent::text from public.campaigns where id = $1', [
-      m.campaignId,
-    ])
+    const c = await db.query<{ budget_spent: string }>(
+      'select budget_spent::text from public.campaigns where id = $1',
+      [m.campaignId],
+    )
     expect(c.rows[0]!.budget_spent).toBe('20.00')
   })
 
-  it('never charges past the advertiser\'s available balance, holds included', async () => {
+  it("never charges past the advertiser's available balance, holds included", async () => {
     const m = await createMarket({ deposit: 20, price: 8, budget: 1000 })
     const results = []
     for (let i = 0; i < 3; i++) results.push(await counted(m, `c${i}-${randomUUID()}@example.com`))
@@ -183,7 +204,11 @@ describe('holds, earnings and screening', () => {
     const email = `u-${randomUUID()}@example.com`
     const { tokens } = await subscribe(email, [m.campaignId])
     await ageSubscription(email)
-    expect(await confirm(tokens[0]!, email)).toMatchObject({ result: 'confirmed', counted: false, not_counted_reason: null })
+    expect(await confirm(tokens[0]!, email)).toMatchObject({
+      result: 'confirmed',
+      counted: false,
+      not_counted_reason: null,
+    })
     expect(await walletOf(m.advertiser.id)).toMatchObject({ held: '0.00', balance: '100.00' })
   })
 })
@@ -192,9 +217,17 @@ describe('payouts', () => {
   it('lets a publisher request available earnings (minimum 50) and an admin pay them once', async () => {
     const p = await createUser('publisher')
     const db = await testDb()
-    await db.query('select public.post_ledger($1, 70, $2, $3, $4, $5)', [p.id, 'earning', 'completed', 'Test', `e-${p.id}`])
+    await db.query('select public.post_ledger($1, 70, $2, $3, $4, $5)', [
+      p.id,
+      'earning',
+      'completed',
+      'Test',
+      `e-${p.id}`,
+    ])
     const request = (amount: number) => errorOf(p.actor, 'select public.request_payout($1)', [amount])
-    expect(await errorOf(actors.advertiser, 'select public.request_payout(60)')).toBe('Only publishers can request payouts')
+    expect(await errorOf(actors.advertiser, 'select public.request_payout(60)')).toBe(
+      'Only publishers can request payouts',
+    )
     expect(await request(49.99)).toBe('The minimum payout is 50 credits')
     expect(await request(70.01)).toBe('You can only withdraw available earnings')
     const created = await one(p.actor, 'select public.request_payout(60) as r')
@@ -203,9 +236,13 @@ describe('payouts', () => {
 
     const id = created.id as string
     expect(await errorOf(p.actor, 'select public.admin_mark_payout_paid($1)', [id])).toBe('Only an admin can do this')
-    expect(await one(actors.admin, 'select public.admin_mark_payout_paid($1) as r', [id])).toMatchObject({ status: 'paid' })
+    expect(await one(actors.admin, 'select public.admin_mark_payout_paid($1) as r', [id])).toMatchObject({
+      status: 'paid',
+    })
     expect((await walletOf(p.id)).balance).toBe('10.00')
-    expect(await errorOf(actors.admin, 'select public.admin_mark_payout_paid($1)', [id])).toBe('This payout was already handled')
+    expect(await errorOf(actors.admin, 'select public.admin_mark_payout_paid($1)', [id])).toBe(
+      'This payout was already handled',
+    )
     expect(await errorOf(actors.admin, 'select public.admin_mark_payout_paid($1)', [randomUUID()])).toBe(
       'Payout request not found',
     )
@@ -214,11 +251,12 @@ describe('payouts', () => {
   it('re-checks the balance when paying', async () => {
     const p = await createUser('publisher')
     const db = await testDb()
-    const r = await db.query<{ id: string }>(`insert into public.payout_requests (publisher_id, amount) values ($1, 50) returning id`, [
-      p.id,
-    ])
+    const r = await db.query<{ id: string }>(
+      `insert into public.payout_requests (publisher_id, amount) values ($1, 50) returning id`,
+      [p.id],
+    )
     expect(await errorOf(actors.admin, 'select public.admin_mark_payout_paid($1)', [r.rows[0]!.id])).toBe(
-      'The publisher\'s available balance no longer covers this payout',
+      "The publisher's available balance no longer covers this payout",
     )
   })
 })

@@ -45,7 +45,11 @@ describe('create_pending_subscriptions', () => {
   it('rejects bad input with the messages the subscribe form shows, and writes nothing', async () => {
     const m = await createMarket()
     const call = (address: string, campaigns: string[], hashes = campaigns.map(() => randomUUID())) =>
-      errorOf(service, 'select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[])', [address, campaigns, hashes])
+      errorOf(service, 'select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[])', [
+        address,
+        campaigns,
+        hashes,
+      ])
     expect(await call('not-an-email', [m.campaignId])).toBe('Please enter a valid email address')
     expect(await call('', [m.campaignId])).toBe('Please enter a valid email address')
     expect(await call(email('none'), [])).toBe('Choose at least one newsletter')
@@ -71,13 +75,25 @@ describe('confirm_subscription', () => {
     const address = email('once')
     const { tokens } = await subscribe(address, [m.campaignId], { sourceId: m.sourceId })
     await ageSubscription(address)
-    expect(await confirm(tokens[0]!, address.toUpperCase())).toEqual({ result: 'confirmed', newsletter_name: 'Test newsletter',
-      campaign_id: m.campaignId, counted: true, not_counted_reason: null })
-    expect(await confirm(tokens[0]!, address)).toMatchObject({ result: 'already_confirmed', newsletter_name: 'Test newsletter' })
+    expect(await confirm(tokens[0]!, address.toUpperCase())).toEqual({
+      result: 'confirmed',
+      newsletter_name: 'Test newsletter',
+      campaign_id: m.campaignId,
+      counted: true,
+      not_counted_reason: null,
+    })
+    expect(await confirm(tokens[0]!, address)).toMatchObject({
+      result: 'already_confirmed',
+      newsletter_name: 'Test newsletter',
+    })
     const db = await testDb()
-    const row = await db.query(`select token_hash, status from public.newsletter_subscriptions where email = $1`, [address])
+    const row = await db.query(`select token_hash, status from public.newsletter_subscriptions where email = $1`, [
+      address,
+    ])
     expect(row.rows).toEqual([{ token_hash: null, status: 'confirmed' }])
-    const stats = await db.query('select total_conversions from public.campaign_source_stats where campaign_id = $1', [m.campaignId])
+    const stats = await db.query('select total_conversions from public.campaign_source_stats where campaign_id = $1', [
+      m.campaignId,
+    ])
     expect(stats.rows).toEqual([{ total_conversions: 1 }])
   })
 
@@ -88,8 +104,15 @@ describe('confirm_subscription', () => {
     expect((await confirm(randomUUID(), address)).result).toBe('invalid')
     expect((await confirm(tokens[0]!, email('other'))).result).toBe('invalid')
     const db = await testDb()
-    await db.query(`update public.newsletter_subscriptions set token_expires_at = now() - interval '1 second' where email = $1`, [address])
-    expect(await confirm(tokens[0]!, address)).toMatchObject({ result: 'expired', newsletter_name: 'Test newsletter', counted: false })
+    await db.query(
+      `update public.newsletter_subscriptions set token_expires_at = now() - interval '1 second' where email = $1`,
+      [address],
+    )
+    expect(await confirm(tokens[0]!, address)).toMatchObject({
+      result: 'expired',
+      newsletter_name: 'Test newsletter',
+      counted: false,
+    })
     expect((await confirm(tokens[0]!, address)).result).toBe('expired')
   })
 
@@ -97,7 +120,11 @@ describe('confirm_subscription', () => {
     const m = await createMarket()
     const address = email('fast')
     const { tokens } = await subscribe(address, [m.campaignId], { sourceId: m.sourceId })
-    expect(await confirm(tokens[0]!, address)).toMatchObject({ result: 'confirmed', counted: false, not_counted_reason: 'too_fast_confirmation' })
+    expect(await confirm(tokens[0]!, address)).toMatchObject({
+      result: 'confirmed',
+      counted: false,
+      not_counted_reason: 'too_fast_confirmation',
+    })
   })
 
   it('does not count the publisher or the advertiser subscribing through the source', async () => {
@@ -128,13 +155,24 @@ describe('confirm_subscription', () => {
     await ageSubscription(address)
     const db = await testDb()
     await db.query(`update public.audience_sources set status = 'banned' where id = $1`, [m.sourceId])
-    expect(await confirm(tokens[0]!, address)).toMatchObject({ result: 'confirmed', counted: false, not_counted_reason: 'source_inactive' })
+    expect(await confirm(tokens[0]!, address)).toMatchObject({
+      result: 'confirmed',
+      counted: false,
+      not_counted_reason: 'source_inactive',
+    })
   })
 
   it('attributes through the click id when it belongs to the source, and ignores a foreign one', async () => {
     const m = await createMarket()
-    const clicks = await queryAs<{ r: { click_id: string } }>(service, 'select public.track_audience_source_click($1, $2) as r', [m.code, {}], {
-      'user-agent': 'Mozilla/5.0 Firefox/130.0', 'x-forwarded-for': '192.0.2.200' })
+    const clicks = await queryAs<{ r: { click_id: string } }>(
+      service,
+      'select public.track_audience_source_click($1, $2) as r',
+      [m.code, {}],
+      {
+        'user-agent': 'Mozilla/5.0 Firefox/130.0',
+        'x-forwarded-for': '192.0.2.200',
+      },
+    )
     const clickId = clicks[0]!.r.click_id
     const address = email('click')
     await subscribe(address, [m.campaignId], { clickId })
@@ -153,6 +191,8 @@ describe('confirm_subscription', () => {
 
   it('is for the service role only', async () => {
     const u = await createUser('advertiser')
-    expect(await errorOf(u.actor, 'select public.confirm_subscription($1, $2)', ['x', 'y@example.com'])).toMatch(/permission denied/)
+    expect(await errorOf(u.actor, 'select public.confirm_subscription($1, $2)', ['x', 'y@example.com'])).toMatch(
+      /permission denied/,
+    )
   })
 })

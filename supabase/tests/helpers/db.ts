@@ -57,14 +57,17 @@ export const user = (id: string, email: string): Actor => ({ role: 'authenticate
 export async function as<T>(actor: Actor, fn: (tx: Queryable) => Promise<T>, headers: Record<string, string> = {}) {
   const db = await testDb()
   const claims =
-    actor.role === 'authenticated'
-      ? { sub: actor.id, role: 'authenticated', email: actor.email }
-      : { role: actor.role }
+    actor.role === 'authenticated' ? { sub: actor.id, role: 'authenticated', email: actor.email } : { role: actor.role }
   return withRequestContext(db, { role: actor.role, claims, headers }, fn)
 }
 
 /** One statement as the actor; resolves to its rows. */
-export async function queryAs<T = Record<string, unknown>>(actor: Actor, sql: string, params: unknown[] = [], headers = {}) {
+export async function queryAs<T = Record<string, unknown>>(
+  actor: Actor,
+  sql: string,
+  params: unknown[] = [],
+  headers = {},
+) {
   return as(actor, async (tx) => (await tx.query<T>(sql, params)).rows, headers)
 }
 

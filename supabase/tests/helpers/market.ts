@@ -12,7 +12,8 @@ export async function createMarket({ deposit = 100, price = 10, budget = 100 } =
   const db = await testDb()
   const advertiser = await createUser('advertiser')
   const publisher = await createUser('publisher')
-  if (deposit > 0) await db.query('select public.credit_deposit($1, $2, $3)', [advertiser.id, deposit, `test-${randomUUID()}`])
+  if (deposit > 0)
+    await db.query('select public.credit_deposit($1, $2, $3)', [advertiser.id, deposit, `test-${randomUUID()}`])
   const code = `src-${randomUUID().slice(0, 8)}`
   const source = await db.query<{ id: string }>(
     `insert into public.audience_sources (publisher_id, name, platform, status, unified_code)
@@ -34,7 +35,11 @@ export type PendingResult = { campaign_id: string; campaign_name: string; result
 export async function subscribe(
   email: string,
   campaignIds: string[],
-  { sourceId = null as string | null, clickId = null as string | null, tokens = campaignIds.map(() => randomUUID()) } = {},
+  {
+    sourceId = null as string | null,
+    clickId = null as string | null,
+    tokens = campaignIds.map(() => randomUUID()),
+  } = {},
 ) {
   const rows = await queryAs<PendingResult>(
     service,
@@ -47,7 +52,9 @@ export async function subscribe(
 /** Pretends the confirmation email was opened a minute later (the 2-second rule is tested separately). */
 export async function ageSubscription(email: string) {
   const db = await testDb()
-  await db.query(`update public.newsletter_subscriptions set armed_at = now() - interval '1 minute' where email = $1`, [email])
+  await db.query(`update public.newsletter_subscriptions set armed_at = now() - interval '1 minute' where email = $1`, [
+    email,
+  ])
 }
 
 export type Confirmation = {

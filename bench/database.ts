@@ -1,0 +1,166 @@
+/**
+ * Database budgets (ARCHITECTURE "Budgets"): the /audiences first page with 100,000 sources (≤ 20 ms,
+ * from an index) on PGlite and PostgreSQL, and track_audience_source_click at concurrency 16 on
+ * PostgreSQL (≥ 2,000 clicks/s, p99 ≤ 50 ms) straight through the driver and through the backend.
+ * Uses BENCH_DATABASE_URL (a server it may create databases in), else a throwaway local PostgreSQL.
+ * Prints figures against budgets; never fails on timing.
+ */
+import pg from 'pg'
+import { openDatabase, literal, withRequestContext, type Db } from '../supabase/local/db/database'
+import { migrate } from '../supabase/local/db/migrate'
+import { startLocalPostgres } from '../scripts/local-postgres'
+
+const SOURCES = 100_000
+const CONCURRENCY = 16
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const PUBLIC = `('approved', 'live', 'verified')`
+const FIRST_PAGE = `select id, name, description, image_url, platform, status, category, created_at, unified_code, magic_link, publisher_id, url
+  from public.audience_sources where status in ${PUBLIC} order by created_at desc limit 24`
+const COUNT = `select count(*) from public.audience_sources where status in ${PUBLIC}`
+
+const ms = (ns: bigint) => Number(ns) / 1e6
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN
+const verdict = (ok: boolean) => (ok ? 'within budget' : 'OVER BUDGET')
+
+async function load(db: Db) {
+  await db.exec(`
+    insert into auth.users (id, email, raw_user_meta_data)
+      select gen_random_uuid(), 'bench-publisher-' || i || '@bench.test', '{"user_type":"publisher"}' from generate_series(1, 100) i;
+    insert into public.audience_sources (publisher_id, name, platform, category, status, unified_code, created_at)
+      select (array(select id from public.profiles where user_type = 'publisher' order by id))[1 + i % 100],
+        'Source ' || i, (array['x','newsletter','product','youtube','website'])[1 + i % 5],
+        (array['Technology','Design','Finance','Health'])[1 + i % 4],
+        (array['approved','live','verified','pending','pending_review','under_review','rejected','banned'])[1 + i % 8],
+        'bench-' || i, now() - (i || ' minutes')::interval
+      from generate_series(1, ${SOURCES}) i;
+    analyze;`)
+}
+
+async function directory(label: string, db: Db) {
+  const anon = { role: 'anon' as const, claims: { role: 'anon' }, headers: {} }
+  const plan = await withRequestContext(db, anon, (tx) =>
+    tx.query<Record<string, unknown>>(`explain (format json) ${FIRST_PAGE}`),
+  )
+  const planText = JSON.stringify(plan.rows[0])
+  const index = /"Index Name":\s*"([^"]+)"/.exec(planText)?.[1] ?? null
+  const time = async (sql: string) => {
+    const samples: number[] = []
+    for (let i = 0; i < 40; i++) {
+      const start = process.hrtime.bigint()
+      await withRequestContext(db, anon, (tx) => tx.query(sql))
+      samples.push(ms(process.hrtime.bigint() - start))
+    }
+    return samples.sort((a, b) => a - b)
+  }
+  const page = await time(FIRST_PAGE)
+  const count = await time(COUNT)
+  console.log(
+    `${label}: /audiences first page p50 ${pct(page, 50).toFixed(2)} ms, p95 ${pct(page, 95).toFixed(2)} ms ` +
+      `(budget ≤ 20 ms: ${verdict(pct(page, 95) <= 20)}); plan index: ${index ?? 'NONE (sequential scan)'}; ` +
+      `count of public sources p50 ${pct(count, 50).toFixed(2)} ms`,
+  )
+}
+
+/** Runs `fire` from CONCURRENCY loops for SECONDS and reports the rate and latency percentiles. */
+async function sustained(label: string, fire: (i: number) => Promise<void>) {
+  const latencies: number[] = []
+  const end = Date.now() + SECONDS * 1000
+  let n = 0
+  let errors = 0
+  const started = Date.now()
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const start = process.hrtime.bigint()
+        try {
+          await fire(n++)
+        } catch {
+          errors++
+        }
+        latencies.push(ms(process.hrtime.bigint() - start))
+      }
+    }),
+  )
+  const rate = latencies.length / ((Date.now() - started) / 1000)
+  latencies.sort((a, b) => a - b)
+  const p99 = pct(latencies, 99)
+  console.log(
+    `${label}: ${Math.round(rate)} clicks/s at concurrency ${CONCURRENCY} for ${SECONDS} s, p50 ${pct(latencies, 50).toFixed(1)} ms, ` +
+      `p99 ${p99.toFixed(1)} ms, errors ${errors} (budget ≥ 2,000/s and p99 ≤ 50 ms: ${verdict(rate >= 2000 && p99 <= 50)})`,
+  )
+}
+
+const browserUa = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
+const code = (i: number) => `bench-${1 + ((i * 8) % SOURCES)}` // every 8th source is approved
+const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
+
+async function clicksThroughDriver(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY })
+  await sustained('track_audience_source_click via pg (PostgreSQL)', async (i) => {
+    const headers = JSON.stringify({ 'x-forwarded-for': ip(i), 'user-agent': browserUa })
+    // The gateway's shape: one simple query with the request prelude, as ARCHITECTURE measures it.
+    await pool.query(
+      `begin; set local role anon; select set_config('request.headers', ${literal(headers)}, true), ` +
+        `set_config('request.jwt.claims', '{"role":"anon"}', true); ` +
+        `select public.track_audience_source_click(${literal(code(i))}, '{"browser":"Chrome"}'); commit;`,
+    )
+  })
+  await pool.end()
+}
+
+async function clicksThroughBackend(url: string) {
+  const server = await import('../supabase/local/server').catch(() => null)
+  if (!server) return console.log('backend: supabase/local/server.ts not available; HTTP figure skipped')
+  const backend = await server.startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false })
+  try {
+    await sustained('track_audience_source_click via the backend over HTTP (PostgreSQL)', async (i) => {
+      const res = await fetch(`${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`, {
+        method: 'POST',
+        headers: {
+          apikey: backend.anonKey,
+          authorization: `Bearer ${backend.anonKey}`,
+          'content-type': 'application/json',
+          'x-forwarded-for': ip(i + 5_000_000),
+          'user-agent': browserUa,
+        },
+        body: JSON.stringify({ unified_code: code(i), device_info: { browser: 'Chrome' } }),
+      })
+      await res.arrayBuffer()
+      if (res.status !== 200) throw new Error(`status ${res.status}`)
+    })
+  } finally {
+    await backend.close()
+  }
+}
+
+export async function run() {
+  const lite = await openDatabase({})
+  await migrate(lite, { seed: false })
+  await load(lite)
+  await directory('PGlite', lite)
+  await lite.close()
+
+  const local = process.env.BENCH_DATABASE_URL ? null : startLocalPostgres(55439)
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? local?.url
+  if (!serverUrl) return console.log('PostgreSQL is not installed: PostgreSQL figures skipped')
+  const name = `growletter_bench_${Date.now()}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
+  try {
+    const db = await openDatabase({ databaseUrl: url })
+    await migrate(db, { seed: false })
+    await load(db)
+    await db.exec('vacuum analyze public.audience_sources')
+    await directory('PostgreSQL', db)
+    await db.close()
+    await clicksThroughDriver(url)
+    await clicksThroughBackend(url)
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
+    await admin.end()
+    local?.stop()
+  }
+}

@@ -38,8 +38,8 @@ export function PayoutsPanel() {
               </p>
             </div>
             {p.status === 'requested' ? (
-              <Button size="sm" disabled={paid.isPending && paid.variables === p.id} onClick={() => paid.mutate(p.id)}>
-                Mark paid<span className="sr-only"> {formatCredits(p.amount)} to {who}</span>
+              <Button size="sm" disabled={paid.isPending && paid.variables === p.id} aria-label={`Mark paid ${formatCredits(p.amount)} to ${who}`} onClick={() => paid.mutate(p.id)}>
+                Mark paid
               </Button>
             ) : (
               <Badge variant={p.status === 'paid' ? 'green' : 'grey'}>{p.status}</Badge>

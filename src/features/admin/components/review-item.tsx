@@ -36,9 +36,8 @@ export function ReviewItem({ subject, id, name, status, decisions, children }: R
         </div>
         <div className="flex flex-wrap gap-2">
           {decisions.map((d) => (
-            <Button key={d.status} size="sm" variant={d.destructive ? 'destructive' : d.status === 'rejected' ? 'outline' : 'default'} onClick={() => setDecision(d)}>
+            <Button key={d.status} size="sm" variant={d.destructive ? 'destructive' : d.status === 'rejected' ? 'outline' : 'default'} aria-label={`${d.label} ${name}`} onClick={() => setDecision(d)}>
               {d.label}
-              <span className="sr-only"> {name}</span>
             </Button>
           ))}
         </div>

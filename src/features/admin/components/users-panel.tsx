@@ -65,8 +65,8 @@ export function UsersPanel() {
                     </td>
                     <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(u.created_at)}</td>
                     <td className="py-2 text-right">
-                      <Button size="sm" variant="outline" onClick={() => setEditing(u)}>
-                        Change type<span className="sr-only"> of {u.email ?? u.full_name}</span>
+                      <Button size="sm" variant="outline" aria-label={`Change type of ${u.email ?? u.full_name ?? u.id}`} onClick={() => setEditing(u)}>
+                        Change type
                       </Button>
                     </td>
                   </tr>

@@ -71,10 +71,10 @@ export function CampaignList({ advertiserId, availableBalance, analyticsHref, wa
                   variant="outline"
                   size="sm"
                   disabled={busy}
+                  aria-label={`${campaign.status === 'active' ? 'Pause' : 'Resume'} ${campaign.name}`}
                   onClick={() => pause.mutate({ campaignId: campaign.id, paused: campaign.status === 'active' })}
                 >
                   {campaign.status === 'active' ? 'Pause' : 'Resume'}
-                  <span className="sr-only"> {campaign.name}</span>
                 </Button>
               )}
             </div>

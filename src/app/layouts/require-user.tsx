@@ -1,6 +1,7 @@
 /**
  * Guards the signed-in areas: no user → /login (SPEC §2), remembering where they were going.
- * `allow` restricts an area to some user types; others land on their own dashboard.
+ * `allow` restricts an area to some user types; others land on their own dashboard. A user who signed in with
+ * the password but still owes the TOTP code goes back to /login, which asks for it.
  */
 import type { ReactNode } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router-dom'
@@ -12,10 +13,11 @@ export const dashboardFor = (type: UserType) =>
   type === 'admin' ? paths.admin.root : type === 'publisher' ? paths.publisher.root : paths.advertiser.root
 
 export function RequireUser({ allow, children }: { allow?: UserType[]; children?: ReactNode }) {
-  const { user, isLoading, userType } = useSession()
+  const { user, isLoading, userType, needsMfa } = useSession()
   const location = useLocation()
   if (isLoading) return <PageSpinner />
   if (!user) return <Navigate replace to={paths.login} state={{ from: location.pathname + location.search }} />
+  if (needsMfa) return <Navigate replace to={paths.login} state={{ from: location.pathname + location.search }} />
   if (allow && !allow.includes(userType)) return <Navigate replace to={dashboardFor(userType)} />
   return children ?? <Outlet />
 }

@@ -1,16 +1,36 @@
-/** The frame of every page: header, the page, and the footer for signed-out visitors. */
+/**
+ * The frame of every page: a skip link, the header, the page, and the footer for signed-out visitors.
+ * It also mounts the app-wide effects that belong to no single page: payment-return toasts, wallet
+ * initialisation on sign-in and the email verification reminder.
+ */
 import { Suspense } from 'react'
 import { Outlet } from 'react-router-dom'
 import { PageSpinner } from '@/components/page-spinner'
+import { SiteFooter } from '@/components/site-footer'
+import { AuthEffects } from '@/features/auth/components/auth-effects'
+import { useSession } from '@/lib/session'
+import { PaymentReturnToast } from './payment-return-toast'
+import { SiteHeader } from './site-header'
 
 export function RootLayout() {
+  const { user } = useSession()
   return (
     <div className="flex min-h-screen flex-col">
-      <main id="main" className="flex-1">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-background px-4 py-2 font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:ring-2 focus:ring-ring"
+      >
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>
       </main>
+      {user ? null : <SiteFooter />}
+      <PaymentReturnToast />
+      <AuthEffects />
     </div>
   )
 }

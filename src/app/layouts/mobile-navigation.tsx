@@ -1,0 +1,63 @@
+/**
+ * The mobile menu's contents (SPEC §2): the main navigation, then at the bottom Log In and Sign Up for
+ * visitors, or the user block and Log out. It closes whenever the route changes.
+ */
+import { useState } from 'react'
+import { Link, useLocation } from 'react-router-dom'
+import type { User } from '@supabase/supabase-js'
+import { MenuIcon } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { MainNav } from '@/components/main-nav'
+import { MobileMenu } from '@/components/mobile-menu'
+import { UserAvatar } from '@/components/pixel-avatar'
+import { paths } from '@/config/paths'
+import { avatarUrlOf, displayNameOf } from './user-menu'
+import { useSignOut } from './use-sign-out'
+
+export function MobileNavigation({ user, showNav }: { user: User | null; showNav: boolean }) {
+  const location = useLocation()
+  const here = location.pathname + location.search
+  // The menu is open for the route it was opened on: any navigation closes it, without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null)
+  const open = openOn === here
+  const setOpen = (next: boolean) => setOpenOn(next ? here : null)
+  const { signOut } = useSignOut()
+
+  const footer = user ? (
+    <div className="flex flex-col gap-3" data-testid="mobile-user-block">
+      <div className="flex items-center gap-3">
+        <UserAvatar email={user.email} imageUrl={avatarUrlOf(user)} />
+        <div className="min-w-0">
+          <p className="truncate text-sm font-medium">{displayNameOf(user)}</p>
+          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+        </div>
+      </div>
+      <Button asChild variant="outline">
+        <Link to={paths.dashboard}>Dashboard</Link>
+      </Button>
+      <Button variant="destructive" onClick={signOut}>
+        Log out
+      </Button>
+    </div>
+  ) : (
+    <div className="flex flex-col gap-2">
+      <Button asChild variant="outline">
+        <Link to={paths.login}>Log In</Link>
+      </Button>
+      <Button asChild>
+        <Link to={paths.register}>Sign Up</Link>
+      </Button>
+    </div>
+  )
+
+  return (
+    <>
+      <Button variant="ghost" size="icon" aria-label="Open menu" aria-expanded={open} onClick={() => setOpen(true)}>
+        <MenuIcon className="size-6" aria-hidden="true" />
+      </Button>
+      <MobileMenu open={open} onOpenChange={setOpen} title="Menu" footer={footer}>
+        {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
+      </MobileMenu>
+    </>
+  )
+}

@@ -1,0 +1,50 @@
+/**
+ * The header of every page (SPEC §2): brand, the main navigation (hidden in signed-in areas), and either
+ * Log in / Sign Up, the avatar menu, or on mobile the menu button.
+ */
+import { lazy, Suspense } from 'react'
+import { Link, useLocation } from 'react-router-dom'
+import { Button } from '@/components/ui/button'
+import { BrandLogo } from '@/components/brand-logo'
+import { MainNav } from '@/components/main-nav'
+import { isSignedInArea, paths } from '@/config/paths'
+import { useSession } from '@/lib/session'
+import { useIsMobile } from './use-is-mobile'
+import { UserMenu } from './user-menu'
+
+// The slide-in menu (and its animation library) is only downloaded by mobile visitors.
+const MobileNavigation = lazy(() => import('./mobile-navigation').then((module) => ({ default: module.MobileNavigation })))
+
+export function SiteHeader() {
+  const { user, isLoading } = useSession()
+  const { pathname } = useLocation()
+  const isMobile = useIsMobile()
+  const showNav = !isSignedInArea(pathname)
+
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+        <BrandLogo />
+        {showNav && !isMobile ? <MainNav /> : null}
+        <div className="flex min-w-10 items-center justify-end gap-2">
+          {isMobile ? (
+            <Suspense fallback={<span className="size-10" />}>
+              <MobileNavigation user={user} showNav={showNav} />
+            </Suspense>
+          ) : isLoading ? null : user ? (
+            <UserMenu user={user} />
+          ) : (
+            <>
+              <Button asChild variant="ghost">
+                <Link to={paths.login}>Log in</Link>
+              </Button>
+              <Button asChild>
+                <Link to={paths.register}>Sign Up</Link>
+              </Button>
+            </>
+          )}
+        </div>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,45 @@
+/** "Forgot password": asks for the email and sends the reset link. */
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { toast } from 'sonner'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { FormField } from '@/components/form-field'
+import { emailOnlySchema, type EmailOnlyValues } from '../schemas'
+import { requestPasswordReset, usePasswordResetRequestMutation } from '../api/password-reset-request-mutation'
+import { CheckEmail } from './check-email'
+
+export function ForgotPasswordForm() {
+  const request = usePasswordResetRequestMutation()
+  const [sentTo, setSentTo] = useState<string | null>(null)
+  const form = useForm<EmailOnlyValues>({ resolver: zodResolver(emailOnlySchema), defaultValues: { email: '' } })
+
+  if (sentTo) {
+    return (
+      <CheckEmail email={sentTo} onResend={() => requestPasswordReset(sentTo).then(() => toast.success('Reset link sent'))}>
+        Open the link in the email to choose a new password.
+      </CheckEmail>
+    )
+  }
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    try {
+      await request.mutateAsync(email)
+      setSentTo(email)
+    } catch (error) {
+      toast.error(`Failed to send the reset link: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="forgot-password-form">
+      <FormField id="forgot-email" label="Email" error={form.formState.errors.email?.message}>
+        <Input type="email" autoComplete="email" {...form.register('email')} />
+      </FormField>
+      <Button type="submit" disabled={form.formState.isSubmitting}>
+        Send reset link
+      </Button>
+    </form>
+  )
+}

@@ -1,0 +1,99 @@
+/**
+ * Sign-in: email and password, then the TOTP code when the account has one, or a clear message with a
+ * resend button when the email address is not confirmed yet.
+ */
+import { useEffect, useState } from 'react'
+import { Link } from 'react-router-dom'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { FormField } from '@/components/form-field'
+import { paths } from '@/config/paths'
+import { useSession } from '@/lib/session'
+import { loginSchema, type LoginValues } from '../schemas'
+import { pendingTotpFactor, useSignInMutation, type SignInResult } from '../api/sign-in-mutation'
+import { signOut } from '../api/sign-out-mutation'
+import { resendVerificationWithToasts } from '../resend-verification'
+import { FormMessage } from './auth-card'
+import { MfaCodeForm } from './mfa-code-form'
+
+export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const signIn = useSignInMutation()
+  const { needsMfa } = useSession()
+  const [outcome, setOutcome] = useState<SignInResult | null>(null)
+  const [resending, setResending] = useState(false)
+  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
+  const { errors, isSubmitting } = form.formState
+
+  // Someone who signed in with the password earlier but never gave the code comes back here to give it.
+  useEffect(() => {
+    if (!needsMfa || outcome?.status === 'mfa-required') return
+    let active = true
+    void pendingTotpFactor().then((factorId) => {
+      if (active && factorId) setOutcome({ status: 'mfa-required', factorId })
+    })
+    return () => {
+      active = false
+    }
+  }, [needsMfa, outcome])
+
+  if (outcome?.status === 'mfa-required') {
+    return (
+      <MfaCodeForm
+        factorId={outcome.factorId}
+        onVerified={onSignedIn}
+        onCancel={() => void signOut().finally(() => setOutcome(null))}
+      />
+    )
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const result = await signIn.mutateAsync(values)
+    setOutcome(result)
+    if (result.status === 'signed-in') onSignedIn()
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
+      <FormField id="login-email" label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...form.register('email')} />
+      </FormField>
+      <FormField id="login-password" label="Password" error={errors.password?.message}>
+        <Input type="password" autoComplete="current-password" {...form.register('password')} />
+      </FormField>
+      <div className="-mt-2 text-right text-sm">
+        <Link to={paths.forgotPassword} className="text-primary hover:underline">
+          Forgot your password?
+        </Link>
+      </div>
+      {outcome?.status === 'error' ? (
+        <FormMessage tone="error" testId="login-error">
+          {outcome.message}
+        </FormMessage>
+      ) : null}
+      {outcome?.status === 'email-not-confirmed' ? (
+        <FormMessage tone="error" testId="login-unconfirmed">
+          <span className="flex flex-col gap-2">
+            <span>{outcome.message}</span>
+            <Button
+              type="button"
+              size="sm"
+              variant="outline"
+              disabled={resending}
+              onClick={async () => {
+                setResending(true)
+                await resendVerificationWithToasts(outcome.email).finally(() => setResending(false))
+              }}
+            >
+              Resend confirmation email
+            </Button>
+          </span>
+        </FormMessage>
+      ) : null}
+      <Button type="submit" disabled={isSubmitting}>
+        {isSubmitting ? 'Logging in…' : 'Log in'}
+      </Button>
+    </form>
+  )
+}

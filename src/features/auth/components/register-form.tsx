@@ -1,0 +1,90 @@
+/** Registration (SPEC §2, §5, §8): role, names, email, password; then "confirm your email". */
+import { useState } from 'react'
+import { Link } from 'react-router-dom'
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { toast } from 'sonner'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { FormField } from '@/components/form-field'
+import { paths } from '@/config/paths'
+import { registerSchema, type RegisterValues } from '../schemas'
+import { useSignUpMutation, type SignUpResult } from '../api/sign-up-mutation'
+import { resendVerificationWithToasts } from '../resend-verification'
+import { FormMessage } from './auth-card'
+import { CheckEmail } from './check-email'
+import { RolePicker } from './role-picker'
+
+type RegisterFormProps = { initialRole: RegisterValues['userType'] }
+
+export function RegisterForm({ initialRole }: RegisterFormProps) {
+  const signUp = useSignUpMutation()
+  const [failure, setFailure] = useState<Extract<SignUpResult, { success: false }> | null>(null)
+  const [sentTo, setSentTo] = useState<string | null>(null)
+  const form = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { userType: initialRole, firstName: '', lastName: '', email: '', password: '' },
+  })
+  const { errors, isSubmitting } = form.formState
+  const userType = useWatch({ control: form.control, name: 'userType' })
+
+  if (sentTo) {
+    return (
+      <CheckEmail email={sentTo} onResend={() => resendVerificationWithToasts(sentTo)}>
+        Almost there: confirm your email address with the link we just sent you, then log in.
+      </CheckEmail>
+    )
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(null)
+    const result = await signUp.mutateAsync(values)
+    if (result.success) {
+      toast.success('Check your email', { description: 'Confirm your address to finish signing up.' })
+      setSentTo(result.email)
+      return
+    }
+    setFailure(result)
+    if (result.errorType !== 'EMAIL_EXISTS') toast.error(result.message)
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="register-form">
+      <RolePicker field={form.register('userType')} selected={userType} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="register-first-name" label="First name" error={errors.firstName?.message}>
+          <Input autoComplete="given-name" {...form.register('firstName')} />
+        </FormField>
+        <FormField id="register-last-name" label="Last name" error={errors.lastName?.message}>
+          <Input autoComplete="family-name" {...form.register('lastName')} />
+        </FormField>
+      </div>
+      <FormField id="register-email" label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...form.register('email')} />
+      </FormField>
+      <FormField id="register-password" label="Password" hint="At least 8 characters." error={errors.password?.message}>
+        <Input type="password" autoComplete="new-password" {...form.register('password')} />
+      </FormField>
+      {failure ? (
+        <FormMessage tone="error" testId="register-error">
+          {failure.message}{' '}
+          {failure.errorType === 'EMAIL_EXISTS' ? (
+            <>
+              <Link to={paths.login} className="font-medium underline">
+                Log in
+              </Link>{' '}
+              or{' '}
+              <Link to={paths.forgotPassword} className="font-medium underline">
+                reset your password
+              </Link>
+              .
+            </>
+          ) : null}
+        </FormMessage>
+      ) : null}
+      <Button type="submit" disabled={isSubmitting}>
+        {isSubmitting ? 'Creating your account…' : 'Create account'}
+      </Button>
+    </form>
+  )
+}

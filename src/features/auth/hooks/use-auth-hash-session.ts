@@ -1,0 +1,38 @@
+/**
+ * For pages an auth email link lands on (/dashboard after confirming, /reset-password, /): reads the URL
+ * hash once, starts the session it carries, clears it from the address bar, and reports when the app's
+ * session state has caught up with the new user (so redirects by user type use the right type).
+ */
+import { useEffect, useRef, useState } from 'react'
+import { useSession } from '@/lib/session'
+import { clearAuthHash, parseAuthHash } from '../auth-hash'
+import { startSessionFromHash } from '../api/auth-hash-session-mutation'
+
+export type AuthHashState =
+  | { status: 'none' }
+  | { status: 'pending' }
+  | { status: 'ready'; type: string | null }
+  | { status: 'error'; message: string }
+
+export function useAuthHashSession(): AuthHashState {
+  const [hash] = useState(() => parseAuthHash(window.location.hash))
+  const [started, setStarted] = useState<{ userId: string; type: string | null } | null>(null)
+  const [error, setError] = useState<string | null>(hash.kind === 'error' ? hash.description : null)
+  const { user } = useSession()
+  const once = useRef(false)
+
+  useEffect(() => {
+    if (once.current || hash.kind === 'none') return
+    once.current = true
+    clearAuthHash()
+    if (hash.kind !== 'session') return
+    startSessionFromHash(hash)
+      .then(({ user: next, type }) => (next ? setStarted({ userId: next.id, type }) : setError('This link did not sign you in.')))
+      .catch((cause: unknown) => setError(cause instanceof Error ? cause.message : String(cause)))
+  }, [hash])
+
+  if (hash.kind === 'none') return { status: 'none' }
+  if (error) return { status: 'error', message: error }
+  if (started && user?.id === started.userId) return { status: 'ready', type: started.type }
+  return { status: 'pending' }
+}

@@ -1,0 +1,73 @@
+/** The /contact form: validated in the browser, stored in the database, confirmed on screen. */
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { toast } from 'sonner'
+import { CheckCircle2Icon } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Textarea } from '@/components/ui/textarea'
+import { FormField } from '@/components/form-field'
+import { contactMessageSchema, type ContactMessageValues } from '../contact-message-schema'
+import { useContactMessageCreateMutation } from '../api/contact-message-create-mutation'
+
+const empty: ContactMessageValues = { name: '', email: '', subject: '', message: '' }
+
+export function ContactForm({ defaults }: { defaults?: Partial<ContactMessageValues> }) {
+  const create = useContactMessageCreateMutation()
+  const [sent, setSent] = useState(false)
+  const form = useForm<ContactMessageValues>({ resolver: zodResolver(contactMessageSchema), defaultValues: { ...empty, ...defaults } })
+  const { errors, isSubmitting } = form.formState
+
+  if (sent) {
+    return (
+      <div role="status" className="flex flex-col items-start gap-3 rounded-lg border border-primary/40 bg-accent p-6 text-accent-foreground" data-testid="contact-sent">
+        <p className="flex items-center gap-2 text-lg font-semibold">
+          <CheckCircle2Icon className="size-5" aria-hidden="true" /> Thanks, your message is on its way.
+        </p>
+        <p>We read every message and usually answer within two working days.</p>
+        <Button
+          variant="outline"
+          onClick={() => {
+            form.reset({ ...empty, ...defaults })
+            setSent(false)
+          }}
+        >
+          Send another message
+        </Button>
+      </div>
+    )
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await create.mutateAsync(values)
+      toast.success('Message sent', { description: 'We will get back to you soon.' })
+      setSent(true)
+    } catch (error) {
+      toast.error(`Failed to send your message: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="contact-form">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="contact-name" label="Name" error={errors.name?.message}>
+          <Input autoComplete="name" {...form.register('name')} />
+        </FormField>
+        <FormField id="contact-email" label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" {...form.register('email')} />
+        </FormField>
+      </div>
+      <FormField id="contact-subject" label="Subject" error={errors.subject?.message}>
+        <Input {...form.register('subject')} />
+      </FormField>
+      <FormField id="contact-message" label="Message" error={errors.message?.message}>
+        <Textarea rows={6} {...form.register('message')} />
+      </FormField>
+      <Button type="submit" className="w-fit" disabled={isSubmitting}>
+        {isSubmitting ? 'Sending…' : 'Send message'}
+      </Button>
+    </form>
+  )
+}

@@ -87,6 +87,8 @@ export function createDenoHost(options: DenoHostOptions) {
   }
 
   return {
+    /** The running host's process id (diagnostics and tests). */
+    pid: (): number | undefined => child?.pid,
     /** The host's port, starting the process if it is not running. */
     port(): Promise<number> {
       if (!starting) {

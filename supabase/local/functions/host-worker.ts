@@ -40,6 +40,14 @@ function serveStub(...args: unknown[]): Deno.HttpServer<Deno.NetAddr> {
   }
 }
 Object.defineProperty(Deno, 'serve', { value: serveStub, configurable: true, writable: true })
+// One function must not end the process every other function runs in (the hosted runtime refuses it too).
+Object.defineProperty(Deno, 'exit', {
+  value: () => {
+    throw new Error('Deno.exit is not supported in edge functions')
+  },
+  configurable: true,
+  writable: true,
+})
 
 // An error a function forgets to await must not end the isolate; log it as the hosted runtime does.
 globalThis.addEventListener('unhandledrejection', (event) => {

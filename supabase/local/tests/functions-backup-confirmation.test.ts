@@ -1,60 +1,32 @@
 // send-backup-confirmation end to end: supabase-js through the real gateway, the auth admin API, the
 // dev mailbox, and following the emailed link the way a person does.
-import { createClient, FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js'
+import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import ws from 'ws'
-import { startBackend } from '../server'
+import { startBackend, type Backend } from '../server'
+import { inbox, invoke, serviceClient, uniqueEmail, visitor, waitForEmail, type Message } from './functions-e2e-helpers'
 
-type Message = { to: string; subject: string; text: string; html: string }
-let backend: Awaited<ReturnType<typeof startBackend>>
+let backend: Backend
 let admin: SupabaseClient
-let ipCounter = 0
 
 beforeAll(async () => {
   backend = await startBackend({ port: 0, dataDir: null, seed: true })
-  admin = createClient(backend.apiUrl, backend.serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: ws as never },
-  })
+  admin = serviceClient(backend)
 })
 afterAll(async () => {
   await backend?.close()
 })
 
-function visitor(ip = `198.51.100.${++ipCounter}`): SupabaseClient {
-  return createClient(backend.apiUrl, backend.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: ws as never },
-    global: { headers: { 'x-forwarded-for': ip } },
-  })
-}
+const backup = (body: unknown) => invoke(visitor(backend), 'send-backup-confirmation', body)
 
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
-
-async function backup(client: SupabaseClient, body: unknown) {
-  const { data, error } = await client.functions.invoke('send-backup-confirmation', { body: body as object })
-  if (error instanceof FunctionsHttpError) {
-    const res = error.context as Response
-    return { status: res.status, body: await res.json() }
-  }
-  if (error) throw error
-  return { status: 200, body: data }
-}
+// Auth's own confirmation email has the same subject; ours is the one that speaks of a new link.
+const isBackupEmail = (m: Message) => m.subject === 'Confirm your Growletter account' && m.text.includes('new link')
 
 async function accountEmails(email: string): Promise<Message[]> {
-  const res = await fetch(`${backend.mailboxUrl}/api/messages`)
-  return ((await res.json()) as Message[]).filter(
-    (m) => m.to.toLowerCase().includes(email) && m.subject === 'Confirm your Growletter account' && m.text.includes('new link'),
-  )
+  return (await inbox(backend, email)).filter(isBackupEmail)
 }
 
 async function waitForAccountEmail(email: string): Promise<Message> {
-  for (let i = 0; i < 100; i++) {
-    const [message] = await accountEmails(email)
-    if (message) return message
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`no backup confirmation email for ${email}`)
+  return (await waitForEmail(backend, email, 1, isBackupEmail))[0]
 }
 
 /** The function answers before its background work ends: give that work time to send (or not). */
@@ -70,7 +42,7 @@ describe('send-backup-confirmation', () => {
   it('emails an unconfirmed account a fresh link that confirms the address when followed', async () => {
     const email = uniqueEmail('unconfirmed')
     const user = await createUser(email, false)
-    expect(await backup(visitor(), { email })).toEqual({ status: 200, body: { success: true } })
+    expect(await backup({ email })).toEqual({ status: 200, body: { success: true } })
     const message = await waitForAccountEmail(email)
     expect(message.html).toContain('Growletter')
     const link = message.text.match(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/)?.[0]
@@ -87,15 +59,15 @@ describe('send-backup-confirmation', () => {
     const confirmed = uniqueEmail('confirmed')
     await createUser(confirmed, true)
     const unknown = uniqueEmail('nobody')
-    expect(await backup(visitor(), { email: confirmed })).toEqual({ status: 200, body: { success: true } })
-    expect(await backup(visitor(), { email: unknown })).toEqual({ status: 200, body: { success: true } })
+    expect(await backup({ email: confirmed })).toEqual({ status: 200, body: { success: true } })
+    expect(await backup({ email: unknown })).toEqual({ status: 200, body: { success: true } })
     await settle()
     expect(await accountEmails(confirmed)).toHaveLength(0)
     expect(await accountEmails(unknown)).toHaveLength(0)
   })
 
   it('refuses a malformed address with 400, and GET with 405', async () => {
-    const res = await backup(visitor(), { email: 'nope' })
+    const res = await backup({ email: 'nope' })
     expect(res).toEqual({ status: 400, body: { success: false, error: 'Please enter a valid email address' } })
     const get = await fetch(`${backend.apiUrl}/functions/v1/send-backup-confirmation`, {
       headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` },
@@ -105,8 +77,8 @@ describe('send-backup-confirmation', () => {
 
   it('limits one address to 3 requests an hour, whether or not the account exists', async () => {
     const email = uniqueEmail('limited')
-    for (let i = 0; i < 3; i++) expect((await backup(visitor(), { email })).status).toBe(200)
-    const res = await backup(visitor(), { email })
+    for (let i = 0; i < 3; i++) expect((await backup({ email })).status).toBe(200)
+    const res = await backup({ email })
     expect(res.status).toBe(429)
     expect(res.body.error).toBe('Too many requests. Please wait a few minutes and try again.')
   })

@@ -4,48 +4,15 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ApiRequest, BackendContext } from '../context'
 import { createFunctionsHandler } from '../functions/index'
-import { apiKeys } from '../keys'
+import { bodyOf, fixtures, keys, request, runnerContext } from './functions-helpers'
 
-const fixtures = path.join(import.meta.dirname, 'fixtures/functions')
-let keys: { anonKey: string; serviceRoleKey: string }
 let handler: ReturnType<typeof createFunctionsHandler>
 const logs: string[] = []
 
-function context(): BackendContext {
-  return {
-    // The runner never touches the database or the backend's mailer; functions reach both over HTTP/SMTP.
-    db: undefined as unknown as BackendContext['db'],
-    mailer: { send: async () => {} },
-    config: { auth: { site_url: 'http://127.0.0.1:5173' }, functions: { 'open-echo': { verify_jwt: false } } },
-    apiUrl: 'http://127.0.0.1:56401',
-    anonKey: keys.anonKey,
-    serviceRoleKey: keys.serviceRoleKey,
-    smtp: { host: '127.0.0.1', port: 56402 },
-  }
-}
-
-function request(name: string, overrides: Partial<ApiRequest> = {}): ApiRequest {
-  return {
-    method: 'POST',
-    path: `/${name}`,
-    query: new URLSearchParams(),
-    headers: { authorization: `Bearer ${keys.anonKey}`, apikey: keys.anonKey, 'content-type': 'application/json' },
-    body: Buffer.from('{}'),
-    ip: '127.0.0.1',
-    role: 'anon',
-    claims: { role: 'anon' },
-    ...overrides,
-  }
-}
-
-const bodyOf = (body: unknown) => JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body))
-
-beforeAll(async () => {
-  keys = await apiKeys()
+beforeAll(() => {
   process.env.GROWLETTER_TEST_SECRET = 'must-not-reach-functions'
-  handler = createFunctionsHandler(context(), { functionsDir: fixtures, log: (line) => logs.push(line) })
+  handler = createFunctionsHandler(runnerContext(), { functionsDir: fixtures, log: (line) => logs.push(line) })
 })
 
 afterAll(async () => {
@@ -157,7 +124,7 @@ describe('functions runner reload', () => {
       path.join(dir, 'hello/index.ts'),
       "import { greeting } from '../_shared/greeting.ts'\nDeno.serve(() => new Response(greeting))\n",
     )
-    reloading = createFunctionsHandler(context(), { functionsDir: dir, log: (line) => logs.push(line) })
+    reloading = createFunctionsHandler(runnerContext(), { functionsDir: dir, log: (line) => logs.push(line) })
   })
 
   afterAll(async () => {

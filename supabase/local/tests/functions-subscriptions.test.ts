@@ -1,9 +1,9 @@
 // subscribe and verify-subscription end to end: supabase-js `functions.invoke` through the real gateway,
 // the real Deno functions, the real migrations' database functions, and the dev mailbox's JSON API.
-import { createClient, FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import ws from 'ws'
-import { startBackend } from '../server'
+import { startBackend, type Backend } from '../server'
+import * as e2e from './functions-e2e-helpers'
+import type { Message } from './functions-e2e-helpers'
 
 // Seeded campaigns (supabase/seed.sql): three active, one paused; one approved source.
 const FRONTEND_BRIEF = '20000000-0000-4000-a000-000000000001'
@@ -12,8 +12,7 @@ const MORNING_STACK = '20000000-0000-4000-a000-000000000003'
 const PAUSED_CAMPAIGN = '20000000-0000-4000-a000-000000000004'
 const APPROVED_SOURCE = '10000000-0000-4000-a000-000000000016'
 
-type Message = { id: string; to: string; subject: string; text: string; html: string }
-let backend: Awaited<ReturnType<typeof startBackend>>
+let backend: Backend
 let ipCounter = 0
 
 beforeAll(async () => {
@@ -23,40 +22,11 @@ afterAll(async () => {
   await backend?.close()
 })
 
-/** A visitor's browser client; each gets its own IP so per-IP limits of one test do not touch another. */
-function visitor(ip = `198.51.100.${++ipCounter}`): SupabaseClient {
-  return createClient(backend.apiUrl, backend.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: ws as never },
-    global: { headers: { 'x-forwarded-for': ip } },
-  })
-}
-
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
-
-async function invoke(client: SupabaseClient, name: string, body: unknown) {
-  const { data, error } = await client.functions.invoke(name, { body: body as Record<string, unknown> })
-  if (error instanceof FunctionsHttpError) {
-    const res = error.context as Response
-    return { status: res.status, body: await res.json() }
-  }
-  if (error) throw error
-  return { status: 200, body: data }
-}
-
-async function inbox(email: string): Promise<Message[]> {
-  const res = await fetch(`${backend.mailboxUrl}/api/messages`)
-  return ((await res.json()) as Message[]).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()))
-}
-
-async function waitForEmail(email: string, count = 1): Promise<Message[]> {
-  for (let i = 0; i < 100; i++) {
-    const messages = await inbox(email)
-    if (messages.length >= count) return messages
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`no email for ${email}`)
-}
+const visitor = (ip?: string) => e2e.visitor(backend, ip)
+const invoke = e2e.invoke
+const uniqueEmail = e2e.uniqueEmail
+const inbox = (email: string) => e2e.inbox(backend, email)
+const waitForEmail = (email: string, count = 1) => e2e.waitForEmail(backend, email, count)
 
 /** The confirmation links in an email, as a person would find them: token and email from each URL. */
 function confirmationLinks(message: Message) {
@@ -66,6 +36,23 @@ function confirmationLinks(message: Message) {
     return { url, token: url.searchParams.get('token')!, email: url.searchParams.get('email')! }
   })
 }
+
+describe('functions through the gateway', () => {
+  it('answers an unknown function with 404 JSON', async () => {
+    const res = await invoke(visitor(), 'no-such-function', {})
+    expect(res).toEqual({ status: 404, body: { code: 'NOT_FOUND', message: 'Requested function was not found' } })
+  })
+
+  it('serves the subscription functions without an Authorization header (verify_jwt = false in config.toml)', async () => {
+    const res = await fetch(`${backend.apiUrl}/functions/v1/verify-subscription`, {
+      method: 'POST',
+      headers: { apikey: backend.anonKey, 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.251' },
+      body: JSON.stringify({ token: 'unknown', email: 'a@example.com' }),
+    })
+    expect(res.status).toBe(200)
+    expect((await res.json()).error).toBe('This confirmation link is not valid.')
+  })
+})
 
 describe('subscribe', () => {
   it('creates pending subscriptions and sends ONE email with one link per newsletter', async () => {

@@ -14,7 +14,13 @@ const timeoutMs = Number(Deno.env.get('GROWLETTER_FUNCTION_TIMEOUT_MS') ?? 150_0
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 type Pending = { resolve: (reply: WorkerReply) => void }
-type FunctionWorker = { worker: Worker; ready: Promise<void>; pending: Map<number, Pending>; dead: boolean }
+type FunctionWorker = {
+  worker: Worker
+  ready: Promise<void>
+  pending: Map<number, Pending>
+  /** Replaced after an edit: ends once its in-flight requests are answered. */
+  retiring: boolean
+}
 
 const workers = new Map<string, FunctionWorker>()
 let fingerprint = ''
@@ -40,8 +46,14 @@ async function folderFingerprint(dir: string): Promise<string> {
   return parts.sort().join('|')
 }
 
+/** Takes an outdated worker out of service without failing the requests it is still answering. */
+function retireWorker(name: string, fw: FunctionWorker) {
+  if (workers.get(name) === fw) workers.delete(name)
+  fw.retiring = true
+  if (fw.pending.size === 0) stopWorker(name, fw)
+}
+
 function stopWorker(name: string, fw: FunctionWorker) {
-  fw.dead = true
   fw.worker.terminate()
   for (const [id, p] of fw.pending) p.resolve({ type: 'failed', id, message: 'worker stopped' })
   fw.pending.clear()
@@ -50,13 +62,14 @@ function stopWorker(name: string, fw: FunctionWorker) {
 
 function startWorker(name: string): FunctionWorker {
   const worker = new Worker(new URL('./host-worker.ts', import.meta.url), { type: 'module', name })
-  const fw: FunctionWorker = { worker, ready: Promise.resolve(), pending: new Map(), dead: false }
+  const fw: FunctionWorker = { worker, ready: Promise.resolve(), pending: new Map(), retiring: false }
   const loaded = Promise.withResolvers<void>()
   worker.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
     if (data.type === 'loaded') return loaded.resolve()
     if (data.type === 'failed' && data.id === 0) return loaded.reject(new Error(data.message))
     fw.pending.get(data.id)?.resolve(data)
     fw.pending.delete(data.id)
+    if (fw.retiring && fw.pending.size === 0) stopWorker(name, fw)
   }
   // An uncaught error inside the isolate ends that worker only; the next request starts a fresh one.
   worker.onerror = (event) => {
@@ -81,7 +94,7 @@ async function route(request: Request): Promise<Response> {
   const current = await folderFingerprint(functionsDir)
   if (current !== fingerprint) {
     fingerprint = current
-    for (const [n, fw] of workers) stopWorker(n, fw)
+    for (const [n, fw] of workers) retireWorker(n, fw)
   }
   const fw = workers.get(name) ?? startWorker(name)
   try {

@@ -138,6 +138,24 @@ describe('functions runner reload', () => {
     expect(String((await reloading(request('hello'))).body)).toBe('second, edited')
   })
 
+  it('lets a request in flight finish on the old code while the next one gets the edit', async () => {
+    await mkdir(path.join(dir, 'slow'))
+    await writeFile(
+      path.join(dir, 'slow/index.ts'),
+      "import { greeting } from '../_shared/greeting.ts'\n" +
+        'Deno.serve(async () => { await new Promise((r) => setTimeout(r, 300)); return new Response(greeting) })\n',
+    )
+    expect(String((await reloading(request('slow'))).body)).toBe('second, edited')
+    const inFlight = reloading(request('slow'))
+    await new Promise((r) => setTimeout(r, 100))
+    await writeFile(path.join(dir, '_shared/greeting.ts'), "export const greeting = 'third'\n")
+    const next = await reloading(request('slow'))
+    const first = await inFlight
+    expect(first.status).toBe(200)
+    expect(String(first.body)).toBe('second, edited')
+    expect(String(next.body)).toBe('third')
+  })
+
   it('serves a function added while running', async () => {
     expect((await reloading(request('added'))).status).toBe(404)
     await mkdir(path.join(dir, 'added'))

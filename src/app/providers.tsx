@@ -1,9 +1,12 @@
-/** Everything every page needs: the query cache (SPEC §9 defaults), tooltips and the one toaster. */
+/**
+ * Everything every page needs: the query cache (SPEC §9 defaults), the session and the one toaster.
+ * No tooltip provider here on purpose: Radix tooltips pull in the popover positioning engine (~15 KB gzip)
+ * that public pages never use; an area that shows tooltips wraps itself in `<TooltipProvider>`.
+ */
 import { useState, type ReactNode } from 'react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { Toaster } from 'sonner'
 import { createQueryClient } from '@/lib/query-client'
-import { TooltipProvider } from '@/components/ui/tooltip'
 import { TOAST_DURATION_MS } from '@/lib/toast'
 import { SessionProvider } from '@/lib/session'
 
@@ -11,11 +14,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient)
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={300}>
-        <SessionProvider>{children}</SessionProvider>
-        {/* SPEC §9: one toast at a time; a toast stays 1,000,000 ms unless it sets its own duration. */}
-        <Toaster visibleToasts={1} duration={TOAST_DURATION_MS} closeButton richColors position="top-right" />
-      </TooltipProvider>
+      <SessionProvider>{children}</SessionProvider>
+      {/* SPEC §9: one toast at a time; a toast stays 1,000,000 ms unless it sets its own duration. */}
+      <Toaster visibleToasts={1} duration={TOAST_DURATION_MS} closeButton richColors position="top-right" />
     </QueryClientProvider>
   )
 }

@@ -10,9 +10,10 @@ import { MainNav } from '@/components/main-nav'
 import { isSignedInArea, paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
 import { useIsMobile } from './use-is-mobile'
-import { UserMenu } from './user-menu'
 
-// The slide-in menu (and its animation library) is only downloaded by mobile visitors.
+// The avatar menu (and its popover machinery) is only downloaded once someone is signed in, and the
+// slide-in menu (and its animation library) only by mobile visitors: public pages stay light.
+const UserMenu = lazy(() => import('./user-menu').then((module) => ({ default: module.UserMenu })))
 const MobileNavigation = lazy(() => import('./mobile-navigation').then((module) => ({ default: module.MobileNavigation })))
 
 export function SiteHeader() {
@@ -32,7 +33,9 @@ export function SiteHeader() {
               <MobileNavigation user={user} showNav={showNav} />
             </Suspense>
           ) : isLoading ? null : user ? (
-            <UserMenu user={user} />
+            <Suspense fallback={<span className="size-9" />}>
+              <UserMenu user={user} />
+            </Suspense>
           ) : (
             <>
               <Button asChild variant="ghost">

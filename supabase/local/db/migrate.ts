@@ -6,7 +6,8 @@
 import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Db } from './database'
+import { createHash } from 'node:crypto'
+import { literal, type Db } from './database'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const supabaseDir = path.resolve(here, '../..')
@@ -21,7 +22,7 @@ export type MigrateOptions = {
 
 export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOptions = {}): Promise<MigrateResult> {
   const fresh = !(await hasMigrationTable(db))
-  await db.exec(await readFile(path.join(here, 'bootstrap.sql'), 'utf8'))
+  await bootstrap(db, fresh)
   await afterBootstrap?.(db)
   const done = new Set(
     (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
@@ -58,6 +59,20 @@ export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOp
     }
   }
   return { applied, seeded }
+}
+
+/**
+ * Runs bootstrap.sql unless this exact version already ran here (its hash is kept as the comment of the
+ * supabase_migrations schema): it takes ~0.5 s on PGlite, half the budget of a start with an existing database.
+ */
+async function bootstrap(db: Db, fresh: boolean) {
+  const sql = await readFile(path.join(here, 'bootstrap.sql'), 'utf8')
+  const mark = `bootstrap ${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`
+  if (!fresh) {
+    const r = await db.query<{ mark: string | null }>("select obj_description('supabase_migrations'::regnamespace, 'pg_namespace') as mark")
+    if (r.rows[0]?.mark === mark) return
+  }
+  await db.exec(`${sql};\ncomment on schema supabase_migrations is ${literal(mark)};`)
 }
 
 async function hasMigrationTable(db: Db) {

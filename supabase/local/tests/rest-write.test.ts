@@ -59,8 +59,8 @@ describe.each(engines)('REST writes (%s)', (engine) => {
   })
 
   it('upserts on the primary key when no on_conflict is given', async () => {
-    const { data: [row] = [] } = await b.anon().from('gw_items').insert({ sku: 'w-pk' }).select('id')
-    const { error } = await b.anon().from('gw_items').upsert({ id: row.id, sku: 'w-pk', qty: 7 })
+    const { data } = await b.anon().from('gw_items').insert({ sku: 'w-pk' }).select('id').single()
+    const { error } = await b.anon().from('gw_items').upsert({ id: data!.id, sku: 'w-pk', qty: 7 })
     expect(error).toBeNull()
     expect(await items("sku = 'w-pk'")).toEqual([{ sku: 'w-pk', qty: 7, label: null }])
   })

@@ -1,0 +1,129 @@
+/**
+ * The embedded backend's commands: `start` (npm run backend), `reset` (npm run db:reset) and `types`
+ * (npm run db:types). A pid file in supabase/.local keeps `reset` from deleting the database folder
+ * under a running backend.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { ensureAuthSchema } from './auth/index'
+import { envLocalPath, writeEnvLocal } from './config'
+import { supabaseDir } from './db/migrate'
+import { openBackendDb } from './db/open-backend-db'
+import { localStateDir } from './db/snapshot'
+import { generateTypes } from './db/types'
+import { DEFAULT_DATA_DIR, startBackend, type Backend } from './server'
+
+const pidFile = path.join(localStateDir, 'backend.pid')
+
+/** Overrides for running a second backend beside the developer's (ports and folder); unset in normal use. */
+const env = {
+  port: process.env.BACKEND_PORT ? Number(process.env.BACKEND_PORT) : undefined,
+  mailPort: process.env.MAILBOX_PORT ? Number(process.env.MAILBOX_PORT) : undefined,
+  smtpPort: process.env.SMTP_PORT ? Number(process.env.SMTP_PORT) : undefined,
+  dataDir: process.env.BACKEND_DATA_DIR ? path.resolve(process.env.BACKEND_DATA_DIR) : DEFAULT_DATA_DIR,
+}
+
+export function envFor(backend: Pick<Backend, 'apiUrl' | 'anonKey' | 'serviceRoleKey'>) {
+  return {
+    VITE_SUPABASE_URL: backend.apiUrl,
+    VITE_SUPABASE_ANON_KEY: backend.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey,
+  }
+}
+
+export function banner(backend: Backend): string {
+  return [
+    '',
+    `  API URL          ${backend.apiUrl}`,
+    `  Mailbox          ${backend.mailboxUrl}`,
+    `  anon key         ${backend.anonKey}`,
+    `  service_role key ${backend.serviceRoleKey}`,
+    `  Database         ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : path.relative(process.cwd(), env.dataDir)}`,
+    `  Keys written to  ${path.relative(process.cwd(), envLocalPath)}`,
+    '',
+  ].join('\n')
+}
+
+async function runningPid(): Promise<number | null> {
+  const pid = Number(await readFile(pidFile, 'utf8').catch(() => ''))
+  if (!pid || pid === process.pid) return null
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch {
+    return null
+  }
+}
+
+/** Starts the backend for a long-running command and stops it cleanly on Ctrl-C or SIGTERM. */
+export async function startForeground(onStop?: () => Promise<void>): Promise<Backend> {
+  const other = await runningPid()
+  if (other) throw new Error(`Another backend (pid ${other}) is using the local database; stop it first.`)
+  const started = performance.now()
+  const backend = await startBackend({ ...env, log: process.env.BACKEND_LOG === '1' })
+  await mkdir(localStateDir, { recursive: true })
+  await writeFile(pidFile, String(process.pid))
+  await writeEnvLocal(envLocalPath, envFor(backend))
+  console.log(banner(backend))
+  console.log(`  Ready in ${((performance.now() - started) / 1000).toFixed(2)} s. Ctrl-C stops it.\n`)
+  let stopping = false
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    await onStop?.().catch(() => {})
+    await backend.close().catch((e) => console.error(e))
+    await rm(pidFile, { force: true })
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return backend
+}
+
+async function reset() {
+  const other = await runningPid()
+  if (other) throw new Error(`A backend (pid ${other}) is running on the local database; stop it before resetting.`)
+  const { db, migration } = await openBackendDb({
+    dataDir: env.dataDir,
+    databaseUrl: process.env.DATABASE_URL,
+    reset: true,
+    seed: true,
+    afterBootstrap: ensureAuthSchema,
+  })
+  await db.close()
+  console.log(`Database rebuilt: ${migration.applied.length} migrations applied${migration.seeded ? ', seed.sql loaded' : ''}.`)
+}
+
+/** Types come from a fresh in-memory database built from the migrations, so they match the files. */
+async function types() {
+  const { db } = await openBackendDb({ databaseUrl: process.env.DATABASE_URL, seed: false, afterBootstrap: ensureAuthSchema })
+  const out = path.join(supabaseDir, '..', 'src', 'types', 'database.types.ts')
+  try {
+    await writeFile(out, await generateTypes(db))
+  } finally {
+    await db.close()
+  }
+  console.log(`Wrote ${path.relative(process.cwd(), out)}`)
+}
+
+const commands: Record<string, () => Promise<unknown>> = { start: () => startForeground(), reset, types }
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
+if (isMain) {
+  const name = process.argv[2] ?? 'start'
+  const command = commands[name]
+  if (!command) {
+    console.error(`Usage: tsx supabase/local/cli.ts <start|reset|types>`)
+    process.exit(2)
+  }
+  command().then(
+    () => {
+      if (name !== 'start') process.exit(0)
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error)
+      process.exit(1)
+    },
+  )
+}
+

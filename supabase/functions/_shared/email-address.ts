@@ -7,7 +7,8 @@ import { DISPOSABLE_DOMAINS } from './disposable-domains.ts'
 
 const MAX_LENGTH = 254
 // Pragmatic, not RFC 5322: one @, no spaces, a dot in the domain, sane labels.
-const FORMAT = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/
+const FORMAT =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/
 
 export function normalizeEmail(value: string): string {
   return value.trim().toLowerCase()

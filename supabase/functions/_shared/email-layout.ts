@@ -28,7 +28,10 @@ export type LayoutParts = {
   footer: string
 }
 
-export function renderLayout({ preheader, heading, bodyHtml, bodyText, footer }: LayoutParts): { html: string; text: string } {
+export function renderLayout({ preheader, heading, bodyHtml, bodyText, footer }: LayoutParts): {
+  html: string
+  text: string
+} {
   const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(heading)}</title></head>

@@ -27,7 +27,8 @@ async function subscribe(req: Request): Promise<Response> {
   requirePost(req)
   const ip = clientIp(req)
   const byIp = perIp.hit(ip)
-  if (!byIp.allowed) throw tooMany('Too many subscription requests. Please try again in a few minutes.', byIp.retryAfterSeconds)
+  if (!byIp.allowed)
+    throw tooMany('Too many subscription requests. Please try again in a few minutes.', byIp.retryAfterSeconds)
   const input = parseSubscribeRequest(await readJsonObject(req))
   const byEmail = perEmail.hit(foldEmail(input.email))
   if (!byEmail.allowed) {

@@ -19,7 +19,16 @@ type Outcome = {
   newsletter_name: string | null
 }
 
-const answer = (fields: { success: boolean; alreadyConfirmed?: boolean; expired?: boolean; newsletterName?: string | null; error?: string | null }, status = 200) =>
+const answer = (
+  fields: {
+    success: boolean
+    alreadyConfirmed?: boolean
+    expired?: boolean
+    newsletterName?: string | null
+    error?: string | null
+  },
+  status = 200,
+) =>
   json(
     {
       success: fields.success,

@@ -22,7 +22,16 @@ export type FunctionsOptions = {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 // Hop-by-hop headers belong to one connection, not to the request or response being forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'te', 'trailer'])
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'te',
+  'trailer',
+])
 const DEFAULT_FROM = 'Growletter <no-reply@growletter.test>'
 
 const json = (status: number, body: unknown): ApiResponse => ({

@@ -33,7 +33,11 @@ async function waitForAccountEmail(email: string): Promise<Message> {
 const settle = () => new Promise((r) => setTimeout(r, 600))
 
 async function createUser(email: string, confirmed: boolean) {
-  const { data, error } = await admin.auth.admin.createUser({ email, password: 'a-long-password-1', email_confirm: confirmed })
+  const { data, error } = await admin.auth.admin.createUser({
+    email,
+    password: 'a-long-password-1',
+    email_confirm: confirmed,
+  })
   if (error) throw error
   return data.user
 }

@@ -33,4 +33,5 @@ export function request(name: string, overrides: Partial<ApiRequest> = {}): ApiR
   }
 }
 
-export const bodyOf = (body: unknown) => JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body))
+export const bodyOf = (body: unknown) =>
+  JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body))

@@ -11,7 +11,11 @@ describe('functions runner failures', () => {
   let strict: ReturnType<typeof createFunctionsHandler>
 
   beforeAll(() => {
-    strict = createFunctionsHandler(runnerContext(), { functionsDir: fixtures, timeoutMs: 500, log: (line) => logs.push(line) })
+    strict = createFunctionsHandler(runnerContext(), {
+      functionsDir: fixtures,
+      timeoutMs: 500,
+      log: (line) => logs.push(line),
+    })
   })
   afterAll(async () => {
     await strict?.close()

@@ -6,16 +6,26 @@ import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
 import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
 
 describe('email addresses', () => {
-  it.each(['a@example.com', 'first.last+tag@sub.example.co.uk', "o'neil@example.ie", 'x_y-z@a-b.io'])('accepts %s', (email) => {
-    expect(isValidEmail(email)).toBe(true)
-  })
-
-  it.each(['', 'plain', 'a@b', 'a@@example.com', 'a b@example.com', '.a@example.com', 'a..b@example.com', 'a@-example.com', `${'a'.repeat(65)}@example.com`])(
-    'refuses %j',
+  it.each(['a@example.com', 'first.last+tag@sub.example.co.uk', "o'neil@example.ie", 'x_y-z@a-b.io'])(
+    'accepts %s',
     (email) => {
-      expect(isValidEmail(email)).toBe(false)
+      expect(isValidEmail(email)).toBe(true)
     },
   )
+
+  it.each([
+    '',
+    'plain',
+    'a@b',
+    'a@@example.com',
+    'a b@example.com',
+    '.a@example.com',
+    'a..b@example.com',
+    'a@-example.com',
+    `${'a'.repeat(65)}@example.com`,
+  ])('refuses %j', (email) => {
+    expect(isValidEmail(email)).toBe(false)
+  })
 
   it('normalises case and surrounding space', () => {
     expect(normalizeEmail('  Ann@Example.COM ')).toBe('ann@example.com')

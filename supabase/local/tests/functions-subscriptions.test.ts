@@ -124,7 +124,11 @@ describe('subscribe', () => {
       { email: 'a@example.com', campaignIds: Array.from({ length: 11 }, () => crypto.randomUUID()) },
       'You can subscribe to at most 10 newsletters at once',
     ],
-    ['a non-uuid id', { email: 'a@example.com', campaignIds: ['1; drop table'] }, 'One of the chosen newsletters does not exist'],
+    [
+      'a non-uuid id',
+      { email: 'a@example.com', campaignIds: ['1; drop table'] },
+      'One of the chosen newsletters does not exist',
+    ],
     [
       'a newsletter not accepting subscribers',
       { email: 'a@example.com', campaignIds: [FRONTEND_BRIEF, PAUSED_CAMPAIGN] },
@@ -132,10 +136,7 @@ describe('subscribe', () => {
     ],
   ])('refuses %s with 400 and a readable message', async (_label, body, message) => {
     const client = visitor()
-    const res =
-      typeof body === 'string'
-        ? await rawPost('subscribe', body)
-        : await invoke(client, 'subscribe', body)
+    const res = typeof body === 'string' ? await rawPost('subscribe', body) : await invoke(client, 'subscribe', body)
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ success: false, error: message })
   })
@@ -275,8 +276,12 @@ describe('verify-subscription', () => {
       newsletterName: null,
       error: 'This confirmation link is not valid.',
     }
-    expect((await invoke(visitor(), 'verify-subscription', { token: links[0].token, email: 'other@example.com' })).body).toEqual(invalid)
-    expect((await invoke(visitor(), 'verify-subscription', { token: 'x'.repeat(43), email: links[0].email })).body).toEqual(invalid)
+    expect(
+      (await invoke(visitor(), 'verify-subscription', { token: links[0].token, email: 'other@example.com' })).body,
+    ).toEqual(invalid)
+    expect(
+      (await invoke(visitor(), 'verify-subscription', { token: 'x'.repeat(43), email: links[0].email })).body,
+    ).toEqual(invalid)
   })
 
   it('answers 400 when the token or email is missing', async () => {

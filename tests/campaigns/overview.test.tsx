@@ -157,6 +157,6 @@ describe('advertiser overview', () => {
   it('sends a publisher to their own dashboard', async () => {
     signInAs('publisher')
     const { router } = renderRoute('/dashboard/advertiser')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/publisher'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/publisher'), { timeout: 4000 })
   })
 })

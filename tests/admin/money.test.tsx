@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { http, HttpResponse } from 'msw'
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { restUrl, server } from '../msw/server'
+import { renderRoute } from '../render-route'
+import { countedJson, postgrestError, signInAs } from '../campaigns/signed-in'
+
+const tx = (i: number) => ({
+  id: `t${i}`,
+  amount: -2,
+  type: 'hold',
+  status: 'pending',
+  description: `Subscriber ${i}`,
+  created_at: '2026-11-01T00:00:00Z',
+  available_at: '2026-11-08T00:00:00Z',
+  user: { full_name: 'Ada Advertiser' },
+})
+
+function moneyHandlers(asked: URLSearchParams[] = []) {
+  let payoutStatus = 'requested'
+  return [
+    http.get(restUrl('wallets'), () =>
+      HttpResponse.json([
+        { balance: 100, held: 4, pending_earnings: 0 },
+        { balance: 20, held: 0, pending_earnings: 3.2 },
+      ]),
+    ),
+    http.get(restUrl('campaign_source_stats'), () => HttpResponse.json([{ total_spend: 10, total_earnings: 8 }])),
+    http.get(restUrl('payout_requests'), ({ request }) => {
+      const url = new URL(request.url)
+      if (url.searchParams.get('status') === 'eq.requested') return HttpResponse.json(payoutStatus === 'requested' ? [{ amount: 60 }] : [])
+      return HttpResponse.json([
+        { id: 'p1', amount: 60, status: payoutStatus, created_at: '2026-11-01T00:00:00Z', paid_at: null, publisher: { full_name: 'Pat Publisher' } },
+      ])
+    }),
+    http.post(restUrl('rpc/admin_mark_payout_paid'), () => {
+      payoutStatus = 'paid'
+      return HttpResponse.json({ id: 'p1', status: 'paid' })
+    }),
+    http.get(restUrl('wallet_transactions'), ({ request }) => {
+      const params = new URL(request.url).searchParams
+      asked.push(params)
+      const all = Array.from({ length: params.get('type') ? 3 : 25 }, (_, i) => tx(i))
+      const offset = Number(params.get('offset') ?? 0)
+      return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
+    }),
+  ]
+}
+
+describe('admin money', () => {
+  it('shows loading placeholders', async () => {
+    signInAs('admin')
+    const never = () => new Promise<never>(() => {})
+    server.use(
+      http.get(restUrl('wallets'), never),
+      http.get(restUrl('campaign_source_stats'), never),
+      http.get(restUrl('payout_requests'), never),
+      http.get(restUrl('wallet_transactions'), never),
+    )
+    renderRoute('/dashboard/admin/money')
+    expect(await screen.findByRole('status', { name: 'Loading marketplace totals' })).toBeInTheDocument()
+    expect(screen.getByRole('status', { name: 'Loading payout requests' })).toBeInTheDocument()
+    expect(screen.getByRole('status', { name: 'Loading transactions' })).toBeInTheDocument()
+  })
+
+  it('shows marketplace totals', async () => {
+    signInAs('admin')
+    server.use(...moneyHandlers())
+    renderRoute('/dashboard/admin/money')
+    const totals = await screen.findByTestId('marketplace-totals')
+    expect(within(totals).getByText('Credits in wallets').nextSibling).toHaveTextContent('120.00 credits')
+    expect(within(totals).getByText('On hold (screening)').nextSibling).toHaveTextContent('4.00 credits')
+    expect(within(totals).getByText('Pending publisher earnings').nextSibling).toHaveTextContent('3.20 credits')
+    expect(within(totals).getByText('Platform fees').nextSibling).toHaveTextContent('2.00 credits')
+    expect(within(totals).getByText('Open payout requests').nextSibling).toHaveTextContent('60.00 credits')
+  })
+
+  it('says when there are no transactions or payout requests, and when a read fails', async () => {
+    signInAs('admin')
+    server.use(
+      http.get(restUrl('wallets'), () => postgrestError(500, 'wallets offline')),
+      http.get(restUrl('campaign_source_stats'), () => HttpResponse.json([])),
+      http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
+      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+    )
+    renderRoute('/dashboard/admin/money')
+    expect(await screen.findByText('No payout requests yet.')).toBeInTheDocument()
+    expect(await screen.findByText('No transactions yet.')).toBeInTheDocument()
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('wallets offline')
+  })
+
+  it('pages through all transactions and narrows to holds', async () => {
+    signInAs('admin')
+    const asked: URLSearchParams[] = []
+    server.use(...moneyHandlers(asked))
+    const user = userEvent.setup()
+    renderRoute('/dashboard/admin/money')
+    const table = await screen.findByTestId('admin-transactions')
+    expect(within(table).getAllByRole('row')).toHaveLength(21)
+    expect(table).toHaveTextContent('Ada Advertiser')
+    expect(table).toHaveTextContent('Settles')
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+    expect(await screen.findByText('Subscriber 24')).toBeInTheDocument()
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'On hold' }))
+    expect(await screen.findByText('Page 1 of 1')).toBeInTheDocument()
+    const last = asked[asked.length - 1]
+    expect([last.get('type'), last.get('status'), last.get('offset')]).toEqual(['eq.hold', 'eq.pending', '0'])
+  })
+
+  it('marks a payout paid through admin_mark_payout_paid', async () => {
+    signInAs('admin')
+    server.use(...moneyHandlers())
+    const user = userEvent.setup()
+    renderRoute('/dashboard/admin/money')
+    await user.click(await screen.findByRole('button', { name: 'Mark paid 60.00 credits to Pat Publisher' }))
+    expect(await screen.findByText('Payout marked paid')).toBeInTheDocument()
+    const list = screen.getByRole('list', { name: 'Payout requests' })
+    expect(await within(list).findByText('paid')).toBeInTheDocument()
+  })
+})

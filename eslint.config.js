@@ -18,7 +18,7 @@ export default tseslint.config(
       'supabase/.local',
       // Deno code: checked by `deno check` with its own globals.
       'supabase/functions',
-      'supabase/local/functions/host.ts',
+      'supabase/local/functions/host*.ts',
       'src/types/database.types.ts',
     ],
   },

@@ -128,6 +128,7 @@ export type Database = {
           category: string | null
           created_at: string
           description: string | null
+          funding_status: string
           id: string
           image_url: string | null
           name: string
@@ -144,6 +145,7 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          funding_status?: string
           id?: string
           image_url?: string | null
           name: string
@@ -160,6 +162,7 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          funding_status?: string
           id?: string
           image_url?: string | null
           name?: string

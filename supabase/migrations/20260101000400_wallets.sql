@@ -119,6 +119,9 @@ begin
   if new_id is not null and p_status = 'completed' then
     update public.wallet_balances set balance = balance + p_amount where user_id = p_user_id;
   end if;
+  if new_id is not null then
+    perform public.refresh_campaign_funding(p_user_id);
+  end if;
   return new_id;
 end
 $$;
@@ -152,6 +155,7 @@ begin
   if p_status = 'completed' then
     update public.wallet_balances set balance = balance + t.amount where user_id = t.user_id;
   end if;
+  perform public.refresh_campaign_funding(t.user_id);
   return true;
 end
 $$;

@@ -16,23 +16,24 @@ create table public.campaigns (
   status text not null default 'pending_review'
     check (status in ('draft', 'pending_review', 'active', 'paused', 'rejected', 'completed')),
   review_note text check (char_length(review_note) <= 1000),
+  funding_status text not null default 'funded' check (funding_status in ('funded', 'budget_exhausted', 'balance_exhausted')),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint campaigns_advertiser_id_fkey foreign key (advertiser_id) references public.profiles (id) on delete cascade
 );
 comment on table public.campaigns is
-  'A newsletter listed by an advertiser. budget_spent grows by price_per_subscriber for each counted subscriber and never passes budget_total.';
+  'A newsletter listed by an advertiser. budget_spent grows by price_per_subscriber for each counted subscriber and never passes budget_total. funding_status says whether it can pay one more subscriber (else it is not shown publicly, and the advertiser sees why).';
 create index campaigns_advertiser_idx on public.campaigns (advertiser_id);
 create index campaigns_status_created_idx on public.campaigns (status, created_at desc);
 
 alter table public.campaigns enable row level security;
 
-create policy "Visitors can read active campaigns"
+create policy "Visitors can read active funded campaigns"
   on public.campaigns for select to anon
-  using (status = 'active');
-create policy "Signed-in users can read active campaigns"
+  using (status = 'active' and funding_status = 'funded');
+create policy "Signed-in users can read active funded campaigns"
   on public.campaigns for select to authenticated
-  using (status = 'active');
+  using (status = 'active' and funding_status = 'funded');
 create policy "Advertisers can read their own campaigns"
   on public.campaigns for select to authenticated
   using ((select auth.uid()) = advertiser_id);
@@ -91,6 +92,57 @@ revoke execute on function public.guard_campaign_columns() from public, anon, au
 
 create trigger campaigns_guard_columns before insert or update on public.campaigns
   for each row execute function public.guard_campaign_columns();
+
+create function public.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric)
+returns text
+language sql stable
+security definer
+set search_path = ''
+as $$
+  select case
+    when p_budget_total - p_budget_spent < p_price then 'budget_exhausted'
+    when public.wallet_available(p_advertiser_id) < p_price then 'balance_exhausted'
+    else 'funded'
+  end
+$$;
+comment on function public.campaign_funding_status(uuid, numeric, numeric, numeric) is
+  'Whether a campaign can pay one more subscriber from its remaining budget and its advertiser''s available balance.';
+revoke execute on function public.campaign_funding_status(uuid, numeric, numeric, numeric) from public, anon, authenticated, service_role;
+
+-- Runs on every insert and update so browser code can never set funding_status itself.
+create function public.set_campaign_funding_status()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  new.funding_status := public.campaign_funding_status(new.advertiser_id, new.price_per_subscriber, new.budget_total, new.budget_spent);
+  return new;
+end
+$$;
+comment on function public.set_campaign_funding_status() is 'Recomputes funding_status whenever a campaign changes.';
+revoke execute on function public.set_campaign_funding_status() from public, anon, authenticated, service_role;
+
+create trigger campaigns_set_funding_status before insert or update on public.campaigns
+  for each row execute function public.set_campaign_funding_status();
+
+-- Called by the ledger writers after an advertiser's available balance changed (wallet locked first,
+-- then campaigns: the same order confirm_subscription uses, so the two never deadlock).
+create function public.refresh_campaign_funding(p_advertiser_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.campaigns c set funding_status = c.funding_status
+  where c.advertiser_id = p_advertiser_id
+    and c.funding_status is distinct from
+        public.campaign_funding_status(c.advertiser_id, c.price_per_subscriber, c.budget_total, c.budget_spent)
+$$;
+comment on function public.refresh_campaign_funding(uuid) is
+  'Internal: re-derives funding_status of an advertiser''s campaigns after their balance moved.';
+revoke execute on function public.refresh_campaign_funding(uuid) from public, anon, authenticated, service_role;
 create trigger campaigns_set_updated_at before update on public.campaigns
   for each row execute function public.set_updated_at();
 

@@ -92,7 +92,7 @@ begin
 
   for i in 1 .. cardinality(p_campaign_ids) loop
     select * into c from public.campaigns where id = p_campaign_ids[i];
-    if not found or c.status <> 'active' then
+    if not found or c.status <> 'active' or c.funding_status <> 'funded' then
       raise exception 'This newsletter is not accepting subscribers' using errcode = '22023';
     end if;
     insert into public.newsletter_subscriptions as ns

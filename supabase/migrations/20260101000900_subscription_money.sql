@@ -27,6 +27,8 @@ begin
   if not found or p_token_hash is null or s.email is distinct from lower(trim(coalesce(p_email, '')))::extensions.citext then
     return jsonb_build_object('result', 'invalid', 'newsletter_name', null, 'campaign_id', null, 'counted', false, 'not_counted_reason', null);
   end if;
+  -- Lock order wallet, then campaign (as the ledger writers do) so concurrent money events never deadlock.
+  perform public.lock_wallet((select advertiser_id from public.campaigns where id = s.campaign_id));
   select * into c from public.campaigns where id = s.campaign_id for update;
   if s.used_token_hash = p_token_hash and s.status = 'confirmed' then
     return jsonb_build_object('result', 'already_confirmed', 'newsletter_name', c.name, 'campaign_id', c.id,
@@ -56,8 +58,6 @@ begin
         then 'duplicate_email'
     end;
     if reason is null then
-      -- Lock the advertiser's wallet before reading what it can still pay: concurrent confirmations queue here.
-      perform public.lock_wallet(c.advertiser_id);
       if c.budget_spent + c.price_per_subscriber > c.budget_total
          or public.wallet_available(c.advertiser_id) < c.price_per_subscriber then
         reason := 'budget_exhausted';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
 import { actors, createUser, ids, ledgerMismatches } from './helpers/fixtures'
-import { ageSubscription, confirm, createMarket, subscribe, walletOf } from './helpers/market'
+import { ageSubscription, confirm, createMarket, subscribe, walletOf, type Market } from './helpers/market'
 
 afterEach(async () => {
   expect(await ledgerMismatches()).toEqual([])
@@ -176,27 +176,71 @@ describe('holds, earnings and screening', () => {
     )
   })
 
+  // Subscribers who were sent a link while the campaign could still pay may confirm after it no longer can.
+  async function pendingThenConfirmed(m: Market, count: number) {
+    const pending = []
+    for (let i = 0; i < count; i++) {
+      const email = `b${i}-${randomUUID()}@example.com`
+      pending.push({ email, token: (await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]! })
+      await ageSubscription(email)
+    }
+    const results = []
+    for (const p of pending) results.push(await confirm(p.token, p.email))
+    return results
+  }
+
   it('never charges a campaign past its budget', async () => {
     const m = await createMarket({ deposit: 1000, price: 10, budget: 25 })
-    const results = []
-    for (let i = 0; i < 4; i++) results.push(await counted(m, `b${i}-${randomUUID()}@example.com`))
+    const results = await pendingThenConfirmed(m, 4)
     expect(results.map((r) => r.not_counted_reason)).toEqual([null, null, 'budget_exhausted', 'budget_exhausted'])
     expect(results.every((r) => r.result === 'confirmed')).toBe(true)
     const db = await testDb()
-    const c = await db.query<{ budget_spent: string }>(
-      'select budget_spent::text from public.campaigns where id = $1',
+    const c = await db.query<{ budget_spent: string; funding_status: string }>(
+      'select budget_spent::text, funding_status from public.campaigns where id = $1',
       [m.campaignId],
     )
-    expect(c.rows[0]!.budget_spent).toBe('20.00')
+    expect(c.rows[0]).toEqual({ budget_spent: '20.00', funding_status: 'budget_exhausted' })
   })
 
   it("never charges past the advertiser's available balance, holds included", async () => {
     const m = await createMarket({ deposit: 20, price: 8, budget: 1000 })
-    const results = []
-    for (let i = 0; i < 3; i++) results.push(await counted(m, `c${i}-${randomUUID()}@example.com`))
+    const results = await pendingThenConfirmed(m, 3)
     expect(results.map((r) => r.counted)).toEqual([true, true, false])
     expect(results[2]!.not_counted_reason).toBe('budget_exhausted')
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '20.00', held: '16.00', available: '4.00' })
+  })
+
+  it('stops showing a campaign that cannot pay one more subscriber, tells the advertiser why, and resumes on deposit', async () => {
+    const m = await createMarket({ deposit: 10, price: 8, budget: 1000 })
+    const visible = async () =>
+      (await queryAs(anon, 'select id from public.campaigns where id = $1', [m.campaignId])).length === 1
+    expect(await visible()).toBe(true)
+    await pendingThenConfirmed(m, 1)
+    expect(await visible()).toBe(false)
+    const own = await queryAs(m.advertiser.actor, 'select status, funding_status from public.campaigns where id = $1', [
+      m.campaignId,
+    ])
+    expect(own).toEqual([{ status: 'active', funding_status: 'balance_exhausted' }])
+    expect(
+      await errorOf(service, 'select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[])', [
+        `late-${randomUUID()}@example.com`,
+        [m.campaignId],
+        ['h'],
+      ]),
+    ).toBe('This newsletter is not accepting subscribers')
+    // Browser code cannot mark it funded: the trigger recomputes the status on every write.
+    await queryAs(m.advertiser.actor, "update public.campaigns set funding_status = 'funded' where id = $1", [
+      m.campaignId,
+    ])
+    expect(await visible()).toBe(false)
+    await queryAs(service, 'select public.credit_deposit($1, 50, $2)', [m.advertiser.id, `cs_${randomUUID()}`])
+    expect(await visible()).toBe(true)
+    await queryAs(service, "select public.settle_matured_holds(now() + interval '8 days')")
+    expect(
+      (
+        await queryAs(m.advertiser.actor, 'select funding_status from public.campaigns where id = $1', [m.campaignId])
+      )[0],
+    ).toEqual({ funding_status: 'funded' })
   })
 
   it('charges nothing for an unattributed subscriber', async () => {

@@ -19,6 +19,7 @@ export default tseslint.config(
       // Deno code: checked by `deno check` with its own globals.
       'supabase/functions',
       'supabase/local/functions/host*.ts',
+      'supabase/local/tests/fixtures/functions',
       'src/types/database.types.ts',
     ],
   },

@@ -11,7 +11,7 @@ async function fillValidForm(user: ReturnType<typeof userEvent.setup>, overrides
   await user.type(screen.getByLabelText('Description'), 'Business news in five minutes.')
   await user.type(screen.getByLabelText('Image URL'), 'https://example.com/brew.png')
   await user.type(screen.getByLabelText('Website URL'), 'https://morningbrew.example')
-  await user.selectOptions(screen.getByLabelText('Category'), 'business')
+  await user.selectOptions(screen.getByLabelText('Category'), 'Business')
   await user.type(screen.getByLabelText('Price per subscriber (credits)'), overrides.price ?? '2.50')
   await user.type(screen.getByLabelText('Budget (credits)'), '100')
 }
@@ -76,7 +76,7 @@ describe('submit newsletter', () => {
       name: 'Morning Brew',
       description: 'Business news in five minutes.',
       image_url: 'https://example.com/brew.png',
-      category: 'business',
+      category: 'Business',
       website_url: 'https://morningbrew.example',
       price_per_subscriber: 2.5,
       budget_total: 100,

@@ -13,17 +13,19 @@ const optionalUrl = (label: string) =>
       error: `${label} must start with http:// or https://`,
     })
 
+/** Capitalised as the directory and the newsletter list show them (and as the demo data stores them). */
 export const CAMPAIGN_CATEGORIES = [
-  'business',
-  'technology',
-  'marketing',
-  'finance',
-  'health',
-  'lifestyle',
-  'education',
-  'entertainment',
-  'news',
-  'other',
+  'Business',
+  'Technology',
+  'Marketing',
+  'Finance',
+  'Health',
+  'Design',
+  'Culture',
+  'Education',
+  'Lifestyle',
+  'News',
+  'Other',
 ] as const
 
 export const campaignFormSchema = z.object({

@@ -69,7 +69,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
           </option>
           {CAMPAIGN_CATEGORIES.map((category) => (
             <option key={category} value={category}>
-              {category[0].toUpperCase() + category.slice(1)}
+              {category}
             </option>
           ))}
         </select>

@@ -40,7 +40,7 @@ export function parseOperation(field: Field, raw: string, quoted: boolean): Cond
       throw parseError(`"failed to parse filter (${raw})"`, 'in. expects a list in parentheses')
     }
     const inner = value.slice(1, -1)
-    const list = inner.trim() === '' ? [] : splitTopLevel(inner).map((v) => unquote(v))
+    const list = inner.trim() === '' ? [] : splitTopLevel(inner, ',', true).map((v) => unquote(v))
     return { kind: 'filter', field, negate, op, value, list }
   }
   return { kind: 'filter', field, negate, op, value: quoted ? unquote(value) : value, language }

@@ -4,8 +4,13 @@
  */
 import { parseError } from './errors'
 
-/** Splits `s` on `sep` where it is not inside (...), {...}, [...] or "...". */
-export function splitTopLevel(s: string, sep = ','): string[] {
+/**
+ * Splits `s` on `sep` where it is not inside (...), {...}, [...] or "...". `parensOnly` is for in.(...)
+ * lists, where braces are ordinary characters of a value.
+ */
+export function splitTopLevel(s: string, sep = ',', parensOnly = false): string[] {
+  const opens = parensOnly ? '(' : '({['
+  const closes = parensOnly ? ')' : ')}]'
   const parts: string[] = []
   let depth = 0
   let quoted = false
@@ -16,8 +21,8 @@ export function splitTopLevel(s: string, sep = ','): string[] {
       if (ch === '\\') i++
       else if (ch === '"') quoted = false
     } else if (ch === '"') quoted = true
-    else if (ch === '(' || ch === '{' || ch === '[') depth++
-    else if (ch === ')' || ch === '}' || ch === ']') {
+    else if (opens.includes(ch)) depth++
+    else if (closes.includes(ch)) {
       depth--
       if (depth < 0) throw parseError(`"failed to parse ${s}"`, `unexpected ")"`)
     } else if (ch === sep && depth === 0) {

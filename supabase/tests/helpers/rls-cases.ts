@@ -1,0 +1,343 @@
+/**
+ * The cases of the RLS matrix (rls-matrix.test.ts): for each table and operation, one statement aimed at a
+ * known row and the actors allowed to reach it. Every other actor must be denied.
+ */
+import { anon, service, testDb, type Actor } from './db'
+import { actors, createUser, ids } from './fixtures'
+
+export type ActorName = 'anon' | 'advertiser' | 'otherAdvertiser' | 'publisher' | 'admin' | 'service'
+export const actorOf: Record<ActorName, Actor> = { anon, service, ...actors }
+export const actorIds: Record<ActorName, string | null> = {
+  anon: null,
+  service: ids.advertiser,
+  advertiser: ids.advertiser,
+  otherAdvertiser: ids.otherAdvertiser,
+  publisher: ids.publisher,
+  admin: ids.admin,
+}
+export const names = Object.keys(actorOf) as ActorName[]
+
+export type Op = 'select' | 'insert' | 'update' | 'delete'
+export type Case = {
+  table: string
+  op: Op
+  sql: (ctx: Ctx, me: string | null) => [string, unknown[]]
+  allowed: ActorName[]
+}
+export type Ctx = Record<string, string>
+
+const only = (...who: ActorName[]) => who
+const everyone = names
+
+// The rows the cases aim at; ids that the seed does not fix are looked up before the run.
+export const ctx: Ctx = {}
+export async function loadTargets() {
+  const db = await testDb()
+  const one = async (sql: string) => String((await db.query<{ id: string }>(sql)).rows[0]?.id)
+  ctx.bonus = await one(`select id from wallet_transactions where reference = 'signup-bonus:${ids.advertiser}'`)
+  ctx.wallet = await one(`select id from wallet_balances where user_id = '${ids.advertiser}'`)
+  ctx.stat = await one(
+    `select id from campaign_source_stats where campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}'`,
+  )
+  ctx.click = await one(`select id from link_clicks where campaign_id = '${ids.campaignActive}' limit 1`)
+  ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
+  ctx.event = await one(`select id from moderation_events limit 1`)
+  ctx.message = await one(`select id from contact_messages limit 1`)
+  // A user whose profile is missing (for profile inserts) and one without a wallet (for wallet inserts).
+  const orphan = await createUser('advertiser')
+  await db.query('delete from public.profiles where id = $1', [orphan.id])
+  ctx.orphan = orphan.id
+  ctx.walletless = (await createUser('publisher')).id
+}
+
+const byId =
+  (table: string, key: string, column = 'id') =>
+  (c: Ctx) =>
+    [`select ${column} from public.${table} where id = $1`, [c[key] ?? key]] as [string, unknown[]]
+const update = (table: string, key: string, set: string) => (c: Ctx) =>
+  [`update public.${table} set ${set} where id = $1`, [c[key] ?? key]] as [string, unknown[]]
+const remove = (table: string, key: string) => (c: Ctx) =>
+  [`delete from public.${table} where id = $1`, [c[key] ?? key]] as [string, unknown[]]
+
+export const cases: Case[] = [
+  // profiles: names of advertisers with an active campaign are public; a publisher's profile is not.
+  { table: 'profiles', op: 'select', sql: byId('profiles', ids.advertiser, 'full_name'), allowed: everyone },
+  {
+    table: 'profiles',
+    op: 'select',
+    sql: byId('profiles', ids.publisher, 'full_name'),
+    allowed: only('publisher', 'admin', 'service'),
+  },
+  {
+    table: 'profiles',
+    op: 'insert',
+    sql: (c) => ['insert into public.profiles (id, user_type) values ($1, $2)', [c.orphan, 'advertiser']],
+    allowed: only('service'),
+  },
+  {
+    table: 'profiles',
+    op: 'update',
+    sql: update('profiles', ids.advertiser, 'full_name = full_name'),
+    allowed: only('advertiser', 'service'),
+  },
+  { table: 'profiles', op: 'delete', sql: remove('profiles', ids.advertiser), allowed: only('service') },
+
+  {
+    table: 'wallet_balances',
+    op: 'select',
+    sql: byId('wallet_balances', 'wallet'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'wallet_balances',
+    op: 'insert',
+    sql: (c) => ['insert into public.wallet_balances (user_id, balance) values ($1, 1000)', [c.walletless]],
+    allowed: only('service'),
+  },
+  {
+    table: 'wallet_balances',
+    op: 'update',
+    sql: update('wallet_balances', 'wallet', 'balance = balance + 1000'),
+    allowed: only('service'),
+  },
+  { table: 'wallet_balances', op: 'delete', sql: remove('wallet_balances', 'wallet'), allowed: only('service') },
+
+  {
+    table: 'wallet_transactions',
+    op: 'select',
+    sql: byId('wallet_transactions', 'bonus'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'wallet_transactions',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.wallet_transactions (user_id, amount, type, status) values ($1, 1000, 'credit', 'completed')`,
+      [me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'wallet_transactions',
+    op: 'update',
+    sql: update('wallet_transactions', 'bonus', 'amount = 1000'),
+    allowed: only('service'),
+  },
+  { table: 'wallet_transactions', op: 'delete', sql: remove('wallet_transactions', 'bonus'), allowed: only('service') },
+
+  { table: 'audience_sources', op: 'select', sql: byId('audience_sources', ids.sourceApproved), allowed: everyone },
+  {
+    table: 'audience_sources',
+    op: 'select',
+    sql: byId('audience_sources', ids.sourcePending),
+    allowed: only('publisher', 'admin', 'service'),
+  },
+  {
+    table: 'audience_sources',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.audience_sources (publisher_id, name, platform, status) values ($1, 'My new source', 'x', 'pending_review')`,
+      [me ?? ids.publisher],
+    ],
+    allowed: only('publisher', 'service'),
+  },
+  {
+    table: 'audience_sources',
+    op: 'update',
+    sql: update('audience_sources', ids.sourcePending, `name = 'Renamed source'`),
+    allowed: only('publisher', 'service'),
+  },
+  {
+    table: 'audience_sources',
+    op: 'delete',
+    sql: remove('audience_sources', ids.sourcePending),
+    allowed: only('publisher', 'service'),
+  },
+
+  { table: 'campaigns', op: 'select', sql: byId('campaigns', ids.campaignActive), allowed: everyone },
+  {
+    table: 'campaigns',
+    op: 'select',
+    sql: byId('campaigns', ids.campaignPendingReview),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'campaigns',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.campaigns (advertiser_id, name, price_per_subscriber, budget_total, status) values ($1, 'My newsletter', 1, 10, 'pending_review')`,
+      [me ?? ids.advertiser],
+    ],
+    allowed: only('advertiser', 'otherAdvertiser', 'service'),
+  },
+  {
+    table: 'campaigns',
+    op: 'update',
+    sql: update('campaigns', ids.campaignPendingReview, `name = 'Renamed newsletter'`),
+    allowed: only('advertiser', 'service'),
+  },
+  {
+    table: 'campaigns',
+    op: 'delete',
+    sql: remove('campaigns', ids.campaignPendingReview),
+    allowed: only('advertiser', 'service'),
+  },
+
+  {
+    table: 'campaign_source_stats',
+    op: 'select',
+    sql: byId('campaign_source_stats', 'stat'),
+    allowed: only('advertiser', 'publisher', 'admin', 'service'),
+  },
+  {
+    table: 'campaign_source_stats',
+    op: 'insert',
+    sql: () => [
+      `insert into public.campaign_source_stats (campaign_id, audience_source_id, total_conversions) values ($1, $2, 99)`,
+      [ids.campaignPaused, ids.sourceLive],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'campaign_source_stats',
+    op: 'update',
+    sql: update('campaign_source_stats', 'stat', 'total_conversions = total_conversions + 99'),
+    allowed: only('service'),
+  },
+  {
+    table: 'campaign_source_stats',
+    op: 'delete',
+    sql: remove('campaign_source_stats', 'stat'),
+    allowed: only('service'),
+  },
+
+  {
+    table: 'link_clicks',
+    op: 'select',
+    sql: byId('link_clicks', 'click'),
+    allowed: only('advertiser', 'publisher', 'admin', 'service'),
+  },
+  {
+    table: 'link_clicks',
+    op: 'insert',
+    sql: () => [
+      `insert into public.link_clicks (audience_source_id, counted, visitor_hash) values ($1, true, 'x')`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'link_clicks',
+    op: 'update',
+    sql: update('link_clicks', 'click', 'page_views = page_views + 100'),
+    allowed: only('service'),
+  },
+  { table: 'link_clicks', op: 'delete', sql: remove('link_clicks', 'click'), allowed: only('service') },
+
+  {
+    table: 'newsletter_subscriptions',
+    op: 'select',
+    sql: byId('newsletter_subscriptions', 'subscription'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'newsletter_subscriptions',
+    op: 'insert',
+    sql: () => [
+      `insert into public.newsletter_subscriptions (campaign_id, email, status) values ($1, 'forged@example.com', 'confirmed')`,
+      [ids.campaignActive],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'newsletter_subscriptions',
+    op: 'update',
+    sql: update('newsletter_subscriptions', 'subscription', `status = 'rejected'`),
+    allowed: only('service'),
+  },
+  {
+    table: 'newsletter_subscriptions',
+    op: 'delete',
+    sql: remove('newsletter_subscriptions', 'subscription'),
+    allowed: only('service'),
+  },
+
+  {
+    table: 'contact_messages',
+    op: 'select',
+    sql: byId('contact_messages', 'message'),
+    allowed: only('admin', 'service'),
+  },
+  {
+    table: 'contact_messages',
+    op: 'insert',
+    sql: () => [
+      `insert into public.contact_messages (name, email, subject, message) values ('Kim', 'kim@example.com', 'Hello', 'A question')`,
+      [],
+    ],
+    allowed: everyone,
+  },
+  {
+    table: 'contact_messages',
+    op: 'update',
+    sql: update('contact_messages', 'message', 'handled_at = now()'),
+    allowed: only('admin', 'service'),
+  },
+  {
+    table: 'contact_messages',
+    op: 'delete',
+    sql: remove('contact_messages', 'message'),
+    allowed: only('admin', 'service'),
+  },
+
+  {
+    table: 'payout_requests',
+    op: 'select',
+    sql: byId('payout_requests', ids.payoutRequested),
+    allowed: only('publisher', 'admin', 'service'),
+  },
+  {
+    table: 'payout_requests',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.payout_requests (publisher_id, amount) values ($1, 500)`,
+      [me ?? ids.publisher],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'payout_requests',
+    op: 'update',
+    sql: update('payout_requests', ids.payoutRequested, `status = 'paid'`),
+    allowed: only('service'),
+  },
+  {
+    table: 'payout_requests',
+    op: 'delete',
+    sql: remove('payout_requests', ids.payoutRequested),
+    allowed: only('service'),
+  },
+
+  {
+    table: 'moderation_events',
+    op: 'select',
+    sql: byId('moderation_events', 'event'),
+    allowed: only('admin', 'service'),
+  },
+  {
+    table: 'moderation_events',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.moderation_events (actor_id, subject_type, subject_id, new_status) values ($1, 'campaign', $2, 'active')`,
+      [me ?? ids.admin, ids.campaignActive],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'moderation_events',
+    op: 'update',
+    sql: update('moderation_events', 'event', `reason = 'rewritten'`),
+    allowed: only('service'),
+  },
+  { table: 'moderation_events', op: 'delete', sql: remove('moderation_events', 'event'), allowed: only('service') },
+]

@@ -25,7 +25,10 @@ export async function checkPassword(password: string, stored: string | null | un
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
-export const tokenHash = (email: string, otp: string) => createHash('sha224').update(email + otp).digest('hex')
+export const tokenHash = (email: string, otp: string) =>
+  createHash('sha224')
+    .update(email + otp)
+    .digest('hex')
 
 /** A numeric email OTP of the configured length ({{ .Token }} in templates). */
 export function numericOtp(length: number): string {

@@ -19,10 +19,19 @@ const SENT_AT: Record<TokenColumn, string> = {
 export type IssuedToken = { otp: string; hash: string }
 
 /** Stores a fresh token for `email` (the address the mail goes to) in `column`. */
-export async function issueToken(db: Queryable, settings: AuthSettings, user: UserRow, column: TokenColumn, email: string): Promise<IssuedToken> {
+export async function issueToken(
+  db: Queryable,
+  settings: AuthSettings,
+  user: UserRow,
+  column: TokenColumn,
+  email: string,
+): Promise<IssuedToken> {
   const otp = numericOtp(settings.otpLength)
   const hash = tokenHash(email.toLowerCase(), otp)
-  await db.query(`update auth.users set ${column} = $2, ${SENT_AT[column]} = now(), updated_at = now() where id = $1`, [user.id, hash])
+  await db.query(`update auth.users set ${column} = $2, ${SENT_AT[column]} = now(), updated_at = now() where id = $1`, [
+    user.id,
+    hash,
+  ])
   return { otp, hash }
 }
 

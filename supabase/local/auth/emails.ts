@@ -33,7 +33,12 @@ export type TemplateVars = {
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 
 /** `{{ .Name }}` and `{{ .Data.key }}`, HTML-escaped as Go's html/template would; unknown names render empty. */
 export function renderTemplate(template: string, vars: TemplateVars): string {
@@ -44,7 +49,15 @@ export function renderTemplate(template: string, vars: TemplateVars): string {
 }
 
 const decodeEntities = (s: string) =>
-  s.replace(/&nbsp;/g, ' ').replace(/&middot;/g, '·').replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+  s
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&middot;/g, '·')
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
 
 /** A readable text alternative: links become "label: url", blocks become lines. */
 export function htmlToText(html: string): string {
@@ -69,11 +82,19 @@ export function htmlToText(html: string): string {
 async function loadTemplate(settings: AuthSettings, kind: EmailKind) {
   const configured = settings.templates[kind]?.content_path
   // content_path is relative to the project root (the folder holding supabase/), as for the Supabase CLI.
-  const file = configured ? path.resolve(supabaseDir, '..', configured) : path.join(supabaseDir, 'templates', `${kind}.html`)
+  const file = configured
+    ? path.resolve(supabaseDir, '..', configured)
+    : path.join(supabaseDir, 'templates', `${kind}.html`)
   return { html: await readFile(file, 'utf8'), subject: settings.templates[kind]?.subject ?? DEFAULT_SUBJECTS[kind] }
 }
 
-export async function sendAuthEmail(ctx: BackendContext, settings: AuthSettings, kind: EmailKind, to: string, vars: TemplateVars) {
+export async function sendAuthEmail(
+  ctx: BackendContext,
+  settings: AuthSettings,
+  kind: EmailKind,
+  to: string,
+  vars: TemplateVars,
+) {
   try {
     const { html: template, subject } = await loadTemplate(settings, kind)
     const html = renderTemplate(template, vars)

@@ -9,7 +9,15 @@ import type { AuthEnv, Route } from './env'
 import { RateLimiter } from './rate-limit'
 import { requireServiceRole } from './request'
 import { generateLink, invite } from './routes/admin-links'
-import { createUser, deleteUserById, deleteUserFactor, getUserById, listUserFactors, listUsers, updateUserById } from './routes/admin-users'
+import {
+  createUser,
+  deleteUserById,
+  deleteUserFactor,
+  getUserById,
+  listUserFactors,
+  listUsers,
+  updateUserById,
+} from './routes/admin-users'
 import { health, settingsRoute } from './routes/health'
 import { logout } from './routes/logout'
 import { challenge, enroll, unenroll, verifyFactor } from './routes/mfa'
@@ -73,7 +81,9 @@ export function createAuthHandler(ctx: BackendContext): Handler {
     } catch (error) {
       if (error instanceof AuthHttpError) return errorResponse(error)
       console.error(`[auth] ${req.method} ${req.path} failed:`, error)
-      return errorResponse(httpError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'))
+      return errorResponse(
+        httpError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'),
+      )
     }
   }
 }

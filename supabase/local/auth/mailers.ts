@@ -12,11 +12,22 @@ import type { TokenColumn, UserRow } from './users'
 
 type Mail = { kind: EmailKind; column: TokenColumn; type: string; to: string; newEmail?: string }
 
-async function send(env: AuthEnv, req: ApiRequest, user: UserRow, mail: Mail, redirectTo: string, checkCooldown = true) {
+async function send(
+  env: AuthEnv,
+  req: ApiRequest,
+  user: UserRow,
+  mail: Mail,
+  redirectTo: string,
+  checkCooldown = true,
+) {
   if (checkCooldown) {
     const left = cooldownLeft(env.settings, user, mail.column)
     if (left > 0) {
-      throw httpError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${left} seconds.`)
+      throw httpError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${left} seconds.`,
+      )
     }
   }
   env.limiter.take('email', [req.ip, mail.to], env.settings.rateLimit.emailSent, 'email')
@@ -35,11 +46,31 @@ async function send(env: AuthEnv, req: ApiRequest, user: UserRow, mail: Mail, re
 
 const email = (user: UserRow) => user.email ?? ''
 
-export const sendConfirmation = (env: AuthEnv, req: ApiRequest, user: UserRow, redirectTo: string, checkCooldown = true) =>
-  send(env, req, user, { kind: 'confirmation', column: 'confirmation_token', type: 'signup', to: email(user) }, redirectTo, checkCooldown)
+export const sendConfirmation = (
+  env: AuthEnv,
+  req: ApiRequest,
+  user: UserRow,
+  redirectTo: string,
+  checkCooldown = true,
+) =>
+  send(
+    env,
+    req,
+    user,
+    { kind: 'confirmation', column: 'confirmation_token', type: 'signup', to: email(user) },
+    redirectTo,
+    checkCooldown,
+  )
 
 export const sendInvite = (env: AuthEnv, req: ApiRequest, user: UserRow, redirectTo: string) =>
-  send(env, req, user, { kind: 'invite', column: 'confirmation_token', type: 'invite', to: email(user) }, redirectTo, false)
+  send(
+    env,
+    req,
+    user,
+    { kind: 'invite', column: 'confirmation_token', type: 'invite', to: email(user) },
+    redirectTo,
+    false,
+  )
 
 export const sendRecovery = (env: AuthEnv, req: ApiRequest, user: UserRow, redirectTo: string) =>
   send(env, req, user, { kind: 'recovery', column: 'recovery_token', type: 'recovery', to: email(user) }, redirectTo)
@@ -48,10 +79,22 @@ export const sendMagicLink = (env: AuthEnv, req: ApiRequest, user: UserRow, redi
   send(env, req, user, { kind: 'magic_link', column: 'recovery_token', type: 'magiclink', to: email(user) }, redirectTo)
 
 export const sendReauthentication = (env: AuthEnv, req: ApiRequest, user: UserRow) =>
-  send(env, req, user, { kind: 'reauthentication', column: 'reauthentication_token', type: 'reauthentication', to: email(user) }, env.settings.siteUrl)
+  send(
+    env,
+    req,
+    user,
+    { kind: 'reauthentication', column: 'reauthentication_token', type: 'reauthentication', to: email(user) },
+    env.settings.siteUrl,
+  )
 
 /** Email change: the new address always confirms; with double confirmation the current one does too. */
-export async function sendEmailChange(env: AuthEnv, req: ApiRequest, user: UserRow, newEmail: string, redirectTo: string) {
+export async function sendEmailChange(
+  env: AuthEnv,
+  req: ApiRequest,
+  user: UserRow,
+  newEmail: string,
+  redirectTo: string,
+) {
   const base = { kind: 'email_change' as const, type: 'email_change', newEmail }
   await send(env, req, user, { ...base, column: 'email_change_token_new', to: newEmail }, redirectTo)
   if (env.settings.doubleConfirmChanges && user.email) {

@@ -42,7 +42,10 @@ export async function verifiedClaims(req: ApiRequest): Promise<JwtClaims> {
   const token = bearer(req)
   if (!token) throw errors.noAuthorization()
   const result = await verifyJwt(token)
-  if (!result.ok) throw errors.badJwt(result.reason === 'expired' ? 'token has invalid claims: token is expired' : 'signature is invalid')
+  if (!result.ok)
+    throw errors.badJwt(
+      result.reason === 'expired' ? 'token has invalid claims: token is expired' : 'signature is invalid',
+    )
   return result.claims
 }
 

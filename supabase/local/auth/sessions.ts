@@ -34,20 +34,25 @@ export async function startSession(
     meta.userAgent ?? null,
   ])
   await db.query('update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1', [user.id])
-  await db.query("update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'", [user.id])
+  await db.query("update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'", [
+    user.id,
+  ])
   const refreshed = (await db.query<UserRow>('select * from auth.users where id = $1', [user.id])).rows[0]!
   const refreshToken = await newRefreshToken(db, refreshed.id, id, null)
-  return sessionJson({ db, settings, apiUrl }, refreshed, { id, user_id: user.id, aal: 'aal1', amr, factor_id: null }, refreshToken)
+  return sessionJson(
+    { db, settings, apiUrl },
+    refreshed,
+    { id, user_id: user.id, aal: 'aal1', amr, factor_id: null },
+    refreshToken,
+  )
 }
 
 async function newRefreshToken(db: Queryable, userId: string, sessionId: string, parentHash: string | null) {
   const token = randomToken(18)
-  await db.query('insert into auth.refresh_tokens (token_hash, parent_hash, user_id, session_id) values ($1, $2, $3, $4)', [
-    sha256(token),
-    parentHash,
-    userId,
-    sessionId,
-  ])
+  await db.query(
+    'insert into auth.refresh_tokens (token_hash, parent_hash, user_id, session_id) values ($1, $2, $3, $4)',
+    [sha256(token), parentHash, userId, sessionId],
+  )
   return token
 }
 
@@ -85,7 +90,14 @@ export async function sessionJson(issuer: Issuer, user: UserRow, session: Sessio
   }
 }
 
-type TokenRow = { id: string; token_hash: string; session_id: string; user_id: string; revoked: boolean; updated_at: Date }
+type TokenRow = {
+  id: string
+  token_hash: string
+  session_id: string
+  user_id: string
+  revoked: boolean
+  updated_at: Date
+}
 
 const invalidRefresh = () => httpError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found')
 
@@ -98,7 +110,8 @@ export async function refreshSession(issuer: Issuer, presented: string) {
   const session = await loadSession(db, row.session_id)
   const user = (await db.query<UserRow>('select * from auth.users where id = $1', [row.user_id])).rows[0]
   if (!session || !user) throw invalidRefresh()
-  if (user.banned_until && new Date(user.banned_until) > new Date()) throw httpError(400, 'user_banned', 'User is banned')
+  if (user.banned_until && new Date(user.banned_until) > new Date())
+    throw httpError(400, 'user_banned', 'User is banned')
 
   if (row.revoked) {
     const age = (Date.now() - new Date(row.updated_at).getTime()) / 1000
@@ -125,24 +138,39 @@ const revoke = (db: Queryable, hash: string) =>
 
 export async function loadSession(db: Queryable, id: unknown): Promise<SessionRow | undefined> {
   if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) return undefined
-  return (await db.query<SessionRow>('select id, user_id, aal, amr, factor_id from auth.sessions where id = $1', [id])).rows[0]
+  return (await db.query<SessionRow>('select id, user_id, aal, amr, factor_id from auth.sessions where id = $1', [id]))
+    .rows[0]
 }
 
 /** Raises the session to aal2 after a verified factor and issues a fresh token pair within it. */
-export async function upgradeSession(issuer: Issuer, user: UserRow, session: SessionRow, factorId: string, method: string) {
+export async function upgradeSession(
+  issuer: Issuer,
+  user: UserRow,
+  session: SessionRow,
+  factorId: string,
+  method: string,
+) {
   const amr = [{ method, timestamp: Math.floor(Date.now() / 1000) }, ...session.amr.filter((a) => a.method !== method)]
-  await issuer.db.query("update auth.sessions set aal = 'aal2', amr = $2, factor_id = $3, updated_at = now() where id = $1", [
-    session.id,
-    JSON.stringify(amr),
-    factorId,
-  ])
-  await issuer.db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false', [session.id])
+  await issuer.db.query(
+    "update auth.sessions set aal = 'aal2', amr = $2, factor_id = $3, updated_at = now() where id = $1",
+    [session.id, JSON.stringify(amr), factorId],
+  )
+  await issuer.db.query(
+    'update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false',
+    [session.id],
+  )
   const refreshToken = await newRefreshToken(issuer.db, user.id, session.id, null)
   return sessionJson(issuer, user, { ...session, aal: 'aal2', amr, factor_id: factorId }, refreshToken)
 }
 
-export async function endSessions(db: Queryable, userId: string, sessionId: string, scope: 'global' | 'local' | 'others') {
+export async function endSessions(
+  db: Queryable,
+  userId: string,
+  sessionId: string,
+  scope: 'global' | 'local' | 'others',
+) {
   if (scope === 'local') await db.query('delete from auth.sessions where id = $1', [sessionId])
-  else if (scope === 'others') await db.query('delete from auth.sessions where user_id = $1 and id <> $2', [userId, sessionId])
+  else if (scope === 'others')
+    await db.query('delete from auth.sessions where user_id = $1 and id <> $2', [userId, sessionId])
   else await db.query('delete from auth.sessions where user_id = $1', [userId])
 }

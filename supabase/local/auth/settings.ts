@@ -25,7 +25,8 @@ export type AuthSettings = {
 
 type Table = Record<string, unknown>
 const table = (value: unknown): Table => (value && typeof value === 'object' ? (value as Table) : {})
-const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback)
+const num = (value: unknown, fallback: number) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fallback
 const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback)
 
 /** "1s", "5m", "1h" → seconds, as the Supabase CLI's durations. */

@@ -49,14 +49,24 @@ type IdentityRow = {
   email: string | null
 }
 
-type FactorRow = { id: string; friendly_name: string | null; factor_type: string; status: string; created_at: Date; updated_at: Date; last_challenged_at: Date | null }
+type FactorRow = {
+  id: string
+  friendly_name: string | null
+  factor_type: string
+  status: string
+  created_at: Date
+  updated_at: Date
+  last_challenged_at: Date | null
+}
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export const isValidEmail = (email: string) => email.length <= 255 && EMAIL_RE.test(email)
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const r = await db.query<UserRow>('select * from auth.users where lower(email) = $1 and is_sso_user = false', [normalizeEmail(email)])
+  const r = await db.query<UserRow>('select * from auth.users where lower(email) = $1 and is_sso_user = false', [
+    normalizeEmail(email),
+  ])
   return r.rows[0]
 }
 
@@ -73,7 +83,12 @@ export async function findUserByToken(db: Queryable, column: TokenColumn, hash: 
   return r.rows[0]
 }
 
-export type TokenColumn = 'confirmation_token' | 'recovery_token' | 'email_change_token_new' | 'email_change_token_current' | 'reauthentication_token'
+export type TokenColumn =
+  | 'confirmation_token'
+  | 'recovery_token'
+  | 'email_change_token_new'
+  | 'email_change_token_current'
+  | 'reauthentication_token'
 
 export type NewUser = {
   email: string
@@ -95,7 +110,15 @@ export async function insertUser(tx: Queryable, input: NewUser): Promise<UserRow
      values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, $3,
        case when $4 then now() end, case when $5 then now() end, $6, $7, now(), now())
      returning *`,
-    [id, email, input.passwordHash ?? '', input.confirmed, input.invited === true, JSON.stringify(app), JSON.stringify(input.userMetadata ?? {})],
+    [
+      id,
+      email,
+      input.passwordHash ?? '',
+      input.confirmed,
+      input.invited === true,
+      JSON.stringify(app),
+      JSON.stringify(input.userMetadata ?? {}),
+    ],
   )
   await tx.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)

@@ -11,9 +11,7 @@ import { findUserByEmail, findUserById, findUserByToken, type TokenColumn, type 
 
 export type Proof = { tokenHash: string } | { email: string; otp: string }
 
-export type VerifyOutcome =
-  | { kind: 'session'; user: UserRow; method: string }
-  | { kind: 'partial'; message: string }
+export type VerifyOutcome = { kind: 'session'; user: UserRow; method: string } | { kind: 'partial'; message: string }
 
 export const PARTIAL_EMAIL_CHANGE = 'Confirmation link accepted. Please proceed to confirm link sent to the other email'
 
@@ -26,7 +24,11 @@ const AMR: Record<VerifyType, string> = {
   email: 'otp',
 }
 
-async function match(db: Queryable, type: VerifyType, proof: Proof): Promise<{ user: UserRow; column: TokenColumn } | undefined> {
+async function match(
+  db: Queryable,
+  type: VerifyType,
+  proof: Proof,
+): Promise<{ user: UserRow; column: TokenColumn } | undefined> {
   for (const column of columnsFor(type)) {
     if ('tokenHash' in proof) {
       const user = await findUserByToken(db, column, proof.tokenHash)
@@ -37,7 +39,8 @@ async function match(db: Queryable, type: VerifyType, proof: Proof): Promise<{ u
     const byEmail = await findUserByEmail(db, proof.email)
     const byNewEmail =
       column === 'email_change_token_new'
-        ? (await db.query<UserRow>('select * from auth.users where lower(email_change) = lower($1)', [proof.email])).rows[0]
+        ? (await db.query<UserRow>('select * from auth.users where lower(email_change) = lower($1)', [proof.email]))
+            .rows[0]
         : undefined
     for (const user of [byEmail, byNewEmail]) {
       if (!user) continue
@@ -48,7 +51,12 @@ async function match(db: Queryable, type: VerifyType, proof: Proof): Promise<{ u
   return undefined
 }
 
-export async function verifyEmailToken(db: Queryable, settings: AuthSettings, type: VerifyType, proof: Proof): Promise<VerifyOutcome> {
+export async function verifyEmailToken(
+  db: Queryable,
+  settings: AuthSettings,
+  type: VerifyType,
+  proof: Proof,
+): Promise<VerifyOutcome> {
   const found = await match(db, type, proof)
   if (!found || isExpired(settings, found.user, found.column)) throw errors.otpExpired()
   const { user, column } = found
@@ -67,7 +75,8 @@ export async function verifyEmailToken(db: Queryable, settings: AuthSettings, ty
     )
     await markIdentityVerified(db, user.id)
   } else {
-    const needsBoth = settings.doubleConfirmChanges && (user.email_change_confirm_status ?? 0) === 0 && Boolean(user.email)
+    const needsBoth =
+      settings.doubleConfirmChanges && (user.email_change_confirm_status ?? 0) === 0 && Boolean(user.email)
     if (needsBoth) {
       await db.query(`update auth.users set ${column} = '', email_change_confirm_status = 1 where id = $1`, [user.id])
       return { kind: 'partial', message: PARTIAL_EMAIL_CHANGE }

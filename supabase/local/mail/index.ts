@@ -49,7 +49,14 @@ function handle(store: MessageStore, req: http.IncomingMessage, res: http.Server
   return send(res, 404, { error: 'Not found' })
 }
 
-const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown; once: (e: 'error', cb: (err: Error) => void) => unknown }, port: number, host: string) =>
+const listen = (
+  server: {
+    listen: (port: number, host: string, cb: () => void) => unknown
+    once: (e: 'error', cb: (err: Error) => void) => unknown
+  },
+  port: number,
+  host: string,
+) =>
   new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())

@@ -6,12 +6,26 @@ export const DEFAULT_FROM = 'Growletter <no-reply@growletter.test>'
 
 export type SmtpMailer = Mailer & { close(): void }
 
-export function createSmtpMailer({ host, port, from = DEFAULT_FROM }: { host: string; port: number; from?: string }): SmtpMailer {
+export function createSmtpMailer({
+  host,
+  port,
+  from = DEFAULT_FROM,
+}: {
+  host: string
+  port: number
+  from?: string
+}): SmtpMailer {
   // Pooled: auth emails arrive in bursts in tests, and reconnecting per message is most of the cost.
   const transport = nodemailer.createTransport({ host, port, secure: false, ignoreTLS: true, pool: true })
   return {
     async send(message) {
-      await transport.sendMail({ from: message.from ?? from, to: message.to, subject: message.subject, html: message.html, text: message.text })
+      await transport.sendMail({
+        from: message.from ?? from,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+      })
     },
     close: () => transport.close(),
   }

@@ -19,7 +19,9 @@ describe('password recovery', () => {
   it('emails a recovery link whose session can set a new password', async () => {
     const email = 'forgot@example.test'
     await signedInUser(backend, email, 'old-password-1')
-    const { data, error } = await backend.client().auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/update-password' })
+    const { data, error } = await backend
+      .client()
+      .auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/update-password' })
     expect(error).toBeNull()
     expect(data).toEqual({})
     const mail = await latestMail(backend.mailboxUrl, email, 'Reset your Growletter password')
@@ -29,7 +31,10 @@ describe('password recovery', () => {
     expect(fragment.get('type')).toBe('recovery')
 
     const client = backend.client()
-    await client.auth.setSession({ access_token: fragment.get('access_token')!, refresh_token: fragment.get('refresh_token')! })
+    await client.auth.setSession({
+      access_token: fragment.get('access_token')!,
+      refresh_token: fragment.get('refresh_token')!,
+    })
     expect((await client.auth.updateUser({ password: 'new-password-2' })).error).toBeNull()
     expect((await backend.client().auth.signInWithPassword({ email, password: 'new-password-2' })).error).toBeNull()
   })
@@ -69,7 +74,9 @@ describe('resend and email OTP', () => {
     const email = 'code@example.test'
     await backend.client().auth.signUp({ email, password: 'code-password' })
     const code = otpIn(await latestMail(backend.mailboxUrl, email))
-    const wrong = await backend.client().auth.verifyOtp({ email, token: code === '000000' ? '111111' : '000000', type: 'signup' })
+    const wrong = await backend
+      .client()
+      .auth.verifyOtp({ email, token: code === '000000' ? '111111' : '000000', type: 'signup' })
     expect(wrong.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' })
     const { data, error } = await backend.client().auth.verifyOtp({ email, token: code, type: 'signup' })
     expect(error).toBeNull()
@@ -89,7 +96,9 @@ describe('resend and email OTP', () => {
   it('signs in a known user with a magic link (signInWithOtp)', async () => {
     const email = 'magic@example.test'
     await signedInUser(backend, email)
-    expect((await backend.client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull()
+    expect(
+      (await backend.client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error,
+    ).toBeNull()
     const mail = await latestMail(backend.mailboxUrl, email, 'Your Growletter sign-in link')
     const { fragment } = await followVerifyLink(verifyLinkIn(mail))
     expect(fragment.get('type')).toBe('magiclink')
@@ -97,7 +106,9 @@ describe('resend and email OTP', () => {
   })
 
   it('refuses an OTP sign-in for an unknown address when create_user is false', async () => {
-    const { error } = await backend.client().auth.signInWithOtp({ email: 'stranger@example.test', options: { shouldCreateUser: false } })
+    const { error } = await backend
+      .client()
+      .auth.signInWithOtp({ email: 'stranger@example.test', options: { shouldCreateUser: false } })
     expect(error).toMatchObject({ status: 422, code: 'otp_disabled' })
   })
 
@@ -113,14 +124,19 @@ describe('resend and email OTP', () => {
 describe('email change', () => {
   it('needs the links sent to both the new and the current address', async () => {
     const { client } = await signedInUser(backend, 'old-address@example.test')
-    const { data, error } = await client.auth.updateUser({ email: 'new-address@example.test' }, { emailRedirectTo: 'http://127.0.0.1:5173/dashboard' })
+    const { data, error } = await client.auth.updateUser(
+      { email: 'new-address@example.test' },
+      { emailRedirectTo: 'http://127.0.0.1:5173/dashboard' },
+    )
     expect(error).toBeNull()
     expect(data.user).toMatchObject({ email: 'old-address@example.test', new_email: 'new-address@example.test' })
     const toNew = await latestMail(backend.mailboxUrl, 'new-address@example.test', 'Confirm your new email address')
     const toCurrent = await latestMail(backend.mailboxUrl, 'old-address@example.test', 'Confirm your new email address')
 
     const first = await followVerifyLink(verifyLinkIn(toNew))
-    expect(first.fragment.get('message')).toBe('Confirmation link accepted. Please proceed to confirm link sent to the other email')
+    expect(first.fragment.get('message')).toBe(
+      'Confirmation link accepted. Please proceed to confirm link sent to the other email',
+    )
     expect((await client.auth.getUser()).data.user?.email).toBe('old-address@example.test')
 
     const second = await followVerifyLink(verifyLinkIn(toCurrent))
@@ -128,14 +144,19 @@ describe('email change', () => {
     const { data: after } = await backend.client().auth.getUser(second.fragment.get('access_token')!)
     expect(after.user?.email).toBe('new-address@example.test')
     // The profile trigger follows the address.
-    const profile = await backend.db.query<{ email: string }>('select email from public.profiles where id = $1', [after.user!.id])
+    const profile = await backend.db.query<{ email: string }>('select email from public.profiles where id = $1', [
+      after.user!.id,
+    ])
     expect(profile.rows[0]?.email).toBe('new-address@example.test')
   })
 
   it('refuses an address another account uses with 422 email_exists', async () => {
     await signedInUser(backend, 'taken@example.test')
     const { client } = await signedInUser(backend, 'wants-taken@example.test')
-    expect((await client.auth.updateUser({ email: 'taken@example.test' })).error).toMatchObject({ status: 422, code: 'email_exists' })
+    expect((await client.auth.updateUser({ email: 'taken@example.test' })).error).toMatchObject({
+      status: 422,
+      code: 'email_exists',
+    })
   })
 })
 
@@ -145,7 +166,10 @@ describe('reauthentication', () => {
     const { client } = await signedInUser(backend, email)
     expect((await client.auth.reauthenticate()).error).toBeNull()
     const code = otpIn(await latestMail(backend.mailboxUrl, email, 'Your Growletter confirmation code'))
-    expect((await client.auth.updateUser({ password: 'after-reauth-1', nonce: '999999' === code ? '000000' : '999999' })).error).toMatchObject({
+    expect(
+      (await client.auth.updateUser({ password: 'after-reauth-1', nonce: '999999' === code ? '000000' : '999999' }))
+        .error,
+    ).toMatchObject({
       status: 422,
       code: 'reauthentication_not_valid',
     })
@@ -161,7 +185,12 @@ describe('PKCE', () => {
     const signup = await fetch(`${backend.apiUrl}/auth/v1/signup`, {
       method: 'POST',
       headers: { apikey: backend.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'pkce-password', code_challenge: challenge, code_challenge_method: 's256' }),
+      body: JSON.stringify({
+        email,
+        password: 'pkce-password',
+        code_challenge: challenge,
+        code_challenge_method: 's256',
+      }),
     })
     expect(signup.status).toBe(200)
     const { location } = await followVerifyLink(verifyLinkIn(await latestMail(backend.mailboxUrl, email)))

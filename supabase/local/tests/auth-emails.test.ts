@@ -7,7 +7,8 @@ import { htmlToText, renderTemplate } from '../auth/emails'
 import { supabaseDir } from '../db/migrate'
 
 const vars = {
-  ConfirmationURL: 'http://127.0.0.1:54321/auth/v1/verify?token=abc&type=signup&redirect_to=http%3A%2F%2F127.0.0.1%3A5173',
+  ConfirmationURL:
+    'http://127.0.0.1:54321/auth/v1/verify?token=abc&type=signup&redirect_to=http%3A%2F%2F127.0.0.1%3A5173',
   Token: '123456',
   TokenHash: 'abc',
   SiteURL: 'http://127.0.0.1:5173',
@@ -19,14 +20,19 @@ const vars = {
 
 describe('template rendering', () => {
   it('substitutes GoTrue variables and .Data keys, HTML-escaped', () => {
-    const out = renderTemplate('<a href="{{ .ConfirmationURL }}">{{.Email}}</a> {{ .Data.full_name }} {{ .Unknown }}', vars)
+    const out = renderTemplate(
+      '<a href="{{ .ConfirmationURL }}">{{.Email}}</a> {{ .Data.full_name }} {{ .Unknown }}',
+      vars,
+    )
     expect(out).toBe(
       '<a href="http://127.0.0.1:54321/auth/v1/verify?token=abc&amp;type=signup&amp;redirect_to=http%3A%2F%2F127.0.0.1%3A5173">reader@example.test</a> Ada &lt;Admin&gt; ',
     )
   })
 
   it('derives a text part with the link written out', () => {
-    const text = htmlToText('<html><head><style>p{}</style></head><body><h1>Hi</h1><p>Go <a href="http://x.test/?a=1&amp;b=2">here</a></p></body></html>')
+    const text = htmlToText(
+      '<html><head><style>p{}</style></head><body><h1>Hi</h1><p>Go <a href="http://x.test/?a=1&amp;b=2">here</a></p></body></html>',
+    )
     expect(text).toBe('Hi\nGo here: http://x.test/?a=1&b=2')
   })
 

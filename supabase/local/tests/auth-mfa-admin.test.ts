@@ -28,11 +28,17 @@ describe('TOTP multi-factor auth', () => {
     expect(enrolled!.totp.uri).toContain(`secret=${enrolled!.totp.secret}`)
 
     const factors = await client.auth.mfa.listFactors()
-    expect(factors.data?.all).toEqual([expect.objectContaining({ id: enrolled!.id, status: 'unverified', factor_type: 'totp' })])
+    expect(factors.data?.all).toEqual([
+      expect.objectContaining({ id: enrolled!.id, status: 'unverified', factor_type: 'totp' }),
+    ])
 
     const { data: challenge } = await client.auth.mfa.challenge({ factorId: enrolled!.id })
     expect(challenge).toMatchObject({ id: expect.any(String), type: 'totp', expires_at: expect.any(Number) })
-    const wrong = await client.auth.mfa.verify({ factorId: enrolled!.id, challengeId: challenge!.id, code: '000000' === codeFor(enrolled!.totp.secret) ? '111111' : '000000' })
+    const wrong = await client.auth.mfa.verify({
+      factorId: enrolled!.id,
+      challengeId: challenge!.id,
+      code: '000000' === codeFor(enrolled!.totp.secret) ? '111111' : '000000',
+    })
     expect(wrong.error).toMatchObject({ status: 422, code: 'mfa_verification_failed' })
 
     const { data: verified, error: verifyError } = await client.auth.mfa.verify({
@@ -50,8 +56,14 @@ describe('TOTP multi-factor auth', () => {
     // A new sign-in starts at aal1 and must step up; at aal1 the verified factor cannot be removed.
     const fresh = backend.client()
     await fresh.auth.signInWithPassword({ email: 'mfa@example.test', password: 'test-password-1' })
-    expect((await fresh.auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal2' })
-    expect((await fresh.auth.mfa.unenroll({ factorId: enrolled!.id })).error).toMatchObject({ status: 422, code: 'insufficient_aal' })
+    expect((await fresh.auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({
+      currentLevel: 'aal1',
+      nextLevel: 'aal2',
+    })
+    expect((await fresh.auth.mfa.unenroll({ factorId: enrolled!.id })).error).toMatchObject({
+      status: 422,
+      code: 'insufficient_aal',
+    })
 
     // The refreshed session keeps aal2.
     const refreshed = await client.auth.refreshSession()
@@ -66,8 +78,13 @@ describe('TOTP multi-factor auth', () => {
   it('refuses a duplicate friendly name and an unknown factor', async () => {
     const { client } = await signedInUser(backend, 'mfa-dupe@example.test')
     await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Same' })
-    expect((await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Same' })).error).toMatchObject({ status: 422, code: 'mfa_factor_name_conflict' })
-    expect((await client.auth.mfa.challenge({ factorId: '00000000-0000-4000-8000-000000000000' })).error).toMatchObject({ status: 404, code: 'mfa_factor_not_found' })
+    expect((await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Same' })).error).toMatchObject({
+      status: 422,
+      code: 'mfa_factor_name_conflict',
+    })
+    expect((await client.auth.mfa.challenge({ factorId: '00000000-0000-4000-8000-000000000000' })).error).toMatchObject(
+      { status: 404, code: 'mfa_factor_not_found' },
+    )
   })
 })
 
@@ -87,8 +104,17 @@ describe('admin API', () => {
       app_metadata: { provider: 'email', providers: ['email'], plan: 'pro' },
     })
     expect(data.user?.email_confirmed_at).toBeTruthy()
-    expect((await backend.client().auth.signInWithPassword({ email: 'made-by-admin@example.test', password: 'admin-made-pw' })).error).toBeNull()
-    expect((await backend.admin().auth.admin.createUser({ email: 'made-by-admin@example.test' })).error).toMatchObject({ status: 422, code: 'email_exists' })
+    expect(
+      (
+        await backend
+          .client()
+          .auth.signInWithPassword({ email: 'made-by-admin@example.test', password: 'admin-made-pw' })
+      ).error,
+    ).toBeNull()
+    expect((await backend.admin().auth.admin.createUser({ email: 'made-by-admin@example.test' })).error).toMatchObject({
+      status: 422,
+      code: 'email_exists',
+    })
   })
 
   it('lists users with pagination, gets, updates and deletes one', async () => {
@@ -102,10 +128,17 @@ describe('admin API', () => {
 
     const target = (await admin.createUser({ email: 'to-update@example.test' })).data.user!
     expect((await admin.getUserById(target.id)).data.user?.email).toBe('to-update@example.test')
-    const updated = await admin.updateUserById(target.id, { email_confirm: true, user_metadata: { role_note: 'vip' }, password: 'set-by-admin-1' })
+    const updated = await admin.updateUserById(target.id, {
+      email_confirm: true,
+      user_metadata: { role_note: 'vip' },
+      password: 'set-by-admin-1',
+    })
     expect(updated.error).toBeNull()
     expect(updated.data.user?.user_metadata).toEqual({ role_note: 'vip' })
-    expect((await backend.client().auth.signInWithPassword({ email: 'to-update@example.test', password: 'set-by-admin-1' })).error).toBeNull()
+    expect(
+      (await backend.client().auth.signInWithPassword({ email: 'to-update@example.test', password: 'set-by-admin-1' }))
+        .error,
+    ).toBeNull()
 
     expect((await admin.deleteUser(target.id)).error).toBeNull()
     expect((await admin.getUserById(target.id)).error).toMatchObject({ status: 404, code: 'user_not_found' })
@@ -136,7 +169,11 @@ describe('admin API', () => {
 
   it('generates a signup link that creates the user, and a magic link that confirms an unconfirmed one', async () => {
     const admin = backend.admin().auth.admin
-    const signup = await admin.generateLink({ type: 'signup', email: 'gen-signup@example.test', password: 'gen-signup-pw' })
+    const signup = await admin.generateLink({
+      type: 'signup',
+      email: 'gen-signup@example.test',
+      password: 'gen-signup-pw',
+    })
     expect(signup.error).toBeNull()
     expect(signup.data.user?.email_confirmed_at).toBeUndefined()
     const magic = await admin.generateLink({ type: 'magiclink', email: 'gen-signup@example.test' })
@@ -148,7 +185,10 @@ describe('admin API', () => {
   it('refuses the admin API to the anon key with 403 not_admin', async () => {
     const anonAdmin = backend.client().auth.admin
     expect((await anonAdmin.listUsers()).error).toMatchObject({ status: 403, code: 'not_admin' })
-    expect((await anonAdmin.createUser({ email: 'sneaky@example.test', email_confirm: true })).error).toMatchObject({ status: 403, code: 'not_admin' })
+    expect((await anonAdmin.createUser({ email: 'sneaky@example.test', email_confirm: true })).error).toMatchObject({
+      status: 403,
+      code: 'not_admin',
+    })
     const r = await backend.db.query("select 1 from auth.users where email = 'sneaky@example.test'")
     expect(r.rows).toHaveLength(0)
   })

@@ -20,12 +20,20 @@ describe('rate limits', () => {
     const ip = freshIp()
     const client = backend.client({ 'x-forwarded-for': ip })
     for (let i = 0; i < limits.sign_in_sign_ups; i++) {
-      const { error } = await client.auth.signInWithPassword({ email: `guess-${i}@example.test`, password: 'wrong-password' })
+      const { error } = await client.auth.signInWithPassword({
+        email: `guess-${i}@example.test`,
+        password: 'wrong-password',
+      })
       expect(error?.code).toBe('invalid_credentials')
     }
-    const { error } = await client.auth.signInWithPassword({ email: 'one-more@example.test', password: 'wrong-password' })
+    const { error } = await client.auth.signInWithPassword({
+      email: 'one-more@example.test',
+      password: 'wrong-password',
+    })
     expect(error).toMatchObject({ status: 429, code: 'over_request_rate_limit' })
-    const elsewhere = await backend.client().auth.signInWithPassword({ email: 'one-more@example.test', password: 'wrong-password' })
+    const elsewhere = await backend
+      .client()
+      .auth.signInWithPassword({ email: 'one-more@example.test', password: 'wrong-password' })
     expect(elsewhere.error?.code).toBe('invalid_credentials')
   })
 
@@ -61,6 +69,10 @@ describe('rate limits', () => {
     }
     expect(res!.status).toBe(429)
     expect(res!.headers.get('x-supabase-api-version')).toBe('2024-01-01')
-    expect(await res!.json()).toEqual({ code: 429, error_code: 'over_request_rate_limit', msg: 'Request rate limit reached' })
+    expect(await res!.json()).toEqual({
+      code: 429,
+      error_code: 'over_request_rate_limit',
+      msg: 'Request rate limit reached',
+    })
   })
 })

@@ -50,9 +50,14 @@ describe('refresh tokens', () => {
     // Age the revoked token past refresh_token_reuse_interval (10 s in config.toml).
     await backend.db.query("update auth.refresh_tokens set updated_at = now() - interval '1 minute' where revoked")
     const replay = await rawRefresh(session!.refresh_token)
-    expect(replay).toMatchObject({ status: 400, body: { error_code: 'refresh_token_already_used', msg: 'Invalid Refresh Token: Already Used' } })
+    expect(replay).toMatchObject({
+      status: 400,
+      body: { error_code: 'refresh_token_already_used', msg: 'Invalid Refresh Token: Already Used' },
+    })
     // The family is gone: the legitimate newest token and the session's access token no longer work.
-    expect((await rawRefresh(next.body.refresh_token as string)).body).toMatchObject({ error_code: 'refresh_token_not_found' })
+    expect((await rawRefresh(next.body.refresh_token as string)).body).toMatchObject({
+      error_code: 'refresh_token_not_found',
+    })
     const { error } = await client.auth.getUser(next.body.access_token as string)
     expect(error).toBeInstanceOf(AuthSessionMissingError)
   })
@@ -69,7 +74,11 @@ describe('the user endpoint', () => {
     const { data, error } = await client.auth.getUser()
     expect(error).toBeNull()
     expect(data.user).toMatchObject({ id: user!.id, email: 'me@example.test', factors: [], phone: '' })
-    expect(data.user?.identities?.[0]).toMatchObject({ provider: 'email', user_id: user!.id, identity_id: expect.any(String) })
+    expect(data.user?.identities?.[0]).toMatchObject({
+      provider: 'email',
+      user_id: user!.id,
+      identity_id: expect.any(String),
+    })
   })
 
   it('merges `data` into user_metadata; null removes a key', async () => {
@@ -86,16 +95,29 @@ describe('the user endpoint', () => {
     const otherSignIn = await other.auth.signInWithPassword({ email: 'newpass@example.test', password })
     const { error } = await client.auth.updateUser({ password: 'brand-new-password' })
     expect(error).toBeNull()
-    expect((await backend.client().auth.signInWithPassword({ email: 'newpass@example.test', password })).error?.code).toBe('invalid_credentials')
-    expect((await backend.client().auth.signInWithPassword({ email: 'newpass@example.test', password: 'brand-new-password' })).error).toBeNull()
+    expect(
+      (await backend.client().auth.signInWithPassword({ email: 'newpass@example.test', password })).error?.code,
+    ).toBe('invalid_credentials')
+    expect(
+      (
+        await backend
+          .client()
+          .auth.signInWithPassword({ email: 'newpass@example.test', password: 'brand-new-password' })
+      ).error,
+    ).toBeNull()
     expect((await client.auth.getUser()).error).toBeNull()
-    expect((await other.auth.getUser(otherSignIn.data.session!.access_token)).error).toBeInstanceOf(AuthSessionMissingError)
+    expect((await other.auth.getUser(otherSignIn.data.session!.access_token)).error).toBeInstanceOf(
+      AuthSessionMissingError,
+    )
   })
 
   it('refuses the same password (422 same_password) and a weak one (422 weak_password)', async () => {
     const { client, password } = await signedInUser(backend, 'samepass@example.test')
     expect((await client.auth.updateUser({ password })).error).toMatchObject({ status: 422, code: 'same_password' })
-    expect((await client.auth.updateUser({ password: 'short' })).error).toMatchObject({ status: 422, code: 'weak_password' })
+    expect((await client.auth.updateUser({ password: 'short' })).error).toMatchObject({
+      status: 422,
+      code: 'weak_password',
+    })
   })
 })
 
@@ -142,7 +164,9 @@ describe('sign-out scopes', () => {
 
 describe('bearer tokens', () => {
   const getUser = (authorization?: string) =>
-    fetch(`${backend.apiUrl}/auth/v1/user`, { headers: { apikey: backend.anonKey, ...(authorization ? { authorization } : {}) } })
+    fetch(`${backend.apiUrl}/auth/v1/user`, {
+      headers: { apikey: backend.anonKey, ...(authorization ? { authorization } : {}) },
+    })
 
   it('answers a missing token with 401 no_authorization', async () => {
     const res = await getUser()

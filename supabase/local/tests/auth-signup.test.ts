@@ -23,7 +23,10 @@ describe('sign-up with email confirmation required', () => {
     const { data, error } = await backend.client().auth.signUp({
       email,
       password: PASSWORD,
-      options: { data: { full_name: 'New Reader', user_type: 'publisher' }, emailRedirectTo: 'http://127.0.0.1:5173/dashboard' },
+      options: {
+        data: { full_name: 'New Reader', user_type: 'publisher' },
+        emailRedirectTo: 'http://127.0.0.1:5173/dashboard',
+      },
     })
     expect(error).toBeNull()
     expect(data.session).toBeNull()
@@ -37,7 +40,10 @@ describe('sign-up with email confirmation required', () => {
     })
     expect(data.user?.email_confirmed_at).toBeUndefined()
     expect(data.user?.identities).toHaveLength(1)
-    expect(data.user?.identities?.[0]).toMatchObject({ provider: 'email', identity_data: { email, email_verified: false } })
+    expect(data.user?.identities?.[0]).toMatchObject({
+      provider: 'email',
+      identity_data: { email, email_verified: false },
+    })
 
     const mail = await latestMail(backend.mailboxUrl, email, 'Confirm your Growletter account')
     expect(mail.html).toContain('Growletter')
@@ -66,7 +72,10 @@ describe('sign-up with email confirmation required', () => {
     expect(mail.html).not.toContain(row.encrypted_password)
     expect(row.encrypted_password).toMatch(/^\$2a\$/)
     // pgcrypto agrees with the hash, so SQL-side tools and seeds interoperate.
-    const check = await backend.db.query<{ ok: boolean }>('select extensions.crypt($1, $2) = $2 as ok', [PASSWORD, row.encrypted_password])
+    const check = await backend.db.query<{ ok: boolean }>('select extensions.crypt($1, $2) = $2 as ok', [
+      PASSWORD,
+      row.encrypted_password,
+    ])
     expect(check.rows[0]?.ok).toBe(true)
   })
 
@@ -88,7 +97,13 @@ describe('sign-up with email confirmation required', () => {
     expect(Number(fragment.get('expires_at'))).toBeGreaterThan(Date.now() / 1000)
     expect(fragment.get('refresh_token')).toBeTruthy()
     const claims = decodeJwt(fragment.get('access_token')!)
-    expect(claims).toMatchObject({ aud: 'authenticated', role: 'authenticated', email, aal: 'aal1', iss: `${backend.apiUrl}/auth/v1` })
+    expect(claims).toMatchObject({
+      aud: 'authenticated',
+      role: 'authenticated',
+      email,
+      aal: 'aal1',
+      iss: `${backend.apiUrl}/auth/v1`,
+    })
 
     const { data } = await backend.client().auth.getUser(fragment.get('access_token')!)
     expect(data.user?.email_confirmed_at).toBeTruthy()
@@ -152,7 +167,12 @@ describe('sign-up edge cases', () => {
   it('rejects a short password with 422 weak_password and its reasons', async () => {
     const { error } = await backend.client().auth.signUp({ email: 'weak@example.test', password: 'short' })
     expect(error).toBeInstanceOf(AuthWeakPasswordError)
-    expect(error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'], message: 'Password should be at least 8 characters.' })
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'weak_password',
+      reasons: ['length'],
+      message: 'Password should be at least 8 characters.',
+    })
   })
 
   it('rejects an invalid email address with 400', async () => {
@@ -163,8 +183,12 @@ describe('sign-up edge cases', () => {
 
 describe('password sign-in failures and error shape', () => {
   it('answers a wrong password and an unknown address alike: 400 invalid_credentials', async () => {
-    const wrong = await backend.client().auth.signInWithPassword({ email: 'new.reader@example.test', password: 'wrong-password' })
-    const unknown = await backend.client().auth.signInWithPassword({ email: 'nobody@example.test', password: 'wrong-password' })
+    const wrong = await backend
+      .client()
+      .auth.signInWithPassword({ email: 'new.reader@example.test', password: 'wrong-password' })
+    const unknown = await backend
+      .client()
+      .auth.signInWithPassword({ email: 'nobody@example.test', password: 'wrong-password' })
     for (const { error } of [wrong, unknown]) {
       expect(error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' })
     }
@@ -196,7 +220,9 @@ describe('password sign-in failures and error shape', () => {
       `insert into auth.users (id, email, encrypted_password, email_confirmed_at, raw_user_meta_data)
        values (gen_random_uuid(), 'seeded@example.test', extensions.crypt('growletter-demo', extensions.gen_salt('bf')), now(), '{}')`,
     )
-    const { data, error } = await backend.client().auth.signInWithPassword({ email: 'Seeded@Example.test', password: 'growletter-demo' })
+    const { data, error } = await backend
+      .client()
+      .auth.signInWithPassword({ email: 'Seeded@Example.test', password: 'growletter-demo' })
     expect(error).toBeNull()
     expect(data.user?.email).toBe('seeded@example.test')
   })
@@ -209,6 +235,10 @@ describe('health and settings', () => {
     expect(health.status).toBe(200)
     expect(health.headers.get('x-supabase-api-version')).toBe('2024-01-01')
     const settings = await (await fetch(`${backend.apiUrl}/auth/v1/settings`, { headers })).json()
-    expect(settings).toMatchObject({ external: { email: true, phone: false }, disable_signup: false, mailer_autoconfirm: false })
+    expect(settings).toMatchObject({
+      external: { email: true, phone: false },
+      disable_signup: false,
+      mailer_autoconfirm: false,
+    })
   })
 })

@@ -27,7 +27,12 @@ describe('dev mailbox', () => {
   it('stores sent mail and lists it newest first with id, from, to, subject, date, text, html', async () => {
     await api('/api/messages', { method: 'DELETE' })
     await mailer.send({ to: 'first@example.test', subject: 'First', html: '<p>One</p>', text: 'One' })
-    await mailer.send({ to: 'second@example.test', subject: 'Second', html: '<p>Two <a href="http://x.test/verify?a=1&amp;b=2">link</a></p>', text: 'Two' })
+    await mailer.send({
+      to: 'second@example.test',
+      subject: 'Second',
+      html: '<p>Two <a href="http://x.test/verify?a=1&amp;b=2">link</a></p>',
+      text: 'Two',
+    })
     const res = await api('/api/messages')
     expect(res.status).toBe(200)
     const list = (await res.json()) as Array<Record<string, string>>
@@ -57,12 +62,19 @@ describe('dev mailbox', () => {
   })
 
   it('renders the page with the HTML body in a sandboxed iframe and escapes what it shows', async () => {
-    await mailer.send({ to: 'page@example.test', subject: '<script>alert(1)</script>', html: '<p>Hello <b>reader</b></p>', text: 'Hello' })
+    await mailer.send({
+      to: 'page@example.test',
+      subject: '<script>alert(1)</script>',
+      html: '<p>Hello <b>reader</b></p>',
+      text: 'Hello',
+    })
     const page = await (await api('/')).text()
     expect(page).toContain('Growletter dev mailbox')
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(page).not.toContain('<script>alert(1)</script>')
-    expect(page).toMatch(/<iframe[^>]*sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation"/)
+    expect(page).toMatch(
+      /<iframe[^>]*sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation"/,
+    )
     expect(page).toContain('srcdoc="&lt;base target=&quot;_top&quot;&gt;&lt;p&gt;Hello')
   })
 
@@ -74,7 +86,9 @@ describe('dev mailbox', () => {
   it('takes a burst of 50 messages through the pooled mailer', async () => {
     const started = performance.now()
     await Promise.all(
-      Array.from({ length: 50 }, (_, i) => mailer.send({ to: `burst-${i}@example.test`, subject: `Burst ${i}`, html: `<p>${i}</p>`, text: String(i) })),
+      Array.from({ length: 50 }, (_, i) =>
+        mailer.send({ to: `burst-${i}@example.test`, subject: `Burst ${i}`, html: `<p>${i}</p>`, text: String(i) }),
+      ),
     )
     const elapsed = performance.now() - started
     const list = (await (await api('/api/messages')).json()) as unknown[]

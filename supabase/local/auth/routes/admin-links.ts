@@ -10,7 +10,16 @@ import type { Route } from '../env'
 import { sendInvite } from '../mailers'
 import { obj, readBody, str, type Body } from '../request'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, findUserById, insertUser, isValidEmail, normalizeEmail, userJson, type TokenColumn, type UserRow } from '../users'
+import {
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  isValidEmail,
+  normalizeEmail,
+  userJson,
+  type TokenColumn,
+  type UserRow,
+} from '../users'
 
 const LINK_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change_current', 'email_change_new'] as const
 type LinkType = (typeof LINK_TYPES)[number]
@@ -34,9 +43,11 @@ async function createOrReuse(db: Db, body: Body, email: string, invited: boolean
 export const generateLink: Route = async (env, req) => {
   const body = readBody(req)
   const type = str(body, 'type') as LinkType | undefined
-  if (!type || !LINK_TYPES.includes(type)) throw httpError(400, 'validation_failed', 'Invalid email action link type requested')
+  if (!type || !LINK_TYPES.includes(type))
+    throw httpError(400, 'validation_failed', 'Invalid email action link type requested')
   const email = str(body, 'email')?.trim()
-  if (!email || !isValidEmail(email)) throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  if (!email || !isValidEmail(email))
+    throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
   const db = env.ctx.db
   const redirectTo = safeRedirect(env.settings, str(body, 'redirect_to') ?? req.query.get('redirect_to'))
 
@@ -62,10 +73,14 @@ export const generateLink: Route = async (env, req) => {
       const found = await findUserByEmail(db, email)
       if (!found) throw errors.userNotFound()
       const newEmail = str(body, 'new_email')?.trim()
-      if (!newEmail || !isValidEmail(newEmail)) throw httpError(400, 'validation_failed', 'The new email address provided is invalid')
+      if (!newEmail || !isValidEmail(newEmail))
+        throw httpError(400, 'validation_failed', 'The new email address provided is invalid')
       if (await findUserByEmail(db, newEmail)) throw errors.emailExists()
       // One generated link completes the change: the admin vouches for the other side.
-      await db.query('update auth.users set email_change = $2, email_change_confirm_status = 1 where id = $1', [found.id, normalizeEmail(newEmail)])
+      await db.query('update auth.users set email_change = $2, email_change_confirm_status = 1 where id = $1', [
+        found.id,
+        normalizeEmail(newEmail),
+      ])
       user = (await findUserById(db, found.id))!
       column = type === 'email_change_new' ? 'email_change_token_new' : 'email_change_token_current'
       verificationType = 'email_change'
@@ -87,7 +102,8 @@ export const generateLink: Route = async (env, req) => {
 export const invite: Route = async (env, req) => {
   const body = readBody(req)
   const email = str(body, 'email')?.trim()
-  if (!email || !isValidEmail(email)) throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  if (!email || !isValidEmail(email))
+    throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
   const user = await createOrReuse(env.ctx.db, body, email, true)
   await sendInvite(env, req, user, safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to')))
   return json(await userJson(env.ctx.db, (await findUserById(env.ctx.db, user.id))!))

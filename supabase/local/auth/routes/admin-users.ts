@@ -9,7 +9,16 @@ import type { AuthEnv, Route } from '../env'
 import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, str } from '../request'
 import { durationSeconds } from '../settings'
-import { findUserByEmail, findUserById, insertUser, isValidEmail, mergeMetadata, normalizeEmail, userJson, type UserRow } from '../users'
+import {
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  isValidEmail,
+  mergeMetadata,
+  normalizeEmail,
+  userJson,
+  type UserRow,
+} from '../users'
 
 const idFrom = (req: ApiRequest) => decodeURIComponent(req.path.split('/')[3] ?? '')
 
@@ -24,7 +33,12 @@ export const listUsers: Route = async (env, req) => {
   const perPage = Math.min(1000, Math.max(1, Number.parseInt(req.query.get('per_page') || '50', 10) || 50))
   const db = env.ctx.db
   const total = (await db.query<{ n: number }>('select count(*)::int as n from auth.users')).rows[0]?.n ?? 0
-  const rows = (await db.query<UserRow>('select * from auth.users order by created_at desc, id limit $1 offset $2', [perPage, (page - 1) * perPage])).rows
+  const rows = (
+    await db.query<UserRow>('select * from auth.users order by created_at desc, id limit $1 offset $2', [
+      perPage,
+      (page - 1) * perPage,
+    ])
+  ).rows
   const users = []
   for (const row of rows) users.push(await userJson(db, row))
   const last = Math.max(1, Math.ceil(total / perPage))
@@ -36,7 +50,8 @@ export const listUsers: Route = async (env, req) => {
 export const createUser: Route = async (env, req) => {
   const body = readBody(req)
   const email = str(body, 'email')?.trim()
-  if (!email || !isValidEmail(email)) throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  if (!email || !isValidEmail(email))
+    throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
   const password = str(body, 'password')
   if (password !== undefined) assertStrongPassword(env.settings, password)
   const db = env.ctx.db
@@ -68,25 +83,40 @@ export const updateUserById: Route = async (env, req) => {
   const db = env.ctx.db
   const email = str(body, 'email')?.trim()
   if (email !== undefined && normalizeEmail(email) !== user.email) {
-    if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+    if (!isValidEmail(email))
+      throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
     const taken = await findUserByEmail(db, email)
     if (taken && taken.id !== user.id) throw errors.emailExists()
     await db.query('update auth.users set email = $2 where id = $1', [user.id, normalizeEmail(email)])
-    await db.query("update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'", [
-      user.id,
-      normalizeEmail(email),
-    ])
+    await db.query(
+      "update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'",
+      [user.id, normalizeEmail(email)],
+    )
   }
   const password = str(body, 'password')
   if (password !== undefined) {
     assertStrongPassword(env.settings, password)
-    await db.query('update auth.users set encrypted_password = $2 where id = $1', [user.id, await hashPassword(password)])
+    await db.query('update auth.users set encrypted_password = $2 where id = $1', [
+      user.id,
+      await hashPassword(password),
+    ])
   }
-  if (body.email_confirm === true) await db.query('update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1', [user.id])
+  if (body.email_confirm === true)
+    await db.query('update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1', [
+      user.id,
+    ])
   const userMeta = obj(body, 'user_metadata')
-  if (userMeta) await db.query('update auth.users set raw_user_meta_data = $2 where id = $1', [user.id, JSON.stringify(mergeMetadata(user.raw_user_meta_data, userMeta))])
+  if (userMeta)
+    await db.query('update auth.users set raw_user_meta_data = $2 where id = $1', [
+      user.id,
+      JSON.stringify(mergeMetadata(user.raw_user_meta_data, userMeta)),
+    ])
   const appMeta = obj(body, 'app_metadata')
-  if (appMeta) await db.query('update auth.users set raw_app_meta_data = $2 where id = $1', [user.id, JSON.stringify(mergeMetadata(user.raw_app_meta_data, appMeta))])
+  if (appMeta)
+    await db.query('update auth.users set raw_app_meta_data = $2 where id = $1', [
+      user.id,
+      JSON.stringify(mergeMetadata(user.raw_app_meta_data, appMeta)),
+    ])
   await applyBan(env, user.id, body.ban_duration)
   await db.query('update auth.users set updated_at = now() where id = $1', [user.id])
   return json(await userJson(db, (await findUserById(db, user.id))!))
@@ -101,7 +131,10 @@ async function applyBan(env: AuthEnv, userId: string, value: unknown) {
   }
   const seconds = durationSeconds(value, Number.NaN)
   if (!Number.isFinite(seconds)) throw httpError(400, 'validation_failed', 'invalid format for ban duration')
-  await env.ctx.db.query("update auth.users set banned_until = now() + make_interval(secs => $2) where id = $1", [userId, seconds])
+  await env.ctx.db.query('update auth.users set banned_until = now() + make_interval(secs => $2) where id = $1', [
+    userId,
+    seconds,
+  ])
   await env.ctx.db.query('delete from auth.sessions where user_id = $1', [userId])
 }
 
@@ -123,7 +156,10 @@ export const listUserFactors: Route = async (env, req) => {
 export const deleteUserFactor: Route = async (env, req) => {
   const user = await userOr404(env, req)
   const factorId = req.path.split('/')[5] ?? ''
-  const r = await env.ctx.db.query<{ id: string }>('delete from auth.mfa_factors where user_id = $1 and id::text = $2 returning id', [user.id, factorId])
+  const r = await env.ctx.db.query<{ id: string }>(
+    'delete from auth.mfa_factors where user_id = $1 and id::text = $2 returning id',
+    [user.id, factorId],
+  )
   if (!r.rows[0]) throw httpError(404, 'mfa_factor_not_found', 'Factor not found')
   return json({ id: r.rows[0].id })
 }

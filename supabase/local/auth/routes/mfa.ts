@@ -13,19 +13,31 @@ import { upgradeSession } from '../sessions'
 
 const CHALLENGE_TTL_SECONDS = 300
 
-type FactorRow = { id: string; user_id: string; friendly_name: string | null; factor_type: string; status: string; secret: string }
+type FactorRow = {
+  id: string
+  user_id: string
+  friendly_name: string | null
+  factor_type: string
+  status: string
+  secret: string
+}
 
 const factorNotFound = () => httpError(404, 'mfa_factor_not_found', 'Factor not found')
 
 async function ownFactor(env: Parameters<Route>[0], userId: string, id: string): Promise<FactorRow> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw factorNotFound()
-  const row = (await env.ctx.db.query<FactorRow>('select * from auth.mfa_factors where id = $1 and user_id = $2', [id, userId])).rows[0]
+  const row = (
+    await env.ctx.db.query<FactorRow>('select * from auth.mfa_factors where id = $1 and user_id = $2', [id, userId])
+  ).rows[0]
   if (!row) throw factorNotFound()
   return row
 }
 
 async function verifiedCount(env: Parameters<Route>[0], userId: string) {
-  const r = await env.ctx.db.query<{ n: number }>("select count(*)::int as n from auth.mfa_factors where user_id = $1 and status = 'verified'", [userId])
+  const r = await env.ctx.db.query<{ n: number }>(
+    "select count(*)::int as n from auth.mfa_factors where user_id = $1 and status = 'verified'",
+    [userId],
+  )
   return r.rows[0]?.n ?? 0
 }
 
@@ -33,30 +45,42 @@ export const enroll: Route = async (env, req) => {
   const { user, session } = await requireUser(env.ctx.db, req)
   const body = readBody(req)
   const type = str(body, 'factor_type') ?? 'totp'
-  if (type !== 'totp') throw httpError(422, `mfa_${type === 'phone' ? 'phone' : 'webauthn'}_enroll_not_enabled`, `MFA enroll is disabled for ${type}`)
-  if (!env.settings.mfa.totpEnroll) throw httpError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP')
+  if (type !== 'totp')
+    throw httpError(
+      422,
+      `mfa_${type === 'phone' ? 'phone' : 'webauthn'}_enroll_not_enabled`,
+      `MFA enroll is disabled for ${type}`,
+    )
+  if (!env.settings.mfa.totpEnroll)
+    throw httpError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP')
   const db = env.ctx.db
   const all = (await db.query<FactorRow>('select * from auth.mfa_factors where user_id = $1', [user.id])).rows
   if (all.length >= env.settings.mfa.maxFactors) {
-    throw httpError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue')
+    throw httpError(
+      422,
+      'too_many_enrolled_mfa_factors',
+      'Maximum number of verified factors reached, unenroll to continue',
+    )
   }
   if (all.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
     throw httpError(422, 'insufficient_aal', 'AAL2 required to enroll a new factor')
   }
   const friendlyName = str(body, 'friendly_name') ?? ''
   if (friendlyName && all.some((f) => f.friendly_name === friendlyName)) {
-    throw httpError(422, 'mfa_factor_name_conflict', `A factor with the friendly name "${friendlyName}" for this user already exists`)
+    throw httpError(
+      422,
+      'mfa_factor_name_conflict',
+      `A factor with the friendly name "${friendlyName}" for this user already exists`,
+    )
   }
   const secret = new Secret({ size: 20 })
   const totp = new TOTP({ issuer: str(body, 'issuer') || 'Growletter', label: user.email ?? user.id, secret })
   const uri = totp.toString()
   const id = randomUUID()
-  await db.query("insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret) values ($1, $2, $3, 'totp', 'unverified', $4)", [
-    id,
-    user.id,
-    friendlyName || null,
-    secret.base32,
-  ])
+  await db.query(
+    "insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret) values ($1, $2, $3, 'totp', 'unverified', $4)",
+    [id, user.id, friendlyName || null, secret.base32],
+  )
   // Raw SVG, as GoTrue sends it: supabase-js itself prefixes `data:image/svg+xml;utf-8,`.
   const qr = await QRCode.toString(uri, { type: 'svg', margin: 1 })
   return json({ id, type: 'totp', friendly_name: friendlyName, totp: { qr_code: qr, secret: secret.base32, uri } })
@@ -66,9 +90,14 @@ export const challenge: Route = async (env, req) => {
   const { user } = await requireUser(env.ctx.db, req)
   const factorId = req.path.split('/')[2] ?? ''
   const factor = await ownFactor(env, user.id, factorId)
-  if (!env.settings.mfa.totpVerify) throw httpError(422, 'mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP')
+  if (!env.settings.mfa.totpVerify)
+    throw httpError(422, 'mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP')
   const id = randomUUID()
-  await env.ctx.db.query('insert into auth.mfa_challenges (id, factor_id, ip_address) values ($1, $2, $3)', [id, factor.id, req.ip])
+  await env.ctx.db.query('insert into auth.mfa_challenges (id, factor_id, ip_address) values ($1, $2, $3)', [
+    id,
+    factor.id,
+    req.ip,
+  ])
   await env.ctx.db.query('update auth.mfa_factors set last_challenged_at = now() where id = $1', [factor.id])
   return json({ id, type: 'totp', expires_at: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_SECONDS })
 }
@@ -81,11 +110,20 @@ export const verifyFactor: Route = async (env, req) => {
   const challengeId = str(body, 'challenge_id') ?? ''
   const code = str(body, 'code') ?? ''
   const row = /^[0-9a-f-]{36}$/i.test(challengeId)
-    ? (await db.query<{ id: string; created_at: Date; verified_at: Date | null }>('select * from auth.mfa_challenges where id = $1 and factor_id = $2', [challengeId, factor.id])).rows[0]
+    ? (
+        await db.query<{ id: string; created_at: Date; verified_at: Date | null }>(
+          'select * from auth.mfa_challenges where id = $1 and factor_id = $2',
+          [challengeId, factor.id],
+        )
+      ).rows[0]
     : undefined
   if (!row || row.verified_at) throw httpError(404, 'mfa_factor_not_found', 'Challenge not found')
   if (Date.now() - new Date(row.created_at).getTime() > CHALLENGE_TTL_SECONDS * 1000) {
-    throw httpError(422, 'mfa_challenge_expired', `MFA challenge ${row.id} has expired, verify against another challenge or create a new challenge.`)
+    throw httpError(
+      422,
+      'mfa_challenge_expired',
+      `MFA challenge ${row.id} has expired, verify against another challenge or create a new challenge.`,
+    )
   }
   const totp = new TOTP({ secret: Secret.fromBase32(factor.secret) })
   if (!/^\d{6}$/.test(code) || totp.validate({ token: code, window: 1 }) === null) {

@@ -24,8 +24,11 @@ export const otp: Route = async (env, req) => {
   const db = env.ctx.db
   let user = await findUserByEmail(db, email)
   if (!user) {
-    if (body.create_user === false || !env.settings.signupEnabled) throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
-    user = await db.transaction((tx) => insertUser(tx, { email, passwordHash: null, userMetadata: obj(body, 'data') ?? {}, confirmed: false }))
+    if (body.create_user === false || !env.settings.signupEnabled)
+      throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
+    user = await db.transaction((tx) =>
+      insertUser(tx, { email, passwordHash: null, userMetadata: obj(body, 'data') ?? {}, confirmed: false }),
+    )
   }
   const pkce = pkceParams(body)
   if (pkce) await createFlowState(db, user.id, pkce, user.email_confirmed_at ? 'magiclink' : 'email/signup')

@@ -18,7 +18,8 @@ export function pkceParams(body: Body): Pkce | undefined {
   const challenge = str(body, 'code_challenge')
   if (!challenge) return undefined
   const method = (str(body, 'code_challenge_method') ?? 's256').toLowerCase()
-  if (method !== 's256' && method !== 'plain') throw httpError(400, 'validation_failed', 'Unsupported code challenge method')
+  if (method !== 's256' && method !== 'plain')
+    throw httpError(400, 'validation_failed', 'Unsupported code challenge method')
   return { challenge, method }
 }
 
@@ -31,7 +32,11 @@ export async function createFlowState(db: Queryable, userId: string, pkce: Pkce,
 }
 
 /** The auth code of the user's newest pending PKCE flow, if the email link belongs to one. */
-export async function pendingAuthCode(db: Queryable, userId: string, maxAgeSeconds: number): Promise<string | undefined> {
+export async function pendingAuthCode(
+  db: Queryable,
+  userId: string,
+  maxAgeSeconds: number,
+): Promise<string | undefined> {
   const r = await db.query<{ auth_code: string }>(
     `select auth_code from auth.flow_state where user_id = $1 and created_at > now() - make_interval(secs => $2)
      order by created_at desc limit 1`,
@@ -44,20 +49,27 @@ export const pkceGrant: Route = async (env, req) => {
   const body = readBody(req)
   const code = str(body, 'auth_code')
   const verifier = str(body, 'code_verifier')
-  if (!code || !verifier) throw httpError(400, 'validation_failed', 'invalid request: both auth code and code verifier should be non-empty')
+  if (!code || !verifier)
+    throw httpError(400, 'validation_failed', 'invalid request: both auth code and code verifier should be non-empty')
   const db = env.ctx.db
   const flow = (
-    await db.query<{ id: string; user_id: string; code_challenge: string; code_challenge_method: string; authentication_method: string; created_at: Date }>(
-      'select * from auth.flow_state where auth_code = $1',
-      [code],
-    )
+    await db.query<{
+      id: string
+      user_id: string
+      code_challenge: string
+      code_challenge_method: string
+      authentication_method: string
+      created_at: Date
+    }>('select * from auth.flow_state where auth_code = $1', [code])
   ).rows[0]
   if (!flow) throw httpError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found')
   if (Date.now() - new Date(flow.created_at).getTime() > env.settings.otpExpiry * 1000) {
     throw httpError(404, 'flow_state_expired', 'invalid flow state, flow state has expired')
   }
-  const computed = flow.code_challenge_method === 'plain' ? verifier : createHash('sha256').update(verifier).digest('base64url')
-  if (computed !== flow.code_challenge) throw httpError(400, 'bad_code_verifier', 'code challenge does not match previously saved code verifier')
+  const computed =
+    flow.code_challenge_method === 'plain' ? verifier : createHash('sha256').update(verifier).digest('base64url')
+  if (computed !== flow.code_challenge)
+    throw httpError(400, 'bad_code_verifier', 'code challenge does not match previously saved code verifier')
   await db.query('delete from auth.flow_state where id = $1', [flow.id])
   const user = await findUserById(db, flow.user_id)
   if (!user) throw httpError(404, 'user_not_found', 'User not found')

@@ -26,7 +26,12 @@ export const recover: Route = async (env, req) => {
   if (!user) return json({})
   const pkce = pkceParams(body)
   if (pkce) await createFlowState(env.ctx.db, user.id, pkce, 'recovery')
-  await sendRecovery(env, req, user, safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to')))
+  await sendRecovery(
+    env,
+    req,
+    user,
+    safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to')),
+  )
   return json({})
 }
 

@@ -54,7 +54,9 @@ export const signup: Route = async (env, req) => {
       throw httpError(500, 'unexpected_failure', 'Database error saving new user')
     })
   if (!settings.confirmEmail) {
-    return json(await startSession(issuerOf(env), user, 'password', { ip: req.ip, userAgent: req.headers['user-agent'] }))
+    return json(
+      await startSession(issuerOf(env), user, 'password', { ip: req.ip, userAgent: req.headers['user-agent'] }),
+    )
   }
   if (pkce) await createFlowState(ctx.db, user.id, pkce, 'email/signup')
   await sendConfirmation(env, req, user, redirectTo, false)

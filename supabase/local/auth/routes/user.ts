@@ -64,7 +64,10 @@ export const updateUser: Route = async (env, req) => {
     if (!env.settings.confirmEmail) {
       await db.query('update auth.users set email = $2, updated_at = now() where id = $1', [user.id, next])
     } else {
-      await db.query('update auth.users set email_change = $2, email_change_confirm_status = 0 where id = $1', [user.id, next])
+      await db.query('update auth.users set email_change = $2, email_change_confirm_status = 0 where id = $1', [
+        user.id,
+        next,
+      ])
       const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to'))
       await sendEmailChange(env, req, (await findUserById(db, user.id))!, next, redirectTo)
     }

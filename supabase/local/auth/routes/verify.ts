@@ -13,7 +13,8 @@ import { verifyEmailToken, type Proof } from '../verification'
 import { pendingAuthCode } from './pkce'
 
 function verifyType(value: string | null | undefined): VerifyType {
-  if (!value || !VERIFY_TYPES.includes(value as VerifyType)) throw httpError(400, 'validation_failed', 'Verify requires a verification type')
+  if (!value || !VERIFY_TYPES.includes(value as VerifyType))
+    throw httpError(400, 'validation_failed', 'Verify requires a verification type')
   return value as VerifyType
 }
 
@@ -21,13 +22,21 @@ async function verifyAndSignIn(env: AuthEnv, req: ApiRequest, type: VerifyType, 
   env.limiter.take('verify', [req.ip], env.settings.rateLimit.tokenVerifications)
   const outcome = await verifyEmailToken(env.ctx.db, env.settings, type, proof)
   if (outcome.kind === 'partial') return outcome
-  const session = await startSession(issuerOf(env), outcome.user, outcome.method, { ip: req.ip, userAgent: req.headers['user-agent'] })
+  const session = await startSession(issuerOf(env), outcome.user, outcome.method, {
+    ip: req.ip,
+    userAgent: req.headers['user-agent'],
+  })
   return { ...outcome, session }
 }
 
-const redirect = (location: string) => ({ status: 303, headers: { 'X-Supabase-Api-Version': '2024-01-01', Location: location }, body: '' })
+const redirect = (location: string) => ({
+  status: 303,
+  headers: { 'X-Supabase-Api-Version': '2024-01-01', Location: location },
+  body: '',
+})
 
-const withFragment = (base: string, params: Record<string, string>) => `${base.split('#')[0]}#${new URLSearchParams(params).toString()}`
+const withFragment = (base: string, params: Record<string, string>) =>
+  `${base.split('#')[0]}#${new URLSearchParams(params).toString()}`
 
 export const verifyLinkRoute: Route = async (env, req) => {
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to'))

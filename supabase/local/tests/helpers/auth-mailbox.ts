@@ -1,5 +1,13 @@
 /** Reading the dev mailbox's JSON API from tests, as the e2e tests and a person do. */
-export type MailboxMessage = { id: string; from: string; to: string; subject: string; date: string; text: string; html: string }
+export type MailboxMessage = {
+  id: string
+  from: string
+  to: string
+  subject: string
+  date: string
+  text: string
+  html: string
+}
 
 export async function messagesTo(mailboxUrl: string, to: string): Promise<MailboxMessage[]> {
   const res = await fetch(`${mailboxUrl}/api/messages`)
@@ -8,7 +16,12 @@ export async function messagesTo(mailboxUrl: string, to: string): Promise<Mailbo
 }
 
 /** The newest message to `to` (whose subject contains `subject`, if given); waits briefly for delivery. */
-export async function latestMail(mailboxUrl: string, to: string, subject?: string, timeoutMs = 5000): Promise<MailboxMessage> {
+export async function latestMail(
+  mailboxUrl: string,
+  to: string,
+  subject?: string,
+  timeoutMs = 5000,
+): Promise<MailboxMessage> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const found = (await messagesTo(mailboxUrl, to)).find((m) => !subject || m.subject.includes(subject))

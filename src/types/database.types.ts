@@ -799,6 +799,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      purge_click_ips: {
+        Args: {
+          p_older_than?: string
+        }
+        Returns: number
+      }
       record_campaign_page_view: {
         Args: {
           p_click_id: string

@@ -185,3 +185,21 @@ comment on function public.record_campaign_page_view(uuid, uuid) is
   'SPEC §7 link_clicks update without table rights: one click row only — campaign set if empty, page and unique views, and the (campaign, source) counters when the click counts.';
 revoke execute on function public.record_campaign_page_view(uuid, uuid) from public, anon, authenticated;
 grant execute on function public.record_campaign_page_view(uuid, uuid) to anon, authenticated, service_role;
+
+create function public.purge_click_ips(p_older_than interval default interval '30 days')
+returns integer
+language sql
+security definer
+set search_path = ''
+as $$
+  with purged as (
+    update public.link_clicks set ip = null
+    where ip is not null and created_at < now() - p_older_than
+    returning 1
+  )
+  select count(*)::integer from purged
+$$;
+comment on function public.purge_click_ips(interval) is
+  'Scheduled, service role only: raw IPs are kept only as long as fraud review needs them (30 days); the visitor hash stays.';
+revoke execute on function public.purge_click_ips(interval) from public, anon, authenticated;
+grant execute on function public.purge_click_ips(interval) to service_role;

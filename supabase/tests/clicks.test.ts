@@ -2,7 +2,7 @@
 // per source per hour; bots and inactive sources recorded but not counted, each with its reason.
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { anon, queryAs, testDb } from './helpers/db'
+import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
 import { ids } from './helpers/fixtures'
 import { createMarket } from './helpers/market'
 
@@ -183,5 +183,23 @@ describe('record_campaign_page_view', () => {
       ids.campaignPaused,
     ])
     expect(paused[0]!.r).toEqual({ recorded: false })
+  })
+})
+
+describe('purge_click_ips', () => {
+  it('forgets raw IPs after 30 days and keeps the visitor hash', async () => {
+    const m = await createMarket()
+    const old = await track(m.code, { ip: '198.51.100.99' })
+    const recent = await track(m.code, { ip: '198.51.100.98' })
+    const db = await testDb()
+    await db.query(`update public.link_clicks set created_at = now() - interval '31 days' where id = $1`, [
+      old.click_id,
+    ])
+    expect(await errorOf(anon, 'select public.purge_click_ips()')).toMatch(/permission denied/)
+    const rows = await queryAs<{ n: number }>(service, 'select public.purge_click_ips() as n')
+    expect(rows[0]!.n).toBeGreaterThanOrEqual(1)
+    expect(await clickRow(old.click_id!)).toMatchObject({ ip: null })
+    expect((await clickRow(old.click_id!)).visitor_hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(await clickRow(recent.click_id!)).toMatchObject({ ip: '198.51.100.98' })
   })
 })

@@ -1,5 +1,7 @@
 // Catalog lint: the security rules of ARCHITECTURE.md "Database conventions", checked on the migrated
 // catalog so a new table or function that forgets them fails here.
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testDb } from './helpers/db'
 
@@ -92,5 +94,19 @@ describe('catalog lint', () => {
       select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'v'
         and not coalesce('security_invoker=true' = any (reloptions), false)`)
     expect(r.rows.map((x) => x.relname)).toEqual([])
+  })
+
+  it('has a test asserting every message a function raises', async () => {
+    const messages = new Set<string>()
+    for (const f of await publicFunctions()) {
+      for (const m of f.source.matchAll(/raise exception '((?:[^']|'')*)'/g)) messages.add(m[1]!.replace(/''/g, "'"))
+    }
+    const dir = import.meta.dirname
+    const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.test.ts'))
+    const tests = (await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8'))))
+      .join('\n')
+      .replace(/\\'/g, "'")
+    expect(messages.size).toBeGreaterThan(30)
+    expect([...messages].filter((m) => !tests.includes(m))).toEqual([])
   })
 })

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest'
+import { http, HttpResponse } from 'msw'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { restUrl, server } from '../msw/server'
+import { renderRoute, storeTestSession } from '../render-route'
+
+const PUBLISHER = { id: '00000000-0000-4000-a000-000000000003', email: 'publisher@growletter.test' }
+
+const sourceRow = (overrides: Record<string, unknown> = {}) => ({
+  id: 's1',
+  publisher_id: PUBLISHER.id,
+  name: "Pat's Product Notes",
+  description: null,
+  image_url: null,
+  url: 'https://patnotes.example.com',
+  platform: 'newsletter',
+  category: 'Technology',
+  status: 'approved',
+  review_note: null,
+  unified_code: 'demo-approved',
+  magic_link: 'magic/demo-approved',
+  created_at: '2026-11-01T10:00:00Z',
+  updated_at: '2026-11-01T10:00:00Z',
+  ...overrides,
+})
+
+function signInPublisher(userType: 'publisher' | 'advertiser' = 'publisher') {
+  storeTestSession({ ...PUBLISHER, userType })
+  server.use(
+    http.get(restUrl('profiles'), () => HttpResponse.json([{ user_type: userType }])),
+    http.post(restUrl('rpc/ensure_wallet_exists'), () => HttpResponse.json({})),
+    http.post(restUrl('rpc/claim_signup_bonus'), () => HttpResponse.json({ paid: false })),
+  )
+}
+
+function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat on X', status: 'pending_review', unified_code: 'demo-pending', review_note: 'Add a link to your profile' })]) {
+  const inserted: unknown[] = []
+  server.use(
+    http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
+    http.post(restUrl('audience_sources'), async ({ request }) => {
+      const body = await request.json()
+      inserted.push(body)
+      return HttpResponse.json({ ...sourceRow({ id: 's3', status: 'pending_review' }), ...(body as object) }, { status: 201 })
+    }),
+    http.get(restUrl('link_clicks'), () =>
+      HttpResponse.json([
+        { audience_source_id: 's1', counted: true, not_counted_reason: null },
+        { audience_source_id: 's1', counted: true, not_counted_reason: null },
+        { audience_source_id: 's1', counted: false, not_counted_reason: 'duplicate_visitor' },
+        { audience_source_id: 's2', counted: false, not_counted_reason: 'source_inactive' },
+      ]),
+    ),
+    http.head(restUrl('link_clicks'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/7' } })),
+    http.head(restUrl('wallet_transactions'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/3' } })),
+    http.get(restUrl('wallet_transactions'), () =>
+      HttpResponse.json([
+        { type: 'earning', status: 'pending', amount: 4.8 },
+        { type: 'earning', status: 'completed', amount: 120 },
+        { type: 'payout', status: 'completed', amount: -50 },
+      ]),
+    ),
+    http.get(restUrl('campaigns'), () => HttpResponse.json([{ id: 'c1', name: 'Morning Brew' }])),
+    http.get(restUrl('campaign_source_stats'), () =>
+      HttpResponse.json([
+        { campaign_id: 'c1', audience_source_id: 's1', total_views: 9, total_clicks: 4, total_conversions: 1, total_earnings: 1.6, campaign: { name: 'Morning Brew' }, source: { name: "Pat's Product Notes" } },
+        { campaign_id: 'c9', audience_source_id: 's1', total_views: 2, total_clicks: 0, total_conversions: 0, total_earnings: 0, campaign: null, source: { name: "Pat's Product Notes" } },
+      ]),
+    ),
+  )
+  return { inserted }
+}
+
+describe('publisher area', () => {
+  it('sends a visitor to /login', async () => {
+    const { router } = renderRoute('/dashboard/publisher')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+  })
+
+  it('sends an advertiser to their own dashboard', async () => {
+    signInPublisher('advertiser')
+    server.use(http.all(restUrl('*'), () => HttpResponse.json([])))
+    const { router } = renderRoute('/dashboard/publisher')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))
+  })
+
+  it('overview: earnings from the ledger, this week, and each source with its magic link and click reasons', async () => {
+    signInPublisher()
+    publisherData()
+    renderRoute('/dashboard/publisher')
+    await waitFor(() => expect(screen.getByTestId('earnings-pending')).toHaveTextContent('4.80 credits'))
+    expect(screen.getByTestId('earnings-available')).toHaveTextContent('70.00 credits')
+    expect(screen.getByTestId('earnings-paid')).toHaveTextContent('50.00 credits')
+    await waitFor(() => expect(screen.getByTestId('week-clicks')).toHaveTextContent('7'))
+    expect(screen.getByTestId('week-subscribers')).toHaveTextContent('3')
+
+    const [approved, pending] = await screen.findAllByTestId('publisher-source')
+    expect(within(approved).getByTestId('magic-link')).toHaveTextContent(`${window.location.origin}/earn/demo-approved`)
+    expect(within(approved).getByRole('button', { name: "Copy the magic link of Pat's Product Notes" })).toBeInTheDocument()
+    await waitFor(() => expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Counted clicks2'))
+    expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Repeat visit within 1 hour: 1')
+    expect(within(pending).getByText('Waiting for review')).toBeInTheDocument()
+    expect(within(pending).getByTestId('review-note')).toHaveTextContent('Add a link to your profile')
+    expect(within(pending).getByTestId('source-clicks')).toHaveTextContent('Source not approved: 1')
+  })
+
+  it('sources: per-newsletter campaign links for a live source, and a new source goes in as pending_review', async () => {
+    signInPublisher()
+    const { inserted } = publisherData()
+    renderRoute('/dashboard/publisher/sources')
+    const [approved] = await screen.findAllByTestId('publisher-source')
+    await userEvent.click(await within(approved).findByText(/Campaign links per newsletter/))
+    expect(within(approved).getByText(`${window.location.origin}/campaign/demo-approved/c1`)).toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Add source' }))
+    const dialog = await screen.findByRole('dialog')
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Pat on Bluesky')
+    await userEvent.type(within(dialog).getByLabelText('URL'), 'not a url')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit for review' }))
+    expect(await within(dialog).findByText('Enter an address starting with http:// or https://')).toBeInTheDocument()
+    expect(inserted).toHaveLength(0)
+
+    await userEvent.clear(within(dialog).getByLabelText('URL'))
+    await userEvent.type(within(dialog).getByLabelText('URL'), 'https://bsky.app/profile/pat')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit for review' }))
+    await waitFor(() => expect(inserted).toHaveLength(1))
+    expect(inserted[0]).toMatchObject({
+      name: 'Pat on Bluesky',
+      url: 'https://bsky.app/profile/pat',
+      publisher_id: PUBLISHER.id,
+      status: 'pending_review',
+    })
+  })
+
+  it('stats: per source and per campaign, with Unknown Campaign for a name it cannot read', async () => {
+    signInPublisher()
+    publisherData()
+    renderRoute('/dashboard/publisher/stats')
+    const perCampaign = await screen.findByRole('region', { name: 'Per campaign' })
+    expect(within(perCampaign).getByRole('row', { name: /Morning Brew/ })).toHaveTextContent('25.00%')
+    expect(within(perCampaign).getByRole('row', { name: /Unknown Campaign/ })).toHaveTextContent('0.00%')
+    const perSource = screen.getByRole('region', { name: 'Per source' })
+    expect(within(perSource).getByRole('row', { name: /Pat's Product Notes/ })).toHaveTextContent('11')
+  })
+
+  it('payouts: asks request_payout for the amount and refuses less than 50 credits', async () => {
+    signInPublisher()
+    publisherData()
+    const calls: unknown[] = []
+    server.use(
+      http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
+      http.post(restUrl('rpc/request_payout'), async ({ request }) => {
+        calls.push(await request.json())
+        return HttpResponse.json({ id: 'p1', amount: 60, status: 'requested' })
+      }),
+    )
+    renderRoute('/dashboard/publisher/payouts')
+    const amount = await screen.findByLabelText('Amount (credits)')
+    await userEvent.type(amount, '20')
+    await userEvent.click(screen.getByRole('button', { name: 'Request payout' }))
+    expect(await screen.findByText('The minimum payout is 50 credits')).toBeInTheDocument()
+    expect(calls).toHaveLength(0)
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '60')
+    await userEvent.click(screen.getByRole('button', { name: 'Request payout' }))
+    await waitFor(() => expect(calls).toEqual([{ p_amount: 60 }]))
+  })
+})

@@ -8,13 +8,14 @@ create extension if not exists pgcrypto with schema extensions;
 create schema if not exists private;
 revoke all on schema private from public, anon, authenticated;
 
-create table private.settings (
+-- `if not exists`: a reset that drops only the API schemas keeps this one, and its secret.
+create table if not exists private.settings (
   id boolean primary key default true check (id),
   visitor_salt_secret bytea not null default extensions.gen_random_bytes(32)
 );
 comment on table private.settings is
   'Server-side secrets the API never exposes; one row. The visitor-hash salt is derived from it per day.';
-insert into private.settings default values;
+insert into private.settings default values on conflict (id) do nothing;
 
 create function public.is_source_public(status text)
 returns boolean

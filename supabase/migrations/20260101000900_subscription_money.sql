@@ -1,6 +1,7 @@
 -- The money of a confirmed subscriber: confirm_subscription decides whether it counts and places the
--- advertiser's hold and the publisher's pending earning; settle_matured_holds completes both after the
--- 7-day screening; refund_subscription cancels both during screening. All service role only.
+-- advertiser's pending hold and the publisher's pending earning; after the 7-day screening
+-- settle_matured_holds releases the hold as a completed debit and completes the earning; during it,
+-- refund_subscription cancels both (with a release row saying why). All service role only.
 
 create function public.confirm_subscription(
   p_token_hash text, p_email text, p_ip text default null, p_user_agent text default null
@@ -100,16 +101,23 @@ security definer
 set search_path = ''
 as $$
 declare
-  t record;
+  t public.wallet_transactions;
   settled integer := 0;
 begin
   for t in
-    select id, type from public.wallet_transactions
+    select * from public.wallet_transactions
     where status = 'pending' and type in ('hold', 'earning') and available_at <= p_now
     order by user_id, id
     for update skip locked
   loop
-    if public.finish_ledger(t.id, 'completed') then
+    if t.type = 'earning' then
+      if public.finish_ledger(t.id, 'completed') then
+        settled := settled + 1;
+      end if;
+    -- A hold is released and the charge becomes a completed debit: what the advertiser finally paid.
+    elsif public.finish_ledger(t.id, 'canceled', t.description || ' — released after screening') then
+      perform public.post_ledger(t.user_id, t.amount, 'debit', 'completed',
+        replace(t.description, ' (on hold during screening)', ''), t.reference, t.campaign_id, t.subscription_id);
       settled := settled + 1;
     end if;
   end loop;
@@ -117,7 +125,7 @@ begin
 end
 $$;
 comment on function public.settle_matured_holds(timestamptz) is
-  'Scheduled, service role only: after screening a hold becomes a completed charge (the debit) and an earning becomes available. Returns how many rows settled.';
+  'Scheduled, service role only: after screening each hold is released as a completed debit and each earning becomes available. Returns how many holds and earnings settled.';
 revoke execute on function public.settle_matured_holds(timestamptz) from public, anon, authenticated;
 grant execute on function public.settle_matured_holds(timestamptz) to service_role;
 
@@ -140,7 +148,7 @@ begin
     raise exception 'This subscriber was not charged' using errcode = '22023';
   end if;
   if exists (select 1 from public.wallet_transactions
-             where subscription_id = s.id and type = 'hold' and status = 'completed') then
+             where subscription_id = s.id and type = 'debit' and status = 'completed') then
     raise exception 'The screening period is over; this subscriber can no longer be refunded' using errcode = '22023';
   end if;
   for t in select * from public.wallet_transactions

@@ -33,6 +33,14 @@ describe('holds, earnings and screening', () => {
     expect(settled).toBeGreaterThanOrEqual(2)
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '90.00', held: '0.00', available: '90.00' })
     expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '8.00', pending_earnings: '0.00' })
+    const ledger = await queryAs(
+      m.advertiser.actor,
+      `select type, status, amount::text from public.wallet_transactions where type <> 'deposit' order by type`,
+    )
+    expect(ledger).toEqual([
+      { type: 'debit', status: 'completed', amount: '-10.00' },
+      { type: 'hold', status: 'canceled', amount: '-10.00' },
+    ])
     expect(await errorOf(m.advertiser.actor, 'select public.settle_matured_holds()')).toMatch(/permission denied/)
   })
 

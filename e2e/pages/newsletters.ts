@@ -1,0 +1,46 @@
+/** Browse Newsletters, the subscribe panel, the dev mailbox and the confirmation page, as a reader uses them. */
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
+import { E2E } from '../ports'
+
+export type MailboxMessage = { id: string; to: string; subject: string; text: string; html: string; date: string }
+
+export class NewslettersPage {
+  constructor(readonly page: Page) {}
+
+  async pick(...names: string[]) {
+    for (const name of names) await this.page.getByLabel(`Select ${name}`).check()
+  }
+
+  async subscribe(email: string) {
+    const panel = this.page.getByTestId('subscribe-panel')
+    await panel.getByLabel('Email address').fill(email)
+    await panel.getByRole('button', { name: /^Subscribe/ }).click()
+    await expect(panel.getByTestId('subscribe-success')).toBeVisible()
+  }
+}
+
+export class Mailbox {
+  constructor(readonly request: APIRequestContext) {}
+
+  async messagesTo(email: string): Promise<MailboxMessage[]> {
+    const response = await this.request.get(`${E2E.mailboxUrl}/api/messages`)
+    expect(response.ok()).toBe(true)
+    const messages = (await response.json()) as MailboxMessage[]
+    return messages.filter((m) => m.to.toLowerCase().includes(email.toLowerCase()))
+  }
+
+  /** Waits for the messages to arrive (the function sends after answering the form). */
+  async waitForMessagesTo(email: string, count = 1): Promise<MailboxMessage[]> {
+    let messages: MailboxMessage[] = []
+    await expect
+      .poll(async () => (messages = await this.messagesTo(email)).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(count)
+    return messages
+  }
+}
+
+/** The confirmation links of a message, in order, from its text part (no HTML entities to undo). */
+export function confirmationLinks(message: MailboxMessage): string[] {
+  const found = message.text.match(/https?:\/\/[^\s<>"]+\/confirm-subscription\?[^\s<>"]+/g) ?? []
+  return [...new Set(found)]
+}

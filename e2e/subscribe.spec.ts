@@ -1,0 +1,85 @@
+/**
+ * Subscriptions end to end (issue 7): from a magic link, pick two newsletters and subscribe once → ONE email
+ * with two links → the first confirms with the newsletter's name → again says already confirmed; the
+ * conversion counts for the source. A link fetched without JavaScript confirms nothing; no token → the
+ * invalid-link text. Axe finds no serious problems on /audiences and /newsletters.
+ */
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { apiKeys } from '../supabase/local/keys'
+import { E2E } from './ports'
+import { Directory } from './pages/directory'
+import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
+
+const APPROVED_ID = '10000000-0000-4000-a000-000000000001'
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+async function serviceGet<T>(request: APIRequestContext, path: string): Promise<T> {
+  const { serviceRoleKey } = await apiKeys()
+  const response = await request.get(`${E2E.apiUrl}/rest/v1/${path}`, {
+    headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` },
+  })
+  expect(response.ok(), await response.text()).toBe(true)
+  return (await response.json()) as T
+}
+
+type Subscription = { campaign_id: string; status: string; counted: boolean; not_counted_reason: string | null; audience_source_id: string | null }
+
+test('two newsletters, one email, two links: success, then already confirmed, counted for the source', async ({ page, request }) => {
+  const email = `reader-${Date.now().toString(36)}@growletter-readers.dev`
+  await new Directory(page).followMagicLink('demo-approved')
+  await expect(page).toHaveURL(/\/newsletters\?source=demo-approved/)
+
+  const newsletters = new NewslettersPage(page)
+  await newsletters.pick('The Frontend Brief', 'Design Dispatch')
+  await newsletters.subscribe(email)
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('subscribed_newsletters') ?? '[]'))).toHaveLength(2)
+
+  const mailbox = new Mailbox(request)
+  const messages = await mailbox.waitForMessagesTo(email)
+  expect(messages).toHaveLength(1)
+  const links = confirmationLinks(messages[0])
+  expect(links).toHaveLength(2)
+
+  // A mail scanner fetching the link (no JavaScript) must not confirm anything.
+  const scanned = await request.get(links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl))
+  expect(scanned.ok()).toBe(true)
+  const pendingRows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}`)
+  expect(pendingRows.map((r) => r.status)).toEqual(['pending', 'pending'])
+  expect(pendingRows.every((r) => r.audience_source_id === APPROVED_ID)).toBe(true)
+
+  // Confirming within 2 s of sending is not counted (too_fast_confirmation): read the email like a person.
+  await page.waitForTimeout(2100)
+  const firstLink = links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl)
+  await page.goto(firstLink)
+  const confirmation = page.getByTestId('confirmation')
+  await expect(confirmation).toHaveAttribute('data-state', 'success')
+  await expect(confirmation).toContainText(/You are now subscribed to (The Frontend Brief|Design Dispatch)\./)
+
+  await page.goto(firstLink)
+  await expect(confirmation).toHaveAttribute('data-state', 'already-confirmed')
+  await expect(page.getByRole('link', { name: 'Return to Home' })).toBeVisible()
+
+  const rows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`)
+  expect(rows).toHaveLength(1)
+  expect(rows[0]).toMatchObject({ counted: true, not_counted_reason: null })
+})
+
+test('no token: the invalid-link text', async ({ page }) => {
+  await page.goto('/confirm-subscription?email=someone%40example.org')
+  await expect(page.getByTestId('confirmation')).toContainText('Invalid confirmation link. No token provided.')
+})
+
+test('axe finds no serious or critical problems on /audiences and /newsletters', async ({ page }) => {
+  await new Directory(page).open()
+  await expect(page.getByTestId('audience-card').first()).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+  await page.goto('/newsletters')
+  await expect(page.getByTestId('newsletter-card').first()).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+})

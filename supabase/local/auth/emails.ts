@@ -18,7 +18,7 @@ const DEFAULT_SUBJECTS: Record<EmailKind, string> = {
   magic_link: 'Your magic link',
   email_change: 'Confirm email change',
   reauthentication: 'Confirm reauthentication',
-  invite: 'You have been invited',
+  invite: 'You have been invited to Growletter',
 }
 
 export type TemplateVars = {

@@ -44,6 +44,8 @@ export function authSettings(ctx: BackendContext): AuthSettings {
   const rate = table(auth.rate_limit)
   const mfa = table(auth.mfa)
   const totp = table(mfa.totp)
+  // A whole e2e run signs in from one loopback address; it may scale the limits up rather than trip them.
+  const scale = Math.max(1, Number(process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE) || 1)
   return {
     siteUrl: typeof auth.site_url === 'string' ? auth.site_url : 'http://127.0.0.1:3000',
     redirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : [],
@@ -59,10 +61,10 @@ export function authSettings(ctx: BackendContext): AuthSettings {
     otpLength: num(email.otp_length, 6),
     otpExpiry: num(email.otp_expiry, 3600),
     rateLimit: {
-      emailSent: num(rate.email_sent, 30),
-      signInSignUps: num(rate.sign_in_sign_ups, 30),
-      tokenVerifications: num(rate.token_verifications, 30),
-      tokenRefresh: num(rate.token_refresh, 150),
+      emailSent: num(rate.email_sent, 30) * scale,
+      signInSignUps: num(rate.sign_in_sign_ups, 30) * scale,
+      tokenVerifications: num(rate.token_verifications, 30) * scale,
+      tokenRefresh: num(rate.token_refresh, 150) * scale,
     },
     templates: table(email.template) as AuthSettings['templates'],
     mfa: {
@@ -85,8 +87,12 @@ export function safeRedirect(settings: AuthSettings, requested: string | null | 
   const allowed = [settings.siteUrl, ...settings.redirectUrls]
   const ok = allowed.some((pattern) => {
     if (pattern.includes('*')) {
-      const re = new RegExp('^' + pattern.split('*').map(escapeRegExp).join('.*') + '$')
-      return re.test(requested)
+      // Glob as GoTrue reads it: `*` stays within one host label or path segment, `**` spans anything.
+      const source = pattern
+        .split('**')
+        .map((part) => part.split('*').map(escapeRegExp).join('[^./]*'))
+        .join('.*')
+      return new RegExp(`^${source}$`).test(requested)
     }
     try {
       const base = new URL(pattern)

@@ -64,14 +64,14 @@ export const generateLink: Route = async (env, req) => {
     case 'magiclink':
     case 'recovery': {
       const found = await findUserByEmail(db, email)
-      if (!found) throw errors.userNotFound()
+      if (!found) throw httpError(404, 'user_not_found', 'User with this email not found')
       user = found
       ;[column, verificationType] = ['recovery_token', type]
       break
     }
     default: {
       const found = await findUserByEmail(db, email)
-      if (!found) throw errors.userNotFound()
+      if (!found) throw httpError(404, 'user_not_found', 'User with this email not found')
       const newEmail = str(body, 'new_email')?.trim()
       if (!newEmail || !isValidEmail(newEmail))
         throw httpError(400, 'validation_failed', 'The new email address provided is invalid')

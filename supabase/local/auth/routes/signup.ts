@@ -50,9 +50,12 @@ export const signup: Route = async (env, req) => {
   const user = await ctx.db
     .transaction((tx) => insertUser(tx, { email, passwordHash, userMetadata, confirmed: !settings.confirmEmail }))
     .catch((error: unknown) => {
+      // A concurrent sign-up for the same address won the race: answer as for an existing one.
+      if ((error as { code?: string }).code === '23505') return null
       console.error('[auth] creating a user failed:', error)
       throw httpError(500, 'unexpected_failure', 'Database error saving new user')
     })
+  if (!user) return json(obfuscatedUser(email, userMetadata))
   if (!settings.confirmEmail) {
     return json(
       await startSession(issuerOf(env), user, 'password', { ip: req.ip, userAgent: req.headers['user-agent'] }),

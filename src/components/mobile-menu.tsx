@@ -16,13 +16,16 @@ type MobileMenuProps = {
   open: boolean
   onOpenChange: (open: boolean) => void
   title: string
+  /** The menu button; as the dialog's trigger it gets focus back when the menu closes. */
+  trigger: ReactNode
   children: ReactNode
   footer: ReactNode
 }
 
-export function MobileMenu({ open, onOpenChange, title, children, footer }: MobileMenuProps) {
+export function MobileMenu({ open, onOpenChange, title, trigger, children, footer }: MobileMenuProps) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
       <LazyMotion features={domAnimation} strict>
         <AnimatePresence>
           {open ? (

@@ -75,10 +75,15 @@ export function signedInBackground(user: FixtureUser) {
   )
 }
 
-/** Dashboards other helpers own load their own data; flows that end there answer it with empty lists. */
+/**
+ * Dashboards other helpers own load their own data; flows that end there answer it with empty lists.
+ * The profile lookup falls through to the handler the test set for it.
+ */
 export function emptyDashboards() {
   server.use(
-    http.get(restUrl(':table'), () => HttpResponse.json([], { headers: { 'Content-Range': '*/0' } })),
+    http.get(restUrl(':table'), ({ params }) =>
+      params.table === 'profiles' ? undefined : HttpResponse.json([], { headers: { 'Content-Range': '*/0' } }),
+    ),
     http.head(restUrl(':table'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/0' } })),
     http.post(restUrl('rpc/:fn'), () => HttpResponse.json(null)),
   )
@@ -86,3 +91,10 @@ export function emptyDashboards() {
 
 export const ADVERTISER: FixtureUser = { id: '11111111-1111-4111-8111-111111111111', email: 'ada@example.com', userType: 'advertiser' }
 export const PUBLISHER: FixtureUser = { id: '22222222-2222-4222-8222-222222222222', email: 'pat@example.com', userType: 'publisher' }
+
+/** Puts a session for this user where supabase-js looks for it on start (the test URL's storage key). */
+export function storeSession(user: FixtureUser, aal: 'aal1' | 'aal2' = 'aal1') {
+  const session = authSession(user, aal)
+  localStorage.setItem('sb-supabase-auth-token', JSON.stringify(session))
+  return session
+}

@@ -51,13 +51,18 @@ export function MobileNavigation({ user, showNav }: { user: User | null; showNav
   )
 
   return (
-    <>
-      <Button variant="ghost" size="icon" aria-label="Open menu" aria-expanded={open} onClick={() => setOpen(true)}>
-        <MenuIcon className="size-6" aria-hidden="true" />
-      </Button>
-      <MobileMenu open={open} onOpenChange={setOpen} title="Menu" footer={footer}>
-        {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
-      </MobileMenu>
-    </>
+    <MobileMenu
+      open={open}
+      onOpenChange={setOpen}
+      title="Menu"
+      footer={footer}
+      trigger={
+        <Button variant="ghost" size="icon" aria-label="Open menu">
+          <MenuIcon className="size-6" aria-hidden="true" />
+        </Button>
+      }
+    >
+      {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
+    </MobileMenu>
   )
 }

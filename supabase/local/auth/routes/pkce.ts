@@ -35,12 +35,14 @@ export async function createFlowState(db: Queryable, userId: string, pkce: Pkce,
 export async function pendingAuthCode(
   db: Queryable,
   userId: string,
+  authMethod: string,
   maxAgeSeconds: number,
 ): Promise<string | undefined> {
   const r = await db.query<{ auth_code: string }>(
-    `select auth_code from auth.flow_state where user_id = $1 and created_at > now() - make_interval(secs => $2)
+    `select auth_code from auth.flow_state
+     where user_id = $1 and authentication_method = $2 and created_at > now() - make_interval(secs => $3)
      order by created_at desc limit 1`,
-    [userId, maxAgeSeconds],
+    [userId, authMethod, maxAgeSeconds],
   )
   return r.rows[0]?.auth_code
 }

@@ -12,6 +12,16 @@ import { safeRedirect } from '../settings'
 import { verifyEmailToken, type Proof } from '../verification'
 import { pendingAuthCode } from './pkce'
 
+/** The PKCE flow a link of each type completes (each route records its flow with this method). */
+const FLOW_METHOD: Record<VerifyType, string> = {
+  signup: 'email/signup',
+  invite: 'invite',
+  recovery: 'recovery',
+  magiclink: 'magiclink',
+  email_change: 'email_change',
+  email: 'email/signup',
+}
+
 function verifyType(value: string | null | undefined): VerifyType {
   if (!value || !VERIFY_TYPES.includes(value as VerifyType))
     throw httpError(400, 'validation_failed', 'Verify requires a verification type')
@@ -46,7 +56,7 @@ export const verifyLinkRoute: Route = async (env, req) => {
     if (!token) throw httpError(400, 'validation_failed', 'Verify requires a token or a token hash')
     const result = await verifyAndSignIn(env, req, type, { tokenHash: token })
     if (result.kind === 'partial') return redirect(withFragment(redirectTo, { message: result.message }))
-    const code = await pendingAuthCode(env.ctx.db, result.user.id, env.settings.otpExpiry)
+    const code = await pendingAuthCode(env.ctx.db, result.user.id, FLOW_METHOD[type], env.settings.otpExpiry)
     if (code) {
       const url = new URL(redirectTo)
       url.searchParams.set('code', code)

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
-import { screen, waitFor } from '@testing-library/react'
+import { configure, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { PUBLISHER, ADVERTISER, accessToken, authError, authUser, emptyDashboards, signedInBackground, storeSession } from './fixtures'
+
+// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
+configure({ asyncUtilTimeout: 5000 })
 
 afterEach(() => {
   toast.dismiss()

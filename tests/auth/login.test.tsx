@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
-import { screen, waitFor } from '@testing-library/react'
+import { configure, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { ADVERTISER, PUBLISHER, authError, authSession, authUser, emptyDashboards, signedInBackground } from './fixtures'
+
+// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
+configure({ asyncUtilTimeout: 5000 })
 
 async function logIn(email: string, password: string) {
   const user = userEvent.setup()

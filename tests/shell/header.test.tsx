@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { toast } from 'sonner'
 import { http, HttpResponse } from 'msw'
-import { screen, waitFor, within } from '@testing-library/react'
+import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
 import { ADVERTISER, authError, emptyDashboards, signedInBackground } from '../auth/fixtures'
+
+// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
+configure({ asyncUtilTimeout: 5000 })
 
 function signIn(metadata: Record<string, unknown> = {}) {
   const session = storeTestSession({ ...ADVERTISER, userType: 'advertiser' })

@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
-import { screen, waitFor } from '@testing-library/react'
+import { configure, screen, waitFor } from '@testing-library/react'
 import { restUrl, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
 import { ADVERTISER, PUBLISHER, emptyDashboards, signedInBackground } from '../auth/fixtures'
+
+// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
+configure({ asyncUtilTimeout: 5000 })
 
 afterEach(() => toast.dismiss())
 

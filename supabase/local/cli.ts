@@ -83,7 +83,7 @@ export async function startForeground(onStop?: () => Promise<void>): Promise<Bac
 async function reset() {
   const other = await runningPid()
   if (other) throw new Error(`A backend (pid ${other}) is running on the local database; stop it before resetting.`)
-  const { db, migration } = await openBackendDb({
+  const { db, migration, fromSnapshot } = await openBackendDb({
     dataDir: env.dataDir,
     databaseUrl: process.env.DATABASE_URL,
     reset: true,
@@ -91,7 +91,8 @@ async function reset() {
     afterBootstrap: ensureAuthSchema,
   })
   await db.close()
-  console.log(`Database rebuilt: ${migration.applied.length} migrations applied${migration.seeded ? ', seed.sql loaded' : ''}.`)
+  const how = fromSnapshot ? 'from the cached build of the same migrations and seed' : `${migration.applied.length} migrations applied`
+  console.log(`Database rebuilt: ${how}${migration.seeded ? ', seed.sql loaded' : ''}.`)
 }
 
 /** Types come from a fresh in-memory database built from the migrations, so they match the files. */

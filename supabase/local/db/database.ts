@@ -20,8 +20,11 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres'
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /** `prelude` (simple-query SQL) runs first; on PostgreSQL it travels with `begin` in one round trip. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, prelude?: string): Promise<T>
   close(): Promise<void>
+  /** PGlite only: a gzip tarball of the data directory (see snapshot.ts). */
+  dumpDataDir?(): Promise<Blob>
 }
 
 export type OpenOptions = {
@@ -52,8 +55,13 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
   return {
     kind: 'pglite',
     ...wrap(lite),
-    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn, prelude) =>
+      lite.transaction(async (tx) => {
+        if (prelude) await tx.exec(prelude)
+        return fn(wrap(tx))
+      }),
     close: () => lite.close(),
+    dumpDataDir: () => lite.dumpDataDir('gzip'),
   }
 }
 
@@ -73,10 +81,10 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
   return {
     kind: 'postgres',
     ...wrap(pool),
-    async transaction(fn) {
+    async transaction(fn, prelude) {
       const client = await pool.connect()
       try {
-        await client.query('begin')
+        await client.query(prelude ? `begin;${prelude}` : 'begin')
         const result = await fn(wrap(client))
         await client.query('commit')
         return result
@@ -113,8 +121,5 @@ export function withRequestContext<T>(db: Db, ctx: RequestContext, fn: (tx: Quer
     ` set_config('request.headers', ${literal(JSON.stringify(ctx.headers))}, true),` +
     ` set_config('request.jwt.claim.sub', ${literal(String(ctx.claims.sub ?? ''))}, true),` +
     ` set_config('request.jwt.claim.role', ${literal(ctx.role)}, true);`
-  return db.transaction(async (tx) => {
-    await tx.exec(prelude)
-    return fn(tx)
-  })
+  return db.transaction(fn, prelude)
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { openDatabase, type Db } from './database'
 import { migrate, type MigrateResult } from './migrate'
-import { initdbSnapshot } from './snapshot'
+import { initdbSnapshot, migratedSnapshotFile, readSnapshot, saveMigratedSnapshot } from './snapshot'
 
 export type BackendDbOptions = {
   dataDir?: string
@@ -17,7 +17,9 @@ export type BackendDbOptions = {
   afterBootstrap?: (db: Db) => Promise<void>
 }
 
-export async function openBackendDb(opts: BackendDbOptions): Promise<{ db: Db; migration: MigrateResult }> {
+export type OpenedDb = { db: Db; migration: MigrateResult; fromSnapshot: boolean }
+
+export async function openBackendDb(opts: BackendDbOptions): Promise<OpenedDb> {
   let db: Db
   if (opts.databaseUrl) {
     db = await openDatabase({ databaseUrl: opts.databaseUrl })
@@ -25,11 +27,31 @@ export async function openBackendDb(opts: BackendDbOptions): Promise<{ db: Db; m
   } else {
     if (opts.reset && opts.dataDir) await rm(opts.dataDir, { recursive: true, force: true })
     const fresh = !opts.dataDir || !existsSync(opts.dataDir)
-    db = await openDatabase({ dataDir: opts.dataDir, loadDataDir: fresh ? await initdbSnapshot() : undefined })
+    if (fresh) return openFreshPglite(opts)
+    db = await openDatabase({ dataDir: opts.dataDir })
   }
   try {
     const migration = await migrate(db, { seed: opts.seed ?? true, afterBootstrap: opts.afterBootstrap })
-    return { db, migration }
+    return { db, migration, fromSnapshot: false }
+  } catch (error) {
+    await db.close().catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * A new PGlite database: from the cached migrated dump when the sources have not changed since it was
+ * made, else from the initdb dump, migrated here and then dumped for next time.
+ */
+async function openFreshPglite(opts: BackendDbOptions): Promise<OpenedDb> {
+  const seed = opts.seed ?? true
+  const cacheFile = await migratedSnapshotFile(seed)
+  const cached = await readSnapshot(cacheFile)
+  const db = await openDatabase({ dataDir: opts.dataDir, loadDataDir: cached ?? (await initdbSnapshot()) })
+  try {
+    const migration = await migrate(db, { seed, afterBootstrap: opts.afterBootstrap })
+    if (!cached && db.dumpDataDir) await saveMigratedSnapshot(cacheFile, await db.dumpDataDir())
+    return { db, migration: cached ? { applied: [], seeded: seed } : migration, fromSnapshot: cached !== null }
   } catch (error) {
     await db.close().catch(() => {})
     throw error

@@ -1,0 +1,205 @@
+/**
+ * Embedded backend budgets (ARCHITECTURE "Budgets"): time to ready with a new and an existing database
+ * and memory after start; REST select-by-key at concurrency 8 through the backend as a share of the same
+ * transaction sent straight through the driver, on PostgreSQL (BENCH_DATABASE_URL, else a throwaway local
+ * server) and on PGlite. Prints figures against budgets and returns them; never fails on timing.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { Worker } from 'node:worker_threads'
+import { openDatabase, withRequestContext, type Db } from '../supabase/local/db/database'
+import { startBackend, type Backend } from '../supabase/local/server'
+import { startLocalPostgres } from '../scripts/local-postgres'
+
+const CONCURRENCY = 8
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const ROWS = 10_000
+
+export type BackendFigures = {
+  readyNewDbMs: number
+  readyExistingDbMs: number
+  rssAfterStartMb: number
+  postgres: SelectFigures | null
+  pglite: SelectFigures
+}
+type SelectFigures = { throughRestPerSec: number; throughDriverPerSec: number; ratio: number; errors: number }
+
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'OVER')
+
+async function readyTimes() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'growletter-bench-db-'))
+  const dataDir = path.join(dir, 'db')
+  try {
+    let t = performance.now()
+    const fresh = await startBackend({ port: 0, dataDir, seed: true, databaseUrl: '' })
+    const readyNewDbMs = performance.now() - t
+    await fresh.close()
+    t = performance.now()
+    const existing = await startBackend({ port: 0, dataDir, databaseUrl: '' })
+    const readyExistingDbMs = performance.now() - t
+    const rssAfterStartMb = process.memoryUsage().rss / 1e6
+    await existing.close()
+    return { readyNewDbMs, readyExistingDbMs, rssAfterStartMb }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+const SETUP = `
+  create table if not exists bench_kv (id int primary key, name text not null, qty int not null);
+  insert into bench_kv select i, 'item ' || i, i % 100 from generate_series(1, ${ROWS}) i on conflict do nothing;
+  grant select on bench_kv to anon, authenticated;
+  analyze bench_kv;`
+
+/** Runs `fire` from CONCURRENCY loops for SECONDS; returns completed operations per second. */
+async function rate(fire: (i: number) => Promise<void>): Promise<{ perSec: number; errors: number }> {
+  const end = Date.now() + SECONDS * 1000
+  let n = 0
+  let done = 0
+  let errors = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        try {
+          await fire(n++)
+          done++
+        } catch {
+          errors++
+        }
+      }
+    }),
+  )
+  return { perSec: done / ((performance.now() - started) / 1000), errors }
+}
+
+/**
+ * The HTTP load runs in a worker thread, as a browser would run outside the backend: the client's own
+ * CPU is then not charged to the backend on this 2-core machine.
+ */
+const LOAD_WORKER = `
+const http = require('node:http')
+const { parentPort, workerData: w } = require('node:worker_threads')
+const agent = new http.Agent({ keepAlive: true, maxSockets: w.concurrency })
+const url = new URL(w.apiUrl)
+const headers = { apikey: w.key, authorization: 'Bearer ' + w.key, accept: 'application/json' }
+const get = (id) => new Promise((resolve, reject) => {
+  const req = http.get({ host: url.hostname, port: url.port, path: '/rest/v1/bench_kv?select=id,name,qty&id=eq.' + id, agent, headers }, (res) => {
+    res.resume()
+    res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error('status ' + res.statusCode))))
+  })
+  req.on('error', reject)
+})
+;(async () => {
+  let n = 0, done = 0, errors = 0
+  for (let i = 0; i < 200; i++) await get(1 + i)
+  const end = Date.now() + w.seconds * 1000
+  const started = performance.now()
+  await Promise.all(Array.from({ length: w.concurrency }, async () => {
+    while (Date.now() < end) {
+      try { await get(1 + ((n++ * 7919) % w.rows)); done++ } catch { errors++ }
+    }
+  }))
+  parentPort.postMessage({ perSec: done / ((performance.now() - started) / 1000), errors })
+  agent.destroy()
+})()
+`
+
+function restRate(backend: Backend): Promise<{ perSec: number; errors: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOAD_WORKER, {
+      eval: true,
+      workerData: { apiUrl: backend.apiUrl, key: backend.anonKey, seconds: SECONDS, concurrency: CONCURRENCY, rows: ROWS },
+    })
+    worker.once('message', (m: { perSec: number; errors: number }) => {
+      resolve(m)
+      void worker.terminate()
+    })
+    worker.once('error', reject)
+  })
+}
+
+/** The same request transaction straight through the driver: the prelude, then the select by key. */
+function driverGetter(db: Db) {
+  const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' } }
+  return async (id: number) => {
+    await withRequestContext(db, ctx, (tx) => tx.query('select id, name, qty from public.bench_kv where id = $1', [id]))
+  }
+}
+
+async function selectByKey(backend: Backend, driverDb: Db): Promise<SelectFigures> {
+  const key = (i: number) => 1 + ((i * 7919) % ROWS)
+  const get = driverGetter(driverDb)
+  for (let i = 0; i < 200; i++) await get(key(i))
+  const driver = await rate((i) => get(key(i)))
+  const rest = await restRate(backend)
+  return {
+    throughRestPerSec: rest.perSec,
+    throughDriverPerSec: driver.perSec,
+    ratio: rest.perSec / driver.perSec,
+    errors: rest.errors + driver.errors,
+  }
+}
+
+async function onPostgres(): Promise<SelectFigures | null> {
+  const local = process.env.BENCH_DATABASE_URL ? null : startLocalPostgres(55434)
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? local?.url
+  if (!serverUrl) return null
+  const name = `growletter_bench_backend_${process.pid}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  let backend: Backend | null = null
+  let driverDb: Db | null = null
+  try {
+    backend = await startBackend({ port: 0, databaseUrl: url.toString(), seed: false })
+    await backend.db.exec(SETUP)
+    await backend.reloadSchema()
+    driverDb = await openDatabase({ databaseUrl: url.toString() })
+    return await selectByKey(backend, driverDb)
+  } finally {
+    await backend?.close()
+    await driverDb?.close()
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
+    await admin.end()
+    local?.stop()
+  }
+}
+
+async function onPglite(): Promise<SelectFigures> {
+  const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: '', seed: false })
+  try {
+    await backend.db.exec(SETUP)
+    await backend.reloadSchema()
+    return await selectByKey(backend, backend.db)
+  } finally {
+    await backend.close()
+  }
+}
+
+export async function run(): Promise<BackendFigures> {
+  const ready = await readyTimes()
+  console.log(`ready, new database (migrations + seed): ${ready.readyNewDbMs.toFixed(0)} ms (budget ≤ 4000 ms: ${verdict(ready.readyNewDbMs <= 4000)})`)
+  console.log(`ready, existing database: ${ready.readyExistingDbMs.toFixed(0)} ms (budget ≤ 1000 ms: ${verdict(ready.readyExistingDbMs <= 1000)})`)
+  console.log(`memory after start (RSS of this process): ${ready.rssAfterStartMb.toFixed(0)} MB`)
+  const postgres = await onPostgres()
+  if (postgres) {
+    console.log(
+      `PostgreSQL select by key, concurrency ${CONCURRENCY}: REST ${postgres.throughRestPerSec.toFixed(0)}/s, driver ${postgres.throughDriverPerSec.toFixed(0)}/s, ` +
+        `ratio ${(postgres.ratio * 100).toFixed(0)}% (budget ≥ 50%: ${verdict(postgres.ratio >= 0.5)}), errors ${postgres.errors}`,
+    )
+  } else console.log('PostgreSQL select by key: skipped (no BENCH_DATABASE_URL and no local PostgreSQL)')
+  const pglite = await onPglite()
+  console.log(
+    `PGlite select by key, concurrency ${CONCURRENCY}: REST ${pglite.throughRestPerSec.toFixed(0)}/s, driver ${pglite.throughDriverPerSec.toFixed(0)}/s, ` +
+      `ratio ${(pglite.ratio * 100).toFixed(0)}% (reported), errors ${pglite.errors}`,
+  )
+  return { ...ready, postgres, pglite }
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
+if (isMain) run().then(() => process.exit(0))

@@ -38,6 +38,8 @@ export type BackendOptions = {
   seed?: boolean
   /** Log each request to stderr. */
   log?: boolean
+  /** Overrides config.toml's auth.site_url (where auth emails and redirects send people), e.g. for e2e. */
+  siteUrl?: string
 }
 
 export type Backend = {
@@ -83,6 +85,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     throw [configR, keysR, mailboxR, openedR].map((r) => (r.status === 'rejected' ? r.reason : null)).find(Boolean)
   }
   const [config, keys, mailbox, opened] = [configR.value, keysR.value, mailboxR.value, openedR.value]
+  if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
   const { db } = opened
   const rest = createRestHandler({ db, maxRows: numberSetting(config, ['api', 'max_rows']) })
   let routes: Routes | null = null

@@ -65,6 +65,11 @@ test('the analytics and wallet pages show the demo advertiser their numbers', as
   await expect(page.getByTestId('analytics-summary')).toBeVisible()
   await expect(page.getByRole('img', { name: /Counted clicks per day/ })).toBeVisible()
   await expectNoSeriousA11yViolations(page)
+  // On a phone the tables scroll sideways: still reachable by keyboard, and every dashboard link still shown.
+  await page.setViewportSize({ width: 375, height: 800 })
+  await expect(page.getByRole('navigation', { name: 'Advertiser dashboard' }).getByRole('link', { name: 'Wallet' })).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+  await page.setViewportSize({ width: 1280, height: 720 })
 
   await page.getByRole('navigation', { name: 'Advertiser dashboard' }).getByRole('link', { name: 'Wallet' }).click()
   const ledger = page.getByRole('table', { name: 'Wallet transactions, newest first' })

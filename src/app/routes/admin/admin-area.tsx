@@ -73,8 +73,8 @@ export default function AdminAreaPage() {
   return (
     <RequireUser allow={['admin']}>
       <div className="mx-auto w-full max-w-6xl px-4 py-6">
-        <nav aria-label="Admin dashboard" className="mb-6 overflow-x-auto border-b">
-          <ul className="flex gap-1">
+        <nav aria-label="Admin dashboard" className="mb-6 border-b">
+          <ul className="flex flex-wrap gap-x-1">
             {sections.map((s) => (
               <li key={s.to}>
                 <NavLink

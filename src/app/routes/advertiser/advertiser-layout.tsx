@@ -15,8 +15,8 @@ export default function AdvertiserLayoutPage() {
   return (
     <RequireUser allow={['advertiser', 'admin']}>
       <div className="mx-auto w-full max-w-6xl px-4 py-6">
-        <nav aria-label="Advertiser dashboard" className="mb-6 overflow-x-auto border-b">
-          <ul className="flex gap-1">
+        <nav aria-label="Advertiser dashboard" className="mb-6 border-b">
+          <ul className="flex flex-wrap gap-x-1">
             {links.map((link) => (
               <li key={link.to}>
                 <NavLink

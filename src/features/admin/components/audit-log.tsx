@@ -3,6 +3,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { useAuditLogQuery } from '../api/audit-log-query'
 import { formatDateTime } from '../format'
 import { QueryError } from './query-error'
+import { TableScroll } from './table-scroll'
 
 const subjectLabel: Record<string, string> = {
   audience_source: 'Source',
@@ -24,7 +25,7 @@ export function AuditLog() {
   if (log.isError) return <QueryError title="Could not load the audit log" error={log.error} onRetry={() => void log.refetch()} />
   if (log.data.length === 0) return <p className="text-muted-foreground">No decisions recorded yet.</p>
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Audit log table">
       <table className="w-full text-left text-sm" data-testid="audit-log">
         <caption className="sr-only">Latest admin decisions, newest first</caption>
         <thead className="border-b text-muted-foreground">
@@ -52,6 +53,6 @@ export function AuditLog() {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   )
 }

@@ -4,6 +4,8 @@ import { useMarketplaceTotalsQuery } from '../api/marketplace-totals-query'
 import { formatCredits } from '../format'
 import { QueryError } from './query-error'
 
+const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`
+
 export function TotalsPanel() {
   const totals = useMarketplaceTotalsQuery()
   if (totals.isPending) {
@@ -18,13 +20,13 @@ export function TotalsPanel() {
   }
   const t = totals.data
   const figures = [
-    { label: 'Credits in wallets', value: formatCredits(t.balance), note: `${t.wallets} wallets` },
+    { label: 'Credits in wallets', value: formatCredits(t.balance), note: plural(t.wallets, 'wallet') },
     { label: 'On hold (screening)', value: formatCredits(t.held) },
     { label: 'Pending publisher earnings', value: formatCredits(t.pendingEarnings) },
     { label: 'Advertiser spend', value: formatCredits(t.spend) },
     { label: 'Publisher earnings', value: formatCredits(t.earnings) },
     { label: 'Platform fees', value: formatCredits(t.platformFees) },
-    { label: 'Open payout requests', value: formatCredits(t.openPayouts), note: `${t.openPayoutCount} requests` },
+    { label: 'Open payout requests', value: formatCredits(t.openPayouts), note: plural(t.openPayoutCount, 'request') },
   ]
   return (
     <div className="space-y-2">

@@ -7,6 +7,7 @@ import { ADMIN_TRANSACTIONS_PAGE_SIZE, useAllTransactionsQuery, type Transaction
 import { formatCredits, formatDateTime, toCredits } from '../format'
 import { Pager } from './pager'
 import { QueryError } from './query-error'
+import { TableScroll } from './table-scroll'
 
 const statusVariant = (status: string) =>
   status === 'completed' ? 'green' : status === 'pending' ? 'yellow' : status === 'failed' ? 'red' : 'grey'
@@ -39,7 +40,7 @@ export function TransactionsPanel() {
         <p className="text-muted-foreground">{filter === 'holds' ? 'Nothing is on hold.' : 'No transactions yet.'}</p>
       ) : (
         <>
-          <div className="overflow-x-auto">
+          <TableScroll label="Transactions table">
             <table className="w-full text-left text-sm" data-testid="admin-transactions">
               <caption className="sr-only">Marketplace transactions, newest first</caption>
               <thead className="border-b text-muted-foreground">
@@ -72,7 +73,7 @@ export function TransactionsPanel() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pager label="Transaction pages" page={page} pageSize={ADMIN_TRANSACTIONS_PAGE_SIZE} total={query.data.total} onPageChange={setPage} />
         </>
       )}

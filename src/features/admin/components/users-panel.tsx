@@ -9,6 +9,7 @@ import { USERS_PAGE_SIZE, useUsersQuery, type AdminUser } from '../api/users-que
 import { formatDateTime } from '../format'
 import { QueryError } from './query-error'
 import { UserTypeDialog } from './user-type-dialog'
+import { TableScroll } from './table-scroll'
 
 export function UsersPanel() {
   const [draft, setDraft] = useState('')
@@ -43,7 +44,7 @@ export function UsersPanel() {
         <p className="text-muted-foreground">{search ? `No user matches “${search}”.` : 'No users yet.'}</p>
       ) : (
         <>
-          <div className="overflow-x-auto">
+          <TableScroll label="Users table">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Users, newest first</caption>
               <thead className="border-b text-muted-foreground">
@@ -73,7 +74,7 @@ export function UsersPanel() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <nav aria-label="User pages" className="flex items-center justify-between pt-2 text-sm">
             <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
               Previous

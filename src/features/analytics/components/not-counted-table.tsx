@@ -1,12 +1,13 @@
 /** Clicks and subscribers that were not counted (and not charged), by reason: numbers anyone can explain. */
 import type { ReasonTotal } from '../activity'
+import { TableScroll } from './table-scroll'
 
 export function NotCountedTable({ totals, days }: { totals: ReasonTotal[]; days: number }) {
   if (totals.length === 0) {
     return <p className="text-sm text-muted-foreground">Everything in the last {days} days was counted.</p>
   }
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Not counted table">
       <table className="w-full text-left text-sm" data-testid="not-counted">
         <caption className="sr-only">Not counted in the last {days} days, by reason</caption>
         <thead className="border-b text-muted-foreground">
@@ -26,6 +27,6 @@ export function NotCountedTable({ totals, days }: { totals: ReasonTotal[]; days:
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   )
 }

@@ -1,10 +1,11 @@
 /** Per-source numbers of one campaign. */
 import type { SourceStat } from '../api/campaign-source-stats-query'
 import { formatCredits } from '../format'
+import { TableScroll } from './table-scroll'
 
 export function SourceStatsTable({ stats }: { stats: SourceStat[] }) {
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Per-source table">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Traffic and subscribers per source</caption>
         <thead className="border-b text-muted-foreground">
@@ -30,6 +31,6 @@ export function SourceStatsTable({ stats }: { stats: SourceStat[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   )
 }

@@ -7,6 +7,7 @@ import { formatCredits, formatDateTime, toCredits } from '../format'
 import { transactionStatusVariant, transactionTypeLabel } from './transaction-labels'
 import { Pager } from './pager'
 import { QueryError } from './query-error'
+import { TableScroll } from './table-scroll'
 
 export function TransactionsTable({ userId }: { userId: string }) {
   const [page, setPage] = useState(0)
@@ -29,7 +30,7 @@ export function TransactionsTable({ userId }: { userId: string }) {
 
   return (
     <div>
-      <div className="overflow-x-auto">
+      <TableScroll label="Wallet transactions">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Wallet transactions, newest first</caption>
           <thead className="border-b text-muted-foreground">
@@ -61,7 +62,7 @@ export function TransactionsTable({ userId }: { userId: string }) {
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Pager label="Transaction pages" page={page} pageSize={TRANSACTIONS_PAGE_SIZE} total={total} onPageChange={setPage} />
     </div>
   )

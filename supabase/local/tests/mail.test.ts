@@ -95,4 +95,14 @@ describe('dev mailbox', () => {
     expect(list).toHaveLength(50)
     console.info(`[mail] 50 messages through the pooled mailer in ${elapsed.toFixed(0)} ms`)
   })
+
+  it('closes promptly while a pooled sender still holds its connection open', async () => {
+    const other = await startMailbox({ httpPort: 0, smtpPort: 0, host: '127.0.0.1' })
+    const sender = createSmtpMailer({ host: '127.0.0.1', port: other.smtpPort })
+    await sender.send({ to: 'late@example.test', subject: 'Late', html: '<p>late</p>', text: 'late' })
+    const started = performance.now()
+    await other.close()
+    expect(performance.now() - started).toBeLessThan(5000)
+    sender.close()
+  })
 })

@@ -64,7 +64,8 @@ function rootWhere(bag: QueryBag, table: Table, params: Params): string {
 function buildUpdate(req: ApiRequest, table: Table, bag: QueryBag, params: Params): string | null {
   const patch: JsonObject = patchObject(parseJsonBody(req.body, false), table)
   const columns = Object.keys(patch)
-  const where = rootWhere(bag, table, params)
+  // With nothing to set no statement runs, so the filter's values must not become unused parameters.
+  const where = rootWhere(bag, table, columns.length ? params : new Params())
   if (!where) throw new RestError(400, '21000', 'UPDATE requires a WHERE clause')
   if (columns.length === 0) return null
   const p = params.add(JSON.stringify(patch))

@@ -45,6 +45,11 @@ describe.each(engines)('REST reads (%s)', (engine) => {
     ])
   })
 
+  it('spreads a to-one embed into its parent with ...', async () => {
+    const { data } = await b.anon().from('gw_books').select('title, ...gw_authors!author_id(author_name:name)').eq('id', 3).single()
+    expect(data).toEqual({ title: 'Gamma', author_name: 'Ben' })
+  })
+
   it('asks for a hint when two foreign keys join the same tables (300 PGRST201)', async () => {
     const { error, status } = await b.anon().from('gw_books').select('title, gw_authors(name)')
     expect(status).toBe(300)
@@ -108,6 +113,11 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   it('combines or() and nested and() trees', async () => {
     const { data } = await b.anon().from('gw_books').select('id').or('status.eq.draft,and(pages.gte.50,pages.lt.100),title.eq."Gamma"').order('id')
     expect(data).toEqual([{ id: 2 }, { id: 3 }, { id: 4 }])
+  })
+
+  it('negates logic trees with not.or and filters with is.not_null-style negation', async () => {
+    const res = await b.fetch('/rest/v1/gw_books?select=id&not.or=(status.eq.draft,pages.is.null)&order=id')
+    expect(await res.json()).toEqual([{ id: 1 }, { id: 4 }])
   })
 
   it('orders by several columns with nullsfirst/nullslast', async () => {

@@ -3,7 +3,7 @@
  * supabase-js can decode, carrying `aal`), and the error body the auth server sends.
  */
 import { http, HttpResponse } from 'msw'
-import { authUrl, restUrl, server } from '../msw/server'
+import { restUrl, server } from '../msw/server'
 
 const base64url = (value: object) =>
   btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')

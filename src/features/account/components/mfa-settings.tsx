@@ -16,6 +16,7 @@ import { useMfaFactorsQuery } from '../api/mfa-factors-query'
 import { useMfaEnrollMutation } from '../api/mfa-enroll-mutation'
 import { useMfaVerifyMutation } from '../api/mfa-verify-mutation'
 import { useMfaUnenrollMutation } from '../api/mfa-unenroll-mutation'
+import { errorText } from '@/components/error-text'
 
 const codeSchema = z.object({
   code: z.string().trim().regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' }),
@@ -88,7 +89,7 @@ export function MfaSettings() {
       setEnrollment(null)
       form.reset()
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
+      const message = errorText(error)
       form.setError('code', { message: `That code did not work: ${message}` })
     }
   })

@@ -9,6 +9,7 @@ import { FormField } from '@/components/form-field'
 import { emailOnlySchema, type EmailOnlyValues } from '../schemas'
 import { requestPasswordReset, usePasswordResetRequestMutation } from '../api/password-reset-request-mutation'
 import { CheckEmail } from './check-email'
+import { errorText } from '@/components/error-text'
 
 export function ForgotPasswordForm() {
   const request = usePasswordResetRequestMutation()
@@ -28,7 +29,7 @@ export function ForgotPasswordForm() {
       await request.mutateAsync(email)
       setSentTo(email)
     } catch (error) {
-      toast.error(`Failed to send the reset link: ${error instanceof Error ? error.message : String(error)}`)
+      toast.error(`Failed to send the reset link: ${errorText(error)}`)
     }
   })
 

@@ -6,6 +6,7 @@ import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { totpCodeSchema, type TotpCodeValues } from '../schemas'
 import { useMfaChallengeVerifyMutation } from '../api/mfa-challenge-verify-mutation'
+import { errorText } from '@/components/error-text'
 
 type MfaCodeFormProps = { factorId: string; onVerified: () => void; onCancel: () => void }
 
@@ -18,7 +19,7 @@ export function MfaCodeForm({ factorId, onVerified, onCancel }: MfaCodeFormProps
       await verify.mutateAsync({ factorId, code })
       onVerified()
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
+      const message = errorText(error)
       form.setError('code', { message: `That code did not work: ${message}` })
     }
   })

@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { newPasswordSchema, type NewPasswordValues } from '../schemas'
 import { usePasswordUpdateMutation } from '../api/password-update-mutation'
+import { errorText } from '@/components/error-text'
 
 export function NewPasswordForm({ onUpdated }: { onUpdated: () => void }) {
   const update = usePasswordUpdateMutation()
@@ -19,7 +20,7 @@ export function NewPasswordForm({ onUpdated }: { onUpdated: () => void }) {
       toast.success('Password updated', { description: 'Use your new password next time you log in.' })
       onUpdated()
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
+      const message = errorText(error)
       form.setError('password', { message })
       toast.error(`Failed to update your password: ${message}`)
     }

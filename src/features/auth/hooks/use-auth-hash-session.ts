@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useSession } from '@/lib/session'
 import { clearAuthHash, parseAuthHash } from '../auth-hash'
 import { startSessionFromHash } from '../api/auth-hash-session-mutation'
+import { errorText } from '@/components/error-text'
 
 export type AuthHashState =
   | { status: 'none' }
@@ -28,7 +29,7 @@ export function useAuthHashSession(): AuthHashState {
     if (hash.kind !== 'session') return
     startSessionFromHash(hash)
       .then(({ user: next, type }) => (next ? setStarted({ userId: next.id, type }) : setError('This link did not sign you in.')))
-      .catch((cause: unknown) => setError(cause instanceof Error ? cause.message : String(cause)))
+      .catch((cause: unknown) => setError(errorText(cause)))
   }, [hash])
 
   if (hash.kind === 'none') return { status: 'none' }

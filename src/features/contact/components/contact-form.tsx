@@ -10,6 +10,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { FormField } from '@/components/form-field'
 import { contactMessageSchema, type ContactMessageValues } from '../contact-message-schema'
 import { useContactMessageCreateMutation } from '../api/contact-message-create-mutation'
+import { errorText } from '@/components/error-text'
 
 const empty: ContactMessageValues = { name: '', email: '', subject: '', message: '' }
 
@@ -45,7 +46,7 @@ export function ContactForm({ defaults }: { defaults?: Partial<ContactMessageVal
       toast.success('Message sent', { description: 'We will get back to you soon.' })
       setSent(true)
     } catch (error) {
-      toast.error(`Failed to send your message: ${error instanceof Error ? error.message : String(error)}`)
+      toast.error(`Failed to send your message: ${errorText(error)}`)
     }
   })
 

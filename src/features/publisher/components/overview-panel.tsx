@@ -11,7 +11,7 @@ function Metric({ label, value, hint, testId }: { label: string; value: ReactNod
     <div className="flex flex-col gap-1 rounded-lg border bg-card p-4" data-testid={testId}>
       <dt className="text-sm text-muted-foreground">{label}</dt>
       <dd className="text-2xl font-semibold">{value}</dd>
-      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+      {hint && <dd className="text-xs text-muted-foreground">{hint}</dd>}
     </div>
   )
 }

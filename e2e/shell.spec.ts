@@ -1,0 +1,72 @@
+/** The shell in a real browser: header and footer, the mobile menu at 390 px, and axe on every public page. */
+import { expect, test } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+const PUBLIC_PAGES = ['/help', '/terms', '/privacy', '/about', '/cookies', '/gdpr', '/contact', '/forgot-password', '/no-such-page']
+
+test('visitors get the navigation, Log in / Sign Up and the footer', async ({ page }) => {
+  await page.goto('/about')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav.getByRole('link')).toHaveText(['Home', 'Newsletters', 'Audiences', 'Help', 'About'])
+  await expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign Up' })).toBeVisible()
+  const footer = page.getByRole('contentinfo')
+  await expect(footer).toContainText('The best platform to connect newsletters to influencers for explosive newsletter growth.')
+  await expect(footer).toContainText(`© ${new Date().getFullYear()}`)
+  await expect(footer.getByRole('link', { name: /Featured on Product Hunt/ })).toBeVisible()
+  await footer.getByRole('link', { name: 'Cookie Policy' }).click()
+  await expect(page).toHaveURL(/\/cookies$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Cookie Policy' })).toBeVisible()
+})
+
+test('the landing page shows newsletters and audiences from the database', async ({ page }) => {
+  await page.goto('/')
+  await expect(page.getByRole('list', { name: 'active newsletters' }).getByRole('listitem').first()).toBeVisible()
+  await expect(page.getByRole('list', { name: 'verified audience sources' }).getByRole('listitem').first()).toBeVisible()
+})
+
+test.describe('on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('the menu slides in, highlights the route, traps focus, and closes on Escape and on navigation', async ({ page }) => {
+    await page.goto('/help')
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign Up' })).toHaveCount(0)
+    const button = page.getByRole('button', { name: 'Open menu' })
+    await button.click()
+    const menu = page.getByRole('dialog', { name: 'Menu' })
+    await expect(menu).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Help' })).toHaveAttribute('aria-current', 'page')
+    await expect(menu.getByRole('link', { name: 'Log In' })).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Sign Up' })).toBeVisible()
+    for (let step = 0; step < 10; step += 1) {
+      await page.keyboard.press('Tab')
+      expect(await menu.evaluate((element) => element.contains(document.activeElement))).toBe(true)
+    }
+    await page.keyboard.press('Escape')
+    await expect(menu).toBeHidden()
+    await expect(button).toBeFocused()
+
+    await button.click()
+    await menu.getByRole('link', { name: 'About' }).click()
+    await expect(page).toHaveURL(/\/about$/)
+    await expect(menu).toBeHidden()
+  })
+
+  test('axe finds no serious violations with the menu open', async ({ page }) => {
+    await page.goto('/')
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible()
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+  })
+})
+
+for (const path of PUBLIC_PAGES) {
+  test(`axe finds no serious violations on ${path}`, async ({ page }) => {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    const results = await new AxeBuilder({ page }).analyze()
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  })
+}

@@ -94,7 +94,12 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
       return errorResponse(error, req.role)
     }
   }
-  return Object.assign(handler, { reload: async () => void (await load()) })
+  // An explicit reload must see changes made after a load already in flight began, so it waits for that one first.
+  const reload = async () => {
+    await loading?.catch(() => {})
+    await load()
+  }
+  return Object.assign(handler, { reload })
 }
 
 function decodeSegment(segment: string): string {

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signedInUser, startAuthTestBackend, type AuthTestBackend } from './helpers/auth-backend'
-import { followVerifyLink, messagesTo } from './helpers/auth-mailbox'
+import { followVerifyLink, latestMail, messagesTo, verifyLinkIn } from './helpers/auth-mailbox'
 
 let backend: AuthTestBackend
 
@@ -200,5 +200,31 @@ describe('admin API', () => {
     })
     expect(res.status).toBe(403)
     expect(await res.json()).toMatchObject({ error_code: 'not_admin' })
+  })
+
+  it('invites by email: the invite link signs the new user in and confirms the address', async () => {
+    const { data, error } = await backend.admin().auth.admin.inviteUserByEmail('invited@example.test', {
+      data: { full_name: 'Invited Person' },
+      redirectTo: 'http://127.0.0.1:5173/update-password',
+    })
+    expect(error).toBeNull()
+    expect(data.user).toMatchObject({ email: 'invited@example.test', user_metadata: { full_name: 'Invited Person' } })
+    expect(data.user?.invited_at).toBeTruthy()
+    const mail = await latestMail(backend.mailboxUrl, 'invited@example.test', 'invited to Growletter')
+    const { location, fragment } = await followVerifyLink(verifyLinkIn(mail))
+    expect(location.startsWith('http://127.0.0.1:5173/update-password#')).toBe(true)
+    expect(fragment.get('type')).toBe('invite')
+    const { data: me } = await backend.client().auth.getUser(fragment.get('access_token')!)
+    expect(me.user?.email_confirmed_at).toBeTruthy()
+  })
+
+  it("lists and deletes a user's factors", async () => {
+    const { client, user } = await signedInUser(backend, 'admin-factors@example.test')
+    const { data: enrolled } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Lost phone' })
+    const admin = backend.admin().auth.admin
+    const listed = await admin.mfa.listFactors({ userId: user!.id })
+    expect(listed.data?.factors).toEqual([expect.objectContaining({ id: enrolled!.id, friendly_name: 'Lost phone' })])
+    expect((await admin.mfa.deleteFactor({ userId: user!.id, id: enrolled!.id })).error).toBeNull()
+    expect((await admin.mfa.listFactors({ userId: user!.id })).data?.factors).toEqual([])
   })
 })

@@ -7,10 +7,16 @@ import type { StoredMessage } from './store'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
+/** Links in the email open in the top window; the base tag goes into the head so the doctype stays first. */
+function withTopTarget(html: string): string {
+  const base = '<base target="_top">'
+  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => head + base) : base + html
+}
+
 function viewer(message: StoredMessage): string {
   const body = message.html
     ? `<iframe title="Email body" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation"
-         srcdoc="${esc('<base target="_top">' + message.html)}"></iframe>`
+         srcdoc="${esc(withTopTarget(message.html))}"></iframe>`
     : `<pre>${esc(message.text)}</pre>`
   return `<article>
     <h2>${esc(message.subject || '(no subject)')}</h2>

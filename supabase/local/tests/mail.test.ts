@@ -78,6 +78,20 @@ describe('dev mailbox', () => {
     expect(page).toContain('srcdoc="&lt;base target=&quot;_top&quot;&gt;&lt;p&gt;Hello')
   })
 
+  it('puts the base tag inside the head of a full HTML email, after its doctype', async () => {
+    await mailer.send({
+      to: 'full@example.test',
+      subject: 'Full',
+      html: '<!doctype html><html><head><title>t</title></head><body>b</body></html>',
+      text: 'b',
+    })
+    const [latest] = (await (await api('/api/messages')).json()) as Array<{ id: string }>
+    const page = await (await api(`/?id=${latest!.id}`)).text()
+    expect(page).toContain(
+      'srcdoc="&lt;!doctype html&gt;&lt;html&gt;&lt;head&gt;&lt;base target=&quot;_top&quot;&gt;&lt;title&gt;',
+    )
+  })
+
   it('deletes every message', async () => {
     expect((await api('/api/messages', { method: 'DELETE' })).status).toBe(200)
     expect(await (await api('/api/messages')).json()).toEqual([])

@@ -11,6 +11,10 @@
 --             demo-rejected (07), demo-banned (08); more approved ones 09..16 on every platform
 --   campaigns 20000000-0000-4000-a000-0000000000NN; 01..03 active (demo advertiser), 04 paused, 05 pending_review,
 --             06 draft (demo advertiser); 07..12 active, 13 rejected, 14 completed (other advertisers)
+--   payouts   30000000-0000-4000-a000-000000000001 paid (jordan), ...000002 requested (demo publisher)
+--   subscriptions: reader1..14@example.com (12 pending, 4 rejected and refunded, the rest confirmed and counted),
+--             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
+--             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
 
 insert into auth.users (id, instance_id, aud, role, email, encrypted_password, email_confirmed_at,
   raw_app_meta_data, raw_user_meta_data, created_at, updated_at)

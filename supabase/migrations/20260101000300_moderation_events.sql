@@ -15,6 +15,7 @@ comment on table public.moderation_events is
   'Audit log: who changed which subject from which status to which, and why. Append-only, admins read it.';
 create index moderation_events_subject_idx on public.moderation_events (subject_type, subject_id, created_at desc);
 create index moderation_events_created_at_idx on public.moderation_events (created_at desc);
+create index moderation_events_actor_idx on public.moderation_events (actor_id);
 
 alter table public.moderation_events enable row level security;
 

@@ -33,6 +33,7 @@ comment on table public.newsletter_subscriptions is
 create index newsletter_subscriptions_used_token_idx on public.newsletter_subscriptions (used_token_hash) where used_token_hash is not null;
 create index newsletter_subscriptions_folded_idx on public.newsletter_subscriptions (campaign_id, email_folded) where counted;
 create index newsletter_subscriptions_source_idx on public.newsletter_subscriptions (audience_source_id);
+create index newsletter_subscriptions_click_idx on public.newsletter_subscriptions (click_id) where click_id is not null;
 create index newsletter_subscriptions_campaign_created_idx on public.newsletter_subscriptions (campaign_id, created_at desc);
 
 alter table public.newsletter_subscriptions enable row level security;
@@ -50,6 +51,7 @@ create trigger newsletter_subscriptions_set_updated_at before update on public.n
 alter table public.wallet_transactions
   add constraint wallet_transactions_campaign_id_fkey foreign key (campaign_id) references public.campaigns (id) on delete set null,
   add constraint wallet_transactions_subscription_id_fkey foreign key (subscription_id) references public.newsletter_subscriptions (id) on delete set null;
+create index wallet_transactions_campaign_idx on public.wallet_transactions (campaign_id) where campaign_id is not null;
 
 create function public.create_pending_subscriptions(
   p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid default null,

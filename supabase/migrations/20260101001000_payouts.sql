@@ -16,6 +16,7 @@ comment on table public.payout_requests is
   'A publisher''s request to be paid available earnings (minimum 50 credits); an admin marks it paid.';
 create index payout_requests_publisher_idx on public.payout_requests (publisher_id, created_at desc);
 create index payout_requests_status_idx on public.payout_requests (status, created_at);
+create index payout_requests_transaction_idx on public.payout_requests (transaction_id) where transaction_id is not null;
 
 alter table public.payout_requests enable row level security;
 

@@ -109,4 +109,17 @@ describe('catalog lint', () => {
     expect(messages.size).toBeGreaterThan(30)
     expect([...messages].filter((m) => !tests.includes(m))).toEqual([])
   })
+
+  it('indexes every foreign key (policies and cascades filter on them)', async () => {
+    const db = await testDb()
+    const r = await db.query<{ name: string }>(`
+      select con.conname as name from pg_constraint con
+      where con.contype = 'f' and con.connamespace = 'public'::regnamespace
+        and not exists (
+          select 1 from pg_index i
+          where i.indrelid = con.conrelid
+            and (i.indkey::int2[])[0:cardinality(con.conkey) - 1] = con.conkey
+        )`)
+    expect(r.rows.map((x) => x.name)).toEqual([])
+  })
 })

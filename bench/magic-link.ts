@@ -30,10 +30,22 @@ export async function run() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
   try {
     const timings: number[] = []
+    const wallTimings: number[] = []
     const requestCounts: number[] = []
     for (let i = 0; i < RUNS + 1; i++) {
       const context = await browser.newContext()
       const page = await context.newPage()
+      // The moment the SPA changes the URL to /newsletters, on the page's own clock (0 = navigation start).
+      await page.addInitScript(() => {
+        const w = window as unknown as { __redirectAt?: number }
+        for (const method of ['pushState', 'replaceState'] as const) {
+          const original = history[method].bind(history)
+          history[method] = (...args: Parameters<History['pushState']>) => {
+            original(...args)
+            if (w.__redirectAt === undefined && location.pathname === '/newsletters') w.__redirectAt = performance.now()
+          }
+        }
+      })
       let backendRequests = 0
       let redirected = false
       page.on('request', (request) => {
@@ -43,10 +55,12 @@ export async function run() {
       await page.goto(`${appUrl}/earn/${CODE}`)
       await page.waitForURL((url) => url.pathname === '/newsletters', { timeout: 15_000 })
       redirected = true
-      const elapsed = performance.now() - started
+      const wall = performance.now() - started
+      const elapsed = await page.evaluate(() => (window as unknown as { __redirectAt: number }).__redirectAt)
       // The first run warms the preview server and Chromium's caches; it is not counted.
       if (i > 0) {
         timings.push(elapsed)
+        wallTimings.push(wall)
         requestCounts.push(backendRequests)
       }
       await context.close()
@@ -56,8 +70,9 @@ export async function run() {
     console.log(`/earn/${CODE} → /newsletters over ${RUNS} runs (fresh browser context each):`)
     console.log(`  backend requests before the redirect: ${maxRequests} (budget 1) ${maxRequests === 1 ? 'OK' : 'OVER'}`)
     console.log(
-      `  p50 ${p50.toFixed(0)} ms, p90 ${percentile(timings, 90).toFixed(0)} ms, min ${Math.min(...timings).toFixed(0)} ms (budget p50 ≤ ${BUDGET_P50_MS} ms) ${p50 <= BUDGET_P50_MS ? 'OK' : 'OVER'}`,
+      `  from navigation start: p50 ${p50.toFixed(0)} ms, p90 ${percentile(timings, 90).toFixed(0)} ms, min ${Math.min(...timings).toFixed(0)} ms (budget p50 ≤ ${BUDGET_P50_MS} ms) ${p50 <= BUDGET_P50_MS ? 'OK' : 'OVER'}`,
     )
+    console.log(`  wall clock incl. Chromium starting the navigation: p50 ${percentile(wallTimings, 50).toFixed(0)} ms`)
 
     const audienceTimings: number[] = []
     for (let i = 0; i < 6; i++) {

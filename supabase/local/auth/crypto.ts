@@ -19,8 +19,18 @@ export async function hashPassword(password: string): Promise<string> {
   return hashed.replace(/^\$2[by]\$/, '$2a$')
 }
 
+let dummyHash: Promise<string> | undefined
+
+/**
+ * Verifies a password against a stored bcrypt hash. Without a usable hash (unknown user, passwordless
+ * account) it still pays for one bcrypt round, so response time does not tell which accounts exist.
+ */
 export async function checkPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  if (!stored || !stored.startsWith('$2')) return false
+  if (!stored || !stored.startsWith('$2')) {
+    dummyHash ??= hashPassword('growletter-timing-equaliser')
+    await verify(password, await dummyHash).catch(() => false)
+    return false
+  }
   return verify(password, stored).catch(() => false)
 }
 

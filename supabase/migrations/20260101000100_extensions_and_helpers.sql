@@ -68,3 +68,26 @@ comment on function public.is_api_caller() is
   'True when the statement runs as anon or authenticated (not inside a definer function, not the service role).';
 revoke execute on function public.is_api_caller() from public;
 grant execute on function public.is_api_caller() to anon, authenticated, service_role;
+
+-- Columns that identify what a row is about never change, whoever writes (API, service role, functions):
+-- a ledger row keeps its owner, amount, type and reference forever. Column names come as trigger arguments.
+create function public.forbid_column_changes()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  col text;
+begin
+  foreach col in array tg_argv loop
+    if (to_jsonb(new) -> col) is distinct from (to_jsonb(old) -> col) then
+      raise exception '% cannot be changed', col using errcode = '42501';
+    end if;
+  end loop;
+  return new;
+end
+$$;
+comment on function public.forbid_column_changes() is
+  'Trigger: refuses any update that changes one of the columns named in the trigger arguments.';
+revoke execute on function public.forbid_column_changes() from public, anon, authenticated;
+

@@ -54,6 +54,10 @@ create trigger wallet_balances_set_updated_at before update on public.wallet_bal
   for each row execute function public.set_updated_at();
 create trigger wallet_transactions_set_updated_at before update on public.wallet_transactions
   for each row execute function public.set_updated_at();
+create trigger wallet_balances_immutable before update on public.wallet_balances
+  for each row execute function public.forbid_column_changes('user_id');
+create trigger wallet_transactions_immutable before update on public.wallet_transactions
+  for each row execute function public.forbid_column_changes('user_id', 'amount', 'type', 'reference');
 
 -- What screens read (SPEC: "select wallets balance by user_id"): balance, what is on hold, what is spendable.
 create view public.wallets with (security_invoker = true) as

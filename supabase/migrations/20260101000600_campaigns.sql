@@ -173,6 +173,8 @@ create table public.campaign_source_stats (
 comment on table public.campaign_source_stats is
   'Counted traffic per campaign and source. total_views: campaign page views by counted clicks; total_clicks: counted clicks that opened this campaign (first view per click); total_conversions: counted confirmed subscribers; ctr = conversions per 100 clicks.';
 create index campaign_source_stats_source_idx on public.campaign_source_stats (audience_source_id);
+create trigger campaign_source_stats_immutable before update on public.campaign_source_stats
+  for each row execute function public.forbid_column_changes('campaign_id', 'audience_source_id');
 
 alter table public.campaign_source_stats enable row level security;
 

@@ -44,6 +44,8 @@ comment on table public.link_clicks is
 create index link_clicks_source_visitor_idx on public.link_clicks (audience_source_id, visitor_hash, created_at desc);
 create index link_clicks_source_created_idx on public.link_clicks (audience_source_id, created_at desc);
 create index link_clicks_campaign_idx on public.link_clicks (campaign_id) where campaign_id is not null;
+create trigger link_clicks_immutable before update on public.link_clicks
+  for each row execute function public.forbid_column_changes('audience_source_id', 'visitor_hash');
 
 alter table public.link_clicks enable row level security;
 

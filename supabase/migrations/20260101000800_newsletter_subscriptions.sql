@@ -47,6 +47,8 @@ create policy "Admins can read every subscription"
 
 create trigger newsletter_subscriptions_set_updated_at before update on public.newsletter_subscriptions
   for each row execute function public.set_updated_at();
+create trigger newsletter_subscriptions_immutable before update on public.newsletter_subscriptions
+  for each row execute function public.forbid_column_changes('campaign_id', 'email');
 
 alter table public.wallet_transactions
   add constraint wallet_transactions_campaign_id_fkey foreign key (campaign_id) references public.campaigns (id) on delete set null,

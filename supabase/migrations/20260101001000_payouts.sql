@@ -29,6 +29,8 @@ create policy "Admins can read every payout request"
 
 create trigger payout_requests_set_updated_at before update on public.payout_requests
   for each row execute function public.set_updated_at();
+create trigger payout_requests_immutable before update on public.payout_requests
+  for each row execute function public.forbid_column_changes('publisher_id', 'amount');
 
 create function public.request_payout(p_amount numeric)
 returns jsonb

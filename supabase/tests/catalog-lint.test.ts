@@ -107,7 +107,10 @@ describe('catalog lint', () => {
       .join('\n')
       .replace(/\\'/g, "'")
     expect(messages.size).toBeGreaterThan(30)
-    expect([...messages].filter((m) => !tests.includes(m))).toEqual([])
+    // A '%' in a message is a placeholder: any identifier in the test satisfies it.
+    const asserted = (m: string) =>
+      new RegExp(m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '\\w+')).test(tests)
+    expect([...messages].filter((m) => !asserted(m))).toEqual([])
   })
 
   it('indexes every foreign key (policies and cascades filter on them)', async () => {

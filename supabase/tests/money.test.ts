@@ -109,3 +109,25 @@ describe('credits and deposits', () => {
     )
   })
 })
+
+describe('ledger rows', () => {
+  it('never change owner, amount, type or reference, even for the service role', async () => {
+    const db = await testDb()
+    const [row] = (
+      await db.query<{ id: string }>(`select id from public.wallet_transactions where reference = $1`, [
+        `signup-bonus:${ids.advertiser}`,
+      ])
+    ).rows
+    const change = (set: string) =>
+      errorOf(service, `update public.wallet_transactions set ${set} where id = $1`, [row!.id])
+    expect(await change('amount = 1000')).toBe('amount cannot be changed')
+    expect(await change(`user_id = '${ids.otherAdvertiser}'`)).toBe('user_id cannot be changed')
+    expect(await change(`type = 'deposit'`)).toBe('type cannot be changed')
+    expect(await change(`reference = 'x'`)).toBe('reference cannot be changed')
+    const wallet = await errorOf(service, `update public.wallet_balances set user_id = $2 where user_id = $1`, [
+      ids.advertiser,
+      ids.otherAdvertiser,
+    ])
+    expect(wallet).toBe('user_id cannot be changed')
+  })
+})

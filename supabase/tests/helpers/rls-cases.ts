@@ -120,7 +120,7 @@ export const cases: Case[] = [
   {
     table: 'wallet_transactions',
     op: 'update',
-    sql: update('wallet_transactions', 'bonus', 'amount = 1000'),
+    sql: update('wallet_transactions', 'bonus', `description = 'rewritten'`),
     allowed: only('service'),
   },
   { table: 'wallet_transactions', op: 'delete', sql: remove('wallet_transactions', 'bonus'), allowed: only('service') },

@@ -155,7 +155,12 @@ function toFunction(row: FunctionRow): FunctionInfo {
   }))
   const inputs = all.filter((a) => a.mode === 'i' || a.mode === 'b')
   const firstDefault = row.in_count - row.default_count
-  const args = inputs.map((a, i) => ({ name: a.name, type: a.type, elementType: a.elementType, optional: i >= firstDefault }))
+  const args = inputs.map((a, i) => ({
+    name: a.name,
+    type: a.type,
+    elementType: a.elementType,
+    optional: i >= firstDefault,
+  }))
   const outputs = all.filter((a) => a.mode === 't' || a.mode === 'o' || a.mode === 'b')
   return {
     name: row.name,

@@ -21,8 +21,23 @@ const scalar: Record<string, string> = {
   unknown: 'unknown',
 }
 const stringTypes = new Set([
-  'text', 'varchar', 'bpchar', 'citext', 'uuid', 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval',
-  'inet', 'cidr', 'macaddr', 'bytea', 'name', 'tsvector',
+  'text',
+  'varchar',
+  'bpchar',
+  'citext',
+  'uuid',
+  'date',
+  'time',
+  'timetz',
+  'timestamp',
+  'timestamptz',
+  'interval',
+  'inet',
+  'cidr',
+  'macaddr',
+  'bytea',
+  'name',
+  'tsvector',
 ])
 
 function tsType(type: string, elementType: string | null, enumName: string | null = null): string {

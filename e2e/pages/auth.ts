@@ -57,7 +57,7 @@ export class AuthPages {
 
   /** On /reset-password (opened from the email link): choose the new password. */
   async chooseNewPassword(password: string) {
-    await this.page.getByLabel('New password').fill(password)
+    await this.page.getByLabel('New password', { exact: true }).fill(password)
     await this.page.getByLabel('Repeat the new password').fill(password)
     await this.page.getByRole('button', { name: 'Save new password' }).click()
     await expect(this.page.getByText('Password updated')).toBeVisible()

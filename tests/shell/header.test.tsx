@@ -111,6 +111,19 @@ describe('header and footer', () => {
     expect(localStorage.getItem('sb-supabase-auth-token')).toBeNull()
   })
 
+  it('does not send someone who logged out back to the page they left at the next login', async () => {
+    signIn()
+    emptyDashboards()
+    server.use(http.post(authUrl('logout'), () => new HttpResponse(null, { status: 204 })))
+    const user = userEvent.setup()
+    const { router } = renderRoute('/dashboard/advertiser/wallet')
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }))
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    await screen.findByText('Logged out')
+    expect((router.state.location.state as { from?: string } | null)?.from).toBeUndefined()
+  })
+
   it.each([401, 403, 404])('treats a %i from the server as logged out and clears the local session', async (status) => {
     signIn()
     server.use(http.post(authUrl('logout'), () => authError(status, 'session_not_found', 'Session not found')))

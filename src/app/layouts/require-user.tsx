@@ -13,10 +13,12 @@ export const dashboardFor = (type: UserType) =>
   type === 'admin' ? paths.admin.root : type === 'publisher' ? paths.publisher.root : paths.advertiser.root
 
 export function RequireUser({ allow, children }: { allow?: UserType[]; children?: ReactNode }) {
-  const { user, isLoading, userType, needsMfa } = useSession()
+  const { user, isLoading, userType, needsMfa, lastEvent } = useSession()
   const location = useLocation()
   if (isLoading) return <PageSpinner />
-  if (!user) return <Navigate replace to={paths.login} state={{ from: location.pathname + location.search }} />
+  // Someone who just logged out is not "on their way" to this page: the next login starts at the dashboard.
+  const from = lastEvent === 'SIGNED_OUT' ? undefined : { from: location.pathname + location.search }
+  if (!user) return <Navigate replace to={paths.login} state={from} />
   if (needsMfa) return <Navigate replace to={paths.login} state={{ from: location.pathname + location.search }} />
   if (allow && !allow.includes(userType)) return <Navigate replace to={dashboardFor(userType)} />
   return children ?? <Outlet />

@@ -14,8 +14,9 @@ import { startBackend, type Backend } from '../supabase/local/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 
 const CONCURRENCY = 8
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROWS = 10_000
+const ROUNDS = 5
 
 export type BackendFigures = {
   readyNewDbMs: number
@@ -53,9 +54,9 @@ const SETUP = `
   grant select on bench_kv to anon, authenticated;
   analyze bench_kv;`
 
-/** Runs `fire` from CONCURRENCY loops for SECONDS; returns completed operations per second. */
-async function rate(fire: (i: number) => Promise<void>): Promise<{ perSec: number; errors: number }> {
-  const end = Date.now() + SECONDS * 1000
+/** Runs `fire` from CONCURRENCY loops for `seconds`. */
+async function rate(fire: (i: number) => Promise<void>, seconds: number): Promise<Round> {
+  const end = Date.now() + seconds * 1000
   let n = 0
   let done = 0
   let errors = 0
@@ -72,7 +73,7 @@ async function rate(fire: (i: number) => Promise<void>): Promise<{ perSec: numbe
       }
     }),
   )
-  return { perSec: done / ((performance.now() - started) / 1000), errors }
+  return { done, errors, ms: performance.now() - started }
 }
 
 /**
@@ -93,53 +94,90 @@ const get = (id) => new Promise((resolve, reject) => {
   req.on('error', reject)
 })
 ;(async () => {
-  let n = 0, done = 0, errors = 0
   for (let i = 0; i < 200; i++) await get(1 + i)
-  const end = Date.now() + w.seconds * 1000
-  const started = performance.now()
-  await Promise.all(Array.from({ length: w.concurrency }, async () => {
-    while (Date.now() < end) {
-      try { await get(1 + ((n++ * 7919) % w.rows)); done++ } catch { errors++ }
-    }
-  }))
-  parentPort.postMessage({ perSec: done / ((performance.now() - started) / 1000), errors })
-  agent.destroy()
+  parentPort.postMessage({ ready: true })
+  parentPort.on('message', async ({ seconds, stop }) => {
+    if (stop) return agent.destroy()
+    let n = 0, done = 0, errors = 0
+    const end = Date.now() + seconds * 1000
+    const started = performance.now()
+    await Promise.all(Array.from({ length: w.concurrency }, async () => {
+      while (Date.now() < end) {
+        try { await get(1 + ((n++ * 7919) % w.rows)); done++ } catch { errors++ }
+      }
+    }))
+    parentPort.postMessage({ done, errors, ms: performance.now() - started })
+  })
 })()
 `
 
-function restRate(backend: Backend): Promise<{ perSec: number; errors: number }> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER, {
-      eval: true,
-      workerData: { apiUrl: backend.apiUrl, key: backend.anonKey, seconds: SECONDS, concurrency: CONCURRENCY, rows: ROWS },
-    })
-    worker.once('message', (m: { perSec: number; errors: number }) => {
-      resolve(m)
-      void worker.terminate()
-    })
+type Round = { done: number; errors: number; ms: number }
+
+/** A load worker that runs one timed round per call. */
+async function restLoad(backend: Backend) {
+  const worker = new Worker(LOAD_WORKER, {
+    eval: true,
+    workerData: { apiUrl: backend.apiUrl, key: backend.anonKey, concurrency: CONCURRENCY, rows: ROWS },
+  })
+  await new Promise((resolve, reject) => {
+    worker.once('message', resolve)
     worker.once('error', reject)
   })
-}
-
-/** The same request transaction straight through the driver: the prelude, then the select by key. */
-function driverGetter(db: Db) {
-  const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' } }
-  return async (id: number) => {
-    await withRequestContext(db, ctx, (tx) => tx.query('select id, name, qty from public.bench_kv where id = $1', [id]))
+  return {
+    round: (seconds: number) =>
+      new Promise<Round>((resolve) => {
+        worker.once('message', resolve)
+        worker.postMessage({ seconds })
+      }),
+    stop: () => worker.terminate(),
   }
 }
 
+/**
+ * The same request transaction straight through the driver: the prelude withRequestContext sends, then
+ * the very statement the REST API generates for `?select=id,name,qty&id=eq.<id>` (max_rows applied).
+ */
+const REST_STATEMENT =
+  `select null::int as total, count(*)::int as page, coalesce(json_agg(_r), '[]')::text as body from ` +
+  `(select t0."id" as "id", t0."name" as "name", t0."qty" as "qty" from "public"."bench_kv" as t0 ` +
+  `where t0."id" = $1::text::integer limit 1000) _r`
+
+function driverGetter(db: Db) {
+  const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' } }
+  return async (id: number) => {
+    await withRequestContext(db, ctx, (tx) => tx.query(REST_STATEMENT, [String(id)]))
+  }
+}
+
+/**
+ * Driver and REST rounds alternate (ROUNDS of each) so that the load other processes put on this
+ * shared machine falls on both sides alike.
+ */
 async function selectByKey(backend: Backend, driverDb: Db): Promise<SelectFigures> {
   const key = (i: number) => 1 + ((i * 7919) % ROWS)
   const get = driverGetter(driverDb)
   for (let i = 0; i < 200; i++) await get(key(i))
-  const driver = await rate((i) => get(key(i)))
-  const rest = await restRate(backend)
+  const load = await restLoad(backend)
+  const total = { driver: { done: 0, errors: 0, ms: 0 }, rest: { done: 0, errors: 0, ms: 0 } }
+  const add = (into: Round, r: Round) => {
+    into.done += r.done
+    into.errors += r.errors
+    into.ms += r.ms
+  }
+  try {
+    for (let r = 0; r < ROUNDS; r++) {
+      add(total.driver, await rate((i) => get(key(i)), SECONDS / ROUNDS))
+      add(total.rest, await load.round(SECONDS / ROUNDS))
+    }
+  } finally {
+    await load.stop()
+  }
+  const perSec = (x: Round) => x.done / (x.ms / 1000)
   return {
-    throughRestPerSec: rest.perSec,
-    throughDriverPerSec: driver.perSec,
-    ratio: rest.perSec / driver.perSec,
-    errors: rest.errors + driver.errors,
+    throughRestPerSec: perSec(total.rest),
+    throughDriverPerSec: perSec(total.driver),
+    ratio: perSec(total.rest) / perSec(total.driver),
+    errors: total.rest.errors + total.driver.errors,
   }
 }
 

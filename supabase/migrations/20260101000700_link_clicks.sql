@@ -1,6 +1,7 @@
 -- Clicks on /earn/{code}: recorded once, server-side, in one round trip by track_audience_source_click,
 -- with device info, the IP from the request headers and a daily-salted visitor hash. Every click says
--- whether it counts and, if not, why (bot_user_agent, duplicate_visitor, source_inactive).
+-- whether it counts and, if not, why (source_inactive, bot_user_agent, rate_limited: 60 clicks from one IP
+-- within 10 minutes, duplicate_visitor: same visitor hash on the same source within an hour).
 -- A click's id is its session id: the campaign pages record views on it (record_campaign_page_view).
 
 create table public.link_clicks (
@@ -44,6 +45,7 @@ comment on table public.link_clicks is
 create index link_clicks_source_visitor_idx on public.link_clicks (audience_source_id, visitor_hash, created_at desc);
 create index link_clicks_source_created_idx on public.link_clicks (audience_source_id, created_at desc);
 create index link_clicks_campaign_idx on public.link_clicks (campaign_id) where campaign_id is not null;
+create index link_clicks_ip_created_idx on public.link_clicks (ip, created_at desc) where ip is not null;
 create trigger link_clicks_immutable before update on public.link_clicks
   for each row execute function public.forbid_column_changes('audience_source_id', 'visitor_hash');
 
@@ -113,6 +115,10 @@ begin
   reason := case
     when not public.is_source_public(src.status) then 'source_inactive'
     when public.is_bot_user_agent(agent) then 'bot_user_agent'
+    -- One address clicking this much is a script, whatever user agents it sends.
+    when client_ip is not null and (select count(*) from (
+           select 1 from public.link_clicks c where c.ip = client_ip and c.created_at > now() - interval '10 minutes' limit 60
+         ) recent) >= 60 then 'rate_limited'
     when exists (select 1 from public.link_clicks c
                  where c.audience_source_id = src.id and c.visitor_hash = hash
                    and c.created_at > now() - interval '1 hour') then 'duplicate_visitor'

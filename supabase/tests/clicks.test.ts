@@ -123,6 +123,17 @@ describe('track_audience_source_click', () => {
     expect((await track(m.code, { ip: '203.0.113.77' })).counted).toBe(true)
   })
 
+  it('stops counting an IP address that clicks 60 times within 10 minutes', async () => {
+    const m = await createMarket()
+    const results = []
+    for (let i = 0; i < 61; i++) results.push(await track(m.code, { ip: '192.0.2.250', ua: `${browser} build/${i}` }))
+    expect(results.slice(0, 60).every((r) => r.counted)).toBe(true)
+    expect(results[60]).toMatchObject({ counted: false, not_counted_reason: 'rate_limited' })
+    const db = await testDb()
+    await db.query(`update public.link_clicks set created_at = now() - interval '11 minutes' where ip = '192.0.2.250'`)
+    expect((await track(m.code, { ip: '192.0.2.250', ua: `${browser} build/later` })).counted).toBe(true)
+  })
+
   it('records a click on an inactive source as not counted and says it is inactive', async () => {
     for (const code of ['demo-pending', 'demo-banned', 'demo-rejected', 'demo-under-review', 'demo-pending-review']) {
       const click = await track(code)

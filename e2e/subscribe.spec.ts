@@ -1,8 +1,8 @@
 /**
  * Subscriptions end to end (issue 7): from a magic link, pick two newsletters and subscribe once → ONE email
  * with two links → the first confirms with the newsletter's name → again says already confirmed; the
- * conversion counts for the source. A link fetched without JavaScript confirms nothing; no token → the
- * invalid-link text. Axe finds no serious problems on /audiences and /newsletters.
+ * conversion counts for the source. A link fetched without JavaScript confirms nothing; an expired link
+ * shows the expired state; no token → the invalid-link text. Axe finds no serious problems on /audiences and /newsletters.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
@@ -68,6 +68,30 @@ test('two newsletters, one email, two links: success, then already confirmed, co
   const rows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`)
   expect(rows).toHaveLength(1)
   expect(rows[0]).toMatchObject({ counted: true, not_counted_reason: null })
+})
+
+test('an expired link: the expired state and its texts', async ({ page, request }) => {
+  const email = `late-${Date.now().toString(36)}@growletter-readers.dev`
+  await page.goto('/newsletters')
+  const newsletters = new NewslettersPage(page)
+  await newsletters.pick('Morning Stack')
+  await newsletters.subscribe(email)
+  const [message] = await new Mailbox(request).waitForMessagesTo(email)
+  const [link] = confirmationLinks(message)
+
+  // 48 hours pass: move the expiry into the past with the service role, as time would.
+  const { serviceRoleKey } = await apiKeys()
+  const patched = await request.patch(`${E2E.apiUrl}/rest/v1/newsletter_subscriptions?email=eq.${encodeURIComponent(email)}`, {
+    headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}`, 'Content-Type': 'application/json' },
+    data: { token_expires_at: new Date(Date.now() - 60_000).toISOString() },
+  })
+  expect(patched.ok(), await patched.text()).toBe(true)
+
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, E2E.appUrl))
+  const confirmation = page.getByTestId('confirmation')
+  await expect(confirmation).toHaveAttribute('data-state', 'expired')
+  await expect(confirmation).toContainText('Your confirmation link has expired.')
+  await expect(confirmation).toContainText('Please subscribe again to receive a new confirmation link.')
 })
 
 test('no token: the invalid-link text', async ({ page }) => {

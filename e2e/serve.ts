@@ -6,6 +6,10 @@ import { build, preview } from 'vite'
 import { startBackend } from '../supabase/local/server'
 import { E2E } from './ports'
 
+// Every browser request of the suite comes from 127.0.0.1: scale the per-IP auth limits so a long run
+// never meets them, while the limits themselves are tested in the backend suite.
+process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE ??= '20'
+
 const backend = await startBackend({
   port: E2E.apiPort,
   mailPort: E2E.mailPort,

@@ -139,16 +139,20 @@ export function createGateway({ routes, log }: GatewayOptions) {
     }
     const api = (/^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
     const body = await readBody(req)
+    if (body === undefined) return { status: 400, body: { message: 'Request body incomplete' } }
     if (body === null) {
-      return { ...apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB'), }
+      return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
     }
     const ip = (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || req.socket.remoteAddress || '127.0.0.1'
     return dispatch(req, url, body, ip)
   }
 }
 
-/** The body, or null when it passes the limit (the rest is drained so the connection can answer). */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
+/**
+ * The body; null when it passes the limit (the rest is drained so the connection can answer);
+ * undefined when the client went away before sending all of it.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | null | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0)
   return new Promise((resolve) => {
     if (declared > MAX_BODY_BYTES) {
@@ -164,8 +168,17 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
       if (size > MAX_BODY_BYTES) over = true
       else chunks.push(chunk)
     })
-    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)))
-    req.on('error', () => resolve(over ? null : Buffer.concat(chunks)))
+    let ended = false
+    req.on('end', () => {
+      ended = true
+      resolve(over ? null : Buffer.concat(chunks))
+    })
+    // A client that goes away mid-body must not leave a half-read request running against the database.
+    const abandon = () => {
+      if (!ended) resolve(undefined)
+    }
+    req.on('error', abandon)
+    req.on('close', abandon)
   })
 }
 

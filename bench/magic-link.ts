@@ -21,7 +21,7 @@ const percentile = (values: number[], p: number) => {
 
 export async function run() {
   const backend = await startBackend({ port: 0, dataDir: null, seed: true })
-  const outDir = 'dist-bench-magic-link'
+  const outDir = 'dist-bench/magic-link' // git-ignored with the other bench builds
   process.env.VITE_SUPABASE_URL = backend.apiUrl
   process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
   await build({ logLevel: 'error', mode: 'production', build: { outDir, emptyOutDir: true } })

@@ -15,8 +15,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider>{children}</SessionProvider>
-      {/* SPEC §9: one toast at a time; a toast stays 1,000,000 ms unless it sets its own duration. */}
-      <Toaster visibleToasts={1} duration={TOAST_DURATION_MS} closeButton richColors position="top-right" />
+      {/* SPEC §9: one toast at a time; a toast stays 1,000,000 ms unless it sets its own duration. Such long-lived
+          toasts sit at the bottom so they never cover the header's account menu or navigation. */}
+      <Toaster visibleToasts={1} duration={TOAST_DURATION_MS} closeButton richColors position="bottom-right" />
     </QueryClientProvider>
   )
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { forgetRegistration, readRegistration, rememberRegistration } from '@/features/auth/registration-storage'
-import { parseAuthHash } from '@/features/auth/auth-hash'
+import { isStaleUrlSession, parseAuthHash } from '@/features/auth/auth-hash'
 import { siteOrigin } from '@/features/auth/site-url'
 import { parseEnv } from '@/config/env'
 
@@ -33,7 +33,16 @@ describe('links from auth emails', () => {
       accessToken: 'a.b.c',
       refreshToken: 'r1',
       type: 'recovery',
+      issuedAt: null,
     })
+  })
+
+  it('flags a URL session issued more than 120 s ago (SPEC §9)', () => {
+    const hash = parseAuthHash('#access_token=a.b.c&refresh_token=r1&expires_at=10000&expires_in=3600&type=signup')
+    if (hash.kind !== 'session') throw new Error('expected a session')
+    expect(hash.issuedAt).toBe(6400)
+    expect(isStaleUrlSession(hash, 6400 + 119)).toBe(false)
+    expect(isStaleUrlSession(hash, 6400 + 121)).toBe(true)
   })
 
   it('reads an error from the hash', () => {

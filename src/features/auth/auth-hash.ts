@@ -5,7 +5,7 @@
  * on parse it here and hand the tokens to `setSession` themselves.
  */
 export type AuthHash =
-  | { kind: 'session'; accessToken: string; refreshToken: string; type: string | null }
+  | { kind: 'session'; accessToken: string; refreshToken: string; type: string | null; issuedAt: number | null }
   | { kind: 'error'; code: string | null; description: string }
   | { kind: 'none' }
 
@@ -18,8 +18,20 @@ export function parseAuthHash(hash: string): AuthHash {
   }
   const accessToken = params.get('access_token')
   const refreshToken = params.get('refresh_token')
-  if (accessToken && refreshToken) return { kind: 'session', accessToken, refreshToken, type: params.get('type') }
+  if (accessToken && refreshToken) {
+    const expiresAt = Number(params.get('expires_at'))
+    const expiresIn = Number(params.get('expires_in'))
+    const issuedAt = expiresAt && expiresIn ? expiresAt - expiresIn : null
+    return { kind: 'session', accessToken, refreshToken, type: params.get('type'), issuedAt }
+  }
   return { kind: 'none' }
+}
+
+/** SPEC §9: a link whose session was issued more than 120 s ago deserves a warning (clock skew, stale tab). */
+export const STALE_URL_SESSION_SECONDS = 120
+
+export function isStaleUrlSession(hash: Extract<AuthHash, { kind: 'session' }>, nowSeconds = Date.now() / 1000) {
+  return hash.issuedAt !== null && nowSeconds - hash.issuedAt > STALE_URL_SESSION_SECONDS
 }
 
 /** Removes the tokens from the address bar and history without a navigation. */

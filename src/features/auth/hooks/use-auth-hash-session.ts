@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { useSession } from '@/lib/session'
-import { clearAuthHash, parseAuthHash } from '../auth-hash'
+import { clearAuthHash, isStaleUrlSession, parseAuthHash } from '../auth-hash'
 import { startSessionFromHash } from '../api/auth-hash-session-mutation'
 import { errorText } from '@/components/error-text'
 
@@ -27,6 +27,7 @@ export function useAuthHashSession(): AuthHashState {
     once.current = true
     clearAuthHash()
     if (hash.kind !== 'session') return
+    if (isStaleUrlSession(hash)) console.warn('The session in this link was issued more than 120 s ago; check the device clock.')
     startSessionFromHash(hash)
       .then(({ user: next, type }) => (next ? setStarted({ userId: next.id, type }) : setError('This link did not sign you in.')))
       .catch((cause: unknown) => setError(errorText(cause)))

@@ -24,7 +24,7 @@ export default function LoginPage() {
         </>
       }
     >
-      <LoginForm onSignedIn={() => undefined} />
+      <LoginForm />
     </AuthCard>
   )
 }

@@ -1,6 +1,7 @@
 /**
  * Sign-in: email and password, then the TOTP code when the account has one, or a clear message with a
- * resend button when the email address is not confirmed yet.
+ * resend button when the email address is not confirmed yet. Where to go next is the page's decision:
+ * it follows the session state, which changes once sign-in (and the code, if any) succeeds.
  */
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
@@ -18,7 +19,7 @@ import { resendVerificationWithToasts } from '../resend-verification'
 import { FormMessage } from './auth-card'
 import { MfaCodeForm } from './mfa-code-form'
 
-export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
+export function LoginForm() {
   const signIn = useSignInMutation()
   const { needsMfa } = useSession()
   const [outcome, setOutcome] = useState<SignInResult | null>(null)
@@ -40,18 +41,12 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
 
   if (outcome?.status === 'mfa-required') {
     return (
-      <MfaCodeForm
-        factorId={outcome.factorId}
-        onVerified={onSignedIn}
-        onCancel={() => void signOut().finally(() => setOutcome(null))}
-      />
+      <MfaCodeForm factorId={outcome.factorId} onCancel={() => void signOut().finally(() => setOutcome(null))} />
     )
   }
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const result = await signIn.mutateAsync(values)
-    setOutcome(result)
-    if (result.status === 'signed-in') onSignedIn()
+    setOutcome(await signIn.mutateAsync(values))
   })
 
   return (

@@ -8,7 +8,7 @@ import { totpCodeSchema, type TotpCodeValues } from '../schemas'
 import { useMfaChallengeVerifyMutation } from '../api/mfa-challenge-verify-mutation'
 import { errorText } from '@/components/error-text'
 
-type MfaCodeFormProps = { factorId: string; onVerified: () => void; onCancel: () => void }
+type MfaCodeFormProps = { factorId: string; onVerified?: () => void; onCancel: () => void }
 
 export function MfaCodeForm({ factorId, onVerified, onCancel }: MfaCodeFormProps) {
   const verify = useMfaChallengeVerifyMutation()
@@ -17,7 +17,7 @@ export function MfaCodeForm({ factorId, onVerified, onCancel }: MfaCodeFormProps
   const onSubmit = form.handleSubmit(async ({ code }) => {
     try {
       await verify.mutateAsync({ factorId, code })
-      onVerified()
+      onVerified?.()
     } catch (error) {
       const message = errorText(error)
       form.setError('code', { message: `That code did not work: ${message}` })

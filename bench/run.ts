@@ -6,6 +6,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   bundle: () => import('./bundle'),
   backend: () => import('./backend'),
   database: () => import('./database'),
+  'magic-link': () => import('./magic-link'),
 }
 
 const only = process.argv.slice(2)

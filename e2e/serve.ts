@@ -14,6 +14,9 @@ const backend = await startBackend({
   port: E2E.apiPort,
   mailPort: E2E.mailPort,
   smtpPort: E2E.smtpPort,
+  // A fresh in-memory database every run: never the developer's supabase/.local/db, never DATABASE_URL.
+  dataDir: null,
+  databaseUrl: '',
   seed: true,
   siteUrl: E2E.appUrl,
 })

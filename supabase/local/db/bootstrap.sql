@@ -122,6 +122,8 @@ as $$
 $$;
 
 -- The grants Supabase sets: the API roles reach public and extensions; row-level security decides rows.
+-- Only default privileges for public: a blanket "grant all on all tables" here would run on every start and
+-- undo the column-level revokes migrations make (e.g. profiles.email hidden from visitors).
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
 grant usage on schema auth to anon, authenticated, service_role;
@@ -131,5 +133,3 @@ grant all on all tables in schema auth to supabase_auth_admin;
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
 alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
-grant all on all tables in schema public to anon, authenticated, service_role;
-grant all on all sequences in schema public to anon, authenticated, service_role;

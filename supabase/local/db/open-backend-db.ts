@@ -63,6 +63,7 @@ async function dropProjectSchemas(db: Db) {
     drop schema if exists public cascade;
     drop schema if exists auth cascade;
     drop schema if exists supabase_migrations cascade;
+    drop schema if exists private cascade;
     create schema public;
   `)
 }

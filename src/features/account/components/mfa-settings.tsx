@@ -5,7 +5,7 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { toast } from 'sonner'
 import { ShieldCheckIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
@@ -19,7 +19,7 @@ import { useMfaUnenrollMutation } from '../api/mfa-unenroll-mutation'
 import { errorText } from '@/components/error-text'
 
 const codeSchema = z.object({
-  code: z.string().trim().regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' }),
+  code: z.string().check(z.trim(), z.regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' })),
 })
 type CodeValues = z.infer<typeof codeSchema>
 

@@ -37,6 +37,9 @@ export async function run() {
       await page.waitForTimeout(300)
       const bytes = [...scripts.values()].reduce((sum, body) => sum + gzipSync(body).length, 0)
       const dashboardChunks = [...scripts.keys()].filter((u) => /(advertiser|publisher|admin|overview|analytics|wallet)-/i.test(u))
+      if (process.env.BENCH_VERBOSE) {
+        for (const [u, body] of scripts) console.log(`    ${String(gzipSync(body).length).padStart(7)}  ${u.slice(appUrl.length)}`)
+      }
       results.push({ route, kb: Number((bytes / 1024).toFixed(1)), scripts: scripts.size, dashboardChunks })
       await context.close()
     }

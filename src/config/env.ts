@@ -1,26 +1,57 @@
 /**
  * The SPA's build-time environment. Missing values fail loudly with the fix, instead of a blank page
  * and a network error later.
+ *
+ * Validation is zod's, but zod stays off the path every page loads: a tiny check, stricter than the schema,
+ * accepts a well-formed environment (the only case a working deployment ever meets) and zod is imported
+ * only when that check fails, to decide and to name what is wrong.
  */
-// zod/mini: the same validation in ~2 KB, since this runs on every page before anything renders.
-import * as z from 'zod/mini'
-
 const hint = 'Run `npm run dev` (it starts the local backend and writes .env.local), or set it for your hosted Supabase project.'
 
-const schema = z.object({
-  VITE_SUPABASE_URL: z.url({ error: `VITE_SUPABASE_URL is missing or not a URL. ${hint}` }),
-  VITE_SUPABASE_ANON_KEY: z
-    .string({ error: `VITE_SUPABASE_ANON_KEY is missing. ${hint}` })
-    .check(z.minLength(20, { error: `VITE_SUPABASE_ANON_KEY is missing. ${hint}` })),
-  VITE_PUBLIC_SITE_URL: z.optional(z.url()),
-})
+export type Env = {
+  VITE_SUPABASE_URL: string
+  VITE_SUPABASE_ANON_KEY: string
+  VITE_PUBLIC_SITE_URL?: string
+}
 
-export type Env = z.infer<typeof schema>
+/** An absolute http(s) URL: every such string also passes zod's `z.url()`. */
+function isWebUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value !== value.trim()) return false
+  try {
+    return /^https?:$/.test(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
 
-export function parseEnv(source: Record<string, unknown>): Env {
+/** The environment when it is plainly valid, else null (then zod decides). */
+function quickEnv(source: Record<string, unknown>): Env | null {
+  const { VITE_SUPABASE_URL: url, VITE_SUPABASE_ANON_KEY: key, VITE_PUBLIC_SITE_URL: site } = source
+  if (!isWebUrl(url) || typeof key !== 'string' || key.length < 20) return null
+  if (site !== undefined && !isWebUrl(site)) return null
+  return site === undefined
+    ? { VITE_SUPABASE_URL: url, VITE_SUPABASE_ANON_KEY: key }
+    : { VITE_SUPABASE_URL: url, VITE_SUPABASE_ANON_KEY: key, VITE_PUBLIC_SITE_URL: site }
+}
+
+async function zodParseEnv(source: Record<string, unknown>): Promise<Env> {
+  const z = await import('zod/mini')
+  const schema = z.object({
+    VITE_SUPABASE_URL: z.url({ error: `VITE_SUPABASE_URL is missing or not a URL. ${hint}` }),
+    VITE_SUPABASE_ANON_KEY: z
+      .string({ error: `VITE_SUPABASE_ANON_KEY is missing. ${hint}` })
+      .check(z.minLength(20, { error: `VITE_SUPABASE_ANON_KEY is missing. ${hint}` })),
+    VITE_PUBLIC_SITE_URL: z.optional(z.url()),
+  })
   const result = schema.safeParse(source)
   if (!result.success) throw new Error(result.error.issues.map((issue) => issue.message).join('\n'))
   return result.data
 }
 
-export const env = parseEnv(import.meta.env)
+/** Resolves to the validated environment; rejects with one line per problem, each saying how to fix it. */
+export async function parseEnv(source: Record<string, unknown>): Promise<Env> {
+  return quickEnv(source) ?? zodParseEnv(source)
+}
+
+// A valid environment is read synchronously: the await only runs when something is wrong.
+export const env: Env = quickEnv(import.meta.env) ?? (await zodParseEnv(import.meta.env))

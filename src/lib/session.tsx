@@ -6,7 +6,7 @@
  */
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js'
-import { supabase } from './supabase'
+import { startAuthIfNeeded, supabase } from './supabase'
 
 export type UserType = 'advertiser' | 'publisher' | 'admin'
 
@@ -62,11 +62,13 @@ export function sessionNeedsMfa(session: Session | null): boolean {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<{ session: Session | null; userType: UserType; isLoading: boolean }>({
+  // Decided during the first render, before any page's effect can consume an auth link's hash: with no stored
+  // session and no auth link, the visitor is signed out at once and auth-js is not even downloaded.
+  const [state, setState] = useState<{ session: Session | null; userType: UserType; isLoading: boolean }>(() => ({
     session: null,
     userType: 'advertiser',
-    isLoading: true,
-  })
+    isLoading: startAuthIfNeeded(),
+  }))
   const [lastEvent, setLastEvent] = useState<AuthChangeEvent | null>(null)
   // The type of the user it was resolved for: token refreshes keep it instead of asking the profile again.
   const resolved = useRef<{ userId: string; type: UserType } | null>(null)

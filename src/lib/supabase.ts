@@ -7,41 +7,68 @@
  * three clients supabase-js composes for what we use — auth-js, postgrest-js, functions-js, from the same
  * release — with supabase-js's request rules (apikey header; the session's access token, else the anon key)
  * and its session storage key, so sessions and requests are identical to hosted Supabase's client.
+ *
+ * auth-js itself loads on demand (see lazy-auth.ts): at start-up when a session is stored (so its token keeps
+ * refreshing) or the URL carries an auth link's hash, otherwise on the first `supabase.auth` call.
  */
-import { AuthClient } from '@supabase/auth-js'
 import { FunctionsClient } from '@supabase/functions-js'
 import { PostgrestClient } from '@supabase/postgrest-js'
 import { env } from '@/config/env'
 import type { Database } from '@/types/database.types'
+import { createLazyAuth } from './lazy-auth'
+import { readLocal } from './storage-keys'
 
 const url = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
 const anonKey = env.VITE_SUPABASE_ANON_KEY
 const clientInfo = { 'X-Client-Info': 'growletter-web' }
+// The key supabase-js derives, so a session survives a switch between the two clients.
+const storageKey = `sb-${new URL(url).hostname.split('.')[0]}-auth-token`
 
-const auth = new AuthClient({
-  url: `${url}/auth/v1`,
-  headers: { ...clientInfo, Authorization: `Bearer ${anonKey}`, apikey: anonKey },
-  // The key supabase-js derives, so a session survives a switch between the two clients.
-  storageKey: `sb-${new URL(url).hostname.split('.')[0]}-auth-token`,
-  persistSession: true,
-  autoRefreshToken: true,
-  detectSessionInUrl: false,
-  flowType: 'implicit',
+const lazyAuth = createLazyAuth(async () => {
+  const { AuthClient } = await import('@supabase/auth-js')
+  return new AuthClient({
+    url: `${url}/auth/v1`,
+    headers: { ...clientInfo, Authorization: `Bearer ${anonKey}`, apikey: anonKey },
+    storageKey,
+    persistSession: true,
+    autoRefreshToken: true,
+    detectSessionInUrl: false,
+    flowType: 'implicit',
+  })
 })
+
+const hasStoredSession = () => readLocal(storageKey) !== null
+// An auth email link's hash (a session or an error) is handled by the page it lands on, through auth-js.
+const urlCarriesAuth = () => typeof window !== 'undefined' && /(^#|&)(access_token|error)=/.test(window.location.hash)
+
+/**
+ * Starts loading auth-js when this visit needs it (a stored session, an auth link's hash) and says whether
+ * auth-js is loading or loaded. When it says no, the visitor is signed out until a `supabase.auth` call.
+ */
+export function startAuthIfNeeded(): boolean {
+  if (lazyAuth.started()) return true
+  if (!hasStoredSession() && !urlCarriesAuth()) return false
+  lazyAuth.load().catch((error: unknown) => console.error('Could not load the auth client', error))
+  return true
+}
+
+startAuthIfNeeded()
 
 /** Every data and function request carries the apikey and the user's token (or the anon key). */
 const fetchWithAuth: typeof fetch = async (input, init) => {
-  const { data } = await auth.getSession()
+  // Without a stored session (and no auth-js in use) the anon key is the answer: no need to load auth-js.
+  const auth = lazyAuth.started() ?? (hasStoredSession() ? lazyAuth.load() : null)
+  const token = auth ? (await (await auth).getSession()).data.session?.access_token : undefined
   const headers = new Headers(init?.headers)
   if (!headers.has('apikey')) headers.set('apikey', anonKey)
-  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${data.session?.access_token ?? anonKey}`)
+  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${token ?? anonKey}`)
   return fetch(input, { ...init, headers })
 }
 
 const rest = new PostgrestClient<Database>(`${url}/rest/v1`, { headers: clientInfo, fetch: fetchWithAuth })
 
 export const supabase = {
-  auth,
+  auth: lazyAuth.auth,
   from: rest.from.bind(rest),
   rpc: rest.rpc.bind(rest),
   functions: new FunctionsClient(`${url}/functions/v1`, { headers: clientInfo, customFetch: fetchWithAuth }),

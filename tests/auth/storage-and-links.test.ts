@@ -68,10 +68,12 @@ describe('redirect origin (SPEC §7)', () => {
     expect(siteOrigin(undefined, 'http://127.0.0.1:5173')).toBe('http://127.0.0.1:5173')
   })
 
-  it('accepts an optional public site URL and rejects a malformed one', () => {
+  it('accepts an optional public site URL and rejects a malformed one', async () => {
     const base = { VITE_SUPABASE_URL: 'http://127.0.0.1:54321', VITE_SUPABASE_ANON_KEY: 'x'.repeat(40) }
-    expect(parseEnv({ ...base, VITE_PUBLIC_SITE_URL: 'https://growletter.app' }).VITE_PUBLIC_SITE_URL).toBe('https://growletter.app')
-    expect(parseEnv(base).VITE_PUBLIC_SITE_URL).toBeUndefined()
-    expect(() => parseEnv({ ...base, VITE_PUBLIC_SITE_URL: 'not a url' })).toThrow()
+    expect((await parseEnv({ ...base, VITE_PUBLIC_SITE_URL: 'https://growletter.app' })).VITE_PUBLIC_SITE_URL).toBe(
+      'https://growletter.app',
+    )
+    expect((await parseEnv(base)).VITE_PUBLIC_SITE_URL).toBeUndefined()
+    await expect(parseEnv({ ...base, VITE_PUBLIC_SITE_URL: 'not a url' })).rejects.toThrow()
   })
 })

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 
 export type PaymentReturn = 'success' | 'canceled' | null
 

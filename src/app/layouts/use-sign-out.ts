@@ -1,6 +1,6 @@
 /** Sign-out with the SPEC §8 toasts, then the login page. */
 import { useNavigate } from 'react-router-dom'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { paths } from '@/config/paths'
 import { useSignOutMutation } from '@/features/auth/api/sign-out-mutation'
 

@@ -1,5 +1,5 @@
 /** Resending the confirmation email with the SPEC §8 toasts; used by the verification toast and the login page. */
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { resendVerificationEmail } from './api/verification-email-resend-mutation'
 
 export async function resendVerificationWithToasts(email: string) {

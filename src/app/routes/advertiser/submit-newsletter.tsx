@@ -1,6 +1,6 @@
 /** List a newsletter: the form, then back to the overview where it waits for review. */
 import { useNavigate } from 'react-router-dom'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
 import { CampaignForm } from '@/features/campaigns/components/campaign-form'

@@ -1,6 +1,6 @@
 /** Mark a payout paid (admin_mark_payout_paid re-checks the publisher's available balance and writes the ledger). */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 

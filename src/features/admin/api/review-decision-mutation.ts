@@ -3,7 +3,7 @@
  * admin, require a reason to reject or ban, store it as the owner-visible note and write the audit log).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 

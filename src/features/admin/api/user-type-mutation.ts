@@ -1,6 +1,6 @@
 /** Change a user's type (admin_set_user_type: admins only, with a reason in the audit log). */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 

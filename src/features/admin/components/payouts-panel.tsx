@@ -1,5 +1,5 @@
 /** Payout requests: open ones can be marked paid (the database re-checks the publisher's balance). */
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'

@@ -1,6 +1,6 @@
 /** One source or campaign in the review queue, with its decisions. */
 import { useState, type ReactNode } from 'react'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { useReviewDecisionMutation, type ReviewSubject } from '../api/review-decision-mutation'

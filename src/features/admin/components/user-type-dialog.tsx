@@ -1,6 +1,6 @@
 /** Choose a new type for a user and say why (admin_set_user_type writes it to the audit log). */
 import { useState } from 'react'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { Label } from '@/components/ui/label'
 import { useUserTypeMutation, type UserTypeVariables } from '../api/user-type-mutation'
 import type { AdminUser } from '../api/users-query'

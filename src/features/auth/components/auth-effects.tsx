@@ -6,9 +6,8 @@
  */
 import { useEffect, useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast, VERIFICATION_TOAST_DURATION_MS } from '@/lib/toast'
 import { useSession } from '@/lib/session'
-import { VERIFICATION_TOAST_DURATION_MS } from '@/lib/toast'
 import { initialiseWallet } from '../api/wallet-initialise'
 import { completeProfileFromRegistration } from '../api/profile-complete'
 import { resendVerificationWithToasts } from '../resend-verification'

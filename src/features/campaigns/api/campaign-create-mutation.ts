@@ -1,6 +1,6 @@
 /** Submit a newsletter for review: a new campaign row, always `pending_review` until an admin approves it. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { campaignKeys } from '../keys'
 import type { CampaignFormValues } from '../campaign-schema'

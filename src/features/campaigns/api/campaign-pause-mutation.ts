@@ -1,6 +1,6 @@
 /** Pause or resume one of the advertiser's campaigns; only active ↔ paused, enforced by the database. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { campaignKeys } from '../keys'
 

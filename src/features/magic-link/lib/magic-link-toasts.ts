@@ -1,5 +1,5 @@
 /** SPEC §8 magic-link toasts, word for word. */
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import type { MagicLinkToast } from './magic-link-flow'
 
 export const magicLinkToastTexts = {

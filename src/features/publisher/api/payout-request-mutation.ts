@@ -1,6 +1,6 @@
 /** Ask for a payout of available earnings (database function `request_payout`: minimum 50 credits). */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
 import { publisherKeys } from '../keys'

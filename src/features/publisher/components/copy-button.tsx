@@ -1,7 +1,7 @@
 /** Copies a link and says so; falls back to selecting nothing when the clipboard is unavailable. */
 import { useState } from 'react'
 import { CheckIcon, CopyIcon } from 'lucide-react'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { Button } from '@/components/ui/button'
 
 export function CopyButton({ value, label }: { value: string; label: string }) {

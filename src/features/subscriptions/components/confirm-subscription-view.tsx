@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { AlertTriangleIcon, CheckCircle2Icon, ClockIcon, InfoIcon, Loader2Icon } from 'lucide-react'
-import { toast } from 'sonner'
+import { toast } from '@/lib/toast'
 import { paths } from '@/config/paths'
 import { Button } from '@/components/ui/button'
 import { verifySubscription } from '../api/subscription-verify-mutation'

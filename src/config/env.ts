@@ -4,10 +4,8 @@
  *
  * Validation is zod's, but zod stays off the path every page loads: a tiny check, stricter than the schema,
  * accepts a well-formed environment (the only case a working deployment ever meets) and zod is imported
- * only when that check fails, to decide and to name what is wrong.
+ * only when that check fails, to decide and to name what is wrong (the schema is lib/env-schema.ts).
  */
-const hint = 'Run `npm run dev` (it starts the local backend and writes .env.local), or set it for your hosted Supabase project.'
-
 export type Env = {
   VITE_SUPABASE_URL: string
   VITE_SUPABASE_ANON_KEY: string
@@ -35,15 +33,8 @@ function quickEnv(source: Record<string, unknown>): Env | null {
 }
 
 async function zodParseEnv(source: Record<string, unknown>): Promise<Env> {
-  const z = await import('zod/mini')
-  const schema = z.object({
-    VITE_SUPABASE_URL: z.url({ error: `VITE_SUPABASE_URL is missing or not a URL. ${hint}` }),
-    VITE_SUPABASE_ANON_KEY: z
-      .string({ error: `VITE_SUPABASE_ANON_KEY is missing. ${hint}` })
-      .check(z.minLength(20, { error: `VITE_SUPABASE_ANON_KEY is missing. ${hint}` })),
-    VITE_PUBLIC_SITE_URL: z.optional(z.url()),
-  })
-  const result = schema.safeParse(source)
+  const { envSchema } = await import('@/lib/env-schema')
+  const result = envSchema.safeParse(source)
   if (!result.success) throw new Error(result.error.issues.map((issue) => issue.message).join('\n'))
   return result.data
 }

@@ -3,22 +3,17 @@
  * the page passes its own (the campaign link pages know their source and click). On success the ids join
  * `subscribed_newsletters` and the visitor is told to check their inbox.
  */
-import { useId, useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+import { useId, useState, type FormEvent } from 'react'
+import { useMutation } from '@tanstack/react-query'
 import { MailCheckIcon } from 'lucide-react'
 import { toast } from '@/lib/toast'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import {
-  subscribeSchema,
-  useSubscribeMutation,
-  type SubscribeFormValues,
-  type SubscribeResult,
-} from '../api/subscribe-mutation'
+import type { SubscribeResult, SubscribeVariables } from '../api/subscribe-mutation'
 import { addSubscribedNewsletters } from '../lib/subscribed-newsletters'
 import { readSubscriptionAttribution, type SubscriptionAttribution } from '../lib/subscription-attribution'
+import { loadSubscribeApi, useEmailField } from './use-email-field'
 
 export type SubscribeTarget = { id: string; name: string }
 
@@ -36,13 +31,18 @@ export function SubscribeForm({
   title?: string
 }) {
   const id = useId()
-  const mutation = useSubscribeMutation()
+  // The same call as useSubscribeMutation, loaded with the schema when the form is first used.
+  const mutation = useMutation({
+    mutationFn: async (variables: SubscribeVariables) => (await loadSubscribeApi()).subscribe(variables),
+  })
   const [done, setDone] = useState<{ email: string; result: SubscribeResult } | null>(null)
-  const form = useForm<SubscribeFormValues>({ resolver: zodResolver(subscribeSchema), defaultValues: { email: '' } })
-  const emailError = form.formState.errors.email?.message
+  const field = useEmailField()
+  const emailError = field.error
 
-  const onSubmit = form.handleSubmit(async ({ email }) => {
-    if (newsletters.length === 0) return
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const email = await field.validate()
+    if (email === null || newsletters.length === 0) return
     try {
       const result = await mutation.mutateAsync({
         email,
@@ -51,7 +51,7 @@ export function SubscribeForm({
       })
       addSubscribedNewsletters(newsletters.map((n) => n.id))
       setDone({ email, result })
-      form.reset()
+      field.reset()
       if (result.pending.length > 0) {
         toast.success('Check your inbox', { description: `We sent a confirmation email to ${email}.` })
       } else {
@@ -60,10 +60,10 @@ export function SubscribeForm({
       onSubscribed?.(result)
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Please try again later'
-      form.setError('email', { message })
+      field.setError(message)
       toast.error(`Failed to subscribe: ${message}`)
     }
-  })
+  }
 
   return (
     <div className="flex flex-col gap-4 rounded-lg border bg-card p-5 shadow-sm" data-testid="subscribe-panel">
@@ -102,7 +102,7 @@ export function SubscribeForm({
             placeholder="you@example.com"
             aria-invalid={Boolean(emailError)}
             aria-describedby={emailError ? `${id}-email-error` : undefined}
-            {...form.register('email')}
+            {...field.inputProps}
           />
           {emailError && (
             <p id={`${id}-email-error`} role="alert" className="text-sm text-red-700">

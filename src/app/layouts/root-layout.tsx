@@ -3,14 +3,18 @@
  * It also mounts the app-wide effects that belong to no single page: payment-return toasts, wallet
  * initialisation on sign-in and the email verification reminder.
  */
-import { Suspense } from 'react'
+import { lazy, Suspense } from 'react'
 import { Outlet } from 'react-router-dom'
 import { PageSpinner } from '@/components/page-spinner'
 import { SiteFooter } from '@/components/site-footer'
-import { AuthEffects } from '@/features/auth/components/auth-effects'
 import { useSession } from '@/lib/session'
 import { PaymentReturnToast } from './payment-return-toast'
 import { SiteHeader } from './site-header'
+
+// Its effects only ever act for a signed-in user: visitors never download it (nor the wallet and profile calls).
+const AuthEffects = lazy(() =>
+  import('@/features/auth/components/auth-effects').then((module) => ({ default: module.AuthEffects })),
+)
 
 export function RootLayout() {
   const { user } = useSession()
@@ -30,7 +34,11 @@ export function RootLayout() {
       </main>
       {user ? null : <SiteFooter />}
       <PaymentReturnToast />
-      <AuthEffects />
+      {user ? (
+        <Suspense fallback={null}>
+          <AuthEffects />
+        </Suspense>
+      ) : null}
     </div>
   )
 }

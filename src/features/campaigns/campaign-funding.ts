@@ -3,7 +3,7 @@
  * advertiser is told why). Mirrors the check confirm_subscription makes: remaining budget and the
  * advertiser's available balance must each cover the price.
  */
-import { formatCredits, toCredits } from './format'
+import { formatCredits, toCredits } from '@/lib/format'
 import type { MyCampaign } from './api/my-campaigns-query'
 
 export type FundingProblem = { reason: 'budget' | 'balance'; message: string }

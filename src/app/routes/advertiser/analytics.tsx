@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button'
 import { useMyCampaignsQuery } from '@/features/campaigns/api/my-campaigns-query'
 import { CampaignPicker } from '@/features/campaigns/components/campaign-picker'
 import { CampaignStatusBadge } from '@/features/campaigns/components/campaign-status-badge'
-import { QueryError } from '@/features/campaigns/components/query-error'
+import { QueryError } from '@/components/query-error'
 import { CampaignAnalytics } from '@/features/analytics/components/campaign-analytics'
 
 export default function AnalyticsPage() {

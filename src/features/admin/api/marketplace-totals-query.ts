@@ -7,7 +7,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
-import { toCredits } from '../format'
+import { toCredits } from '@/lib/format'
 
 export const TOTALS_ROW_CAP = 10_000
 

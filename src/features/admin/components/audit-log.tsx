@@ -1,9 +1,9 @@
 /** The latest admin decisions, so every change of status can be traced to a person and a reason. */
 import { Skeleton } from '@/components/ui/skeleton'
 import { useAuditLogQuery } from '../api/audit-log-query'
-import { formatDateTime } from '../format'
-import { QueryError } from './query-error'
-import { TableScroll } from './table-scroll'
+import { formatDateTime } from '@/lib/format'
+import { QueryError } from '@/components/query-error'
+import { TableScroll } from '@/components/table-scroll'
 
 const subjectLabel: Record<string, string> = {
   audience_source: 'Source',

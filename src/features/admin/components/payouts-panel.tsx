@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { usePayoutRequestsQuery } from '../api/payout-requests-query'
 import { usePayoutPaidMutation } from '../api/payout-paid-mutation'
-import { formatCredits, formatDateTime } from '../format'
-import { QueryError } from './query-error'
+import { formatCredits, formatDateTime } from '@/lib/format'
+import { QueryError } from '@/components/query-error'
 
 export function PayoutsPanel() {
   const payouts = usePayoutRequestsQuery()

@@ -3,8 +3,8 @@ import { Link } from 'react-router-dom'
 import { Skeleton } from '@/components/ui/skeleton'
 import { useReviewSourcesQuery } from '../api/review-sources-query'
 import { useReviewCampaignsQuery } from '../api/review-campaigns-query'
-import { formatCredits } from '../format'
-import { QueryError } from './query-error'
+import { formatCredits } from '@/lib/format'
+import { QueryError } from '@/components/query-error'
 import { ReviewItem, type Decision } from './review-item'
 
 const sourceDecisions: Decision[] = [

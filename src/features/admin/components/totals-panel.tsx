@@ -1,8 +1,8 @@
 /** Marketplace totals at a glance. */
 import { Skeleton } from '@/components/ui/skeleton'
 import { useMarketplaceTotalsQuery } from '../api/marketplace-totals-query'
-import { formatCredits } from '../format'
-import { QueryError } from './query-error'
+import { formatCredits } from '@/lib/format'
+import { QueryError } from '@/components/query-error'
 
 const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`
 

@@ -6,10 +6,10 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Skeleton } from '@/components/ui/skeleton'
 import { USERS_PAGE_SIZE, useUsersQuery, type AdminUser } from '../api/users-query'
-import { formatDateTime } from '../format'
-import { QueryError } from './query-error'
+import { formatDateTime } from '@/lib/format'
+import { QueryError } from '@/components/query-error'
 import { UserTypeDialog } from './user-type-dialog'
-import { TableScroll } from './table-scroll'
+import { TableScroll } from '@/components/table-scroll'
 
 export function UsersPanel() {
   const [draft, setDraft] = useState('')

@@ -6,7 +6,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { analyticsKeys } from '../keys'
-import { toCredits } from '../format'
+import { toCredits } from '@/lib/format'
 
 export type SourceStat = {
   id: string

@@ -6,7 +6,7 @@ import { ACTIVITY_DAYS, useCampaignActivityQuery } from '../api/campaign-activit
 import { BarList } from './bar-list'
 import { DailyChart } from './daily-chart'
 import { NotCountedTable } from './not-counted-table'
-import { QueryError } from './query-error'
+import { QueryError } from '@/components/query-error'
 import { SourceStatsTable } from './source-stats-table'
 import { SummaryFigures } from './summary-figures'
 

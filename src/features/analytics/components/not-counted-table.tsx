@@ -1,6 +1,6 @@
 /** Clicks and subscribers that were not counted (and not charged), by reason: numbers anyone can explain. */
 import type { ReasonTotal } from '../activity'
-import { TableScroll } from './table-scroll'
+import { TableScroll } from '@/components/table-scroll'
 
 export function NotCountedTable({ totals, days }: { totals: ReasonTotal[]; days: number }) {
   if (totals.length === 0) {

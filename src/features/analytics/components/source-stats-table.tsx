@@ -1,7 +1,7 @@
 /** Per-source numbers of one campaign. */
 import type { SourceStat } from '../api/campaign-source-stats-query'
-import { formatCredits } from '../format'
-import { TableScroll } from './table-scroll'
+import { formatCredits } from '@/lib/format'
+import { TableScroll } from '@/components/table-scroll'
 
 export function SourceStatsTable({ stats }: { stats: SourceStat[] }) {
   return (

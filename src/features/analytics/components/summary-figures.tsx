@@ -1,6 +1,6 @@
 /** The campaign's headline numbers, summed over its sources. */
 import type { SourceStat } from '../api/campaign-source-stats-query'
-import { formatCredits } from '../format'
+import { formatCredits } from '@/lib/format'
 
 export function totals(stats: SourceStat[]) {
   const sum = (pick: (s: SourceStat) => number) => stats.reduce((acc, s) => acc + pick(s), 0)

@@ -12,9 +12,9 @@ import { useMyCampaignsQuery } from '../api/my-campaigns-query'
 import { useWeekSubscribersQuery } from '../api/week-subscribers-query'
 import { useCampaignPauseMutation } from '../api/campaign-pause-mutation'
 import { fundingProblem } from '../campaign-funding'
-import { formatCredits } from '../format'
+import { formatCredits } from '@/lib/format'
 import { CampaignStatusBadge } from './campaign-status-badge'
-import { QueryError } from './query-error'
+import { QueryError } from '@/components/query-error'
 
 type CampaignListProps = {
   advertiserId: string

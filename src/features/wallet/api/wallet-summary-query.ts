@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { walletKeys } from '../keys'
-import { toCredits } from '../format'
+import { toCredits } from '@/lib/format'
 
 export type WalletSummary = { balance: number; held: number; available: number }
 

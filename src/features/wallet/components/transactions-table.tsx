@@ -3,11 +3,11 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Skeleton } from '@/components/ui/skeleton'
 import { TRANSACTIONS_PAGE_SIZE, useWalletTransactionsQuery } from '../api/wallet-transactions-query'
-import { formatCredits, formatDateTime, toCredits } from '../format'
+import { formatCredits, formatDateTime, toCredits } from '@/lib/format'
 import { transactionStatusVariant, transactionTypeLabel } from './transaction-labels'
-import { Pager } from './pager'
-import { QueryError } from './query-error'
-import { TableScroll } from './table-scroll'
+import { Pager } from '@/components/pager'
+import { QueryError } from '@/components/query-error'
+import { TableScroll } from '@/components/table-scroll'
 
 export function TransactionsTable({ userId }: { userId: string }) {
   const [page, setPage] = useState(0)

@@ -2,8 +2,8 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { useWalletSummaryQuery } from '../api/wallet-summary-query'
-import { formatCredits } from '../format'
-import { QueryError } from './query-error'
+import { formatCredits } from '@/lib/format'
+import { QueryError } from '@/components/query-error'
 
 export function WalletBalanceCard({ userId }: { userId: string }) {
   const query = useWalletSummaryQuery(userId)

@@ -8,5 +8,24 @@ export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
-  build: { target: 'es2022', sourcemap: false, manifest: true },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // What every page needs travels in one "shell" chunk instead of ~40 tiny ones: fewer requests
+          // and ~10 KB less gzip per public route (measured with bench/bundle.ts). React stays separate:
+          // grouping it in made every route heavier.
+          groups: [
+            {
+              name: 'shell',
+              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client)|config[\\/](env|paths|brand))\./,
+            },
+          ],
+        },
+      },
+    },
+  },
 })

@@ -1,47 +1,84 @@
 /**
- * Form rules for the account screens. SPEC §5 gives the message for a missing email or password.
- * zod/mini keeps these public pages light (same rules, a fraction of the bytes).
+ * Form rules for the account screens, as plain validator functions for `useFormFields` (see its header for why
+ * these public pages do without zod). SPEC §5 gives the message for a missing email or password.
  */
-import * as z from 'zod/mini'
+import type { FormRules } from '@/lib/use-form-fields'
 
 export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or phone number and a password'
 export const MIN_PASSWORD_LENGTH = 8
+export const USER_TYPES = ['advertiser', 'publisher'] as const
 
-const email = z.pipe(
-  z.string().check(z.trim(), z.minLength(1, { error: MISSING_CREDENTIALS_MESSAGE })),
-  z.email({ error: 'Enter a valid email address, like name@example.com.' }),
-)
-const requiredPassword = z.string().check(z.minLength(1, { error: MISSING_CREDENTIALS_MESSAGE }))
-const newPassword = z
-  .string()
-  .check(
-    z.minLength(1, { error: MISSING_CREDENTIALS_MESSAGE, abort: true }),
-    z.minLength(MIN_PASSWORD_LENGTH, { error: `Use at least ${MIN_PASSWORD_LENGTH} characters.` }),
-  )
-const name = (missing: string) =>
-  z.string().check(z.trim(), z.minLength(1, { error: missing }), z.maxLength(100, { error: 'Keep it under 100 characters.' }))
+// The address shape zod's `z.email()` accepted before, so no address changes from valid to invalid or back.
+const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/
 
-export const registerSchema = z.object({
-  userType: z.enum(['advertiser', 'publisher']),
-  firstName: name('Enter your first name.'),
-  lastName: name('Enter your last name.'),
-  email,
-  password: newPassword,
-})
-export type RegisterValues = z.infer<typeof registerSchema>
+/** Checked on the trimmed value; the form submits it trimmed. */
+export function email(value: string): string | null {
+  const trimmed = value.trim()
+  if (!trimmed) return MISSING_CREDENTIALS_MESSAGE
+  return EMAIL_PATTERN.test(trimmed) ? null : 'Enter a valid email address, like name@example.com.'
+}
 
-export const loginSchema = z.object({ email, password: requiredPassword })
-export type LoginValues = z.infer<typeof loginSchema>
+/** Signing in: any password the user typed, spaces included. */
+export function requiredPassword(value: string): string | null {
+  return value ? null : MISSING_CREDENTIALS_MESSAGE
+}
 
-export const emailOnlySchema = z.object({ email })
-export type EmailOnlyValues = z.infer<typeof emailOnlySchema>
+/** Choosing a password (registration, reset). */
+export function newPassword(value: string): string | null {
+  if (!value) return MISSING_CREDENTIALS_MESSAGE
+  return value.length < MIN_PASSWORD_LENGTH ? `Use at least ${MIN_PASSWORD_LENGTH} characters.` : null
+}
 
-export const newPasswordSchema = z.object({ password: newPassword, confirm: z.string() }).check(
-  z.refine((values) => values.password === values.confirm, { error: 'The passwords do not match.', path: ['confirm'] }),
-)
-export type NewPasswordValues = z.infer<typeof newPasswordSchema>
+/** A first or last name, checked (and submitted) trimmed. */
+export const name =
+  (missing: string) =>
+  (value: string): string | null => {
+    const trimmed = value.trim()
+    if (!trimmed) return missing
+    return trimmed.length > 100 ? 'Keep it under 100 characters.' : null
+  }
 
-export const totpCodeSchema = z.object({
-  code: z.string().check(z.trim(), z.regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' })),
-})
-export type TotpCodeValues = z.infer<typeof totpCodeSchema>
+export function userType(value: string): string | null {
+  return (USER_TYPES as readonly string[]).includes(value) ? null : 'Invalid input'
+}
+
+/** The repeat only disagrees with a password that was given; a missing password has its own message. */
+export function confirmPassword(value: string, values: { password: string }): string | null {
+  return values.password && value !== values.password ? 'The passwords do not match.' : null
+}
+
+export function totpCode(value: string): string | null {
+  return /^\d{6}$/.test(value.trim()) ? null : 'Enter the 6-digit code from your authenticator app.'
+}
+
+export type RegisterValues = {
+  userType: (typeof USER_TYPES)[number]
+  firstName: string
+  lastName: string
+  email: string
+  password: string
+}
+export const registerRules: FormRules<RegisterValues> = {
+  validate: {
+    userType,
+    firstName: name('Enter your first name.'),
+    lastName: name('Enter your last name.'),
+    email,
+    password: newPassword,
+  },
+  trim: ['firstName', 'lastName', 'email'],
+}
+
+export type LoginValues = { email: string; password: string }
+export const loginRules: FormRules<LoginValues> = { validate: { email, password: requiredPassword }, trim: ['email'] }
+
+export type EmailOnlyValues = { email: string }
+export const emailOnlyRules: FormRules<EmailOnlyValues> = { validate: { email }, trim: ['email'] }
+
+export type NewPasswordValues = { password: string; confirm: string }
+export const newPasswordRules: FormRules<NewPasswordValues> = {
+  validate: { password: newPassword, confirm: confirmPassword },
+}
+
+export type TotpCodeValues = { code: string }
+export const totpCodeRules: FormRules<TotpCodeValues> = { validate: { code: totpCode }, trim: ['code'] }

@@ -1,12 +1,11 @@
 /** "Forgot password": asks for the email and sends the reset link. */
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from '@/lib/toast'
+import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
-import { emailOnlySchema, type EmailOnlyValues } from '../schemas'
+import { emailOnlyRules } from '../schemas'
 import { requestPasswordReset, usePasswordResetRequestMutation } from '../api/password-reset-request-mutation'
 import { CheckEmail } from './check-email'
 import { errorText } from '@/components/error-text'
@@ -14,7 +13,7 @@ import { errorText } from '@/components/error-text'
 export function ForgotPasswordForm() {
   const request = usePasswordResetRequestMutation()
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const form = useForm<EmailOnlyValues>({ resolver: zodResolver(emailOnlySchema), defaultValues: { email: '' } })
+  const form = useFormFields({ initial: { email: '' }, ...emailOnlyRules })
 
   if (sentTo) {
     return (
@@ -35,10 +34,10 @@ export function ForgotPasswordForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="forgot-password-form">
-      <FormField id="forgot-email" label="Email" error={form.formState.errors.email?.message}>
-        <Input type="email" autoComplete="email" {...form.register('email')} />
+      <FormField id="forgot-email" label="Email" error={form.errors.email}>
+        <Input type="email" autoComplete="email" {...form.fieldProps('email')} />
       </FormField>
-      <Button type="submit" disabled={form.formState.isSubmitting}>
+      <Button type="submit" disabled={form.isSubmitting}>
         Send reset link
       </Button>
     </form>

@@ -5,14 +5,13 @@
  */
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
-import { loginSchema, type LoginValues } from '../schemas'
+import { useFormFields } from '@/lib/use-form-fields'
+import { loginRules } from '../schemas'
 import { pendingTotpFactor, useSignInMutation, type SignInResult } from '../api/sign-in-mutation'
 import { signOut } from '../api/sign-out-mutation'
 import { resendVerificationWithToasts } from '../resend-verification'
@@ -24,8 +23,8 @@ export function LoginForm() {
   const { needsMfa } = useSession()
   const [outcome, setOutcome] = useState<SignInResult | null>(null)
   const [resending, setResending] = useState(false)
-  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
-  const { errors, isSubmitting } = form.formState
+  const form = useFormFields({ initial: { email: '', password: '' }, ...loginRules })
+  const { errors, isSubmitting } = form
 
   // Someone who signed in with the password earlier but never gave the code comes back here to give it.
   useEffect(() => {
@@ -51,11 +50,11 @@ export function LoginForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
-      <FormField id="login-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...form.register('email')} />
+      <FormField id="login-email" label="Email" error={errors.email}>
+        <Input type="email" autoComplete="email" {...form.fieldProps('email')} />
       </FormField>
-      <FormField id="login-password" label="Password" error={errors.password?.message}>
-        <Input type="password" autoComplete="current-password" {...form.register('password')} />
+      <FormField id="login-password" label="Password" error={errors.password}>
+        <Input type="password" autoComplete="current-password" {...form.fieldProps('password')} />
       </FormField>
       <div className="-mt-2 text-right text-sm">
         <Link to={paths.forgotPassword} className="text-primary hover:underline">

@@ -1,18 +1,17 @@
 /** Choosing a new password: the end of a password reset, and /update-password for a signed-in user. */
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from '@/lib/toast'
+import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
-import { newPasswordSchema, type NewPasswordValues } from '../schemas'
+import { newPasswordRules } from '../schemas'
 import { usePasswordUpdateMutation } from '../api/password-update-mutation'
 import { errorText } from '@/components/error-text'
 
 export function NewPasswordForm({ onUpdated }: { onUpdated: () => void }) {
   const update = usePasswordUpdateMutation()
-  const form = useForm<NewPasswordValues>({ resolver: zodResolver(newPasswordSchema), defaultValues: { password: '', confirm: '' } })
-  const { errors, isSubmitting } = form.formState
+  const form = useFormFields({ initial: { password: '', confirm: '' }, ...newPasswordRules })
+  const { errors, isSubmitting } = form
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     try {
@@ -21,18 +20,18 @@ export function NewPasswordForm({ onUpdated }: { onUpdated: () => void }) {
       onUpdated()
     } catch (error) {
       const message = errorText(error)
-      form.setError('password', { message })
+      form.setError('password', message)
       toast.error(`Failed to update your password: ${message}`)
     }
   })
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="new-password-form">
-      <FormField id="new-password" label="New password" hint="At least 8 characters." error={errors.password?.message}>
-        <Input type="password" autoComplete="new-password" {...form.register('password')} />
+      <FormField id="new-password" label="New password" hint="At least 8 characters." error={errors.password}>
+        <Input type="password" autoComplete="new-password" {...form.fieldProps('password')} />
       </FormField>
-      <FormField id="new-password-confirm" label="Repeat the new password" error={errors.confirm?.message}>
-        <Input type="password" autoComplete="new-password" {...form.register('confirm')} />
+      <FormField id="new-password-confirm" label="Repeat the new password" error={errors.confirm}>
+        <Input type="password" autoComplete="new-password" {...form.fieldProps('confirm')} />
       </FormField>
       <Button type="submit" disabled={isSubmitting}>
         Save new password

@@ -1,14 +1,13 @@
 /** Registration (SPEC §2, §5, §8): role, names, email, password; then "confirm your email". */
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
-import { useForm, useWatch } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from '@/lib/toast'
+import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { paths } from '@/config/paths'
-import { registerSchema, type RegisterValues } from '../schemas'
+import { registerRules, type RegisterValues } from '../schemas'
 import { useSignUpMutation, type SignUpResult } from '../api/sign-up-mutation'
 import { resendVerificationWithToasts } from '../resend-verification'
 import { FormMessage } from './auth-card'
@@ -21,12 +20,11 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
   const signUp = useSignUpMutation()
   const [failure, setFailure] = useState<Extract<SignUpResult, { success: false }> | null>(null)
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const form = useForm<RegisterValues>({
-    resolver: zodResolver(registerSchema),
-    defaultValues: { userType: initialRole, firstName: '', lastName: '', email: '', password: '' },
+  const form = useFormFields<RegisterValues>({
+    initial: { userType: initialRole, firstName: '', lastName: '', email: '', password: '' },
+    ...registerRules,
   })
-  const { errors, isSubmitting } = form.formState
-  const userType = useWatch({ control: form.control, name: 'userType' })
+  const { errors, isSubmitting } = form
 
   if (sentTo) {
     return (
@@ -50,20 +48,20 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="register-form">
-      <RolePicker field={form.register('userType')} selected={userType} />
+      <RolePicker field={form.fieldProps('userType')} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="register-first-name" label="First name" error={errors.firstName?.message}>
-          <Input autoComplete="given-name" {...form.register('firstName')} />
+        <FormField id="register-first-name" label="First name" error={errors.firstName}>
+          <Input autoComplete="given-name" {...form.fieldProps('firstName')} />
         </FormField>
-        <FormField id="register-last-name" label="Last name" error={errors.lastName?.message}>
-          <Input autoComplete="family-name" {...form.register('lastName')} />
+        <FormField id="register-last-name" label="Last name" error={errors.lastName}>
+          <Input autoComplete="family-name" {...form.fieldProps('lastName')} />
         </FormField>
       </div>
-      <FormField id="register-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...form.register('email')} />
+      <FormField id="register-email" label="Email" error={errors.email}>
+        <Input type="email" autoComplete="email" {...form.fieldProps('email')} />
       </FormField>
-      <FormField id="register-password" label="Password" hint="At least 8 characters." error={errors.password?.message}>
-        <Input type="password" autoComplete="new-password" {...form.register('password')} />
+      <FormField id="register-password" label="Password" hint="At least 8 characters." error={errors.password}>
+        <Input type="password" autoComplete="new-password" {...form.fieldProps('password')} />
       </FormField>
       {failure ? (
         <FormMessage tone="error" testId="register-error">

@@ -1,6 +1,6 @@
 /** The two account types a visitor can choose at registration (SPEC §6); shown and changeable. */
 import { MegaphoneIcon, UsersIcon } from 'lucide-react'
-import type { UseFormRegisterReturn } from 'react-hook-form'
+import type { ChangeEvent, FocusEvent } from 'react'
 import { cn } from '@/lib/utils'
 
 const roles = [
@@ -8,7 +8,16 @@ const roles = [
   { value: 'publisher', title: 'Influencer', text: 'I have an audience and want to earn.', Icon: UsersIcon },
 ] as const
 
-export function RolePicker({ field, selected }: { field: UseFormRegisterReturn<'userType'>; selected: string }) {
+/** The form's `userType` field: its value is the selected role; each radio carries its own value. */
+type RoleField = {
+  name: string
+  value: string
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void
+  onBlur: (event: FocusEvent<HTMLInputElement>) => void
+}
+
+export function RolePicker({ field }: { field: RoleField }) {
+  const selected = field.value
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-medium">I am signing up as</legend>
@@ -21,7 +30,16 @@ export function RolePicker({ field, selected }: { field: UseFormRegisterReturn<'
               selected === value ? 'border-primary bg-accent' : 'hover:bg-muted',
             )}
           >
-            <input type="radio" value={value} className="sr-only" data-testid={`role-${value}`} {...field} />
+            <input
+              type="radio"
+              name={field.name}
+              value={value}
+              checked={selected === value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              className="sr-only"
+              data-testid={`role-${value}`}
+            />
             <span className="flex items-center gap-2 font-semibold">
               <Icon className="size-4" aria-hidden="true" /> {title}
             </span>

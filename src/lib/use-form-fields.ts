@@ -1,0 +1,99 @@
+/**
+ * A small form hook for the public account forms (log in, register, password reset, two-factor code).
+ *
+ * Why not react-hook-form + zod here: those two (with the resolver) weigh ~28 KB gzip, which put /login and
+ * /register over the 150 KB first-visit budget (ARCHITECTURE.md "Budgets"). These forms have a handful of text
+ * fields and fixed rules, so plain validator functions and this hook do the same job in a few hundred bytes.
+ * Dashboard forms (campaigns, sources, contact details) load on demand behind a sign-in, keep react-hook-form + zod
+ * as STYLE.md describes, and share their schemas with the API calls.
+ *
+ * Behaves as react-hook-form's defaults did: nothing is checked until the first submit; after it, a field is
+ * re-checked on every change; a failed submit focuses the first invalid field (in the order of `initial`); a
+ * message set with `setError` (from the server) shows until that field changes.
+ */
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react'
+
+/** Checks one field; `values` lets a rule compare fields (the repeated password). A message, or null when valid. */
+export type Validator<V> = (value: string, values: V) => string | null
+
+/** The rules of one form: a validator per field, and the fields whose value is submitted trimmed. */
+export type FormRules<V extends Record<keyof V, string>> = {
+  validate: { [K in keyof V]?: Validator<V> }
+  trim?: readonly (keyof V)[]
+}
+
+type Errors<V> = Partial<Record<keyof V, string>>
+
+/** Every rule's message for `values` (the first failing rule per field). */
+export function validateAll<V extends Record<keyof V, string>>(rules: FormRules<V>, values: V): Errors<V> {
+  const errors: Errors<V> = {}
+  for (const name of Object.keys(rules.validate) as (keyof V)[]) {
+    const message = rules.validate[name]?.(values[name], values)
+    if (message) errors[name] = message
+  }
+  return errors
+}
+
+/** The values handed to the submit handler: the `trim` fields trimmed, the others as typed. */
+export function submittedValues<V extends Record<keyof V, string>>(rules: FormRules<V>, values: V): V {
+  const out = { ...values }
+  for (const name of rules.trim ?? []) out[name] = values[name].trim() as V[typeof name]
+  return out
+}
+
+export function useFormFields<V extends Record<keyof V, string>>(options: { initial: V } & FormRules<V>) {
+  const { initial, ...rules } = options
+  const [values, setValues] = useState<V>(initial)
+  const [errors, setErrors] = useState<Errors<V>>({})
+  const [touched, setTouched] = useState<Partial<Record<keyof V, true>>>({})
+  const [submitted, setSubmitted] = useState(false)
+  const [isSubmitting, setIsSubmitting] = useState(false)
+  const elements = useRef<Partial<Record<keyof V, HTMLInputElement>>>({})
+
+  const setError = (name: keyof V, message: string | undefined) =>
+    setErrors((current) => ({ ...current, [name]: message }))
+
+  const onChange = <K extends keyof V>(name: K, value: string) => {
+    // Inputs give strings; a narrower field type (a radio group's options) is checked by the field's validator.
+    const next = { ...values, [name]: value as V[K] }
+    setValues(next)
+    setError(name, submitted ? (rules.validate[name]?.(value, next) ?? undefined) : undefined)
+  }
+
+  /**
+   * Props for the input of `name`. With `id`, also the id and the error's id (`<id>-error`, as FormField names it)
+   * for screen readers; FormField sets the same ones itself.
+   */
+  const fieldProps = <K extends keyof V>(name: K, id?: string) => ({
+    name: String(name),
+    value: values[name],
+    ref: (element: HTMLInputElement | null) => {
+      elements.current[name] = element ?? undefined
+    },
+    onChange: (event: ChangeEvent<HTMLInputElement>) => onChange(name, event.target.value),
+    onBlur: () => setTouched((current) => (current[name] ? current : { ...current, [name]: true })),
+    'aria-invalid': errors[name] ? true : undefined,
+    ...(id ? { id, 'aria-describedby': errors[name] ? `${id}-error` : undefined } : {}),
+  })
+
+  /** An onSubmit handler: checks every field, focuses the first invalid one, or runs `submit` with the values. */
+  const handleSubmit = (submit: (values: V) => Promise<void> | void) => async (event?: FormEvent) => {
+    event?.preventDefault()
+    setSubmitted(true)
+    const found = validateAll(rules, values)
+    setErrors(found)
+    const firstInvalid = (Object.keys(values) as (keyof V)[]).find((name) => found[name])
+    if (firstInvalid !== undefined) {
+      elements.current[firstInvalid]?.focus()
+      return
+    }
+    setIsSubmitting(true)
+    try {
+      await submit(submittedValues(rules, values))
+    } finally {
+      setIsSubmitting(false)
+    }
+  }
+
+  return { values, errors, touched, submitted, isSubmitting, fieldProps, setError, handleSubmit }
+}

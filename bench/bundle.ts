@@ -10,7 +10,7 @@ import { build, preview } from 'vite'
 import { chromium } from 'playwright-core'
 import { startBackend } from '../supabase/local/server'
 
-export const PUBLIC_ROUTES = ['/', '/audiences', '/newsletters', '/earn/demo-approved', '/login', '/register']
+export const PUBLIC_ROUTES = ['/', '/audiences', '/newsletters', '/newsletters/unavailable', '/earn/demo-approved', '/login', '/register', '/contact', '/help']
 const BUDGET_KB = 150
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 

@@ -1,10 +1,10 @@
 /**
- * A small form hook for the public account forms (log in, register, password reset, two-factor code).
+ * A small form hook for the public forms (log in, register, password reset, two-factor code, contact).
  *
  * Why not react-hook-form + zod here: those two (with the resolver) weigh ~28 KB gzip, which put /login and
  * /register over the 150 KB first-visit budget (ARCHITECTURE.md "Budgets"). These forms have a handful of text
  * fields and fixed rules, so plain validator functions and this hook do the same job in a few hundred bytes.
- * Dashboard forms (campaigns, sources, contact details) load on demand behind a sign-in, keep react-hook-form + zod
+ * Dashboard forms (campaigns, sources, payouts) load on demand behind a sign-in, keep react-hook-form + zod
  * as STYLE.md describes, and share their schemas with the API calls.
  *
  * Behaves as react-hook-form's defaults did: nothing is checked until the first submit; after it, a field is
@@ -23,6 +23,7 @@ export type FormRules<V extends Record<keyof V, string>> = {
 }
 
 type Errors<V> = Partial<Record<keyof V, string>>
+type FieldElement = HTMLInputElement | HTMLTextAreaElement
 
 /** Every rule's message for `values` (the first failing rule per field). */
 export function validateAll<V extends Record<keyof V, string>>(rules: FormRules<V>, values: V): Errors<V> {
@@ -48,7 +49,7 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
   const [touched, setTouched] = useState<Partial<Record<keyof V, true>>>({})
   const [submitted, setSubmitted] = useState(false)
   const [isSubmitting, setIsSubmitting] = useState(false)
-  const elements = useRef<Partial<Record<keyof V, HTMLInputElement>>>({})
+  const elements = useRef<Partial<Record<keyof V, FieldElement>>>({})
 
   const setError = (name: keyof V, message: string | undefined) =>
     setErrors((current) => ({ ...current, [name]: message }))
@@ -67,10 +68,10 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
   const fieldProps = <K extends keyof V>(name: K, id?: string) => ({
     name: String(name),
     value: values[name],
-    ref: (element: HTMLInputElement | null) => {
+    ref: (element: FieldElement | null) => {
       elements.current[name] = element ?? undefined
     },
-    onChange: (event: ChangeEvent<HTMLInputElement>) => onChange(name, event.target.value),
+    onChange: (event: ChangeEvent<FieldElement>) => onChange(name, event.target.value),
     onBlur: () => setTouched((current) => (current[name] ? current : { ...current, [name]: true })),
     'aria-invalid': errors[name] ? true : undefined,
     ...(id ? { id, 'aria-describedby': errors[name] ? `${id}-error` : undefined } : {}),

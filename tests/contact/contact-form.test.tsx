@@ -46,6 +46,9 @@ describe('contact form', () => {
     expect(body).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Payouts', message: 'When are payouts sent out?' })
     // Visitors cannot read messages back, so the insert must not ask for the row.
     expect(prefer ?? '').not.toContain('return=representation')
+
+    await userEvent.click(screen.getByRole('button', { name: 'Send another message' }))
+    expect(screen.getByLabelText('Subject')).toHaveValue('')
   })
 
   it('shows the database refusal in a toast and keeps what was typed', async () => {

@@ -3,19 +3,17 @@
  * these public pages do without zod). SPEC §5 gives the message for a missing email or password.
  */
 import type { FormRules } from '@/lib/use-form-fields'
+import { EMAIL_PATTERN, INVALID_EMAIL_MESSAGE } from '@/lib/email-pattern'
 
 export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or phone number and a password'
 export const MIN_PASSWORD_LENGTH = 8
 export const USER_TYPES = ['advertiser', 'publisher'] as const
 
-// The address shape zod's `z.email()` accepted before, so no address changes from valid to invalid or back.
-const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/
-
 /** Checked on the trimmed value; the form submits it trimmed. */
 export function email(value: string): string | null {
   const trimmed = value.trim()
   if (!trimmed) return MISSING_CREDENTIALS_MESSAGE
-  return EMAIL_PATTERN.test(trimmed) ? null : 'Enter a valid email address, like name@example.com.'
+  return EMAIL_PATTERN.test(trimmed) ? null : INVALID_EMAIL_MESSAGE
 }
 
 /** Signing in: any password the user typed, spaces included. */

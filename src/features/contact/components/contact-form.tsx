@@ -1,24 +1,31 @@
 /** The /contact form: validated in the browser, stored in the database, confirmed on screen. */
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from '@/lib/toast'
+import { useFormFields } from '@/lib/use-form-fields'
 import { CheckCircle2Icon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { FormField } from '@/components/form-field'
-import { contactMessageSchema, type ContactMessageValues } from '../contact-message-schema'
+import { contactMessageRules, type ContactMessageValues } from '../contact-message-schema'
 import { useContactMessageCreateMutation } from '../api/contact-message-create-mutation'
 import { errorText } from '@/components/error-text'
 
 const empty: ContactMessageValues = { name: '', email: '', subject: '', message: '' }
 
-export function ContactForm({ defaults }: { defaults?: Partial<ContactMessageValues> }) {
+type ContactFormProps = { defaults?: Partial<ContactMessageValues> }
+
+/** A sent message replaces the form; "Send another message" brings a fresh, empty one (a new key). */
+export function ContactForm({ defaults }: ContactFormProps) {
+  const [round, setRound] = useState(0)
+  return <ContactFormRound key={round} defaults={defaults} onAnother={() => setRound((n) => n + 1)} />
+}
+
+function ContactFormRound({ defaults, onAnother }: ContactFormProps & { onAnother: () => void }) {
   const create = useContactMessageCreateMutation()
   const [sent, setSent] = useState(false)
-  const form = useForm<ContactMessageValues>({ resolver: zodResolver(contactMessageSchema), defaultValues: { ...empty, ...defaults } })
-  const { errors, isSubmitting } = form.formState
+  const form = useFormFields({ initial: { ...empty, ...defaults }, ...contactMessageRules })
+  const { errors, isSubmitting } = form
 
   if (sent) {
     return (
@@ -29,10 +36,7 @@ export function ContactForm({ defaults }: { defaults?: Partial<ContactMessageVal
         <p>We read every message and usually answer within two working days.</p>
         <Button
           variant="outline"
-          onClick={() => {
-            form.reset({ ...empty, ...defaults })
-            setSent(false)
-          }}
+          onClick={onAnother}
         >
           Send another message
         </Button>
@@ -53,18 +57,18 @@ export function ContactForm({ defaults }: { defaults?: Partial<ContactMessageVal
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="contact-form">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="contact-name" label="Name" error={errors.name?.message}>
-          <Input autoComplete="name" {...form.register('name')} />
+        <FormField id="contact-name" label="Name" error={errors.name}>
+          <Input autoComplete="name" {...form.fieldProps('name')} />
         </FormField>
-        <FormField id="contact-email" label="Email" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" {...form.register('email')} />
+        <FormField id="contact-email" label="Email" error={errors.email}>
+          <Input type="email" autoComplete="email" {...form.fieldProps('email')} />
         </FormField>
       </div>
-      <FormField id="contact-subject" label="Subject" error={errors.subject?.message}>
-        <Input {...form.register('subject')} />
+      <FormField id="contact-subject" label="Subject" error={errors.subject}>
+        <Input {...form.fieldProps('subject')} />
       </FormField>
-      <FormField id="contact-message" label="Message" error={errors.message?.message}>
-        <Textarea rows={6} {...form.register('message')} />
+      <FormField id="contact-message" label="Message" error={errors.message}>
+        <Textarea rows={6} {...form.fieldProps('message')} />
       </FormField>
       <Button type="submit" className="w-fit" disabled={isSubmitting}>
         {isSubmitting ? 'Sending…' : 'Send message'}

@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core'
 import { startBackend } from '../supabase/local/server'
 
 export const PUBLIC_ROUTES = ['/', '/audiences', '/newsletters', '/newsletters/unavailable', '/earn/demo-approved', '/login', '/register', '/contact', '/help']
+const ONLY = process.env.BENCH_ROUTES?.split(',')
 const BUDGET_KB = 150
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
@@ -25,7 +26,7 @@ export async function run() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
   const results: { route: string; kb: number; scripts: number; dashboardChunks: string[] }[] = []
   try {
-    for (const route of PUBLIC_ROUTES) {
+    for (const route of ONLY ?? PUBLIC_ROUTES) {
       const context = await browser.newContext()
       const page = await context.newPage()
       const scripts = new Map<string, Buffer>()

@@ -1,13 +1,12 @@
 /** Search by name and filter by category; the values live in the URL so a filtered view can be shared. */
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import { SearchIcon } from 'lucide-react'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { useDebouncedSearch } from '@/lib/use-debounced-search'
 import type { AudienceFilters } from '../keys'
 import { SOURCE_CATEGORIES } from '../lib/categories'
 import { capitalise } from '../lib/source-display'
-
-const SEARCH_DEBOUNCE_MS = 300
 
 export function DirectoryFilters({
   filters,
@@ -17,19 +16,7 @@ export function DirectoryFilters({
   onChange: (next: AudienceFilters) => void
 }) {
   const id = useId()
-  const [search, setSearch] = useState(filters.search)
-
-  // Follow the URL when it changes from outside (back button); typing updates it after a pause.
-  const [urlSearch, setUrlSearch] = useState(filters.search)
-  if (urlSearch !== filters.search) {
-    setUrlSearch(filters.search)
-    setSearch(filters.search)
-  }
-  useEffect(() => {
-    if (search === filters.search) return
-    const timer = setTimeout(() => onChange({ ...filters, search }), SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [search, filters, onChange])
+  const [search, setSearch] = useDebouncedSearch(filters.search, (value) => onChange({ ...filters, search: value }))
 
   return (
     <form role="search" className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={(e) => e.preventDefault()}>

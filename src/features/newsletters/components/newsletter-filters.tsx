@@ -1,33 +1,20 @@
 /** Search and category filter for the newsletter list; both are kept in the URL and tracked (SPEC §7). */
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import { SearchIcon } from 'lucide-react'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { useDebouncedSearch } from '@/lib/use-debounced-search'
 import { useCampaignCategoriesQuery } from '../api/campaign-categories-query'
 import type { NewsletterFilters as Filters } from '../keys'
 import { trackCategoryFilter, trackSearch } from '../lib/tracking'
 
-const SEARCH_DEBOUNCE_MS = 300
-
 export function NewsletterFilters({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
   const id = useId()
   const categories = useCampaignCategoriesQuery()
-  const [search, setSearch] = useState(filters.search)
-
-  // Follow the URL when it changes from outside (back button); typing updates it after a pause.
-  const [urlSearch, setUrlSearch] = useState(filters.search)
-  if (urlSearch !== filters.search) {
-    setUrlSearch(filters.search)
-    setSearch(filters.search)
-  }
-  useEffect(() => {
-    if (search === filters.search) return
-    const timer = setTimeout(() => {
-      trackSearch(search)
-      onChange({ ...filters, search })
-    }, SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [search, filters, onChange])
+  const [search, setSearch] = useDebouncedSearch(filters.search, (value) => {
+    trackSearch(value)
+    onChange({ ...filters, search: value })
+  })
 
   return (
     <form role="search" className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={(e) => e.preventDefault()}>

@@ -1,14 +1,11 @@
-/** `/earn/{unifiedCode}`: the magic-link entry (SPEC §2, §4). */
-import { useEffect } from 'react'
+/**
+ * `/earn/{unifiedCode}`: the magic-link entry (SPEC §2, §4). People arrive here from outside the app, so
+ * `src/main.tsx` already starts the newsletter list's chunk (where almost every visit ends) with this page's.
+ */
 import { useParams } from 'react-router-dom'
 import { MagicLinkRedirect } from '@/features/magic-link/components/magic-link-redirect'
 
 export default function EarnPage() {
   const { unifiedCode } = useParams()
-  // Almost every visit ends on the newsletter list: fetch its code while the click is being recorded, so the
-  // redirect does not wait for a second download after the one backend call.
-  useEffect(() => {
-    void import('./newsletters').catch(() => undefined)
-  }, [])
   return <MagicLinkRedirect code={unifiedCode} />
 }

@@ -846,7 +846,59 @@ export type Database = {
         Returns: Json
       }
     }
-    Enums: { [_ in never]: never }
+    Enums: {
+      campaign_status: 'draft' | 'pending_review' | 'active' | 'paused' | 'rejected' | 'completed'
+      category:
+        | 'business'
+        | 'culture'
+        | 'design'
+        | 'education'
+        | 'entertainment'
+        | 'finance'
+        | 'food'
+        | 'health'
+        | 'lifestyle'
+        | 'marketing'
+        | 'news'
+        | 'productivity'
+        | 'science'
+        | 'sports'
+        | 'technology'
+        | 'travel'
+        | 'other'
+      funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
+      not_counted_reason:
+        | 'bot_user_agent'
+        | 'head_request'
+        | 'duplicate_visitor'
+        | 'source_inactive'
+        | 'rate_limited'
+        | 'self_referral'
+        | 'disposable_email'
+        | 'duplicate_email'
+        | 'too_fast_confirmation'
+        | 'no_click'
+        | 'velocity'
+        | 'budget_exhausted'
+      payout_status: 'requested' | 'paid' | 'canceled'
+      source_platform:
+        | 'x'
+        | 'newsletter'
+        | 'product'
+        | 'youtube'
+        | 'website'
+        | 'instagram'
+        | 'tiktok'
+        | 'linkedin'
+        | 'podcast'
+        | 'other'
+      source_status:
+        'approved' | 'live' | 'verified' | 'pending' | 'pending_review' | 'under_review' | 'rejected' | 'banned'
+      subscription_status: 'pending' | 'confirmed' | 'expired' | 'unsubscribed' | 'rejected'
+      transaction_status: 'pending' | 'completed' | 'failed' | 'canceled'
+      transaction_type: 'bonus' | 'deposit' | 'hold' | 'release' | 'refund' | 'earning' | 'payout' | 'credit' | 'debit'
+      user_type: 'advertiser' | 'publisher' | 'admin'
+    }
     CompositeTypes: { [_ in never]: never }
   }
 }
@@ -930,6 +982,69 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: {
+      campaign_status: ['draft', 'pending_review', 'active', 'paused', 'rejected', 'completed'],
+      category: [
+        'business',
+        'culture',
+        'design',
+        'education',
+        'entertainment',
+        'finance',
+        'food',
+        'health',
+        'lifestyle',
+        'marketing',
+        'news',
+        'productivity',
+        'science',
+        'sports',
+        'technology',
+        'travel',
+        'other',
+      ],
+      funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],
+      not_counted_reason: [
+        'bot_user_agent',
+        'head_request',
+        'duplicate_visitor',
+        'source_inactive',
+        'rate_limited',
+        'self_referral',
+        'disposable_email',
+        'duplicate_email',
+        'too_fast_confirmation',
+        'no_click',
+        'velocity',
+        'budget_exhausted',
+      ],
+      payout_status: ['requested', 'paid', 'canceled'],
+      source_platform: [
+        'x',
+        'newsletter',
+        'product',
+        'youtube',
+        'website',
+        'instagram',
+        'tiktok',
+        'linkedin',
+        'podcast',
+        'other',
+      ],
+      source_status: [
+        'approved',
+        'live',
+        'verified',
+        'pending',
+        'pending_review',
+        'under_review',
+        'rejected',
+        'banned',
+      ],
+      subscription_status: ['pending', 'confirmed', 'expired', 'unsubscribed', 'rejected'],
+      transaction_status: ['pending', 'completed', 'failed', 'canceled'],
+      transaction_type: ['bonus', 'deposit', 'hold', 'release', 'refund', 'earning', 'payout', 'credit', 'debit'],
+      user_type: ['advertiser', 'publisher', 'admin'],
+    },
   },
 } as const

@@ -95,7 +95,7 @@ describe('admin review queue', () => {
     expect(screen.getByTestId('review-source')).toHaveTextContent('By Pat Publisher')
     const log = await screen.findByTestId('audit-log')
     expect(log).toHaveTextContent('Alex Admin')
-    expect(log).toHaveTextContent('pending_review → rejected')
+    expect(log).toHaveTextContent('Pending review → Rejected')
     expect(log).toHaveTextContent('Website unreachable')
   })
 

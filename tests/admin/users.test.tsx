@@ -27,7 +27,7 @@ describe('admin users', () => {
     release()
     const rows = await screen.findAllByTestId('user-row')
     expect(rows[0]).toHaveTextContent('ada@example.com')
-    expect(rows[0]).toHaveTextContent('advertiser')
+    expect(rows[0]).toHaveTextContent('Advertiser')
     expect(rows[1]).toHaveTextContent('No name set')
   })
 

@@ -111,7 +111,7 @@ describe('/audiences directory (SPEC §2)', () => {
     await screen.findAllByTestId('audience-card')
     await userEvent.selectOptions(screen.getByLabelText('Category'), 'finance')
     await waitFor(() => expect(router.state.location.search).toBe('?category=finance'))
-    await waitFor(() => expect(seen.at(-1)!.searchParams.get('category')).toBe('ilike.finance'))
+    await waitFor(() => expect(seen.at(-1)!.searchParams.get('category')).toBe('eq.finance'))
 
     await userEvent.type(screen.getByLabelText('Search by name'), 'pat')
     await waitFor(() => expect(router.state.location.search).toBe('?q=pat&category=finance'))
@@ -123,7 +123,7 @@ describe('/audiences directory (SPEC §2)', () => {
     renderRoute('/audiences?q=notes&category=business')
     await screen.findAllByTestId('audience-card')
     expect(seen[0].searchParams.get('name')).toBe('ilike.%notes%')
-    expect(seen[0].searchParams.get('category')).toBe('ilike.business')
+    expect(seen[0].searchParams.get('category')).toBe('eq.business')
     expect(screen.getByLabelText('Search by name')).toHaveValue('notes')
   })
 })

@@ -76,7 +76,7 @@ describe('submit newsletter', () => {
       name: 'Morning Brew',
       description: 'Business news in five minutes.',
       image_url: 'https://example.com/brew.png',
-      category: 'Business',
+      category: 'business',
       website_url: 'https://morningbrew.example',
       price_per_subscriber: 2.5,
       budget_total: 100,

@@ -60,7 +60,7 @@ describe('Browse Newsletters', () => {
     await screen.findAllByTestId('newsletter-card')
     expect(info).toHaveBeenCalledWith('[tracking] page view', expect.objectContaining({ page: 'newsletters', source: 'demo-approved' }))
     await userEvent.selectOptions(screen.getByLabelText('Category'), 'Business')
-    expect(info).toHaveBeenCalledWith('[tracking] category filter', { category: 'Business' })
+    expect(info).toHaveBeenCalledWith('[tracking] category filter', { category: 'business' })
     await userEvent.type(screen.getByLabelText('Search newsletters'), 'brew')
     await waitFor(() => expect(info).toHaveBeenCalledWith('[tracking] search', { search: 'brew' }))
   })

@@ -98,7 +98,7 @@ describe('publisher area', () => {
     expect(within(approved).getByTestId('magic-link')).toHaveTextContent(`${window.location.origin}/earn/demo-approved`)
     expect(within(approved).getByRole('button', { name: "Copy the magic link of Pat's Product Notes" })).toBeInTheDocument()
     await waitFor(() => expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Counted clicks2'))
-    expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Repeat visit within 1 hour: 1')
+    expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Same visitor within 1 hour: 1')
     expect(within(pending).getByText('Waiting for review')).toBeInTheDocument()
     expect(within(pending).getByTestId('review-note')).toHaveTextContent('Add a link to your profile')
     expect(within(pending).getByTestId('source-clicks')).toHaveTextContent('Source not approved: 1')

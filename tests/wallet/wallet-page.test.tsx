@@ -36,7 +36,7 @@ describe('advertiser wallet', () => {
       http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
     )
     renderRoute('/dashboard/advertiser/wallet')
-    expect(await screen.findByText('No transactions yet.')).toBeInTheDocument()
+    expect(await screen.findByText(/^No transactions yet./)).toBeInTheDocument()
     // No wallet row yet reads as zero, not as an error.
     expect(await screen.findByTestId('wallet-available')).toHaveTextContent('0.00 credits')
     expect(screen.queryByRole('button', { name: /deposit/i })).not.toBeInTheDocument()
@@ -70,15 +70,15 @@ describe('advertiser wallet', () => {
     expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument()
     expect(screen.getByTestId('wallet-available')).toHaveTextContent('106.00 credits')
     expect(screen.getByTestId('wallet-held')).toHaveTextContent('4.00 credits')
-    const table = screen.getByRole('table', { name: 'Wallet transactions, newest first' })
+    const table = screen.getByRole('table', { name: 'Wallet transactions' })
     const rows = within(table).getAllByRole('row').slice(1)
     expect(rows).toHaveLength(20)
     expect(rows[0]).toHaveTextContent('Deposit')
     expect(rows[0]).toHaveTextContent('Row 0')
-    expect(rows[0]).toHaveTextContent('completed')
+    expect(rows[0]).toHaveTextContent('Completed')
     expect(rows[0]).toHaveTextContent('+10.00 credits')
     expect(rows[1]).toHaveTextContent('Hold')
-    expect(rows[1]).toHaveTextContent('pending')
+    expect(rows[1]).toHaveTextContent('Pending')
     expect(rows[1]).toHaveTextContent('-2.00 credits')
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled()
 
@@ -97,5 +97,11 @@ describe('advertiser wallet', () => {
     ])
     expect(asked[0].user).toBe(`eq.${ADVERTISER.id}`)
     expect(asked[0].order).toBe('created_at.desc,id.desc')
+
+    // Sorting is the database's: a click on Amount asks for the first page again, ordered by amount.
+    await user.click(screen.getByRole('button', { name: 'Amount' }))
+    await waitFor(() => expect(asked.at(-1)?.order).toMatch(/^amount\.(asc|desc),id\.(asc|desc)$/))
+    expect(asked.at(-1)?.offset).toBe('0')
+    expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument()
   })
 })

@@ -1,3 +1,5 @@
+import type { SortingState } from '@tanstack/react-table'
+
 /** Query keys of the admin feature; every key starts with 'admin' so one prefix invalidates them all. */
 export const adminKeys = {
   all: ['admin'] as const,
@@ -5,7 +7,8 @@ export const adminKeys = {
   reviewCampaigns: () => [...adminKeys.all, 'review', 'campaigns'] as const,
   auditLog: () => [...adminKeys.all, 'audit-log'] as const,
   users: (search: string, page: number) => [...adminKeys.all, 'users', search, page] as const,
-  transactions: (filter: string, page: number) => [...adminKeys.all, 'transactions', filter, page] as const,
+  transactions: (filter: string, page: number, sorting: SortingState = []) =>
+    [...adminKeys.all, 'transactions', filter, page, sorting] as const,
   payouts: () => [...adminKeys.all, 'payouts'] as const,
   totals: () => [...adminKeys.all, 'totals'] as const,
 }

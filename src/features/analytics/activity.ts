@@ -2,24 +2,13 @@
  * Turns click and subscriber rows into per-day series and not-counted totals by reason. Pure, so the
  * bucketing (UTC days, oldest first, empty days kept) is tested on its own.
  */
+import { reasonLabel } from '@/lib/vocabulary'
+
 export type ActivityRow = { at: string; counted: boolean; reason: string | null }
 export type DayPoint = { day: string; clicks: number; subscribers: number }
 export type ReasonTotal = { reason: string; label: string; clicks: number; subscribers: number }
 export type CampaignActivity = { days: DayPoint[]; notCounted: ReasonTotal[]; truncated: boolean }
 
-/** The reason codes of PRODUCT "Attribution", in words. */
-export const reasonLabels: Record<string, string> = {
-  bot_user_agent: 'Bot or crawler',
-  head_request: 'Link preview (HEAD request)',
-  duplicate_visitor: 'Same visitor within 1 hour',
-  source_inactive: 'Source not approved',
-  rate_limited: 'Rate limited',
-  self_referral: 'Self-referral',
-  disposable_email: 'Disposable email address',
-  duplicate_email: 'Email already counted',
-  too_fast_confirmation: 'Confirmed too fast',
-  budget_exhausted: 'Budget or balance exhausted',
-}
 
 const dayOf = (iso: string) => iso.slice(0, 10)
 
@@ -35,7 +24,7 @@ export function summariseActivity({ clicks, subscribers, days, now, truncated }:
   const reasonTotal = (reason: string) => {
     let total = reasons.get(reason)
     if (!total) {
-      total = { reason, label: reasonLabels[reason] ?? reason, clicks: 0, subscribers: 0 }
+      total = { reason, label: reasonLabel(reason), clicks: 0, subscribers: 0 }
       reasons.set(reason, total)
     }
     return total

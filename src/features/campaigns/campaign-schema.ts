@@ -3,6 +3,7 @@
  * The database checks the same bounds again (price 0.50–50.00, name 2–120 characters, lengths).
  */
 import { z } from 'zod'
+import { CATEGORIES } from '@/lib/vocabulary'
 
 const optionalUrl = (label: string) =>
   z
@@ -13,20 +14,6 @@ const optionalUrl = (label: string) =>
       error: `${label} must start with http:// or https://`,
     })
 
-/** Capitalised as the directory and the newsletter list show them (and as the demo data stores them). */
-export const CAMPAIGN_CATEGORIES = [
-  'Business',
-  'Technology',
-  'Marketing',
-  'Finance',
-  'Health',
-  'Design',
-  'Culture',
-  'Education',
-  'Lifestyle',
-  'News',
-  'Other',
-] as const
 
 export const campaignFormSchema = z.object({
   name: z
@@ -36,7 +23,7 @@ export const campaignFormSchema = z.object({
     .max(120, { error: 'Name must be at most 120 characters' }),
   description: z.string().trim().max(2000, { error: 'Description must be at most 2,000 characters' }),
   imageUrl: optionalUrl('Image URL'),
-  category: z.enum(CAMPAIGN_CATEGORIES, { error: 'Choose a category' }),
+  category: z.enum(CATEGORIES, { error: 'Choose a category' }),
   websiteUrl: optionalUrl('Website URL').refine((value) => value !== '', { error: 'Website URL is required' }),
   pricePerSubscriber: z
     .number({ error: 'Enter a price per subscriber' })

@@ -4,6 +4,5 @@ export type NewsletterFilters = { search: string; category: string }
 export const newsletterKeys = {
   all: ['newsletters'] as const,
   list: (filters: NewsletterFilters) => [...newsletterKeys.all, 'list', filters] as const,
-  categories: () => [...newsletterKeys.all, 'categories'] as const,
   detail: (id: string, preview: boolean) => [...newsletterKeys.all, 'detail', id, { preview }] as const,
 }

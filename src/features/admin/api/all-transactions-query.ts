@@ -1,20 +1,24 @@
 /** Every ledger row of the marketplace, 20 a page, newest first; `holds` narrows to charges still on hold. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import type { SortingState } from '@tanstack/react-table'
 import { supabase } from '@/lib/supabase'
+import { serverSort } from '@/lib/server-sort'
 import { adminKeys } from '../keys'
 
 export const ADMIN_TRANSACTIONS_PAGE_SIZE = 20
 
 export type TransactionFilter = 'all' | 'holds'
-export type AllTransactionsVariables = { filter: TransactionFilter; page: number }
+export type AllTransactionsVariables = { filter: TransactionFilter; page: number; sorting?: SortingState }
+const SORTABLE = ['created_at', 'amount'] as const
 
-export async function getAllTransactions({ filter, page }: AllTransactionsVariables) {
+export async function getAllTransactions({ filter, page, sorting = [] }: AllTransactionsVariables) {
   const from = page * ADMIN_TRANSACTIONS_PAGE_SIZE
+  const sort = serverSort(sorting, SORTABLE, 'created_at')
   let query = supabase
     .from('wallet_transactions')
     .select('id, amount, type, status, description, created_at, available_at, user:profiles(full_name)', { count: 'exact' })
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
+    .order(sort.column, { ascending: sort.ascending })
+    .order('id', { ascending: sort.ascending })
     .range(from, from + ADMIN_TRANSACTIONS_PAGE_SIZE - 1)
   if (filter === 'holds') query = query.eq('type', 'hold').eq('status', 'pending')
   const { data, error, count } = await query
@@ -26,7 +30,7 @@ export type AdminTransaction = Awaited<ReturnType<typeof getAllTransactions>>['r
 
 export const allTransactionsQueryOptions = (vars: AllTransactionsVariables) =>
   queryOptions({
-    queryKey: adminKeys.transactions(vars.filter, vars.page),
+    queryKey: adminKeys.transactions(vars.filter, vars.page, vars.sorting ?? []),
     queryFn: () => getAllTransactions(vars),
     placeholderData: keepPreviousData,
   })

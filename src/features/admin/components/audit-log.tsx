@@ -1,9 +1,10 @@
 /** The latest admin decisions, so every change of status can be traced to a person and a reason. */
 import { Skeleton } from '@/components/ui/skeleton'
-import { useAuditLogQuery } from '../api/audit-log-query'
+import { useAuditLogQuery, type AuditEvent } from '../api/audit-log-query'
 import { formatDateTime } from '@/lib/format'
 import { QueryError } from '@/components/query-error'
-import { TableScroll } from '@/components/table-scroll'
+import { DataTable, dataTableColumns } from '@/components/data-table'
+import { humanise } from '@/lib/vocabulary'
 
 const subjectLabel: Record<string, string> = {
   audience_source: 'Source',
@@ -12,6 +13,25 @@ const subjectLabel: Record<string, string> = {
   subscription: 'Subscriber',
   payout_request: 'Payout',
 }
+
+const status = (value: string | null) => (value ? humanise(value) : '—')
+const col = dataTableColumns<AuditEvent>()
+const columns = [
+  col.accessor('created_at', { header: 'When', cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span> }),
+  col.accessor((e) => e.actor?.full_name || 'System', { id: 'who', header: 'Who' }),
+  col.accessor((e) => subjectLabel[e.subject_type] ?? humanise(e.subject_type), {
+    id: 'subject',
+    header: 'Subject',
+    meta: { primary: true },
+    cell: ({ row, getValue }) => (
+      <>
+        {getValue()} <span className="font-mono text-xs text-muted-foreground">{row.original.subject_id.slice(0, 8)}</span>
+      </>
+    ),
+  }),
+  col.accessor((e) => `${status(e.old_status)} → ${status(e.new_status)}`, { id: 'change', header: 'Change' }),
+  col.accessor('reason', { header: 'Reason', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
+]
 
 export function AuditLog() {
   const log = useAuditLogQuery()
@@ -25,34 +45,8 @@ export function AuditLog() {
   if (log.isError) return <QueryError title="Could not load the audit log" error={log.error} onRetry={() => void log.refetch()} />
   if (log.data.length === 0) return <p className="text-muted-foreground">No decisions recorded yet.</p>
   return (
-    <TableScroll label="Audit log table">
-      <table className="w-full text-left text-sm" data-testid="audit-log">
-        <caption className="sr-only">Latest admin decisions, newest first</caption>
-        <thead className="border-b text-muted-foreground">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">When</th>
-            <th scope="col" className="py-2 pr-3 font-medium">Who</th>
-            <th scope="col" className="py-2 pr-3 font-medium">Subject</th>
-            <th scope="col" className="py-2 pr-3 font-medium">Change</th>
-            <th scope="col" className="py-2 font-medium">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {log.data.map((e) => (
-            <tr key={e.id} className="border-b align-top last:border-0">
-              <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(e.created_at)}</td>
-              <td className="py-2 pr-3">{e.actor?.full_name || 'System'}</td>
-              <td className="py-2 pr-3">
-                {subjectLabel[e.subject_type] ?? e.subject_type} <span className="font-mono text-xs text-muted-foreground">{e.subject_id.slice(0, 8)}</span>
-              </td>
-              <td className="py-2 pr-3 whitespace-nowrap">
-                {e.old_status ?? '—'} → {e.new_status ?? '—'}
-              </td>
-              <td className="py-2">{e.reason ?? '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <div data-testid="audit-log">
+      <DataTable columns={columns} data={log.data} caption="Latest admin decisions, newest first" getRowId={(e) => e.id} />
+    </div>
   )
 }

@@ -1,15 +1,19 @@
-/** Users: search by email or name, page through, and change a user's type with a reason. */
-import { useState, type FormEvent } from 'react'
+/** Users: search by email or name, page through (newest first), and change a user's type with a reason. */
+import { useMemo, useState, type FormEvent } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Skeleton } from '@/components/ui/skeleton'
-import { USERS_PAGE_SIZE, useUsersQuery, type AdminUser } from '../api/users-query'
-import { formatDateTime } from '@/lib/format'
+import { DataTable, dataTableColumns } from '@/components/data-table'
+import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
+import { formatDateTime } from '@/lib/format'
+import { userTypeWord } from '@/lib/vocabulary'
+import { USERS_PAGE_SIZE, useUsersQuery, type AdminUser } from '../api/users-query'
 import { UserTypeDialog } from './user-type-dialog'
-import { TableScroll } from '@/components/table-scroll'
+
+const col = dataTableColumns<AdminUser>()
 
 export function UsersPanel() {
   const [draft, setDraft] = useState('')
@@ -24,10 +28,49 @@ export function UsersPanel() {
     setPage(0)
   }
 
+  // The list comes from admin_list_users newest first, a page at a time; its order is the database's.
+  const columns = useMemo(() => [
+    col.accessor('email', {
+      header: 'Email',
+      enableSorting: false,
+      meta: { primary: true },
+      cell: (c) => <span className="break-all">{c.getValue() ?? '—'}</span>,
+    }),
+    col.accessor('full_name', { header: 'Name', enableSorting: false, cell: (c) => c.getValue() || 'No name set' }),
+    col.accessor('user_type', {
+      header: 'Type',
+      enableSorting: false,
+      cell: (c) => {
+        const word = userTypeWord(c.getValue())
+        return <Badge variant={word.tone}>{word.label}</Badge>
+      },
+    }),
+    col.accessor('created_at', {
+      header: 'Joined',
+      enableSorting: false,
+      cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
+    }),
+    col.display({
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      meta: { align: 'right', actions: true },
+      cell: ({ row }) => (
+        <Button
+          size="sm"
+          variant="outline"
+          aria-label={`Change type of ${row.original.email ?? row.original.full_name ?? row.original.id}`}
+          onClick={() => setEditing(row.original)}
+        >
+          Change type
+        </Button>
+      ),
+    }),
+  ], [])
+
   return (
     <div className="space-y-4">
       <form role="search" onSubmit={onSearch} className="flex max-w-lg items-end gap-2">
-        <div className="grid flex-1 gap-1.5">
+        <div className="grid min-w-0 flex-1 gap-1.5">
           <Label htmlFor="user-search">Search by email or name</Label>
           <Input id="user-search" type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
         </div>
@@ -43,50 +86,24 @@ export function UsersPanel() {
       ) : users.data.rows.length === 0 ? (
         <p className="text-muted-foreground">{search ? `No user matches “${search}”.` : 'No users yet.'}</p>
       ) : (
-        <>
-          <TableScroll label="Users table">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Users, newest first</caption>
-              <thead className="border-b text-muted-foreground">
-                <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">Email</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Name</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Type</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Joined</th>
-                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.rows.map((u) => (
-                  <tr key={u.id} className="border-b last:border-0" data-testid="user-row">
-                    <td className="py-2 pr-3 break-all">{u.email ?? '—'}</td>
-                    <td className="py-2 pr-3">{u.full_name || 'No name set'}</td>
-                    <td className="py-2 pr-3">
-                      <Badge variant={u.user_type === 'admin' ? 'red' : u.user_type === 'publisher' ? 'yellow' : 'grey'}>{u.user_type}</Badge>
-                    </td>
-                    <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(u.created_at)}</td>
-                    <td className="py-2 text-right">
-                      <Button size="sm" variant="outline" aria-label={`Change type of ${u.email ?? u.full_name ?? u.id}`} onClick={() => setEditing(u)}>
-                        Change type
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-          <nav aria-label="User pages" className="flex items-center justify-between pt-2 text-sm">
-            <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-              Previous
-            </Button>
-            <span aria-live="polite">
-              Users {page * USERS_PAGE_SIZE + 1}–{page * USERS_PAGE_SIZE + users.data.rows.length}
-            </span>
-            <Button variant="outline" size="sm" disabled={!users.data.hasMore} onClick={() => setPage(page + 1)}>
-              Next
-            </Button>
-          </nav>
-        </>
+        <DataTable
+          columns={columns}
+          data={users.data.rows}
+          caption="Users, newest first"
+          getRowId={(row) => row.id}
+          rowTestId="user-row"
+          footer={
+            <Pager
+              label="User pages"
+              page={page}
+              pageSize={USERS_PAGE_SIZE}
+              hasMore={users.data.hasMore}
+              shown={users.data.rows.length}
+              itemsLabel="Users"
+              onPageChange={setPage}
+            />
+          }
+        />
       )}
       {editing && <UserTypeDialog user={editing} onClose={() => setEditing(null)} />}
     </div>

@@ -6,7 +6,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { audienceKeys, type AudienceFilters } from '../keys'
-import { PUBLIC_SOURCE_STATUSES } from '../lib/source-display'
+import { PUBLIC_SOURCE_STATUSES } from '@/lib/vocabulary'
 
 export const AUDIENCE_PAGE_SIZE = 24
 
@@ -27,13 +27,14 @@ export type AudienceSourceCard = {
 /** Escapes the LIKE wildcards and PostgREST's reserved characters in a visitor's search text. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/[,()]/g, ' ')}%`
 
-export function applyAudienceFilters<Q extends { ilike: (column: string, pattern: string) => Q }>(
+export function applyAudienceFilters<Q extends { ilike: (column: string, pattern: string) => Q; eq: (column: string, value: string) => Q }>(
   query: Q,
   { search, category }: AudienceFilters,
 ): Q {
   let next = query
   if (search.trim()) next = next.ilike('name', likePattern(search.trim()))
-  if (category) next = next.ilike('category', category.replace(/[\\%_]/g, (c) => `\\${c}`))
+  // Categories are one list of slugs (src/lib/vocabulary.ts); an old link's 'Technology' still finds them.
+  if (category) next = next.eq('category', category.trim().toLowerCase())
   return next
 }
 

@@ -5,8 +5,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
 import type { AudienceFilters } from '../keys'
-import { SOURCE_CATEGORIES } from '../lib/categories'
-import { capitalise } from '../lib/source-display'
+import { categoryOptions } from '@/lib/vocabulary'
 
 export function DirectoryFilters({
   filters,
@@ -41,14 +40,14 @@ export function DirectoryFilters({
         <Label htmlFor={`${id}-category`}>Category</Label>
         <select
           id={`${id}-category`}
-          value={filters.category}
+          value={filters.category.toLowerCase()}
           onChange={(e) => onChange({ ...filters, search, category: e.target.value })}
           className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         >
           <option value="">All categories</option>
-          {SOURCE_CATEGORIES.map((category) => (
-            <option key={category} value={category}>
-              {capitalise(category)}
+          {categoryOptions.map((category) => (
+            <option key={category.value} value={category.value}>
+              {category.label}
             </option>
           ))}
         </select>

@@ -3,7 +3,9 @@ import { ExternalLinkIcon } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import type { AudienceSourceCard } from '../api/audience-sources-query'
-import { categoryLabel, initial, platformLabel, statusColour, statusLabel, visitHref } from '../lib/source-display'
+import { EntityImage } from '@/components/entity-image'
+import { categoryLabel, platformLabel, publicSourceStatus } from '@/lib/vocabulary'
+import { visitHref } from '../lib/source-display'
 
 export function SourceCard({ source }: { source: AudienceSourceCard }) {
   const href = visitHref(source.url, source.description)
@@ -14,32 +16,15 @@ export function SourceCard({ source }: { source: AudienceSourceCard }) {
       data-testid="audience-card"
     >
       <div className="flex items-start gap-3">
-        {source.image_url ? (
-          <img
-            src={source.image_url}
-            alt=""
-            width={56}
-            height={56}
-            loading="lazy"
-            decoding="async"
-            className="size-14 shrink-0 rounded-md bg-muted object-cover"
-          />
-        ) : (
-          <div
-            aria-hidden="true"
-            className="flex size-14 shrink-0 items-center justify-center rounded-md bg-primary/10 text-xl font-semibold text-primary"
-          >
-            {initial(source.name)}
-          </div>
-        )}
+        <EntityImage src={source.image_url} name={source.name} size={56} />
         <div className="min-w-0 flex-1">
           <h2 id={`source-${source.id}`} className="truncate text-base font-semibold">
             {source.name}
           </h2>
           <p className="text-sm text-muted-foreground">Active publisher audience</p>
         </div>
-        <Badge variant={statusColour(source.status)} data-testid="status-badge">
-          {statusLabel(source.status)}
+        <Badge variant={publicSourceStatus(source.status).tone} data-testid="status-badge" className="shrink-0">
+          {publicSourceStatus(source.status).label}
         </Badge>
       </div>
       <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm">

@@ -9,8 +9,9 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { useCampaignCreateMutation } from '../api/campaign-create-mutation'
-import { CAMPAIGN_CATEGORIES, campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
+import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
 import { FormField } from './form-field'
+import { categoryOptions } from '@/lib/vocabulary'
 
 type CampaignFormProps = { advertiserId: string; onCreated: (campaign: { id: string; name: string }) => void }
 
@@ -67,9 +68,9 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
           <option value="" disabled>
             Choose a category
           </option>
-          {CAMPAIGN_CATEGORIES.map((category) => (
-            <option key={category} value={category}>
-              {category}
+          {categoryOptions.map((category) => (
+            <option key={category.value} value={category.value}>
+              {category.label}
             </option>
           ))}
         </select>

@@ -1,22 +1,12 @@
-/** A campaign status in words and colour: green running, yellow waiting, red refused, grey otherwise. */
+/** A campaign status in the one vocabulary's words and colour (src/lib/vocabulary.ts). */
 import { Badge } from '@/components/ui/badge'
-
-const labels: Record<string, string> = {
-  draft: 'Draft',
-  pending_review: 'Pending review',
-  active: 'Active',
-  paused: 'Paused',
-  rejected: 'Rejected',
-  completed: 'Completed',
-}
-
-const variant = (status: string) =>
-  status === 'active' ? 'green' : status === 'pending_review' || status === 'paused' ? 'yellow' : status === 'rejected' ? 'red' : 'grey'
+import { campaignStatus } from '@/lib/vocabulary'
 
 export function CampaignStatusBadge({ status }: { status: string }) {
+  const word = campaignStatus(status)
   return (
-    <Badge variant={variant(status)} data-testid="campaign-status">
-      {labels[status] ?? status}
+    <Badge variant={word.tone} data-testid="campaign-status">
+      {word.label}
     </Badge>
   )
 }

@@ -1,22 +1,16 @@
 /** Real examples from the marketplace: verified audience sources and active newsletters. */
 import { Link } from 'react-router-dom'
 import { paths } from '@/config/paths'
+import { EntityImage } from '@/components/entity-image'
+import { categoryLabel, platformLabel } from '@/lib/vocabulary'
 import { useVerifiedSourcesQuery, type LandingSource } from '../api/verified-sources-query'
 import { useActiveNewslettersQuery, type LandingNewsletter } from '../api/active-newsletters-query'
 import { ShowcaseList } from './showcase-list'
 
 const SHOWCASE_SIZE = 6
 
-const platformLabel = (platform: string) => (platform === 'x' || platform === 'twitter' ? 'X' : platform.charAt(0).toUpperCase() + platform.slice(1))
-
 function Thumb({ name, imageUrl }: { name: string; imageUrl: string | null }) {
-  return imageUrl ? (
-    <img src={imageUrl} alt="" width={40} height={40} loading="lazy" className="size-10 shrink-0 rounded-md object-cover" />
-  ) : (
-    <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-md bg-accent font-semibold text-accent-foreground">
-      {name.charAt(0).toUpperCase()}
-    </span>
-  )
+  return <EntityImage src={imageUrl} name={name} size={40} />
 }
 
 function SourceCard({ source }: { source: LandingSource }) {
@@ -26,7 +20,7 @@ function SourceCard({ source }: { source: LandingSource }) {
       <div className="min-w-0">
         <p className="truncate font-medium">{source.name}</p>
         <p className="text-sm text-muted-foreground">
-          {platformLabel(source.platform)} · {source.category ? source.category.charAt(0).toUpperCase() + source.category.slice(1) : 'Other'}
+          {platformLabel(source.platform)} · {categoryLabel(source.category)}
         </p>
       </div>
     </div>

@@ -23,7 +23,8 @@ export async function getActiveCampaigns(filters: NewsletterFilters, page: numbe
     .order('id', { ascending: false })
   const search = filters.search.trim()
   if (search) query = query.ilike('name', `%${escapeLike(search)}%`)
-  if (filters.category) query = query.ilike('category', escapeLike(filters.category))
+  // One list of category slugs (src/lib/vocabulary.ts); an old link's 'Technology' still finds them.
+  if (filters.category) query = query.eq('category', filters.category.trim().toLowerCase())
   const { data, error, count } = await query.range(from, from + NEWSLETTER_PAGE_SIZE - 1)
   if (error) throw new Error(error.message || 'Could not load newsletters.')
   return { rows: (data ?? []) as unknown as CampaignCard[], total: count ?? 0 }

@@ -1,32 +1,15 @@
 /** A newsletter in the list: image, name, advertiser, category, description, and a checkbox to pick it. */
 import { Link } from 'react-router-dom'
-import { CheckIcon, MailIcon } from 'lucide-react'
+import { CheckIcon } from 'lucide-react'
+import { EntityImage } from '@/components/entity-image'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
+import { categoryLabel } from '@/lib/vocabulary'
 import { cn } from '@/lib/utils'
 import type { CampaignCard } from '../api/campaign-types'
 
 export function NewsletterImage({ campaign, size }: { campaign: CampaignCard; size: number }) {
-  return campaign.image_url ? (
-    <img
-      src={campaign.image_url}
-      alt=""
-      width={size}
-      height={size}
-      loading="lazy"
-      decoding="async"
-      className="shrink-0 rounded-md bg-muted object-cover"
-      style={{ width: size, height: size }}
-    />
-  ) : (
-    <div
-      aria-hidden="true"
-      className="flex shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary"
-      style={{ width: size, height: size }}
-    >
-      <MailIcon className="size-6" />
-    </div>
-  )
+  return <EntityImage src={campaign.image_url} name={campaign.name} size={size} />
 }
 
 export function NewsletterCard({
@@ -61,7 +44,7 @@ export function NewsletterCard({
           <p className="text-sm text-muted-foreground">by {campaign.advertiser?.full_name || 'an independent writer'}</p>
           {campaign.category && (
             <Badge variant="secondary" className="mt-1">
-              {campaign.category}
+              {categoryLabel(campaign.category)}
             </Badge>
           )}
         </div>

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
+import { categoryLabel } from '@/lib/vocabulary'
 import { Button } from '@/components/ui/button'
 import { PageSpinner } from '@/components/page-spinner'
 import type { CampaignCard } from '../api/campaign-types'
@@ -22,7 +23,7 @@ export function NewsletterDetail({ campaign, children }: { campaign: CampaignCar
             <p className="text-muted-foreground">by {campaign.advertiser?.full_name || 'an independent writer'}</p>
             {campaign.category && (
               <Badge variant="secondary" className="w-fit">
-                {campaign.category}
+                {categoryLabel(campaign.category)}
               </Badge>
             )}
           </div>

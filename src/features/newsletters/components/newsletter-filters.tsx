@@ -4,13 +4,12 @@ import { SearchIcon } from 'lucide-react'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
-import { useCampaignCategoriesQuery } from '../api/campaign-categories-query'
+import { categoryOptions } from '@/lib/vocabulary'
 import type { NewsletterFilters as Filters } from '../keys'
 import { trackCategoryFilter, trackSearch } from '../lib/tracking'
 
 export function NewsletterFilters({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
   const id = useId()
-  const categories = useCampaignCategoriesQuery()
   const [search, setSearch] = useDebouncedSearch(filters.search, (value) => {
     trackSearch(value)
     onChange({ ...filters, search: value })
@@ -36,7 +35,7 @@ export function NewsletterFilters({ filters, onChange }: { filters: Filters; onC
         <Label htmlFor={`${id}-category`}>Category</Label>
         <select
           id={`${id}-category`}
-          value={filters.category}
+          value={filters.category.toLowerCase()}
           onChange={(e) => {
             trackCategoryFilter(e.target.value || 'all')
             onChange({ ...filters, search, category: e.target.value })
@@ -44,12 +43,9 @@ export function NewsletterFilters({ filters, onChange }: { filters: Filters; onC
           className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         >
           <option value="">All categories</option>
-          {filters.category && !(categories.data ?? []).some((c) => c.toLowerCase() === filters.category.toLowerCase()) && (
-            <option value={filters.category}>{filters.category}</option>
-          )}
-          {(categories.data ?? []).map((category) => (
-            <option key={category} value={category}>
-              {category}
+          {categoryOptions.map((category) => (
+            <option key={category.value} value={category.value}>
+              {category.label}
             </option>
           ))}
         </select>

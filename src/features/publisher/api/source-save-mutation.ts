@@ -6,20 +6,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
 import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
+import { CATEGORIES, SOURCE_PLATFORMS } from '@/lib/vocabulary'
 import { publisherKeys } from '../keys'
 
-export const SOURCE_PLATFORMS = [
-  'x',
-  'newsletter',
-  'product',
-  'youtube',
-  'website',
-  'instagram',
-  'tiktok',
-  'linkedin',
-  'podcast',
-  'other',
-] as const
 
 const optionalUrl = z
   .string()
@@ -30,9 +19,10 @@ const optionalUrl = z
 export const sourceFormSchema = z.object({
   name: z.string().trim().min(2, 'The name needs at least 2 characters').max(120),
   description: z.string().trim().max(2000),
-  platform: z.enum(SOURCE_PLATFORMS),
+  platform: z.enum(SOURCE_PLATFORMS, { error: 'Choose a platform' }),
   url: optionalUrl,
-  category: z.string().trim().max(60),
+  // '' = no category yet (the card then reads 'Other'); anything else must be one of the vocabulary's.
+  category: z.union([z.literal(''), z.enum(CATEGORIES)], { error: 'Choose a category' }),
   image_url: optionalUrl,
 })
 export type SourceFormValues = z.infer<typeof sourceFormSchema>

@@ -9,16 +9,15 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import type { PublisherSource } from '../api/publisher-sources-query'
-import { SOURCE_PLATFORMS, sourceFormSchema, useSourceSaveMutation, type SourceFormValues } from '../api/source-save-mutation'
+import { sourceFormSchema, useSourceSaveMutation, type SourceFormValues } from '../api/source-save-mutation'
+import { categoryOptions, isCategory, isSourcePlatform, platformOptions } from '@/lib/vocabulary'
 
 const toValues = (source?: PublisherSource): SourceFormValues => ({
   name: source?.name ?? '',
   description: source?.description ?? '',
-  platform: (SOURCE_PLATFORMS as readonly string[]).includes(source?.platform ?? '')
-    ? (source!.platform as SourceFormValues['platform'])
-    : 'website',
+  platform: source && isSourcePlatform(source.platform) ? source.platform : 'website',
   url: source?.url ?? '',
-  category: source?.category ?? '',
+  category: source?.category && isCategory(source.category) ? source.category : '',
   image_url: source?.image_url ?? '',
 })
 
@@ -85,9 +84,9 @@ export function SourceFormDialog({ userId, source, trigger }: { userId: string; 
               {...fieldProps('platform')}
               className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
             >
-              {SOURCE_PLATFORMS.map((p) => (
-                <option key={p} value={p}>
-                  {p === 'x' ? 'X' : p.charAt(0).toUpperCase() + p.slice(1)}
+              {platformOptions.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
                 </option>
               ))}
             </select>
@@ -96,7 +95,17 @@ export function SourceFormDialog({ userId, source, trigger }: { userId: string; 
             <Input type="url" placeholder="https://" {...fieldProps('url')} />
           </Field>
           <Field id={`${id}-category`} label="Category" error={errors.category?.message}>
-            <Input placeholder="Technology" {...fieldProps('category')} />
+            <select
+              {...fieldProps('category')}
+              className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            >
+              <option value="">Choose a category</option>
+              {categoryOptions.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
           </Field>
           <Field id={`${id}-image_url`} label="Image URL" error={errors.image_url?.message}>
             <Input type="url" placeholder="https://" {...fieldProps('image_url')} />

@@ -5,9 +5,10 @@
 import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
 import type { PublisherSource } from '../api/publisher-sources-query'
-import { reasonLabels, type ClickBreakdown } from '../lib/click-breakdown'
-import { isSourceLive, magicLinkUrl, sourceStatusLabel, sourceStatusVariant } from '../lib/source-status'
+import { type ClickBreakdown } from '../lib/click-breakdown'
+import { isSourceLive, magicLinkUrl } from '../lib/source-status'
 import { CopyButton } from './copy-button'
+import { categoryLabel, platformLabel, reasonLabel, sourceStatus } from '@/lib/vocabulary'
 
 export function SourceItem({
   source,
@@ -28,11 +29,11 @@ export function SourceItem({
         <div>
           <h3 className="font-semibold">{source.name}</h3>
           <p className="text-sm text-muted-foreground">
-            {source.platform} · {source.category || 'Other'}
+            {platformLabel(source.platform)} · {categoryLabel(source.category)}
           </p>
         </div>
         <div className="flex items-center gap-2">
-          <Badge variant={sourceStatusVariant(source.status)}>{sourceStatusLabel(source.status)}</Badge>
+          <Badge variant={sourceStatus(source.status).tone}>{sourceStatus(source.status).label}</Badge>
           {actions}
         </div>
       </div>
@@ -71,7 +72,7 @@ export function SourceItem({
               <ul>
                 {reasons.map(([reason, count]) => (
                   <li key={reason}>
-                    {reasonLabels[reason] ?? reason}: {count}
+                    {reasonLabel(reason)}: {count}
                   </li>
                 ))}
               </ul>

@@ -1,43 +1,32 @@
 /** Stats per source and per campaign from campaign_source_stats: views, clicks, conversions, CTR, earnings. */
+import { DataTable, dataTableColumns } from '@/components/data-table'
 import { usePublisherSourcesQuery } from '../api/publisher-sources-query'
 import { usePublisherStatsQuery } from '../api/publisher-stats-query'
 import { formatCredits } from '../lib/earnings'
 import { statsByCampaign, statsBySource, type StatsLine } from '../lib/stats'
 import { PanelState } from './panel-state'
 
-function StatsTable({ title, nameHeader, lines }: { title: string; nameHeader: string; lines: StatsLine[] }) {
+const col = dataTableColumns<StatsLine>()
+const figure = { align: 'right' } as const
+const columnsFor = (nameHeader: string) => [
+  col.accessor('name', { header: nameHeader, meta: { primary: true } }),
+  col.accessor('views', { header: 'Views', meta: figure }),
+  col.accessor('clicks', { header: 'Clicks', meta: figure }),
+  col.accessor('conversions', { header: 'Conversions', meta: figure }),
+  col.accessor('ctr', { header: 'CTR', meta: figure, cell: (c) => `${c.getValue().toFixed(2)}%` }),
+  col.accessor('earnings', { header: 'Earnings', meta: figure, cell: (c) => formatCredits(c.getValue()) }),
+]
+const sourceColumns = columnsFor('Source')
+const campaignColumns = columnsFor('Newsletter')
+
+function StatsTable({ title, lines, columns }: { title: string; lines: StatsLine[]; columns: typeof sourceColumns }) {
   return (
     <section className="flex flex-col gap-2" aria-label={title}>
       <h3 className="text-lg font-semibold">{title}</h3>
       {lines.length === 0 ? (
         <p className="text-sm text-muted-foreground">No traffic yet. Share your magic links to see numbers here.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
-          <table className="w-full min-w-[560px] text-sm">
-            <thead className="bg-muted/50 text-left">
-              <tr>
-                <th scope="col" className="p-2 font-medium">{nameHeader}</th>
-                <th scope="col" className="p-2 text-right font-medium">Views</th>
-                <th scope="col" className="p-2 text-right font-medium">Clicks</th>
-                <th scope="col" className="p-2 text-right font-medium">Conversions</th>
-                <th scope="col" className="p-2 text-right font-medium">CTR</th>
-                <th scope="col" className="p-2 text-right font-medium">Earnings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line) => (
-                <tr key={line.id} className="border-t">
-                  <th scope="row" className="p-2 text-left font-normal">{line.name}</th>
-                  <td className="p-2 text-right tabular-nums">{line.views}</td>
-                  <td className="p-2 text-right tabular-nums">{line.clicks}</td>
-                  <td className="p-2 text-right tabular-nums">{line.conversions}</td>
-                  <td className="p-2 text-right tabular-nums">{line.ctr.toFixed(2)}%</td>
-                  <td className="p-2 text-right tabular-nums">{formatCredits(line.earnings)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={columns} data={lines} caption={title} getRowId={(line) => line.id} />
       )}
     </section>
   )
@@ -57,8 +46,8 @@ export function StatsPanel({ userId }: { userId: string }) {
         CTR is confirmed subscribers per 100 counted clicks. Only counted traffic appears here; the Sources tab shows
         what was not counted and why.
       </p>
-      <StatsTable title="Per source" nameHeader="Source" lines={statsBySource(stats.data)} />
-      <StatsTable title="Per campaign" nameHeader="Newsletter" lines={statsByCampaign(stats.data)} />
+      <StatsTable title="Per source" columns={sourceColumns} lines={statsBySource(stats.data)} />
+      <StatsTable title="Per campaign" columns={campaignColumns} lines={statsByCampaign(stats.data)} />
     </div>
   )
 }

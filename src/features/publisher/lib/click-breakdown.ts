@@ -1,14 +1,5 @@
 /** Counted and not-counted clicks per source, by reason (PRODUCT.md "Attribution": numbers anyone can explain). */
-export const CLICK_REASONS = ['bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'rate_limited'] as const
-
-export const reasonLabels: Record<string, string> = {
-  bot_user_agent: 'Bots and crawlers',
-  head_request: 'Link previews (HEAD)',
-  duplicate_visitor: 'Repeat visit within 1 hour',
-  source_inactive: 'Source not approved',
-  rate_limited: 'Rate limited',
-}
-
+// Reasons are labelled by src/lib/vocabulary.ts (reasonLabel), the same words on every screen.
 export type ClickBreakdown = { counted: number; notCounted: number; byReason: Record<string, number> }
 
 export type ClickRow = { audience_source_id: string; counted: boolean; not_counted_reason: string | null }

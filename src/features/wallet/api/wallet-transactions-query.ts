@@ -1,6 +1,8 @@
 /** One page of the signed-in user's ledger, newest first, with the total row count for the pager. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import type { SortingState } from '@tanstack/react-table'
 import { supabase } from '@/lib/supabase'
+import { serverSort } from '@/lib/server-sort'
 import type { Tables } from '@/types/database.types'
 import { walletKeys } from '../keys'
 
@@ -10,17 +12,19 @@ export type WalletTransaction = Pick<
   Tables<'wallet_transactions'>,
   'id' | 'amount' | 'type' | 'status' | 'description' | 'created_at'
 >
-export type WalletTransactionsVariables = { userId: string; page: number }
+export type WalletTransactionsVariables = { userId: string; page: number; sorting?: SortingState }
+const SORTABLE = ['created_at', 'amount'] as const
 export type WalletTransactionsPage = { rows: WalletTransaction[]; total: number }
 
-export async function getWalletTransactions({ userId, page }: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
+export async function getWalletTransactions({ userId, page, sorting = [] }: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
   const from = page * TRANSACTIONS_PAGE_SIZE
+  const sort = serverSort(sorting, SORTABLE, 'created_at')
   const { data, error, count } = await supabase
     .from('wallet_transactions')
     .select('id, amount, type, status, description, created_at', { count: 'exact' })
     .eq('user_id', userId)
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
+    .order(sort.column, { ascending: sort.ascending })
+    .order('id', { ascending: sort.ascending })
     .range(from, from + TRANSACTIONS_PAGE_SIZE - 1)
   if (error) throw error
   return { rows: data ?? [], total: count ?? 0 }
@@ -28,7 +32,7 @@ export async function getWalletTransactions({ userId, page }: WalletTransactions
 
 export const walletTransactionsQueryOptions = (vars: WalletTransactionsVariables) =>
   queryOptions({
-    queryKey: walletKeys.transactions(vars.userId, vars.page),
+    queryKey: walletKeys.transactions(vars.userId, vars.page, vars.sorting ?? []),
     queryFn: () => getWalletTransactions(vars),
     // The table keeps the previous page on screen while the next one loads, so the pager does not jump.
     placeholderData: keepPreviousData,

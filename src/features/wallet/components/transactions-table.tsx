@@ -1,17 +1,47 @@
-/** The wallet's ledger, 20 rows a page, newest first. */
+/** The wallet's ledger, 20 rows a page, newest first by default; sorted by date or amount in the database. */
 import { useState } from 'react'
+import type { SortingState } from '@tanstack/react-table'
 import { Badge } from '@/components/ui/badge'
 import { Skeleton } from '@/components/ui/skeleton'
-import { TRANSACTIONS_PAGE_SIZE, useWalletTransactionsQuery } from '../api/wallet-transactions-query'
-import { formatCredits, formatDateTime, toCredits } from '@/lib/format'
-import { transactionStatusVariant, transactionTypeLabel } from './transaction-labels'
+import { DataTable, dataTableColumns } from '@/components/data-table'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
-import { TableScroll } from '@/components/table-scroll'
+import { formatCredits, formatDateTime, toCredits } from '@/lib/format'
+import { transactionStatus, transactionTypeLabel } from '@/lib/vocabulary'
+import { TRANSACTIONS_PAGE_SIZE, useWalletTransactionsQuery, type WalletTransaction } from '../api/wallet-transactions-query'
+
+const col = dataTableColumns<WalletTransaction>()
+const columns = [
+  col.accessor('created_at', { header: 'Date', cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span> }),
+  col.accessor('type', { header: 'Type', enableSorting: false, cell: (c) => transactionTypeLabel(c.getValue()), meta: { primary: true } }),
+  col.accessor('description', { header: 'Description', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
+  col.accessor('status', {
+    header: 'Status',
+    enableSorting: false,
+    cell: (c) => {
+      const word = transactionStatus(c.getValue())
+      return <Badge variant={word.tone}>{word.label}</Badge>
+    },
+  }),
+  col.accessor('amount', {
+    header: 'Amount',
+    meta: { align: 'right' },
+    cell: (c) => {
+      const amount = toCredits(c.getValue())
+      return (
+        <span className={amount < 0 ? 'text-red-700' : 'text-green-700'}>
+          {amount > 0 ? '+' : ''}
+          {formatCredits(amount)}
+        </span>
+      )
+    },
+  }),
+]
 
 export function TransactionsTable({ userId }: { userId: string }) {
   const [page, setPage] = useState(0)
-  const query = useWalletTransactionsQuery({ userId, page })
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'created_at', desc: true }])
+  const query = useWalletTransactionsQuery({ userId, page, sorting })
 
   if (query.isPending) {
     return (
@@ -26,44 +56,22 @@ export function TransactionsTable({ userId }: { userId: string }) {
     return <QueryError title="Could not load your transactions" error={query.error} onRetry={() => void query.refetch()} />
   }
   const { rows, total } = query.data
-  if (total === 0) return <p className="text-muted-foreground">No transactions yet.</p>
+  if (total === 0) return <p className="text-muted-foreground">No transactions yet. Deposits, charges and refunds appear here as they happen.</p>
 
   return (
-    <div>
-      <TableScroll label="Wallet transactions">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Wallet transactions, newest first</caption>
-          <thead className="border-b text-muted-foreground">
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">Date</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Type</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Description</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-2 text-right font-medium">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => {
-              const amount = toCredits(row.amount)
-              return (
-                <tr key={row.id} className="border-b last:border-0">
-                  <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(row.created_at)}</td>
-                  <td className="py-2 pr-3">{transactionTypeLabel[row.type] ?? row.type}</td>
-                  <td className="py-2 pr-3">{row.description ?? '—'}</td>
-                  <td className="py-2 pr-3">
-                    <Badge variant={transactionStatusVariant(row.status)}>{row.status}</Badge>
-                  </td>
-                  <td className={`py-2 text-right whitespace-nowrap tabular-nums ${amount < 0 ? 'text-red-700' : 'text-green-700'}`}>
-                    {amount > 0 ? '+' : ''}
-                    {formatCredits(amount)}
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-      <Pager label="Transaction pages" page={page} pageSize={TRANSACTIONS_PAGE_SIZE} total={total} onPageChange={setPage} />
-    </div>
+    <DataTable
+      columns={columns}
+      data={rows}
+      caption="Wallet transactions"
+      getRowId={(row) => row.id}
+      rowTestId="transaction-row"
+      manualSorting
+      sorting={sorting}
+      onSortingChange={(next) => {
+        setSorting(next)
+        setPage(0)
+      }}
+      footer={<Pager label="Transaction pages" page={page} pageSize={TRANSACTIONS_PAGE_SIZE} total={total} onPageChange={setPage} />}
+    />
   )
 }

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { Constants } from '@/types/database.types'
+import {
+  campaignStatus,
+  categoryLabel,
+  categoryOptions,
+  humanise,
+  payoutStatus,
+  platformLabel,
+  platformOptions,
+  publicSourceStatus,
+  reasonLabel,
+  sourceStatus,
+  subscriptionStatus,
+  transactionStatus,
+  transactionTypeLabel,
+  userTypeWord,
+} from '@/lib/vocabulary'
+
+const enums = Constants.public.Enums
+
+describe('the one vocabulary (STYLE "One vocabulary")', () => {
+  // A word the database defines but the module forgot would fall back to the humanised code: catch that.
+  it.each([
+    ['category', enums.category, categoryLabel],
+    ['source_platform', enums.source_platform, platformLabel],
+    ['not_counted_reason', enums.not_counted_reason, reasonLabel],
+    ['transaction_type', enums.transaction_type, transactionTypeLabel],
+    ['source_status', enums.source_status, (v: string) => sourceStatus(v).label],
+    ['campaign_status', enums.campaign_status, (v: string) => campaignStatus(v).label],
+    ['subscription_status', enums.subscription_status, (v: string) => subscriptionStatus(v).label],
+    ['transaction_status', enums.transaction_status, (v: string) => transactionStatus(v).label],
+    ['payout_status', enums.payout_status, (v: string) => payoutStatus(v).label],
+    ['user_type', enums.user_type, (v: string) => userTypeWord(v).label],
+  ] as const)('labels every %s the database defines, with a distinct label each', (_name, values, label) => {
+    const labels = values.map((value: string) => label(value))
+    for (const [i, value] of values.entries()) expect(labels[i], value).not.toBe('')
+    expect(new Set(labels).size).toBe(values.length)
+  })
+
+  it('labels the reasons in plain words, never the code', () => {
+    for (const reason of enums.not_counted_reason) expect(reasonLabel(reason)).not.toMatch(/_/)
+    expect(reasonLabel('duplicate_visitor')).toBe('Same visitor within 1 hour')
+  })
+
+  it('offers every category and platform in the database order, labelled', () => {
+    expect(categoryOptions.map((o) => o.value)).toEqual(enums.category)
+    expect(platformOptions.map((o) => o.value)).toEqual(enums.source_platform)
+    expect(categoryOptions.find((o) => o.value === 'technology')?.label).toBe('Technology')
+  })
+
+  it('spells platforms as their owners do, and twitter or x as X (SPEC §2)', () => {
+    expect(platformLabel('youtube')).toBe('YouTube')
+    expect(platformLabel('tiktok')).toBe('TikTok')
+    expect(platformLabel('linkedin')).toBe('LinkedIn')
+    expect(platformLabel('x')).toBe('X')
+    expect(platformLabel('X')).toBe('X')
+    expect(platformLabel('twitter')).toBe('X')
+    expect(platformLabel('mastodon')).toBe('Mastodon')
+    expect(platformLabel(null)).toBe('Other')
+  })
+
+  it('labels categories, says Other when there is none, and keeps an old free-text word readable', () => {
+    expect(categoryLabel('technology')).toBe('Technology')
+    expect(categoryLabel('Technology')).toBe('Technology')
+    expect(categoryLabel(null)).toBe('Other')
+    expect(categoryLabel('  ')).toBe('Other')
+    expect(categoryLabel('knitting')).toBe('Knitting')
+  })
+
+  it.each([
+    ['approved', 'Verified', 'green'],
+    ['verified', 'Verified', 'green'],
+    ['live', 'Live', 'green'],
+    ['pending', 'Pending', 'yellow'],
+    ['pending_review', 'Waiting for review', 'yellow'],
+    ['under_review', 'Under review', 'yellow'],
+    ['rejected', 'Rejected', 'red'],
+    ['banned', 'Banned', 'red'],
+    ['archived', 'Archived', 'grey'],
+  ])('the directory badge of a %s source reads %s in %s (SPEC §2)', (status, label, tone) => {
+    expect(publicSourceStatus(status)).toEqual({ label, tone })
+  })
+
+  it('tells an owner that a source is approved, where the public directory says Verified', () => {
+    expect(sourceStatus('approved').label).toBe('Approved')
+    expect(publicSourceStatus('approved').label).toBe('Verified')
+  })
+
+  it('shows a word it does not know yet as readable text in grey', () => {
+    expect(campaignStatus('archived')).toEqual({ label: 'Archived', tone: 'grey' })
+    expect(humanise('pending_payment')).toBe('Pending payment')
+    expect(transactionTypeLabel('reservation')).toBe('Reservation')
+  })
+})

@@ -52,6 +52,7 @@ export const routes: RouteObject[] = [
           { path: '/campaign/:campaignId', ...page(() => import('./routes/campaign-link')) },
           { path: '/campaign/:magicLinkId/:campaignId', ...page(() => import('./routes/campaign-link')) },
           { path: paths.dashboard, ...page(() => import('./routes/dashboard-redirect')) },
+          { path: paths.account, ...page(() => import('./routes/account')) },
           {
             path: paths.advertiser.root,
             ...page(() => import('./routes/advertiser/advertiser-layout')),

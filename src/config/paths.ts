@@ -33,10 +33,16 @@ export const paths = {
   },
   publisher: {
     root: '/dashboard/publisher',
+    sources: '/dashboard/publisher/sources',
+    stats: '/dashboard/publisher/stats',
+    payouts: '/dashboard/publisher/payouts',
   },
   admin: {
     root: '/dashboard/admin',
+    users: '/dashboard/admin/users',
+    money: '/dashboard/admin/money',
   },
+  account: '/dashboard/account',
 } as const
 
 /** Path prefixes where the main navigation links are hidden (SPEC §2). */

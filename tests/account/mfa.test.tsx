@@ -6,6 +6,10 @@ import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { ADVERTISER, authSession, authUser, signedInBackground, storeSession } from '../auth/fixtures'
+import { QR_OPTIONS } from '@/features/account/lib/totp-qr'
+import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from './qr-matrix'
+
+const URI = 'otpauth://totp/Growletter:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Growletter'
 
 beforeAll(() => {
   Element.prototype.setPointerCapture ??= () => {}
@@ -14,14 +18,15 @@ beforeAll(() => {
 })
 afterEach(() => toast.dismiss())
 
+/** Avatar menu → Account → the two-factor section, as a person gets there. */
 async function openTwoFactor() {
   const user = userEvent.setup()
   await user.click(await screen.findByRole('button', { name: 'Account menu' }))
-  await user.click(await screen.findByRole('menuitem', { name: 'Two-factor sign-in' }))
-  return { user, dialog: await screen.findByRole('dialog', { name: 'Two-factor sign-in' }) }
+  await user.click(await screen.findByRole('menuitem', { name: 'Account' }))
+  return { user, dialog: await screen.findByRole('region', { name: 'Two-factor sign-in' }) }
 }
 
-describe('two-factor sign-in from the account menu', () => {
+describe('two-factor sign-in on the account page, reached from the avatar menu', () => {
   it('enrols a TOTP factor: QR code and key, then the first code turns it on', async () => {
     storeSession(ADVERTISER)
     signedInBackground(ADVERTISER)
@@ -37,10 +42,16 @@ describe('two-factor sign-in from the account menu', () => {
           id: 'factor-9',
           type: 'totp',
           friendly_name: 'Authenticator app',
-          totp: { qr_code: '<svg xmlns="http://www.w3.org/2000/svg"></svg>', secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/Growletter:ada' },
+          totp: {
+            qr_code: '<svg xmlns="http://www.w3.org/2000/svg" fill="#000"></svg>',
+            secret: 'JBSWY3DPEHPK3PXP',
+            uri: URI,
+          },
         })
       }),
-      http.post(authUrl('factors/factor-9/challenge'), () => HttpResponse.json({ id: 'ch-1', type: 'totp', expires_at: 9999999999 })),
+      http.post(authUrl('factors/factor-9/challenge'), () =>
+        HttpResponse.json({ id: 'ch-1', type: 'totp', expires_at: 9999999999 }),
+      ),
       http.post(authUrl('factors/factor-9/verify'), async ({ request }) => {
         verifyBody = await request.json()
         enrolled = true
@@ -50,7 +61,12 @@ describe('two-factor sign-in from the account menu', () => {
     renderRoute('/help')
     const { user, dialog } = await openTwoFactor()
     await user.click(await within(dialog).findByRole('button', { name: 'Set up two-factor sign-in' }))
-    expect(await within(dialog).findByTestId('mfa-qr')).toHaveAttribute('src', expect.stringContaining('data:image/svg+xml'))
+    const qr = await within(dialog).findByTestId('mfa-qr')
+    // A data URL with a raw '#' ends at it (the bug that showed only the alt text): ours is fully encoded.
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,[^#]+$/)
+    expect(darkModulesOfSvg(svgOfDataUrl(qr.getAttribute('src')!))).toEqual(
+      expectedDarkModules(URI, QR_OPTIONS.margin, QR_OPTIONS.errorCorrectionLevel),
+    )
     expect(within(dialog).getByTestId('mfa-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP')
     expect(enrolBody).toMatchObject({ factor_type: 'totp' })
     await user.type(within(dialog).getByLabelText('Code from your app'), '654321')

@@ -1,6 +1,7 @@
 /**
- * The mobile menu's contents (SPEC §2): the main navigation, then at the bottom Log In and Sign Up for
- * visitors, or the user block and Log out. It closes whenever the route changes.
+ * The mobile menu's contents (SPEC §2): the main navigation (in a dashboard: its sections and Account instead),
+ * then at the bottom Log In and Sign Up for visitors, or the user block, Account and Log out. It closes
+ * whenever the route changes.
  */
 import { useState } from 'react'
 import { Link, useLocation } from 'react-router-dom'
@@ -13,6 +14,7 @@ import { UserAvatar } from '@/components/pixel-avatar'
 import { paths } from '@/config/paths'
 import { avatarUrlOf, displayNameOf } from './user-menu'
 import { useSignOut } from './use-sign-out'
+import { DashboardMenuSections } from './dashboard-menu-sections'
 
 export function MobileNavigation({ user, showNav }: { user: User | null; showNav: boolean }) {
   const location = useLocation()
@@ -32,9 +34,14 @@ export function MobileNavigation({ user, showNav }: { user: User | null; showNav
           <p className="truncate text-xs text-muted-foreground">{user.email}</p>
         </div>
       </div>
-      <Button asChild variant="outline">
-        <Link to={paths.dashboard}>Dashboard</Link>
-      </Button>
+      <div className="grid grid-cols-2 gap-2">
+        <Button asChild variant="outline">
+          <Link to={paths.dashboard}>Dashboard</Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to={paths.account}>Account</Link>
+        </Button>
+      </div>
       <Button variant="destructive" onClick={signOut}>
         Log out
       </Button>
@@ -63,6 +70,7 @@ export function MobileNavigation({ user, showNav }: { user: User | null; showNav
       }
     >
       {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
+      {user && !showNav ? <DashboardMenuSections /> : null}
     </MobileMenu>
   )
 }

@@ -4,10 +4,11 @@
  * initialisation on sign-in and the email verification reminder.
  */
 import { lazy, Suspense } from 'react'
-import { Outlet } from 'react-router-dom'
+import { Outlet, useLocation } from 'react-router-dom'
 import { PageSpinner } from '@/components/page-spinner'
 import { SiteFooter } from '@/components/site-footer'
 import { useSession } from '@/lib/session'
+import { useRouteTitle } from '@/lib/page-title'
 import { PaymentReturnToast } from './payment-return-toast'
 import { SiteHeader } from './site-header'
 
@@ -18,6 +19,7 @@ const AuthEffects = lazy(() =>
 
 export function RootLayout() {
   const { user } = useSession()
+  useRouteTitle(useLocation().pathname)
   return (
     <div className="flex min-h-screen flex-col">
       <a

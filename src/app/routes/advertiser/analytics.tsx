@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button'
 import { useMyCampaignsQuery } from '@/features/campaigns/api/my-campaigns-query'
 import { CampaignPicker } from '@/features/campaigns/components/campaign-picker'
 import { CampaignStatusBadge } from '@/features/campaigns/components/campaign-status-badge'
+import { PageHeader } from '@/components/page-header'
 import { QueryError } from '@/components/query-error'
 import { CampaignAnalytics } from '@/features/analytics/components/campaign-analytics'
 
@@ -25,7 +26,13 @@ export default function AnalyticsPage() {
       </div>
     )
   } else if (campaigns.isError) {
-    body = <QueryError title="Could not load your newsletters" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
+    body = (
+      <QueryError
+        title="Could not load your newsletters"
+        error={campaigns.error}
+        onRetry={() => void campaigns.refetch()}
+      />
+    )
   } else if (campaigns.data.length === 0) {
     body = (
       <div className="rounded-lg border border-dashed p-6 text-center">
@@ -58,10 +65,15 @@ export default function AnalyticsPage() {
     )
   }
 
+  const selectedName = campaigns.data?.find((c) => c.id === requested)?.name
   return (
-    <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Analytics</h1>
+    <>
+      <PageHeader
+        title="Analytics"
+        description="Views, clicks, confirmed subscribers and spend of one newsletter, per source and per day."
+        documentTitle={selectedName ? `${selectedName} · Analytics · Advertiser` : undefined}
+      />
       {body}
-    </div>
+    </>
   )
 }

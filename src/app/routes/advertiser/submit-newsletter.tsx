@@ -3,20 +3,19 @@ import { useNavigate } from 'react-router-dom'
 import { toast } from '@/lib/toast'
 import { paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
+import { PageHeader } from '@/components/page-header'
 import { CampaignForm } from '@/features/campaigns/components/campaign-form'
 
 export default function SubmitNewsletterPage() {
   const { user } = useSession()
   const navigate = useNavigate()
   return (
-    <div className="max-w-2xl space-y-4">
-      <div>
-        <h1 className="text-2xl font-bold">Submit a newsletter</h1>
-        <p className="text-muted-foreground">
-          You pay the price per subscriber only for readers who confirm by email through an approved influencer. An
-          admin reviews every newsletter before it is shown.
-        </p>
-      </div>
+    <div className="max-w-2xl">
+      <PageHeader
+        title="Submit a newsletter"
+        breadcrumbs={[{ label: 'Overview', to: paths.advertiser.root }]}
+        description="You pay the price per subscriber only for readers who confirm by email through an approved influencer. An admin reviews every newsletter before it is shown."
+      />
       <CampaignForm
         advertiserId={user?.id ?? ''}
         onCreated={(campaign) => {

@@ -1,14 +1,15 @@
 /**
  * `/dashboard/publisher/*` (PRODUCT.md "Publisher dashboard"): overview, sources, stats and payouts for
- * publishers (influencers) and admins, as nested routes.
+ * publishers (influencers) and admins, as nested routes in the one dashboard layout.
  */
 import { Navigate, Route, Routes } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
 import { RequireUser } from '@/app/layouts/require-user'
+import { DashboardShell } from '@/app/layouts/dashboard-shell'
+import { PageHeader } from '@/components/page-header'
 import { OverviewPanel } from '@/features/publisher/components/overview-panel'
 import { PayoutsPanel } from '@/features/publisher/components/payouts-panel'
-import { PublisherNav } from '@/features/publisher/components/publisher-nav'
 import { SourcesPanel } from '@/features/publisher/components/sources-panel'
 import { StatsPanel } from '@/features/publisher/components/stats-panel'
 
@@ -16,20 +17,59 @@ function PublisherArea() {
   const { user } = useSession()
   const userId = user!.id
   return (
-    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8">
-      <header>
-        <h1 className="text-2xl font-bold tracking-tight">Influencer dashboard</h1>
-        <p className="text-muted-foreground">Share your magic links, follow your clicks and subscribers, get paid.</p>
-      </header>
-      <PublisherNav />
+    <DashboardShell area="publisher">
       <Routes>
-        <Route index element={<OverviewPanel userId={userId} />} />
-        <Route path="sources" element={<SourcesPanel userId={userId} />} />
-        <Route path="stats" element={<StatsPanel userId={userId} />} />
-        <Route path="payouts" element={<PayoutsPanel userId={userId} />} />
+        <Route
+          index
+          element={
+            <>
+              <PageHeader
+                title="Overview"
+                description="Share your magic links, follow your clicks and subscribers, get paid."
+              />
+              <OverviewPanel userId={userId} />
+            </>
+          }
+        />
+        <Route
+          path="sources"
+          element={
+            <>
+              <PageHeader
+                title="Sources"
+                description="Each approved source has a magic link; new sources wait for review."
+              />
+              <SourcesPanel userId={userId} />
+            </>
+          }
+        />
+        <Route
+          path="stats"
+          element={
+            <>
+              <PageHeader
+                title="Stats"
+                description="Views, clicks, confirmed subscribers and earnings per source and per newsletter."
+              />
+              <StatsPanel userId={userId} />
+            </>
+          }
+        />
+        <Route
+          path="payouts"
+          element={
+            <>
+              <PageHeader
+                title="Payouts"
+                description="Request a payout of your available earnings and follow its history."
+              />
+              <PayoutsPanel userId={userId} />
+            </>
+          }
+        />
         <Route path="*" element={<Navigate replace to={paths.publisher.root} />} />
       </Routes>
-    </div>
+    </DashboardShell>
   )
 }
 

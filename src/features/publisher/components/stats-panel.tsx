@@ -41,7 +41,6 @@ export function StatsPanel({ userId }: { userId: string }) {
   if (sources.isPending || stats.isPending) return <PanelState state="loading" />
   return (
     <div className="flex flex-col gap-6">
-      <h2 className="text-xl font-semibold">Stats</h2>
       <p className="text-sm text-muted-foreground">
         CTR is confirmed subscribers per 100 counted clicks. Only counted traffic appears here; the Sources tab shows
         what was not counted and why.

@@ -10,7 +10,7 @@ export function WalletBalanceCard({ userId }: { userId: string }) {
   return (
     <Card data-testid="wallet-balance">
       <CardHeader>
-        <CardTitle>Wallet</CardTitle>
+        <CardTitle>Balance</CardTitle>
         <CardDescription>1 credit = 1 US dollar. Charges stay on hold for the 7-day screening period.</CardDescription>
       </CardHeader>
       <CardContent>

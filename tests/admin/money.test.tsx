@@ -17,7 +17,7 @@ const tx = (i: number) => ({
   user: { full_name: 'Ada Advertiser' },
 })
 
-function moneyHandlers(asked: URLSearchParams[] = []) {
+function moneyHandlers(asked: URLSearchParams[] = [], paidCalls: unknown[] = []) {
   let payoutStatus = 'requested'
   return [
     http.get(restUrl('wallets'), () =>
@@ -34,7 +34,8 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
         { id: 'p1', amount: 60, status: payoutStatus, created_at: '2026-11-01T00:00:00Z', paid_at: null, publisher: { full_name: 'Pat Publisher' } },
       ])
     }),
-    http.post(restUrl('rpc/admin_mark_payout_paid'), () => {
+    http.post(restUrl('rpc/admin_mark_payout_paid'), async ({ request }) => {
+      paidCalls.push(await request.json())
       payoutStatus = 'paid'
       return HttpResponse.json({ id: 'p1', status: 'paid' })
     }),
@@ -111,12 +112,18 @@ describe('admin money', () => {
 
   it('marks a payout paid through admin_mark_payout_paid', async () => {
     signInAs('admin')
-    server.use(...moneyHandlers())
+    const calls: unknown[] = []
+    server.use(...moneyHandlers([], calls))
     const user = userEvent.setup()
     renderRoute('/dashboard/admin/money')
     await user.click(await screen.findByRole('button', { name: 'Mark paid 60.00 credits to Pat Publisher' }))
+    // Nothing moves on the first click: a dialog states the amount and the publisher, and asks.
+    const dialog = await screen.findByRole('dialog', { name: 'Mark 60.00 credits paid to Pat Publisher?' })
+    expect(calls).toEqual([])
+    await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
     expect(await screen.findByText('Payout marked paid')).toBeInTheDocument()
+    expect(calls).toHaveLength(1)
     const list = screen.getByRole('list', { name: 'Payout requests' })
-    expect(await within(list).findByText('paid')).toBeInTheDocument()
+    expect(await within(list).findByText('Paid')).toBeInTheDocument()
   })
 })

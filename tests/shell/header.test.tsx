@@ -68,7 +68,7 @@ describe('header and footer', () => {
       'Dashboard',
       'Help',
       'About',
-      'Two-factor sign-in',
+      'Account',
       'Log out',
     ])
     expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument()

@@ -50,7 +50,10 @@ describe('login', () => {
     renderRoute('/login')
     await screen.findByRole('heading', { name: 'Log in' })
     await user.click(screen.getByRole('button', { name: 'Log in' }))
-    expect(await screen.findAllByText('You must provide either an email or phone number and a password')).toHaveLength(2)
+    // Said once, for the form; each field says what it lacks.
+    expect(await screen.findAllByText('You must provide either an email or phone number and a password')).toHaveLength(1)
+    expect(screen.getByText('Enter your email address.')).toBeInTheDocument()
+    expect(screen.getByText('Enter your password.')).toBeInTheDocument()
   })
 
   it('shows the auth server message for wrong credentials', async () => {

@@ -12,12 +12,13 @@ import {
   requiredPassword,
   totpCode,
   userType,
+  missingCredentials,
 } from '@/features/auth/schemas'
 
 describe('account form validators', () => {
-  it('email: SPEC §5 message when missing (blank counts as missing), format message when malformed', () => {
-    expect(email('')).toBe(MISSING_CREDENTIALS_MESSAGE)
-    expect(email('   ')).toBe('You must provide either an email or phone number and a password')
+  it('email: asks for it when missing (blank counts as missing), format message when malformed', () => {
+    expect(email('')).toBe('Enter your email address.')
+    expect(email('   ')).toBe('Enter your email address.')
     expect(email('not-an-email')).toBe('Enter a valid email address, like name@example.com.')
     expect(email('name@example')).toBe('Enter a valid email address, like name@example.com.')
     expect(email('a..b@example.com')).toBe('Enter a valid email address, like name@example.com.')
@@ -25,13 +26,13 @@ describe('account form validators', () => {
   })
 
   it('sign-in password: only missing is an error, spaces are a password', () => {
-    expect(requiredPassword('')).toBe(MISSING_CREDENTIALS_MESSAGE)
+    expect(requiredPassword('')).toBe('Enter your password.')
     expect(requiredPassword(' ')).toBeNull()
     expect(requiredPassword('x')).toBeNull()
   })
 
   it('new password: missing, then too short (under 8), then fine', () => {
-    expect(newPassword('')).toBe(MISSING_CREDENTIALS_MESSAGE)
+    expect(newPassword('')).toBe('Choose a password.')
     expect(newPassword('1234567')).toBe('Use at least 8 characters.')
     expect(newPassword('12345678')).toBeNull()
   })
@@ -65,11 +66,14 @@ describe('account form validators', () => {
 })
 
 describe('account form rules', () => {
-  it('login: both fields missing give the SPEC §5 message on each', () => {
+  it('login: each missing field says which it is; the SPEC §5 message is the form’s, once', () => {
     expect(validateAll(loginRules, { email: '', password: '' })).toEqual({
-      email: MISSING_CREDENTIALS_MESSAGE,
-      password: MISSING_CREDENTIALS_MESSAGE,
+      email: 'Enter your email address.',
+      password: 'Enter your password.',
     })
+    expect(missingCredentials({ email: ' ', password: 'x' })).toBe(MISSING_CREDENTIALS_MESSAGE)
+    expect(missingCredentials({ email: 'a@b.co', password: '' })).toBe('You must provide either an email or phone number and a password')
+    expect(missingCredentials({ email: 'a@b.co', password: 'x' })).toBeNull()
   })
 
   it('register: every field checked, and names and email submitted trimmed', () => {

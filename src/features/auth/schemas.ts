@@ -9,21 +9,29 @@ export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or 
 export const MIN_PASSWORD_LENGTH = 8
 export const USER_TYPES = ['advertiser', 'publisher'] as const
 
+/**
+ * SPEC §5's message, said once for the whole sign-in or sign-up form when the email or the password is missing
+ * (each field then says which of the two it is); never on forms that have no password.
+ */
+export function missingCredentials(values: { email: string; password: string }): string | null {
+  return values.email.trim() && values.password ? null : MISSING_CREDENTIALS_MESSAGE
+}
+
 /** Checked on the trimmed value; the form submits it trimmed. */
 export function email(value: string): string | null {
   const trimmed = value.trim()
-  if (!trimmed) return MISSING_CREDENTIALS_MESSAGE
+  if (!trimmed) return 'Enter your email address.'
   return EMAIL_PATTERN.test(trimmed) ? null : INVALID_EMAIL_MESSAGE
 }
 
 /** Signing in: any password the user typed, spaces included. */
 export function requiredPassword(value: string): string | null {
-  return value ? null : MISSING_CREDENTIALS_MESSAGE
+  return value ? null : 'Enter your password.'
 }
 
 /** Choosing a password (registration, reset). */
 export function newPassword(value: string): string | null {
-  if (!value) return MISSING_CREDENTIALS_MESSAGE
+  if (!value) return 'Choose a password.'
   return value.length < MIN_PASSWORD_LENGTH ? `Use at least ${MIN_PASSWORD_LENGTH} characters.` : null
 }
 

@@ -13,7 +13,8 @@ export type SignUpResult =
   | { success: true; needsConfirmation: boolean; email: string }
   | { success: false; errorType: 'EMAIL_EXISTS' | 'MISSING_CREDENTIALS' | 'FAILED'; message: string }
 
-export const EMAIL_EXISTS_MESSAGE = 'An account with this email already exists. Log in or reset your password.'
+/** The form follows it with links to log in or reset the password, so it does not say so itself. */
+export const EMAIL_EXISTS_MESSAGE = 'An account with this email already exists.'
 
 /** SPEC §8: a message containing 'Email already' or 'already registered' means the email is taken. */
 export function mapSignUpError(reason: string): Extract<SignUpResult, { success: false }> {

@@ -11,7 +11,7 @@ import { FormField } from '@/components/form-field'
 import { paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
 import { useFormFields } from '@/lib/use-form-fields'
-import { loginRules } from '../schemas'
+import { loginRules, missingCredentials } from '../schemas'
 import { pendingTotpFactor, useSignInMutation, type SignInResult } from '../api/sign-in-mutation'
 import { signOut } from '../api/sign-out-mutation'
 import { resendVerificationWithToasts } from '../resend-verification'
@@ -83,6 +83,11 @@ export function LoginForm() {
               Resend confirmation email
             </Button>
           </span>
+        </FormMessage>
+      ) : null}
+      {form.submitted && missingCredentials(form.values) ? (
+        <FormMessage tone="error" testId="login-missing">
+          {missingCredentials(form.values)}
         </FormMessage>
       ) : null}
       <Button type="submit" disabled={isSubmitting}>

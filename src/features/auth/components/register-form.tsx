@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { paths } from '@/config/paths'
-import { registerRules, type RegisterValues } from '../schemas'
+import { missingCredentials, registerRules, type RegisterValues } from '../schemas'
 import { useSignUpMutation, type SignUpResult } from '../api/sign-up-mutation'
 import { resendVerificationWithToasts } from '../resend-verification'
 import { FormMessage } from './auth-card'
@@ -78,6 +78,11 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
               .
             </>
           ) : null}
+        </FormMessage>
+      ) : null}
+      {form.submitted && missingCredentials(form.values) ? (
+        <FormMessage tone="error" testId="register-missing">
+          {missingCredentials(form.values)}
         </FormMessage>
       ) : null}
       <Button type="submit" disabled={isSubmitting}>

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Button } from '@/components/ui/button'
+import { cn } from '@/lib/utils'
 import { useActiveCampaignsQuery } from '../api/active-campaigns-query'
 import type { CampaignCard } from '../api/campaign-types'
 import type { NewsletterFilters as Filters } from '../keys'
@@ -60,9 +61,14 @@ export function NewsletterBrowser({
         : [...current, { id: campaign.id, name: campaign.name }],
     )
   const clear = useCallback(() => setSelected([]), [])
+  const goToSubscribe = () => {
+    const panel = document.getElementById('subscribe-panel')
+    panel?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+    panel?.querySelector<HTMLInputElement>('input[type="email"]')?.focus({ preventScroll: true })
+  }
 
   return (
-    <section className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-10">
+    <section className={cn('mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-10', selected.length > 0 && 'pb-28 lg:pb-10')}>
       <header className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold tracking-tight">Browse Newsletters</h1>
         <p className="text-muted-foreground">
@@ -126,10 +132,18 @@ export function NewsletterBrowser({
             </>
           )}
         </div>
-        <aside aria-label="Subscribe" className="lg:sticky lg:top-4 lg:self-start">
+        <aside id="subscribe-panel" aria-label="Subscribe" className="scroll-mt-20 lg:sticky lg:top-4 lg:self-start">
           {renderSubscribe(selected, clear)}
         </aside>
       </div>
+      {selected.length > 0 ? (
+        // On a phone the form sits below every card: once something is chosen, a bar takes the reader there.
+        <div className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 p-3 backdrop-blur lg:hidden" data-testid="subscribe-bar">
+          <Button className="w-full" onClick={goToSubscribe}>
+            Subscribe to {selected.length} {selected.length === 1 ? 'newsletter' : 'newsletters'}
+          </Button>
+        </div>
+      ) : null}
     </section>
   )
 }

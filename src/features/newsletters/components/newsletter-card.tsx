@@ -1,6 +1,6 @@
 /** A newsletter in the list: image, name, advertiser, category, description, and a checkbox to pick it. */
 import { Link } from 'react-router-dom'
-import { CheckIcon } from 'lucide-react'
+import { MailIcon } from 'lucide-react'
 import { EntityImage } from '@/components/entity-image'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
@@ -62,8 +62,9 @@ export function NewsletterCard({
           Select {campaign.name}
         </label>
         {alreadySubscribed && (
-          <span className="flex items-center gap-1 text-xs text-green-700">
-            <CheckIcon className="size-3" aria-hidden="true" /> Subscribed
+          // This browser asked to subscribe; only the emailed link confirms it, so no "Subscribed" tick yet.
+          <span className="flex items-center gap-1 text-xs text-amber-800" data-testid="check-your-email">
+            <MailIcon className="size-3" aria-hidden="true" /> Check your email
           </span>
         )}
       </div>

@@ -45,7 +45,8 @@ const patterns: [RegExp, string][] = [
   [/^\/earn(\/|$)/, 'Redirecting to newsletters'],
   [/^\/newsletters\/[^/]+$/, 'Newsletter'],
   [/^\/campaign\/admin\/[^/]+$/, 'Newsletter preview · Admin'],
-  [/^\/campaign\/[^/]+(\/[^/]+)?$/, 'Newsletter'],
+  [/^\/campaign\/[^/]+\/[^/]+$/, 'A recommended newsletter'],
+  [/^\/campaign\/[^/]+$/, 'Subscribe to a newsletter'],
 ]
 
 /** The title part for a path; unknown paths are the not-found page. */

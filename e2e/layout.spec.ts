@@ -1,0 +1,150 @@
+/**
+ * Every route of every role, on a phone (390 × 844) and on a desk (1280 × 800): nothing scrolls sideways, the tab
+ * has a title of its own, no picture shows the broken-image icon, and axe finds nothing serious. Each role logs in
+ * once per run; its storage state is reused for all its routes, so the whole walk stays fast.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf } from './pages/auth'
+
+const CAMPAIGN = '20000000-0000-4000-a000-000000000001'
+
+const routes = {
+  visitor: [
+    '/',
+    '/login',
+    '/register',
+    '/forgot-password',
+    '/reset-password',
+    '/help',
+    '/terms',
+    '/privacy',
+    '/about',
+    '/cookies',
+    '/gdpr',
+    '/contact',
+    '/audiences',
+    '/campaigns',
+    '/newsletters',
+    `/newsletters/${CAMPAIGN}`,
+    '/newsletters/unavailable',
+    '/confirm-subscription',
+    `/campaign/${CAMPAIGN}`,
+    `/campaign/demo-approved/${CAMPAIGN}`,
+    '/no-such-page',
+  ],
+  advertiser: [
+    '/dashboard/advertiser',
+    '/dashboard/advertiser/analytics',
+    '/dashboard/advertiser/submit-newsletter',
+    '/dashboard/advertiser/wallet',
+    '/dashboard/account',
+  ],
+  publisher: [
+    '/dashboard/publisher',
+    '/dashboard/publisher/sources',
+    '/dashboard/publisher/stats',
+    '/dashboard/publisher/payouts',
+    '/dashboard/account',
+  ],
+  admin: ['/dashboard/admin', '/dashboard/admin/users', '/dashboard/admin/money', `/campaign/admin/${CAMPAIGN}`, '/dashboard/account'],
+} as const
+type Role = keyof typeof routes
+
+const viewports = { phone: { width: 390, height: 844 }, desk: { width: 1280, height: 800 } } as const
+
+// One login per role for the whole file: the session lives in local storage, which a storage state carries.
+const states = new Map<Role, Awaited<ReturnType<Awaited<ReturnType<Browser['newContext']>>['storageState']>>>()
+async function stateOf(browser: Browser, role: Role) {
+  if (role === 'visitor') return undefined
+  if (!states.has(role)) {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(DEMO_ACCOUNTS[role])
+    await page.getByLabel('Password').fill(DEMO_PASSWORD)
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await expect(page).toHaveURL(new RegExp(`${dashboardOf[role]}$`))
+    states.set(role, await context.storageState())
+    await context.close()
+  }
+  return states.get(role)
+}
+
+/**
+ * Moves inside the running app like a click on a link does (the router follows popstate), instead of reloading
+ * the whole app for every route: the walk stays within its time budget.
+ */
+async function visit(page: Page, path: string, first: boolean) {
+  if (first) {
+    await page.goto(path)
+    return
+  }
+  // The old page stays on screen while the next one's code loads: mark it, then wait for the new page.
+  const before = await page.evaluate((to) => {
+    document.querySelectorAll('main h1').forEach((h1) => h1.setAttribute('data-stale', ''))
+    const title = document.title
+    window.history.pushState({}, '', to)
+    window.dispatchEvent(new PopStateEvent('popstate'))
+    return title
+  }, path)
+  await page.waitForFunction(
+    (title) => document.title !== title || document.querySelector('main h1:not([data-stale])') !== null,
+    before,
+  )
+}
+
+/** The page is ready once it shows its heading and nothing says it is still loading. */
+async function settle(page: Page) {
+  await expect(page.locator('main h1').first()).toBeVisible()
+  await expect(page.locator('main [role="status"][aria-label^="Loading"], main [data-testid$="-skeleton"]')).toHaveCount(0)
+}
+
+async function checkPage(page: Page, withAxe: boolean) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect.soft(overflow, 'scrolls sideways by this many pixels').toBeLessThanOrEqual(0)
+
+  // Lazy pictures below the fold have not been fetched yet: ask for all of them, then look for broken ones.
+  const broken = await page.evaluate(async () => {
+    const images = [...document.images]
+    for (const image of images) image.loading = 'eager'
+    await Promise.all(images.map((image) => image.decode().catch(() => undefined)))
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
+    return [...document.images].filter((image) => image.complete && image.naturalWidth === 0).map((image) => image.src.slice(0, 80))
+  })
+  expect.soft(broken, 'broken images').toEqual([])
+
+  if (!withAxe) return
+  // Judge the page at rest: no toast half-faded in, no button left hovered.
+  await page.mouse.move(0, 0)
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect.soft(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+for (const [viewportName, viewport] of Object.entries(viewports)) {
+  for (const role of Object.keys(routes) as Role[]) {
+    test(`${role} routes on a ${viewportName} (${viewport.width} × ${viewport.height})`, async ({ browser }) => {
+      test.setTimeout(120_000)
+      const context = await browser.newContext({ viewport, storageState: await stateOf(browser, role) })
+      const page = await context.newPage()
+      const titles = new Map<string, string>()
+      for (const [index, path] of routes[role].entries()) {
+        await test.step(path, async () => {
+          await visit(page, path, index === 0)
+          await settle(page)
+          const title = await page.title()
+          expect.soft(title, `${path} has a title`).toMatch(/\S/)
+          const clash = [...titles].find(([, other]) => other === title)
+          expect.soft(clash?.[0], `${path} shares its title "${title}" with`).toBeUndefined()
+          titles.set(path, title)
+          // axe looks at each route once, on the phone, where layouts differ most from the designs it was built on;
+          // the desk walk checks the rest (keeps the walk inside its time budget).
+          await checkPage(page, viewportName === 'phone')
+        })
+      }
+      await context.close()
+    })
+  }
+}

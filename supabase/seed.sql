@@ -15,6 +15,8 @@
 --   subscriptions: reader1..14@example.com (12 pending, 4 rejected and refunded, the rest confirmed and counted),
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
+--   activity: 60 more visits; every click, view, subscriber and ledger row is then spread over the last 30 days
+--             (settled ones 8 to 29 days ago, those still in screening within the last day), so charts show a month.
 
 insert into auth.users (id, instance_id, aud, role, email, encrypted_password, email_confirmed_at,
   raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
@@ -147,10 +149,10 @@ values
    'Jobs and tools for distributed teams.', '/seed/campaign-remote.svg', 'https://remoteweekly.example.com',
    'business', 2.00, 100, 'active', null, now() - interval '9 days'),
   ('20000000-0000-4000-a000-000000000013', '00000000-0000-4000-a000-000000000006', 'Crypto Moonshots',
-   'Guaranteed 100x picks.', '/seed/campaign-moon.svg', 'https://moonshots.example.com', 'Finance',
+   'Guaranteed 100x picks.', '/seed/campaign-moon.svg', 'https://moonshots.example.com', 'finance',
    5.00, 100, 'rejected', 'Promises guaranteed returns.', now() - interval '7 days'),
   ('20000000-0000-4000-a000-000000000014', '00000000-0000-4000-a000-000000000005', 'Summer Reading Club',
-   'A seasonal list that has ended.', '/seed/campaign-reads.svg', 'https://summerreading.example.com', 'Culture',
+   'A seasonal list that has ended.', '/seed/campaign-reads.svg', 'https://summerreading.example.com', 'culture',
    1.00, 30, 'completed', null, now() - interval '60 days');
 
 -- Clicks, page views, subscriptions and their money, through the production functions.
@@ -241,3 +243,67 @@ $$;
 insert into public.contact_messages (name, email, subject, message, created_at) values
   ('Riley Chen', 'riley@example.com', 'Pricing question', 'Can I set a different price per source?', now() - interval '3 days'),
   ('Noor Haddad', 'noor@example.com', 'Partnership', 'We run a podcast network and would like to list 12 shows.', now() - interval '1 day');
+
+-- More visits through the production click function (distinct visitors), some opening a newsletter.
+do $$
+declare
+  codes text[] := array['demo-approved', 'demo-verified', 'demo-live', 'lena-designs', 'lena-insta', 'money-map',
+    'sam-tiktok', 'jordan-x', 'pat-linkedin', 'sam-podcast', 'habits-hub'];
+  campaigns uuid[] := array['20000000-0000-4000-a000-000000000001', '20000000-0000-4000-a000-000000000002',
+    '20000000-0000-4000-a000-000000000003', '20000000-0000-4000-a000-000000000007', '20000000-0000-4000-a000-000000000008',
+    '20000000-0000-4000-a000-000000000009', '20000000-0000-4000-a000-000000000010']::uuid[];
+  click jsonb;
+  i integer;
+begin
+  for i in 1 .. 60 loop
+    perform set_config('request.headers', jsonb_build_object('x-forwarded-for', '198.18.0.' || i,
+      'user-agent', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Version/17.5 Safari/605.1.15',
+      'referer', 'https://x.com/')::text, true);
+    click := public.track_audience_source_click(codes[1 + i % cardinality(codes)], jsonb_build_object('browser', 'Safari'));
+    if i % 2 = 0 then
+      perform public.record_campaign_page_view((click ->> 'click_id')::uuid, campaigns[1 + i % cardinality(campaigns)]);
+    end if;
+  end loop;
+  perform set_config('request.headers', '', true);
+end
+$$;
+
+-- Spread the activity over the last 30 days. Only timestamps move (balances are sums of amounts, so the
+-- balance = ledger invariant holds); each subscriber confirms after its click, and each charge follows it.
+-- Subscribers whose charges settled are placed 8 to 29 days ago; the ones still in screening within the last
+-- day, with their holds maturing 7 days after confirmation as production would have it (so no seeded hold
+-- matures within the next 6 days, which the screening tests rely on).
+with placed as (
+  select s.id, s.click_id,
+    case when exists (select 1 from public.wallet_transactions t
+                      where t.subscription_id = s.id and t.type in ('hold', 'earning') and t.status <> 'pending')
+      then now() - make_interval(days => 8 + (row_number() over (order by s.email, s.campaign_id))::int * 5 % 21,
+                                 hours => (row_number() over (order by s.email, s.campaign_id))::int * 7 % 20)
+      else now() - make_interval(hours => 1 + (row_number() over (order by s.email, s.campaign_id))::int * 5 % 22)
+    end as at
+  from public.newsletter_subscriptions s
+)
+update public.newsletter_subscriptions s
+  set created_at = p.at - interval '25 minutes', armed_at = p.at - interval '25 minutes',
+      confirmed_at = case when s.confirmed_at is null then null else p.at end,
+      token_expires_at = case when s.status = 'pending' then p.at + interval '48 hours' else s.token_expires_at end
+  from placed p where p.id = s.id;
+
+update public.link_clicks c set created_at = s.created_at - interval '3 minutes'
+  from public.newsletter_subscriptions s where s.click_id = c.id;
+with others as (
+  select c.id, row_number() over (order by c.id) as n
+  from public.link_clicks c where not exists (select 1 from public.newsletter_subscriptions s where s.click_id = c.id)
+)
+update public.link_clicks c set created_at = now() - make_interval(days => (o.n * 7 % 30)::int, hours => (o.n * 5 % 23)::int)
+  from others o where o.id = c.id;
+
+update public.wallet_transactions t set
+    created_at = case when t.type in ('hold', 'earning') or t.status = 'canceled' then s.confirmed_at
+                      else s.confirmed_at + interval '7 days' end,
+    available_at = s.confirmed_at + interval '7 days'
+  from public.newsletter_subscriptions s
+  where t.subscription_id = s.id and s.confirmed_at is not null and t.type <> 'refund';
+update public.wallet_transactions t set created_at = s.confirmed_at + interval '1 day'
+  from public.newsletter_subscriptions s where t.subscription_id = s.id and t.type = 'refund';
+update public.wallet_transactions set created_at = now() - interval '29 days' where type in ('bonus', 'deposit', 'credit');

@@ -31,7 +31,7 @@ export function ProfileNameForm({
 }) {
   const form = useForm<NameValues>({ resolver: zodResolver(nameSchema), defaultValues: { firstName, lastName } })
   const save = useProfileNameMutation({ onSuccess: () => toast.success('Your name was saved') })
-  const { errors, isSubmitting, isDirty } = form.formState
+  const { errors, isSubmitting } = form.formState
   const onSubmit = form.handleSubmit(async (values) => {
     await save.mutateAsync({ userId, ...values }).then(
       () => form.reset(values),
@@ -48,7 +48,7 @@ export function ProfileNameForm({
           <Input autoComplete="family-name" {...form.register('lastName')} />
         </FormField>
       </div>
-      <Button type="submit" className="self-start" disabled={isSubmitting || !isDirty}>
+      <Button type="submit" className="self-start" disabled={isSubmitting}>
         {isSubmitting ? 'Saving…' : 'Save name'}
       </Button>
     </form>

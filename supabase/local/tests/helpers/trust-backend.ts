@@ -16,6 +16,8 @@ export type TrustBackend = Backend & {
   engine: Engine
   /** A supabase-js client whose requests the proxy says come from `ip`; `extra` headers ride along. */
   client(ip: string, extra?: Record<string, string>): SupabaseClient
+  /** A supabase-js client with the service-role key, for `auth.admin`. */
+  admin(): SupabaseClient
   /** fetch against the API with the anon key, from `ip` as the proxy says. */
   fetch(path: string, ip: string, init?: RequestInit): Promise<Response>
 }
@@ -35,15 +37,17 @@ export async function startTrustBackend({ seed }: { seed: boolean }): Promise<Tr
     seed,
     clientIpHeader: PROXY_HEADER,
   })
+  const client = (key: string, headers: Record<string, string>) =>
+    createClient(backend.apiUrl, key, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: ws as never },
+      global: { headers },
+    })
   return {
     ...backend,
     engine,
-    client: (ip, extra = {}) =>
-      createClient(backend.apiUrl, backend.anonKey, {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        realtime: { transport: ws as never },
-        global: { headers: { [PROXY_HEADER]: ip, ...extra } },
-      }),
+    client: (ip, extra = {}) => client(backend.anonKey, { [PROXY_HEADER]: ip, ...extra }),
+    admin: () => client(backend.serviceRoleKey, { [PROXY_HEADER]: nextIp() }),
     fetch: (path, ip, init = {}) =>
       fetch(`${backend.apiUrl}${path}`, {
         ...init,

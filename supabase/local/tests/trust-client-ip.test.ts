@@ -4,6 +4,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { clientIp } from '../../functions/_shared/http.ts'
 import { normalizeIp, resolveClientIp } from '../client-ip'
 import type { ApiRequest } from '../context'
 import { createGateway } from '../gateway'
@@ -63,6 +64,16 @@ describe('the gateway resolves one client IP', () => {
     } finally {
       await Promise.all([realIp.close(), forwarded.close()])
     }
+  })
+
+  it('edge functions read the address the gateway wrote into x-real-ip, never a forged X-Forwarded-For', () => {
+    const req = new Request('http://fn.test', { headers: { 'x-real-ip': '203.0.113.5', 'x-forwarded-for': '10.9.9.9' } })
+    expect(clientIp(req)).toBe('203.0.113.5')
+    expect(clientIp(new Request('http://fn.test', { headers: { 'x-forwarded-for': '10.9.9.9' } }))).toBe('unknown')
+    // Hosted: the operator names the platform's header (CLIENT_IP_HEADER secret); a list's last entry counts.
+    const hosted = new Request('http://fn.test', { headers: { 'cf-connecting-ip': '198.51.100.2', 'x-forwarded-for': '10.9.9.9, 198.51.100.3' } })
+    expect(clientIp(hosted, 'cf-connecting-ip')).toBe('198.51.100.2')
+    expect(clientIp(hosted, 'x-forwarded-for')).toBe('198.51.100.3')
   })
 
   it('normalises the forms proxies write and refuses what is not an address', () => {

@@ -47,8 +47,9 @@ export function clientIp(req: Request, header: string = clientIpHeader()): strin
 }
 
 function clientIpHeader(): string {
-  // `Deno` is absent when the pure helpers run under Node in the tests.
-  const configured = typeof Deno === 'undefined' ? undefined : Deno.env.get('CLIENT_IP_HEADER')
+  // Through globalThis: `Deno` is absent (and untyped) when the pure helpers run under Node in the tests.
+  const deno = (globalThis as { Deno?: { env: { get(name: string): string | undefined } } }).Deno
+  const configured = deno?.env.get('CLIENT_IP_HEADER')
   return configured?.trim().toLowerCase() || 'x-real-ip'
 }
 

@@ -6,11 +6,13 @@
  */
 import type { ApiRequest, ApiResponse, Handler } from '../context'
 import { withRequestContext, type Db, type Queryable } from '../db/database'
+import { loadRoleTimeouts, type RoleTimeouts } from '../db/role-timeouts'
 import { RestError, errorResponse, json } from './errors'
 import { runMutation } from './mutate'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
+import { assertBoundedPatterns } from './regex-guard'
 import { readOptions, type Options } from './request-options'
 import { notFound, runRpc } from './rpc'
 import { loadSchemaCache, type SchemaCache, type Table } from './schema-cache'
@@ -23,13 +25,15 @@ const RELOAD_ON_MISS_MS = 1000
 
 export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number }): RestHandler {
   let schema: SchemaCache | null = null
+  let timeouts: RoleTimeouts = {}
   let loading: Promise<SchemaCache> | null = null
   let lastLoad = 0
 
   const load = () => {
-    loading ??= loadSchemaCache(db)
-      .then((s) => {
+    loading ??= Promise.all([loadSchemaCache(db), loadRoleTimeouts(db)])
+      .then(([s, t]) => {
         schema = s
+        timeouts = t
         lastLoad = Date.now()
         return s
       })
@@ -50,13 +54,23 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
     const opts = readOptions(req.headers, req.method)
     const segments = req.path.split('/').filter(Boolean).map(decodeSegment)
     if (segments.length === 0) return openApiRoot(await current())
-    const context = { role: req.role, claims: req.claims, headers: req.headers }
+    const context = {
+      role: req.role,
+      claims: req.claims,
+      headers: req.headers,
+      readOnly: req.method === 'GET' || req.method === 'HEAD',
+      statementTimeout: timeouts[req.role],
+    }
     if (segments[0] === 'rpc' && segments.length === 2) {
       if (!['GET', 'HEAD', 'POST'].includes(req.method)) throw methodNotAllowed(req.method)
       const name = segments[1]
       const s = await reloadOnMiss((x) => x.functions.has(name))
       const candidates = s.functions.get(name)
       if (!candidates) throw notFound(name, [])
+      if (db.kind === 'pglite') {
+        const args = req.method === 'POST' ? [] : candidates.flatMap((f) => f.args.map((a) => a.name))
+        assertBoundedPatterns(req.query, new Set(args))
+      }
       return withRequestContext(db, context, (tx) => runRpc(tx, req, s, name, candidates, opts))
     }
     if (segments.length !== 1) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`)
@@ -66,6 +80,7 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
     if (!table) {
       throw new RestError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`)
     }
+    if (db.kind === 'pglite') assertBoundedPatterns(req.query)
     if (req.method === 'GET' || req.method === 'HEAD') {
       return withRequestContext(db, context, (tx) => read(tx, req, s, table, opts))
     }

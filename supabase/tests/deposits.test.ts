@@ -12,8 +12,7 @@ afterEach(async () => {
 })
 
 type Json = Record<string, unknown>
-const one = async (sql: string, params: unknown[] = []) =>
-  (await queryAs<{ r: Json }>(service, sql, params))[0]!.r
+const one = async (sql: string, params: unknown[] = []) => (await queryAs<{ r: Json }>(service, sql, params))[0]!.r
 
 const session = () => `cs_test_${randomUUID().replace(/-/g, '')}`
 const open = (userId: string, amount: number | string, id = session()) =>
@@ -25,10 +24,14 @@ const close = (id: string, status: string, reason: string | null = null) =>
 
 async function depositOf(id: string) {
   const db = await testDb()
-  const r = await db.query<{ status: string; amount: string; transaction_id: string | null; failure_reason: string | null }>(
-    'select status, amount::text, transaction_id, failure_reason from public.deposits where stripe_session_id = $1',
-    [id],
-  )
+  const r = await db.query<{
+    status: string
+    amount: string
+    transaction_id: string | null
+    failure_reason: string | null
+  }>('select status, amount::text, transaction_id, failure_reason from public.deposits where stripe_session_id = $1', [
+    id,
+  ])
   return r.rows[0]
 }
 
@@ -51,14 +54,21 @@ async function advertiserWithSession(amount = 25): Promise<{ u: NewUser; id: str
 describe('open_deposit', () => {
   it('records a pending deposit the advertiser can read, and nobody else but admins', async () => {
     const { u, id } = await advertiserWithSession(25)
-    expect(await depositOf(id)).toEqual({ status: 'pending', amount: '25.00', transaction_id: null, failure_reason: null })
+    expect(await depositOf(id)).toEqual({
+      status: 'pending',
+      amount: '25.00',
+      transaction_id: null,
+      failure_reason: null,
+    })
     expect(await queryAs(u.actor, 'select amount::text, status from public.deposits')).toEqual([
       { amount: '25.00', status: 'pending' },
     ])
-    expect(await queryAs(actors.otherAdvertiser, 'select 1 from public.deposits where stripe_session_id = $1', [id])).toEqual([])
-    expect(await queryAs(actors.admin, 'select 1 as n from public.deposits where stripe_session_id = $1', [id])).toEqual([
-      { n: 1 },
-    ])
+    expect(
+      await queryAs(actors.otherAdvertiser, 'select 1 from public.deposits where stripe_session_id = $1', [id]),
+    ).toEqual([])
+    expect(
+      await queryAs(actors.admin, 'select 1 as n from public.deposits where stripe_session_id = $1', [id]),
+    ).toEqual([{ n: 1 }])
     expect((await walletOf(u.id)).balance).toBe('0.00')
   })
 
@@ -107,7 +117,10 @@ describe('complete_deposit', () => {
     const first = await complete(id, u.id, 25)
     expect(first).toMatchObject({ result: 'credited', user_id: u.id, amount: 25, balance: 25 })
     for (let i = 0; i < 3; i++) {
-      expect(await complete(id, u.id, 25)).toMatchObject({ result: 'already_credited', transaction_id: first.transaction_id })
+      expect(await complete(id, u.id, 25)).toMatchObject({
+        result: 'already_credited',
+        transaction_id: first.transaction_id,
+      })
     }
     expect(await depositOf(id)).toMatchObject({ status: 'completed', transaction_id: first.transaction_id })
     expect(await ledgerRows(u.id)).toEqual([{ amount: '25.00', reference: id }])
@@ -181,7 +194,10 @@ describe('deposits table', () => {
   })
 
   it('lists the demo deposits credited by the seed with their reference', async () => {
-    const rows = await queryAs(actors.advertiser, `select status, amount::text, stripe_session_id from public.deposits where stripe_session_id like 'seed-%'`)
+    const rows = await queryAs(
+      actors.advertiser,
+      `select status, amount::text, stripe_session_id from public.deposits where stripe_session_id like 'seed-%'`,
+    )
     expect(rows).toEqual([{ status: 'completed', amount: '500.00', stripe_session_id: 'seed-deposit-ada-1' }])
   })
 })

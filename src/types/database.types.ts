@@ -212,6 +212,69 @@ export type Database = {
         }
         Relationships: []
       }
+      deposits: {
+        Row: {
+          amount: number
+          completed_at: string | null
+          created_at: string
+          currency: string
+          expires_at: string | null
+          failure_reason: string | null
+          id: string
+          status: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent: string | null
+          stripe_session_id: string
+          transaction_id: string | null
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id?: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'deposits_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: false
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'deposits_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
           audience_source_id: string
@@ -719,6 +782,23 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      close_deposit: {
+        Args: {
+          p_session_id: string
+          p_status: unknown
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      complete_deposit: {
+        Args: {
+          p_session_id: string
+          p_user_id: string
+          p_amount: number
+          p_payment_intent?: string
+        }
+        Returns: Json
+      }
       confirm_subscription: {
         Args: {
           p_token_hash: string
@@ -799,6 +879,15 @@ export type Database = {
         }
         Returns: boolean
       }
+      open_deposit: {
+        Args: {
+          p_user_id: string
+          p_amount: number
+          p_session_id: string
+          p_expires_at?: string
+        }
+        Returns: Json
+      }
       purge_click_ips: {
         Args: {
           p_older_than?: string
@@ -846,7 +935,9 @@ export type Database = {
         Returns: Json
       }
     }
-    Enums: { [_ in never]: never }
+    Enums: {
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+    }
     CompositeTypes: { [_ in never]: never }
   }
 }
@@ -930,6 +1021,6 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: { deposit_status: ['pending', 'completed', 'failed', 'expired'] },
   },
 } as const

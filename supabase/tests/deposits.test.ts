@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
 import { actors, createUser, ledgerMismatches, type NewUser } from './helpers/fixtures'
-import { walletOf } from './helpers/market'
+import { createMarket, walletOf } from './helpers/market'
 
 afterEach(async () => {
   expect(await ledgerMismatches()).toEqual([])
@@ -145,6 +145,21 @@ describe('complete_deposit', () => {
     expect(await depositOf(id)).toMatchObject({ status: 'pending', transaction_id: null })
     expect(await ledgerRows(u.id)).toEqual([])
     expect(await ledgerRows(other.id)).toEqual([])
+  })
+})
+
+describe('a campaign short of money', () => {
+  it('is shown to subscribers again once a deposit lands', async () => {
+    const m = await createMarket({ deposit: 0, price: 5, budget: 100 })
+    const db = await testDb()
+    const funding = async () =>
+      (await db.query<{ f: string }>('select funding_status as f from public.campaigns where id = $1', [m.campaignId])).rows[0]!.f
+    expect(await funding()).toBe('balance_exhausted')
+    const id = session()
+    await open(m.advertiser.id, 25, id)
+    expect(await funding()).toBe('balance_exhausted')
+    await complete(id, m.advertiser.id, 25)
+    expect(await funding()).toBe('funded')
   })
 })
 

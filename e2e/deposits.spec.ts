@@ -8,7 +8,8 @@ import { AdvertiserDashboard, DEMO_ADVERTISER } from './pages/advertiser'
 import { E2E } from './ports'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''))
-const shown = (n: number) => `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)} credits`
+const shown = (n: number) =>
+  `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)} credits`
 
 async function openWallet(page: Page) {
   const advertiser = new AdvertiserDashboard(page)
@@ -24,7 +25,9 @@ async function startDeposit(page: Page, amount: string) {
   await page.getByRole('button', { name: 'Add funds' }).click()
   const dialog = page.getByRole('dialog', { name: 'Add funds' })
   await dialog.getByLabel('Amount (credits)').fill(amount)
-  await expect(dialog.getByTestId('deposit-charge')).toContainText(`You will be charged $${Number(amount).toFixed(2)} (USD)`)
+  await expect(dialog.getByTestId('deposit-charge')).toContainText(
+    `You will be charged $${Number(amount).toFixed(2)} (USD)`,
+  )
   await dialog.getByRole('button', { name: 'Continue' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.apiUrl}/checkout/cs_test_\\w+$`))
   await expect(page.getByText('Pay Growletter')).toBeVisible()
@@ -34,7 +37,11 @@ async function startDeposit(page: Page, amount: string) {
 }
 
 const depositRows = (page: Page, amount: string) =>
-  page.getByRole('table', { name: 'Wallet transactions, newest first' }).getByRole('row').filter({ hasText: 'Deposit' }).filter({ hasText: `+${amount} credits` })
+  page
+    .getByRole('table', { name: 'Wallet transactions, newest first' })
+    .getByRole('row')
+    .filter({ hasText: 'Deposit' })
+    .filter({ hasText: `+${amount} credits` })
 
 test('an advertiser deposits 25 through the local checkout and sees +25.00 exactly once', async ({ page }) => {
   const before = await openWallet(page)
@@ -53,7 +60,9 @@ test('an advertiser deposits 25 through the local checkout and sees +25.00 exact
   await page.getByRole('button', { name: 'Pay $25.00' }).click()
   await expect(page).toHaveURL(/\/dashboard\/advertiser\/wallet$/)
   await expect(page.getByText('Payment successful')).toBeVisible()
-  await expect(page.getByTestId('deposit-completed')).toHaveText('Deposit completed: 25.00 credits added to your wallet.')
+  await expect(page.getByTestId('deposit-completed')).toHaveText(
+    'Deposit completed: 25.00 credits added to your wallet.',
+  )
   await expect(page.getByTestId('wallet-total')).toHaveText(shown(before + 25))
   await expect(depositRows(page, '25.00')).toHaveCount(1)
 
@@ -61,7 +70,11 @@ test('an advertiser deposits 25 through the local checkout and sees +25.00 exact
   await expect(page.getByTestId('wallet-total')).toHaveText(shown(before + 25))
   await expect(depositRows(page, '25.00')).toHaveCount(1)
 
-  const messages = (await (await fetch(`${E2E.mailboxUrl}/api/messages`)).json()) as { to: string; subject: string; text: string }[]
+  const messages = (await (await fetch(`${E2E.mailboxUrl}/api/messages`)).json()) as {
+    to: string
+    subject: string
+    text: string
+  }[]
   const receipts = messages.filter((m) => m.to.includes(DEMO_ADVERTISER) && m.text.includes(sessionId))
   expect(receipts.map((m) => m.subject)).toEqual(['Receipt: 25.00 credits added to your wallet'])
 })

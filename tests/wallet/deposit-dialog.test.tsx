@@ -11,7 +11,9 @@ import { DepositDialog } from '@/features/wallet/components/deposit-dialog'
 import { depositMessages } from '@/features/wallet/api/checkout-session-mutation'
 import { functionsUrl, server } from '../msw/server'
 
-function setup(answer: () => Response = () => HttpResponse.json({ url: 'https://checkout.stripe.com/c/pay/cs_test_1' })) {
+function setup(
+  answer: () => Response = () => HttpResponse.json({ url: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+) {
   const calls: unknown[] = []
   server.use(
     http.post(functionsUrl('create-checkout-session'), async ({ request }) => {

@@ -37,7 +37,9 @@ describe('payment return on the wallet', () => {
         return HttpResponse.json([deposit(credited ? 'completed' : 'pending')])
       }),
       http.get(restUrl('wallets'), () =>
-        HttpResponse.json([credited ? { balance: 35, held: 0, available: 35 } : { balance: 10, held: 0, available: 10 }]),
+        HttpResponse.json([
+          credited ? { balance: 35, held: 0, available: 35 } : { balance: 10, held: 0, available: 10 },
+        ]),
       ),
       http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
     )
@@ -105,7 +107,12 @@ describe('payment return on the wallet', () => {
       http.get(restUrl('deposits'), () =>
         HttpResponse.json([
           deposit('pending', { id: 'open', amount: 40, stripe_session_id: 'cs_test_open' }),
-          deposit('pending', { id: 'old', amount: 70, stripe_session_id: 'cs_test_old', expires_at: '2020-01-01T00:00:00Z' }),
+          deposit('pending', {
+            id: 'old',
+            amount: 70,
+            stripe_session_id: 'cs_test_old',
+            expires_at: '2020-01-01T00:00:00Z',
+          }),
         ]),
       ),
       http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),

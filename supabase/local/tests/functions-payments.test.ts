@@ -8,6 +8,11 @@ import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import ws from 'ws'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { envFor } from '../cli'
+import { writeEnvLocal } from '../config'
 import { startBackend, type Backend } from '../server'
 import { inbox, invoke, serviceClient, uniqueEmail, visitor } from './functions-e2e-helpers'
 
@@ -342,6 +347,15 @@ describe('payments-webhook', () => {
     ).toBe('closed')
     expect(await depositOf(expired.sessionId)).toMatchObject({ status: 'expired' })
     expect(await balanceOf(adv.id)).toBe('30.00')
+  })
+
+  it('verifies with the STRIPE_WEBHOOK_SECRET the backend writes to .env.local', async () => {
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'growletter-env-')), '.env.local')
+    await writeEnvLocal(file, envFor(backend))
+    const secret = /^STRIPE_WEBHOOK_SECRET=(whsec_\S+)$/m.exec(await readFile(file, 'utf8'))?.[1]
+    expect(secret).toBe(backend.stripeWebhookSecret)
+    const payload = event('customer.created', { id: 'cus_test_1', object: 'customer' })
+    expect((await sendWebhook(payload, sign(payload, secret))).status).toBe(200)
   })
 
   it('answers 200 to other events and changes nothing; refuses GET', async () => {

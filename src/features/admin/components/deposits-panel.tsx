@@ -32,11 +32,21 @@ export function DepositsPanel() {
           <caption className="sr-only">Deposits, newest first, with their Stripe reference</caption>
           <thead className="border-b text-muted-foreground">
             <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">Date</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Advertiser</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Stripe reference</th>
-              <th scope="col" className="py-2 text-right font-medium">Amount</th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Date
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Advertiser
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Stripe reference
+              </th>
+              <th scope="col" className="py-2 text-right font-medium">
+                Amount
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -50,7 +60,9 @@ export function DepositsPanel() {
                 </td>
                 <td className="py-2 pr-3 font-mono text-xs break-all">
                   {d.stripe_session_id}
-                  {d.stripe_payment_intent && <span className="block text-muted-foreground">{d.stripe_payment_intent}</span>}
+                  {d.stripe_payment_intent && (
+                    <span className="block text-muted-foreground">{d.stripe_payment_intent}</span>
+                  )}
                 </td>
                 <td className="py-2 text-right whitespace-nowrap tabular-nums">{formatCredits(d.amount)}</td>
               </tr>
@@ -58,7 +70,13 @@ export function DepositsPanel() {
           </tbody>
         </table>
       </TableScroll>
-      <Pager label="Deposit pages" page={page} pageSize={ADMIN_DEPOSITS_PAGE_SIZE} total={query.data.total} onPageChange={setPage} />
+      <Pager
+        label="Deposit pages"
+        page={page}
+        pageSize={ADMIN_DEPOSITS_PAGE_SIZE}
+        total={query.data.total}
+        onPageChange={setPage}
+      />
     </div>
   )
 }

@@ -9,7 +9,10 @@ import { supabase } from '@/lib/supabase'
 import type { Tables } from '@/types/database.types'
 import { walletKeys } from '../keys'
 
-export type Deposit = Pick<Tables<'deposits'>, 'id' | 'amount' | 'status' | 'stripe_session_id' | 'expires_at' | 'created_at'>
+export type Deposit = Pick<
+  Tables<'deposits'>,
+  'id' | 'amount' | 'status' | 'stripe_session_id' | 'expires_at' | 'created_at'
+>
 export type DepositsVariables = { userId: string; watch?: string }
 
 export const DEPOSIT_POLL_MS = 1_500

@@ -7,7 +7,16 @@ import { useId, useState, type ReactNode } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { formatCredits } from '@/lib/format'
@@ -69,7 +78,13 @@ export function DepositDialog({ trigger, defaultAmount = '', redirect = openChec
         </DialogHeader>
         <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4" data-testid="deposit-form">
           <FormField id={`${id}-amount`} label="Amount (credits)" error={form.formState.errors.amount?.message}>
-            <Input inputMode="decimal" autoComplete="off" placeholder="25.00" data-testid="deposit-amount" {...form.register('amount')} />
+            <Input
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="25.00"
+              data-testid="deposit-amount"
+              {...form.register('amount')}
+            />
           </FormField>
           <p className="rounded-md bg-muted p-3 text-sm" aria-live="polite" data-testid="deposit-charge">
             {parsed.success ? (

@@ -51,7 +51,8 @@ export function DepositStatus({ userId, watch }: DepositStatusProps) {
           <ClockIcon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
           <span>
             Deposit of {formatCredits(d.amount)}: awaiting payment.
-            {d.expires_at && ` The checkout stays open until ${time.format(new Date(d.expires_at))}; nothing is charged unless you pay.`}
+            {d.expires_at &&
+              ` The checkout stays open until ${time.format(new Date(d.expires_at))}; nothing is charged unless you pay.`}
           </span>
         </p>
       ))}
@@ -63,7 +64,10 @@ function WatchedDeposit({ deposit, gaveUp }: { deposit: Deposit; gaveUp: boolean
   const amount = formatCredits(deposit.amount)
   if (deposit.status === 'completed') {
     return (
-      <p className="flex items-start gap-2 rounded-md bg-green-50 p-3 text-sm text-green-900" data-testid="deposit-completed">
+      <p
+        className="flex items-start gap-2 rounded-md bg-green-50 p-3 text-sm text-green-900"
+        data-testid="deposit-completed"
+      >
         <CheckCircle2Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>Deposit completed: {amount} added to your wallet.</span>
       </p>
@@ -71,7 +75,11 @@ function WatchedDeposit({ deposit, gaveUp }: { deposit: Deposit; gaveUp: boolean
   }
   if (deposit.status === 'failed' || deposit.status === 'expired') {
     return (
-      <p className="flex items-start gap-2 rounded-md bg-red-50 p-3 text-sm text-red-900" role="alert" data-testid="deposit-failed">
+      <p
+        className="flex items-start gap-2 rounded-md bg-red-50 p-3 text-sm text-red-900"
+        role="alert"
+        data-testid="deposit-failed"
+      >
         <XCircleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>
           {deposit.status === 'failed'
@@ -82,8 +90,15 @@ function WatchedDeposit({ deposit, gaveUp }: { deposit: Deposit; gaveUp: boolean
     )
   }
   return (
-    <p role="status" className="flex items-start gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-900" data-testid="deposit-pending">
-      <Loader2Icon className={gaveUp ? 'mt-0.5 size-4 shrink-0' : 'mt-0.5 size-4 shrink-0 animate-spin'} aria-hidden="true" />
+    <p
+      role="status"
+      className="flex items-start gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-900"
+      data-testid="deposit-pending"
+    >
+      <Loader2Icon
+        className={gaveUp ? 'mt-0.5 size-4 shrink-0' : 'mt-0.5 size-4 shrink-0 animate-spin'}
+        aria-hidden="true"
+      />
       <span>
         {gaveUp
           ? `Deposit of ${amount} pending: the payment provider has not confirmed it yet. It is added as soon as it does; reload this page later.`

@@ -13,10 +13,7 @@ export type WalletTransaction = Pick<
 export type WalletTransactionsVariables = { userId: string; page: number }
 export type WalletTransactionsPage = { rows: WalletTransaction[]; total: number }
 
-export async function getWalletTransactions({
-  userId,
-  page,
-}: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
+export async function getWalletTransactions({ userId, page }: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
   const from = page * TRANSACTIONS_PAGE_SIZE
   const { data, error, count } = await supabase
     .from('wallet_transactions')

@@ -281,6 +281,69 @@ export type Database = {
           },
         ]
       }
+      deposits: {
+        Row: {
+          amount: number
+          completed_at: string | null
+          created_at: string
+          currency: string
+          expires_at: string | null
+          failure_reason: string | null
+          id: string
+          status: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent: string | null
+          stripe_session_id: string
+          transaction_id: string | null
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id?: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'deposits_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: false
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'deposits_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
           audience_source_id: string
@@ -842,6 +905,23 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      close_deposit: {
+        Args: {
+          p_session_id: string
+          p_status: unknown
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      complete_deposit: {
+        Args: {
+          p_session_id: string
+          p_user_id: string
+          p_amount: number
+          p_payment_intent?: string
+        }
+        Returns: Json
+      }
       confirm_subscription: {
         Args: {
           p_token_hash: string
@@ -932,6 +1012,15 @@ export type Database = {
         }
         Returns: boolean
       }
+      open_deposit: {
+        Args: {
+          p_user_id: string
+          p_amount: number
+          p_session_id: string
+          p_expires_at?: string
+        }
+        Returns: Json
+      }
       publisher_balance: {
         Args: never
         Returns: {
@@ -996,7 +1085,9 @@ export type Database = {
         Returns: Json
       }
     }
-    Enums: { [_ in never]: never }
+    Enums: {
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+    }
     CompositeTypes: { [_ in never]: never }
   }
 }
@@ -1080,6 +1171,6 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: { deposit_status: ['pending', 'completed', 'failed', 'expired'] },
   },
 } as const

@@ -13,6 +13,7 @@ import type { BackendContext } from './context'
 import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb } from './db/open-backend-db'
+import { createCheckoutHandler, LOCAL_STRIPE_WEBHOOK_SECRET } from './checkout/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
 import { apiKeys } from './keys'
@@ -54,6 +55,8 @@ export type Backend = {
   mailboxUrl: string
   anonKey: string
   serviceRoleKey: string
+  /** What the payments webhook verifies and the local checkout signs with (STRIPE_WEBHOOK_SECRET). */
+  stripeWebhookSecret: string
   db: Db
   /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
   reloadSchema(): Promise<void>
@@ -97,7 +100,14 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const rest = createRestHandler({ db, maxRows: numberSetting(config, ['api', 'max_rows']) })
   let routes: Routes | null = null
   const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
-  const server = http.createServer(createGateway({ routes: () => routes!, log, clientIpHeader }))
+  const server = http.createServer(
+    createGateway({
+      routes: () => routes!,
+      log,
+      clientIpHeader,
+      openFunction: (name) => config.functions?.[name]?.verify_jwt === false,
+    }),
+  )
   server.keepAliveTimeout = 65_000
   // The schema cache loads while the server starts listening (REST requests wait for it, auth ones
   // need not): ~150 ms of the one-second budget for a start with an existing database.
@@ -116,8 +126,15 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
   const smtp = { host: HOST, port: mailbox.smtpPort }
   const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp) }
-  const functions = createFunctionsHandler(ctx)
-  routes = { auth: createAuthHandler(ctx), rest, functions }
+  // STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
+  // Unset: the local checkout plays Stripe and signs with the local secret.
+  const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''
+  const stripeWebhookSecret = process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STRIPE_WEBHOOK_SECRET
+  const functions = createFunctionsHandler(ctx, {
+    env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
+  })
+  const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret })
+  routes = { auth: createAuthHandler(ctx), rest, functions, checkout }
   server.on('error', (error) => console.error('[backend] server error:', error))
 
   let closing: Promise<void> | null = null
@@ -126,6 +143,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     mailboxUrl: mailbox.httpUrl,
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
+    stripeWebhookSecret,
     db,
     reloadSchema: () => rest.reload(),
     close: () =>
@@ -134,6 +152,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.close(() => resolve())
           server.closeAllConnections()
         })
+        checkout.close()
         await Promise.allSettled([functions.close(), mailbox.close()])
         const mailer = ctx.mailer as { close?: () => void }
         mailer.close?.()

@@ -14,6 +14,7 @@ import { UsersPanel } from '@/features/admin/components/users-panel'
 import { TotalsPanel } from '@/features/admin/components/totals-panel'
 import { TransactionsPanel } from '@/features/admin/components/transactions-panel'
 import { PayoutsPanel } from '@/features/admin/components/payouts-panel'
+import { DepositsPanel } from '@/features/admin/components/deposits-panel'
 
 const sections = [
   { to: paths.admin.root, label: 'Review queue', end: true },
@@ -56,6 +57,14 @@ function MoneyPage() {
         </CardHeader>
         <CardContent>
           <PayoutsPanel />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Deposits</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DepositsPanel />
         </CardContent>
       </Card>
       <Card>

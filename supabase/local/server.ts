@@ -9,6 +9,7 @@ import path from 'node:path'
 import { createAuthHandler, ensureAuthSchema } from './auth/index'
 import { loadConfig, numberSetting } from './config'
 import type { BackendContext } from './context'
+import { startBackground, type Background } from './cron/background'
 import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb } from './db/open-backend-db'
@@ -40,6 +41,11 @@ export type BackendOptions = {
   log?: boolean
   /** Overrides config.toml's auth.site_url (where auth emails and redirects send people), e.g. for e2e. */
   siteUrl?: string
+  /**
+   * Run pg_cron's jobs and pg_net's requests on timers (default true). `false` for tests that want no
+   * background work, or that drive it themselves with `backend.cron.tick()`.
+   */
+  cron?: boolean
 }
 
 export type Backend = {
@@ -48,6 +54,8 @@ export type Backend = {
   anonKey: string
   serviceRoleKey: string
   db: Db
+  /** The local pg_cron scheduler and pg_net worker (tests run a tick at a chosen time). */
+  cron: Pick<Background, 'tick' | 'drainNet'>
   /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
   reloadSchema(): Promise<void>
   close(): Promise<void>
@@ -111,6 +119,20 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const functions = createFunctionsHandler(ctx)
   routes = { auth: createAuthHandler(ctx), rest, functions }
   server.on('error', (error) => console.error('[backend] server error:', error))
+  let background: Background
+  try {
+    background = await startBackground({
+      db,
+      apiUrl,
+      serviceRoleKey: keys.serviceRoleKey,
+      timers: opts.cron ?? true,
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+  } catch (error) {
+    server.closeAllConnections()
+    await Promise.allSettled([new Promise((resolve) => server.close(resolve)), functions.close(), mailbox.close(), db.close()])
+    throw error
+  }
 
   let closing: Promise<void> | null = null
   return {
@@ -119,6 +141,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
     db,
+    cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
     close: () =>
       (closing ??= (async () => {
@@ -126,6 +149,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.close(() => resolve())
           server.closeAllConnections()
         })
+        // Jobs and requests in progress finish before the functions and the database go away.
+        await background.close()
         await Promise.allSettled([functions.close(), mailbox.close()])
         const mailer = ctx.mailer as { close?: () => void }
         mailer.close?.()

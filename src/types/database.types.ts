@@ -467,15 +467,73 @@ export type Database = {
           },
         ]
       }
+      notification_queue: {
+        Row: {
+          attempts: number
+          created_at: string
+          data: Json
+          dedupe_key: string | null
+          id: string
+          last_error: string | null
+          locked_until: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          template: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          attempts?: number
+          created_at?: string
+          data?: Json
+          dedupe_key?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          template: string
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          attempts?: number
+          created_at?: string
+          data?: Json
+          dedupe_key?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          template?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'notification_queue_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       payout_requests: {
         Row: {
           amount: number
           created_at: string
           id: string
           paid_at: string | null
+          paid_by: string | null
           publisher_id: string
           status: string
           transaction_id: string | null
+          transfer_reference: string | null
           updated_at: string
         }
         Insert: {
@@ -483,9 +541,11 @@ export type Database = {
           created_at?: string
           id?: string
           paid_at?: string | null
+          paid_by?: string | null
           publisher_id: string
           status?: string
           transaction_id?: string | null
+          transfer_reference?: string | null
           updated_at?: string
         }
         Update: {
@@ -493,12 +553,21 @@ export type Database = {
           created_at?: string
           id?: string
           paid_at?: string | null
+          paid_by?: string | null
           publisher_id?: string
           status?: string
           transaction_id?: string | null
+          transfer_reference?: string | null
           updated_at?: string
         }
         Relationships: [
+          {
+            foreignKeyName: 'payout_requests_paid_by_fkey'
+            columns: ['paid_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
           {
             foreignKeyName: 'payout_requests_publisher_id_fkey'
             columns: ['publisher_id']
@@ -681,6 +750,7 @@ export type Database = {
       admin_mark_payout_paid: {
         Args: {
           p_payout_id: string
+          p_reference: string
         }
         Returns: Json
       }
@@ -714,6 +784,18 @@ export type Database = {
           p_reason?: string
         }
         Returns: undefined
+      }
+      claim_notifications: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          template: string
+          data: Json
+          email: string
+          full_name: string
+        }[]
       }
       claim_signup_bonus: {
         Args: never
@@ -762,6 +844,13 @@ export type Database = {
         }
         Returns: Json
       }
+      finish_notification: {
+        Args: {
+          p_id: string
+          p_error?: string
+        }
+        Returns: string
+      }
       fold_email: {
         Args: {
           p_email: string
@@ -798,6 +887,15 @@ export type Database = {
           status: string
         }
         Returns: boolean
+      }
+      publisher_balance: {
+        Args: never
+        Returns: {
+          pending: number
+          available: number
+          requested: number
+          paid: number
+        }[]
       }
       purge_click_ips: {
         Args: {

@@ -3,7 +3,7 @@
  * suggests all of it, and asks for confirmation of the exact amount before the request is sent.
  */
 import { useId, useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
@@ -21,7 +21,7 @@ export function PayoutRequestDialog({ userId, available }: { userId: string; ava
   })
   const mutation = usePayoutRequestMutation({ onSuccess: () => setOpen(false) })
   const error = form.formState.errors.amount?.message
-  const typed = Number(form.watch('amount'))
+  const typed = Number(useWatch({ control: form.control, name: 'amount' }))
   const onSubmit = form.handleSubmit(async ({ amount }) => {
     await mutation.mutateAsync({ userId, amount }).catch((e: Error) => form.setError('amount', { message: e.message }))
   })

@@ -6,6 +6,7 @@ export type Database = {
     Tables: {
       audience_sources: {
         Row: {
+          approved_at: string | null
           category: string | null
           created_at: string
           description: string | null
@@ -22,6 +23,7 @@ export type Database = {
           url: string | null
         }
         Insert: {
+          approved_at?: string | null
           category?: string | null
           created_at?: string
           description?: string | null
@@ -38,6 +40,7 @@ export type Database = {
           url?: string | null
         }
         Update: {
+          approved_at?: string | null
           category?: string | null
           created_at?: string
           description?: string | null
@@ -123,6 +126,8 @@ export type Database = {
       campaigns: {
         Row: {
           advertiser_id: string
+          approved_at: string | null
+          budget_reserved: number
           budget_spent: number
           budget_total: number
           category: string | null
@@ -133,6 +138,7 @@ export type Database = {
           image_url: string | null
           name: string
           price_per_subscriber: number
+          reservations_open: number
           review_note: string | null
           status: string
           updated_at: string
@@ -140,6 +146,8 @@ export type Database = {
         }
         Insert: {
           advertiser_id: string
+          approved_at?: string | null
+          budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
@@ -150,6 +158,7 @@ export type Database = {
           image_url?: string | null
           name: string
           price_per_subscriber?: number
+          reservations_open?: number
           review_note?: string | null
           status?: string
           updated_at?: string
@@ -157,6 +166,8 @@ export type Database = {
         }
         Update: {
           advertiser_id?: string
+          approved_at?: string | null
+          budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
@@ -167,6 +178,7 @@ export type Database = {
           image_url?: string | null
           name?: string
           price_per_subscriber?: number
+          reservations_open?: number
           review_note?: string | null
           status?: string
           updated_at?: string
@@ -212,6 +224,186 @@ export type Database = {
         }
         Relationships: []
       }
+      content_revisions: {
+        Row: {
+          author_id: string
+          changes: Json
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          id: string
+          review_note: string | null
+          status: string
+          subject_id: string
+          subject_type: string
+          updated_at: string
+        }
+        Insert: {
+          author_id: string
+          changes: Json
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          id?: string
+          review_note?: string | null
+          status?: string
+          subject_id: string
+          subject_type: string
+          updated_at?: string
+        }
+        Update: {
+          author_id?: string
+          changes?: Json
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          id?: string
+          review_note?: string | null
+          status?: string
+          subject_id?: string
+          subject_type?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'content_revisions_author_id_fkey'
+            columns: ['author_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'content_revisions_decided_by_fkey'
+            columns: ['decided_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      dispute_subscriptions: {
+        Row: {
+          campaign_id: string
+          dispute_id: string
+          refunded: boolean
+          subscription_id: string
+        }
+        Insert: {
+          campaign_id: string
+          dispute_id: string
+          refunded?: boolean
+          subscription_id: string
+        }
+        Update: {
+          campaign_id?: string
+          dispute_id?: string
+          refunded?: boolean
+          subscription_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'dispute_subscriptions_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'dispute_subscriptions_dispute_id_fkey'
+            columns: ['dispute_id']
+            isOneToOne: false
+            referencedRelation: 'disputes'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'dispute_subscriptions_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      disputes: {
+        Row: {
+          advertiser_id: string
+          audience_source_id: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_note: string | null
+          id: string
+          kind: string
+          publisher_id: string
+          reason: string
+          refunded: number
+          refunded_subscribers: number
+          status: string
+          updated_at: string
+        }
+        Insert: {
+          advertiser_id: string
+          audience_source_id: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_note?: string | null
+          id?: string
+          kind: string
+          publisher_id: string
+          reason: string
+          refunded?: number
+          refunded_subscribers?: number
+          status?: string
+          updated_at?: string
+        }
+        Update: {
+          advertiser_id?: string
+          audience_source_id?: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_note?: string | null
+          id?: string
+          kind?: string
+          publisher_id?: string
+          reason?: string
+          refunded?: number
+          refunded_subscribers?: number
+          status?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'disputes_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_decided_by_fkey'
+            columns: ['decided_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_publisher_id_fkey'
+            columns: ['publisher_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
           audience_source_id: string
@@ -242,6 +434,8 @@ export type Database = {
           timezone: string | null
           unique_views: number
           user_agent: string | null
+          view_window_count: number
+          view_window_started_at: string | null
           viewed_campaign_ids: string[]
           viewport_height: number | null
           viewport_width: number | null
@@ -276,6 +470,8 @@ export type Database = {
           timezone?: string | null
           unique_views?: number
           user_agent?: string | null
+          view_window_count?: number
+          view_window_started_at?: string | null
           viewed_campaign_ids?: string[]
           viewport_height?: number | null
           viewport_width?: number | null
@@ -310,6 +506,8 @@ export type Database = {
           timezone?: string | null
           unique_views?: number
           user_agent?: string | null
+          view_window_count?: number
+          view_window_started_at?: string | null
           viewed_campaign_ids?: string[]
           viewport_height?: number | null
           viewport_width?: number | null
@@ -376,6 +574,7 @@ export type Database = {
       newsletter_subscriptions: {
         Row: {
           armed_at: string
+          attributed_at: string | null
           audience_source_id: string | null
           campaign_id: string
           click_id: string | null
@@ -385,10 +584,12 @@ export type Database = {
           counted: boolean
           created_at: string
           email: string
-          email_folded: string | null
+          email_canonical: string | null
+          first_paid_at: string | null
           id: string
           not_counted_reason: string | null
           price: number | null
+          reserved_amount: number
           status: string
           subscribe_ip: string | null
           subscribe_user_agent: string | null
@@ -396,9 +597,11 @@ export type Database = {
           token_hash: string | null
           updated_at: string
           used_token_hash: string | null
+          visitor_hash: string | null
         }
         Insert: {
           armed_at?: string
+          attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id: string
           click_id?: string | null
@@ -408,10 +611,12 @@ export type Database = {
           counted?: boolean
           created_at?: string
           email: string
-          email_folded?: never
+          email_canonical?: never
+          first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
           price?: number | null
+          reserved_amount?: number
           status?: string
           subscribe_ip?: string | null
           subscribe_user_agent?: string | null
@@ -419,9 +624,11 @@ export type Database = {
           token_hash?: string | null
           updated_at?: string
           used_token_hash?: string | null
+          visitor_hash?: string | null
         }
         Update: {
           armed_at?: string
+          attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id?: string
           click_id?: string | null
@@ -431,10 +638,12 @@ export type Database = {
           counted?: boolean
           created_at?: string
           email?: string
-          email_folded?: never
+          email_canonical?: never
+          first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
           price?: number | null
+          reserved_amount?: number
           status?: string
           subscribe_ip?: string | null
           subscribe_user_agent?: string | null
@@ -442,6 +651,7 @@ export type Database = {
           token_hash?: string | null
           updated_at?: string
           used_token_hash?: string | null
+          visitor_hash?: string | null
         }
         Relationships: [
           {
@@ -726,6 +936,7 @@ export type Database = {
           held: number | null
           id: string | null
           pending_earnings: number | null
+          reserved: number | null
           updated_at: string | null
           user_id: string | null
         }
@@ -733,6 +944,20 @@ export type Database = {
       }
     }
     Functions: {
+      admin_decide_revision: {
+        Args: {
+          p_revision_id: string
+          p_decision: string
+          p_note?: string
+        }
+        Returns: Json
+      }
+      admin_dispute_evidence: {
+        Args: {
+          p_dispute_id: string
+        }
+        Returns: Json
+      }
       admin_list_users: {
         Args: {
           p_search?: string
@@ -784,6 +1009,33 @@ export type Database = {
           p_reason?: string
         }
         Returns: undefined
+      }
+      advertiser_balance: {
+        Args: never
+        Returns: {
+          available: number
+          reserved: number
+          on_hold: number
+          balance: number
+        }[]
+      }
+      archive_audience_source: {
+        Args: {
+          p_source_id: string
+        }
+        Returns: Json
+      }
+      archive_campaign: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
+      }
+      canonical_email: {
+        Args: {
+          p_email: string
+        }
+        Returns: string
       }
       claim_notifications: {
         Args: {
@@ -838,11 +1090,25 @@ export type Database = {
         Args: never
         Returns: string
       }
+      decide_dispute: {
+        Args: {
+          p_dispute_id: string
+          p_decision: string
+          p_note: string
+        }
+        Returns: Json
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
         }
         Returns: Json
+      }
+      expire_reservations: {
+        Args: {
+          p_now?: string
+        }
+        Returns: number
       }
       finish_notification: {
         Args: {
@@ -872,6 +1138,10 @@ export type Database = {
         Args: never
         Returns: boolean
       }
+      is_admin_account: {
+        Args: never
+        Returns: boolean
+      }
       is_api_caller: {
         Args: never
         Returns: boolean
@@ -887,6 +1157,14 @@ export type Database = {
           status: string
         }
         Returns: boolean
+      }
+      open_dispute: {
+        Args: {
+          p_reason: string
+          p_subscription_ids?: string[]
+          p_source_id?: string
+        }
+        Returns: string
       }
       publisher_balance: {
         Args: never
@@ -935,6 +1213,14 @@ export type Database = {
           p_now?: string
         }
         Returns: number
+      }
+      submit_revision: {
+        Args: {
+          p_subject_type: string
+          p_subject_id: string
+          p_changes: Json
+        }
+        Returns: string
       }
       track_audience_source_click: {
         Args: {

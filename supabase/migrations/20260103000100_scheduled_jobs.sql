@@ -32,14 +32,29 @@ begin
     purged := purged + n;
     exit when n = 0;
   end loop;
+  -- The addresses a subscription was made and confirmed from are raw IPs too.
+  loop
+    with batch as (
+      select id from public.newsletter_subscriptions
+      where (subscribe_ip is not null or confirm_ip is not null) and created_at < now() - p_older_than
+      limit 5000
+      for update skip locked
+    )
+    update public.newsletter_subscriptions s set subscribe_ip = null, confirm_ip = null from batch where s.id = batch.id;
+    get diagnostics n = row_count;
+    purged := purged + n;
+    exit when n = 0;
+  end loop;
   return purged;
 end
 $$;
 comment on function public.purge_click_ips(interval) is
-  'Scheduled daily (purge-click-ips), service role only: raw IPs are kept only as long as fraud review needs them (30 days); the visitor hash stays.';
+  'Scheduled daily (purge-click-ips), service role only: raw IPs of clicks and subscriptions are kept only as long as fraud review needs them (30 days); the visitor hash stays. Returns how many rows it cleared.';
 revoke execute on function public.purge_click_ips(interval) from public, anon, authenticated;
 grant execute on function public.purge_click_ips(interval) to service_role;
 create index if not exists link_clicks_ip_age_idx on public.link_clicks (created_at) where ip is not null;
+create index if not exists newsletter_subscriptions_ip_age_idx on public.newsletter_subscriptions (created_at)
+  where subscribe_ip is not null or confirm_ip is not null;
 
 -- Holds whose 7-day screening ended become completed debits, and the matching earnings become available.
 select cron.schedule('settle-matured-holds', '* * * * *', 'select public.settle_matured_holds()');

@@ -285,8 +285,8 @@ begin
       from (select click_visitor, count(*) as n from mine where click_visitor is not null group by 1 having count(*) > 1 limit 20) r), '[]'::jsonb),
     'email_collisions', coalesce((
       select jsonb_agg(jsonb_build_object('canonical_email', e, 'subscriptions', n) order by n desc)
-      from (select public.fold_email(m.email::text) as e, count(*) as n from public.newsletter_subscriptions m
-            where public.fold_email(m.email::text) in (select public.fold_email(f.email::text) from flagged f)
+      from (select m.email_canonical as e, count(*) as n from public.newsletter_subscriptions m
+            where m.email_canonical in (select f.email_canonical from flagged f)
             group by 1 having count(*) > 1 limit 20) r), '[]'::jsonb),
     'subscribers', coalesce((
       select jsonb_agg(jsonb_build_object('id', f.id, 'email', f.email, 'campaign_id', f.campaign_id, 'status', f.status,

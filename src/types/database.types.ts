@@ -944,6 +944,25 @@ export type Database = {
       }
     }
     Functions: {
+      admin_audit_log: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+          p_subject_type?: string
+        }
+        Returns: {
+          id: string
+          created_at: string
+          actor_name: string
+          subject_type: string
+          subject_id: string
+          subject_name: string
+          old_status: string
+          new_status: string
+          reason: string
+          total_count: number
+        }[]
+      }
       admin_decide_revision: {
         Args: {
           p_revision_id: string
@@ -978,6 +997,23 @@ export type Database = {
           p_reference: string
         }
         Returns: Json
+      }
+      admin_marketplace_totals: {
+        Args: never
+        Returns: {
+          wallets: number
+          balance: number
+          on_hold: number
+          reserved: number
+          pending_earnings: number
+          spend: number
+          earnings: number
+          platform_fees: number
+          open_payouts: number
+          open_payout_count: number
+          paid_out: number
+          open_disputes: number
+        }[]
       }
       admin_refund_subscription: {
         Args: {
@@ -1097,6 +1133,22 @@ export type Database = {
           p_note: string
         }
         Returns: Json
+      }
+      disputable_subscribers: {
+        Args: {
+          p_source_id?: string
+        }
+        Returns: {
+          id: string
+          email: string
+          confirmed_at: string
+          campaign_id: string
+          campaign_name: string
+          source_id: string
+          source_name: string
+          price: number
+          in_dispute: boolean
+        }[]
       }
       ensure_wallet_exists: {
         Args: {

@@ -10,6 +10,7 @@ import { createAuthHandler, ensureAuthSchema } from './auth/index'
 import { trustedHeaderName } from './client-ip'
 import { loadConfig, numberSetting } from './config'
 import type { BackendContext } from './context'
+import { startBackground, type Background } from './cron/background'
 import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb } from './db/open-backend-db'
@@ -48,6 +49,11 @@ export type BackendOptions = {
    * believed. Test stacks set it to give simulated visitors their own addresses.
    */
   clientIpHeader?: string
+  /**
+   * Run pg_cron's jobs and pg_net's requests on timers (default true). `false` for tests that want no
+   * background work, or that drive it themselves with `backend.cron.tick()`.
+   */
+  cron?: boolean
 }
 
 export type Backend = {
@@ -58,6 +64,8 @@ export type Backend = {
   /** What the payments webhook verifies and the local checkout signs with (STRIPE_WEBHOOK_SECRET). */
   stripeWebhookSecret: string
   db: Db
+  /** The local pg_cron scheduler and pg_net worker (tests run a tick at a chosen time). */
+  cron: Pick<Background, 'tick' | 'drainNet'>
   /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
   reloadSchema(): Promise<void>
   close(): Promise<void>
@@ -136,6 +144,20 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret })
   routes = { auth: createAuthHandler(ctx), rest, functions, checkout }
   server.on('error', (error) => console.error('[backend] server error:', error))
+  let background: Background
+  try {
+    background = await startBackground({
+      db,
+      apiUrl,
+      serviceRoleKey: keys.serviceRoleKey,
+      timers: opts.cron ?? true,
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+  } catch (error) {
+    server.closeAllConnections()
+    await Promise.allSettled([new Promise((resolve) => server.close(resolve)), functions.close(), mailbox.close(), db.close()])
+    throw error
+  }
 
   let closing: Promise<void> | null = null
   return {
@@ -145,6 +167,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     serviceRoleKey: keys.serviceRoleKey,
     stripeWebhookSecret,
     db,
+    cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
     close: () =>
       (closing ??= (async () => {
@@ -153,6 +176,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.closeAllConnections()
         })
         checkout.close()
+        // Jobs and requests in progress finish before the functions and the database go away.
+        await background.close()
         await Promise.allSettled([functions.close(), mailbox.close()])
         const mailer = ctx.mailer as { close?: () => void }
         mailer.close?.()

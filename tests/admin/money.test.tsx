@@ -29,7 +29,10 @@ const depositRow = (i: number) => ({
   user: { full_name: 'Ada Advertiser' },
 })
 
+const markPaidCalls: unknown[] = []
+
 function moneyHandlers(asked: URLSearchParams[] = []) {
+  markPaidCalls.length = 0
   let payoutStatus = 'requested'
   return [
     http.get(restUrl('deposits'), ({ request }) => {
@@ -52,7 +55,8 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
         { id: 'p1', amount: 60, status: payoutStatus, created_at: '2026-11-01T00:00:00Z', paid_at: null, publisher: { full_name: 'Pat Publisher' } },
       ])
     }),
-    http.post(restUrl('rpc/admin_mark_payout_paid'), () => {
+    http.post(restUrl('rpc/admin_mark_payout_paid'), async ({ request }) => {
+      markPaidCalls.push(await request.json())
       payoutStatus = 'paid'
       return HttpResponse.json({ id: 'p1', status: 'paid' })
     }),
@@ -150,13 +154,21 @@ describe('admin money', () => {
     expect(await within(table).findByText('cs_test_ref21')).toBeInTheDocument()
   })
 
-  it('marks a payout paid through admin_mark_payout_paid', async () => {
+  it('marks a payout paid with its transfer reference after a confirmation stating the amount', async () => {
     signInAs('admin')
     server.use(...moneyHandlers())
     const user = userEvent.setup()
     renderRoute('/dashboard/admin/money')
     await user.click(await screen.findByRole('button', { name: 'Mark paid 60.00 credits to Pat Publisher' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Mark 60.00 credits paid' })
+    expect(dialog).toHaveTextContent('Confirm that you transferred 60.00 credits (US$60.00) to Pat Publisher')
+    await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
+    expect(await within(dialog).findByText('Enter the transfer reference of the payment (at least 3 characters)')).toBeInTheDocument()
+    expect(markPaidCalls).toEqual([])
+    await user.type(within(dialog).getByLabelText('Transfer reference'), ' SEPA-2026-0042 ')
+    await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
     expect(await screen.findByText('Payout marked paid')).toBeInTheDocument()
+    expect(markPaidCalls).toEqual([{ p_payout_id: 'p1', p_reference: 'SEPA-2026-0042' }])
     const list = screen.getByRole('list', { name: 'Payout requests' })
     expect(await within(list).findByText('paid')).toBeInTheDocument()
   })

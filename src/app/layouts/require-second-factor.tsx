@@ -11,8 +11,8 @@ export function RequireSecondFactor({ children }: { children: ReactNode }) {
   const level = useAssuranceLevelQuery()
   // The check reads the stored session only; while it runs the area renders as usual (the database refuses
   // anything admin below aal2 anyway), so an admin with the code never waits for it.
-  if (level.isPending || level.data.current === 'aal2') return <>{children}</>
   if (level.isError) return <p role="alert">Could not check your sign-in: {level.error.message}</p>
+  if (level.isPending || level.data.current === 'aal2') return <>{children}</>
   return (
     <div className="mx-auto w-full max-w-xl space-y-4 px-4 py-8">
       <h1 className="text-2xl font-bold">Two-factor sign-in is required for admins</h1>

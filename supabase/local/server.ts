@@ -40,6 +40,8 @@ export type BackendOptions = {
   log?: boolean
   /** Overrides config.toml's auth.site_url (where auth emails and redirects send people), e.g. for e2e. */
   siteUrl?: string
+  /** Overrides config.toml's `[api]` keys (tests expose more schemas or turn on aggregates and plans). */
+  api?: Record<string, unknown>
 }
 
 export type Backend = {
@@ -86,8 +88,16 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   }
   const [config, keys, mailbox, opened] = [configR.value, keysR.value, mailboxR.value, openedR.value]
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
+  if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
   const { db } = opened
-  const rest = createRestHandler({ db, maxRows: numberSetting(config, ['api', 'max_rows']) })
+  const api = config.api ?? {}
+  const rest = createRestHandler({
+    db,
+    maxRows: numberSetting(config, ['api', 'max_rows']),
+    schemas: Array.isArray(api.schemas) && api.schemas.length ? api.schemas.map(String) : undefined,
+    aggregates: api.db_aggregates_enabled === true,
+    planEnabled: api.db_plan_enabled === true,
+  })
   let routes: Routes | null = null
   const server = http.createServer(createGateway({ routes: () => routes!, log }))
   server.keepAliveTimeout = 65_000

@@ -62,9 +62,10 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
   }
 }
 
-export async function startTestBackend(engine: Engine, setupSql: string): Promise<TestBackend> {
+/** `api` overrides config.toml's `[api]` keys, e.g. `{ db_aggregates_enabled: true }`. */
+export async function startTestBackend(engine: Engine, setupSql: string, api?: Record<string, unknown>): Promise<TestBackend> {
   const database = engine === 'postgres' ? await postgresDatabase() : null
-  const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false })
+  const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false, api })
   await backend.db.exec(setupSql)
   await backend.reloadSchema()
   return {

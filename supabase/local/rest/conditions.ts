@@ -14,8 +14,14 @@ export function unknownColumn(table: Table, name: string) {
   return new RestError(400, '42703', `column ${table.name}.${name} does not exist`)
 }
 
-/** Where computed fields come from: the schema's functions, called with the row expression of the table. */
-export type RowScope = { schema: SchemaCache; row: string }
+/**
+ * Where computed fields come from (the schema's functions, called with the row expression of the table),
+ * and the node's embeds by key, which filters may test with `is.null` / `not.is.null`.
+ */
+export type RowScope = { schema: SchemaCache; row: string; embeds?: Map<string, EmbedRef> }
+
+/** An embed's lateral join: `v` is its JSON (an object or null for to-one, an array for to-many). */
+export type EmbedRef = { join: string; toOne: boolean }
 
 /** The SQL of a field (with its JSON path) and the type its values compare as. */
 export function fieldSql(alias: string, table: Table, field: Field, params: Params, scope?: RowScope): { sql: string; type: string } {
@@ -57,9 +63,22 @@ export function conditionSql(c: Condition, alias: string, table: Table, params: 
     const inner = c.children.map((child) => conditionSql(child, alias, table, params, scope)).join(` ${c.op} `)
     return c.negate ? `not (${inner})` : `(${inner})`
   }
+  const embed = c.field.path.length === 0 && !table.columns.has(c.field.name) ? scope?.embeds?.get(c.field.name) : undefined
+  if (embed) return embedNullSql(c, embed)
   const { sql: lhs, type } = fieldSql(alias, table, c.field, params, scope)
   const sql = operationSql(c, lhs, type, params)
   return c.negate ? `not (${sql})` : sql
+}
+
+/** `clients=not.is.null`: keeps rows that have (or, with is.null, lack) a related row. */
+function embedNullSql(c: Extract<Condition, { kind: 'filter' }>, embed: EmbedRef): string {
+  const name = c.field.name
+  if (c.op !== 'is' || !['null', 'not_null'].includes(c.value.toLowerCase())) {
+    throw new RestError(400, 'PGRST120', `Bad operator on the '${name}' embedded resource`, 'Only is null or not is null filters are allowed on embedded resources')
+  }
+  const isNull = (c.value.toLowerCase() === 'null') !== c.negate
+  const absent = embed.toOne ? `${embed.join}.v is null` : `coalesce(json_array_length(${embed.join}.v), 0) = 0`
+  return isNull ? absent : `not (${absent})`
 }
 
 const likePattern = (value: string) => value.replace(/\*/g, '%')

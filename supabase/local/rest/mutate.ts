@@ -57,17 +57,18 @@ function onConflict(req: ApiRequest, table: Table, columns: string[], opts: Opti
   return `${conflict} do update set ${columns.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}`
 }
 
-function rootWhere(bag: QueryBag, table: Table, params: Params): string {
+function rootWhere(bag: QueryBag, schema: SchemaCache, table: Table, params: Params): string {
   const root = bag.get('')
-  const parts = (root?.conditions ?? []).map((c) => conditionSql(c, 't0', table, params))
+  // Computed fields take the target row itself.
+  const parts = (root?.conditions ?? []).map((c) => conditionSql(c, 't0', table, params, { schema, row: 't0' }))
   return parts.length ? ` where ${parts.join(' and ')}` : ''
 }
 
-function buildUpdate(req: ApiRequest, table: Table, bag: QueryBag, params: Params): string | null {
+function buildUpdate(req: ApiRequest, schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string | null {
   const patch: JsonObject = patchObject(parseJsonBody(req.body, false), table)
   const columns = Object.keys(patch)
   // With nothing to set no statement runs, so the filter's values must not become unused parameters.
-  const where = rootWhere(bag, table, columns.length ? params : new Params())
+  const where = rootWhere(bag, schema, table, columns.length ? params : new Params())
   if (!where) throw new RestError(400, '21000', 'UPDATE requires a WHERE clause')
   if (columns.length === 0) return null
   const p = params.add(JSON.stringify(patch))
@@ -75,8 +76,8 @@ function buildUpdate(req: ApiRequest, table: Table, bag: QueryBag, params: Param
   return `update ${qualified(table)} as t0 set ${sets} from json_to_record(${p}::json) as _v(${recordType(columns, table)})${where}`
 }
 
-function buildDelete(table: Table, bag: QueryBag, params: Params): string {
-  const where = rootWhere(bag, table, params)
+function buildDelete(schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string {
+  const where = rootWhere(bag, schema, table, params)
   if (!where) throw new RestError(400, '21000', 'DELETE requires a WHERE clause')
   return `delete from ${qualified(table)} as t0${where}`
 }
@@ -93,7 +94,7 @@ export async function runMutation(
   const params = new Params()
   const method = req.method
   const statement: string | null =
-    method === 'POST' ? buildInsert(req, table, opts, params) : method === 'PATCH' ? buildUpdate(req, table, bag, params) : buildDelete(table, bag, params)
+    method === 'POST' ? buildInsert(req, table, opts, params) : method === 'PATCH' ? buildUpdate(req, schema, table, bag, params) : buildDelete(schema, table, bag, params)
   // Only an upsert that may update needs to know whether any row was new.
   const upsert = method === 'POST' && opts.resolution === 'merge-duplicates' && statement !== null
   const inserted = upsert ? ', (t0.xmax = 0) as "pgrst_inserted"' : ''

@@ -4,7 +4,8 @@
  * `json_agg` for to-many), so a request with embeds is still one statement and one round trip. Aggregates
  * (`amount.sum()`, `count()`) group by the node's other selected fields, as PostgREST does.
  */
-import { conditionSql, fieldSql, type RowScope } from './conditions'
+import { conditionSql, fieldSql, type EmbedRef, type RowScope } from './conditions'
+import type { Condition } from './filter-parser'
 import { RestError, parseError } from './errors'
 import { fieldKey, parseField, splitTopLevel } from './grammar'
 import type { QueryBag } from './query-bag'
@@ -68,7 +69,12 @@ type Shaped = { sql: string; key: string; aggregate: boolean }
 function planNode(input: PlanInput, table: Table, source: string, items: SelectItem[], path: string, alias: string, used: Set<string>): ReadNode {
   const { params, schema } = input
   const node: ReadNode = { alias, source, joins: [], output: [], keys: [], laterals: [], where: [], order: [], aggregated: false, groupBy: [] }
-  const scope: RowScope = { schema, row: rowExpression(table, source, alias) }
+  const embeds = new Map<string, EmbedRef>()
+  const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds }
+  const own = input.bag.get(path)
+  const filtered = new Set<string>()
+  const collect = (c: Condition) => (c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name))
+  own?.conditions.forEach(collect)
   const shaped: Shaped[] = []
   const embedKeys = new Set<string>()
   /** Outputs that are embedded JSON: grouped (and so output) as jsonb, which has equality. */
@@ -106,7 +112,7 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
       }
       embedKeys.add(key)
       const before = node.output.length
-      const rel = planEmbed(input, table, scope, node, item, path, used)
+      const rel = planEmbed(input, table, scope, node, item, path, used, filtered.has(key))
       for (let i = before; i < node.output.length; i++) {
         // A spread to-one embed's columns group like the parent's own; JSON outputs group as jsonb.
         if (item.spread && rel.toOne) groupable.push(node.output[i].replace(/ as "(?:[^"]|"")*"$/, ''))
@@ -132,7 +138,6 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
     }
     node.groupBy = groupable
   }
-  const own = input.bag.get(path)
   if (own) {
     for (const c of own.conditions) node.where.push(conditionSql(c, alias, table, params, scope))
     if (own.order !== undefined) node.order = orderSql(own.order, alias, table, params, scope)
@@ -143,7 +148,9 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
 }
 const withCast = (sql: string, cast?: string) => (cast ? `(${sql})::${cast}` : sql)
 
-function planEmbed(input: PlanInput, table: Table, scope: RowScope, parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, path: string, used: Set<string>): Relationship {
+function planEmbed(
+  input: PlanInput, table: Table, scope: RowScope, parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, path: string, used: Set<string>, filtered: boolean,
+): Relationship {
   const rel = resolveRelationship(input.schema, table, item.name, item.hint)
   const key = item.alias ?? item.name
   const childPath = path ? `${path}.${key}` : key
@@ -184,7 +191,10 @@ function planEmbed(input: PlanInput, table: Table, scope: RowScope, parent: Read
     }
     return rel
   }
-  if (item.children.length === 0 && !item.inner) return rel
+  // `clients()` selects nothing; it still joins when it filters the parent (`!inner`, `clients=not.is.null`).
+  if (item.children.length === 0 && !item.inner && !filtered) return rel
+  if (item.children.length === 0) child.output.push('1 as "_one"')
+  scope.embeds?.set(key, { join, toOne: rel.toOne })
   const agg = rel.toOne ? `row_to_json(${s})` : `coalesce(json_agg(${s}), '[]'::json)`
   const limitOne = rel.toOne ? ' limit 1' : ''
   parent.laterals.push({ sql: `left join lateral (select ${agg} as v from (${renderNode(child)}) ${s}${limitOne}) as ${join} on true`, inner: item.inner })
@@ -198,18 +208,45 @@ function planEmbed(input: PlanInput, table: Table, scope: RowScope, parent: Read
 
 function orderSql(raw: string, alias: string, table: Table, params: Params, scope: RowScope): string[] {
   return splitTopLevel(raw).map((term) => {
+    const related = /^([A-Za-z0-9_$]+)\((.+)\)((?:\.[a-z]+)*)$/.exec(term.trim())
+    if (related && !table.columns.has(related[1])) return relatedOrderSql(related, raw, table, params, scope)
     const { field, rest } = parseField(term.trim())
-    const mods = rest === '' ? [] : rest.replace(/^\./, '').split('.')
     if (rest !== '' && !rest.startsWith('.')) throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
-    let dir = ''
-    let nulls = ''
-    for (const m of mods) {
-      if (m === 'asc' || m === 'desc') dir = ` ${m}`
-      else if (m === 'nullsfirst' || m === 'nullslast') nulls = m === 'nullsfirst' ? ' nulls first' : ' nulls last'
-      else throw parseError(`"failed to parse order (${raw})"`, `unexpected "${m}"`)
-    }
-    return `${fieldSql(alias, table, field, params, scope).sql}${dir}${nulls}`
+    return `${fieldSql(alias, table, field, params, scope).sql}${modifiers(rest.replace(/^\./, ''), raw)}`
   })
+}
+
+/** `asc|desc` and `nullsfirst|nullslast` after an order term. */
+function modifiers(rest: string, raw: string): string {
+  let dir = ''
+  let nulls = ''
+  for (const m of rest === '' ? [] : rest.split('.')) {
+    if (m === 'asc' || m === 'desc') dir = ` ${m}`
+    else if (m === 'nullsfirst' || m === 'nullslast') nulls = m === 'nullsfirst' ? ' nulls first' : ' nulls last'
+    else throw parseError(`"failed to parse order (${raw})"`, `unexpected "${m}"`)
+  }
+  return `${dir}${nulls}`
+}
+
+/**
+ * `order=clients(name).desc`: orders by a column of a to-one embed (PGRST118 for to-many, PGRST108 when
+ * it is not embedded). The value is read back from the embed's JSON as jsonb, which orders numbers as
+ * numbers and strings as text; the column must be among the embed's selected ones.
+ */
+function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: Params, scope: RowScope): string {
+  const [, name, inner, mods] = m
+  const embed = scope.embeds?.get(name)
+  if (!embed) {
+    throw new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null, `Verify that '${name}' is included in the 'select' query parameter.`)
+  }
+  if (!embed.toOne) {
+    throw new RestError(400, 'PGRST118', `A related order on '${name}' is not possible`, `'${table.name}' and '${name}' do not form a many-to-one or one-to-one relationship`)
+  }
+  const { field, rest } = parseField(inner)
+  if (rest !== '') throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
+  let sql = `nullif(${embed.join}.v::jsonb -> ${params.add(field.name)}::text, 'null'::jsonb)`
+  for (const step of field.path) sql = `(${sql}${step.arrow}${/^-?\d+$/.test(step.key) ? `${params.add(step.key)}::int` : `${params.add(step.key)}::text`})`
+  return `${sql}${modifiers(mods.replace(/^\./, ''), raw)}`
 }
 
 /** The rows of a node (or just `1` per row, for counting). */

@@ -206,6 +206,8 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       expect(loud.data).toEqual([{ username: 'ben', loud: 'BEN' }])
       const ordered = await get('gw_users?select=gw_shout&order=gw_shout.desc')
       expect(ordered.body).toEqual([{ gw_shout: 'CY' }, { gw_shout: 'BEN' }, { gw_shout: 'ANN' }])
+      const patched = await b.anon().from('gw_users').update({ status: 'active' }).eq('gw_shout', 'CY').select('username, status').rollback()
+      expect(patched.data).toEqual([{ username: 'cy', status: 'active' }])
     })
 
     it('embeds the children of a self-referencing table by its name and the parent by the key column', async () => {
@@ -215,6 +217,30 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       expect(hinted.body).toEqual([{ name: 'Johnson', reports: [] }])
       const parent = await get('gw_employees?select=name,supervisor_id(name)&id=eq.2')
       expect(parent.body).toEqual([{ name: 'Johnson', supervisor_id: { name: 'Taylor' } }])
+    })
+
+    it('filters parents on whether an embed is null, and rejects other operators on embeds (PGRST120)', async () => {
+      const withMessages = await get('gw_users?select=username,gw_messages()&gw_messages=not.is.null&order=id')
+      expect(withMessages.body).toEqual([{ username: 'ann' }, { username: 'ben' }])
+      const without = await get('gw_users?select=username,gw_messages(id)&gw_messages=is.null')
+      expect(without.body).toEqual([{ username: 'cy', gw_messages: [] }])
+      const owners = await get('gw_channels?select=slug,moderator:gw_users!moderator_id(username)&moderator=is.null')
+      expect(owners.body).toEqual([{ slug: 'random', moderator: null }])
+      const inOr = await get('gw_channels?select=slug,moderator:gw_users!moderator_id(username)&or=(moderator.is.null,slug.eq.general)&order=id')
+      expect(inOr.body.map((c: { slug: string }) => c.slug)).toEqual(['general', 'random'])
+      const bad = await get('gw_users?select=username,gw_messages(id)&gw_messages=eq.1')
+      expect(bad).toMatchObject({ status: 400, body: { code: 'PGRST120', message: "Bad operator on the 'gw_messages' embedded resource" } })
+    })
+
+    it('orders by a column of a to-one embed, and refuses a to-many one (PGRST118)', async () => {
+      const desc = await get('gw_messages?select=id,gw_users(username)&order=gw_users(username).desc,id')
+      expect(desc.body.map((m: { id: number }) => m.id)).toEqual([3, 1, 2, 4])
+      const numeric = await get('gw_messages?select=id,gw_channels(id)&order=gw_channels(id).desc,id.desc')
+      expect(numeric.body.map((m: { id: number }) => m.id)).toEqual([2, 4, 3, 1])
+      const toMany = await get('gw_users?select=id,gw_messages(id)&order=gw_messages(id)')
+      expect(toMany).toMatchObject({ status: 400, body: { code: 'PGRST118', message: "A related order on 'gw_messages' is not possible" } })
+      const notEmbedded = await get('gw_messages?select=id&order=gw_users(username)')
+      expect(notEmbedded).toMatchObject({ status: 400, body: { code: 'PGRST108' } })
     })
 
     it('refuses the same embed twice without aliases (42712) and accepts it with aliases', async () => {

@@ -6,6 +6,7 @@ export type Database = {
     Tables: {
       audience_sources: {
         Row: {
+          approved_at: string | null
           category: string | null
           created_at: string
           description: string | null
@@ -22,6 +23,7 @@ export type Database = {
           url: string | null
         }
         Insert: {
+          approved_at?: string | null
           category?: string | null
           created_at?: string
           description?: string | null
@@ -38,6 +40,7 @@ export type Database = {
           url?: string | null
         }
         Update: {
+          approved_at?: string | null
           category?: string | null
           created_at?: string
           description?: string | null
@@ -123,6 +126,8 @@ export type Database = {
       campaigns: {
         Row: {
           advertiser_id: string
+          approved_at: string | null
+          budget_reserved: number
           budget_spent: number
           budget_total: number
           category: string | null
@@ -133,6 +138,7 @@ export type Database = {
           image_url: string | null
           name: string
           price_per_subscriber: number
+          reservations_open: number
           review_note: string | null
           status: string
           updated_at: string
@@ -140,6 +146,8 @@ export type Database = {
         }
         Insert: {
           advertiser_id: string
+          approved_at?: string | null
+          budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
@@ -150,6 +158,7 @@ export type Database = {
           image_url?: string | null
           name: string
           price_per_subscriber?: number
+          reservations_open?: number
           review_note?: string | null
           status?: string
           updated_at?: string
@@ -157,6 +166,8 @@ export type Database = {
         }
         Update: {
           advertiser_id?: string
+          approved_at?: string | null
+          budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
@@ -167,6 +178,7 @@ export type Database = {
           image_url?: string | null
           name?: string
           price_per_subscriber?: number
+          reservations_open?: number
           review_note?: string | null
           status?: string
           updated_at?: string
@@ -212,6 +224,63 @@ export type Database = {
         }
         Relationships: []
       }
+      content_revisions: {
+        Row: {
+          author_id: string
+          changes: Json
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          id: string
+          review_note: string | null
+          status: string
+          subject_id: string
+          subject_type: string
+          updated_at: string
+        }
+        Insert: {
+          author_id: string
+          changes: Json
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          id?: string
+          review_note?: string | null
+          status?: string
+          subject_id: string
+          subject_type: string
+          updated_at?: string
+        }
+        Update: {
+          author_id?: string
+          changes?: Json
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          id?: string
+          review_note?: string | null
+          status?: string
+          subject_id?: string
+          subject_type?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'content_revisions_author_id_fkey'
+            columns: ['author_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'content_revisions_decided_by_fkey'
+            columns: ['decided_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
           audience_source_id: string
@@ -242,6 +311,8 @@ export type Database = {
           timezone: string | null
           unique_views: number
           user_agent: string | null
+          view_window_count: number
+          view_window_started_at: string | null
           viewed_campaign_ids: string[]
           viewport_height: number | null
           viewport_width: number | null
@@ -276,6 +347,8 @@ export type Database = {
           timezone?: string | null
           unique_views?: number
           user_agent?: string | null
+          view_window_count?: number
+          view_window_started_at?: string | null
           viewed_campaign_ids?: string[]
           viewport_height?: number | null
           viewport_width?: number | null
@@ -310,6 +383,8 @@ export type Database = {
           timezone?: string | null
           unique_views?: number
           user_agent?: string | null
+          view_window_count?: number
+          view_window_started_at?: string | null
           viewed_campaign_ids?: string[]
           viewport_height?: number | null
           viewport_width?: number | null
@@ -376,6 +451,7 @@ export type Database = {
       newsletter_subscriptions: {
         Row: {
           armed_at: string
+          attributed_at: string | null
           audience_source_id: string | null
           campaign_id: string
           click_id: string | null
@@ -385,10 +461,12 @@ export type Database = {
           counted: boolean
           created_at: string
           email: string
-          email_folded: string | null
+          email_canonical: string | null
+          first_paid_at: string | null
           id: string
           not_counted_reason: string | null
           price: number | null
+          reserved_amount: number
           status: string
           subscribe_ip: string | null
           subscribe_user_agent: string | null
@@ -396,9 +474,11 @@ export type Database = {
           token_hash: string | null
           updated_at: string
           used_token_hash: string | null
+          visitor_hash: string | null
         }
         Insert: {
           armed_at?: string
+          attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id: string
           click_id?: string | null
@@ -408,10 +488,12 @@ export type Database = {
           counted?: boolean
           created_at?: string
           email: string
-          email_folded?: never
+          email_canonical?: never
+          first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
           price?: number | null
+          reserved_amount?: number
           status?: string
           subscribe_ip?: string | null
           subscribe_user_agent?: string | null
@@ -419,9 +501,11 @@ export type Database = {
           token_hash?: string | null
           updated_at?: string
           used_token_hash?: string | null
+          visitor_hash?: string | null
         }
         Update: {
           armed_at?: string
+          attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id?: string
           click_id?: string | null
@@ -431,10 +515,12 @@ export type Database = {
           counted?: boolean
           created_at?: string
           email?: string
-          email_folded?: never
+          email_canonical?: never
+          first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
           price?: number | null
+          reserved_amount?: number
           status?: string
           subscribe_ip?: string | null
           subscribe_user_agent?: string | null
@@ -442,6 +528,7 @@ export type Database = {
           token_hash?: string | null
           updated_at?: string
           used_token_hash?: string | null
+          visitor_hash?: string | null
         }
         Relationships: [
           {
@@ -657,6 +744,7 @@ export type Database = {
           held: number | null
           id: string | null
           pending_earnings: number | null
+          reserved: number | null
           updated_at: string | null
           user_id: string | null
         }
@@ -664,6 +752,14 @@ export type Database = {
       }
     }
     Functions: {
+      admin_decide_revision: {
+        Args: {
+          p_revision_id: string
+          p_decision: string
+          p_note?: string
+        }
+        Returns: Json
+      }
       admin_list_users: {
         Args: {
           p_search?: string
@@ -715,6 +811,33 @@ export type Database = {
         }
         Returns: undefined
       }
+      advertiser_balance: {
+        Args: never
+        Returns: {
+          available: number
+          reserved: number
+          on_hold: number
+          balance: number
+        }[]
+      }
+      archive_audience_source: {
+        Args: {
+          p_source_id: string
+        }
+        Returns: Json
+      }
+      archive_campaign: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
+      }
+      canonical_email: {
+        Args: {
+          p_email: string
+        }
+        Returns: string
+      }
       claim_signup_bonus: {
         Args: never
         Returns: Json
@@ -762,6 +885,12 @@ export type Database = {
         }
         Returns: Json
       }
+      expire_reservations: {
+        Args: {
+          p_now?: string
+        }
+        Returns: number
+      }
       fold_email: {
         Args: {
           p_email: string
@@ -783,6 +912,10 @@ export type Database = {
         Args: never
         Returns: boolean
       }
+      is_admin_account: {
+        Args: never
+        Returns: boolean
+      }
       is_api_caller: {
         Args: never
         Returns: boolean
@@ -798,6 +931,15 @@ export type Database = {
           status: string
         }
         Returns: boolean
+      }
+      publisher_balance: {
+        Args: never
+        Returns: {
+          pending: number
+          available: number
+          requested: number
+          paid: number
+        }[]
       }
       purge_click_ips: {
         Args: {
@@ -837,6 +979,14 @@ export type Database = {
           p_now?: string
         }
         Returns: number
+      }
+      submit_revision: {
+        Args: {
+          p_subject_type: string
+          p_subject_id: string
+          p_changes: Json
+        }
+        Returns: string
       }
       track_audience_source_click: {
         Args: {

@@ -32,6 +32,7 @@ const allowedWalletWriters: Record<string, string> = {
   request_payout: "locks the caller's wallet to read it; only inserts a payout request",
   admin_mark_payout_paid: 'admins only (require_admin), re-checks the balance under the lock',
   admin_refund_subscription: 'admins only (require_admin); cancels pending rows only',
+  admin_set_source_status: 'admins only (require_admin); rejecting or banning refunds pending rows of that source only',
 }
 
 describe('catalog lint', () => {
@@ -109,7 +110,7 @@ describe('catalog lint', () => {
     expect(messages.size).toBeGreaterThan(30)
     // A '%' in a message is a placeholder: any identifier in the test satisfies it.
     const asserted = (m: string) =>
-      new RegExp(m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '\\w+')).test(tests)
+      new RegExp(m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '[\\w.]+')).test(tests)
     expect([...messages].filter((m) => !asserted(m))).toEqual([])
   })
 

@@ -29,10 +29,15 @@ describe('payouts', () => {
       'Only publishers can request payouts',
     )
     expect(await request(49.99)).toBe('The minimum payout is 50 credits')
-    expect(await request(70.01)).toBe('You can only withdraw available earnings')
+    expect(await request(70.01)).toBe('You can only withdraw available earnings (70.00 credits available)')
+    expect(await request(50.001)).toBe('Use at most two decimals')
     const created = await one(p.actor, 'select public.request_payout(60) as r')
     expect(created).toMatchObject({ amount: 60, status: 'requested' })
-    expect(await request(50)).toBe('You can only withdraw available earnings')
+    // Requested money is no longer available: publisher_balance() and request_payout agree.
+    expect(await request(50)).toBe('You can only withdraw available earnings (10.00 credits available)')
+    expect(await queryAs(p.actor, 'select * from public.publisher_balance()')).toEqual([
+      { pending: '0.00', available: '10.00', requested: '60.00', paid: '0.00' },
+    ])
 
     const id = created.id as string
     expect(await errorOf(p.actor, 'select public.admin_mark_payout_paid($1)', [id])).toBe('Only an admin can do this')

@@ -5,7 +5,7 @@
 import { anon, service, testDb, type Actor } from './db'
 import { actors, createUser, ids } from './fixtures'
 
-export type ActorName = 'anon' | 'advertiser' | 'otherAdvertiser' | 'publisher' | 'admin' | 'service'
+export type ActorName = 'anon' | 'advertiser' | 'otherAdvertiser' | 'publisher' | 'otherPublisher' | 'admin' | 'service'
 export const actorOf: Record<ActorName, Actor> = { anon, service, ...actors }
 export const actorIds: Record<ActorName, string | null> = {
   anon: null,
@@ -13,6 +13,7 @@ export const actorIds: Record<ActorName, string | null> = {
   advertiser: ids.advertiser,
   otherAdvertiser: ids.otherAdvertiser,
   publisher: ids.publisher,
+  otherPublisher: ids.otherPublisher,
   admin: ids.admin,
 }
 export const names = Object.keys(actorOf) as ActorName[]
@@ -48,6 +49,15 @@ export async function loadTargets() {
   await db.query('delete from public.profiles where id = $1', [orphan.id])
   ctx.orphan = orphan.id
   ctx.walletless = (await createUser('publisher')).id
+  // Rows without activity, for deletes (anything with clicks, subscribers or payments is archived instead).
+  ctx.idleSource = await one(
+    `insert into audience_sources (publisher_id, name, status) values ('${ids.publisher}', 'Idle source', 'pending_review') returning id`,
+  )
+  ctx.idleSubscription = await one(`select id from newsletter_subscriptions where email = 'walk-in@example.com'`)
+  ctx.revision = await one(
+    `insert into content_revisions (subject_type, subject_id, author_id, changes)
+     values ('audience_source', '${ids.sourceApproved}', '${ids.publisher}', '{"name": "Renamed"}') returning id`,
+  )
 }
 
 const byId =
@@ -80,7 +90,7 @@ export const cases: Case[] = [
     sql: update('profiles', ids.advertiser, 'full_name = full_name'),
     allowed: only('advertiser', 'service'),
   },
-  { table: 'profiles', op: 'delete', sql: remove('profiles', ids.advertiser), allowed: only('service') },
+  { table: 'profiles', op: 'delete', sql: remove('profiles', 'walletless'), allowed: only('service') },
 
   {
     table: 'wallet_balances',
@@ -139,7 +149,8 @@ export const cases: Case[] = [
       `insert into public.audience_sources (publisher_id, name, platform, status) values ($1, 'My new source', 'x', 'pending_review')`,
       [me ?? ids.publisher],
     ],
-    allowed: only('publisher', 'service'),
+    // Each publisher adds their own.
+    allowed: only('publisher', 'otherPublisher', 'service'),
   },
   {
     table: 'audience_sources',
@@ -150,7 +161,7 @@ export const cases: Case[] = [
   {
     table: 'audience_sources',
     op: 'delete',
-    sql: remove('audience_sources', ids.sourcePending),
+    sql: remove('audience_sources', 'idleSource'),
     allowed: only('publisher', 'service'),
   },
 
@@ -258,7 +269,7 @@ export const cases: Case[] = [
   {
     table: 'newsletter_subscriptions',
     op: 'delete',
-    sql: remove('newsletter_subscriptions', 'subscription'),
+    sql: remove('newsletter_subscriptions', 'idleSubscription'),
     allowed: only('service'),
   },
 
@@ -340,4 +351,23 @@ export const cases: Case[] = [
     allowed: only('service'),
   },
   { table: 'moderation_events', op: 'delete', sql: remove('moderation_events', 'event'), allowed: only('service') },
+  // content_revisions: the author and admins read; only definer functions (submit_revision, the edit trigger,
+  // admin_decide_revision) write.
+  { table: 'content_revisions', op: 'select', sql: byId('content_revisions', 'revision'), allowed: only('publisher', 'admin', 'service') },
+  {
+    table: 'content_revisions',
+    op: 'insert',
+    sql: () => [
+      `insert into public.content_revisions (subject_type, subject_id, author_id, changes) values ('campaign', $1, $2, '{}')`,
+      [ids.campaignActive, ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'content_revisions',
+    op: 'update',
+    sql: update('content_revisions', 'revision', "status = 'approved'"),
+    allowed: only('service'),
+  },
+  { table: 'content_revisions', op: 'delete', sql: remove('content_revisions', 'revision'), allowed: only('service') },
 ]

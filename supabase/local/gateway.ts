@@ -4,6 +4,7 @@
  * failing handler costs one 500 answer, never the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { resolveClientIp } from './client-ip'
 import type { ApiRequest, ApiResponse, Handler } from './context'
 import { verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
 
@@ -57,9 +58,14 @@ class TokenCache {
   }
 }
 
-export type GatewayOptions = { routes: () => Routes; log?: (line: string) => void }
+export type GatewayOptions = {
+  routes: () => Routes
+  log?: (line: string) => void
+  /** The header a trusted proxy sets with the client's address (lower-case); unset = the socket address. */
+  clientIpHeader?: string
+}
 
-export function createGateway({ routes, log }: GatewayOptions) {
+export function createGateway({ routes, log, clientIpHeader }: GatewayOptions) {
   const tokens = new TokenCache()
 
   async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
@@ -69,7 +75,10 @@ export function createGateway({ routes, log }: GatewayOptions) {
     const path = match[2] ?? '/'
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
-    headers['x-forwarded-for'] = headers['x-forwarded-for'] ?? ip
+    // SQL (request.headers) and edge functions read the client IP from these two headers: whatever the
+    // client wrote there is replaced by the one address the gateway resolved.
+    headers['x-forwarded-for'] = ip
+    headers['x-real-ip'] = ip
 
     const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
     let role: ApiRole = 'anon'
@@ -143,7 +152,7 @@ export function createGateway({ routes, log }: GatewayOptions) {
     if (body === null) {
       return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
     }
-    const ip = (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || req.socket.remoteAddress || '127.0.0.1'
+    const ip = resolveClientIp(req.headers, req.socket.remoteAddress, clientIpHeader)
     return dispatch(req, url, body, ip)
   }
 }

@@ -7,6 +7,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { createAuthHandler, ensureAuthSchema } from './auth/index'
+import { trustedHeaderName } from './client-ip'
 import { loadConfig, numberSetting } from './config'
 import type { BackendContext } from './context'
 import type { Db } from './db/database'
@@ -40,6 +41,12 @@ export type BackendOptions = {
   log?: boolean
   /** Overrides config.toml's auth.site_url (where auth emails and redirects send people), e.g. for e2e. */
   siteUrl?: string
+  /**
+   * The header a trusted reverse proxy sets with the client's address (e.g. `x-real-ip`); defaults to the
+   * CLIENT_IP_HEADER environment variable. Unset, the socket address is the client IP and no header is
+   * believed. Test stacks set it to give simulated visitors their own addresses.
+   */
+  clientIpHeader?: string
   /** Overrides config.toml's `[api]` keys (tests expose more schemas or turn on aggregates and plans). */
   api?: Record<string, unknown>
 }
@@ -99,7 +106,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     planEnabled: api.db_plan_enabled === true,
   })
   let routes: Routes | null = null
-  const server = http.createServer(createGateway({ routes: () => routes!, log }))
+  const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
+  const server = http.createServer(createGateway({ routes: () => routes!, log, clientIpHeader }))
   server.keepAliveTimeout = 65_000
   // The schema cache loads while the server starts listening (REST requests wait for it, auth ones
   // need not): ~150 ms of the one-second budget for a start with an existing database.

@@ -2,7 +2,7 @@
  * `/functions/v1/<name>`: runs `supabase/functions/<name>/index.ts` as hosted Supabase does, under one
  * long-lived Deno process (deno-process.ts + host.ts). This side applies the per-function `verify_jwt`
  * setting from config.toml, answers unknown names with 404, and forwards the request (method, headers,
- * body, client IP in x-forwarded-for) to the Deno host, returning its status, headers and body unchanged.
+ * body, and the gateway's client IP in x-real-ip and x-forwarded-for) to the Deno host, returning its status, headers and body unchanged.
  */
 import http from 'node:http'
 import { existsSync } from 'node:fs'
@@ -114,7 +114,9 @@ async function checkJwt(req: ApiRequest): Promise<ApiResponse | undefined> {
 function forward(agent: http.Agent, port: number, req: ApiRequest): Promise<ApiResponse> {
   const headers: Record<string, string> = {}
   for (const [key, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(key)) headers[key] = value
-  headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ?? req.ip
+  // The one client IP the gateway resolved; never a value the client wrote (see client-ip.ts).
+  headers['x-forwarded-for'] = req.ip
+  headers['x-real-ip'] = req.ip
   // The host must not compress: the gateway sends the body on as it is.
   headers['accept-encoding'] = 'identity'
   if (req.body.length > 0) headers['content-length'] = String(req.body.length)

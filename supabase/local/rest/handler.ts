@@ -6,11 +6,13 @@
  */
 import type { ApiRequest, ApiResponse, Handler } from '../context'
 import { withRequestContext, type Db, type Queryable } from '../db/database'
+import { loadRoleTimeouts, type RoleTimeouts } from '../db/role-timeouts'
 import { RestError, errorResponse, json } from './errors'
 import { runMutation } from './mutate'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
+import { assertBoundedPatterns } from './regex-guard'
 import { readOptions, type Options, type PlanFormat } from './request-options'
 import { notFound, runRpc } from './rpc'
 import { DEFAULT_SCHEMAS, loadSchemaCaches, type SchemaCache, type Table } from './schema-cache'
@@ -45,14 +47,16 @@ class Answer extends Error {
 
 export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggregates = false, planEnabled = false }: RestSettings): RestHandler {
   let caches: Map<string, SchemaCache> | null = null
+  let timeouts: RoleTimeouts = {}
   let loading: Promise<Map<string, SchemaCache>> | null = null
   let lastLoad = 0
   const run: RunContext = { maxRows, aggregates }
 
   const load = () => {
-    loading ??= loadSchemaCaches(db, schemas)
-      .then((s) => {
+    loading ??= Promise.all([loadSchemaCaches(db, schemas), loadRoleTimeouts(db)])
+      .then(([s, t]) => {
         caches = s
+        timeouts = t
         lastLoad = Date.now()
         return s
       })
@@ -71,7 +75,13 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
 
   /** Runs `fn` in the request's transaction, honouring `Prefer: tx`, `timezone` and the plan Accept type. */
   async function transact(req: ApiRequest, opts: Options, fn: (tx: Queryable) => Promise<ApiResponse>): Promise<ApiResponse> {
-    const context = { role: req.role, claims: req.claims, headers: req.headers }
+    const context = {
+      role: req.role,
+      claims: req.claims,
+      headers: req.headers,
+      readOnly: req.method === 'GET' || req.method === 'HEAD',
+      statementTimeout: timeouts[req.role],
+    }
     try {
       return await withRequestContext(db, context, async (tx) => {
         if (opts.timezone) {
@@ -97,6 +107,10 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
       const s = await reloadOnMiss(opts.schema, (x) => x.functions.has(name))
       const candidates = s.functions.get(name)
       if (!candidates) throw notFound(s.schema, name, [])
+      if (db.kind === 'pglite') {
+        const args = req.method === 'POST' ? [] : candidates.flatMap((f) => f.args.map((a) => a.name))
+        assertBoundedPatterns(req.query, new Set(args))
+      }
       return transact(req, opts, (tx) => runRpc(tx, req, s, name, candidates, opts, run))
     }
     if (segments.length !== 1) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`)
@@ -106,6 +120,7 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
     if (!table) {
       throw new RestError(404, 'PGRST205', `Could not find the table '${s.schema}.${name}' in the schema cache`)
     }
+    if (db.kind === 'pglite') assertBoundedPatterns(req.query)
     if (req.method === 'GET' || req.method === 'HEAD') {
       return transact(req, opts, (tx) => read(tx, req, s, table, opts))
     }

@@ -54,6 +54,8 @@ export type BackendOptions = {
    * background work, or that drive it themselves with `backend.cron.tick()`.
    */
   cron?: boolean
+  /** Overrides config.toml's `[api]` keys (tests expose more schemas or turn on aggregates and plans). */
+  api?: Record<string, unknown>
 }
 
 export type Backend = {
@@ -104,8 +106,16 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   }
   const [config, keys, mailbox, opened] = [configR.value, keysR.value, mailboxR.value, openedR.value]
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
+  if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
   const { db } = opened
-  const rest = createRestHandler({ db, maxRows: numberSetting(config, ['api', 'max_rows']) })
+  const api = config.api ?? {}
+  const rest = createRestHandler({
+    db,
+    maxRows: numberSetting(config, ['api', 'max_rows']),
+    schemas: Array.isArray(api.schemas) && api.schemas.length ? api.schemas.map(String) : undefined,
+    aggregates: api.db_aggregates_enabled === true,
+    planEnabled: api.db_plan_enabled === true,
+  })
   let routes: Routes | null = null
   const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
   const server = http.createServer(

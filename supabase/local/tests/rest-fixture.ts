@@ -62,6 +62,7 @@ export async function postgresDatabase(): Promise<{ url: string; drop(): Promise
   }
 }
 
+/** `options` are startBackend's, e.g. `{ cron: false }` or `{ api: { db_aggregates_enabled: true } }`. */
 export async function startTestBackend(engine: Engine, setupSql: string, options: BackendOptions = {}): Promise<TestBackend> {
   const database = engine === 'postgres' ? await postgresDatabase() : null
   const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false, ...options })

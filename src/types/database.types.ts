@@ -1565,6 +1565,22 @@ export type Database = {
           paid: number
         }[]
       }
+      publisher_figures: {
+        Args: {
+          p_group: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          id: string
+          name: string
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          earnings: number
+        }[]
+      }
       purge_click_ips: {
         Args: {
           p_older_than?: string
@@ -1616,10 +1632,24 @@ export type Database = {
           source_status: string
           clicks: number
           counted_clicks: number
+          not_counted_clicks: number
           subscriptions: number
           confirmations: number
           conversions: number
           earnings: number
+        }[]
+      }
+      source_not_counted: {
+        Args: {
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          source_id: string
+          kind: string
+          reason: string
+          label: string
+          total: number
         }[]
       }
       source_totals: {

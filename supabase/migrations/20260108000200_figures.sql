@@ -196,7 +196,7 @@ grant execute on function public.not_counted_figures(uuid, uuid, date, date) to 
 
 create function public.source_figures(p_source_id uuid default null, p_from date default null, p_to date default null)
 returns table (
-  source_id uuid, source_name text, source_status text, clicks bigint, counted_clicks bigint,
+  source_id uuid, source_name text, source_status text, clicks bigint, counted_clicks bigint, not_counted_clicks bigint,
   subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric
 )
 language plpgsql stable
@@ -208,7 +208,7 @@ begin
   perform private.check_figures_scope(null, p_source_id);
   return query
   select s.id, s.name, s.status, coalesce(sum(d.clicks), 0)::bigint, coalesce(sum(d.counted_clicks), 0)::bigint,
-    coalesce(sum(d.subscriptions), 0)::bigint, coalesce(sum(d.confirmations), 0)::bigint,
+    coalesce(sum(d.clicks - d.counted_clicks), 0)::bigint, coalesce(sum(d.subscriptions), 0)::bigint, coalesce(sum(d.confirmations), 0)::bigint,
     coalesce(sum(d.conversions), 0)::bigint, coalesce(sum(d.earnings), 0)::numeric(12, 2)
   from public.audience_sources s
   left join public.source_daily_stats d on d.audience_source_id = s.id and (p_from is null or d.day between p_from and p_to)
@@ -238,3 +238,116 @@ $$;
 comment on function public.my_default_campaign() is 'The campaign the analytics page opens on: the signed-in advertiser''s most recent active one, else their most recent.';
 revoke execute on function public.my_default_campaign() from public, anon, authenticated;
 grant execute on function public.my_default_campaign() to authenticated;
+
+-- Totals of what campaign_source_figures lists (the summary above a table), summed in the database.
+create function public.figure_totals(
+  p_campaign_id uuid default null, p_source_id uuid default null, p_from date default null, p_to date default null
+)
+returns table (views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric)
+language sql stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(sum(f.views), 0)::bigint, coalesce(sum(f.clicks), 0)::bigint, coalesce(sum(f.conversions), 0)::bigint,
+    (case when coalesce(sum(f.clicks), 0) > 0 then round(sum(f.conversions) * 100.0 / sum(f.clicks), 2) else 0 end)::numeric(7, 2),
+    coalesce(sum(f.spend), 0)::numeric(12, 2), coalesce(sum(f.earnings), 0)::numeric(12, 2)
+  from public.campaign_source_figures(p_campaign_id, p_source_id, p_from, p_to) f
+$$;
+comment on function public.figure_totals(uuid, uuid, date, date) is
+  'The sum of campaign_source_figures for the same arguments: one row of views, clicks, conversions, CTR, spend and earnings.';
+revoke execute on function public.figure_totals(uuid, uuid, date, date) from public, anon, authenticated;
+grant execute on function public.figure_totals(uuid, uuid, date, date) to authenticated, service_role;
+
+-- The publisher's overview: every source of theirs together.
+create function public.source_totals(p_from date default null, p_to date default null)
+returns table (clicks bigint, counted_clicks bigint, subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric)
+language sql stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(sum(f.clicks), 0)::bigint, coalesce(sum(f.counted_clicks), 0)::bigint,
+    coalesce(sum(f.subscriptions), 0)::bigint, coalesce(sum(f.confirmations), 0)::bigint,
+    coalesce(sum(f.conversions), 0)::bigint, coalesce(sum(f.earnings), 0)::numeric(12, 2)
+  from public.source_figures(null, p_from, p_to) f
+$$;
+comment on function public.source_totals(date, date) is 'The signed-in publisher''s sources together: the sum of source_figures over a date range (or all time).';
+revoke execute on function public.source_totals(date, date) from public, anon, authenticated;
+grant execute on function public.source_totals(date, date) to authenticated, service_role;
+
+-- The advertiser's campaign list: per campaign of theirs, over a date range.
+create function public.campaign_figures(p_from date, p_to date)
+returns table (campaign_id uuid, views bigint, clicks bigint, conversions bigint, spend numeric)
+language plpgsql stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.check_figures_range(p_from, p_to);
+  return query
+  select c.id, coalesce(sum(d.views), 0)::bigint, coalesce(sum(d.clicks), 0)::bigint,
+    coalesce(sum(d.conversions), 0)::bigint, coalesce(sum(d.spend), 0)::numeric(12, 2)
+  from public.campaigns c
+  left join public.campaign_source_daily_stats d on d.campaign_id = c.id and d.day between p_from and p_to
+  where c.advertiser_id = (select auth.uid())
+  group by c.id;
+end
+$$;
+comment on function public.campaign_figures(date, date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range.';
+revoke execute on function public.campaign_figures(date, date) from public, anon, authenticated;
+grant execute on function public.campaign_figures(date, date) to authenticated, service_role;
+
+-- The publisher's sources list: what did not count, per source (every click on it, and its subscriptions).
+create function public.source_not_counted(p_from date default null, p_to date default null)
+returns table (source_id uuid, kind text, reason text, label text, total bigint)
+language plpgsql stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.check_figures_range(p_from, p_to);
+  return query
+  select n.audience_source_id, n.kind, n.reason, r.label, sum(n.total)::bigint
+  from public.audience_sources s
+  join public.not_counted_daily n on n.audience_source_id = s.id
+  join public.not_counted_reasons r on r.code = n.reason
+  where s.publisher_id = (select auth.uid())
+    and (n.kind = 'subscription' or n.campaign_id is null)
+    and (p_from is null or n.day between p_from and p_to)
+  group by n.audience_source_id, n.kind, n.reason, r.label, r.position
+  having sum(n.total) <> 0
+  order by n.audience_source_id, n.kind, r.position;
+end
+$$;
+comment on function public.source_not_counted(date, date) is
+  'The signed-in publisher''s not-counted totals per source, kind and reason (the same rows not_counted_figures sums for one source).';
+revoke execute on function public.source_not_counted(date, date) from public, anon, authenticated;
+grant execute on function public.source_not_counted(date, date) to authenticated, service_role;
+
+-- The publisher's Stats page: the same (campaign, source) figures grouped per source or per campaign.
+create function public.publisher_figures(p_group text, p_from date default null, p_to date default null)
+returns table (id uuid, name text, views bigint, clicks bigint, conversions bigint, ctr numeric, earnings numeric)
+language plpgsql stable
+security definer
+set search_path = ''
+as $$
+begin
+  if p_group is null or p_group not in ('source', 'campaign') then
+    raise exception 'Group figures by source or by campaign' using errcode = '22023';
+  end if;
+  return query
+  select case when p_group = 'source' then f.source_id else f.campaign_id end,
+    min(case when p_group = 'source' then f.source_name else f.campaign_name end),
+    sum(f.views)::bigint, sum(f.clicks)::bigint, sum(f.conversions)::bigint,
+    (case when sum(f.clicks) > 0 then round(sum(f.conversions) * 100.0 / sum(f.clicks), 2) else 0 end)::numeric(7, 2),
+    sum(f.earnings)::numeric(12, 2)
+  from public.campaign_source_figures(null, null, p_from, p_to) f
+  join public.audience_sources s on s.id = f.source_id
+  where s.publisher_id = (select auth.uid())
+  group by 1
+  order by 5 desc, 4 desc, 2;
+end
+$$;
+comment on function public.publisher_figures(text, date, date) is
+  'The signed-in publisher''s campaign_source_figures summed per source or per campaign (names included: a publisher sees the names of the campaigns their sources promoted).';
+revoke execute on function public.publisher_figures(text, date, date) from public, anon, authenticated;
+grant execute on function public.publisher_figures(text, date, date) to authenticated, service_role;

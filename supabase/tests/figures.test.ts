@@ -177,7 +177,43 @@ describe('the same figures for every role', () => {
     expect(await errorOf(anon, 'select * from public.source_figures()')).toMatch(/permission denied/)
   })
 
+  it('lists the publisher\'s not-counted totals per source, equal to not_counted_figures for that source', async () => {
+    expect(await queryAs(m2.publisher.actor, 'select source_id, kind, reason, total::int from public.source_not_counted()')).toEqual([
+      { source_id: m2.sourceId, kind: 'click', reason: 'bot_user_agent', total: 1 },
+      { source_id: m2.sourceId, kind: 'subscription', reason: 'too_fast_confirmation', total: 1 },
+    ])
+  })
+
   it('opens analytics on the most recent active campaign', async () => {
     expect(await queryAs(m1.advertiser.actor, 'select public.my_default_campaign() as id')).toEqual([{ id: m1.campaignId }])
+  })
+})
+
+describe('totals for the overviews', () => {
+  it('sum the same figures in the database for the advertiser, the publisher and their campaign list', async () => {
+    expect(
+      await queryAs(m2.advertiser.actor, 'select views::int, clicks::int, conversions::int, ctr::text, spend::text from public.figure_totals($1)', [
+        m2.campaignId,
+      ]),
+    ).toEqual([{ views: 1, clicks: 2, conversions: 1, ctr: '50.00', spend: '4.00' }])
+    expect(await queryAs(m2.publisher.actor, 'select clicks::int, counted_clicks::int, conversions::int, earnings::text from public.source_totals()')).toEqual([
+      { clicks: 3, counted_clicks: 2, conversions: 1, earnings: '3.20' },
+    ])
+    expect(
+      await queryAs(m1.advertiser.actor, 'select campaign_id, clicks::int, conversions::int, spend::text from public.campaign_figures($1, $1)', [today]),
+    ).toEqual([{ campaign_id: m1.campaignId, clicks: 3, conversions: 1, spend: '10.00' }])
+  })
+})
+
+describe("the publisher's stats page", () => {
+  it('groups the same figures per source and per campaign, with real campaign names', async () => {
+    const bySource = await queryAs(m1.publisher.actor, `select id, name, clicks::int, conversions::int, ctr::text, earnings::text from public.publisher_figures('source')`)
+    expect(bySource).toEqual([{ id: m1.sourceId, name: 'Test source', clicks: 3, conversions: 1, ctr: '33.33', earnings: '8.00' }])
+    const byCampaign = await queryAs(m1.publisher.actor, `select id, name, clicks::int, conversions::int from public.publisher_figures('campaign')`)
+    expect(byCampaign).toEqual([
+      { id: m1.campaignId, name: 'Test newsletter', clicks: 2, conversions: 1 },
+      { id: m2.campaignId, name: 'Test newsletter', clicks: 1, conversions: 0 },
+    ])
+    expect(await errorOf(m1.publisher.actor, `select * from public.publisher_figures('day')`)).toBe('Group figures by source or by campaign')
   })
 })

@@ -236,7 +236,7 @@ begin
     ('30000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000009', 50, now() - interval '2 days'),
     ('30000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000003', 50, now() - interval '1 day');
   perform set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000001","role":"authenticated","aal":"aal2"}', true);
-  perform public.admin_mark_payout_paid('30000000-0000-4000-a000-000000000001');
+  perform public.admin_mark_payout_paid('30000000-0000-4000-a000-000000000001', 'SEPA-2026-0001');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000007', 'rejected',
     'The audience is built on giveaways; subscribers would not be genuine.');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000008', 'banned', 'Clicks came from a click farm.');

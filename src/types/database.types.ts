@@ -281,6 +281,192 @@ export type Database = {
           },
         ]
       }
+      deposits: {
+        Row: {
+          amount: number
+          completed_at: string | null
+          created_at: string
+          currency: string
+          expires_at: string | null
+          failure_reason: string | null
+          id: string
+          status: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent: string | null
+          stripe_session_id: string
+          transaction_id: string | null
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id?: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'deposits_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: false
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'deposits_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      dispute_subscriptions: {
+        Row: {
+          campaign_id: string
+          dispute_id: string
+          refunded: boolean
+          subscription_id: string
+        }
+        Insert: {
+          campaign_id: string
+          dispute_id: string
+          refunded?: boolean
+          subscription_id: string
+        }
+        Update: {
+          campaign_id?: string
+          dispute_id?: string
+          refunded?: boolean
+          subscription_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'dispute_subscriptions_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'dispute_subscriptions_dispute_id_fkey'
+            columns: ['dispute_id']
+            isOneToOne: false
+            referencedRelation: 'disputes'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'dispute_subscriptions_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      disputes: {
+        Row: {
+          advertiser_id: string
+          audience_source_id: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_note: string | null
+          id: string
+          kind: string
+          publisher_id: string
+          reason: string
+          refunded: number
+          refunded_subscribers: number
+          status: string
+          updated_at: string
+        }
+        Insert: {
+          advertiser_id: string
+          audience_source_id: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_note?: string | null
+          id?: string
+          kind: string
+          publisher_id: string
+          reason: string
+          refunded?: number
+          refunded_subscribers?: number
+          status?: string
+          updated_at?: string
+        }
+        Update: {
+          advertiser_id?: string
+          audience_source_id?: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_note?: string | null
+          id?: string
+          kind?: string
+          publisher_id?: string
+          reason?: string
+          refunded?: number
+          refunded_subscribers?: number
+          status?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'disputes_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_decided_by_fkey'
+            columns: ['decided_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_publisher_id_fkey'
+            columns: ['publisher_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
           audience_source_id: string
@@ -554,15 +740,73 @@ export type Database = {
           },
         ]
       }
+      notification_queue: {
+        Row: {
+          attempts: number
+          created_at: string
+          data: Json
+          dedupe_key: string | null
+          id: string
+          last_error: string | null
+          locked_until: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          template: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          attempts?: number
+          created_at?: string
+          data?: Json
+          dedupe_key?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          template: string
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          attempts?: number
+          created_at?: string
+          data?: Json
+          dedupe_key?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          template?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'notification_queue_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       payout_requests: {
         Row: {
           amount: number
           created_at: string
           id: string
           paid_at: string | null
+          paid_by: string | null
           publisher_id: string
           status: string
           transaction_id: string | null
+          transfer_reference: string | null
           updated_at: string
         }
         Insert: {
@@ -570,9 +814,11 @@ export type Database = {
           created_at?: string
           id?: string
           paid_at?: string | null
+          paid_by?: string | null
           publisher_id: string
           status?: string
           transaction_id?: string | null
+          transfer_reference?: string | null
           updated_at?: string
         }
         Update: {
@@ -580,12 +826,21 @@ export type Database = {
           created_at?: string
           id?: string
           paid_at?: string | null
+          paid_by?: string | null
           publisher_id?: string
           status?: string
           transaction_id?: string | null
+          transfer_reference?: string | null
           updated_at?: string
         }
         Relationships: [
+          {
+            foreignKeyName: 'payout_requests_paid_by_fkey'
+            columns: ['paid_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
           {
             foreignKeyName: 'payout_requests_publisher_id_fkey'
             columns: ['publisher_id']
@@ -752,11 +1007,36 @@ export type Database = {
       }
     }
     Functions: {
+      admin_audit_log: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+          p_subject_type?: string
+        }
+        Returns: {
+          id: string
+          created_at: string
+          actor_name: string
+          subject_type: string
+          subject_id: string
+          subject_name: string
+          old_status: string
+          new_status: string
+          reason: string
+          total_count: number
+        }[]
+      }
       admin_decide_revision: {
         Args: {
           p_revision_id: string
           p_decision: string
           p_note?: string
+        }
+        Returns: Json
+      }
+      admin_dispute_evidence: {
+        Args: {
+          p_dispute_id: string
         }
         Returns: Json
       }
@@ -777,8 +1057,26 @@ export type Database = {
       admin_mark_payout_paid: {
         Args: {
           p_payout_id: string
+          p_reference: string
         }
         Returns: Json
+      }
+      admin_marketplace_totals: {
+        Args: never
+        Returns: {
+          wallets: number
+          balance: number
+          on_hold: number
+          reserved: number
+          pending_earnings: number
+          spend: number
+          earnings: number
+          platform_fees: number
+          open_payouts: number
+          open_payout_count: number
+          paid_out: number
+          open_disputes: number
+        }[]
       }
       admin_refund_subscription: {
         Args: {
@@ -838,8 +1136,37 @@ export type Database = {
         }
         Returns: string
       }
+      claim_notifications: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          template: string
+          data: Json
+          email: string
+          full_name: string
+        }[]
+      }
       claim_signup_bonus: {
         Args: never
+        Returns: Json
+      }
+      close_deposit: {
+        Args: {
+          p_session_id: string
+          p_status: unknown
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      complete_deposit: {
+        Args: {
+          p_session_id: string
+          p_user_id: string
+          p_amount: number
+          p_payment_intent?: string
+        }
         Returns: Json
       }
       confirm_subscription: {
@@ -879,6 +1206,30 @@ export type Database = {
         Args: never
         Returns: string
       }
+      decide_dispute: {
+        Args: {
+          p_dispute_id: string
+          p_decision: string
+          p_note: string
+        }
+        Returns: Json
+      }
+      disputable_subscribers: {
+        Args: {
+          p_source_id?: string
+        }
+        Returns: {
+          id: string
+          email: string
+          confirmed_at: string
+          campaign_id: string
+          campaign_name: string
+          source_id: string
+          source_name: string
+          price: number
+          in_dispute: boolean
+        }[]
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -890,6 +1241,13 @@ export type Database = {
           p_now?: string
         }
         Returns: number
+      }
+      finish_notification: {
+        Args: {
+          p_id: string
+          p_error?: string
+        }
+        Returns: string
       }
       fold_email: {
         Args: {
@@ -931,6 +1289,23 @@ export type Database = {
           status: string
         }
         Returns: boolean
+      }
+      open_deposit: {
+        Args: {
+          p_user_id: string
+          p_amount: number
+          p_session_id: string
+          p_expires_at?: string
+        }
+        Returns: Json
+      }
+      open_dispute: {
+        Args: {
+          p_reason: string
+          p_subscription_ids?: string[]
+          p_source_id?: string
+        }
+        Returns: string
       }
       publisher_balance: {
         Args: never
@@ -996,7 +1371,9 @@ export type Database = {
         Returns: Json
       }
     }
-    Enums: { [_ in never]: never }
+    Enums: {
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+    }
     CompositeTypes: { [_ in never]: never }
   }
 }
@@ -1080,6 +1457,6 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: { deposit_status: ['pending', 'completed', 'failed', 'expired'] },
   },
 } as const

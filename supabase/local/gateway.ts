@@ -20,7 +20,8 @@ export const CORS_HEADERS: Record<string, string> = {
 }
 
 type Api = 'auth' | 'rest' | 'functions'
-export type Routes = Record<Api, Handler>
+/** `checkout`: the local test checkout (supabase/local/checkout), which stands in for Stripe. */
+export type Routes = Record<Api, Handler> & { checkout?: Handler }
 
 /** GoTrue endpoints hosted Supabase serves without an apikey: links opened from emails, and the probe. */
 const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health'])
@@ -63,9 +64,11 @@ export type GatewayOptions = {
   log?: (line: string) => void
   /** The header a trusted proxy sets with the client's address (lower-case); unset = the socket address. */
   clientIpHeader?: string
+  /** Functions with `verify_jwt = false`: reachable with no apikey, as on hosted Supabase (Stripe sends none). */
+  openFunction?: (name: string) => boolean
 }
 
-export function createGateway({ routes, log, clientIpHeader }: GatewayOptions) {
+export function createGateway({ routes, log, clientIpHeader, openFunction }: GatewayOptions) {
   const tokens = new TokenCache()
 
   async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
@@ -83,7 +86,8 @@ export function createGateway({ routes, log, clientIpHeader }: GatewayOptions) {
     const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
     let role: ApiRole = 'anon'
     let claims: JwtClaims = { role: 'anon' }
-    const open = api === 'auth' && OPEN_AUTH_PATHS.has(path)
+    const open =
+      (api === 'auth' && OPEN_AUTH_PATHS.has(path)) || (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
     if (apikey === undefined) {
       if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
     } else {
@@ -153,6 +157,15 @@ export function createGateway({ routes, log, clientIpHeader }: GatewayOptions) {
       return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
     }
     const ip = resolveClientIp(req.headers, req.socket.remoteAddress, clientIpHeader)
+    const checkout = routes().checkout
+    const checkoutPath = /^\/checkout(\/.*)?$/.exec(url.pathname)
+    if (checkout && checkoutPath) {
+      // Stripe's stand-in: browsers and the functions reach it with no apikey, as they reach Stripe.
+      const headers: Record<string, string> = {}
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+      const claims: JwtClaims = { role: 'anon' }
+      return checkout({ method: req.method ?? 'GET', path: checkoutPath[1] ?? '/', query: url.searchParams, headers, body, ip, role: 'anon', claims })
+    }
     return dispatch(req, url, body, ip)
   }
 }

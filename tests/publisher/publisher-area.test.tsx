@@ -60,6 +60,10 @@ function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat 
         { type: 'payout', status: 'completed', amount: -50 },
       ]),
     ),
+    // The figures come from the database; the screen only formats them.
+    http.post(restUrl('rpc/publisher_balance'), () =>
+      HttpResponse.json({ pending: 4.8, available: 70, requested: 0, paid: 50 }),
+    ),
     http.get(restUrl('campaigns'), () => HttpResponse.json([{ id: 'c1', name: 'Morning Brew' }])),
     http.get(restUrl('campaign_source_stats'), () =>
       HttpResponse.json([
@@ -84,7 +88,7 @@ describe('publisher area', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))
   })
 
-  it('overview: earnings from the ledger, this week, and each source with its magic link and click reasons', async () => {
+  it('overview: earnings from the database, this week, and each source with its magic link and click reasons', async () => {
     signInPublisher()
     publisherData()
     renderRoute('/dashboard/publisher')
@@ -143,26 +147,41 @@ describe('publisher area', () => {
     expect(within(perSource).getByRole('row', { name: /Pat's Product Notes/ })).toHaveTextContent('11')
   })
 
-  it('payouts: asks request_payout for the amount and refuses less than 50 credits', async () => {
+  it('payouts: a dialog states the available amount, refuses less than 50 or more than available, and requests it', async () => {
     signInPublisher()
     publisherData()
     const calls: unknown[] = []
     server.use(
-      http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
+      http.get(restUrl('payout_requests'), () =>
+        HttpResponse.json([
+          { id: 'p0', amount: 50, status: 'paid', created_at: '2026-10-01T00:00:00Z', paid_at: '2026-10-02T00:00:00Z', transfer_reference: 'SEPA-77' },
+        ]),
+      ),
       http.post(restUrl('rpc/request_payout'), async ({ request }) => {
         calls.push(await request.json())
         return HttpResponse.json({ id: 'p1', amount: 60, status: 'requested' })
       }),
     )
     renderRoute('/dashboard/publisher/payouts')
-    const amount = await screen.findByLabelText('Amount (credits)')
-    await userEvent.type(amount, '20')
-    await userEvent.click(screen.getByRole('button', { name: 'Request payout' }))
-    expect(await screen.findByText('The minimum payout is 50 credits')).toBeInTheDocument()
-    expect(calls).toHaveLength(0)
+    expect(await screen.findByTestId('payout-available')).toHaveTextContent('70.00 credits')
+    expect(screen.getByTestId('payout-row')).toHaveTextContent('transfer SEPA-77')
+    await userEvent.click(screen.getByRole('button', { name: 'Request a payout' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByTestId('payout-dialog-available')).toHaveTextContent('70.00 credits')
+    const amount = within(dialog).getByLabelText('Amount (credits)')
+    expect(amount).toHaveValue('70.00')
     await userEvent.clear(amount)
-    await userEvent.type(amount, '60')
-    await userEvent.click(screen.getByRole('button', { name: 'Request payout' }))
-    await waitFor(() => expect(calls).toEqual([{ p_amount: 60 }]))
+    await userEvent.type(amount, '20')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Request 20.00 credits' }))
+    expect(await within(dialog).findByText('The minimum payout is 50 credits')).toBeInTheDocument()
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '70.01')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Request 70.01 credits' }))
+    expect(await within(dialog).findByText('You can request at most your available 70.00 credits')).toBeInTheDocument()
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '60.5')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Request 60.50 credits' }))
+    await waitFor(() => expect(calls).toEqual([{ p_amount: 60.5 }]))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 })

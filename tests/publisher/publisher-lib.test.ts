@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { breakdownBySource } from '@/features/publisher/lib/click-breakdown'
-import { summariseEarnings } from '@/features/publisher/lib/earnings'
 import { statsByCampaign, statsBySource, type StatsRow } from '@/features/publisher/lib/stats'
 import { campaignLinkUrl, magicLinkUrl } from '@/features/publisher/lib/source-status'
 
@@ -32,19 +31,6 @@ describe('publisher stats (SPEC §9 defaults)', () => {
       ['Morning Brew', 25],
       ['Dev Digest', 50],
     ])
-  })
-})
-
-describe('publisher earnings from the ledger', () => {
-  it('splits pending earnings, the available balance and what was paid out', () => {
-    expect(
-      summariseEarnings([
-        { type: 'earning', status: 'pending', amount: 1.6 },
-        { type: 'earning', status: 'completed', amount: 80 },
-        { type: 'earning', status: 'completed', amount: 0.1 },
-        { type: 'payout', status: 'completed', amount: -50 },
-      ]),
-    ).toEqual({ pending: 1.6, available: 30.1, paid: 50 })
   })
 })
 

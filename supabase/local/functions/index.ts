@@ -18,6 +18,8 @@ export type FunctionsOptions = {
   timeoutMs?: number
   /** Where the functions' console output goes; default stderr with a prefix. */
   log?: (line: string) => void
+  /** More environment for every function (e.g. the Stripe settings), added to the standard set. */
+  env?: Record<string, string>
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -54,7 +56,7 @@ export function createFunctionsHandler(
       functionsDir,
       timeoutMs: options.timeoutMs ?? 150_000,
       log: options.log ?? ((line) => process.stderr.write(`[functions] ${line}\n`)),
-      env: functionsEnv(ctx),
+      env: { ...functionsEnv(ctx), ...options.env },
     }))
 
   const handler = async (req: ApiRequest): Promise<ApiResponse> => {

@@ -15,7 +15,7 @@ import { readQuery } from './query-bag'
 export const MAX_PATTERN_LENGTH = 200
 
 export function assertBoundedPatterns(query: URLSearchParams, skip: Set<string> = new Set()): void {
-  if (![...query.values()].some((v) => v.includes('match.'))) return
+  if (![...query.values()].some((v) => /match[.(]/.test(v))) return
   let bag
   try {
     bag = readQuery(query, skip)
@@ -30,7 +30,8 @@ function walk(conditions: Condition[]) {
   for (const c of conditions) {
     if (c.kind === 'logic') walk(c.children)
     else if (c.op === 'match' || c.op === 'imatch') {
-      const problem = patternProblem(c.value)
+      // `match(any).{a,b}` carries its patterns in the list.
+      const problem = (c.quantifier ? c.list ?? [] : [c.value]).map(patternProblem).find(Boolean)
       if (problem) {
         throw new RestError(
           400,

@@ -44,6 +44,7 @@ export async function loadTargets() {
   ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
   ctx.event = await one(`select id from moderation_events limit 1`)
   ctx.message = await one(`select id from contact_messages limit 1`)
+  ctx.deposit = await one(`select id from deposits where stripe_session_id = 'seed-deposit-ada-1'`)
   // A user whose profile is missing (for profile inserts) and one without a wallet (for wallet inserts).
   const orphan = await createUser('advertiser')
   await db.query('delete from public.profiles where id = $1', [orphan.id])
@@ -54,6 +55,18 @@ export async function loadTargets() {
     `insert into audience_sources (publisher_id, name, status) values ('${ids.publisher}', 'Idle source', 'pending_review') returning id`,
   )
   ctx.idleSubscription = await one(`select id from newsletter_subscriptions where email = 'walk-in@example.com'`)
+  ctx.dispute = await one(
+    `insert into disputes (advertiser_id, publisher_id, audience_source_id, kind, reason)
+     values ('${ids.advertiser}', '${ids.publisher}', '${ids.sourceApproved}', 'source', 'A dispute for the RLS matrix') returning id`,
+  )
+  await db.query(
+    'insert into dispute_subscriptions (dispute_id, subscription_id, campaign_id) select $1, id, campaign_id from newsletter_subscriptions where id = $2',
+    [ctx.dispute, ctx.subscription],
+  )
+  ctx.disputeCampaign = await one(`select campaign_id as id from newsletter_subscriptions where id = '${ctx.idleSubscription}'`)
+  ctx.notification = await one(
+    `insert into notification_queue (user_id, template, data) values ('${ids.publisher}', 'payout_paid', '{}') returning id`,
+  )
   ctx.revision = await one(
     `insert into content_revisions (subject_type, subject_id, author_id, changes)
      values ('audience_source', '${ids.sourceApproved}', '${ids.publisher}', '{"name": "Renamed"}') returning id`,
@@ -370,4 +383,78 @@ export const cases: Case[] = [
     allowed: only('service'),
   },
   { table: 'content_revisions', op: 'delete', sql: remove('content_revisions', 'revision'), allowed: only('service') },
+
+  // deposits: owners and admins read; only the payment functions (service role) write.
+  {
+    table: 'deposits',
+    op: 'select',
+    sql: byId('deposits', 'deposit'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'deposits',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.deposits (user_id, amount, stripe_session_id) values ($1, 100, 'cs_test_forged')`,
+      [me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'deposits',
+    op: 'update',
+    sql: update('deposits', 'deposit', `status = 'failed', transaction_id = null`),
+    allowed: only('service'),
+  },
+  { table: 'deposits', op: 'delete', sql: remove('deposits', 'deposit'), allowed: only('service') },
+  { table: 'disputes', op: 'select', sql: byId('disputes', 'dispute'), allowed: only('advertiser', 'publisher', 'admin', 'service') },
+  {
+    table: 'disputes',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.disputes (advertiser_id, publisher_id, audience_source_id, kind, reason) values ($1, $2, $3, 'source', 'Opened straight through the API')`,
+      [me ?? ids.advertiser, ids.publisher, ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  { table: 'disputes', op: 'update', sql: update('disputes', 'dispute', `status = 'upheld'`), allowed: only('service') },
+  { table: 'disputes', op: 'delete', sql: remove('disputes', 'dispute'), allowed: only('service') },
+
+  {
+    table: 'dispute_subscriptions',
+    op: 'select',
+    sql: (c) => ['select subscription_id from public.dispute_subscriptions where dispute_id = $1', [c.dispute]],
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'dispute_subscriptions',
+    op: 'insert',
+    sql: (c) => [
+      'insert into public.dispute_subscriptions (dispute_id, subscription_id, campaign_id) values ($1, $2, $3)',
+      [c.dispute, c.idleSubscription, c.disputeCampaign],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'dispute_subscriptions',
+    op: 'update',
+    sql: (c) => ['update public.dispute_subscriptions set refunded = true where dispute_id = $1', [c.dispute]],
+    allowed: only('service'),
+  },
+  {
+    table: 'dispute_subscriptions',
+    op: 'delete',
+    sql: (c) => ['delete from public.dispute_subscriptions where dispute_id = $1', [c.dispute]],
+    allowed: only('service'),
+  },
+
+  { table: 'notification_queue', op: 'select', sql: byId('notification_queue', 'notification'), allowed: only('service') },
+  {
+    table: 'notification_queue',
+    op: 'insert',
+    sql: (_c, me) => [`insert into public.notification_queue (user_id, template) values ($1, 'low_balance')`, [me ?? ids.advertiser]],
+    allowed: only('service'),
+  },
+  { table: 'notification_queue', op: 'update', sql: update('notification_queue', 'notification', `status = 'sent'`), allowed: only('service') },
+  { table: 'notification_queue', op: 'delete', sql: remove('notification_queue', 'notification'), allowed: only('service') },
 ]

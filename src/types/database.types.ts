@@ -1166,6 +1166,7 @@ export type Database = {
           p_user_id: string
           p_amount: number
           p_payment_intent?: string
+          p_notify?: boolean
         }
         Returns: Json
       }

@@ -70,13 +70,12 @@ test('an advertiser deposits 25 through the local checkout and sees +25.00 exact
   await expect(page.getByTestId('wallet-total')).toHaveText(shown(before + 25))
   await expect(depositRows(page, '25.00')).toHaveCount(1)
 
-  const messages = (await (await fetch(`${E2E.mailboxUrl}/api/messages`)).json()) as {
-    to: string
-    subject: string
-    text: string
-  }[]
-  const receipts = messages.filter((m) => m.to.includes(DEMO_ADVERTISER) && m.text.includes(sessionId))
-  expect(receipts.map((m) => m.subject)).toEqual(['Receipt: 25.00 credits added to your wallet'])
+  // The receipt goes out through the notification queue: wait for it, then make sure it came once.
+  const receipts = async () => {
+    const messages = (await (await fetch(`${E2E.mailboxUrl}/api/messages`)).json()) as { to: string; subject: string; text: string }[]
+    return messages.filter((m) => m.to.includes(DEMO_ADVERTISER) && m.text.includes(sessionId)).map((m) => m.subject)
+  }
+  await expect.poll(receipts).toEqual(['Receipt: 25.00 credits added to your wallet'])
 })
 
 test('Cancel at the checkout shows the cancelled toast and changes nothing', async ({ page }) => {

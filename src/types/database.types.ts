@@ -1365,6 +1365,7 @@ export type Database = {
           p_user_id: string
           p_amount: number
           p_payment_intent?: string
+          p_notify?: boolean
         }
         Returns: Json
       }

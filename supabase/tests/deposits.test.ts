@@ -127,6 +127,15 @@ describe('complete_deposit', () => {
     expect((await walletOf(u.id)).balance).toBe('25.00')
   })
 
+  it('queues one receipt for a credited session whatever the replays, and none for a credit made outside the checkout', async () => {
+    const { u, id } = await advertiserWithSession(25)
+    await complete(id, u.id, 25)
+    await complete(id, u.id, 25)
+    await (await testDb()).query('select public.credit_deposit($1, 40, $2)', [u.id, `support-${randomUUID()}`])
+    const queued = await queryAs(service, `select template, data from public.notification_queue where user_id = $1`, [u.id])
+    expect(queued).toEqual([{ template: 'deposit_receipt', data: { amount: 25, reference: id, balance: 25 } }])
+  })
+
   it('credits once under 10 concurrent deliveries of the same event', async () => {
     const { u, id } = await advertiserWithSession(30.5)
     const results = await Promise.all(Array.from({ length: 10 }, () => complete(id, u.id, 30.5)))

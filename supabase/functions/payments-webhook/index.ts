@@ -4,18 +4,16 @@
  * (Web Crypto) and its default 5-minute tolerance; a missing or bad signature is a 400 and changes nothing.
  *
  * - checkout.session.completed with payment_status paid, checkout.session.async_payment_succeeded:
- *   complete_deposit credits the wallet once per session, whatever the replays, order or concurrency.
+ *   complete_deposit credits the wallet once per session, whatever the replays, order or concurrency, and
+ *   queues the receipt email (notification queue) in the same transaction.
  * - checkout.session.async_payment_failed / checkout.session.expired: the pending deposit is closed.
  * - anything else: 200, nothing changes.
  * An event for a session or user we do not know is logged and answered 200 (a retry would not help);
  * a database failure is a 500 so Stripe retries it.
  */
 import { json } from '../_shared/http.ts'
-import { sendEmail } from '../_shared/mailer.ts'
-import { cryptoProvider, isLocalCheckout, Stripe, stripeClient } from '../_shared/stripe.ts'
+import { cryptoProvider, Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
-import { siteUrl } from '../_shared/env.ts'
-import { depositReceiptEmail } from './receipt-email.ts'
 
 type Session = Stripe.Checkout.Session
 type Outcome = { result: string; deposit_id?: string; user_id?: string; balance?: number | null; amount?: number }
@@ -43,39 +41,13 @@ async function credit(event: Stripe.Event, session: Session): Promise<Outcome> {
     p_amount: session.amount_total / 100,
     p_payment_intent: paymentIntentId(session),
   })
-  if (outcome.result === 'credited') {
-    if (isLocalCheckout()) await sendReceipt(session, outcome)
-  } else if (outcome.result !== 'already_credited') {
+  // The receipt is queued by complete_deposit in the crediting transaction (notification queue).
+  if (outcome.result !== 'credited' && outcome.result !== 'already_credited') {
     console.error(
       `payments-webhook: ${event.type} ${event.id} for session ${session.id} (user ${userId}) not credited: ${outcome.result}`,
     )
   }
   return outcome
-}
-
-/** Locally the receipt comes from us (Stripe sends its own in production). A failed email never undoes a credit. */
-async function sendReceipt(session: Session, outcome: Outcome) {
-  try {
-    const { data: profile } = await serviceClient()
-      .from('profiles')
-      .select('email')
-      .eq('id', outcome.user_id ?? '')
-      .maybeSingle()
-    const to = profile?.email ?? session.customer_details?.email ?? session.customer_email
-    if (!to) return
-    await sendEmail(
-      depositReceiptEmail({
-        to,
-        amount: Number(outcome.amount),
-        balance: outcome.balance === undefined || outcome.balance === null ? null : Number(outcome.balance),
-        reference: session.id,
-        paidAt: new Date(),
-        walletUrl: `${siteUrl()}/dashboard/advertiser/wallet`,
-      }),
-    )
-  } catch (error) {
-    console.error(`payments-webhook: receipt for ${session.id} not sent:`, error)
-  }
 }
 
 async function handleEvent(event: Stripe.Event): Promise<Outcome> {

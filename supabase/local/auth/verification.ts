@@ -59,9 +59,11 @@ export const MAX_OTP_GUESSES = 5
  * Locks the accounts an address can name (its own, or the pending new address of an email change), so
  * concurrent guesses for one address are judged one after another and exactly MAX_OTP_GUESSES count.
  */
-async function lockAccounts(tx: Queryable, email: string): Promise<string[]> {
+async function lockAccounts(tx: Queryable, type: VerifyType, email: string): Promise<string[]> {
+  // The pending-new-address lookup only where it can match, so other OTPs stay on the email index.
   const r = await tx.query<{ id: string }>(
-    'select id from auth.users where lower(email) = lower($1) or lower(email_change) = lower($1) order by id for update',
+    `select id from auth.users where (lower(email) = lower($1) and is_sso_user = false)
+     ${type === 'email_change' ? 'or lower(email_change) = lower($1)' : ''} order by id for update`,
     [email.trim()],
   )
   return r.rows.map((row) => row.id)
@@ -95,7 +97,7 @@ export async function verifyEmailToken(
 ): Promise<VerifyOutcome> {
   // The wrong guess is committed before the error is answered, so it is a result, not a throw.
   const outcome = await db.transaction(async (tx) => {
-    const guessed = 'otp' in proof ? await lockAccounts(tx, proof.email) : []
+    const guessed = 'otp' in proof ? await lockAccounts(tx, type, proof.email) : []
     const found = await match(tx, type, proof)
     if (!found || isExpired(settings, found.user, found.column)) {
       await countWrongGuess(tx, guessed)

@@ -14,7 +14,7 @@ import path from 'node:path'
 import { envFor } from '../cli'
 import { writeEnvLocal } from '../config'
 import { startBackend, type Backend } from '../server'
-import { inbox, invoke, serviceClient, uniqueEmail, visitor } from './functions-e2e-helpers'
+import { inbox, invoke, serviceClient, uniqueEmail, visitor, waitForEmail } from './functions-e2e-helpers'
 
 let backend: Backend
 let admin: SupabaseClient
@@ -242,10 +242,13 @@ describe('local test checkout', () => {
     // Paying again (a double click) neither charges nor credits again.
     expect((await fetch(`${url}/pay`, { method: 'POST', redirect: 'manual' })).status).toBe(303)
     expect(await balanceOf(adv.id)).toBe('25.00')
-    const receipts = (await inbox(backend, adv.email)).filter((m) => m.subject.startsWith('Receipt'))
-    expect(receipts).toHaveLength(1)
-    expect(receipts[0]!.subject).toBe('Receipt: 25.00 credits added to your wallet')
-    expect(receipts[0]!.text).toContain(sessionId)
+    // The receipt goes through the notification queue (pg_net calls send-notifications) to the dev mailbox.
+    const isReceipt = (m: { subject: string }) => m.subject.startsWith('Receipt')
+    const [receipt] = await waitForEmail(backend, adv.email, 1, isReceipt)
+    expect(receipt!.subject).toBe('Receipt: 25.00 credits added to your wallet')
+    expect(receipt!.text).toContain(sessionId)
+    await backend.cron.drainNet()
+    expect((await inbox(backend, adv.email)).filter(isReceipt)).toHaveLength(1)
   })
 })
 

@@ -69,6 +69,7 @@ const sourceStatuses: Record<SourceStatus, Word> = {
   under_review: { label: 'Under review', tone: 'yellow' },
   rejected: { label: 'Rejected', tone: 'red' },
   banned: { label: 'Banned', tone: 'red' },
+  archived: { label: 'Archived', tone: 'grey' },
 }
 
 const campaignStatuses: Record<CampaignStatus, Word> = {
@@ -78,6 +79,8 @@ const campaignStatuses: Record<CampaignStatus, Word> = {
   paused: { label: 'Paused', tone: 'yellow' },
   rejected: { label: 'Rejected', tone: 'red' },
   completed: { label: 'Completed', tone: 'grey' },
+  archived: { label: 'Archived', tone: 'grey' },
+  banned: { label: 'Banned', tone: 'red' },
 }
 
 const subscriptionStatuses: Record<SubscriptionStatus, Word> = {
@@ -102,6 +105,7 @@ const reasonLabels: Record<NotCountedReason, string> = {
   no_click: 'No click before subscribing',
   velocity: 'Too many sign-ups from one visitor',
   budget_exhausted: 'Budget or balance exhausted',
+  refunded: 'Refunded',
 }
 
 const transactionTypeLabels: Record<TransactionType, string> = {

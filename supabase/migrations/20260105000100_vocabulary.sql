@@ -19,10 +19,11 @@ create type public.source_platform as enum (
 comment on type public.source_platform is 'Where a publisher''s audience lives (SPEC §2: twitter or x reads X).';
 
 create type public.source_status as enum (
-  'approved', 'live', 'verified', 'pending', 'pending_review', 'under_review', 'rejected', 'banned');
+  'approved', 'live', 'verified', 'pending', 'pending_review', 'under_review', 'rejected', 'banned', 'archived');
 comment on type public.source_status is 'Audience source statuses (SPEC §4); approved, verified and live are public.';
 
-create type public.campaign_status as enum ('draft', 'pending_review', 'active', 'paused', 'rejected', 'completed');
+create type public.campaign_status as enum (
+  'draft', 'pending_review', 'active', 'paused', 'rejected', 'completed', 'archived', 'banned');
 comment on type public.campaign_status is 'A campaign''s life: reviewed before it is active, paused or finished after.';
 
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
@@ -33,7 +34,8 @@ comment on type public.subscription_status is 'Double opt-in states of one subsc
 
 create type public.not_counted_reason as enum (
   'bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'rate_limited', 'self_referral',
-  'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'budget_exhausted');
+  'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'budget_exhausted',
+  'refunded');
 comment on type public.not_counted_reason is
   'Why a click or a subscription was not counted (PRODUCT "Attribution"): one vocabulary for both.';
 

@@ -78,6 +78,7 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     ['rejected', 'Rejected', 'red'],
     ['banned', 'Banned', 'red'],
     ['archived', 'Archived', 'grey'],
+    ['something_new', 'Something new', 'grey'],
   ])('the directory badge of a %s source reads %s in %s (SPEC §2)', (status, label, tone) => {
     expect(publicSourceStatus(status)).toEqual({ label, tone })
   })
@@ -88,7 +89,7 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
   })
 
   it('shows a word it does not know yet as readable text in grey', () => {
-    expect(campaignStatus('archived')).toEqual({ label: 'Archived', tone: 'grey' })
+    expect(campaignStatus('on_fire')).toEqual({ label: 'On fire', tone: 'grey' })
     expect(humanise('pending_payment')).toBe('Pending payment')
     expect(transactionTypeLabel('reservation')).toBe('Reservation')
   })

@@ -10,5 +10,6 @@ export const adminKeys = {
   transactions: (filter: string, page: number, sorting: SortingState = []) =>
     [...adminKeys.all, 'transactions', filter, page, sorting] as const,
   payouts: () => [...adminKeys.all, 'payouts'] as const,
+  deposits: (page: number) => [...adminKeys.all, 'deposits', page] as const,
   totals: () => [...adminKeys.all, 'totals'] as const,
 }

@@ -6,4 +6,5 @@ export const walletKeys = {
   summary: (userId: string) => [...walletKeys.all, 'summary', userId] as const,
   transactions: (userId: string, page: number, sorting: SortingState = []) =>
     [...walletKeys.all, 'transactions', userId, page, sorting] as const,
+  deposits: (userId: string, watch: string | null) => [...walletKeys.all, 'deposits', userId, watch] as const,
 }

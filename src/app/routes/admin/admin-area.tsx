@@ -5,6 +5,7 @@
 import { Navigate, Route, Routes } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { RequireUser } from '@/app/layouts/require-user'
+import { RequireSecondFactor } from '@/app/layouts/require-second-factor'
 import { DashboardShell } from '@/app/layouts/dashboard-shell'
 import { PageHeader } from '@/components/page-header'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
@@ -14,6 +15,7 @@ import { UsersPanel } from '@/features/admin/components/users-panel'
 import { TotalsPanel } from '@/features/admin/components/totals-panel'
 import { TransactionsPanel } from '@/features/admin/components/transactions-panel'
 import { PayoutsPanel } from '@/features/admin/components/payouts-panel'
+import { DepositsPanel } from '@/features/admin/components/deposits-panel'
 
 function ReviewPage() {
   return (
@@ -47,7 +49,7 @@ function UsersPage() {
 function MoneyPage() {
   return (
     <>
-      <PageHeader title="Money" description="Marketplace totals, payout requests and every ledger row." />
+      <PageHeader title="Money" description="Marketplace totals, payout requests, deposits and every ledger row." />
       <div className="space-y-6">
         <TotalsPanel />
         <Card>
@@ -56,6 +58,14 @@ function MoneyPage() {
           </CardHeader>
           <CardContent>
             <PayoutsPanel />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Deposits</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <DepositsPanel />
           </CardContent>
         </Card>
         <Card>
@@ -74,14 +84,16 @@ function MoneyPage() {
 export default function AdminAreaPage() {
   return (
     <RequireUser allow={['admin']}>
-      <DashboardShell area="admin">
-        <Routes>
-          <Route index element={<ReviewPage />} />
-          <Route path="users" element={<UsersPage />} />
-          <Route path="money" element={<MoneyPage />} />
-          <Route path="*" element={<Navigate replace to={paths.admin.root} />} />
-        </Routes>
-      </DashboardShell>
+      <RequireSecondFactor>
+        <DashboardShell area="admin">
+          <Routes>
+            <Route index element={<ReviewPage />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="money" element={<MoneyPage />} />
+            <Route path="*" element={<Navigate replace to={paths.admin.root} />} />
+          </Routes>
+        </DashboardShell>
+      </RequireSecondFactor>
     </RequireUser>
   )
 }

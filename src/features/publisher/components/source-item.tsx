@@ -5,10 +5,10 @@
 import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
 import type { PublisherSource } from '../api/publisher-sources-query'
-import { type ClickBreakdown } from '../lib/click-breakdown'
+import type { ClickBreakdown } from '../lib/click-breakdown'
 import { isSourceLive, magicLinkUrl } from '../lib/source-status'
 import { CopyButton } from './copy-button'
-import { categoryLabel, platformLabel, reasonLabel, sourceStatus } from '@/lib/vocabulary'
+import { categoryLabel, platformLabel, sourceStatus } from '@/lib/vocabulary'
 
 export function SourceItem({
   source,
@@ -72,7 +72,7 @@ export function SourceItem({
               <ul>
                 {reasons.map(([reason, count]) => (
                   <li key={reason}>
-                    {reasonLabel(reason)}: {count}
+                    {reason}: {count}
                   </li>
                 ))}
               </ul>

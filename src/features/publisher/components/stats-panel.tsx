@@ -1,9 +1,7 @@
-/** Stats per source and per campaign from campaign_source_stats: views, clicks, conversions, CTR, earnings. */
+/** Stats per source and per campaign from the database (publisher_figures): views, clicks, conversions, CTR, earnings. */
 import { DataTable, dataTableColumns } from '@/components/data-table'
-import { usePublisherSourcesQuery } from '../api/publisher-sources-query'
-import { usePublisherStatsQuery } from '../api/publisher-stats-query'
+import { usePublisherStatsQuery, type StatsLine } from '../api/publisher-stats-query'
 import { formatCredits } from '../lib/earnings'
-import { statsByCampaign, statsBySource, type StatsLine } from '../lib/stats'
 import { PanelState } from './panel-state'
 
 const col = dataTableColumns<StatsLine>()
@@ -33,20 +31,17 @@ function StatsTable({ title, lines, columns }: { title: string; lines: StatsLine
 }
 
 export function StatsPanel({ userId }: { userId: string }) {
-  const sources = usePublisherSourcesQuery(userId)
-  const ids = sources.data?.map((s) => s.id) ?? []
-  const stats = usePublisherStatsQuery(userId, ids, sources.isSuccess)
-  if (sources.isError) return <PanelState state="error" message={sources.error.message} />
+  const stats = usePublisherStatsQuery(userId)
   if (stats.isError) return <PanelState state="error" message={stats.error.message} />
-  if (sources.isPending || stats.isPending) return <PanelState state="loading" />
+  if (stats.isPending) return <PanelState state="loading" />
   return (
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
         CTR is confirmed subscribers per 100 counted clicks. Only counted traffic appears here; the Sources tab shows
         what was not counted and why.
       </p>
-      <StatsTable title="Per source" columns={sourceColumns} lines={statsBySource(stats.data)} />
-      <StatsTable title="Per campaign" columns={campaignColumns} lines={statsByCampaign(stats.data)} />
+      <StatsTable title="Per source" columns={sourceColumns} lines={stats.data.bySource} />
+      <StatsTable title="Per campaign" columns={campaignColumns} lines={stats.data.byCampaign} />
     </div>
   )
 }

@@ -112,11 +112,11 @@ async function checkPage(page: Page, withAxe: boolean, overflowOnly: boolean) {
 
   // Lazy pictures below the fold have not been fetched yet: ask for all of them, then look for broken ones.
   const broken = await page.evaluate(async () => {
-    const images = [...document.images]
+    const images = Array.from(document.images)
     for (const image of images) image.loading = 'eager'
     await Promise.all(images.map((image) => image.decode().catch(() => undefined)))
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
-    return [...document.images].filter((image) => image.complete && image.naturalWidth === 0).map((image) => image.src.slice(0, 80))
+    return Array.from(document.images).filter((image) => image.complete && image.naturalWidth === 0).map((image) => image.src.slice(0, 80))
   })
   expect.soft(broken, 'broken images').toEqual([])
 

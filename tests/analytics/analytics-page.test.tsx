@@ -88,7 +88,7 @@ describe('advertiser analytics', () => {
     expect(within(summary).getByText('Spend').nextSibling).toHaveTextContent('10.00 credits')
 
     const table = await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
-    const names = () => within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)
+    const names = () => within(table).getAllByRole('row').slice(1).map((row) => within(row).getByRole('rowheader').textContent)
     expect(names()).toEqual(['Growth Tweets', 'Banned Blog'])
     await user.click(within(table).getByRole('button', { name: /Clicks/ }))
     expect(names()).toEqual(['Growth Tweets', 'Banned Blog'])
@@ -128,9 +128,9 @@ describe('advertiser analytics', () => {
     const user = userEvent.setup()
     const { router } = renderRoute('/dashboard/advertiser/analytics')
     // With no newsletterId the most recent active newsletter is shown.
-    expect(await screen.findByRole('cell', { name: 'Growth Tweets' })).toBeInTheDocument()
+    expect(await screen.findByRole('rowheader', { name: 'Growth Tweets' })).toBeInTheDocument()
     await user.selectOptions(screen.getByLabelText('Newsletter'), 'c2')
-    expect(await screen.findByRole('cell', { name: 'Code Weekly' })).toBeInTheDocument()
+    expect(await screen.findByRole('rowheader', { name: 'Code Weekly' })).toBeInTheDocument()
     await waitFor(() => expect(router.state.location.search).toBe('?newsletterId=c2'))
   })
 

@@ -1,5 +1,6 @@
 /** Payouts: the publisher's figures from the database, the request dialog, and the history with references. */
 import { Badge } from '@/components/ui/badge'
+import { payoutStatus } from '@/lib/vocabulary'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
 import { MIN_PAYOUT } from '../api/payout-request-mutation'
 import { usePayoutRequestsQuery } from '../api/payout-requests-query'
@@ -7,7 +8,6 @@ import { formatCredits } from '../lib/earnings'
 import { PanelState } from './panel-state'
 import { PayoutRequestDialog } from './payout-request-dialog'
 
-const statusLabel: Record<string, string> = { requested: 'Requested', paid: 'Paid', canceled: 'Canceled' }
 
 export function PayoutsPanel({ userId }: { userId: string }) {
   const earnings = usePublisherEarningsQuery(userId)
@@ -74,9 +74,7 @@ export function PayoutsPanel({ userId }: { userId: string }) {
                     Paid {p.paid_at ? new Date(p.paid_at).toLocaleDateString() : ''} · transfer {p.transfer_reference}
                   </span>
                 )}
-                <Badge variant={p.status === 'paid' ? 'green' : p.status === 'requested' ? 'yellow' : 'grey'}>
-                  {statusLabel[p.status] ?? p.status}
-                </Badge>
+                <Badge variant={payoutStatus(p.status).tone}>{payoutStatus(p.status).label}</Badge>
               </li>
             ))}
           </ul>

@@ -38,7 +38,7 @@ async function startDeposit(page: Page, amount: string) {
 
 const depositRows = (page: Page, amount: string) =>
   page
-    .getByRole('table', { name: 'Wallet transactions, newest first' })
+    .getByRole('table', { name: 'Wallet transactions' })
     .getByRole('row')
     .filter({ hasText: 'Deposit' })
     .filter({ hasText: `+${amount} credits` })

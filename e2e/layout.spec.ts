@@ -6,6 +6,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf } from './pages/auth'
+import { logInAsAdmin } from './pages/admin'
+import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from '../tests/account/qr-matrix'
 
 const CAMPAIGN = '20000000-0000-4000-a000-000000000001'
 
@@ -65,11 +67,14 @@ async function stateOf(browser: Browser, role: Role) {
   if (!states.has(role)) {
     const context = await browser.newContext()
     const page = await context.newPage()
-    await page.goto('/login')
-    await page.getByLabel('Email').fill(DEMO_ACCOUNTS[role])
-    await page.getByLabel('Password').fill(DEMO_PASSWORD)
-    await page.getByRole('button', { name: 'Log in' }).click()
-    await expect(page).toHaveURL(new RegExp(`${dashboardOf[role]}$`))
+    if (role === 'admin') await logInAsAdmin(page)
+    else {
+      await page.goto('/login')
+      await page.getByLabel('Email').fill(DEMO_ACCOUNTS[role])
+      await page.getByLabel('Password').fill(DEMO_PASSWORD)
+      await page.getByRole('button', { name: 'Log in' }).click()
+      await expect(page).toHaveURL(new RegExp(`${dashboardOf[role]}$`))
+    }
     states.set(role, await context.storageState())
     await context.close()
   }
@@ -154,3 +159,21 @@ for (const [viewportName, viewport] of Object.entries(viewports)) {
     })
   }
 }
+
+test('the two-factor QR code on the account page loads and is the otpauth:// URI the server issued', async ({ browser }) => {
+  const context = await browser.newContext({ storageState: await stateOf(browser, 'publisher') })
+  const page = await context.newPage()
+  await page.goto('/dashboard/account')
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' })
+  const enrolled = page.waitForResponse((r) => r.url().endsWith('/auth/v1/factors') && r.request().method() === 'POST')
+  await section.getByRole('button', { name: 'Set up two-factor sign-in' }).click()
+  const uri = ((await (await enrolled).json()) as { totp: { uri: string } }).totp.uri
+  expect(uri).toMatch(/^otpauth:\/\/totp\//)
+  const qr = section.getByTestId('mfa-qr')
+  await expect(qr).toBeVisible()
+  // The picture loaded (the old data URL broke at its '#'), and its modules are exactly the QR code of the URI.
+  expect(await qr.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).toBeGreaterThan(0)
+  const src = (await qr.getAttribute('src'))!
+  expect(darkModulesOfSvg(svgOfDataUrl(src))).toEqual(expectedDarkModules(uri, 2, 'M'))
+  await context.close()
+})

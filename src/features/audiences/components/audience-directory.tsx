@@ -69,8 +69,9 @@ export function AudienceDirectory() {
         <>
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Audience sources">
             {cards.map((source) => (
-              <li key={source.id} className="flex">
-                <div className="flex-1">
+              <li key={source.id} className="flex min-w-0">
+                {/* min-w-0: a long name truncates inside its card instead of widening the page on a phone. */}
+                <div className="min-w-0 flex-1">
                   <SourceCard source={source} />
                 </div>
               </li>

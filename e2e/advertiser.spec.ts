@@ -47,7 +47,7 @@ test('an advertiser lists a newsletter, an admin approves it, and it becomes act
   await expectNoSeriousA11yViolations(admin.page)
   await admin.decideCampaign(name, 'Approve', 'Looks good')
   await expect(admin.campaign(name)).toHaveCount(0)
-  await expect(admin.page.getByTestId('audit-log')).toContainText('pending_review → active')
+  await expect(admin.page.getByTestId('audit-log')).toContainText('Pending review → Active')
 
   await advertiser.page.reload()
   await expect(advertiser.campaign(name).getByTestId('campaign-status')).toHaveText('Active')
@@ -63,7 +63,7 @@ test('the analytics and wallet pages show the demo advertiser their numbers', as
   await expect(page).toHaveURL(/\/dashboard\/advertiser\/analytics\?newsletterId=/)
   await expect(page.getByLabel('Newsletter')).toHaveValue('20000000-0000-4000-a000-000000000001')
   await expect(page.getByTestId('analytics-summary')).toBeVisible()
-  await expect(page.getByRole('img', { name: /Counted clicks per day/ })).toBeVisible()
+  await expect(page.getByRole('img', { name: /Clicks and views per day/ })).toBeVisible()
   await expectNoSeriousA11yViolations(page)
   // On a phone the tables become cards and the sections sit behind one button that names the current one.
   await page.setViewportSize({ width: 375, height: 800 })

@@ -24,7 +24,7 @@ test('a publisher sees their sources and links, adds one for review, and reads t
   await dialog.getByLabel('Name', { exact: true }).fill(name)
   await dialog.getByLabel('Platform').selectOption('website')
   await dialog.getByLabel('URL', { exact: true }).fill('https://e2e-source.example.com')
-  await dialog.getByLabel('Category').fill('Technology')
+  await dialog.getByLabel('Category').selectOption({ label: 'Technology' })
   await dialog.getByRole('button', { name: 'Submit for review' }).click()
   await expect(dialog).toBeHidden()
   const added = page.getByTestId('publisher-source').filter({ hasText: name })

@@ -61,7 +61,7 @@ test('the analytics and wallet pages show the demo advertiser their numbers', as
   await advertiser.logIn()
   await advertiser.campaign('The Frontend Brief').getByRole('link', { name: 'The Frontend Brief' }).click()
   await expect(page).toHaveURL(/\/dashboard\/advertiser\/analytics\?newsletterId=/)
-  await expect(page.getByLabel('Newsletter')).toHaveValue('20000000-0000-4000-a000-000000000001')
+  await expect(page.getByLabel('Newsletter', { exact: true })).toHaveValue('20000000-0000-4000-a000-000000000001')
   await expect(page.getByTestId('analytics-summary')).toBeVisible()
   await expect(page.getByRole('img', { name: /Clicks and views per day/ })).toBeVisible()
   await expectNoSeriousA11yViolations(page)

@@ -143,7 +143,14 @@ const REST_STATEMENT =
   `where t0."id" = $1::text::integer limit 1000) _r`
 
 function driverGetter(db: Db) {
-  const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' } }
+  // The prelude a REST GET sends: read-only, with anon's statement_timeout (see db/role-timeouts.ts).
+  const ctx = {
+    role: 'anon' as const,
+    claims: { role: 'anon' },
+    headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' },
+    readOnly: true,
+    statementTimeout: '3s',
+  }
   return async (id: number) => {
     await withRequestContext(db, ctx, (tx) => tx.query(REST_STATEMENT, [String(id)]))
   }

@@ -144,7 +144,8 @@ Promise.all(Array.from({ length: w.concurrency }, loop)).then(() =>
 async function clicksThroughBackend(url: string) {
   const server = await import('../supabase/local/server').catch(() => null)
   if (!server) return console.log('backend: supabase/local/server.ts not available; HTTP figure skipped')
-  const backend = await server.startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false })
+  // Distinct visitor addresses arrive in x-forwarded-for, trusted as a reverse proxy's header would be.
+  const backend = await server.startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false, clientIpHeader: 'x-forwarded-for' })
   try {
     const workerData = {
       url: `${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`,

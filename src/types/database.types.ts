@@ -281,6 +281,69 @@ export type Database = {
           },
         ]
       }
+      deposits: {
+        Row: {
+          amount: number
+          completed_at: string | null
+          created_at: string
+          currency: string
+          expires_at: string | null
+          failure_reason: string | null
+          id: string
+          status: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent: string | null
+          stripe_session_id: string
+          transaction_id: string | null
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id?: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'deposits_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: false
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'deposits_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       dispute_subscriptions: {
         Row: {
           campaign_id: string
@@ -1089,6 +1152,24 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      close_deposit: {
+        Args: {
+          p_session_id: string
+          p_status: unknown
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      complete_deposit: {
+        Args: {
+          p_session_id: string
+          p_user_id: string
+          p_amount: number
+          p_payment_intent?: string
+          p_notify?: boolean
+        }
+        Returns: Json
+      }
       confirm_subscription: {
         Args: {
           p_token_hash: string
@@ -1210,6 +1291,15 @@ export type Database = {
         }
         Returns: boolean
       }
+      open_deposit: {
+        Args: {
+          p_user_id: string
+          p_amount: number
+          p_session_id: string
+          p_expires_at?: string
+        }
+        Returns: Json
+      }
       open_dispute: {
         Args: {
           p_reason: string
@@ -1282,7 +1372,9 @@ export type Database = {
         Returns: Json
       }
     }
-    Enums: { [_ in never]: never }
+    Enums: {
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+    }
     CompositeTypes: { [_ in never]: never }
   }
 }
@@ -1366,6 +1458,6 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: { deposit_status: ['pending', 'completed', 'failed', 'expired'] },
   },
 } as const

@@ -23,12 +23,12 @@ begin
   if p_status in ('rejected', 'banned') and coalesce(trim(p_reason), '') = '' then
     raise exception 'Give a reason when rejecting or banning' using errcode = '22023';
   end if;
+  if not exists (select 1 from public.campaigns where id = p_campaign_id) then
+    raise exception 'Campaign not found' using errcode = 'P0002';
+  end if;
   -- Lock order of the ledger: the advertiser's wallet, then the campaign.
   perform public.lock_wallet((select advertiser_id from public.campaigns where id = p_campaign_id));
   select * into c from public.campaigns where id = p_campaign_id for update;
-  if not found then
-    raise exception 'Campaign not found' using errcode = 'P0002';
-  end if;
   update public.campaigns set status = p_status, review_note = nullif(trim(p_reason), '') where id = p_campaign_id;
   perform public.log_moderation_event('campaign', p_campaign_id, c.status, p_status, p_reason);
   if p_status = 'banned' then

@@ -43,7 +43,7 @@ describe('attack 1: admin functions at aal1', () => {
     const calls: Array<[string, unknown[]]> = [
       ['select * from public.admin_list_users()', []],
       ["select public.admin_set_user_type($1, 'admin')", [ids.publisher]],
-      ['select public.admin_mark_payout_paid($1)', [ids.payoutRequested]],
+      ['select public.admin_mark_payout_paid($1, $2)', [ids.payoutRequested, 'TR-1']],
       ["select public.admin_refund_subscription($1, 'x')", [randomUUID()]],
       ["select public.admin_set_source_status($1, 'banned', 'x')", [ids.sourceApproved]],
       ["select public.admin_set_campaign_status($1, 'paused', 'x')", [ids.campaignActive]],

@@ -108,6 +108,10 @@ export type RequestContext = {
   role: 'anon' | 'authenticated' | 'service_role'
   claims: Record<string, unknown>
   headers: Record<string, string>
+  /** GET and HEAD run read-only, as PostgREST runs them: a function that writes fails with 25006. */
+  readOnly?: boolean
+  /** The role's own `statement_timeout` (role-timeouts.ts); `set local role` does not apply it. */
+  statementTimeout?: string
 }
 
 /**
@@ -116,6 +120,9 @@ export type RequestContext = {
  */
 export function withRequestContext<T>(db: Db, ctx: RequestContext, fn: (tx: Queryable) => Promise<T>) {
   const prelude =
+    // Must come before any query of the transaction.
+    (ctx.readOnly ? 'set transaction read only;' : '') +
+    (ctx.statementTimeout ? `set local statement_timeout = ${literal(ctx.statementTimeout)};` : '') +
     `set local role ${ctx.role};` +
     `select set_config('request.jwt.claims', ${literal(JSON.stringify(ctx.claims))}, true),` +
     ` set_config('request.headers', ${literal(JSON.stringify(ctx.headers))}, true),` +

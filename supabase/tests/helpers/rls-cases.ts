@@ -44,6 +44,7 @@ export async function loadTargets() {
   ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
   ctx.event = await one(`select id from moderation_events limit 1`)
   ctx.message = await one(`select id from contact_messages limit 1`)
+  ctx.deposit = await one(`select id from deposits where stripe_session_id = 'seed-deposit-ada-1'`)
   // A user whose profile is missing (for profile inserts) and one without a wallet (for wallet inserts).
   const orphan = await createUser('advertiser')
   await db.query('delete from public.profiles where id = $1', [orphan.id])
@@ -383,6 +384,29 @@ export const cases: Case[] = [
   },
   { table: 'content_revisions', op: 'delete', sql: remove('content_revisions', 'revision'), allowed: only('service') },
 
+  // deposits: owners and admins read; only the payment functions (service role) write.
+  {
+    table: 'deposits',
+    op: 'select',
+    sql: byId('deposits', 'deposit'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'deposits',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.deposits (user_id, amount, stripe_session_id) values ($1, 100, 'cs_test_forged')`,
+      [me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'deposits',
+    op: 'update',
+    sql: update('deposits', 'deposit', `status = 'failed', transaction_id = null`),
+    allowed: only('service'),
+  },
+  { table: 'deposits', op: 'delete', sql: remove('deposits', 'deposit'), allowed: only('service') },
   { table: 'disputes', op: 'select', sql: byId('disputes', 'dispute'), allowed: only('advertiser', 'publisher', 'admin', 'service') },
   {
     table: 'disputes',

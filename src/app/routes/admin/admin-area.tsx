@@ -5,6 +5,7 @@
 import { NavLink, Navigate, Route, Routes } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { RequireUser } from '@/app/layouts/require-user'
+import { RequireSecondFactor } from '@/app/layouts/require-second-factor'
 import { cn } from '@/lib/utils'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { ReviewQueue } from '@/features/admin/components/review-queue'
@@ -15,6 +16,7 @@ import { TransactionsPanel } from '@/features/admin/components/transactions-pane
 import { PayoutsPanel } from '@/features/admin/components/payouts-panel'
 import { CatalogPanel } from '@/features/admin/components/catalog-panel'
 import { AdminDisputesPanel } from '@/features/disputes/components/admin-disputes-panel'
+import { DepositsPanel } from '@/features/admin/components/deposits-panel'
 
 const sections = [
   { to: paths.admin.root, label: 'Review queue', end: true },
@@ -103,6 +105,14 @@ function MoneyPage() {
       </Card>
       <Card>
         <CardHeader>
+          <CardTitle>Deposits</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DepositsPanel />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
           <CardTitle>Transactions</CardTitle>
         </CardHeader>
         <CardContent>
@@ -116,37 +126,41 @@ function MoneyPage() {
 export default function AdminAreaPage() {
   return (
     <RequireUser allow={['admin']}>
-      <div className="mx-auto w-full max-w-6xl px-4 py-6">
-        <nav aria-label="Admin dashboard" className="mb-6 border-b">
-          <ul className="flex flex-wrap gap-x-1">
-            {sections.map((s) => (
-              <li key={s.to}>
-                <NavLink
-                  to={s.to}
-                  end={s.end}
-                  className={({ isActive }) =>
-                    cn(
-                      'inline-block border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                      isActive ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
-                    )
-                  }
-                >
-                  {s.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <Routes>
-          <Route index element={<ReviewPage />} />
-          <Route path="users" element={<UsersPage />} />
-          <Route path="money" element={<MoneyPage />} />
-          <Route path="catalog" element={<CatalogPage />} />
-          <Route path="disputes" element={<DisputesPage />} />
-          <Route path="audit-log" element={<AuditLogPage />} />
-          <Route path="*" element={<Navigate replace to={paths.admin.root} />} />
-        </Routes>
-      </div>
+      <RequireSecondFactor>
+        <div className="mx-auto w-full max-w-6xl px-4 py-6">
+          <nav aria-label="Admin dashboard" className="mb-6 border-b">
+            <ul className="flex flex-wrap gap-x-1">
+              {sections.map((s) => (
+                <li key={s.to}>
+                  <NavLink
+                    to={s.to}
+                    end={s.end}
+                    className={({ isActive }) =>
+                      cn(
+                        'inline-block border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                        isActive
+                          ? 'border-primary text-foreground'
+                          : 'border-transparent text-muted-foreground hover:text-foreground',
+                      )
+                    }
+                  >
+                    {s.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <Routes>
+            <Route index element={<ReviewPage />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="money" element={<MoneyPage />} />
+            <Route path="catalog" element={<CatalogPage />} />
+            <Route path="disputes" element={<DisputesPage />} />
+            <Route path="audit-log" element={<AuditLogPage />} />
+            <Route path="*" element={<Navigate replace to={paths.admin.root} />} />
+          </Routes>
+        </div>
+      </RequireSecondFactor>
     </RequireUser>
   )
 }

@@ -6,7 +6,7 @@
  * paid and gets the email. Meanwhile the demo advertiser disputes another subscriber, the admin upholds it
  * after reading the evidence, and the advertiser's hold is refunded.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
 import { apiKeys } from '../supabase/local/keys'
 import { E2E } from './ports'
 import { logInAsAdmin } from './pages/admin'
@@ -29,8 +29,17 @@ async function service(request: APIRequestContext, method: 'GET' | 'PATCH', path
   return (await response.json()) as Record<string, unknown>[]
 }
 
+/**
+ * A visitor is IP + browser (PRODUCT "visitor hash") and every browser of the suite is 127.0.0.1: a second click
+ * on the same source within the hour would be a duplicate_visitor (not counted, so its subscriber no_click).
+ * Each reader here is a browser version of its own, none of which the other specs use.
+ */
+const readerAgent = (version: number) =>
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version}.0.0.0 Safari/537.36`
+
 /** A reader follows the demo publisher's magic link, subscribes to the newsletters and confirms each one. */
-async function countedSubscribers(page: Page, request: APIRequestContext, email: string, newsletters: string[]) {
+async function countedSubscribers(browser: Browser, request: APIRequestContext, agent: string, email: string, newsletters: string[]) {
+  const page = await (await browser.newContext({ userAgent: agent })).newPage()
   await new Directory(page).followMagicLink('demo-approved')
   const list = new NewslettersPage(page)
   await list.pick(...newsletters)
@@ -42,6 +51,7 @@ async function countedSubscribers(page: Page, request: APIRequestContext, email:
     await page.goto(link.replace(/^https?:\/\/[^/]+/, E2E.appUrl))
     await expect(page.getByTestId('confirmation')).toHaveAttribute('data-state', 'success')
   }
+  await page.context().close()
   const rows = await service(request, 'GET', `newsletter_subscriptions?select=id,counted,not_counted_reason&email=eq.${encodeURIComponent(email)}`)
   expect(rows.map((r) => [r.counted, r.not_counted_reason])).toEqual(newsletters.map(() => [true, null]))
   return rows.map((r) => r.id as string)
@@ -49,7 +59,7 @@ async function countedSubscribers(page: Page, request: APIRequestContext, email:
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''))
 
-test('earnings settle by themselves and are paid out; an upheld dispute refunds the advertiser', async ({ page, browser, request }) => {
+test('earnings settle by themselves and are paid out; an upheld dispute refunds the advertiser', async ({ browser, request }) => {
   test.setTimeout(240_000)
   const run = Date.now().toString(36)
   const mailbox = new DevMailbox(request)
@@ -63,14 +73,14 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const before = credits(await available.textContent())
 
   // Two subscribers (25.00 and 4.00 credits: 23.20 earned after the 20% fee), screening backdated: a week passes.
-  const paidIds = await countedSubscribers(page, request, `payout-${run}@growletter-readers.dev`, ['Founder Finance', 'The Growth Memo'])
+  const paidIds = await countedSubscribers(browser, request, readerAgent(127), `payout-${run}@growletter-readers.dev`, ['Founder Finance', 'The Growth Memo'])
   await service(request, 'PATCH', `wallet_transactions?subscription_id=in.(${paidIds.join(',')})&status=eq.pending`, {
     available_at: new Date(Date.now() - 60_000).toISOString(),
   })
 
   // While the scheduler gets to them: a subscriber of the demo advertiser's newsletter, disputed and upheld.
   const disputedEmail = `disputed-${run}@growletter-readers.dev`
-  const [disputedId] = await countedSubscribers(page, request, disputedEmail, ['Design Dispatch'])
+  const [disputedId] = await countedSubscribers(browser, request, readerAgent(126), disputedEmail, ['Design Dispatch'])
   const advertiser = await (await browser.newContext()).newPage()
   await logInThroughUi(advertiser, DEMO_ADVERTISER, '/dashboard/advertiser')
   await advertiser.goto('/dashboard/advertiser/disputes')

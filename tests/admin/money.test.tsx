@@ -82,7 +82,8 @@ describe('admin money', () => {
       http.get(restUrl('deposits'), never),
     )
     renderRoute('/dashboard/admin/money')
-    expect(await screen.findByRole('status', { name: 'Loading marketplace totals' })).toBeInTheDocument()
+    // The first render of the file loads the admin area's chunk: give it time on a busy machine.
+    expect(await screen.findByRole('status', { name: 'Loading marketplace totals' }, { timeout: 5000 })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading payout requests' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading transactions' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading deposits' })).toBeInTheDocument()

@@ -66,6 +66,54 @@ export type Database = {
           },
         ]
       }
+      campaign_source_daily_stats: {
+        Row: {
+          audience_source_id: string
+          campaign_id: string
+          clicks: number
+          conversions: number
+          day: string
+          earnings: number
+          spend: number
+          views: number
+        }
+        Insert: {
+          audience_source_id: string
+          campaign_id: string
+          clicks?: number
+          conversions?: number
+          day: string
+          earnings?: number
+          spend?: number
+          views?: number
+        }
+        Update: {
+          audience_source_id?: string
+          campaign_id?: string
+          clicks?: number
+          conversions?: number
+          day?: string
+          earnings?: number
+          spend?: number
+          views?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaign_source_daily_stats_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'campaign_source_daily_stats_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       campaign_source_stats: {
         Row: {
           audience_source_id: string
@@ -469,6 +517,7 @@ export type Database = {
       }
       link_clicks: {
         Row: {
+          attributed_campaign_ids: string[]
           audience_source_id: string
           browser: string | null
           campaign_id: string | null
@@ -505,6 +554,7 @@ export type Database = {
           visitor_hash: string
         }
         Insert: {
+          attributed_campaign_ids?: string[]
           audience_source_id: string
           browser?: string | null
           campaign_id?: string | null
@@ -541,6 +591,7 @@ export type Database = {
           visitor_hash: string
         }
         Update: {
+          attributed_campaign_ids?: string[]
           audience_source_id?: string
           browser?: string | null
           campaign_id?: string | null
@@ -740,6 +791,79 @@ export type Database = {
           },
         ]
       }
+      not_counted_daily: {
+        Row: {
+          audience_source_id: string
+          campaign_id: string | null
+          day: string
+          id: number
+          kind: string
+          reason: string
+          total: number
+        }
+        Insert: {
+          audience_source_id: string
+          campaign_id?: string | null
+          day: string
+          id?: never
+          kind: string
+          reason: string
+          total?: number
+        }
+        Update: {
+          audience_source_id?: string
+          campaign_id?: string | null
+          day?: string
+          id?: never
+          kind?: string
+          reason?: string
+          total?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'not_counted_daily_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'not_counted_daily_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'not_counted_daily_reason_fkey'
+            columns: ['reason']
+            isOneToOne: false
+            referencedRelation: 'not_counted_reasons'
+            referencedColumns: ['code']
+          },
+        ]
+      }
+      not_counted_reasons: {
+        Row: {
+          applies_to: string[]
+          code: string
+          label: string
+          position: number
+        }
+        Insert: {
+          applies_to: string[]
+          code: string
+          label: string
+          position: number
+        }
+        Update: {
+          applies_to?: string[]
+          code?: string
+          label?: string
+          position?: number
+        }
+        Relationships: []
+      }
       notification_queue: {
         Row: {
           attempts: number
@@ -889,6 +1013,47 @@ export type Database = {
           user_type?: string
         }
         Relationships: []
+      }
+      source_daily_stats: {
+        Row: {
+          audience_source_id: string
+          clicks: number
+          confirmations: number
+          conversions: number
+          counted_clicks: number
+          day: string
+          earnings: number
+          subscriptions: number
+        }
+        Insert: {
+          audience_source_id: string
+          clicks?: number
+          confirmations?: number
+          conversions?: number
+          counted_clicks?: number
+          day: string
+          earnings?: number
+          subscriptions?: number
+        }
+        Update: {
+          audience_source_id?: string
+          clicks?: number
+          confirmations?: number
+          conversions?: number
+          counted_clicks?: number
+          day?: string
+          earnings?: number
+          subscriptions?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'source_daily_stats_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
       }
       wallet_balances: {
         Row: {
@@ -1130,6 +1295,40 @@ export type Database = {
         }
         Returns: Json
       }
+      campaign_figures: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          campaign_id: string
+          views: number
+          clicks: number
+          conversions: number
+          spend: number
+        }[]
+      }
+      campaign_source_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          campaign_id: string
+          campaign_name: string
+          campaign_status: string
+          source_id: string
+          source_name: string
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          spend: number
+          earnings: number
+        }[]
+      }
       canonical_email: {
         Args: {
           p_email: string
@@ -1207,6 +1406,22 @@ export type Database = {
         Args: never
         Returns: string
       }
+      daily_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          day: string
+          views: number
+          clicks: number
+          conversions: number
+          spend: number
+          earnings: number
+        }[]
+      }
       decide_dispute: {
         Args: {
           p_dispute_id: string
@@ -1242,6 +1457,22 @@ export type Database = {
           p_now?: string
         }
         Returns: number
+      }
+      figure_totals: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          spend: number
+          earnings: number
+        }[]
       }
       finish_notification: {
         Args: {
@@ -1291,6 +1522,24 @@ export type Database = {
         }
         Returns: boolean
       }
+      my_default_campaign: {
+        Args: never
+        Returns: string
+      }
+      not_counted_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          kind: string
+          reason: string
+          label: string
+          total: number
+        }[]
+      }
       open_deposit: {
         Args: {
           p_user_id: string
@@ -1315,6 +1564,22 @@ export type Database = {
           available: number
           requested: number
           paid: number
+        }[]
+      }
+      publisher_figures: {
+        Args: {
+          p_group: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          id: string
+          name: string
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          earnings: number
         }[]
       }
       purge_click_ips: {
@@ -1355,6 +1620,52 @@ export type Database = {
           p_now?: string
         }
         Returns: number
+      }
+      source_figures: {
+        Args: {
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          source_id: string
+          source_name: string
+          source_status: string
+          clicks: number
+          counted_clicks: number
+          not_counted_clicks: number
+          subscriptions: number
+          confirmations: number
+          conversions: number
+          earnings: number
+        }[]
+      }
+      source_not_counted: {
+        Args: {
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          source_id: string
+          kind: string
+          reason: string
+          label: string
+          total: number
+        }[]
+      }
+      source_totals: {
+        Args: {
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          clicks: number
+          counted_clicks: number
+          subscriptions: number
+          confirmations: number
+          conversions: number
+          earnings: number
+        }[]
       }
       submit_revision: {
         Args: {

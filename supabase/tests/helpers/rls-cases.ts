@@ -457,4 +457,59 @@ export const cases: Case[] = [
   },
   { table: 'notification_queue', op: 'update', sql: update('notification_queue', 'notification', `status = 'sent'`), allowed: only('service') },
   { table: 'notification_queue', op: 'delete', sql: remove('notification_queue', 'notification'), allowed: only('service') },
+
+  // The reason vocabulary is public; the per-day aggregates are read by their campaign's advertiser and their
+  // source's publisher and written only by the triggers (service role here stands for the platform).
+  {
+    table: 'not_counted_reasons',
+    op: 'select',
+    sql: () => [`select label from public.not_counted_reasons where code = 'bot_user_agent'`, []],
+    allowed: everyone,
+  },
+  {
+    table: 'not_counted_reasons',
+    op: 'insert',
+    sql: () => [`insert into public.not_counted_reasons (code, label, applies_to, position) values ('made_up', 'Made up', '{click}', 99)`, []],
+    allowed: only('service'),
+  },
+  {
+    table: 'not_counted_reasons',
+    op: 'update',
+    sql: () => [`update public.not_counted_reasons set label = 'Renamed' where code = 'bot_user_agent'`, []],
+    allowed: only('service'),
+  },
+  {
+    table: 'not_counted_reasons',
+    op: 'delete',
+    sql: () => [`delete from public.not_counted_reasons where code = 'head_request'`, []],
+    allowed: only('service'),
+  },
+  ...aggregateCases('campaign_source_daily_stats', `campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}'`, 'views = views + 99', only('advertiser', 'publisher', 'admin', 'service'), () => [
+    `insert into public.campaign_source_daily_stats (campaign_id, audience_source_id, day, views) values ($1, $2, '2000-01-01', 99)`,
+    [ids.campaignActive, ids.sourceApproved],
+  ]),
+  ...aggregateCases('source_daily_stats', `audience_source_id = '${ids.sourceApproved}'`, 'clicks = clicks + 99', only('publisher', 'admin', 'service'), () => [
+    `insert into public.source_daily_stats (audience_source_id, day, clicks) values ($1, '2000-01-01', 99)`,
+    [ids.sourceApproved],
+  ]),
+  ...aggregateCases(
+    'not_counted_daily',
+    `audience_source_id = '${ids.sourceApproved}' and campaign_id is null and reason = 'bot_user_agent'`,
+    'total = total + 99',
+    only('publisher', 'admin', 'service'),
+    () => [
+      `insert into public.not_counted_daily (kind, reason, audience_source_id, day, total) values ('click', 'rate_limited', $1, '2000-01-01', 99)`,
+      [ids.sourceApproved],
+    ],
+  ),
 ]
+
+function aggregateCases(table: string, where: string, set: string, readers: ActorName[], insert: Case['sql']): Case[] {
+  const one = `(select ctid from public.${table} where ${where} order by day desc limit 1)`
+  return [
+    { table, op: 'select', sql: () => [`select 1 from public.${table} where ctid = ${one}`, []], allowed: readers },
+    { table, op: 'insert', sql: insert, allowed: only('service') },
+    { table, op: 'update', sql: () => [`update public.${table} set ${set} where ctid = ${one}`, []], allowed: only('service') },
+    { table, op: 'delete', sql: () => [`delete from public.${table} where ctid = ${one}`, []], allowed: only('service') },
+  ]
+}

@@ -169,7 +169,8 @@ describe('admin money', () => {
     expect(markPaidCalls).toEqual([])
     await user.type(within(dialog).getByLabelText('Transfer reference'), ' SEPA-2026-0042 ')
     await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
-    expect(await screen.findByText('Payout marked paid')).toBeInTheDocument()
+    // The toast comes after the call and the refetch of every admin figure: allow a busy machine its time.
+    expect(await screen.findByText('Payout marked paid', {}, { timeout: 4000 })).toBeInTheDocument()
     expect(markPaidCalls).toEqual([{ p_payout_id: 'p1', p_reference: 'SEPA-2026-0042' }])
     const list = screen.getByRole('list', { name: 'Payout requests' })
     expect(await within(list).findByText('paid')).toBeInTheDocument()

@@ -40,6 +40,7 @@ const routes = {
     '/dashboard/advertiser/analytics',
     '/dashboard/advertiser/submit-newsletter',
     '/dashboard/advertiser/wallet',
+    '/dashboard/advertiser/disputes',
     '/dashboard/account',
   ],
   publisher: [
@@ -47,9 +48,19 @@ const routes = {
     '/dashboard/publisher/sources',
     '/dashboard/publisher/stats',
     '/dashboard/publisher/payouts',
+    '/dashboard/publisher/disputes',
     '/dashboard/account',
   ],
-  admin: ['/dashboard/admin', '/dashboard/admin/users', '/dashboard/admin/money', `/campaign/admin/${CAMPAIGN}`, '/dashboard/account'],
+  admin: [
+    '/dashboard/admin',
+    '/dashboard/admin/catalog',
+    '/dashboard/admin/disputes',
+    '/dashboard/admin/users',
+    '/dashboard/admin/money',
+    '/dashboard/admin/audit-log',
+    `/campaign/admin/${CAMPAIGN}`,
+    '/dashboard/account',
+  ],
 } as const
 type Role = keyof typeof routes
 

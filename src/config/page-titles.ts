@@ -31,13 +31,18 @@ const exact: Record<string, string> = {
   [paths.advertiser.analytics]: 'Analytics · Advertiser',
   [paths.advertiser.submitNewsletter]: 'Submit a newsletter · Advertiser',
   [paths.advertiser.wallet]: 'Wallet · Advertiser',
+  [paths.advertiser.disputes]: 'Disputes · Advertiser',
   [paths.publisher.root]: 'Overview · Influencer',
   [paths.publisher.sources]: 'Sources · Influencer',
   [paths.publisher.stats]: 'Stats · Influencer',
   [paths.publisher.payouts]: 'Payouts · Influencer',
+  [paths.publisher.disputes]: 'Disputes · Influencer',
   [paths.admin.root]: 'Review queue · Admin',
   [paths.admin.users]: 'Users · Admin',
   [paths.admin.money]: 'Money · Admin',
+  [paths.admin.catalog]: 'Sources & newsletters · Admin',
+  [paths.admin.disputes]: 'Disputes · Admin',
+  [paths.admin.auditLog]: 'Audit log · Admin',
   [paths.account]: 'Account',
 }
 

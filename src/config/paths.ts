@@ -30,17 +30,22 @@ export const paths = {
     analytics: '/dashboard/advertiser/analytics',
     submitNewsletter: '/dashboard/advertiser/submit-newsletter',
     wallet: '/dashboard/advertiser/wallet',
+    disputes: '/dashboard/advertiser/disputes',
   },
   publisher: {
     root: '/dashboard/publisher',
     sources: '/dashboard/publisher/sources',
     stats: '/dashboard/publisher/stats',
     payouts: '/dashboard/publisher/payouts',
+    disputes: '/dashboard/publisher/disputes',
   },
   admin: {
     root: '/dashboard/admin',
     users: '/dashboard/admin/users',
     money: '/dashboard/admin/money',
+    catalog: '/dashboard/admin/catalog',
+    disputes: '/dashboard/admin/disputes',
+    auditLog: '/dashboard/admin/audit-log',
   },
   account: '/dashboard/account',
 } as const

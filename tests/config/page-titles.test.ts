@@ -21,8 +21,12 @@ describe('page titles', () => {
     '/dashboard/publisher/sources',
     '/dashboard/publisher/stats',
     '/dashboard/publisher/payouts',
+    '/dashboard/publisher/disputes',
     '/dashboard/admin/users',
     '/dashboard/admin/money',
+    '/dashboard/admin/catalog',
+    '/dashboard/admin/disputes',
+    '/dashboard/admin/audit-log',
   ]
 
   it('gives every route a title of its own', () => {

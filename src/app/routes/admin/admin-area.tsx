@@ -1,6 +1,7 @@
 /**
- * The admin area (/dashboard/admin/*): review queue with the audit log, users, money. Admins only, in the one
- * dashboard layout. Disputes (an advertiser flags a source) are not built yet: there is no disputes table to read.
+ * The admin area (/dashboard/admin/*): review queue, every live or banned source and newsletter (ban,
+ * reinstate), disputes with their evidence, users, money, and the audit log. Admins only, behind a second
+ * factor, in the one dashboard layout.
  */
 import { Navigate, Route, Routes } from 'react-router-dom'
 import { paths } from '@/config/paths'
@@ -15,15 +16,57 @@ import { UsersPanel } from '@/features/admin/components/users-panel'
 import { TotalsPanel } from '@/features/admin/components/totals-panel'
 import { TransactionsPanel } from '@/features/admin/components/transactions-panel'
 import { PayoutsPanel } from '@/features/admin/components/payouts-panel'
+import { CatalogPanel } from '@/features/admin/components/catalog-panel'
+import { AdminDisputesPanel } from '@/features/disputes/components/admin-disputes-panel'
 import { DepositsPanel } from '@/features/admin/components/deposits-panel'
+
+function CatalogPage() {
+  return (
+    <>
+      <PageHeader
+        title="Sources & newsletters"
+        description="Ban anything approved that breaks the rules, or reinstate what was banned. The owner is told why."
+      />
+      <div className="space-y-8">
+        <section aria-labelledby="catalog-sources" className="space-y-3">
+          <h2 id="catalog-sources" className="text-xl font-semibold">
+            Sources
+          </h2>
+          <CatalogPanel kind="sources" />
+        </section>
+        <section aria-labelledby="catalog-campaigns" className="space-y-3">
+          <h2 id="catalog-campaigns" className="text-xl font-semibold">
+            Newsletters
+          </h2>
+          <CatalogPanel kind="campaigns" />
+        </section>
+      </div>
+    </>
+  )
+}
+
+function DisputesPage() {
+  return (
+    <>
+      <PageHeader title="Disputes" description="Flags from advertisers, with the evidence to uphold or reject them." />
+      <AdminDisputesPanel />
+    </>
+  )
+}
+
+function AuditLogPage() {
+  return (
+    <>
+      <PageHeader title="Audit log" description="Every admin decision: who, when, what changed and why." />
+      <AuditLog />
+    </>
+  )
+}
 
 function ReviewPage() {
   return (
     <>
-      <PageHeader
-        title="Review queue"
-        description="Sources and newsletters waiting for a decision, and every decision made."
-      />
+      <PageHeader title="Review queue" description="Sources and newsletters waiting for a decision, and the latest decisions." />
       <div className="space-y-8">
         <ReviewQueue previewHref={paths.campaignAdminPreview} />
         <section aria-labelledby="audit-heading" className="space-y-3">
@@ -90,6 +133,9 @@ export default function AdminAreaPage() {
             <Route index element={<ReviewPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="money" element={<MoneyPage />} />
+            <Route path="catalog" element={<CatalogPage />} />
+            <Route path="disputes" element={<DisputesPage />} />
+            <Route path="audit-log" element={<AuditLogPage />} />
             <Route path="*" element={<Navigate replace to={paths.admin.root} />} />
           </Routes>
         </DashboardShell>

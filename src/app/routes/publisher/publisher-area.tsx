@@ -1,6 +1,6 @@
 /**
  * `/dashboard/publisher/*` (PRODUCT.md "Publisher dashboard"): overview, sources, stats and payouts for
- * publishers (influencers) and admins, as nested routes in the one dashboard layout.
+ * publishers (influencers) and admins, and disputes about their sources, as nested routes in the one dashboard layout.
  */
 import { Navigate, Route, Routes } from 'react-router-dom'
 import { paths } from '@/config/paths'
@@ -12,6 +12,7 @@ import { OverviewPanel } from '@/features/publisher/components/overview-panel'
 import { PayoutsPanel } from '@/features/publisher/components/payouts-panel'
 import { SourcesPanel } from '@/features/publisher/components/sources-panel'
 import { StatsPanel } from '@/features/publisher/components/stats-panel'
+import { DisputesList } from '@/features/disputes/components/disputes-list'
 
 function PublisherArea() {
   const { user } = useSession()
@@ -64,6 +65,18 @@ function PublisherArea() {
                 description="Request a payout of your available earnings and follow its history."
               />
               <PayoutsPanel userId={userId} />
+            </>
+          }
+        />
+        <Route
+          path="disputes"
+          element={
+            <>
+              <PageHeader
+                title="Disputes"
+                description="Disputes advertisers opened about your sources, and their outcome."
+              />
+              <DisputesList side="publisher" />
             </>
           }
         />

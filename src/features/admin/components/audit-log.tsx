@@ -1,7 +1,9 @@
-/** The latest admin decisions, so every change of status can be traced to a person and a reason. */
+/** The audit log, page by page: every change of status traced to a person, a named subject and a reason. */
+import { useState } from 'react'
 import { Skeleton } from '@/components/ui/skeleton'
-import { useAuditLogQuery, type AuditEvent } from '../api/audit-log-query'
+import { AUDIT_LOG_PAGE_SIZE, useAuditLogQuery, type AuditEvent } from '../api/audit-log-query'
 import { formatDateTime } from '@/lib/format'
+import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { humanise } from '@/lib/vocabulary'
@@ -12,41 +14,91 @@ const subjectLabel: Record<string, string> = {
   profile: 'User',
   subscription: 'Subscriber',
   payout_request: 'Payout',
+  dispute: 'Dispute',
 }
 
 const status = (value: string | null) => (value ? humanise(value) : '—')
 const col = dataTableColumns<AuditEvent>()
+// The database orders the log (newest first, a page at a time); columns are not re-sorted within a page.
 const columns = [
-  col.accessor('created_at', { header: 'When', cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span> }),
-  col.accessor((e) => e.actor?.full_name || 'System', { id: 'who', header: 'Who' }),
-  col.accessor((e) => subjectLabel[e.subject_type] ?? humanise(e.subject_type), {
-    id: 'subject',
+  col.accessor('created_at', {
+    header: 'When',
+    enableSorting: false,
+    cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
+  }),
+  col.accessor('actor_name', { header: 'Who', enableSorting: false }),
+  col.accessor('subject_name', {
     header: 'Subject',
+    enableSorting: false,
     meta: { primary: true },
-    cell: ({ row, getValue }) => (
+    cell: ({ row }) => (
       <>
-        {getValue()} <span className="font-mono text-xs text-muted-foreground">{row.original.subject_id.slice(0, 8)}</span>
+        <span className="text-muted-foreground">
+          {subjectLabel[row.original.subject_type] ?? humanise(row.original.subject_type)}:
+        </span>{' '}
+        {row.original.subject_name}
       </>
     ),
   }),
-  col.accessor((e) => `${status(e.old_status)} → ${status(e.new_status)}`, { id: 'change', header: 'Change' }),
+  col.accessor((e) => `${status(e.old_status)} → ${status(e.new_status)}`, {
+    id: 'change',
+    header: 'Change',
+    enableSorting: false,
+  }),
   col.accessor('reason', { header: 'Reason', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
 ]
 
 export function AuditLog() {
-  const log = useAuditLogQuery()
-  if (log.isPending) {
-    return (
-      <div role="status" aria-label="Loading the audit log">
-        <Skeleton className="h-24" />
-      </div>
-    )
-  }
-  if (log.isError) return <QueryError title="Could not load the audit log" error={log.error} onRetry={() => void log.refetch()} />
-  if (log.data.length === 0) return <p className="text-muted-foreground">No decisions recorded yet.</p>
+  const [page, setPage] = useState(0)
+  const [subjectType, setSubjectType] = useState('')
+  const log = useAuditLogQuery({ page, subjectType })
   return (
-    <div data-testid="audit-log">
-      <DataTable columns={columns} data={log.data} caption="Latest admin decisions, newest first" getRowId={(e) => e.id} />
+    <div className="space-y-3">
+      <label className="flex items-center gap-2 text-sm">
+        Show
+        <select
+          className="rounded-md border bg-background px-2 py-1"
+          value={subjectType}
+          onChange={(e) => {
+            setSubjectType(e.target.value)
+            setPage(0)
+          }}
+        >
+          <option value="">every decision</option>
+          {Object.entries(subjectLabel).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label.toLowerCase()}s
+            </option>
+          ))}
+        </select>
+      </label>
+      {log.isPending ? (
+        <div role="status" aria-label="Loading the audit log">
+          <Skeleton className="h-24" />
+        </div>
+      ) : log.isError ? (
+        <QueryError title="Could not load the audit log" error={log.error} onRetry={() => void log.refetch()} />
+      ) : log.data.rows.length === 0 ? (
+        <p className="text-muted-foreground">No decisions recorded yet.</p>
+      ) : (
+        <>
+          <div data-testid="audit-log">
+            <DataTable
+              columns={columns}
+              data={log.data.rows}
+              caption="Admin decisions, newest first"
+              getRowId={(e) => e.id}
+            />
+          </div>
+          <Pager
+            page={page}
+            pageSize={AUDIT_LOG_PAGE_SIZE}
+            total={log.data.total}
+            onPageChange={setPage}
+            label="Audit log pages"
+          />
+        </>
+      )}
     </div>
   )
 }

@@ -78,6 +78,12 @@ describe('subscriber list', () => {
     expect(await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers($1, null, 500)', [m.campaignId])).toBe(
       'Ask for 1 to 100 subscribers at a time',
     )
+    expect(await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers($1, null, 10, -1)', [m.campaignId])).toBe(
+      'The page must be 0 or more',
+    )
+    expect(await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers_export($1, null, null, 9999)', [m.campaignId])).toBe(
+      'Ask for 1 to 5000 subscribers at a time',
+    )
   })
 })
 
@@ -146,6 +152,14 @@ describe('webhook endpoints', () => {
       'You can only change your own webhook endpoints',
     )
     await queryAs(m.advertiser.actor, 'delete from public.webhook_endpoints where id = $1', [w!.id])
+  })
+
+  it('allows at most 10 endpoints per advertiser', async () => {
+    const a = await createUser('advertiser')
+    for (let i = 0; i < 10; i++) await queryAs(a.actor, 'select * from public.create_webhook_endpoint($1)', [`https://hooks.example.com/${i}`])
+    expect(await errorOf(a.actor, 'select * from public.create_webhook_endpoint($1)', ['https://hooks.example.com/11'])).toBe(
+      'You can have at most 10 webhook endpoints; delete one first',
+    )
   })
 
   it("refuses publishers and other people's campaigns", async () => {
@@ -257,7 +271,15 @@ describe('webhook deliveries', () => {
     expect(await errorOf(market.advertiser.actor, 'select public.send_test_webhook($1)', [endpointId])).toBe(
       'You sent 5 test events in the last minute; wait a moment',
     )
-    expect((await deliveries()).filter((d) => d.event_type === 'webhook.test')).toHaveLength(5)
+    const tests = (await deliveries()).filter((d) => d.event_type === 'webhook.test')
+    expect(tests).toHaveLength(5)
+    expect(await errorOf(market.advertiser.actor, 'select public.resend_webhook_delivery($1)', [tests[0]!.id])).toBe(
+      'This delivery is already waiting to be sent',
+    )
+    const other = await createUser('advertiser')
+    expect(await errorOf(other.actor, 'select public.send_test_webhook($1)', [endpointId])).toBe(
+      'You can only test your own webhook endpoints',
+    )
   })
 
   it('lets nobody but the service role claim or finish deliveries', async () => {

@@ -3,7 +3,7 @@
 // events queued in the confirming/refunding transaction, retries on schedule, resend and the test event.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, queryAs, service, testDb } from './helpers/db'
+import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
 import { createUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, type Market } from './helpers/market'
 
@@ -287,5 +287,52 @@ describe('webhook deliveries', () => {
     expect(await errorOf(market.advertiser.actor, 'select public.finish_webhook_delivery($1, 200)', [endpointId])).toMatch(
       /permission denied/,
     )
+  })
+})
+
+describe('directory quality', () => {
+  type Quality = { quality_counted_clicks: number | null; quality_confirmation_rate: string | null; quality_counted_share: string | null }
+  const quality = async (id: string) =>
+    (
+      await queryAs<Quality>(
+        anon,
+        'select quality_counted_clicks, quality_confirmation_rate::text, quality_counted_share::text from public.audience_sources where id = $1',
+        [id],
+      )
+    )[0]!
+
+  it('rates a source from 20 counted clicks in 30 days: confirmation rate and counted share, refreshed by the job', async () => {
+    const market = await createMarket({ deposit: 0 })
+    const db = await testDb()
+    const stats = (day: string, clicks: number, counted: number, subs: number, confs: number) =>
+      db.query(
+        `insert into public.source_daily_stats (audience_source_id, day, clicks, counted_clicks, subscriptions, confirmations)
+         values ($1, $2::date, $3, $4, $5, $6)
+         on conflict (audience_source_id, day) do update set clicks = excluded.clicks, counted_clicks = excluded.counted_clicks,
+           subscriptions = excluded.subscriptions, confirmations = excluded.confirmations`,
+        [market.sourceId, day, clicks, counted, subs, confs],
+      )
+    const ago = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
+    await stats(ago(3), 12, 10, 4, 3)
+    await stats(ago(10), 12, 9, 4, 2)
+    await stats(ago(40), 100, 100, 50, 50) // outside the window
+    await queryAs(service, 'select public.refresh_source_quality()')
+    expect(await quality(market.sourceId)).toEqual({ quality_counted_clicks: 19, quality_confirmation_rate: null, quality_counted_share: null })
+
+    await stats(ago(0), 6, 1, 2, 2)
+    await queryAs(service, 'select public.refresh_source_quality()')
+    // 20 counted of 30 clicks; 7 confirmed of 10 started.
+    expect(await quality(market.sourceId)).toEqual({ quality_counted_clicks: 20, quality_confirmation_rate: '70.0', quality_counted_share: '66.7' })
+    // Unchanged figures are not rewritten.
+    const [again] = await queryAs<{ n: number }>(service, 'select public.refresh_source_quality() as n')
+    expect(again!.n).toBe(0)
+  })
+
+  it('lets nobody but the platform write quality figures', async () => {
+    const market = await createMarket({ deposit: 0 })
+    expect(
+      await errorOf(market.publisher.actor, 'update public.audience_sources set quality_confirmation_rate = 100 where id = $1', [market.sourceId]),
+    ).toBe('Quality figures are computed by the platform')
+    expect(await errorOf(market.publisher.actor, 'select public.refresh_source_quality()')).toMatch(/permission denied/)
   })
 })

@@ -30,6 +30,7 @@ export const paths = {
     analytics: '/dashboard/advertiser/analytics',
     submitNewsletter: '/dashboard/advertiser/submit-newsletter',
     wallet: '/dashboard/advertiser/wallet',
+    disputes: '/dashboard/advertiser/disputes',
   },
   publisher: {
     root: '/dashboard/publisher',

@@ -41,13 +41,14 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
       const offset = Number(params.get('offset') ?? 0)
       return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
     }),
-    http.get(restUrl('wallets'), () =>
-      HttpResponse.json([
-        { balance: 100, held: 4, pending_earnings: 0 },
-        { balance: 20, held: 0, pending_earnings: 3.2 },
-      ]),
+    // One row aggregated by the database over every wallet, ledger row and stat (admin_marketplace_totals).
+    http.post(restUrl('rpc/admin_marketplace_totals'), () =>
+      HttpResponse.json({
+        wallets: 2, balance: 120, on_hold: 4, reserved: 6, pending_earnings: 3.2, spend: 10, earnings: 8,
+        platform_fees: 2, open_payouts: payoutStatus === 'requested' ? 60 : 0, open_payout_count: payoutStatus === 'requested' ? 1 : 0,
+        paid_out: 50, open_disputes: 1,
+      }),
     ),
-    http.get(restUrl('campaign_source_stats'), () => HttpResponse.json([{ total_spend: 10, total_earnings: 8 }])),
     http.get(restUrl('payout_requests'), ({ request }) => {
       const url = new URL(request.url)
       if (url.searchParams.get('status') === 'eq.requested') return HttpResponse.json(payoutStatus === 'requested' ? [{ amount: 60 }] : [])
@@ -75,8 +76,7 @@ describe('admin money', () => {
     signInAs('admin')
     const never = () => new Promise<never>(() => {})
     server.use(
-      http.get(restUrl('wallets'), never),
-      http.get(restUrl('campaign_source_stats'), never),
+      http.post(restUrl('rpc/admin_marketplace_totals'), never),
       http.get(restUrl('payout_requests'), never),
       http.get(restUrl('wallet_transactions'), never),
       http.get(restUrl('deposits'), never),
@@ -98,13 +98,14 @@ describe('admin money', () => {
     expect(within(totals).getByText('Pending publisher earnings').nextSibling).toHaveTextContent('3.20 credits')
     expect(within(totals).getByText('Platform fees').nextSibling).toHaveTextContent('2.00 credits')
     expect(within(totals).getByText('Open payout requests').nextSibling).toHaveTextContent('60.00 credits')
+    expect(within(totals).getByText('Reserved (pending subscribers)').nextSibling).toHaveTextContent('6.00 credits')
+    expect(within(totals).getByText('Open disputes').nextSibling).toHaveTextContent('1')
   })
 
   it('says when there are no transactions or payout requests, and when a read fails', async () => {
     signInAs('admin')
     server.use(
-      http.get(restUrl('wallets'), () => postgrestError(500, 'wallets offline')),
-      http.get(restUrl('campaign_source_stats'), () => HttpResponse.json([])),
+      http.post(restUrl('rpc/admin_marketplace_totals'), () => postgrestError(500, 'wallets offline')),
       http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
       http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
       http.get(restUrl('deposits'), () => countedJson([], 0)),

@@ -33,18 +33,21 @@ const auditEvent = {
   id: 'e1',
   subject_type: 'campaign',
   subject_id: 'c0000000-0000-4000-8000-000000000000',
+  subject_name: 'Morning Brew',
   old_status: 'pending_review',
   new_status: 'rejected',
   reason: 'Website unreachable',
   created_at: '2026-11-01T00:00:00Z',
-  actor: { full_name: 'Alex Admin' },
+  actor_name: 'Alex Admin',
+  total_count: 1,
 }
 
 function queue({ campaigns = [pendingCampaign], sources = [pendingSource], events = [auditEvent] } = {}) {
   return [
     http.get(restUrl('campaigns'), () => HttpResponse.json(campaigns)),
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
-    http.get(restUrl('moderation_events'), () => HttpResponse.json(events)),
+    // The audit log with names comes from the database (admin_audit_log), a page at a time.
+    http.post(restUrl('rpc/admin_audit_log'), () => HttpResponse.json(events)),
   ]
 }
 
@@ -59,7 +62,7 @@ describe('admin review queue', () => {
   it('shows loading placeholders', async () => {
     signInAs('admin')
     const never = () => new Promise<never>(() => {})
-    server.use(http.get(restUrl('campaigns'), never), http.get(restUrl('audience_sources'), never), http.get(restUrl('moderation_events'), never))
+    server.use(http.get(restUrl('campaigns'), never), http.get(restUrl('audience_sources'), never), http.post(restUrl('rpc/admin_audit_log'), never))
     renderRoute('/dashboard/admin')
     expect(await screen.findByRole('status', { name: 'Loading newsletters to review' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading sources to review' })).toBeInTheDocument()
@@ -95,6 +98,8 @@ describe('admin review queue', () => {
     expect(screen.getByTestId('review-source')).toHaveTextContent('By Pat Publisher')
     const log = await screen.findByTestId('audit-log')
     expect(log).toHaveTextContent('Alex Admin')
+    expect(log).toHaveTextContent('Newsletter: Morning Brew')
+    expect(log).not.toHaveTextContent('c0000000')
     expect(log).toHaveTextContent('pending_review → rejected')
     expect(log).toHaveTextContent('Website unreachable')
   })

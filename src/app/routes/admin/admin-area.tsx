@@ -1,6 +1,6 @@
 /**
- * The admin area (/dashboard/admin/*): review queue with the audit log, users, money. Admins only.
- * Disputes (an advertiser flags a source) are not built yet: there is no disputes table to read.
+ * The admin area (/dashboard/admin/*): review queue, every live or banned source and newsletter (ban,
+ * reinstate), disputes with their evidence, users, money, and the audit log. Admins only.
  */
 import { NavLink, Navigate, Route, Routes } from 'react-router-dom'
 import { paths } from '@/config/paths'
@@ -14,13 +14,57 @@ import { UsersPanel } from '@/features/admin/components/users-panel'
 import { TotalsPanel } from '@/features/admin/components/totals-panel'
 import { TransactionsPanel } from '@/features/admin/components/transactions-panel'
 import { PayoutsPanel } from '@/features/admin/components/payouts-panel'
+import { CatalogPanel } from '@/features/admin/components/catalog-panel'
+import { AdminDisputesPanel } from '@/features/disputes/components/admin-disputes-panel'
 import { DepositsPanel } from '@/features/admin/components/deposits-panel'
 
 const sections = [
   { to: paths.admin.root, label: 'Review queue', end: true },
+  { to: `${paths.admin.root}/catalog`, label: 'Sources & newsletters', end: false },
+  { to: `${paths.admin.root}/disputes`, label: 'Disputes', end: false },
   { to: `${paths.admin.root}/users`, label: 'Users', end: false },
   { to: `${paths.admin.root}/money`, label: 'Money', end: false },
+  { to: `${paths.admin.root}/audit-log`, label: 'Audit log', end: false },
 ]
+
+function CatalogPage() {
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-bold">Sources & newsletters</h1>
+      <p className="text-muted-foreground">Ban anything approved that breaks the rules, or reinstate what was banned. The owner is told why.</p>
+      <section aria-labelledby="catalog-sources" className="space-y-3">
+        <h2 id="catalog-sources" className="text-xl font-semibold">
+          Sources
+        </h2>
+        <CatalogPanel kind="sources" />
+      </section>
+      <section aria-labelledby="catalog-campaigns" className="space-y-3">
+        <h2 id="catalog-campaigns" className="text-xl font-semibold">
+          Newsletters
+        </h2>
+        <CatalogPanel kind="campaigns" />
+      </section>
+    </div>
+  )
+}
+
+function DisputesPage() {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Disputes</h1>
+      <AdminDisputesPanel />
+    </div>
+  )
+}
+
+function AuditLogPage() {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Audit log</h1>
+      <AuditLog />
+    </div>
+  )
+}
 
 function ReviewPage() {
   return (
@@ -110,6 +154,9 @@ export default function AdminAreaPage() {
             <Route index element={<ReviewPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="money" element={<MoneyPage />} />
+            <Route path="catalog" element={<CatalogPage />} />
+            <Route path="disputes" element={<DisputesPage />} />
+            <Route path="audit-log" element={<AuditLogPage />} />
             <Route path="*" element={<Navigate replace to={paths.admin.root} />} />
           </Routes>
         </div>

@@ -9,6 +9,7 @@ const links = [
   { to: paths.advertiser.analytics, label: 'Analytics', end: false },
   { to: paths.advertiser.submitNewsletter, label: 'Submit newsletter', end: false },
   { to: paths.advertiser.wallet, label: 'Wallet', end: false },
+  { to: paths.advertiser.disputes, label: 'Disputes', end: false },
 ]
 
 export default function AdvertiserLayoutPage() {

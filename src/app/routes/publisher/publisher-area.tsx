@@ -11,6 +11,7 @@ import { PayoutsPanel } from '@/features/publisher/components/payouts-panel'
 import { PublisherNav } from '@/features/publisher/components/publisher-nav'
 import { SourcesPanel } from '@/features/publisher/components/sources-panel'
 import { StatsPanel } from '@/features/publisher/components/stats-panel'
+import { DisputesList } from '@/features/disputes/components/disputes-list'
 
 function PublisherArea() {
   const { user } = useSession()
@@ -27,6 +28,17 @@ function PublisherArea() {
         <Route path="sources" element={<SourcesPanel userId={userId} />} />
         <Route path="stats" element={<StatsPanel userId={userId} />} />
         <Route path="payouts" element={<PayoutsPanel userId={userId} />} />
+        <Route
+          path="disputes"
+          element={
+            <section aria-labelledby="publisher-disputes" className="flex flex-col gap-3">
+              <h2 id="publisher-disputes" className="text-xl font-semibold">
+                Disputes about your sources
+              </h2>
+              <DisputesList side="publisher" />
+            </section>
+          }
+        />
         <Route path="*" element={<Navigate replace to={paths.publisher.root} />} />
       </Routes>
     </div>

@@ -1,22 +1,26 @@
-/** The latest admin decisions (moderation_events), newest first, with who made them. */
-import { queryOptions, useQuery } from '@tanstack/react-query'
+/** The audit log with names (admin_audit_log), newest first, one page at a time with the total. */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 
-export const AUDIT_LOG_LIMIT = 50
+export const AUDIT_LOG_PAGE_SIZE = 25
 
-export async function getAuditLog() {
-  const { data, error } = await supabase
-    .from('moderation_events')
-    .select('id, subject_type, subject_id, old_status, new_status, reason, created_at, actor:profiles(full_name)')
-    .order('created_at', { ascending: false })
-    .limit(AUDIT_LOG_LIMIT)
+export type AuditLogVariables = { page: number; subjectType?: string }
+
+export async function getAuditLog({ page, subjectType }: AuditLogVariables) {
+  const { data, error } = await supabase.rpc('admin_audit_log', {
+    p_limit: AUDIT_LOG_PAGE_SIZE,
+    p_offset: page * AUDIT_LOG_PAGE_SIZE,
+    p_subject_type: subjectType || undefined,
+  })
   if (error) throw error
-  return data ?? []
+  const rows = data ?? []
+  return { rows, total: rows.length > 0 ? Number(rows[0]!.total_count) : 0 }
 }
 
-export type AuditEvent = Awaited<ReturnType<typeof getAuditLog>>[number]
+export type AuditEvent = Awaited<ReturnType<typeof getAuditLog>>['rows'][number]
 
-export const auditLogQueryOptions = () => queryOptions({ queryKey: adminKeys.auditLog(), queryFn: getAuditLog })
+export const auditLogQueryOptions = (vars: AuditLogVariables) =>
+  queryOptions({ queryKey: [...adminKeys.auditLog(), vars], queryFn: () => getAuditLog(vars), placeholderData: keepPreviousData })
 
-export const useAuditLogQuery = () => useQuery(auditLogQueryOptions())
+export const useAuditLogQuery = (vars: AuditLogVariables) => useQuery(auditLogQueryOptions(vars))

@@ -1,4 +1,4 @@
-/** Marketplace totals at a glance. */
+/** Marketplace totals at a glance, as the database computes them. */
 import { Skeleton } from '@/components/ui/skeleton'
 import { useMarketplaceTotalsQuery } from '../api/marketplace-totals-query'
 import { formatCredits } from '@/lib/format'
@@ -22,11 +22,14 @@ export function TotalsPanel() {
   const figures = [
     { label: 'Credits in wallets', value: formatCredits(t.balance), note: plural(t.wallets, 'wallet') },
     { label: 'On hold (screening)', value: formatCredits(t.held) },
+    { label: 'Reserved (pending subscribers)', value: formatCredits(t.reserved) },
     { label: 'Pending publisher earnings', value: formatCredits(t.pendingEarnings) },
     { label: 'Advertiser spend', value: formatCredits(t.spend) },
     { label: 'Publisher earnings', value: formatCredits(t.earnings) },
     { label: 'Platform fees', value: formatCredits(t.platformFees) },
     { label: 'Open payout requests', value: formatCredits(t.openPayouts), note: plural(t.openPayoutCount, 'request') },
+    { label: 'Paid out to publishers', value: formatCredits(t.paidOut) },
+    { label: 'Open disputes', value: t.openDisputes.toLocaleString('en-US') },
   ]
   return (
     <div className="space-y-2">
@@ -39,7 +42,6 @@ export function TotalsPanel() {
           </div>
         ))}
       </dl>
-      {t.capped && <p className="text-xs text-muted-foreground">Totals are summed over the first 10,000 rows of each table.</p>}
     </div>
   )
 }

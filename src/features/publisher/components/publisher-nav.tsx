@@ -8,6 +8,7 @@ const LINKS = [
   { to: `${paths.publisher.root}/sources`, label: 'Sources', end: false },
   { to: `${paths.publisher.root}/stats`, label: 'Stats', end: false },
   { to: `${paths.publisher.root}/payouts`, label: 'Payouts', end: false },
+  { to: `${paths.publisher.root}/disputes`, label: 'Disputes', end: false },
 ]
 
 export function PublisherNav() {

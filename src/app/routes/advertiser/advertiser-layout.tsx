@@ -7,6 +7,8 @@ import { cn } from '@/lib/utils'
 const links = [
   { to: paths.advertiser.root, label: 'Overview', end: true },
   { to: paths.advertiser.analytics, label: 'Analytics', end: false },
+  { to: paths.advertiser.subscribers, label: 'Subscribers', end: false },
+  { to: paths.advertiser.manage, label: 'Manage', end: false },
   { to: paths.advertiser.submitNewsletter, label: 'Submit newsletter', end: false },
   { to: paths.advertiser.wallet, label: 'Wallet', end: false },
   { to: paths.advertiser.disputes, label: 'Disputes', end: false },

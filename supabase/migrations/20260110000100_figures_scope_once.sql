@@ -28,13 +28,11 @@ comment on function private.figures_viewer() is
 revoke execute on function private.figures_viewer() from public, anon, authenticated, service_role;
 
 -- Daily rows reached by campaign and day (the advertiser's chart and per-source table); the primary key
--- (campaign, source, day) would read every day of the campaign. Covering, so the sums come from the index.
-create index campaign_source_daily_stats_campaign_day_idx on public.campaign_source_daily_stats (campaign_id, day)
-  include (audience_source_id, views, clicks, conversions, spend, earnings);
--- The same for a source's days (the publisher's screens); replaces the narrower (audience_source_id, day) index.
-create index campaign_source_daily_stats_source_day_idx on public.campaign_source_daily_stats (audience_source_id, day)
-  include (campaign_id, views, clicks, conversions, spend, earnings);
-drop index public.campaign_source_daily_stats_source_idx;
+-- (campaign, source, day) would read every day of the campaign. Keys only, no INCLUDE of the counters: every click,
+-- view and conversion updates these rows, and an index holding the counters would turn each of those updates from a
+-- HOT update into one that writes every index (the click path has its own budget). A source's days already have
+-- campaign_source_daily_stats_source_idx (audience_source_id, day).
+create index campaign_source_daily_stats_campaign_day_idx on public.campaign_source_daily_stats (campaign_id, day);
 
 create or replace function public.campaign_source_figures(
   p_campaign_id uuid default null, p_source_id uuid default null, p_from date default null, p_to date default null

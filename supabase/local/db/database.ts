@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { citext } from '@electric-sql/pglite/contrib/citext'
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import pg from 'pg'
 
 export type Field = { name: string; dataTypeID: number }
@@ -39,7 +40,7 @@ export async function openDatabase({ dataDir, databaseUrl, loadDataDir }: OpenOp
 }
 
 /** The extensions every PGlite instance loads; a snapshot must be made with the same set. */
-export const pgliteExtensions = { citext, pgcrypto }
+export const pgliteExtensions = { citext, pgcrypto, pg_trgm }
 
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
   const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: pgliteExtensions, loadDataDir })

@@ -23,7 +23,12 @@ async function pairs(actor: Actor, from: string | null = null) {
     'select campaign_id, source_id from public.campaign_source_figures(null, null, $1, $1)',
     [from],
   )
-  return rows.map((r) => `${r.campaign_id === a.campaignId ? 'A' : r.campaign_id === b.campaignId ? 'B' : '?'}|${r.source_id === a.sourceId ? 'a' : r.source_id === b.sourceId ? 'b' : '?'}`).sort()
+  return rows
+    .map(
+      (r) =>
+        `${r.campaign_id === a.campaignId ? 'A' : r.campaign_id === b.campaignId ? 'B' : '?'}|${r.source_id === a.sourceId ? 'a' : r.source_id === b.sourceId ? 'b' : '?'}`,
+    )
+    .sort()
 }
 
 async function todayOf(actor: Actor) {

@@ -5,7 +5,7 @@
  * table or function it does not know, so tables created after start are found.
  */
 import type { ApiRequest, ApiResponse, Handler } from '../context'
-import { withRequestContext, type Db, type Queryable } from '../db/database'
+import { withRequestContext, type Db, type Queryable, type RequestContext } from '../db/database'
 import { RestError, errorResponse, json } from './errors'
 import { runMutation } from './mutate'
 import { readQuery } from './query-bag'
@@ -50,14 +50,20 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
     const opts = readOptions(req.headers, req.method)
     const segments = req.path.split('/').filter(Boolean).map(decodeSegment)
     if (segments.length === 0) return openApiRoot(await current())
-    const context = { role: req.role, claims: req.claims, headers: req.headers }
+    const context: RequestContext = { role: req.role, claims: req.claims, headers: req.headers }
+    /**
+     * Every REST request is one statement. Unless the single-object Accept type asks for a row count check
+     * after it (a failed check rolls back), it commits in the same round trip as its statement.
+     */
+    const run = <T>(fn: (tx: Queryable) => Promise<T>) =>
+      withRequestContext(db, context, (tx) => fn(preparing(tx)), { oneStatement: !opts.single })
     if (segments[0] === 'rpc' && segments.length === 2) {
       if (!['GET', 'HEAD', 'POST'].includes(req.method)) throw methodNotAllowed(req.method)
       const name = segments[1]
       const s = await reloadOnMiss((x) => x.functions.has(name))
       const candidates = s.functions.get(name)
       if (!candidates) throw notFound(name, [])
-      return withRequestContext(db, context, (tx) => runRpc(tx, req, s, name, candidates, opts))
+      return run((tx) => runRpc(tx, req, s, name, candidates, opts))
     }
     if (segments.length !== 1) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`)
     const name = segments[0]
@@ -67,11 +73,11 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
       throw new RestError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`)
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
-      return withRequestContext(db, context, (tx) => read(tx, req, s, table, opts))
+      return run((tx) => read(tx, req, s, table, opts))
     }
     if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE') {
       const bag = readQuery(req.query)
-      return withRequestContext(db, context, (tx) => runMutation(tx, req, s, table, bag, opts))
+      return run((tx) => runMutation(tx, req, s, table, bag, opts))
     }
     throw methodNotAllowed(req.method)
   }
@@ -101,6 +107,15 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
   }
   return Object.assign(handler, { reload })
 }
+
+/**
+ * The REST API's statements are prepared on PostgreSQL: their texts repeat (values are bound parameters)
+ * and their result columns are fixed (`total, page, body` or one JSON value), so a prepared plan stays valid.
+ */
+const preparing = (tx: Queryable): Queryable => ({
+  query: (sql, params, options) => tx.query(sql, params, { prepare: true, ...options }),
+  exec: (sql) => tx.exec(sql),
+})
 
 function decodeSegment(segment: string): string {
   try {

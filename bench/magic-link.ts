@@ -42,23 +42,31 @@ export async function run() {
       const page = await context.newPage()
       // The moment the SPA changes the URL to /newsletters, on the page's own clock (0 = navigation start).
       await page.addInitScript(() => {
-        const w = window as unknown as { __redirectAt?: number }
+        const w = window as unknown as { __redirectAt?: number; __redirectEpoch?: number }
         for (const method of ['pushState', 'replaceState'] as const) {
           const original = history[method].bind(history)
           history[method] = (...args: Parameters<History['pushState']>) => {
             original(...args)
-            if (w.__redirectAt === undefined && location.pathname === '/newsletters') w.__redirectAt = performance.now()
+            if (w.__redirectAt === undefined && location.pathname === '/newsletters') {
+              w.__redirectAt = performance.now()
+              w.__redirectEpoch = performance.timeOrigin + w.__redirectAt
+            }
           }
         }
       })
       let backendRequests = 0
       let redirected = false
-      // Scripts requested before the redirect, gzipped as a CDN would serve them.
-      const scripts: Promise<number>[] = []
+      // Every script with the moment it was requested, gzipped as a CDN would serve it.
+      const scripts: Promise<{ at: number; bytes: number }>[] = []
       page.on('request', (request) => {
         if (!redirected && request.url().startsWith(backend.apiUrl) && request.method() !== 'OPTIONS') backendRequests += 1
-        if (!redirected && request.resourceType() === 'script') {
-          scripts.push(request.response().then(async (r) => (r ? gzipSync(await r.body()).length : 0)).catch(() => 0))
+        if (request.resourceType() === 'script') {
+          scripts.push(
+            request
+              .response()
+              .then(async (r) => ({ at: request.timing().startTime, bytes: r ? gzipSync(await r.body()).length : 0 }))
+              .catch(() => ({ at: Infinity, bytes: 0 })),
+          )
         }
       })
       const started = performance.now()
@@ -66,9 +74,14 @@ export async function run() {
       await page.waitForURL((url) => url.pathname === '/newsletters', { timeout: 15_000 })
       redirected = true
       const wall = performance.now() - started
-      const elapsed = await page.evaluate(() => (window as unknown as { __redirectAt: number }).__redirectAt)
+      const { elapsed, redirectEpoch } = await page.evaluate(() => {
+        const w = window as unknown as { __redirectAt: number; __redirectEpoch: number }
+        return { elapsed: w.__redirectAt, redirectEpoch: w.__redirectEpoch }
+      })
+      await page.waitForLoadState('networkidle')
       // The first run warms the preview server and Chromium's caches; it is not counted.
-      const scriptBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0)
+      // The scripts requested before the redirect: what the visitor waited for.
+      const scriptBytes = (await Promise.all(scripts)).filter((x) => x.at < redirectEpoch).reduce((a, x) => a + x.bytes, 0)
       if (i > 0) {
         scriptKbs.push(scriptBytes / 1024)
         timings.push(elapsed)

@@ -7,6 +7,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   backend: () => import('./backend'),
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),
+  lighthouse: () => import('./lighthouse'),
 }
 
 const only = process.argv.slice(2)

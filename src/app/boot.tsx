@@ -5,8 +5,31 @@
  * 'Application Error' screen instead of a blank page (SPEC §2 Global screens).
  */
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
+import { hydrate as hydrateQueries, type DehydratedState } from '@tanstack/react-query'
 import { FatalErrorScreen } from '@/components/fatal-error-screen'
+import { createQueryClient } from '@/lib/query-client'
 import { hasStoredSession } from '@/lib/supabase'
+
+/** The id of the JSON the prerender embeds: the public data the page was rendered with. */
+export const PRERENDERED_DATA_ID = 'prerendered-queries'
+
+/**
+ * A query cache holding the data the prerendered page shows, so hydration renders the same content. It was
+ * fetched when the site was built: marked stale, it is fetched again at once, behind the visible page.
+ */
+function prerenderedQueryClient() {
+  const client = createQueryClient()
+  const json = document.getElementById(PRERENDERED_DATA_ID)?.textContent
+  if (!json) return client
+  try {
+    const state = JSON.parse(json) as DehydratedState
+    for (const query of state.queries) query.state.dataUpdatedAt = 0
+    hydrateQueries(client, state)
+  } catch (error) {
+    console.error('Prerendered data could not be read', error)
+  }
+  return client
+}
 
 /**
  * The page chunks of the routes people land on, started together with the app chunk instead of after it
@@ -30,15 +53,17 @@ export function boot() {
   landingPages.find(([pattern]) => pattern.test(pathname))?.[1]().catch(() => undefined)
 
   const container = document.getElementById('root')!
-  // The prerendered HTML shows the page as a signed-out visitor sees it; a stored session renders afresh
-  // instead, so a signed-in visitor's first render never has to match it.
-  const hydrate = container.dataset.prerendered === normalise(pathname) && !hasStoredSession()
-  let root: Root | null = hydrate ? null : createRoot(container)
+  // The prerendered HTML shows the page as a signed-out visitor with a plain address sees it; a stored
+  // session, a query or a hash (read by the page as it renders) render afresh instead, over the HTML.
+  const { search, hash } = window.location
+  const hydrating = container.dataset.prerendered === normalise(pathname) && !search && !hash && !hasStoredSession()
+  let root: Root | null = hydrating ? null : createRoot(container)
 
   return import('./app')
-    .then(({ App }) => {
-      if (root) root.render(<App />)
-      else root = hydrateRoot(container, <App />)
+    .then(({ createApp }) => createApp({ hydrating, client: hydrating ? prerenderedQueryClient() : undefined }))
+    .then((app) => {
+      if (root) root.render(app)
+      else root = hydrateRoot(container, app)
     })
     .catch((error: unknown) => {
       console.error('Application failed to start', error)

@@ -10,7 +10,7 @@ import lighthouse from 'lighthouse'
 import { build, preview } from 'vite'
 import { startBackend } from '../supabase/local/server'
 
-const PAGES = ['/', '/audiences', '/newsletters']
+const PAGES = process.env.BENCH_ROUTES?.split(',') ?? ['/', '/audiences', '/newsletters']
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const BUDGET = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const
 
@@ -44,6 +44,12 @@ export async function run() {
           `LCP ${(metric('largest-contentful-paint') / 1000).toFixed(2)} s, TBT ${metric('total-blocking-time').toFixed(0)} ms, CLS ${metric('cumulative-layout-shift').toFixed(3)}  ${verdict}` +
           (failed.length ? `\n      failing audits: ${failed.join(', ')}` : ''),
       )
+      if (process.env.BENCH_VERBOSE) {
+        const shifts = (lhr.audits['layout-shifts']?.details as { items?: Array<{ node?: { snippet?: string }; score?: number }> } | undefined)?.items ?? []
+        for (const item of shifts) console.log(`      layout shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`)
+        const tasks = (lhr.audits['bootup-time']?.details as { items?: Array<{ url: string; scripting: number }> } | undefined)?.items ?? []
+        for (const task of tasks.slice(0, 5)) console.log(`      script ${task.scripting.toFixed(0)} ms: ${task.url}`)
+      }
     }
   } finally {
     chrome.kill()

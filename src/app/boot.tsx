@@ -4,6 +4,7 @@
  * imported dynamically so that a failure at start-up (missing environment, a broken chunk) shows the
  * 'Application Error' screen instead of a blank page (SPEC §2 Global screens).
  */
+import { startTransition } from 'react'
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
 import { hydrate as hydrateQueries, type DehydratedState } from '@tanstack/react-query'
 import { FatalErrorScreen } from '@/components/fatal-error-screen'
@@ -63,7 +64,9 @@ export function boot() {
     .then(({ createApp }) => createApp({ hydrating, client: hydrating ? prerenderedQueryClient() : undefined }))
     .then((app) => {
       if (root) root.render(app)
-      else root = hydrateRoot(container, app)
+      // As a transition, hydration yields to the browser every few milliseconds instead of blocking it for
+      // the whole tree: the page, visible since the HTML arrived, stays responsive meanwhile.
+      else startTransition(() => void (root = hydrateRoot(container, app)))
     })
     .catch((error: unknown) => {
       console.error('Application failed to start', error)

@@ -42,7 +42,8 @@ async function renderAt(tree: RouteObject[], path: string, client: QueryClient):
     <AppProviders client={client}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
-    { onError: (error) => void errors.push(error) },
+    // One document: no boundary is split off to be revealed later by script (React outlines large ones).
+    { onError: (error) => void errors.push(error), progressiveChunkSize: Number.POSITIVE_INFINITY },
   )
   const html = await new Response(prelude).text()
   if (errors.length) throw new AggregateError(errors, `Prerendering ${path} failed: ${String((errors[0] as Error)?.stack ?? errors[0])}`)

@@ -144,10 +144,11 @@ const restStatement = (id: number) =>
   `where t0."id" = ${literal(String(id))}::text::integer limit 1000) _r`
 
 function driverGetter(pool: pg.Pool) {
+  // The settings a REST GET's prelude makes: read-only, anon's statement_timeout (db/role-timeouts.ts).
   const prelude =
-    `begin; select set_config('role', 'anon', true), set_config('request.jwt.claims', '{"role":"anon"}', true), ` +
-    `set_config('request.headers', '{"x-forwarded-for":"127.0.0.1"}', true), set_config('request.jwt.claim.sub', '', true), ` +
-    `set_config('request.jwt.claim.role', 'anon', true);`
+    `begin read only; select set_config('role', 'anon', true), set_config('request.jwt.claims', '{"role":"anon"}', true), ` +
+    `set_config('request.headers', '{"x-forwarded-for":"127.0.0.1","x-real-ip":"127.0.0.1"}', true), set_config('request.jwt.claim.sub', '', true), ` +
+    `set_config('request.jwt.claim.role', 'anon', true), set_config('statement_timeout', '3s', true);`
   return async (id: number) => {
     await pool.query(`${prelude} ${restStatement(id)}; commit`)
   }
@@ -218,7 +219,7 @@ async function onPglite(): Promise<SelectFigures> {
   try {
     await backend.db.exec(SETUP)
     await backend.reloadSchema()
-    const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' } }
+    const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' }, readOnly: true }
     // In process there is no round trip: the driver side is the same transaction through the Db handle.
     return await selectByKey(backend, async (id) => {
       await withRequestContext(backend.db, ctx, (tx) => tx.query(restStatement(id)))

@@ -147,9 +147,8 @@ Promise.all(Array.from({ length: w.concurrency }, loop)).then(() =>
 async function clicksThroughBackend(url: string) {
   const server = await import('../supabase/local/server').catch(() => null)
   if (!server) throw new Error('supabase/local/server.ts not available')
-  // Simulated visitors have distinct addresses: the gateway believes the header only when told to (issue 10).
-  process.env.CLIENT_IP_HEADER ??= 'x-forwarded-for'
-  const backend = await server.startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false })
+  // Distinct visitor addresses arrive in x-forwarded-for, trusted as a reverse proxy's header would be.
+  const backend = await server.startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false, clientIpHeader: 'x-forwarded-for' })
   try {
     const workerData = {
       url: `${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`,

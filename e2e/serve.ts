@@ -19,6 +19,9 @@ const backend = await startBackend({
   databaseUrl: '',
   seed: true,
   siteUrl: E2E.appUrl,
+  // Tests may give simulated visitors distinct addresses with this header, as a trusted proxy would;
+  // requests without it (the browser's) are the socket's 127.0.0.1.
+  clientIpHeader: 'x-forwarded-for',
 })
 
 process.env.VITE_SUPABASE_URL = backend.apiUrl

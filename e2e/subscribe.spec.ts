@@ -30,44 +30,51 @@ async function serviceGet<T>(request: APIRequestContext, path: string): Promise<
 
 type Subscription = { campaign_id: string; status: string; counted: boolean; not_counted_reason: string | null; audience_source_id: string | null }
 
-test('two newsletters, one email, two links: success, then already confirmed, counted for the source', async ({ page, request }) => {
-  const email = `reader-${Date.now().toString(36)}@growletter-readers.dev`
-  await new Directory(page).followMagicLink('demo-approved')
-  await expect(page).toHaveURL(/\/newsletters\?source=demo-approved/)
+test.describe('a reader who has not clicked this source before', () => {
+  // A visitor is IP + browser (PRODUCT "visitor hash"); every browser of the suite is 127.0.0.1, and
+  // magic-link.spec clicks the same source, which would make this click a duplicate_visitor (not counted,
+  // so the subscription would be no_click). Another browser version is another visitor.
+  test.use({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36' })
 
-  const newsletters = new NewslettersPage(page)
-  await newsletters.pick('The Frontend Brief', 'Design Dispatch')
-  await newsletters.subscribe(email)
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('subscribed_newsletters') ?? '[]'))).toHaveLength(2)
+  test('two newsletters, one email, two links: success, then already confirmed, counted for the source', async ({ page, request }) => {
+    const email = `reader-${Date.now().toString(36)}@growletter-readers.dev`
+    await new Directory(page).followMagicLink('demo-approved')
+    await expect(page).toHaveURL(/\/newsletters\?source=demo-approved/)
 
-  const mailbox = new Mailbox(request)
-  const messages = await mailbox.waitForMessagesTo(email)
-  expect(messages).toHaveLength(1)
-  const links = confirmationLinks(messages[0])
-  expect(links).toHaveLength(2)
+    const newsletters = new NewslettersPage(page)
+    await newsletters.pick('The Frontend Brief', 'Design Dispatch')
+    await newsletters.subscribe(email)
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('subscribed_newsletters') ?? '[]'))).toHaveLength(2)
 
-  // A mail scanner fetching the link (no JavaScript) must not confirm anything.
-  const scanned = await request.get(links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl))
-  expect(scanned.ok()).toBe(true)
-  const pendingRows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}`)
-  expect(pendingRows.map((r) => r.status)).toEqual(['pending', 'pending'])
-  expect(pendingRows.every((r) => r.audience_source_id === APPROVED_ID)).toBe(true)
+    const mailbox = new Mailbox(request)
+    const messages = await mailbox.waitForMessagesTo(email)
+    expect(messages).toHaveLength(1)
+    const links = confirmationLinks(messages[0])
+    expect(links).toHaveLength(2)
 
-  // Confirming within 2 s of sending is not counted (too_fast_confirmation): read the email like a person.
-  await page.waitForTimeout(2100)
-  const firstLink = links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl)
-  await page.goto(firstLink)
-  const confirmation = page.getByTestId('confirmation')
-  await expect(confirmation).toHaveAttribute('data-state', 'success')
-  await expect(confirmation).toContainText(/You are now subscribed to (The Frontend Brief|Design Dispatch)\./)
+    // A mail scanner fetching the link (no JavaScript) must not confirm anything.
+    const scanned = await request.get(links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl))
+    expect(scanned.ok()).toBe(true)
+    const pendingRows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}`)
+    expect(pendingRows.map((r) => r.status)).toEqual(['pending', 'pending'])
+    expect(pendingRows.every((r) => r.audience_source_id === APPROVED_ID)).toBe(true)
 
-  await page.goto(firstLink)
-  await expect(confirmation).toHaveAttribute('data-state', 'already-confirmed')
-  await expect(page.getByRole('link', { name: 'Return to Home' })).toBeVisible()
+    // Confirming within 2 s of sending is not counted (too_fast_confirmation): read the email like a person.
+    await page.waitForTimeout(2100)
+    const firstLink = links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl)
+    await page.goto(firstLink)
+    const confirmation = page.getByTestId('confirmation')
+    await expect(confirmation).toHaveAttribute('data-state', 'success')
+    await expect(confirmation).toContainText(/You are now subscribed to (The Frontend Brief|Design Dispatch)\./)
 
-  const rows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`)
-  expect(rows).toHaveLength(1)
-  expect(rows[0]).toMatchObject({ counted: true, not_counted_reason: null })
+    await page.goto(firstLink)
+    await expect(confirmation).toHaveAttribute('data-state', 'already-confirmed')
+    await expect(page.getByRole('link', { name: 'Return to Home' })).toBeVisible()
+
+    const rows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ counted: true, not_counted_reason: null })
+  })
 })
 
 test('an expired link: the expired state and its texts', async ({ page, request }) => {

@@ -153,6 +153,12 @@ values
    'A seasonal list that has ended.', '/seed/campaign-reads.svg', 'https://summerreading.example.com', 'Culture',
    1.00, 30, 'completed', null, now() - interval '60 days');
 
+-- The demo admin has two-factor sign-in (admins must: the database refuses admin work without aal2).
+-- Local demo only: the README gives this secret so a developer can add it to an authenticator app.
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret)
+values ('00000000-0000-4000-b000-000000000001', '00000000-0000-4000-a000-000000000001', 'Demo authenticator', 'totp',
+  'verified', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+
 -- Clicks, page views, subscriptions and their money, through the production functions.
 do $$
 declare
@@ -173,7 +179,7 @@ begin
   for rounds in 1 .. 2 loop
     for i in 1 .. cardinality(codes) loop
       perform set_config('request.headers', jsonb_build_object(
-        'x-forwarded-for', '203.0.113.' || (i + rounds * 20),
+        'x-real-ip', '203.0.113.' || (i + rounds * 20),
         'user-agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36',
         'referer', 'https://x.com/')::text, true);
       click := public.track_audience_source_click(codes[i], jsonb_build_object('fingerprint', md5(i::text || rounds),
@@ -183,14 +189,15 @@ begin
       if rounds = 1 then
         sub_email := 'reader' || i || '@example.com';
         perform public.create_pending_subscriptions(sub_email, array[campaigns[i]], array[encode(sha256(convert_to('seed-token-' || i, 'UTF8')), 'hex')],
-          (click ->> 'source_id')::uuid, (click ->> 'click_id')::uuid, '203.0.113.' || (i + 20), 'Mozilla/5.0');
+          (click ->> 'source_id')::uuid, (click ->> 'click_id')::uuid, '203.0.113.' || (i + 20),
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36');
       end if;
     end loop;
   end loop;
   -- Not counted: a bot, a duplicate visitor and a click on a banned source.
-  perform set_config('request.headers', '{"x-forwarded-for":"198.51.100.7","user-agent":"Googlebot/2.1 (+http://www.google.com/bot.html)"}', true);
+  perform set_config('request.headers', '{"x-real-ip":"198.51.100.7","user-agent":"Googlebot/2.1 (+http://www.google.com/bot.html)"}', true);
   perform public.track_audience_source_click('demo-approved', '{}');
-  perform set_config('request.headers', '{"x-forwarded-for":"203.0.113.21","user-agent":"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36"}', true);
+  perform set_config('request.headers', '{"x-real-ip":"203.0.113.21","user-agent":"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36"}', true);
   perform public.track_audience_source_click('demo-approved', '{}');
   perform public.track_audience_source_click('demo-banned', '{}');
   perform set_config('request.headers', '', true);
@@ -228,8 +235,8 @@ begin
   insert into public.payout_requests (id, publisher_id, amount, created_at) values
     ('30000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000009', 50, now() - interval '2 days'),
     ('30000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000003', 50, now() - interval '1 day');
-  perform set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000001","role":"authenticated"}', true);
-  perform public.admin_mark_payout_paid('30000000-0000-4000-a000-000000000001');
+  perform set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000001","role":"authenticated","aal":"aal2"}', true);
+  perform public.admin_mark_payout_paid('30000000-0000-4000-a000-000000000001', 'SEPA-2026-0001');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000007', 'rejected',
     'The audience is built on giveaways; subscribers would not be genuine.');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000008', 'banned', 'Clicks came from a click farm.');

@@ -19,14 +19,20 @@ export function renderRoute(initialEntry: string) {
   return { ...view, router }
 }
 
-export type TestUser = { id: string; email: string; userType?: 'advertiser' | 'publisher' | 'admin' }
+export type TestUser = {
+  id: string
+  email: string
+  userType?: 'advertiser' | 'publisher' | 'admin'
+  /** Admins default to a session raised by their TOTP code, as the database requires for admin tools. */
+  aal?: 'aal1' | 'aal2'
+}
 
 const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')
 
 /** A session that supabase-js accepts without refreshing (it expires in an hour). */
-export function storeTestSession({ id, email, userType = 'advertiser' }: TestUser) {
+export function storeTestSession({ id, email, userType = 'advertiser', aal = userType === 'admin' ? 'aal2' : 'aal1' }: TestUser) {
   const expiresAt = Math.floor(Date.now() / 1000) + 3600
-  const claims = { sub: id, email, role: 'authenticated', aud: 'authenticated', exp: expiresAt }
+  const claims = { sub: id, email, role: 'authenticated', aud: 'authenticated', exp: expiresAt, aal }
   const accessToken = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.signature`
   const now = new Date().toISOString()
   const session = {
@@ -47,7 +53,10 @@ export function storeTestSession({ id, email, userType = 'advertiser' }: TestUse
       app_metadata: { provider: 'email', providers: ['email'] },
       user_metadata: { user_type: userType },
       identities: [],
-      factors: [],
+      factors:
+        aal === 'aal2'
+          ? [{ id: 'test-factor', factor_type: 'totp', status: 'verified', friendly_name: null, created_at: now, updated_at: now }]
+          : [],
       created_at: now,
       updated_at: now,
       is_anonymous: false,

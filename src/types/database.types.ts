@@ -6,6 +6,7 @@ export type Database = {
     Tables: {
       audience_sources: {
         Row: {
+          approved_at: string | null
           category: string | null
           created_at: string
           description: string | null
@@ -22,6 +23,7 @@ export type Database = {
           url: string | null
         }
         Insert: {
+          approved_at?: string | null
           category?: string | null
           created_at?: string
           description?: string | null
@@ -38,6 +40,7 @@ export type Database = {
           url?: string | null
         }
         Update: {
+          approved_at?: string | null
           category?: string | null
           created_at?: string
           description?: string | null
@@ -59,6 +62,54 @@ export type Database = {
             columns: ['publisher_id']
             isOneToOne: false
             referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      campaign_source_daily_stats: {
+        Row: {
+          audience_source_id: string
+          campaign_id: string
+          clicks: number
+          conversions: number
+          day: string
+          earnings: number
+          spend: number
+          views: number
+        }
+        Insert: {
+          audience_source_id: string
+          campaign_id: string
+          clicks?: number
+          conversions?: number
+          day: string
+          earnings?: number
+          spend?: number
+          views?: number
+        }
+        Update: {
+          audience_source_id?: string
+          campaign_id?: string
+          clicks?: number
+          conversions?: number
+          day?: string
+          earnings?: number
+          spend?: number
+          views?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaign_source_daily_stats_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'campaign_source_daily_stats_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
             referencedColumns: ['id']
           },
         ]
@@ -123,6 +174,8 @@ export type Database = {
       campaigns: {
         Row: {
           advertiser_id: string
+          approved_at: string | null
+          budget_reserved: number
           budget_spent: number
           budget_total: number
           category: string | null
@@ -133,6 +186,7 @@ export type Database = {
           image_url: string | null
           name: string
           price_per_subscriber: number
+          reservations_open: number
           review_note: string | null
           status: string
           updated_at: string
@@ -140,6 +194,8 @@ export type Database = {
         }
         Insert: {
           advertiser_id: string
+          approved_at?: string | null
+          budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
@@ -150,6 +206,7 @@ export type Database = {
           image_url?: string | null
           name: string
           price_per_subscriber?: number
+          reservations_open?: number
           review_note?: string | null
           status?: string
           updated_at?: string
@@ -157,6 +214,8 @@ export type Database = {
         }
         Update: {
           advertiser_id?: string
+          approved_at?: string | null
+          budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
@@ -167,6 +226,7 @@ export type Database = {
           image_url?: string | null
           name?: string
           price_per_subscriber?: number
+          reservations_open?: number
           review_note?: string | null
           status?: string
           updated_at?: string
@@ -212,8 +272,252 @@ export type Database = {
         }
         Relationships: []
       }
+      content_revisions: {
+        Row: {
+          author_id: string
+          changes: Json
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          id: string
+          review_note: string | null
+          status: string
+          subject_id: string
+          subject_type: string
+          updated_at: string
+        }
+        Insert: {
+          author_id: string
+          changes: Json
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          id?: string
+          review_note?: string | null
+          status?: string
+          subject_id: string
+          subject_type: string
+          updated_at?: string
+        }
+        Update: {
+          author_id?: string
+          changes?: Json
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          id?: string
+          review_note?: string | null
+          status?: string
+          subject_id?: string
+          subject_type?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'content_revisions_author_id_fkey'
+            columns: ['author_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'content_revisions_decided_by_fkey'
+            columns: ['decided_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      deposits: {
+        Row: {
+          amount: number
+          completed_at: string | null
+          created_at: string
+          currency: string
+          expires_at: string | null
+          failure_reason: string | null
+          id: string
+          status: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent: string | null
+          stripe_session_id: string
+          transaction_id: string | null
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          completed_at?: string | null
+          created_at?: string
+          currency?: string
+          expires_at?: string | null
+          failure_reason?: string | null
+          id?: string
+          status?: Database['public']['Enums']['deposit_status']
+          stripe_payment_intent?: string | null
+          stripe_session_id?: string
+          transaction_id?: string | null
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'deposits_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: false
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'deposits_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      dispute_subscriptions: {
+        Row: {
+          campaign_id: string
+          dispute_id: string
+          refunded: boolean
+          subscription_id: string
+        }
+        Insert: {
+          campaign_id: string
+          dispute_id: string
+          refunded?: boolean
+          subscription_id: string
+        }
+        Update: {
+          campaign_id?: string
+          dispute_id?: string
+          refunded?: boolean
+          subscription_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'dispute_subscriptions_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'dispute_subscriptions_dispute_id_fkey'
+            columns: ['dispute_id']
+            isOneToOne: false
+            referencedRelation: 'disputes'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'dispute_subscriptions_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      disputes: {
+        Row: {
+          advertiser_id: string
+          audience_source_id: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_note: string | null
+          id: string
+          kind: string
+          publisher_id: string
+          reason: string
+          refunded: number
+          refunded_subscribers: number
+          status: string
+          updated_at: string
+        }
+        Insert: {
+          advertiser_id: string
+          audience_source_id: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_note?: string | null
+          id?: string
+          kind: string
+          publisher_id: string
+          reason: string
+          refunded?: number
+          refunded_subscribers?: number
+          status?: string
+          updated_at?: string
+        }
+        Update: {
+          advertiser_id?: string
+          audience_source_id?: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_note?: string | null
+          id?: string
+          kind?: string
+          publisher_id?: string
+          reason?: string
+          refunded?: number
+          refunded_subscribers?: number
+          status?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'disputes_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_decided_by_fkey'
+            columns: ['decided_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'disputes_publisher_id_fkey'
+            columns: ['publisher_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
+          attributed_campaign_ids: string[]
           audience_source_id: string
           browser: string | null
           campaign_id: string | null
@@ -242,12 +546,15 @@ export type Database = {
           timezone: string | null
           unique_views: number
           user_agent: string | null
+          view_window_count: number
+          view_window_started_at: string | null
           viewed_campaign_ids: string[]
           viewport_height: number | null
           viewport_width: number | null
           visitor_hash: string
         }
         Insert: {
+          attributed_campaign_ids?: string[]
           audience_source_id: string
           browser?: string | null
           campaign_id?: string | null
@@ -276,12 +583,15 @@ export type Database = {
           timezone?: string | null
           unique_views?: number
           user_agent?: string | null
+          view_window_count?: number
+          view_window_started_at?: string | null
           viewed_campaign_ids?: string[]
           viewport_height?: number | null
           viewport_width?: number | null
           visitor_hash: string
         }
         Update: {
+          attributed_campaign_ids?: string[]
           audience_source_id?: string
           browser?: string | null
           campaign_id?: string | null
@@ -310,6 +620,8 @@ export type Database = {
           timezone?: string | null
           unique_views?: number
           user_agent?: string | null
+          view_window_count?: number
+          view_window_started_at?: string | null
           viewed_campaign_ids?: string[]
           viewport_height?: number | null
           viewport_width?: number | null
@@ -376,6 +688,7 @@ export type Database = {
       newsletter_subscriptions: {
         Row: {
           armed_at: string
+          attributed_at: string | null
           audience_source_id: string | null
           campaign_id: string
           click_id: string | null
@@ -385,10 +698,12 @@ export type Database = {
           counted: boolean
           created_at: string
           email: string
-          email_folded: string | null
+          email_canonical: string | null
+          first_paid_at: string | null
           id: string
           not_counted_reason: string | null
           price: number | null
+          reserved_amount: number
           status: string
           subscribe_ip: string | null
           subscribe_user_agent: string | null
@@ -396,9 +711,11 @@ export type Database = {
           token_hash: string | null
           updated_at: string
           used_token_hash: string | null
+          visitor_hash: string | null
         }
         Insert: {
           armed_at?: string
+          attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id: string
           click_id?: string | null
@@ -408,10 +725,12 @@ export type Database = {
           counted?: boolean
           created_at?: string
           email: string
-          email_folded?: never
+          email_canonical?: never
+          first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
           price?: number | null
+          reserved_amount?: number
           status?: string
           subscribe_ip?: string | null
           subscribe_user_agent?: string | null
@@ -419,9 +738,11 @@ export type Database = {
           token_hash?: string | null
           updated_at?: string
           used_token_hash?: string | null
+          visitor_hash?: string | null
         }
         Update: {
           armed_at?: string
+          attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id?: string
           click_id?: string | null
@@ -431,10 +752,12 @@ export type Database = {
           counted?: boolean
           created_at?: string
           email?: string
-          email_folded?: never
+          email_canonical?: never
+          first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
           price?: number | null
+          reserved_amount?: number
           status?: string
           subscribe_ip?: string | null
           subscribe_user_agent?: string | null
@@ -442,6 +765,7 @@ export type Database = {
           token_hash?: string | null
           updated_at?: string
           used_token_hash?: string | null
+          visitor_hash?: string | null
         }
         Relationships: [
           {
@@ -467,15 +791,146 @@ export type Database = {
           },
         ]
       }
+      not_counted_daily: {
+        Row: {
+          audience_source_id: string
+          campaign_id: string | null
+          day: string
+          id: number
+          kind: string
+          reason: string
+          total: number
+        }
+        Insert: {
+          audience_source_id: string
+          campaign_id?: string | null
+          day: string
+          id?: never
+          kind: string
+          reason: string
+          total?: number
+        }
+        Update: {
+          audience_source_id?: string
+          campaign_id?: string | null
+          day?: string
+          id?: never
+          kind?: string
+          reason?: string
+          total?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'not_counted_daily_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'not_counted_daily_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'not_counted_daily_reason_fkey'
+            columns: ['reason']
+            isOneToOne: false
+            referencedRelation: 'not_counted_reasons'
+            referencedColumns: ['code']
+          },
+        ]
+      }
+      not_counted_reasons: {
+        Row: {
+          applies_to: string[]
+          code: string
+          label: string
+          position: number
+        }
+        Insert: {
+          applies_to: string[]
+          code: string
+          label: string
+          position: number
+        }
+        Update: {
+          applies_to?: string[]
+          code?: string
+          label?: string
+          position?: number
+        }
+        Relationships: []
+      }
+      notification_queue: {
+        Row: {
+          attempts: number
+          created_at: string
+          data: Json
+          dedupe_key: string | null
+          id: string
+          last_error: string | null
+          locked_until: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          template: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          attempts?: number
+          created_at?: string
+          data?: Json
+          dedupe_key?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          template: string
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          attempts?: number
+          created_at?: string
+          data?: Json
+          dedupe_key?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          template?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'notification_queue_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       payout_requests: {
         Row: {
           amount: number
           created_at: string
           id: string
           paid_at: string | null
+          paid_by: string | null
           publisher_id: string
           status: string
           transaction_id: string | null
+          transfer_reference: string | null
           updated_at: string
         }
         Insert: {
@@ -483,9 +938,11 @@ export type Database = {
           created_at?: string
           id?: string
           paid_at?: string | null
+          paid_by?: string | null
           publisher_id: string
           status?: string
           transaction_id?: string | null
+          transfer_reference?: string | null
           updated_at?: string
         }
         Update: {
@@ -493,12 +950,21 @@ export type Database = {
           created_at?: string
           id?: string
           paid_at?: string | null
+          paid_by?: string | null
           publisher_id?: string
           status?: string
           transaction_id?: string | null
+          transfer_reference?: string | null
           updated_at?: string
         }
         Relationships: [
+          {
+            foreignKeyName: 'payout_requests_paid_by_fkey'
+            columns: ['paid_by']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
           {
             foreignKeyName: 'payout_requests_publisher_id_fkey'
             columns: ['publisher_id']
@@ -547,6 +1013,47 @@ export type Database = {
           user_type?: string
         }
         Relationships: []
+      }
+      source_daily_stats: {
+        Row: {
+          audience_source_id: string
+          clicks: number
+          confirmations: number
+          conversions: number
+          counted_clicks: number
+          day: string
+          earnings: number
+          subscriptions: number
+        }
+        Insert: {
+          audience_source_id: string
+          clicks?: number
+          confirmations?: number
+          conversions?: number
+          counted_clicks?: number
+          day: string
+          earnings?: number
+          subscriptions?: number
+        }
+        Update: {
+          audience_source_id?: string
+          clicks?: number
+          confirmations?: number
+          conversions?: number
+          counted_clicks?: number
+          day?: string
+          earnings?: number
+          subscriptions?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'source_daily_stats_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
       }
       wallet_balances: {
         Row: {
@@ -657,6 +1164,7 @@ export type Database = {
           held: number | null
           id: string | null
           pending_earnings: number | null
+          reserved: number | null
           updated_at: string | null
           user_id: string | null
         }
@@ -664,6 +1172,39 @@ export type Database = {
       }
     }
     Functions: {
+      admin_audit_log: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+          p_subject_type?: string
+        }
+        Returns: {
+          id: string
+          created_at: string
+          actor_name: string
+          subject_type: string
+          subject_id: string
+          subject_name: string
+          old_status: string
+          new_status: string
+          reason: string
+          total_count: number
+        }[]
+      }
+      admin_decide_revision: {
+        Args: {
+          p_revision_id: string
+          p_decision: string
+          p_note?: string
+        }
+        Returns: Json
+      }
+      admin_dispute_evidence: {
+        Args: {
+          p_dispute_id: string
+        }
+        Returns: Json
+      }
       admin_list_users: {
         Args: {
           p_search?: string
@@ -681,8 +1222,26 @@ export type Database = {
       admin_mark_payout_paid: {
         Args: {
           p_payout_id: string
+          p_reference: string
         }
         Returns: Json
+      }
+      admin_marketplace_totals: {
+        Args: never
+        Returns: {
+          wallets: number
+          balance: number
+          on_hold: number
+          reserved: number
+          pending_earnings: number
+          spend: number
+          earnings: number
+          platform_fees: number
+          open_payouts: number
+          open_payout_count: number
+          paid_out: number
+          open_disputes: number
+        }[]
       }
       admin_refund_subscription: {
         Args: {
@@ -715,8 +1274,99 @@ export type Database = {
         }
         Returns: undefined
       }
+      advertiser_balance: {
+        Args: never
+        Returns: {
+          available: number
+          reserved: number
+          on_hold: number
+          balance: number
+        }[]
+      }
+      archive_audience_source: {
+        Args: {
+          p_source_id: string
+        }
+        Returns: Json
+      }
+      archive_campaign: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
+      }
+      campaign_figures: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          campaign_id: string
+          views: number
+          clicks: number
+          conversions: number
+          spend: number
+        }[]
+      }
+      campaign_source_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          campaign_id: string
+          campaign_name: string
+          campaign_status: string
+          source_id: string
+          source_name: string
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          spend: number
+          earnings: number
+        }[]
+      }
+      canonical_email: {
+        Args: {
+          p_email: string
+        }
+        Returns: string
+      }
+      claim_notifications: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          template: string
+          data: Json
+          email: string
+          full_name: string
+        }[]
+      }
       claim_signup_bonus: {
         Args: never
+        Returns: Json
+      }
+      close_deposit: {
+        Args: {
+          p_session_id: string
+          p_status: unknown
+          p_reason?: string
+        }
+        Returns: Json
+      }
+      complete_deposit: {
+        Args: {
+          p_session_id: string
+          p_user_id: string
+          p_amount: number
+          p_payment_intent?: string
+          p_notify?: boolean
+        }
         Returns: Json
       }
       confirm_subscription: {
@@ -756,11 +1406,80 @@ export type Database = {
         Args: never
         Returns: string
       }
+      daily_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          day: string
+          views: number
+          clicks: number
+          conversions: number
+          spend: number
+          earnings: number
+        }[]
+      }
+      decide_dispute: {
+        Args: {
+          p_dispute_id: string
+          p_decision: string
+          p_note: string
+        }
+        Returns: Json
+      }
+      disputable_subscribers: {
+        Args: {
+          p_source_id?: string
+        }
+        Returns: {
+          id: string
+          email: string
+          confirmed_at: string
+          campaign_id: string
+          campaign_name: string
+          source_id: string
+          source_name: string
+          price: number
+          in_dispute: boolean
+        }[]
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
         }
         Returns: Json
+      }
+      expire_reservations: {
+        Args: {
+          p_now?: string
+        }
+        Returns: number
+      }
+      figure_totals: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          spend: number
+          earnings: number
+        }[]
+      }
+      finish_notification: {
+        Args: {
+          p_id: string
+          p_error?: string
+        }
+        Returns: string
       }
       fold_email: {
         Args: {
@@ -783,6 +1502,10 @@ export type Database = {
         Args: never
         Returns: boolean
       }
+      is_admin_account: {
+        Args: never
+        Returns: boolean
+      }
       is_api_caller: {
         Args: never
         Returns: boolean
@@ -798,6 +1521,66 @@ export type Database = {
           status: string
         }
         Returns: boolean
+      }
+      my_default_campaign: {
+        Args: never
+        Returns: string
+      }
+      not_counted_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          kind: string
+          reason: string
+          label: string
+          total: number
+        }[]
+      }
+      open_deposit: {
+        Args: {
+          p_user_id: string
+          p_amount: number
+          p_session_id: string
+          p_expires_at?: string
+        }
+        Returns: Json
+      }
+      open_dispute: {
+        Args: {
+          p_reason: string
+          p_subscription_ids?: string[]
+          p_source_id?: string
+        }
+        Returns: string
+      }
+      publisher_balance: {
+        Args: never
+        Returns: {
+          pending: number
+          available: number
+          requested: number
+          paid: number
+        }[]
+      }
+      publisher_figures: {
+        Args: {
+          p_group: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          id: string
+          name: string
+          views: number
+          clicks: number
+          conversions: number
+          ctr: number
+          earnings: number
+        }[]
       }
       purge_click_ips: {
         Args: {
@@ -838,6 +1621,60 @@ export type Database = {
         }
         Returns: number
       }
+      source_figures: {
+        Args: {
+          p_source_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          source_id: string
+          source_name: string
+          source_status: string
+          clicks: number
+          counted_clicks: number
+          not_counted_clicks: number
+          subscriptions: number
+          confirmations: number
+          conversions: number
+          earnings: number
+        }[]
+      }
+      source_not_counted: {
+        Args: {
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          source_id: string
+          kind: string
+          reason: string
+          label: string
+          total: number
+        }[]
+      }
+      source_totals: {
+        Args: {
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          clicks: number
+          counted_clicks: number
+          subscriptions: number
+          confirmations: number
+          conversions: number
+          earnings: number
+        }[]
+      }
+      submit_revision: {
+        Args: {
+          p_subject_type: string
+          p_subject_id: string
+          p_changes: Json
+        }
+        Returns: string
+      }
       track_audience_source_click: {
         Args: {
           unified_code: string
@@ -846,7 +1683,9 @@ export type Database = {
         Returns: Json
       }
     }
-    Enums: { [_ in never]: never }
+    Enums: {
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+    }
     CompositeTypes: { [_ in never]: never }
   }
 }
@@ -930,6 +1769,6 @@ export type CompositeTypes<
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: { deposit_status: ['pending', 'completed', 'failed', 'expired'] },
   },
 } as const

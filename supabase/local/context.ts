@@ -14,7 +14,10 @@ export type ApiRequest = {
   /** Lower-cased header names. */
   headers: Record<string, string>
   body: Buffer
-  /** Client IP (first x-forwarded-for entry when present, else the socket address). */
+  /**
+   * The client IP (client-ip.ts): the socket address, or the trusted proxy's header when CLIENT_IP_HEADER
+   * names one. `headers['x-forwarded-for']` and `headers['x-real-ip']` carry the same value.
+   */
   ip: string
   /** From the verified bearer token, or from the apikey when no bearer token was sent. */
   role: ApiRole

@@ -4,6 +4,7 @@
  * failing handler costs one 500 answer, never the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { resolveClientIp } from './client-ip'
 import type { ApiRequest, ApiResponse, Handler } from './context'
 import { verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
 
@@ -19,7 +20,8 @@ export const CORS_HEADERS: Record<string, string> = {
 }
 
 type Api = 'auth' | 'rest' | 'functions'
-export type Routes = Record<Api, Handler>
+/** `checkout`: the local test checkout (supabase/local/checkout), which stands in for Stripe. */
+export type Routes = Record<Api, Handler> & { checkout?: Handler }
 
 /** GoTrue endpoints hosted Supabase serves without an apikey: links opened from emails, and the probe. */
 const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health'])
@@ -57,9 +59,16 @@ class TokenCache {
   }
 }
 
-export type GatewayOptions = { routes: () => Routes; log?: (line: string) => void }
+export type GatewayOptions = {
+  routes: () => Routes
+  log?: (line: string) => void
+  /** The header a trusted proxy sets with the client's address (lower-case); unset = the socket address. */
+  clientIpHeader?: string
+  /** Functions with `verify_jwt = false`: reachable with no apikey, as on hosted Supabase (Stripe sends none). */
+  openFunction?: (name: string) => boolean
+}
 
-export function createGateway({ routes, log }: GatewayOptions) {
+export function createGateway({ routes, log, clientIpHeader, openFunction }: GatewayOptions) {
   const tokens = new TokenCache()
 
   async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
@@ -69,12 +78,16 @@ export function createGateway({ routes, log }: GatewayOptions) {
     const path = match[2] ?? '/'
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
-    headers['x-forwarded-for'] = headers['x-forwarded-for'] ?? ip
+    // SQL (request.headers) and edge functions read the client IP from these two headers: whatever the
+    // client wrote there is replaced by the one address the gateway resolved.
+    headers['x-forwarded-for'] = ip
+    headers['x-real-ip'] = ip
 
     const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
     let role: ApiRole = 'anon'
     let claims: JwtClaims = { role: 'anon' }
-    const open = api === 'auth' && OPEN_AUTH_PATHS.has(path)
+    const open =
+      (api === 'auth' && OPEN_AUTH_PATHS.has(path)) || (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
     if (apikey === undefined) {
       if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
     } else {
@@ -143,7 +156,16 @@ export function createGateway({ routes, log }: GatewayOptions) {
     if (body === null) {
       return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
     }
-    const ip = (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || req.socket.remoteAddress || '127.0.0.1'
+    const ip = resolveClientIp(req.headers, req.socket.remoteAddress, clientIpHeader)
+    const checkout = routes().checkout
+    const checkoutPath = /^\/checkout(\/.*)?$/.exec(url.pathname)
+    if (checkout && checkoutPath) {
+      // Stripe's stand-in: browsers and the functions reach it with no apikey, as they reach Stripe.
+      const headers: Record<string, string> = {}
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+      const claims: JwtClaims = { role: 'anon' }
+      return checkout({ method: req.method ?? 'GET', path: checkoutPath[1] ?? '/', query: url.searchParams, headers, body, ip, role: 'anon', claims })
+    }
     return dispatch(req, url, body, ip)
   }
 }

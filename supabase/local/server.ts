@@ -7,11 +7,14 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { createAuthHandler, ensureAuthSchema } from './auth/index'
+import { trustedHeaderName } from './client-ip'
 import { loadConfig, numberSetting } from './config'
 import type { BackendContext } from './context'
+import { startBackground, type Background } from './cron/background'
 import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb } from './db/open-backend-db'
+import { createCheckoutHandler, LOCAL_STRIPE_WEBHOOK_SECRET } from './checkout/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
 import { apiKeys } from './keys'
@@ -40,6 +43,19 @@ export type BackendOptions = {
   log?: boolean
   /** Overrides config.toml's auth.site_url (where auth emails and redirects send people), e.g. for e2e. */
   siteUrl?: string
+  /**
+   * The header a trusted reverse proxy sets with the client's address (e.g. `x-real-ip`); defaults to the
+   * CLIENT_IP_HEADER environment variable. Unset, the socket address is the client IP and no header is
+   * believed. Test stacks set it to give simulated visitors their own addresses.
+   */
+  clientIpHeader?: string
+  /**
+   * Run pg_cron's jobs and pg_net's requests on timers (default true). `false` for tests that want no
+   * background work, or that drive it themselves with `backend.cron.tick()`.
+   */
+  cron?: boolean
+  /** Overrides config.toml's `[api]` keys (tests expose more schemas or turn on aggregates and plans). */
+  api?: Record<string, unknown>
 }
 
 export type Backend = {
@@ -47,7 +63,11 @@ export type Backend = {
   mailboxUrl: string
   anonKey: string
   serviceRoleKey: string
+  /** What the payments webhook verifies and the local checkout signs with (STRIPE_WEBHOOK_SECRET). */
+  stripeWebhookSecret: string
   db: Db
+  /** The local pg_cron scheduler and pg_net worker (tests run a tick at a chosen time). */
+  cron: Pick<Background, 'tick' | 'drainNet'>
   /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
   reloadSchema(): Promise<void>
   close(): Promise<void>
@@ -86,10 +106,26 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   }
   const [config, keys, mailbox, opened] = [configR.value, keysR.value, mailboxR.value, openedR.value]
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
+  if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
   const { db } = opened
-  const rest = createRestHandler({ db, maxRows: numberSetting(config, ['api', 'max_rows']) })
+  const api = config.api ?? {}
+  const rest = createRestHandler({
+    db,
+    maxRows: numberSetting(config, ['api', 'max_rows']),
+    schemas: Array.isArray(api.schemas) && api.schemas.length ? api.schemas.map(String) : undefined,
+    aggregates: api.db_aggregates_enabled === true,
+    planEnabled: api.db_plan_enabled === true,
+  })
   let routes: Routes | null = null
-  const server = http.createServer(createGateway({ routes: () => routes!, log }))
+  const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
+  const server = http.createServer(
+    createGateway({
+      routes: () => routes!,
+      log,
+      clientIpHeader,
+      openFunction: (name) => config.functions?.[name]?.verify_jwt === false,
+    }),
+  )
   server.keepAliveTimeout = 65_000
   // The schema cache loads while the server starts listening (REST requests wait for it, auth ones
   // need not): ~150 ms of the one-second budget for a start with an existing database.
@@ -108,9 +144,30 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
   const smtp = { host: HOST, port: mailbox.smtpPort }
   const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp) }
-  const functions = createFunctionsHandler(ctx)
-  routes = { auth: createAuthHandler(ctx), rest, functions }
+  // STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
+  // Unset: the local checkout plays Stripe and signs with the local secret.
+  const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''
+  const stripeWebhookSecret = process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STRIPE_WEBHOOK_SECRET
+  const functions = createFunctionsHandler(ctx, {
+    env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
+  })
+  const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret })
+  routes = { auth: createAuthHandler(ctx), rest, functions, checkout }
   server.on('error', (error) => console.error('[backend] server error:', error))
+  let background: Background
+  try {
+    background = await startBackground({
+      db,
+      apiUrl,
+      serviceRoleKey: keys.serviceRoleKey,
+      timers: opts.cron ?? true,
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+  } catch (error) {
+    server.closeAllConnections()
+    await Promise.allSettled([new Promise((resolve) => server.close(resolve)), functions.close(), mailbox.close(), db.close()])
+    throw error
+  }
 
   let closing: Promise<void> | null = null
   return {
@@ -118,7 +175,9 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     mailboxUrl: mailbox.httpUrl,
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
+    stripeWebhookSecret,
     db,
+    cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
     close: () =>
       (closing ??= (async () => {
@@ -126,6 +185,9 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.close(() => resolve())
           server.closeAllConnections()
         })
+        checkout.close()
+        // Jobs and requests in progress finish before the functions and the database go away.
+        await background.close()
         await Promise.allSettled([functions.close(), mailbox.close()])
         const mailer = ctx.mailer as { close?: () => void }
         mailer.close?.()

@@ -89,37 +89,45 @@ describe('holds, earnings and screening', () => {
     )
   })
 
-  // Subscribers who were sent a link while the campaign could still pay may confirm after it no longer can.
-  async function pendingThenConfirmed(m: Market, count: number) {
+  // Each subscription through a source reserves its price; one the campaign cannot promise is refused up front.
+  async function reserveAndConfirm(m: Market, count: number) {
     const pending = []
+    const refused = []
     for (let i = 0; i < count; i++) {
       const email = `b${i}-${randomUUID()}@example.com`
-      pending.push({ email, token: (await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]! })
-      await ageSubscription(email)
+      try {
+        pending.push({ email, token: (await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]! })
+        await ageSubscription(email)
+      } catch (error) {
+        refused.push((error as Error).message)
+      }
     }
     const results = []
     for (const p of pending) results.push(await confirm(p.token, p.email))
-    return results
+    return { results, refused }
   }
 
-  it('never charges a campaign past its budget', async () => {
+  it('never promises a campaign past its budget, so every confirmed subscriber it accepted is paid', async () => {
     const m = await createMarket({ deposit: 1000, price: 10, budget: 25 })
-    const results = await pendingThenConfirmed(m, 4)
-    expect(results.map((r) => r.not_counted_reason)).toEqual([null, null, 'budget_exhausted', 'budget_exhausted'])
-    expect(results.every((r) => r.result === 'confirmed')).toBe(true)
+    const { results, refused } = await reserveAndConfirm(m, 4)
+    expect(refused).toEqual(['This newsletter is not accepting subscribers', 'This newsletter is not accepting subscribers'])
+    expect(results.map((r) => [r.result, r.counted])).toEqual([
+      ['confirmed', true],
+      ['confirmed', true],
+    ])
     const db = await testDb()
-    const c = await db.query<{ budget_spent: string; funding_status: string }>(
-      'select budget_spent::text, funding_status from public.campaigns where id = $1',
+    const c = await db.query<{ budget_spent: string; budget_reserved: string; funding_status: string }>(
+      'select budget_spent::text, budget_reserved::text, funding_status from public.campaigns where id = $1',
       [m.campaignId],
     )
-    expect(c.rows[0]).toEqual({ budget_spent: '20.00', funding_status: 'budget_exhausted' })
+    expect(c.rows[0]).toEqual({ budget_spent: '20.00', budget_reserved: '0.00', funding_status: 'budget_exhausted' })
   })
 
-  it("never charges past the advertiser's available balance, holds included", async () => {
+  it("never promises past the advertiser's available balance, holds and reservations included", async () => {
     const m = await createMarket({ deposit: 20, price: 8, budget: 1000 })
-    const results = await pendingThenConfirmed(m, 3)
-    expect(results.map((r) => r.counted)).toEqual([true, true, false])
-    expect(results[2]!.not_counted_reason).toBe('budget_exhausted')
+    const { results, refused } = await reserveAndConfirm(m, 3)
+    expect(results.map((r) => r.counted)).toEqual([true, true])
+    expect(refused).toEqual(['This newsletter is not accepting subscribers'])
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '20.00', held: '16.00', available: '4.00' })
   })
 
@@ -128,7 +136,7 @@ describe('holds, earnings and screening', () => {
     const visible = async () =>
       (await queryAs(anon, 'select id from public.campaigns where id = $1', [m.campaignId])).length === 1
     expect(await visible()).toBe(true)
-    await pendingThenConfirmed(m, 1)
+    await reserveAndConfirm(m, 1)
     expect(await visible()).toBe(false)
     const own = await queryAs(m.advertiser.actor, 'select status, funding_status from public.campaigns where id = $1', [
       m.campaignId,
@@ -171,21 +179,26 @@ describe('holds, earnings and screening', () => {
 })
 
 describe('concurrent confirmations', () => {
-  it('charges exactly what the budget allows while confirmations and deposits race', async () => {
+  it('charges exactly what was reserved while confirmations and deposits race', async () => {
     const m = await createMarket({ deposit: 1000, price: 10, budget: 50 })
     const pending = []
-    for (let i = 0; i < 12; i++) {
+    let refused = 0
+    for (let i = 0; i < 7; i++) {
       const email = `race${i}-${randomUUID()}@example.com`
-      pending.push({ email, token: (await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]! })
-      await ageSubscription(email)
+      try {
+        pending.push({ email, token: (await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]! })
+        await ageSubscription(email)
+      } catch {
+        refused++
+      }
     }
+    expect([pending.length, refused]).toEqual([5, 2])
     const deposits = Array.from({ length: 4 }, () =>
       queryAs(service, 'select public.credit_deposit($1, 10, $2)', [m.advertiser.id, `cs_${randomUUID()}`]),
     )
     const results = await Promise.all([...pending.map((p) => confirm(p.token, p.email)), ...deposits])
     const confirmations = results.slice(0, pending.length) as Awaited<ReturnType<typeof confirm>>[]
     expect(confirmations.filter((r) => r.counted)).toHaveLength(5)
-    expect(confirmations.filter((r) => r.not_counted_reason === 'budget_exhausted')).toHaveLength(7)
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '1040.00', held: '50.00' })
   })
 })

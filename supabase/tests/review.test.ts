@@ -114,7 +114,7 @@ describe('campaigns', () => {
       errorOf(actor, 'select public.admin_set_campaign_status($1, $2, $3)', [id, status, reason])
     expect(await set('active', null, m.advertiser.actor)).toBe('Only an admin can do this')
     expect(await set('live')).toBe('Unknown campaign status')
-    expect(await set('rejected')).toBe('Give a reason when rejecting')
+    expect(await set('rejected')).toBe('Give a reason when rejecting or banning')
     expect(await set('active', null, actors.admin, randomUUID())).toBe('Campaign not found')
     expect(await set('rejected', 'Misleading claims')).toBe('')
     const log = await queryAs(

@@ -170,7 +170,7 @@ describe('confirm_subscription', () => {
       [m.code, {}],
       {
         'user-agent': 'Mozilla/5.0 Firefox/130.0',
-        'x-forwarded-for': '192.0.2.200',
+        'x-real-ip': '192.0.2.200',
       },
     )
     const clickId = clicks[0]!.r.click_id

@@ -17,9 +17,30 @@ const tx = (i: number) => ({
   user: { full_name: 'Ada Advertiser' },
 })
 
+const depositRow = (i: number) => ({
+  id: `d${i}`,
+  amount: 25,
+  status: i === 0 ? 'pending' : 'completed',
+  stripe_session_id: `cs_test_ref${i}`,
+  stripe_payment_intent: i === 0 ? null : `pi_test_${i}`,
+  failure_reason: null,
+  created_at: '2026-11-01T00:00:00Z',
+  completed_at: null,
+  user: { full_name: 'Ada Advertiser' },
+})
+
+const markPaidCalls: unknown[] = []
+
 function moneyHandlers(asked: URLSearchParams[] = []) {
+  markPaidCalls.length = 0
   let payoutStatus = 'requested'
   return [
+    http.get(restUrl('deposits'), ({ request }) => {
+      const params = new URL(request.url).searchParams
+      const all = Array.from({ length: 22 }, (_, i) => depositRow(i))
+      const offset = Number(params.get('offset') ?? 0)
+      return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
+    }),
     http.get(restUrl('wallets'), () =>
       HttpResponse.json([
         { balance: 100, held: 4, pending_earnings: 0 },
@@ -34,7 +55,8 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
         { id: 'p1', amount: 60, status: payoutStatus, created_at: '2026-11-01T00:00:00Z', paid_at: null, publisher: { full_name: 'Pat Publisher' } },
       ])
     }),
-    http.post(restUrl('rpc/admin_mark_payout_paid'), () => {
+    http.post(restUrl('rpc/admin_mark_payout_paid'), async ({ request }) => {
+      markPaidCalls.push(await request.json())
       payoutStatus = 'paid'
       return HttpResponse.json({ id: 'p1', status: 'paid' })
     }),
@@ -57,11 +79,13 @@ describe('admin money', () => {
       http.get(restUrl('campaign_source_stats'), never),
       http.get(restUrl('payout_requests'), never),
       http.get(restUrl('wallet_transactions'), never),
+      http.get(restUrl('deposits'), never),
     )
     renderRoute('/dashboard/admin/money')
     expect(await screen.findByRole('status', { name: 'Loading marketplace totals' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading payout requests' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading transactions' })).toBeInTheDocument()
+    expect(screen.getByRole('status', { name: 'Loading deposits' })).toBeInTheDocument()
   })
 
   it('shows marketplace totals', async () => {
@@ -83,9 +107,11 @@ describe('admin money', () => {
       http.get(restUrl('campaign_source_stats'), () => HttpResponse.json([])),
       http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
       http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+      http.get(restUrl('deposits'), () => countedJson([], 0)),
     )
     renderRoute('/dashboard/admin/money')
     expect(await screen.findByText('No payout requests yet.')).toBeInTheDocument()
+    expect(await screen.findByText('No deposits yet.')).toBeInTheDocument()
     expect(await screen.findByText('No transactions yet.')).toBeInTheDocument()
     expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('wallets offline')
   })
@@ -100,7 +126,7 @@ describe('admin money', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(21)
     expect(table).toHaveTextContent('Ada Advertiser')
     expect(table).toHaveTextContent('Settles')
-    await user.click(screen.getByRole('button', { name: 'Next' }))
+    await user.click(within(screen.getByRole('navigation', { name: 'Transaction pages' })).getByRole('button', { name: 'Next' }))
     expect(await screen.findByText('Subscriber 24')).toBeInTheDocument()
     expect(screen.getByText('Page 2 of 2')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'On hold' }))
@@ -109,13 +135,40 @@ describe('admin money', () => {
     expect([last.get('type'), last.get('status'), last.get('offset')]).toEqual(['eq.hold', 'eq.pending', '0'])
   })
 
-  it('marks a payout paid through admin_mark_payout_paid', async () => {
+  it('lists deposits with their Stripe reference and status, 20 a page', async () => {
+    signInAs('admin')
+    server.use(...moneyHandlers())
+    const user = userEvent.setup()
+    renderRoute('/dashboard/admin/money')
+    const table = await screen.findByTestId('admin-deposits')
+    const rows = within(table).getAllByRole('row').slice(1)
+    expect(rows).toHaveLength(20)
+    expect(rows[0]).toHaveTextContent('Ada Advertiser')
+    expect(rows[0]).toHaveTextContent('pending')
+    expect(rows[0]).toHaveTextContent('cs_test_ref0')
+    expect(rows[0]).toHaveTextContent('25.00 credits')
+    expect(rows[1]).toHaveTextContent('completed')
+    expect(rows[1]).toHaveTextContent('pi_test_1')
+    const pager = screen.getByRole('navigation', { name: 'Deposit pages' })
+    await user.click(within(pager).getByRole('button', { name: 'Next' }))
+    expect(await within(table).findByText('cs_test_ref21')).toBeInTheDocument()
+  })
+
+  it('marks a payout paid with its transfer reference after a confirmation stating the amount', async () => {
     signInAs('admin')
     server.use(...moneyHandlers())
     const user = userEvent.setup()
     renderRoute('/dashboard/admin/money')
     await user.click(await screen.findByRole('button', { name: 'Mark paid 60.00 credits to Pat Publisher' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Mark 60.00 credits paid' })
+    expect(dialog).toHaveTextContent('Confirm that you transferred 60.00 credits (US$60.00) to Pat Publisher')
+    await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
+    expect(await within(dialog).findByText('Enter the transfer reference of the payment (at least 3 characters)')).toBeInTheDocument()
+    expect(markPaidCalls).toEqual([])
+    await user.type(within(dialog).getByLabelText('Transfer reference'), ' SEPA-2026-0042 ')
+    await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
     expect(await screen.findByText('Payout marked paid')).toBeInTheDocument()
+    expect(markPaidCalls).toEqual([{ p_payout_id: 'p1', p_reference: 'SEPA-2026-0042' }])
     const list = screen.getByRole('list', { name: 'Payout requests' })
     expect(await within(list).findByText('paid')).toBeInTheDocument()
   })

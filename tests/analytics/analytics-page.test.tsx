@@ -11,36 +11,37 @@ const campaigns = [
   { id: 'c2', name: 'Dev Digest', category: 'technology', image_url: null, status: 'paused', review_note: null, price_per_subscriber: 1, budget_total: 50, budget_spent: 5, created_at: '2026-11-01T00:00:00Z' },
 ]
 
-const statsFor: Record<string, unknown[]> = {
+const figuresFor: Record<string, unknown[]> = {
   c1: [
-    { id: 's1', total_views: 40, total_clicks: 20, total_conversions: 5, total_spend: 10, ctr: 25, campaign: { name: 'Morning Brew' }, source: { name: 'Growth Tweets' } },
-    // A source that is no longer public cannot be read by the advertiser: SPEC §9 defaults apply.
-    { id: 's2', total_views: null, total_clicks: 5, total_conversions: 0, total_spend: 0, ctr: 0, campaign: null, source: null },
+    { campaign_id: 'c1', campaign_name: 'Morning Brew', campaign_status: 'active', source_id: 's1', source_name: 'Growth Tweets', views: 40, clicks: 20, conversions: 5, ctr: '25.00', spend: '10.00', earnings: '8.00' },
+    { campaign_id: 'c1', campaign_name: 'Morning Brew', campaign_status: 'active', source_id: 's2', source_name: 'Banned Blog', views: 0, clicks: 5, conversions: 0, ctr: '0.00', spend: '0.00', earnings: '0.00' },
   ],
-  c2: [{ id: 's3', total_views: 9, total_clicks: 3, total_conversions: 1, total_spend: 1, ctr: 33.33, campaign: { name: 'Dev Digest' }, source: { name: 'Code Weekly' } }],
+  c2: [{ campaign_id: 'c2', campaign_name: 'Dev Digest', campaign_status: 'paused', source_id: 's3', source_name: 'Code Weekly', views: 9, clicks: 3, conversions: 1, ctr: '33.33', spend: '1.00', earnings: '0.80' }],
 }
 
-const idOf = (request: Request) => new URL(request.url).searchParams.get('campaign_id')?.replace('eq.', '') ?? ''
+type RpcBody = { p_campaign_id?: string; p_from?: string; p_to?: string }
 
-function dataHandlers(requested: string[] = []) {
-  const today = new Date().toISOString()
+function dataHandlers(requested: RpcBody[] = []) {
+  const today = new Date().toISOString().slice(0, 10)
   return [
     http.get(restUrl('campaigns'), () => HttpResponse.json(campaigns)),
-    http.get(restUrl('campaign_source_stats'), ({ request }) => {
-      requested.push(idOf(request))
-      return HttpResponse.json(statsFor[idOf(request)] ?? [])
+    // The most recent active campaign; a paused one is never the default.
+    http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json('c1')),
+    http.post(restUrl('rpc/campaign_source_figures'), async ({ request }) => {
+      const body = (await request.json()) as RpcBody
+      requested.push(body)
+      return HttpResponse.json(figuresFor[body.p_campaign_id ?? ''] ?? [])
     }),
-    http.get(restUrl('link_clicks'), () =>
-      HttpResponse.json([
-        { created_at: today, counted: true, not_counted_reason: null },
-        { created_at: today, counted: false, not_counted_reason: 'bot_user_agent' },
-        { created_at: today, counted: false, not_counted_reason: 'duplicate_visitor' },
-      ]),
+    http.post(restUrl('rpc/figure_totals'), () =>
+      HttpResponse.json({ views: 40, clicks: 25, conversions: 5, ctr: '20.00', spend: '10.00', earnings: '8.00' }),
     ),
-    http.get(restUrl('newsletter_subscriptions'), () =>
+    http.post(restUrl('rpc/daily_figures'), () =>
+      HttpResponse.json([{ day: today, views: 40, clicks: 25, conversions: 5, spend: '10.00', earnings: '8.00' }]),
+    ),
+    http.post(restUrl('rpc/not_counted_figures'), () =>
       HttpResponse.json([
-        { confirmed_at: today, counted: true, not_counted_reason: null },
-        { confirmed_at: today, counted: false, not_counted_reason: 'duplicate_email' },
+        { kind: 'click', reason: 'bot_user_agent', label: 'Bot or crawler', total: 3 },
+        { kind: 'subscription', reason: 'refunded', label: 'Refunded during screening (fraud or dispute)', total: 1 },
       ]),
     ),
   ]
@@ -49,14 +50,15 @@ function dataHandlers(requested: string[] = []) {
 describe('advertiser analytics', () => {
   it('shows a loading state while the newsletters load', async () => {
     signInAs('advertiser')
-    server.use(http.get(restUrl('campaigns'), () => new Promise(() => {})))
+    server.use(http.get(restUrl('campaigns'), () => new Promise(() => {})), http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)))
     renderRoute('/dashboard/advertiser/analytics')
-    expect(await screen.findByRole('status', { name: 'Loading newsletters' })).toBeInTheDocument()
+    // The page's code (charts included) loads on demand first.
+    expect(await screen.findByRole('status', { name: 'Loading newsletters' }, { timeout: 5000 })).toBeInTheDocument()
   })
 
   it('invites an advertiser without newsletters to list one', async () => {
     signInAs('advertiser')
-    server.use(http.get(restUrl('campaigns'), () => HttpResponse.json([])))
+    server.use(http.get(restUrl('campaigns'), () => HttpResponse.json([])), http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)))
     renderRoute('/dashboard/advertiser/analytics')
     expect(await screen.findByText('No newsletters to analyse yet.')).toBeInTheDocument()
   })
@@ -64,38 +66,60 @@ describe('advertiser analytics', () => {
   it('says so when the statistics cannot be loaded', async () => {
     signInAs('advertiser')
     // The first matching handler wins: the failing one goes before the rest.
-    server.use(http.get(restUrl('campaign_source_stats'), () => postgrestError(500, 'stats offline')), ...dataHandlers())
+    server.use(http.post(restUrl('rpc/figure_totals'), () => postgrestError(500, 'stats offline')), ...dataHandlers())
     renderRoute('/dashboard/advertiser/analytics')
     const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
-    expect(alert).toHaveTextContent("Could not load this newsletter's statistics")
+    expect(alert).toHaveTextContent("Could not load this newsletter's figures")
     expect(alert).toHaveTextContent('stats offline')
   })
 
-  it('shows the newsletter named by ?newsletterId with totals, per-source table, per-day charts and not-counted reasons', async () => {
+  it('shows the newsletter named by ?newsletterId with database totals, a sortable per-source table, per-day charts and not-counted reasons', async () => {
     signInAs('advertiser')
-    const requested: string[] = []
+    const requested: RpcBody[] = []
     server.use(...dataHandlers(requested))
+    const user = userEvent.setup()
     renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
 
     const summary = await screen.findByTestId('analytics-summary')
     expect(within(summary).getByText('Views').nextSibling).toHaveTextContent('40')
     expect(within(summary).getByText('Clicks').nextSibling).toHaveTextContent('25')
     expect(within(summary).getByText('Confirmed subscribers').nextSibling).toHaveTextContent('5')
-    expect(within(summary).getByText('Conversion rate').nextSibling).toHaveTextContent('20.0%')
+    expect(within(summary).getByText('Conversion rate').nextSibling).toHaveTextContent('20.00%')
     expect(within(summary).getByText('Spend').nextSibling).toHaveTextContent('10.00 credits')
 
-    const table = screen.getByRole('table', { name: 'Traffic and subscribers per source' })
-    expect(within(table).getByRole('rowheader', { name: 'Growth Tweets' })).toBeInTheDocument()
-    expect(within(table).getByRole('rowheader', { name: 'Unknown Source' })).toBeInTheDocument()
+    const table = await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
+    const names = () => within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)
+    expect(names()).toEqual(['Growth Tweets', 'Banned Blog'])
+    await user.click(within(table).getByRole('button', { name: /Clicks/ }))
+    expect(names()).toEqual(['Growth Tweets', 'Banned Blog'])
+    await user.click(within(table).getByRole('button', { name: /Clicks/ }))
+    expect(names()).toEqual(['Banned Blog', 'Growth Tweets'])
+    await user.click(within(table).getByRole('button', { name: /Source/ }))
+    expect(names()).toEqual(['Banned Blog', 'Growth Tweets'])
     expect(screen.getByLabelText('Newsletter')).toHaveValue('c1')
 
-    expect(await screen.findByRole('img', { name: /Counted clicks per day: 1 over the last 14 days/ })).toBeInTheDocument()
-    expect(screen.getByRole('img', { name: /Counted subscribers per day: 1 over the last 14 days/ })).toBeInTheDocument()
-    const notCounted = screen.getByTestId('not-counted')
+    expect(await screen.findByRole('img', { name: /Clicks and views per day/ })).toBeInTheDocument()
+    expect(screen.getByRole('img', { name: /Spend per day/ })).toBeInTheDocument()
+    const notCounted = await screen.findByTestId('not-counted')
     expect(within(notCounted).getByRole('rowheader', { name: 'Bot or crawler' })).toBeInTheDocument()
-    expect(within(notCounted).getByRole('rowheader', { name: 'Same visitor within 1 hour' })).toBeInTheDocument()
-    expect(within(notCounted).getByRole('rowheader', { name: 'Email already counted' })).toBeInTheDocument()
-    expect(requested).toEqual(['c1'])
+    expect(within(notCounted).getByRole('rowheader', { name: 'Refunded during screening (fraud or dispute)' })).toBeInTheDocument()
+    expect(requested[0]).toMatchObject({ p_campaign_id: 'c1' })
+    expect(requested[0]!.p_from! <= requested[0]!.p_to!).toBe(true)
+  })
+
+  it('refuses a reversed date range with a clear message and keeps the last good one', async () => {
+    signInAs('advertiser')
+    const requested: RpcBody[] = []
+    server.use(...dataHandlers(requested))
+    const user = userEvent.setup()
+    renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
+    await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
+    const calls = requested.length
+    const from = screen.getByLabelText('From')
+    await user.clear(from)
+    await user.type(from, '2099-01-01')
+    expect(await screen.findByText('The start date must be on or before the end date')).toBeInTheDocument()
+    expect(requested.length).toBe(calls)
   })
 
   it('switches newsletter with the selector and keeps the choice in the address', async () => {
@@ -103,10 +127,10 @@ describe('advertiser analytics', () => {
     server.use(...dataHandlers())
     const user = userEvent.setup()
     const { router } = renderRoute('/dashboard/advertiser/analytics')
-    // With no newsletterId the newest newsletter is shown.
-    expect(await screen.findByRole('rowheader', { name: 'Growth Tweets' })).toBeInTheDocument()
+    // With no newsletterId the most recent active newsletter is shown.
+    expect(await screen.findByRole('cell', { name: 'Growth Tweets' })).toBeInTheDocument()
     await user.selectOptions(screen.getByLabelText('Newsletter'), 'c2')
-    expect(await screen.findByRole('rowheader', { name: 'Code Weekly' })).toBeInTheDocument()
+    expect(await screen.findByRole('cell', { name: 'Code Weekly' })).toBeInTheDocument()
     await waitFor(() => expect(router.state.location.search).toBe('?newsletterId=c2'))
   })
 

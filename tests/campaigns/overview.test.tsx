@@ -89,6 +89,9 @@ describe('advertiser overview', () => {
     expect(within(brew).getByRole('note')).toHaveTextContent(
       'your available balance (1.50 credits) is below the price per subscriber (2.00 credits)',
     )
+    // …and can fund the wallet right there.
+    await userEvent.setup().click(within(brew).getByRole('button', { name: 'add funds now' }))
+    expect(await screen.findByRole('dialog', { name: 'Add funds' })).toBeInTheDocument()
     // 1.00 of budget left pays exactly one more at 1.00; the balance (1.50) also covers it.
     expect(within(tiny).queryByRole('note')).not.toBeInTheDocument()
     expect(within(refused).getByText('Website is unreachable')).toBeInTheDocument()

@@ -43,15 +43,22 @@ function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat 
       inserted.push(body)
       return HttpResponse.json({ ...sourceRow({ id: 's3', status: 'pending_review' }), ...(body as object) }, { status: 201 })
     }),
-    http.get(restUrl('link_clicks'), () =>
+    // Click totals per source and the reasons, as the database totals them.
+    http.post(restUrl('rpc/source_figures'), () =>
       HttpResponse.json([
-        { audience_source_id: 's1', counted: true, not_counted_reason: null },
-        { audience_source_id: 's1', counted: true, not_counted_reason: null },
-        { audience_source_id: 's1', counted: false, not_counted_reason: 'duplicate_visitor' },
-        { audience_source_id: 's2', counted: false, not_counted_reason: 'source_inactive' },
+        { source_id: 's1', source_name: "Pat's Product Notes", counted_clicks: 2, not_counted_clicks: 1 },
+        { source_id: 's2', source_name: 'Pat on X', counted_clicks: 0, not_counted_clicks: 1 },
       ]),
     ),
-    http.head(restUrl('link_clicks'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/7' } })),
+    http.post(restUrl('rpc/source_not_counted'), () =>
+      HttpResponse.json([
+        { source_id: 's1', kind: 'click', reason: 'duplicate_visitor', label: 'Same visitor within 1 hour', total: 1 },
+        { source_id: 's2', kind: 'click', reason: 'source_inactive', label: 'Source not approved', total: 1 },
+      ]),
+    ),
+    http.post(restUrl('rpc/source_totals'), () =>
+      HttpResponse.json({ clicks: 9, counted_clicks: 7, subscriptions: 4, confirmations: 3, conversions: 3, earnings: '4.80' }),
+    ),
     http.head(restUrl('wallet_transactions'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/3' } })),
     http.get(restUrl('wallet_transactions'), () =>
       HttpResponse.json([
@@ -60,13 +67,22 @@ function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat 
         { type: 'payout', status: 'completed', amount: -50 },
       ]),
     ),
-    http.get(restUrl('campaigns'), () => HttpResponse.json([{ id: 'c1', name: 'Morning Brew' }])),
-    http.get(restUrl('campaign_source_stats'), () =>
-      HttpResponse.json([
-        { campaign_id: 'c1', audience_source_id: 's1', total_views: 9, total_clicks: 4, total_conversions: 1, total_earnings: 1.6, campaign: { name: 'Morning Brew' }, source: { name: "Pat's Product Notes" } },
-        { campaign_id: 'c9', audience_source_id: 's1', total_views: 2, total_clicks: 0, total_conversions: 0, total_earnings: 0, campaign: null, source: { name: "Pat's Product Notes" } },
-      ]),
+    // The figures come from the database; the screen only formats them.
+    http.post(restUrl('rpc/publisher_balance'), () =>
+      HttpResponse.json({ pending: 4.8, available: 70, requested: 0, paid: 50 }),
     ),
+    http.get(restUrl('campaigns'), () => HttpResponse.json([{ id: 'c1', name: 'Morning Brew' }])),
+    http.post(restUrl('rpc/publisher_figures'), async ({ request }) => {
+      const { p_group } = (await request.json()) as { p_group: string }
+      return HttpResponse.json(
+        p_group === 'source'
+          ? [{ id: 's1', name: "Pat's Product Notes", views: 11, clicks: 4, conversions: 1, ctr: '25.00', earnings: '1.60' }]
+          : [
+              { id: 'c1', name: 'Morning Brew', views: 9, clicks: 4, conversions: 1, ctr: '25.00', earnings: '1.60' },
+              { id: 'c9', name: 'Paused Letter', views: 2, clicks: 0, conversions: 0, ctr: '0.00', earnings: '0.00' },
+            ],
+      )
+    }),
   )
   return { inserted }
 }
@@ -84,7 +100,7 @@ describe('publisher area', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))
   })
 
-  it('overview: earnings from the ledger, this week, and each source with its magic link and click reasons', async () => {
+  it('overview: earnings from the database, this week, and each source with its magic link and click reasons', async () => {
     signInPublisher()
     publisherData()
     renderRoute('/dashboard/publisher')
@@ -98,7 +114,7 @@ describe('publisher area', () => {
     expect(within(approved).getByTestId('magic-link')).toHaveTextContent(`${window.location.origin}/earn/demo-approved`)
     expect(within(approved).getByRole('button', { name: "Copy the magic link of Pat's Product Notes" })).toBeInTheDocument()
     await waitFor(() => expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Counted clicks2'))
-    expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Repeat visit within 1 hour: 1')
+    expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Same visitor within 1 hour: 1')
     expect(within(pending).getByText('Waiting for review')).toBeInTheDocument()
     expect(within(pending).getByTestId('review-note')).toHaveTextContent('Add a link to your profile')
     expect(within(pending).getByTestId('source-clicks')).toHaveTextContent('Source not approved: 1')
@@ -132,37 +148,52 @@ describe('publisher area', () => {
     })
   })
 
-  it('stats: per source and per campaign, with Unknown Campaign for a name it cannot read', async () => {
+  it('stats: per source and per campaign, with the real name of a campaign that is no longer public', async () => {
     signInPublisher()
     publisherData()
     renderRoute('/dashboard/publisher/stats')
     const perCampaign = await screen.findByRole('region', { name: 'Per campaign' })
     expect(within(perCampaign).getByRole('row', { name: /Morning Brew/ })).toHaveTextContent('25.00%')
-    expect(within(perCampaign).getByRole('row', { name: /Unknown Campaign/ })).toHaveTextContent('0.00%')
+    expect(within(perCampaign).getByRole('row', { name: /Paused Letter/ })).toHaveTextContent('0.00%')
     const perSource = screen.getByRole('region', { name: 'Per source' })
     expect(within(perSource).getByRole('row', { name: /Pat's Product Notes/ })).toHaveTextContent('11')
   })
 
-  it('payouts: asks request_payout for the amount and refuses less than 50 credits', async () => {
+  it('payouts: a dialog states the available amount, refuses less than 50 or more than available, and requests it', async () => {
     signInPublisher()
     publisherData()
     const calls: unknown[] = []
     server.use(
-      http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
+      http.get(restUrl('payout_requests'), () =>
+        HttpResponse.json([
+          { id: 'p0', amount: 50, status: 'paid', created_at: '2026-10-01T00:00:00Z', paid_at: '2026-10-02T00:00:00Z', transfer_reference: 'SEPA-77' },
+        ]),
+      ),
       http.post(restUrl('rpc/request_payout'), async ({ request }) => {
         calls.push(await request.json())
         return HttpResponse.json({ id: 'p1', amount: 60, status: 'requested' })
       }),
     )
     renderRoute('/dashboard/publisher/payouts')
-    const amount = await screen.findByLabelText('Amount (credits)')
-    await userEvent.type(amount, '20')
-    await userEvent.click(screen.getByRole('button', { name: 'Request payout' }))
-    expect(await screen.findByText('The minimum payout is 50 credits')).toBeInTheDocument()
-    expect(calls).toHaveLength(0)
+    expect(await screen.findByTestId('payout-available')).toHaveTextContent('70.00 credits')
+    expect(screen.getByTestId('payout-row')).toHaveTextContent('transfer SEPA-77')
+    await userEvent.click(screen.getByRole('button', { name: 'Request a payout' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByTestId('payout-dialog-available')).toHaveTextContent('70.00 credits')
+    const amount = within(dialog).getByLabelText('Amount (credits)')
+    expect(amount).toHaveValue('70.00')
     await userEvent.clear(amount)
-    await userEvent.type(amount, '60')
-    await userEvent.click(screen.getByRole('button', { name: 'Request payout' }))
-    await waitFor(() => expect(calls).toEqual([{ p_amount: 60 }]))
+    await userEvent.type(amount, '20')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Request 20.00 credits' }))
+    expect(await within(dialog).findByText('The minimum payout is 50 credits')).toBeInTheDocument()
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '70.01')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Request 70.01 credits' }))
+    expect(await within(dialog).findByText('You can request at most your available 70.00 credits')).toBeInTheDocument()
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '60.5')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Request 60.50 credits' }))
+    await waitFor(() => expect(calls).toEqual([{ p_amount: 60.5 }]))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 })

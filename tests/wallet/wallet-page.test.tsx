@@ -16,6 +16,7 @@ const transaction = (i: number) => ({
 })
 
 const walletSummary = http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 110, held: 4, available: 106 }]))
+const noDeposits = http.get(restUrl('deposits'), () => HttpResponse.json([]))
 
 describe('advertiser wallet', () => {
   it('shows loading placeholders first', async () => {
@@ -23,28 +24,31 @@ describe('advertiser wallet', () => {
     server.use(
       http.get(restUrl('wallets'), () => new Promise(() => {})),
       http.get(restUrl('wallet_transactions'), () => new Promise(() => {})),
+      noDeposits,
     )
     renderRoute('/dashboard/advertiser/wallet')
     expect(await screen.findByRole('status', { name: 'Loading transactions' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading wallet' })).toBeInTheDocument()
   })
 
-  it('shows the balance, says when there are no transactions, and offers no fake deposit', async () => {
+  it('shows the balance, says when there are no transactions, and offers the deposit dialog', async () => {
     signInAs('advertiser')
     server.use(
       http.get(restUrl('wallets'), () => HttpResponse.json([])),
       http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+      noDeposits,
     )
     renderRoute('/dashboard/advertiser/wallet')
     expect(await screen.findByText('No transactions yet.')).toBeInTheDocument()
     // No wallet row yet reads as zero, not as an error.
     expect(await screen.findByTestId('wallet-available')).toHaveTextContent('0.00 credits')
-    expect(screen.queryByRole('button', { name: /deposit/i })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Add funds' })).toBeInTheDocument()
+    expect(screen.queryByTestId('deposit-status')).not.toBeInTheDocument()
   })
 
   it('says so when the ledger cannot be loaded', async () => {
     signInAs('advertiser')
-    server.use(walletSummary, http.get(restUrl('wallet_transactions'), () => postgrestError(500, 'ledger offline')))
+    server.use(walletSummary, noDeposits, http.get(restUrl('wallet_transactions'), () => postgrestError(500, 'ledger offline')))
     renderRoute('/dashboard/advertiser/wallet')
     const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
     expect(alert).toHaveTextContent('Could not load your transactions')
@@ -57,6 +61,7 @@ describe('advertiser wallet', () => {
     const asked: { offset: string | null; limit: string | null; user: string | null; order: string | null }[] = []
     server.use(
       walletSummary,
+      noDeposits,
       http.get(restUrl('wallet_transactions'), ({ request }) => {
         const params = new URL(request.url).searchParams
         asked.push({ offset: params.get('offset'), limit: params.get('limit'), user: params.get('user_id'), order: params.get('order') })

@@ -7,5 +7,6 @@ export const adminKeys = {
   users: (search: string, page: number) => [...adminKeys.all, 'users', search, page] as const,
   transactions: (filter: string, page: number) => [...adminKeys.all, 'transactions', filter, page] as const,
   payouts: () => [...adminKeys.all, 'payouts'] as const,
+  deposits: (page: number) => [...adminKeys.all, 'deposits', page] as const,
   totals: () => [...adminKeys.all, 'totals'] as const,
 }

@@ -1,6 +1,11 @@
 /** Query keys of the analytics feature; every key starts with 'analytics'. */
+import type { DateRange } from '@/lib/date-range'
+
 export const analyticsKeys = {
   all: ['analytics'] as const,
-  sourceStats: (campaignId: string) => [...analyticsKeys.all, 'source-stats', campaignId] as const,
-  activity: (campaignId: string, days: number) => [...analyticsKeys.all, 'activity', campaignId, days] as const,
+  sourceFigures: (campaignId: string, range: DateRange) => [...analyticsKeys.all, 'source-figures', campaignId, range] as const,
+  totals: (campaignId: string, range: DateRange) => [...analyticsKeys.all, 'totals', campaignId, range] as const,
+  daily: (campaignId: string, range: DateRange) => [...analyticsKeys.all, 'daily', campaignId, range] as const,
+  notCounted: (campaignId: string, range: DateRange) => [...analyticsKeys.all, 'not-counted', campaignId, range] as const,
+  defaultCampaign: (userId: string) => [...analyticsKeys.all, 'default-campaign', userId] as const,
 }

@@ -35,9 +35,22 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   return body as Record<string, unknown>
 }
 
-/** The caller's IP: the first x-forwarded-for entry, as set by the Supabase gateway. */
-export function clientIp(req: Request): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown'
+/**
+ * The caller's IP as the gateway in front of the functions resolved it, never a header the caller wrote.
+ * The embedded backend writes its one resolved address into `x-real-ip` (and `x-forwarded-for`) over
+ * anything the client sent. On hosted Supabase, set the `CLIENT_IP_HEADER` secret to the header the
+ * platform sets (README, "The client IP"); the last entry of a list is the one the nearest proxy added.
+ */
+export function clientIp(req: Request, header: string = clientIpHeader()): string {
+  const entries = (req.headers.get(header) ?? '').split(',')
+  return entries[entries.length - 1].trim() || 'unknown'
+}
+
+function clientIpHeader(): string {
+  // Through globalThis: `Deno` is absent (and untyped) when the pure helpers run under Node in the tests.
+  const deno = (globalThis as { Deno?: { env: { get(name: string): string | undefined } } }).Deno
+  const configured = deno?.env.get('CLIENT_IP_HEADER')
+  return configured?.trim().toLowerCase() || 'x-real-ip'
 }
 
 export function requirePost(req: Request): void {

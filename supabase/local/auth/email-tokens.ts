@@ -1,7 +1,7 @@
 /**
  * One-time email tokens kept in auth.users' token columns as GoTrue does: only sha224(email + otp) is
  * stored; the link carries that hash and the email body may show the numeric OTP. Issuing a new token
- * of a kind replaces the previous one, so only the newest link works.
+ * of a kind replaces the previous one, so only the newest link works, and resets the count of wrong OTPs.
  */
 import type { Queryable } from '../db/database'
 import { numericOtp, tokenHash } from './crypto'
@@ -32,6 +32,8 @@ export async function issueToken(
     user.id,
     hash,
   ])
+  // A new token gets the full allowance of guesses (verification.ts clears tokens at the limit).
+  await db.query('delete from auth.otp_failures where user_id = $1', [user.id])
   return { otp, hash }
 }
 

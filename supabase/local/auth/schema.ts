@@ -64,7 +64,20 @@ create table if not exists auth.flow_state (
   created_at timestamptz not null default now()
 );
 
-revoke all on auth.sessions, auth.refresh_tokens, auth.mfa_factors, auth.mfa_challenges, auth.flow_state
+-- Trust hardening (issue 10), as columns added in place so existing local databases pick them up:
+-- the last TOTP time step a factor accepted (a code works once), and the codes tried on a challenge.
+alter table auth.mfa_factors add column if not exists last_used_step bigint;
+alter table auth.mfa_challenges add column if not exists attempts integer not null default 0;
+
+-- Wrong email OTPs per account since its last token was issued; at the limit the tokens are cleared.
+create table if not exists auth.otp_failures (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  failures integer not null default 0,
+  updated_at timestamptz not null default now()
+);
+
+revoke all on auth.sessions, auth.refresh_tokens, auth.mfa_factors, auth.mfa_challenges, auth.flow_state,
+  auth.otp_failures
   from anon, authenticated, service_role;
 `
 

@@ -20,7 +20,7 @@ export type AuthSettings = {
   otpExpiry: number
   rateLimit: { emailSent: number; signInSignUps: number; tokenVerifications: number; tokenRefresh: number }
   templates: Record<string, { subject?: string; content_path?: string }>
-  mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean }
+  mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean; challengeAndVerifyPerMinute: number }
 }
 
 type Table = Record<string, unknown>
@@ -71,6 +71,8 @@ export function authSettings(ctx: BackendContext): AuthSettings {
       maxFactors: num(mfa.max_enrolled_factors, 10),
       totpEnroll: bool(totp.enroll_enabled, true),
       totpVerify: bool(totp.verify_enabled, true),
+      // GoTrue's MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY default: 15 a minute per IP.
+      challengeAndVerifyPerMinute: 15 * scale,
     },
   }
 }

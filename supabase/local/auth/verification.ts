@@ -1,8 +1,10 @@
 /**
  * Checking an emailed token, by its hash (links, `token_hash`) or by address and OTP, and applying
  * what it proves: a confirmed address, a recovery or magic-link sign-in, or one step of an email change.
+ * A six-digit OTP can be guessed, so wrong OTPs are counted per account: at MAX_OTP_GUESSES every
+ * outstanding token of the account (its OTPs and links) is cleared and a new one must be requested.
  */
-import type { Queryable } from '../db/database'
+import type { Db, Queryable } from '../db/database'
 import { tokenHash } from './crypto'
 import { columnsFor, isExpired, type VerifyType } from './email-tokens'
 import { errors } from './errors'
@@ -51,16 +53,69 @@ async function match(
   return undefined
 }
 
+export const MAX_OTP_GUESSES = 5
+
+/**
+ * Locks the accounts an address can name (its own, or the pending new address of an email change), so
+ * concurrent guesses for one address are judged one after another and exactly MAX_OTP_GUESSES count.
+ */
+async function lockAccounts(tx: Queryable, type: VerifyType, email: string): Promise<string[]> {
+  // The pending-new-address lookup only where it can match, so other OTPs stay on the email index.
+  const r = await tx.query<{ id: string }>(
+    `select id from auth.users where (lower(email) = lower($1) and is_sso_user = false)
+     ${type === 'email_change' ? 'or lower(email_change) = lower($1)' : ''} order by id for update`,
+    [email.trim()],
+  )
+  return r.rows.map((row) => row.id)
+}
+
+/** One wrong OTP for each account; the one that reaches the limit clears every emailed token it has. */
+export async function countWrongGuess(tx: Queryable, userIds: string[]): Promise<void> {
+  for (const id of userIds) {
+    const r = await tx.query<{ failures: number }>(
+      `insert into auth.otp_failures (user_id, failures) values ($1, 1)
+       on conflict (user_id) do update set failures = auth.otp_failures.failures + 1, updated_at = now()
+       returning failures`,
+      [id],
+    )
+    if ((r.rows[0]?.failures ?? 0) >= MAX_OTP_GUESSES) {
+      await tx.query(
+        `update auth.users set confirmation_token = '', recovery_token = '', email_change_token_new = '',
+           email_change_token_current = '', reauthentication_token = '', updated_at = now() where id = $1`,
+        [id],
+      )
+      await tx.query('delete from auth.otp_failures where user_id = $1', [id])
+    }
+  }
+}
+
 export async function verifyEmailToken(
-  db: Queryable,
+  db: Db,
   settings: AuthSettings,
   type: VerifyType,
   proof: Proof,
 ): Promise<VerifyOutcome> {
-  const found = await match(db, type, proof)
-  if (!found || isExpired(settings, found.user, found.column)) throw errors.otpExpired()
-  const { user, column } = found
+  // The wrong guess is committed before the error is answered, so it is a result, not a throw.
+  const outcome = await db.transaction(async (tx) => {
+    const guessed = 'otp' in proof ? await lockAccounts(tx, type, proof.email) : []
+    const found = await match(tx, type, proof)
+    if (!found || isExpired(settings, found.user, found.column)) {
+      await countWrongGuess(tx, guessed)
+      return null
+    }
+    await tx.query('delete from auth.otp_failures where user_id = $1', [found.user.id])
+    return apply(tx, settings, type, found)
+  })
+  if (!outcome) throw errors.otpExpired()
+  return outcome
+}
 
+async function apply(
+  db: Queryable,
+  settings: AuthSettings,
+  type: VerifyType,
+  { user, column }: { user: UserRow; column: TokenColumn },
+): Promise<VerifyOutcome> {
   if (column === 'confirmation_token') {
     await db.query(
       "update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), confirmation_token = '', updated_at = now() where id = $1",
@@ -106,4 +161,25 @@ async function applyEmailChange(db: Queryable, user: UserRow) {
      where user_id = $1 and provider = 'email'`,
     [user.id, next],
   )
+}
+
+/**
+ * The reauthentication code sent for a password change is an email OTP too: checked under the account's
+ * lock, and a wrong one counts towards MAX_OTP_GUESSES like any other.
+ */
+export async function checkReauthenticationNonce(
+  db: Db,
+  settings: AuthSettings,
+  userId: string,
+  nonce: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const user = (await tx.query<UserRow>('select * from auth.users where id = $1 for update', [userId])).rows[0]
+    const valid =
+      Boolean(user?.reauthentication_token) &&
+      user!.reauthentication_token === tokenHash((user!.email ?? '').toLowerCase(), nonce) &&
+      !isExpired(settings, user!, 'reauthentication_token')
+    if (!valid) await countWrongGuess(tx, [userId])
+    return valid
+  })
 }

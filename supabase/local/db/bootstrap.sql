@@ -133,3 +133,51 @@ grant all on all tables in schema auth to supabase_auth_admin;
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
 alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+
+-- Supabase Vault (the supabase_vault extension every hosted project has): named secrets that SQL, such as a
+-- pg_cron job calling an edge function through pg_net, reads from vault.decrypted_secrets. Hosted Vault
+-- encrypts them at rest; this local stand-in stores them as written (local development data only) and keeps
+-- them from the API roles. The embedded backend writes project_url and service_role_key here at start.
+create schema if not exists vault;
+create table if not exists vault.secrets (
+  id uuid primary key default gen_random_uuid(),
+  name text unique,
+  description text not null default '',
+  secret text not null,
+  key_id uuid,
+  nonce bytea,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create or replace view vault.decrypted_secrets as
+  select id, name, description, secret, secret as decrypted_secret, key_id, nonce, created_at, updated_at
+  from vault.secrets;
+create or replace function vault.create_secret(
+  new_secret text, new_name text default null, new_description text default '', new_key_id uuid default null
+)
+returns uuid
+language sql
+set search_path = ''
+as $$
+  insert into vault.secrets (secret, name, description, key_id)
+  values (new_secret, new_name, coalesce(new_description, ''), new_key_id)
+  returning id
+$$;
+create or replace function vault.update_secret(
+  secret_id uuid, new_secret text default null, new_name text default null, new_description text default null,
+  new_key_id uuid default null
+)
+returns void
+language sql
+set search_path = ''
+as $$
+  update vault.secrets set
+    secret = coalesce(new_secret, secret), name = coalesce(new_name, name),
+    description = coalesce(new_description, description), key_id = coalesce(new_key_id, key_id), updated_at = now()
+  where id = secret_id
+$$;
+revoke all on schema vault from public;
+revoke all on all tables in schema vault from public, anon, authenticated;
+revoke execute on all functions in schema vault from public, anon, authenticated;
+grant usage on schema vault to service_role;
+grant select on vault.decrypted_secrets to service_role;

@@ -247,12 +247,22 @@ export type RequestContext = {
   role: 'anon' | 'authenticated' | 'service_role'
   claims: Record<string, unknown>
   headers: Record<string, string>
+  /** GET and HEAD run read-only, as PostgREST runs them: a function that writes fails with 25006. */
+  readOnly?: boolean
+  /** The role's own `statement_timeout` (role-timeouts.ts); `set local role` does not apply it. */
+  statementTimeout?: string
 }
 
-/** The request prelude: one prepared statement, as PostgREST sends it (`set_config('role', …)` is `set local role`). */
+/**
+ * The request prelude: one prepared statement, as PostgREST sends it. `set_config('role', …, true)` is
+ * `set local role`; `transaction_read_only` on is `set transaction read only` (allowed at any point while it
+ * only turns read-only on); the role's own statement_timeout, which `set local role` does not apply, or
+ * the current one.
+ */
 const REQUEST_PRELUDE =
   "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.headers', $3, true)," +
-  " set_config('request.jwt.claim.sub', $4, true), set_config('request.jwt.claim.role', $1, true)"
+  " set_config('request.jwt.claim.sub', $4, true), set_config('request.jwt.claim.role', $1, true)," +
+  " set_config('transaction_read_only', $5, true), set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true)"
 
 /**
  * Runs `fn` in one transaction as PostgREST does: the role from the verified JWT, the claims and the
@@ -262,7 +272,14 @@ const REQUEST_PRELUDE =
 export function withRequestContext<T>(db: Db, ctx: RequestContext, fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) {
   const prelude: Statement = {
     sql: REQUEST_PRELUDE,
-    params: [ctx.role, JSON.stringify(ctx.claims), JSON.stringify(ctx.headers), String(ctx.claims.sub ?? '')],
+    params: [
+      ctx.role,
+      JSON.stringify(ctx.claims),
+      JSON.stringify(ctx.headers),
+      String(ctx.claims.sub ?? ''),
+      ctx.readOnly ? 'on' : 'off',
+      ctx.statementTimeout ?? null,
+    ],
   }
   return db.transaction(fn, prelude, options)
 }

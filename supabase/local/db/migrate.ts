@@ -7,6 +7,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
+import { withLocalExtensions } from '../cron/extensions'
 import { literal, type Db } from './database'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -38,7 +39,8 @@ export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOp
     const sql = await readFile(path.join(dir, file), 'utf8')
     try {
       await db.transaction(async (tx) => {
-        await tx.exec(sql)
+        // pg_cron and pg_net are emulated locally (see cron/extensions.ts); the file is recorded as written.
+        await tx.exec(withLocalExtensions(sql))
         await tx.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
           version,
           file.slice(15, -4),

@@ -76,6 +76,9 @@ async function dropProjectSchemas(db: Db) {
     drop schema if exists auth cascade;
     drop schema if exists supabase_migrations cascade;
     drop schema if exists private cascade;
+    drop schema if exists cron cascade;
+    drop schema if exists net cascade;
+    drop schema if exists vault cascade;
     create schema public;
   `)
 }

@@ -3,7 +3,7 @@
  * directory takes ~1 s. Two kinds of dump are cached in the git-ignored supabase/.local folder:
  * - the freshly initdb'd directory, per PGlite version (nothing project-specific in it);
  * - the fully migrated (and optionally seeded) directory, keyed by a hash of everything that shapes it
- *   (PGlite version, bootstrap.sql, the auth API's sources, the migrations, seed.sql), so any change to
+ *   (PGlite version, bootstrap.sql, the auth API's sources, the local pg_cron/pg_net, the migrations, seed.sql), so any change to
  *   those files builds a new one and a stale dump is never used.
  */
 import { PGlite } from '@electric-sql/pglite'
@@ -61,6 +61,7 @@ export async function migratedSnapshotFile(seed: boolean): Promise<string> {
   const sources = [
     path.join(supabaseDir, 'local', 'db', 'bootstrap.sql'),
     ...(await filesUnder(path.join(supabaseDir, 'local', 'auth'))),
+    ...(await filesUnder(path.join(supabaseDir, 'local', 'cron'))),
     ...(await filesUnder(path.join(supabaseDir, 'migrations'))),
     ...(seed ? [path.join(supabaseDir, 'seed.sql')] : []),
   ]

@@ -113,7 +113,7 @@ async function route(request: Request): Promise<Response> {
     url: request.url,
     headers: [...request.headers],
     body,
-    remoteAddr: (request.headers.get('x-forwarded-for') ?? '127.0.0.1').split(',')[0].trim(),
+    remoteAddr: request.headers.get('x-real-ip') ?? '127.0.0.1',
   }
   const reply = await new Promise<WorkerReply>((resolve) => {
     const timer = setTimeout(() => {

@@ -2,7 +2,7 @@
  * `/functions/v1/<name>`: runs `supabase/functions/<name>/index.ts` as hosted Supabase does, under one
  * long-lived Deno process (deno-process.ts + host.ts). This side applies the per-function `verify_jwt`
  * setting from config.toml, answers unknown names with 404, and forwards the request (method, headers,
- * body, client IP in x-forwarded-for) to the Deno host, returning its status, headers and body unchanged.
+ * body, and the gateway's client IP in x-real-ip and x-forwarded-for) to the Deno host, returning its status, headers and body unchanged.
  */
 import http from 'node:http'
 import { existsSync } from 'node:fs'
@@ -18,6 +18,8 @@ export type FunctionsOptions = {
   timeoutMs?: number
   /** Where the functions' console output goes; default stderr with a prefix. */
   log?: (line: string) => void
+  /** More environment for every function (e.g. the Stripe settings), added to the standard set. */
+  env?: Record<string, string>
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -54,7 +56,7 @@ export function createFunctionsHandler(
       functionsDir,
       timeoutMs: options.timeoutMs ?? 150_000,
       log: options.log ?? ((line) => process.stderr.write(`[functions] ${line}\n`)),
-      env: functionsEnv(ctx),
+      env: { ...functionsEnv(ctx), ...options.env },
     }))
 
   const handler = async (req: ApiRequest): Promise<ApiResponse> => {
@@ -114,7 +116,9 @@ async function checkJwt(req: ApiRequest): Promise<ApiResponse | undefined> {
 function forward(agent: http.Agent, port: number, req: ApiRequest): Promise<ApiResponse> {
   const headers: Record<string, string> = {}
   for (const [key, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(key)) headers[key] = value
-  headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ?? req.ip
+  // The one client IP the gateway resolved; never a value the client wrote (see client-ip.ts).
+  headers['x-forwarded-for'] = req.ip
+  headers['x-real-ip'] = req.ip
   // The host must not compress: the gateway sends the body on as it is.
   headers['accept-encoding'] = 'identity'
   if (req.body.length > 0) headers['content-length'] = String(req.body.length)

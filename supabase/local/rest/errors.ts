@@ -5,7 +5,7 @@
 import type { ApiResponse } from '../context'
 import type { ApiRole } from '../keys'
 
-export type RestErrorBody = { code: string; message: string; details: string | null; hint: string | null }
+export type RestErrorBody = { code: string; message: string; details: unknown; hint: string | null }
 
 /** A request the gateway rejects before (or instead of) running SQL. */
 export class RestError extends Error {
@@ -13,7 +13,8 @@ export class RestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: string | null = null,
+    /** A string, or (PGRST201) the list of candidate relationships. */
+    readonly details: unknown = null,
     readonly hint: string | null = null,
   ) {
     super(message)

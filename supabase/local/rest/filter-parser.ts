@@ -7,15 +7,27 @@ import { parseField, splitTopLevel, unquote, type Field } from './grammar'
 
 export const OPERATORS = [
   'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'isdistinct', 'in',
-  'cs', 'cd', 'ov', 'fts', 'plfts', 'phfts', 'wfts',
+  'cs', 'cd', 'ov', 'sl', 'sr', 'nxl', 'nxr', 'adj', 'fts', 'plfts', 'phfts', 'wfts',
 ] as const
 export type Operator = (typeof OPERATORS)[number]
 
 export type Condition =
-  | { kind: 'filter'; field: Field; negate: boolean; op: Operator; value: string; list?: string[]; language?: string }
+  | {
+      kind: 'filter'
+      field: Field
+      negate: boolean
+      op: Operator
+      value: string
+      list?: string[]
+      language?: string
+      /** `like(any).{a*,b*}`: the operator against any (or all) of a list. */
+      quantifier?: 'any' | 'all'
+    }
   | { kind: 'logic'; op: 'and' | 'or'; negate: boolean; children: Condition[] }
 
 const OP_SET = new Set<string>(OPERATORS)
+/** The operators PostgREST accepts `(any)` and `(all)` on. */
+const QUANTIFIABLE = new Set<string>(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch'])
 
 /** The value part of `col=<value>`, e.g. `not.in.(a,"b,c")`; `quoted` is true inside logic trees. */
 export function parseOperation(field: Field, raw: string, quoted: boolean): Condition {
@@ -33,8 +45,18 @@ export function parseOperation(field: Field, raw: string, quoted: boolean): Cond
     throw parseError(`"failed to parse filter (${raw})"`, `unknown operator "${opToken}"`)
   }
   const op = m[1] as Operator
-  const language = m[2]
-  if (language && !op.endsWith('fts')) throw parseError(`"failed to parse filter (${raw})"`, 'unexpected modifier')
+  const modifier = m[2]
+  const quantifier = (modifier === 'any' || modifier === 'all') && QUANTIFIABLE.has(op) ? modifier : undefined
+  const language = op.endsWith('fts') ? modifier : undefined
+  if (modifier && !quantifier && !language) throw parseError(`"failed to parse filter (${raw})"`, 'unexpected modifier')
+  if (quantifier) {
+    if (!value.startsWith('{') || !value.endsWith('}')) {
+      throw parseError(`"failed to parse filter (${raw})"`, `${op}(${quantifier}) expects a list in braces, e.g. {a,b}`)
+    }
+    const inner = value.slice(1, -1)
+    const list = inner.trim() === '' ? [] : splitTopLevel(inner, ',', true).map((v) => unquote(v))
+    return { kind: 'filter', field, negate, op, value, list, quantifier }
+  }
   if (op === 'in') {
     if (!value.startsWith('(') || !value.endsWith(')')) {
       throw parseError(`"failed to parse filter (${raw})"`, 'in. expects a list in parentheses')

@@ -1,35 +1,62 @@
 /**
  * The PostgREST-compatible `/rest/v1` API: routes a request to a read, a mutation or an rpc, runs it in one
  * transaction as the request's role (so row-level security is Postgres's job), and answers in PostgREST's
- * shapes. The schema cache loads at start, on `reload()`, and again (throttled) when a request names a
- * table or function it does not know, so tables created after start are found.
+ * shapes. The schema cache of each exposed schema loads at start, on `reload()`, and again (throttled) when
+ * a request names a table or function it does not know, so tables created after start are found.
  */
 import type { ApiRequest, ApiResponse, Handler } from '../context'
-import { withRequestContext, type Db, type Queryable, type RequestContext } from '../db/database'
+import { withRequestContext, type Db, type Queryable } from '../db/database'
+import { loadRoleTimeouts, type RoleTimeouts } from '../db/role-timeouts'
 import { RestError, errorResponse, json } from './errors'
 import { runMutation } from './mutate'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
-import { readOptions, type Options } from './request-options'
+import { assertBoundedPatterns } from './regex-guard'
+import { readOptions, type Options, type PlanFormat } from './request-options'
 import { notFound, runRpc } from './rpc'
-import { loadSchemaCache, type SchemaCache, type Table } from './schema-cache'
+import { DEFAULT_SCHEMAS, loadSchemaCaches, type SchemaCache, type Table } from './schema-cache'
 import { parseSelect } from './select-parser'
 import { Aliases, Params, qualified } from './sql'
 
 export type RestHandler = Handler & { reload(): Promise<void> }
 
+export type RestSettings = {
+  db: Db
+  /** `[api] max_rows`: the most rows a read returns (and the exact part of `count=estimated`). */
+  maxRows?: number
+  /** `[api] schemas`: the exposed schemas; the first is the default profile. */
+  schemas?: string[]
+  /** `[api] db_aggregates_enabled` (PostgREST's db-aggregates-enabled, off by default). */
+  aggregates?: boolean
+  /** `[api] db_plan_enabled`: `Accept: application/vnd.pgrst.plan` answers EXPLAIN (off by default). */
+  planEnabled?: boolean
+}
+
+/** What a request needs from the settings while it is planned and run. */
+export type RunContext = { maxRows?: number; aggregates: boolean }
+
 const RELOAD_ON_MISS_MS = 1000
 
-export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number }): RestHandler {
-  let schema: SchemaCache | null = null
-  let loading: Promise<SchemaCache> | null = null
+/** Thrown inside the transaction to roll it back while still answering (`Prefer: tx=rollback`, plans). */
+class Answer extends Error {
+  constructor(readonly response: ApiResponse) {
+    super('answered')
+  }
+}
+
+export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggregates = false, planEnabled = false }: RestSettings): RestHandler {
+  let caches: Map<string, SchemaCache> | null = null
+  let timeouts: RoleTimeouts = {}
+  let loading: Promise<Map<string, SchemaCache>> | null = null
   let lastLoad = 0
+  const run: RunContext = { maxRows, aggregates }
 
   const load = () => {
-    loading ??= loadSchemaCache(db)
-      .then((s) => {
-        schema = s
+    loading ??= Promise.all([loadSchemaCaches(db, schemas), loadRoleTimeouts(db)])
+      .then(([s, t]) => {
+        caches = s
+        timeouts = t
         lastLoad = Date.now()
         return s
       })
@@ -38,46 +65,69 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
       })
     return loading
   }
-  const current = async () => schema ?? (await load())
+  const current = async (schema: string) => (caches ?? (await load())).get(schema)!
   /** A miss may mean the schema changed since the last load; reload at most once a second for misses. */
-  const reloadOnMiss = async (found: (s: SchemaCache) => boolean) => {
-    const s = await current()
+  const reloadOnMiss = async (schema: string, found: (s: SchemaCache) => boolean) => {
+    const s = await current(schema)
     if (found(s) || Date.now() - lastLoad < RELOAD_ON_MISS_MS) return s
-    return load()
+    return (await load()).get(schema)!
   }
 
-  async function handle(req: ApiRequest): Promise<ApiResponse> {
-    const opts = readOptions(req.headers, req.method)
+  /** Runs `fn` in the request's transaction, honouring `Prefer: tx`, `timezone` and the plan Accept type. */
+  async function transact(req: ApiRequest, opts: Options, fn: (tx: Queryable) => Promise<ApiResponse>): Promise<ApiResponse> {
+    const context = {
+      role: req.role,
+      claims: req.claims,
+      headers: req.headers,
+      readOnly: req.method === 'GET' || req.method === 'HEAD',
+      statementTimeout: timeouts[req.role],
+    }
+    try {
+      return await withRequestContext(db, context, async (base) => {
+        const tx = preparing(base)
+        if (opts.timezone) {
+          const r = await tx.query(`select set_config('timezone', name, true) from pg_timezone_names where name = $1`, [opts.timezone])
+          if (r.rows.length) opts.applied.push(`timezone=${opts.timezone}`)
+        }
+        const response = await fn(opts.plan ? explaining(tx, opts.plan) : tx)
+        if (opts.tx === 'rollback') throw new Answer(response)
+        return response
+      }, { oneStatement: isOneStatement(opts) })
+    } catch (error) {
+      if (error instanceof Answer) return error.response
+      throw error
+    }
+  }
+
+  async function handle(req: ApiRequest, opts: Options): Promise<ApiResponse> {
     const segments = req.path.split('/').filter(Boolean).map(decodeSegment)
-    if (segments.length === 0) return openApiRoot(await current())
-    const context: RequestContext = { role: req.role, claims: req.claims, headers: req.headers }
-    /**
-     * Every REST request is one statement. Unless the single-object Accept type asks for a row count check
-     * after it (a failed check rolls back), it commits in the same round trip as its statement.
-     */
-    const run = <T>(fn: (tx: Queryable) => Promise<T>) =>
-      withRequestContext(db, context, (tx) => fn(preparing(tx)), { oneStatement: !opts.single })
+    if (segments.length === 0) return openApiRoot(await current(opts.schema))
     if (segments[0] === 'rpc' && segments.length === 2) {
       if (!['GET', 'HEAD', 'POST'].includes(req.method)) throw methodNotAllowed(req.method)
       const name = segments[1]
-      const s = await reloadOnMiss((x) => x.functions.has(name))
+      const s = await reloadOnMiss(opts.schema, (x) => x.functions.has(name))
       const candidates = s.functions.get(name)
-      if (!candidates) throw notFound(name, [])
-      return run((tx) => runRpc(tx, req, s, name, candidates, opts))
+      if (!candidates) throw notFound(s.schema, name, [])
+      if (db.kind === 'pglite') {
+        const args = req.method === 'POST' ? [] : candidates.flatMap((f) => f.args.map((a) => a.name))
+        assertBoundedPatterns(req.query, new Set(args))
+      }
+      return transact(req, opts, (tx) => runRpc(tx, req, s, name, candidates, opts, run))
     }
     if (segments.length !== 1) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`)
     const name = segments[0]
-    const s = await reloadOnMiss((x) => x.tables.has(name))
+    const s = await reloadOnMiss(opts.schema, (x) => x.tables.has(name))
     const table = s.tables.get(name)
     if (!table) {
-      throw new RestError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`)
+      throw new RestError(404, 'PGRST205', `Could not find the table '${s.schema}.${name}' in the schema cache`)
     }
+    if (db.kind === 'pglite') assertBoundedPatterns(req.query)
     if (req.method === 'GET' || req.method === 'HEAD') {
-      return run((tx) => read(tx, req, s, table, opts))
+      return transact(req, opts, (tx) => read(tx, req, s, table, opts))
     }
     if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE') {
       const bag = readQuery(req.query)
-      return run((tx) => runMutation(tx, req, s, table, bag, opts))
+      return transact(req, opts, (tx) => runMutation(tx, req, s, table, bag, opts, run))
     }
     throw methodNotAllowed(req.method)
   }
@@ -85,17 +135,22 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
   async function read(tx: Queryable, req: ApiRequest, s: SchemaCache, table: Table, opts: Options) {
     const params = new Params()
     const bag = readQuery(req.query)
-    const node = planRead({ schema: s, table, source: qualified(table.name), items: parseSelect(req.query.get('select')), bag, params, aliases: new Aliases() })
+    const node = planRead({ schema: s, table, source: qualified(table), items: parseSelect(req.query.get('select')), bag, params, aliases: new Aliases(), aggregates })
     if (node.offset === undefined && opts.range) node.offset = opts.range.offset
     if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
     if (maxRows !== undefined) node.limit = Math.min(node.limit ?? maxRows, maxRows)
-    const result = await runRead(tx, node, params, opts.count)
+    const result = await runRead(tx, node, params, { count: opts.count, maxRows, csv: opts.csv })
     return readResponse(result, opts, node.offset ?? 0, req.method === 'HEAD')
   }
 
   const handler = async (req: ApiRequest): Promise<ApiResponse> => {
     try {
-      return await handle(req)
+      const opts = readOptions(req.headers, req.method, { schemas, planEnabled })
+      const response = await handle(req, opts)
+      const headers: Record<string, string> = { ...response.headers }
+      if (opts.applied.length && !opts.plan) headers['preference-applied'] = opts.applied.join(', ')
+      if (schemas.length > 1) headers['content-profile'] = opts.schema
+      return { ...response, headers }
     } catch (error) {
       return errorResponse(error, req.role)
     }
@@ -109,6 +164,25 @@ export function createRestHandler({ db, maxRows }: { db: Db; maxRows?: number })
 }
 
 /**
+ * Whether the request is one statement whose answer cannot fail after it ran: then (on PostgreSQL) it commits
+ * in the same round trip as its prelude and statement. Everything that adds a statement (the timezone,
+ * a planned count, a plan) or may still roll back after it (`Prefer: tx=rollback`, the single-object
+ * check, strict max-affected) keeps the explicit transaction. A handler that issues a second statement
+ * anyway fails loudly (see TransactionOptions.oneStatement), it never commits half a request.
+ */
+function isOneStatement(opts: Options): boolean {
+  return (
+    !opts.single &&
+    !opts.timezone &&
+    !opts.plan &&
+    opts.tx !== 'rollback' &&
+    !(opts.maxAffected !== undefined && opts.strict) &&
+    opts.count !== 'planned' &&
+    opts.count !== 'estimated'
+  )
+}
+
+/**
  * The REST API's statements are prepared on PostgreSQL: their texts repeat (values are bound parameters)
  * and their result columns are fixed (`total, page, body` or one JSON value), so a prepared plan stays valid.
  */
@@ -116,6 +190,25 @@ const preparing = (tx: Queryable): Queryable => ({
   query: (sql, params, options) => tx.query(sql, params, { prepare: true, ...options }),
   exec: (sql) => tx.exec(sql),
 })
+
+/**
+ * A transaction handle that answers the first statement of the request with its execution plan instead of
+ * its rows (PostgREST's `application/vnd.pgrst.plan`); throwing the answer also rolls back (with `analyze`).
+ */
+function explaining(tx: Queryable, plan: PlanFormat): Queryable {
+  const options = [`format ${plan.format}`, ...plan.options].join(', ')
+  return {
+    exec: (sql) => tx.exec(sql),
+    async query(sql, params) {
+      const r = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (${options}) ${sql}`, params)
+      const mediaType = `application/vnd.pgrst.plan+${plan.format}; for="${plan.for}"; charset=utf-8`
+      const body = plan.format === 'json'
+        ? JSON.stringify(typeof r.rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(r.rows[0]['QUERY PLAN']) : r.rows[0]['QUERY PLAN'])
+        : r.rows.map((row) => String(row['QUERY PLAN'])).join('\n')
+      throw new Answer({ status: 200, headers: { 'content-type': mediaType }, body })
+    },
+  }
+}
 
 function decodeSegment(segment: string): string {
   try {

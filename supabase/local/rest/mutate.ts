@@ -3,12 +3,14 @@
  * by `json_to_recordset`, so Postgres does every conversion and reports every bad value itself.
  * With `return=representation` the rows come back through the read planner (embeds included) in the
  * same statement; with `return=minimal` nothing is returned, as RLS select policies may forbid it.
+ * An upsert that only updated rows answers 200 (201 when it inserted any), told apart by `xmax = 0`.
  */
 import type { ApiRequest, ApiResponse } from '../context'
 import type { Queryable } from '../db/database'
 import { checkColumns, insertRows, parseJsonBody, patchObject, type JsonObject } from './body'
 import { conditionSql } from './conditions'
 import { RestError, parseError, singleObjectError } from './errors'
+import type { RunContext } from './handler'
 import { splitTopLevel, unquote } from './grammar'
 import type { QueryBag } from './query-bag'
 import { planRead } from './read-plan'
@@ -24,7 +26,7 @@ function recordType(columns: string[], table: Table) {
 
 function buildInsert(req: ApiRequest, table: Table, opts: Options, params: Params): string {
   const { rows, columns } = insertRows(parseJsonBody(req.body, false), req.query.get('columns'), table)
-  const target = `insert into ${qualified(table.name)} as t0`
+  const target = `insert into ${qualified(table)} as t0`
   let sql: string
   if (columns.length === 0) {
     if (rows.length > 1) throw new RestError(400, 'PGRST102', 'All object keys must match', 'Rows without columns cannot be inserted in bulk')
@@ -55,28 +57,29 @@ function onConflict(req: ApiRequest, table: Table, columns: string[], opts: Opti
   return `${conflict} do update set ${columns.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}`
 }
 
-function rootWhere(bag: QueryBag, table: Table, params: Params): string {
+function rootWhere(bag: QueryBag, schema: SchemaCache, table: Table, params: Params): string {
   const root = bag.get('')
-  const parts = (root?.conditions ?? []).map((c) => conditionSql(c, 't0', table, params))
+  // Computed fields take the target row itself.
+  const parts = (root?.conditions ?? []).map((c) => conditionSql(c, 't0', table, params, { schema, row: 't0' }))
   return parts.length ? ` where ${parts.join(' and ')}` : ''
 }
 
-function buildUpdate(req: ApiRequest, table: Table, bag: QueryBag, params: Params): string | null {
+function buildUpdate(req: ApiRequest, schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string | null {
   const patch: JsonObject = patchObject(parseJsonBody(req.body, false), table)
   const columns = Object.keys(patch)
   // With nothing to set no statement runs, so the filter's values must not become unused parameters.
-  const where = rootWhere(bag, table, columns.length ? params : new Params())
+  const where = rootWhere(bag, schema, table, columns.length ? params : new Params())
   if (!where) throw new RestError(400, '21000', 'UPDATE requires a WHERE clause')
   if (columns.length === 0) return null
   const p = params.add(JSON.stringify(patch))
   const sets = columns.map((c) => `${ident(c)} = _v.${ident(c)}`).join(', ')
-  return `update ${qualified(table.name)} as t0 set ${sets} from json_to_record(${p}::json) as _v(${recordType(columns, table)})${where}`
+  return `update ${qualified(table)} as t0 set ${sets} from json_to_record(${p}::json) as _v(${recordType(columns, table)})${where}`
 }
 
-function buildDelete(table: Table, bag: QueryBag, params: Params): string {
-  const where = rootWhere(bag, table, params)
+function buildDelete(schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string {
+  const where = rootWhere(bag, schema, table, params)
   if (!where) throw new RestError(400, '21000', 'DELETE requires a WHERE clause')
-  return `delete from ${qualified(table.name)} as t0${where}`
+  return `delete from ${qualified(table)} as t0${where}`
 }
 
 export async function runMutation(
@@ -86,29 +89,55 @@ export async function runMutation(
   table: Table,
   bag: QueryBag,
   opts: Options,
+  run: RunContext,
 ): Promise<ApiResponse> {
   const params = new Params()
   const method = req.method
   const statement: string | null =
-    method === 'POST' ? buildInsert(req, table, opts, params) : method === 'PATCH' ? buildUpdate(req, table, bag, params) : buildDelete(table, bag, params)
-  const created = method === 'POST' ? 201 : 200
+    method === 'POST' ? buildInsert(req, table, opts, params) : method === 'PATCH' ? buildUpdate(req, schema, table, bag, params) : buildDelete(schema, table, bag, params)
+  // Only an upsert that may update needs to know whether any row was new.
+  const upsert = method === 'POST' && opts.resolution === 'merge-duplicates' && statement !== null
+  const inserted = upsert ? ', (t0.xmax = 0) as "pgrst_inserted"' : ''
   const headers: Record<string, string> = {}
+  const status = (affected: number, insertedRows: number | undefined) =>
+    method !== 'POST' ? 200 : upsert && affected > 0 && insertedRows === 0 ? 200 : 201
+  const checkAffected = (affected: number) => {
+    // PostgREST 12 applies max-affected to PATCH and DELETE, and only with handling=strict.
+    if (opts.maxAffected !== undefined && opts.strict && method !== 'POST' && affected > opts.maxAffected) {
+      throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`)
+    }
+  }
   if (opts.returning !== 'representation') {
-    const affected = statement === null ? 0 : (await tx.query(statement, params.values)).affectedRows
+    let affected = 0
+    let insertedRows: number | undefined
+    if (statement !== null && upsert) {
+      const r = await tx.query<{ affected: number; inserted: number }>(
+        `with s as (${statement} returning true${inserted}) select count(*)::int as affected, count(*) filter (where "pgrst_inserted")::int as inserted from s`,
+        params.values,
+      )
+      affected = Number(r.rows[0].affected)
+      insertedRows = Number(r.rows[0].inserted)
+    } else if (statement !== null) {
+      affected = (await tx.query(statement, params.values)).affectedRows
+    }
+    checkAffected(affected)
     if (opts.single && affected !== 1) throw singleObjectError(affected)
     headers['content-range'] = contentRange(0, 0, opts.count ? affected : null)
-    return { status: method === 'POST' ? 201 : 204, headers }
+    const s = status(affected, insertedRows)
+    return { status: method === 'POST' ? s : 204, headers }
   }
   // The filters already chose the rows; the representation only selects and embeds over them.
   const rest: QueryBag = new Map(bag)
   const root = rest.get('')
   if (root) rest.set('', { ...root, conditions: [] })
-  const source = statement === null ? `(select * from ${qualified(table.name)} where false)` : 'pgrst_source'
-  const node = planRead({ schema, table, source, items: parseSelect(req.query.get('select')), bag: rest, params, aliases: new Aliases() })
-  const prefix = statement === null ? '' : `with pgrst_source as (${statement} returning t0.*) `
-  const result = await runRead(tx, node, params, false, prefix)
+  const source = statement === null ? `(select * from ${qualified(table)} where false)` : 'pgrst_source'
+  const node = planRead({ schema, table, source, items: parseSelect(req.query.get('select')), bag: rest, params, aliases: new Aliases(), aggregates: run.aggregates })
+  const prefix = statement === null ? '' : `with pgrst_source as (${statement} returning t0.*${inserted}) `
+  const extra = upsert ? `select count(*) filter (where "pgrst_inserted") from pgrst_source` : undefined
+  const result = await runRead(tx, node, params, { prefix, extra })
+  checkAffected(result.page)
   const body = shapeBody(result, opts)
   headers['content-type'] = opts.single ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8'
   headers['content-range'] = opts.count ? `*/${result.page}` : '*/*'
-  return { status: created, headers, body }
+  return { status: status(result.page, result.extra), headers, body }
 }

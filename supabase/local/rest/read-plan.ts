@@ -1,26 +1,33 @@
 /**
  * Turns a parsed `select` tree plus the query's filters into one SQL statement, PostgREST style: each
  * embedded resource is a lateral join that builds its JSON in Postgres (`row_to_json` for to-one,
- * `json_agg` for to-many), so a request with embeds is still one statement and one round trip.
+ * `json_agg` for to-many), so a request with embeds is still one statement and one round trip. Aggregates
+ * (`amount.sum()`, `count()`) group by the node's other selected fields, as PostgREST does.
  */
-import { conditionSql, fieldSql, unknownColumn } from './conditions'
+import { conditionSql, fieldSql, type EmbedRef, type RowScope } from './conditions'
+import type { Condition } from './filter-parser'
 import { RestError, parseError } from './errors'
 import { fieldKey, parseField, splitTopLevel } from './grammar'
 import type { QueryBag } from './query-bag'
-import { resolveRelationship } from './relationships'
+import { resolveRelationship, type Relationship } from './relationships'
 import type { SchemaCache, Table } from './schema-cache'
 import type { SelectItem } from './select-parser'
-import { Aliases, Params, ident } from './sql'
+import { Aliases, Params, functionName, ident, qualified } from './sql'
 
 export type ReadNode = {
   alias: string
   source: string
+  /** Joins after the source (the junction of a many-to-many embed). */
+  joins: string[]
   output: string[]
-  /** Output keys in order (used when a to-one embed is spread into its parent). */
+  /** Output keys in order (used when an embed is spread into its parent). */
   keys: string[]
   laterals: { sql: string; inner: boolean }[]
   where: string[]
   order: string[]
+  /** Whether the node selects aggregates; `groupBy` then holds the expressions of its other fields. */
+  aggregated: boolean
+  groupBy: string[]
   limit?: number
   offset?: number
 }
@@ -33,6 +40,8 @@ export type PlanInput = {
   bag: QueryBag
   params: Params
   aliases: Aliases
+  /** `[api] db_aggregates_enabled`: aggregate functions in `select` (PostgREST's db-aggregates-enabled). */
+  aggregates?: boolean
 }
 
 export function planRead(input: PlanInput): ReadNode {
@@ -47,56 +56,145 @@ export function planRead(input: PlanInput): ReadNode {
   return node
 }
 
+export const aggregatesNotAllowed = () => new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed')
+
+/** The row of `table` as a value for functions that take it: the alias itself when it is the table. */
+function rowExpression(table: Table, source: string, alias: string): string {
+  if (source === qualified(table)) return alias
+  return `row(${[...table.columns.keys()].map((c) => `${alias}.${ident(c)}`).join(', ')})::${qualified(table)}`
+}
+
+type Shaped = { sql: string; key: string; aggregate: boolean }
+
 function planNode(input: PlanInput, table: Table, source: string, items: SelectItem[], path: string, alias: string, used: Set<string>): ReadNode {
-  const { params } = input
-  const node: ReadNode = { alias, source, output: [], keys: [], laterals: [], where: [], order: [] }
+  const { params, schema } = input
+  const node: ReadNode = { alias, source, joins: [], output: [], keys: [], laterals: [], where: [], order: [], aggregated: false, groupBy: [] }
+  const embeds = new Map<string, EmbedRef>()
+  const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds }
+  const own = input.bag.get(path)
+  const filtered = new Set<string>()
+  const collect = (c: Condition) => (c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name))
+  own?.conditions.forEach(collect)
+  const shaped: Shaped[] = []
+  const embedKeys = new Set<string>()
+  /** Outputs that are embedded JSON: grouped (and so output) as jsonb, which has equality. */
+  const embedOutputs: number[] = []
+  const groupable: string[] = []
+  const checkAggregates = () => {
+    if (!input.aggregates) throw aggregatesNotAllowed()
+  }
   for (const item of items) {
     if (item.kind === 'star') {
-      for (const col of table.columns.keys()) {
-        node.output.push(`${alias}.${ident(col)} as ${ident(col)}`)
-        node.keys.push(col)
-      }
+      for (const col of table.columns.keys()) shaped.push({ sql: `${alias}.${ident(col)}`, key: col, aggregate: false })
+    } else if (item.kind === 'count') {
+      checkAggregates()
+      shaped.push({ sql: withCast('count(*)', item.cast), key: item.alias ?? 'count', aggregate: true })
     } else if (item.kind === 'field') {
-      const { sql } = fieldSql(alias, table, item.field, params)
-      const key = item.alias ?? fieldKey(item.field)
-      node.output.push(`${item.cast ? `(${sql})::${item.cast}` : sql} as ${ident(key)}`)
-      node.keys.push(key)
+      const legacyCount = item.field.name === 'count' && item.field.path.length === 0 && !item.cast && !item.aggregate && !table.columns.has('count')
+      if (legacyCount) {
+        // `select=count` (and `messages(count)`) predates aggregate functions and stays available without them.
+        shaped.push({ sql: 'count(*)', key: item.alias ?? 'count', aggregate: true })
+        continue
+      }
+      const { sql } = fieldSql(alias, table, item.field, params, scope)
+      const value = item.cast ? `(${sql})::${item.cast}` : sql
+      if (item.aggregate) {
+        checkAggregates()
+        shaped.push({ sql: withCast(`${item.aggregate}(${value})`, item.aggCast), key: item.alias ?? item.aggregate, aggregate: true })
+      } else {
+        shaped.push({ sql: value, key: item.alias ?? fieldKey(item.field), aggregate: false })
+      }
     } else {
-      planEmbed(input, table, node, item, path, used)
+      flush()
+      const key = item.alias ?? item.name
+      if (!item.spread && embedKeys.has(key)) {
+        throw new RestError(400, '42712', `table name "${table.name}_${item.name}_1" specified more than once`)
+      }
+      embedKeys.add(key)
+      const before = node.output.length
+      const rel = planEmbed(input, table, scope, node, item, path, used, filtered.has(key))
+      for (let i = before; i < node.output.length; i++) {
+        // A spread to-one embed's columns group like the parent's own; JSON outputs group as jsonb.
+        if (item.spread && rel.toOne) groupable.push(node.output[i].replace(/ as "(?:[^"]|"")*"$/, ''))
+        else embedOutputs.push(i)
+      }
     }
   }
-  const own = input.bag.get(path)
+  flush()
+  function flush() {
+    for (const s of shaped) {
+      node.output.push(`${s.sql} as ${ident(s.key)}`)
+      node.keys.push(s.key)
+      if (!s.aggregate) groupable.push(s.sql)
+      else node.aggregated = true
+    }
+    shaped.length = 0
+  }
+  if (node.aggregated) {
+    for (const i of embedOutputs) {
+      const expr = node.output[i].replace(/ as "(?:[^"]|"")*"$/, '')
+      node.output[i] = `${expr}::jsonb as ${ident(node.keys[i])}`
+      groupable.push(`${expr}::jsonb`)
+    }
+    node.groupBy = groupable
+  }
   if (own) {
-    for (const c of own.conditions) node.where.push(conditionSql(c, alias, table, params))
-    if (own.order !== undefined) node.order = orderSql(own.order, alias, table, params)
+    for (const c of own.conditions) node.where.push(conditionSql(c, alias, table, params, scope))
+    if (own.order !== undefined) node.order = orderSql(own.order, alias, table, params, scope)
     node.limit = own.limit
     node.offset = own.offset
   }
   return node
 }
+const withCast = (sql: string, cast?: string) => (cast ? `(${sql})::${cast}` : sql)
 
-function planEmbed(input: PlanInput, table: Table, parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, path: string, used: Set<string>) {
+function planEmbed(
+  input: PlanInput, table: Table, scope: RowScope, parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, path: string, used: Set<string>, filtered: boolean,
+): Relationship {
   const rel = resolveRelationship(input.schema, table, item.name, item.hint)
   const key = item.alias ?? item.name
   const childPath = path ? `${path}.${key}` : key
   used.add(childPath)
   const childAlias = input.aliases.next('t')
-  const child = planNode(input, rel.target, `"public".${ident(rel.target.name)}`, item.children, childPath, childAlias, used)
-  rel.targetColumns.forEach((col, i) => {
-    child.where.unshift(`${childAlias}.${ident(col)} = ${parent.alias}.${ident(rel.parentColumns[i])}`)
-  })
+  const source = rel.fn ? `${functionName(rel.fn)}(${scope.row})` : qualified(rel.target)
+  const child = planNode(input, rel.target, source, item.children, childPath, childAlias, used)
+  if (rel.junction) {
+    const j = rel.junction
+    const jAlias = input.aliases.next('j')
+    const on = j.toTarget.columns.map((c, i) => `${jAlias}.${ident(c)} = ${childAlias}.${ident(j.toTarget.refColumns[i])}`).join(' and ')
+    child.joins.push(`inner join ${qualified(j.table)} as ${jAlias} on ${on}`)
+    j.toParent.columns.forEach((c, i) => child.where.unshift(`${jAlias}.${ident(c)} = ${parent.alias}.${ident(j.toParent.refColumns[i])}`))
+  } else {
+    rel.targetColumns.forEach((col, i) => {
+      child.where.unshift(`${childAlias}.${ident(col)} = ${parent.alias}.${ident(rel.parentColumns[i])}`)
+    })
+  }
   const join = input.aliases.next('e')
   const s = input.aliases.next('_s')
-  if (item.spread) {
-    if (!rel.toOne) throw parseError(`"failed to parse select parameter"`, `'${key}' is a to-many relationship and cannot be spread`)
+  if (item.spread && rel.toOne) {
     parent.laterals.push({ sql: `left join lateral (select true as "_present", ${s}.* from (${renderNode(child)}) ${s}) as ${join} on true`, inner: item.inner })
     if (item.inner) parent.where.push(`${join}."_present"`)
     for (const k of child.keys) {
       parent.output.push(`${join}.${ident(k)} as ${ident(k)}`)
       parent.keys.push(k)
     }
-    return
+    return rel
   }
+  if (item.spread) {
+    // PostgREST 13: a spread to-many embed gives each of its columns as an array.
+    const columns = child.keys.map((k) => `json_agg(${s}.${ident(k)}) as ${ident(k)}`)
+    parent.laterals.push({ sql: `left join lateral (select count(*) as "_n"${columns.map((c) => `, ${c}`).join('')} from (${renderNode(child)}) ${s}) as ${join} on true`, inner: item.inner })
+    if (item.inner) parent.where.push(`${join}."_n" > 0`)
+    for (const k of child.keys) {
+      parent.output.push(`coalesce(${join}.${ident(k)}, '[]'::json) as ${ident(k)}`)
+      parent.keys.push(k)
+    }
+    return rel
+  }
+  // `clients()` selects nothing; it still joins when it filters the parent (`!inner`, `clients=not.is.null`).
+  if (item.children.length === 0 && !item.inner && !filtered) return rel
+  if (item.children.length === 0) child.output.push('1 as "_one"')
+  scope.embeds?.set(key, { join, toOne: rel.toOne })
   const agg = rel.toOne ? `row_to_json(${s})` : `coalesce(json_agg(${s}), '[]'::json)`
   const limitOne = rel.toOne ? ' limit 1' : ''
   parent.laterals.push({ sql: `left join lateral (select ${agg} as v from (${renderNode(child)}) ${s}${limitOne}) as ${join} on true`, inner: item.inner })
@@ -105,31 +203,61 @@ function planEmbed(input: PlanInput, table: Table, parent: ReadNode, item: Extra
     parent.output.push(`${join}.v as ${ident(key)}`)
     parent.keys.push(key)
   }
+  return rel
 }
 
-function orderSql(raw: string, alias: string, table: Table, params: import('./sql').Params): string[] {
+function orderSql(raw: string, alias: string, table: Table, params: Params, scope: RowScope): string[] {
   return splitTopLevel(raw).map((term) => {
+    const related = /^([A-Za-z0-9_$]+)\((.+)\)((?:\.[a-z]+)*)$/.exec(term.trim())
+    if (related && !table.columns.has(related[1])) return relatedOrderSql(related, raw, table, params, scope)
     const { field, rest } = parseField(term.trim())
-    if (!table.columns.has(field.name)) throw unknownColumn(table, field.name)
-    const mods = rest === '' ? [] : rest.replace(/^\./, '').split('.')
     if (rest !== '' && !rest.startsWith('.')) throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
-    let dir = ''
-    let nulls = ''
-    for (const m of mods) {
-      if (m === 'asc' || m === 'desc') dir = ` ${m}`
-      else if (m === 'nullsfirst' || m === 'nullslast') nulls = m === 'nullsfirst' ? ' nulls first' : ' nulls last'
-      else throw parseError(`"failed to parse order (${raw})"`, `unexpected "${m}"`)
-    }
-    return `${fieldSql(alias, table, field, params).sql}${dir}${nulls}`
+    return `${fieldSql(alias, table, field, params, scope).sql}${modifiers(rest.replace(/^\./, ''), raw)}`
   })
+}
+
+/** `asc|desc` and `nullsfirst|nullslast` after an order term. */
+function modifiers(rest: string, raw: string): string {
+  let dir = ''
+  let nulls = ''
+  for (const m of rest === '' ? [] : rest.split('.')) {
+    if (m === 'asc' || m === 'desc') dir = ` ${m}`
+    else if (m === 'nullsfirst' || m === 'nullslast') nulls = m === 'nullsfirst' ? ' nulls first' : ' nulls last'
+    else throw parseError(`"failed to parse order (${raw})"`, `unexpected "${m}"`)
+  }
+  return `${dir}${nulls}`
+}
+
+/**
+ * `order=clients(name).desc`: orders by a column of a to-one embed (PGRST118 for to-many, PGRST108 when
+ * it is not embedded). The value is read back from the embed's JSON as jsonb, which orders numbers as
+ * numbers and strings as text; the column must be among the embed's selected ones.
+ */
+function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: Params, scope: RowScope): string {
+  const [, name, inner, mods] = m
+  const embed = scope.embeds?.get(name)
+  if (!embed) {
+    throw new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null, `Verify that '${name}' is included in the 'select' query parameter.`)
+  }
+  if (!embed.toOne) {
+    throw new RestError(400, 'PGRST118', `A related order on '${name}' is not possible`, `'${table.name}' and '${name}' do not form a many-to-one or one-to-one relationship`)
+  }
+  const { field, rest } = parseField(inner)
+  if (rest !== '') throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
+  let sql = `nullif(${embed.join}.v::jsonb -> ${params.add(field.name)}::text, 'null'::jsonb)`
+  for (const step of field.path) sql = `(${sql}${step.arrow}${/^-?\d+$/.test(step.key) ? `${params.add(step.key)}::int` : `${params.add(step.key)}::text`})`
+  return `${sql}${modifiers(mods.replace(/^\./, ''), raw)}`
 }
 
 /** The rows of a node (or just `1` per row, for counting). */
 export function renderNode(node: ReadNode, forCount = false): string {
-  const cols = forCount ? '1' : node.output.join(', ')
-  const laterals = node.laterals.filter((l) => !forCount || l.inner).map((l) => ` ${l.sql}`).join('')
-  let sql = `select ${cols} from ${node.source} as ${node.alias}${laterals}`
+  // Counting an aggregating node counts its groups, so it keeps its outputs and grouping.
+  const cols = forCount && !node.aggregated ? '1' : node.output.join(', ')
+  const laterals = node.laterals.filter((l) => !forCount || l.inner || node.aggregated).map((l) => ` ${l.sql}`).join('')
+  const joins = node.joins.map((j) => ` ${j}`).join('')
+  let sql = `select ${cols} from ${node.source} as ${node.alias}${joins}${laterals}`
   if (node.where.length) sql += ` where ${node.where.join(' and ')}`
+  if (node.groupBy.length) sql += ` group by ${node.groupBy.join(', ')}`
   if (forCount) return sql
   if (node.order.length) sql += ` order by ${node.order.join(', ')}`
   if (node.limit !== undefined) sql += ` limit ${node.limit}`

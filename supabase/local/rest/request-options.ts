@@ -1,42 +1,113 @@
 /**
- * The headers that shape a PostgREST response: `Prefer` (return, count, resolution, missing), the
- * single-object and CSV Accept types, the profile headers, and the `Range` header.
+ * The headers that shape a PostgREST response: `Prefer` (return, count, resolution, missing, handling,
+ * tx, timezone, max-affected), the single-object, CSV and execution-plan Accept types, the profile
+ * headers that pick one of the exposed schemas, and the `Range` header.
  */
 import { RestError } from './errors'
-import { EXPOSED_SCHEMA } from './schema-cache'
+
+export type CountKind = 'exact' | 'planned' | 'estimated'
+
+export type PlanFormat = { format: 'json' | 'text'; for: string; options: string[] }
 
 export type Options = {
   returning: 'minimal' | 'representation' | 'headers-only'
-  count: boolean
+  count?: CountKind
   resolution?: 'merge-duplicates' | 'ignore-duplicates'
   missingDefault: boolean
   single: boolean
   csv: boolean
   range?: { offset: number; limit?: number }
+  /** `Prefer: tx=rollback` runs the request and rolls it back, answering as if committed. */
+  tx?: 'commit' | 'rollback'
+  timezone?: string
+  /** `Prefer: max-affected=n`, enforced only with `handling=strict` (PGRST124). */
+  maxAffected?: number
+  strict: boolean
+  /** `Accept: application/vnd.pgrst.plan…`: answer with EXPLAIN instead of running the request. */
+  plan?: PlanFormat
+  /** The exposed schema the request is about (`Accept-Profile`/`Content-Profile`, else the first one). */
+  schema: string
+  /** The preferences honoured, for the `Preference-Applied` header. */
+  applied: string[]
 }
 
-export function readOptions(headers: Record<string, string>, method: string): Options {
+export type OptionSettings = { schemas: string[]; planEnabled: boolean }
+
+const PREFERENCES = new Map<string, RegExp>(Object.entries({
+  return: /^(minimal|representation|headers-only)$/,
+  count: /^(exact|planned|estimated)$/,
+  resolution: /^(merge-duplicates|ignore-duplicates)$/,
+  missing: /^(default|null)$/,
+  handling: /^(strict|lenient)$/,
+  tx: /^(commit|rollback)$/,
+  timezone: /^[A-Za-z0-9_+\-/]{1,64}$/,
+  'max-affected': /^\d{1,15}$/,
+  params: /^(single-object|multiple-objects)$/,
+}))
+
+const PLAN_OPTIONS = new Set(['analyze', 'verbose', 'settings', 'buffers', 'wal'])
+
+export function readOptions(headers: Record<string, string>, method: string, settings: OptionSettings = { schemas: ['public'], planEnabled: false }): Options {
   const prefer = new Map<string, string>()
+  const invalid: string[] = []
   for (const token of (headers['prefer'] ?? '').split(/[,;]/)) {
-    const [k, v] = token.trim().split('=')
-    if (k) prefer.set(k.trim(), (v ?? '').trim())
+    const t = token.trim()
+    if (!t) continue
+    const eq = t.indexOf('=')
+    const k = (eq < 0 ? t : t.slice(0, eq)).trim()
+    const v = eq < 0 ? '' : t.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
+    if (PREFERENCES.get(k)?.test(v) && !prefer.has(k)) prefer.set(k, v)
+    else invalid.push(t)
+  }
+  const strict = prefer.get('handling') === 'strict'
+  if (strict && invalid.length) {
+    throw new RestError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${invalid.join(', ')}`)
+  }
+  const read = method === 'GET' || method === 'HEAD'
+  const profile = read ? headers['accept-profile'] : headers['content-profile']
+  if (profile !== undefined && !settings.schemas.includes(profile)) {
+    throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${settings.schemas.join(', ')}`)
   }
   const accept = headers['accept'] ?? ''
-  const profile = method === 'GET' || method === 'HEAD' ? headers['accept-profile'] : headers['content-profile']
-  if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
-    throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${EXPOSED_SCHEMA}`)
+  const plan = parsePlan(accept)
+  if (plan && !settings.planEnabled) {
+    throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept.split(',')[0].trim()}`)
   }
-  const returning = prefer.get('return')
-  const resolution = prefer.get('resolution')
+  const returning = prefer.get('return') as Options['returning'] | undefined
+  const maxAffected = prefer.get('max-affected')
+  const applied = [...prefer.entries()]
+    .filter(([k]) => k !== 'timezone' && k !== 'params')
+    .map(([k, v]) => `${k}=${v}`)
   return {
-    returning: returning === 'representation' || returning === 'headers-only' ? returning : 'minimal',
-    count: ['exact', 'planned', 'estimated'].includes(prefer.get('count') ?? ''),
-    resolution: resolution === 'merge-duplicates' || resolution === 'ignore-duplicates' ? resolution : undefined,
+    returning: returning ?? 'minimal',
+    count: prefer.get('count') as CountKind | undefined,
+    resolution: prefer.get('resolution') as Options['resolution'],
     missingDefault: prefer.get('missing') === 'default',
     single: accept.includes('application/vnd.pgrst.object'),
     csv: accept.startsWith('text/csv'),
     range: parseRange(headers['range']),
+    tx: prefer.get('tx') as Options['tx'],
+    timezone: prefer.get('timezone'),
+    maxAffected: maxAffected === undefined ? undefined : Number(maxAffected),
+    strict,
+    plan,
+    schema: profile ?? settings.schemas[0],
+    applied,
   }
+}
+
+/** `application/vnd.pgrst.plan[+json|+text]; for="application/json"; options=analyze|verbose`. */
+function parsePlan(accept: string): PlanFormat | undefined {
+  const first = accept.split(',')[0].trim()
+  const m = /^application\/vnd\.pgrst\.plan(\+json|\+text)?\s*(;.*)?$/i.exec(first)
+  if (!m) return undefined
+  const params = new Map<string, string>()
+  for (const p of (m[2] ?? '').split(';')) {
+    const [k, v] = p.split('=').map((x) => x?.trim())
+    if (k) params.set(k.toLowerCase(), (v ?? '').replace(/^"(.*)"$/, '$1'))
+  }
+  const options = (params.get('options') ?? '').split('|').map((o) => o.trim().toLowerCase()).filter((o) => PLAN_OPTIONS.has(o))
+  return { format: m[1]?.toLowerCase() === '+json' ? 'json' : 'text', for: params.get('for') || 'application/json', options }
 }
 
 function parseRange(header: string | undefined): Options['range'] {

@@ -14,23 +14,26 @@ import { readResponse, runRead } from './read'
 import type { Options } from './request-options'
 import type { Column, FunctionDef, SchemaCache, Table } from './schema-cache'
 import { parseSelect } from './select-parser'
-import { Aliases, Params, ident, qualified } from './sql'
+import { Aliases, Params, functionName, ident } from './sql'
+import type { RunContext } from './handler'
+import { contentRange } from './request-options'
 
 type Args = Record<string, unknown>
 
-export function notFound(name: string, keys: string[]) {
+export function notFound(schema: string, name: string, keys: string[]) {
   const list = [...keys].sort().join(', ')
   return new RestError(
     404,
     'PGRST202',
-    `Could not find the function public.${name}${keys.length ? `(${list})` : ' without parameters'} in the schema cache`,
-    `Searched for the function public.${name}${keys.length ? ` with parameters ${list}` : ' without parameters'} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+    `Could not find the function ${schema}.${name}${keys.length ? `(${list})` : ' without parameters'} in the schema cache`,
+    `Searched for the function ${schema}.${name}${keys.length ? ` with parameters ${list}` : ' without parameters'} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
   )
 }
 
 const singleJsonArg = (f: FunctionDef) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb')
 
 export function chooseFunction(candidates: FunctionDef[], name: string, keys: string[]): { fn: FunctionDef; whole: boolean } {
+  const schema = candidates[0]?.schema ?? 'public'
   const fits = candidates.filter(
     (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
   )
@@ -38,17 +41,17 @@ export function chooseFunction(candidates: FunctionDef[], name: string, keys: st
   if (fits.length > 1) {
     const exact = fits.filter((f) => f.args.length === keys.length)
     if (exact.length === 1) return { fn: exact[0], whole: false }
-    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${fits.map((f) => `public.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`, null,
+    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${fits.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`, null,
       'Try renaming the parameters or the function itself in the database so function overloading can be resolved')
   }
   const whole = candidates.find(singleJsonArg)
   if (whole) return { fn: whole, whole: true }
-  throw notFound(name, keys)
+  throw notFound(schema, name, keys)
 }
 
 /** The `from` items and the call expression for one invocation. */
 function callSql(fn: FunctionDef, args: Args, whole: boolean, params: Params): { from: string; call: string } {
-  const name = qualified(fn.name)
+  const name = functionName(fn)
   if (whole) return { from: '', call: `${name}(${params.typed(JSON.stringify(args), fn.args[0].type)})` }
   const keys = Object.keys(args)
   if (keys.length === 0) return { from: '', call: `${name}()` }
@@ -65,6 +68,7 @@ export async function runRpc(
   name: string,
   candidates: FunctionDef[],
   opts: Options,
+  run: RunContext,
 ): Promise<ApiResponse> {
   const isGet = req.method === 'GET' || req.method === 'HEAD'
   const argNames = new Set(candidates.flatMap((f) => f.args.map((a) => a.name)))
@@ -93,11 +97,15 @@ export async function runRpc(
   }
   if (fn.shape === 'scalar') {
     const lateral = from ? `${from}, lateral ` : ''
-    const r = await tx.query<{ body: string }>(`select coalesce(json_agg(_r.v), '[]')::text as body from ${lateral}${call} as _r(v)`, params.values)
-    return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: r.rows[0].body }
+    const r = await tx.query<{ body: string; page: number }>(`select coalesce(json_agg(_r.v), '[]')::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`, params.values)
+    const page = Number(r.rows[0].page)
+    // Every row is returned, so the count is the page (planned and estimated included).
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-range': contentRange(0, page, opts.count ? page : null) }
+    return { status: 200, headers, body: req.method === 'HEAD' ? undefined : r.rows[0].body }
   }
   const table = fn.table ? schema.tables.get(fn.table) : undefined
   const pseudo: Table = table ?? {
+    schema: fn.schema,
     name: fn.name,
     kind: 'view',
     columns: new Map(fn.columns.map((c: Column) => [c.name, c])),
@@ -106,12 +114,13 @@ export async function runRpc(
   }
   const source = `(select _f.* from ${from ? `${from}, lateral ` : ''}${call} as _f)`
   const bag = readQuery(req.query, isGet ? argNames : new Set())
-  const node = planRead({ schema, table: pseudo, source, items: parseSelect(req.query.get('select')), bag, params, aliases: new Aliases() })
+  const node = planRead({ schema, table: pseudo, source, items: parseSelect(req.query.get('select')), bag, params, aliases: new Aliases(), aggregates: run.aggregates })
   const root = bag.get('')
   const offset = root?.offset ?? opts.range?.offset ?? 0
   if (node.offset === undefined && opts.range) node.offset = opts.range.offset
   if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
-  const result = await runRead(tx, node, params, opts.count)
+  if (run.maxRows !== undefined) node.limit = Math.min(node.limit ?? run.maxRows, run.maxRows)
+  const result = await runRead(tx, node, params, { count: opts.count, maxRows: run.maxRows, csv: opts.csv })
   if (!fn.returnsSet && !opts.single) {
     const rows = JSON.parse(result.body) as unknown[]
     return json(200, rows[0] ?? null)

@@ -4,7 +4,11 @@
  */
 export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
 
-export const qualified = (name: string) => `"public".${ident(name)}`
+/** `"schema"."name"` of a table or view from the schema cache. */
+export const qualified = (t: { schema: string; name: string }) => `${ident(t.schema)}.${ident(t.name)}`
+
+/** `"schema"."name"` of a function from the schema cache. */
+export const functionName = qualified
 
 /** The bound values of one statement; `add` returns the placeholder. */
 export class Params {

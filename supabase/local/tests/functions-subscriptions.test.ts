@@ -16,7 +16,8 @@ let backend: Backend
 let ipCounter = 0
 
 beforeAll(async () => {
-  backend = await startBackend({ port: 0, dataDir: null, seed: true })
+  // Visitors get their own addresses through x-forwarded-for, trusted as a proxy's header would be.
+  backend = await startBackend({ port: 0, dataDir: null, seed: true, clientIpHeader: 'x-forwarded-for' })
 })
 afterAll(async () => {
   await backend?.close()

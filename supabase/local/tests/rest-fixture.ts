@@ -9,7 +9,7 @@ import { SignJWT } from 'jose'
 import pg from 'pg'
 import ws from 'ws'
 import { signJwt } from '../keys'
-import { startBackend, type Backend } from '../server'
+import { startBackend, type Backend, type BackendOptions } from '../server'
 
 export type Engine = 'pglite' | 'postgres'
 
@@ -42,7 +42,7 @@ export const forgedToken = (sub: string) =>
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode('not-the-local-secret-not-the-local-secret'))
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL!
   const name = `growletter_gw_${process.pid}_${Date.now()}`
   const admin = new pg.Client({ connectionString: serverUrl })
@@ -62,9 +62,10 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
   }
 }
 
-export async function startTestBackend(engine: Engine, setupSql: string): Promise<TestBackend> {
+/** `options` are startBackend's, e.g. `{ cron: false }` or `{ api: { db_aggregates_enabled: true } }`. */
+export async function startTestBackend(engine: Engine, setupSql: string, options: BackendOptions = {}): Promise<TestBackend> {
   const database = engine === 'postgres' ? await postgresDatabase() : null
-  const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false })
+  const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false, ...options })
   await backend.db.exec(setupSql)
   await backend.reloadSchema()
   return {

@@ -60,3 +60,60 @@ create function gw_whoami() returns text language sql stable as $$ select coales
 create function gw_secret() returns int language sql as $$ select 42 $$;
 revoke execute on function gw_secret() from public, anon, authenticated;
 `
+
+/**
+ * The schema of the PostgREST-coverage tests (rest-postgrest.test.ts): users, messages and channels;
+ * products and categories joined by a junction table; a self-referencing table with computed
+ * relationships; a view; a computed field; a range column; and a second exposed schema.
+ */
+export const REST_POSTGREST_SQL = `
+create table gw_users (id int primary key, username text not null unique, status text not null);
+create table gw_channels (
+  id int primary key, slug text not null unique,
+  owner_id int references gw_users (id), moderator_id int references gw_users (id)
+);
+create table gw_messages (
+  id int primary key, message text, user_id int not null references gw_users (id),
+  channel_id int not null references gw_channels (id), words int not null, data jsonb, tags text[]
+);
+create table gw_categories (id int primary key, name text not null);
+create table gw_products (id int primary key, name text not null, price numeric(10, 2));
+create table gw_product_categories (
+  product_id int references gw_products (id), category_id int references gw_categories (id),
+  primary key (product_id, category_id)
+);
+create table gw_employees (id int primary key, name text not null, supervisor_id int references gw_employees (id));
+create table gw_reservations (id int primary key, during int4range not null);
+create table gw_events (id int primary key, at timestamptz not null);
+create view gw_active_users as select id, username from gw_users where status = 'active';
+create function gw_supervisees(gw_employees) returns setof gw_employees language sql stable
+  as $$ select * from gw_employees where supervisor_id = $1.id order by id $$;
+create function gw_boss(gw_employees) returns setof gw_employees rows 1 language sql stable
+  as $$ select * from gw_employees where id = $1.supervisor_id $$;
+create function gw_shout(gw_users) returns text language sql immutable as $$ select upper($1.username) $$;
+create function gw_messages_of(p_user int) returns setof gw_messages language sql stable
+  as $$ select * from gw_messages where user_id = p_user order by id $$;
+create function gw_usernames() returns setof text language sql stable as $$ select username from gw_users order by id $$;
+grant select, insert, update, delete on all tables in schema public to anon, authenticated, service_role;
+
+insert into gw_users values (1, 'ann', 'active'), (2, 'ben', 'active'), (3, 'cy', 'inactive');
+insert into gw_channels values (1, 'general', 1, 2), (2, 'random', 2, null);
+insert into gw_messages values
+  (1, 'hello', 1, 1, 3, '{"a": 1, "b": [1, 2]}', '{x,"y z"}'),
+  (2, 'hi all', 1, 2, 2, null, '{}'),
+  (3, 'say "yo"', 2, 1, 1, '"text"', null),
+  (4, null, 1, 1, 2, '{}', '{}');
+insert into gw_categories values (1, 'office'), (2, 'gifts');
+insert into gw_products values (1, 'pen', 1.50), (2, 'book', 12.00), (3, 'mug', null);
+insert into gw_product_categories values (1, 1), (2, 1), (2, 2);
+insert into gw_employees values (1, 'Taylor', null), (2, 'Johnson', 1), (3, 'Miller', 1);
+insert into gw_reservations values (1, '[1,5)'), (2, '[10,20)');
+insert into gw_events values (1, '2024-01-01 12:00:00+00');
+
+create schema gw_extra;
+create table gw_extra.things (id int primary key, label text not null);
+insert into gw_extra.things values (1, 'only in gw_extra');
+create function gw_extra.thing_count() returns int language sql stable as $$ select count(*)::int from gw_extra.things $$;
+grant usage on schema gw_extra to anon, authenticated, service_role;
+grant select, insert on gw_extra.things to anon, authenticated, service_role;
+`

@@ -6,6 +6,7 @@
 import pg from 'pg'
 import { openDatabase, withRequestContext, type Db, type Queryable } from '../../local/db/database'
 import { migrate } from '../../local/db/migrate'
+import { ensureAuthSchema } from '../../local/auth/schema'
 
 let shared: Promise<Db> | undefined
 
@@ -18,7 +19,7 @@ async function open(): Promise<Db> {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (!serverUrl) {
     const db = await openDatabase({})
-    await migrate(db, { seed: true })
+    await migrate(db, { seed: true, afterBootstrap: ensureAuthSchema })
     return db
   }
   const name = `growletter_test_${process.pid}_${Date.now()}`
@@ -34,7 +35,7 @@ async function open(): Promise<Db> {
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   const db = await openDatabase({ databaseUrl: url.toString() })
-  await migrate(db, { seed: true })
+  await migrate(db, { seed: true, afterBootstrap: ensureAuthSchema })
   process.once('beforeExit', () => void dropDatabase(db, serverUrl, name))
   return db
 }
@@ -47,17 +48,29 @@ async function dropDatabase(db: Db, serverUrl: string, name: string) {
   await admin.end()
 }
 
-export type Actor = { role: 'anon' } | { role: 'service_role' } | { role: 'authenticated'; id: string; email: string }
+export type Actor =
+  | { role: 'anon' }
+  | { role: 'service_role' }
+  | { role: 'authenticated'; id: string; email: string; aal?: 'aal1' | 'aal2' }
 
 export const anon: Actor = { role: 'anon' }
 export const service: Actor = { role: 'service_role' }
-export const user = (id: string, email: string): Actor => ({ role: 'authenticated', id, email })
+export const user = (id: string, email: string, aal: 'aal1' | 'aal2' = 'aal1'): Actor => ({
+  role: 'authenticated',
+  id,
+  email,
+  aal,
+})
+/** The same user in a session raised by a verified TOTP code (admins need it for everything admin). */
+export const atAal2 = (actor: Actor): Actor => (actor.role === 'authenticated' ? { ...actor, aal: 'aal2' } : actor)
 
 /** Runs `fn` as the actor would through the API: role, JWT claims and request headers set for one transaction. */
 export async function as<T>(actor: Actor, fn: (tx: Queryable) => Promise<T>, headers: Record<string, string> = {}) {
   const db = await testDb()
   const claims =
-    actor.role === 'authenticated' ? { sub: actor.id, role: 'authenticated', email: actor.email } : { role: actor.role }
+    actor.role === 'authenticated'
+      ? { sub: actor.id, role: 'authenticated', email: actor.email, aal: actor.aal ?? 'aal1' }
+      : { role: actor.role }
   return withRequestContext(db, { role: actor.role, claims, headers }, fn)
 }
 

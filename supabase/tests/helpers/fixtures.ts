@@ -11,6 +11,7 @@ export const ids = {
   advertiser: '00000000-0000-4000-a000-000000000002',
   publisher: '00000000-0000-4000-a000-000000000003',
   otherAdvertiser: '00000000-0000-4000-a000-000000000004',
+  otherPublisher: '00000000-0000-4000-a000-000000000009',
   sourceApproved: '10000000-0000-4000-a000-000000000001',
   sourceVerified: '10000000-0000-4000-a000-000000000002',
   sourceLive: '10000000-0000-4000-a000-000000000003',
@@ -23,10 +24,12 @@ export const ids = {
 } as const
 
 export const actors = {
-  admin: user(ids.admin, 'admin@growletter.test'),
+  // Admins act in a session raised by their TOTP code (aal2); the database refuses them anything admin at aal1.
+  admin: user(ids.admin, 'admin@growletter.test', 'aal2'),
   advertiser: user(ids.advertiser, 'advertiser@growletter.test'),
   otherAdvertiser: user(ids.otherAdvertiser, 'maya@growletter.test'),
   publisher: user(ids.publisher, 'publisher@growletter.test'),
+  otherPublisher: user(ids.otherPublisher, 'jordan@growletter.test'),
 } as const
 
 export type NewUser = { id: string; email: string; actor: Actor }
@@ -42,7 +45,7 @@ export async function createUser(type: 'advertiser' | 'publisher' | 'admin' | st
     [id, email, type],
   )
   if (type === 'admin') await db.query(`update public.profiles set user_type = 'admin' where id = $1`, [id])
-  return { id, email, actor: user(id, email) }
+  return { id, email, actor: user(id, email, type === 'admin' ? 'aal2' : 'aal1') }
 }
 
 class Rollback extends Error {}

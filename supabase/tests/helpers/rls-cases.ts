@@ -5,7 +5,7 @@
 import { anon, service, testDb, type Actor } from './db'
 import { actors, createUser, ids } from './fixtures'
 
-export type ActorName = 'anon' | 'advertiser' | 'otherAdvertiser' | 'publisher' | 'admin' | 'service'
+export type ActorName = 'anon' | 'advertiser' | 'otherAdvertiser' | 'publisher' | 'otherPublisher' | 'admin' | 'service'
 export const actorOf: Record<ActorName, Actor> = { anon, service, ...actors }
 export const actorIds: Record<ActorName, string | null> = {
   anon: null,
@@ -13,6 +13,7 @@ export const actorIds: Record<ActorName, string | null> = {
   advertiser: ids.advertiser,
   otherAdvertiser: ids.otherAdvertiser,
   publisher: ids.publisher,
+  otherPublisher: ids.otherPublisher,
   admin: ids.admin,
 }
 export const names = Object.keys(actorOf) as ActorName[]
@@ -43,11 +44,33 @@ export async function loadTargets() {
   ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
   ctx.event = await one(`select id from moderation_events limit 1`)
   ctx.message = await one(`select id from contact_messages limit 1`)
+  ctx.deposit = await one(`select id from deposits where stripe_session_id = 'seed-deposit-ada-1'`)
   // A user whose profile is missing (for profile inserts) and one without a wallet (for wallet inserts).
   const orphan = await createUser('advertiser')
   await db.query('delete from public.profiles where id = $1', [orphan.id])
   ctx.orphan = orphan.id
   ctx.walletless = (await createUser('publisher')).id
+  // Rows without activity, for deletes (anything with clicks, subscribers or payments is archived instead).
+  ctx.idleSource = await one(
+    `insert into audience_sources (publisher_id, name, status) values ('${ids.publisher}', 'Idle source', 'pending_review') returning id`,
+  )
+  ctx.idleSubscription = await one(`select id from newsletter_subscriptions where email = 'walk-in@example.com'`)
+  ctx.dispute = await one(
+    `insert into disputes (advertiser_id, publisher_id, audience_source_id, kind, reason)
+     values ('${ids.advertiser}', '${ids.publisher}', '${ids.sourceApproved}', 'source', 'A dispute for the RLS matrix') returning id`,
+  )
+  await db.query(
+    'insert into dispute_subscriptions (dispute_id, subscription_id, campaign_id) select $1, id, campaign_id from newsletter_subscriptions where id = $2',
+    [ctx.dispute, ctx.subscription],
+  )
+  ctx.disputeCampaign = await one(`select campaign_id as id from newsletter_subscriptions where id = '${ctx.idleSubscription}'`)
+  ctx.notification = await one(
+    `insert into notification_queue (user_id, template, data) values ('${ids.publisher}', 'payout_paid', '{}') returning id`,
+  )
+  ctx.revision = await one(
+    `insert into content_revisions (subject_type, subject_id, author_id, changes)
+     values ('audience_source', '${ids.sourceApproved}', '${ids.publisher}', '{"name": "Renamed"}') returning id`,
+  )
 }
 
 const byId =
@@ -80,7 +103,7 @@ export const cases: Case[] = [
     sql: update('profiles', ids.advertiser, 'full_name = full_name'),
     allowed: only('advertiser', 'service'),
   },
-  { table: 'profiles', op: 'delete', sql: remove('profiles', ids.advertiser), allowed: only('service') },
+  { table: 'profiles', op: 'delete', sql: remove('profiles', 'walletless'), allowed: only('service') },
 
   {
     table: 'wallet_balances',
@@ -139,7 +162,8 @@ export const cases: Case[] = [
       `insert into public.audience_sources (publisher_id, name, platform, status) values ($1, 'My new source', 'x', 'pending_review')`,
       [me ?? ids.publisher],
     ],
-    allowed: only('publisher', 'service'),
+    // Each publisher adds their own.
+    allowed: only('publisher', 'otherPublisher', 'service'),
   },
   {
     table: 'audience_sources',
@@ -150,7 +174,7 @@ export const cases: Case[] = [
   {
     table: 'audience_sources',
     op: 'delete',
-    sql: remove('audience_sources', ids.sourcePending),
+    sql: remove('audience_sources', 'idleSource'),
     allowed: only('publisher', 'service'),
   },
 
@@ -258,7 +282,7 @@ export const cases: Case[] = [
   {
     table: 'newsletter_subscriptions',
     op: 'delete',
-    sql: remove('newsletter_subscriptions', 'subscription'),
+    sql: remove('newsletter_subscriptions', 'idleSubscription'),
     allowed: only('service'),
   },
 
@@ -340,4 +364,152 @@ export const cases: Case[] = [
     allowed: only('service'),
   },
   { table: 'moderation_events', op: 'delete', sql: remove('moderation_events', 'event'), allowed: only('service') },
+  // content_revisions: the author and admins read; only definer functions (submit_revision, the edit trigger,
+  // admin_decide_revision) write.
+  { table: 'content_revisions', op: 'select', sql: byId('content_revisions', 'revision'), allowed: only('publisher', 'admin', 'service') },
+  {
+    table: 'content_revisions',
+    op: 'insert',
+    sql: () => [
+      `insert into public.content_revisions (subject_type, subject_id, author_id, changes) values ('campaign', $1, $2, '{}')`,
+      [ids.campaignActive, ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'content_revisions',
+    op: 'update',
+    sql: update('content_revisions', 'revision', "status = 'approved'"),
+    allowed: only('service'),
+  },
+  { table: 'content_revisions', op: 'delete', sql: remove('content_revisions', 'revision'), allowed: only('service') },
+
+  // deposits: owners and admins read; only the payment functions (service role) write.
+  {
+    table: 'deposits',
+    op: 'select',
+    sql: byId('deposits', 'deposit'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'deposits',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.deposits (user_id, amount, stripe_session_id) values ($1, 100, 'cs_test_forged')`,
+      [me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'deposits',
+    op: 'update',
+    sql: update('deposits', 'deposit', `status = 'failed', transaction_id = null`),
+    allowed: only('service'),
+  },
+  { table: 'deposits', op: 'delete', sql: remove('deposits', 'deposit'), allowed: only('service') },
+  { table: 'disputes', op: 'select', sql: byId('disputes', 'dispute'), allowed: only('advertiser', 'publisher', 'admin', 'service') },
+  {
+    table: 'disputes',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.disputes (advertiser_id, publisher_id, audience_source_id, kind, reason) values ($1, $2, $3, 'source', 'Opened straight through the API')`,
+      [me ?? ids.advertiser, ids.publisher, ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  { table: 'disputes', op: 'update', sql: update('disputes', 'dispute', `status = 'upheld'`), allowed: only('service') },
+  { table: 'disputes', op: 'delete', sql: remove('disputes', 'dispute'), allowed: only('service') },
+
+  {
+    table: 'dispute_subscriptions',
+    op: 'select',
+    sql: (c) => ['select subscription_id from public.dispute_subscriptions where dispute_id = $1', [c.dispute]],
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'dispute_subscriptions',
+    op: 'insert',
+    sql: (c) => [
+      'insert into public.dispute_subscriptions (dispute_id, subscription_id, campaign_id) values ($1, $2, $3)',
+      [c.dispute, c.idleSubscription, c.disputeCampaign],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'dispute_subscriptions',
+    op: 'update',
+    sql: (c) => ['update public.dispute_subscriptions set refunded = true where dispute_id = $1', [c.dispute]],
+    allowed: only('service'),
+  },
+  {
+    table: 'dispute_subscriptions',
+    op: 'delete',
+    sql: (c) => ['delete from public.dispute_subscriptions where dispute_id = $1', [c.dispute]],
+    allowed: only('service'),
+  },
+
+  { table: 'notification_queue', op: 'select', sql: byId('notification_queue', 'notification'), allowed: only('service') },
+  {
+    table: 'notification_queue',
+    op: 'insert',
+    sql: (_c, me) => [`insert into public.notification_queue (user_id, template) values ($1, 'low_balance')`, [me ?? ids.advertiser]],
+    allowed: only('service'),
+  },
+  { table: 'notification_queue', op: 'update', sql: update('notification_queue', 'notification', `status = 'sent'`), allowed: only('service') },
+  { table: 'notification_queue', op: 'delete', sql: remove('notification_queue', 'notification'), allowed: only('service') },
+
+  // The reason vocabulary is public; the per-day aggregates are read by their campaign's advertiser and their
+  // source's publisher and written only by the triggers (service role here stands for the platform).
+  {
+    table: 'not_counted_reasons',
+    op: 'select',
+    sql: () => [`select label from public.not_counted_reasons where code = 'bot_user_agent'`, []],
+    allowed: everyone,
+  },
+  {
+    table: 'not_counted_reasons',
+    op: 'insert',
+    sql: () => [`insert into public.not_counted_reasons (code, label, applies_to, position) values ('made_up', 'Made up', '{click}', 99)`, []],
+    allowed: only('service'),
+  },
+  {
+    table: 'not_counted_reasons',
+    op: 'update',
+    sql: () => [`update public.not_counted_reasons set label = 'Renamed' where code = 'bot_user_agent'`, []],
+    allowed: only('service'),
+  },
+  {
+    table: 'not_counted_reasons',
+    op: 'delete',
+    sql: () => [`delete from public.not_counted_reasons where code = 'head_request'`, []],
+    allowed: only('service'),
+  },
+  ...aggregateCases('campaign_source_daily_stats', `campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}'`, 'views = views + 99', only('advertiser', 'publisher', 'admin', 'service'), () => [
+    `insert into public.campaign_source_daily_stats (campaign_id, audience_source_id, day, views) values ($1, $2, '2000-01-01', 99)`,
+    [ids.campaignActive, ids.sourceApproved],
+  ]),
+  ...aggregateCases('source_daily_stats', `audience_source_id = '${ids.sourceApproved}'`, 'clicks = clicks + 99', only('publisher', 'admin', 'service'), () => [
+    `insert into public.source_daily_stats (audience_source_id, day, clicks) values ($1, '2000-01-01', 99)`,
+    [ids.sourceApproved],
+  ]),
+  ...aggregateCases(
+    'not_counted_daily',
+    `audience_source_id = '${ids.sourceApproved}' and campaign_id is null and reason = 'bot_user_agent'`,
+    'total = total + 99',
+    only('publisher', 'admin', 'service'),
+    () => [
+      `insert into public.not_counted_daily (kind, reason, audience_source_id, day, total) values ('click', 'rate_limited', $1, '2000-01-01', 99)`,
+      [ids.sourceApproved],
+    ],
+  ),
 ]
+
+function aggregateCases(table: string, where: string, set: string, readers: ActorName[], insert: Case['sql']): Case[] {
+  const one = `(select ctid from public.${table} where ${where} order by day desc limit 1)`
+  return [
+    { table, op: 'select', sql: () => [`select 1 from public.${table} where ctid = ${one}`, []], allowed: readers },
+    { table, op: 'insert', sql: insert, allowed: only('service') },
+    { table, op: 'update', sql: () => [`update public.${table} set ${set} where ctid = ${one}`, []], allowed: only('service') },
+    { table, op: 'delete', sql: () => [`delete from public.${table} where ctid = ${one}`, []], allowed: only('service') },
+  ]
+}

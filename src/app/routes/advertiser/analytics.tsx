@@ -1,4 +1,4 @@
-/** Analytics of one newsletter, chosen by `?newsletterId=` or the picker (the first newsletter otherwise). */
+/** Analytics of one newsletter, chosen by `?newsletterId=` or the picker (the most recent active newsletter otherwise). */
 import type { ReactNode } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
 import { paths } from '@/config/paths'
@@ -10,15 +10,17 @@ import { CampaignPicker } from '@/features/campaigns/components/campaign-picker'
 import { CampaignStatusBadge } from '@/features/campaigns/components/campaign-status-badge'
 import { QueryError } from '@/components/query-error'
 import { CampaignAnalytics } from '@/features/analytics/components/campaign-analytics'
+import { useDefaultCampaignQuery } from '@/features/analytics/api/default-campaign-query'
 
 export default function AnalyticsPage() {
   const { user } = useSession()
   const campaigns = useMyCampaignsQuery(user?.id ?? '')
   const [params, setParams] = useSearchParams()
   const requested = params.get('newsletterId')
+  const fallback = useDefaultCampaignQuery(user?.id ?? '', !requested)
 
   let body: ReactNode
-  if (campaigns.isPending) {
+  if (campaigns.isPending || (!requested && fallback.isPending)) {
     body = (
       <div role="status" aria-label="Loading newsletters">
         <Skeleton className="h-10 max-w-md" />
@@ -36,7 +38,8 @@ export default function AnalyticsPage() {
       </div>
     )
   } else {
-    const selected = campaigns.data.find((c) => c.id === requested) ?? (requested ? null : campaigns.data[0])
+    const wanted = requested ?? fallback.data
+    const selected = campaigns.data.find((c) => c.id === wanted) ?? (requested ? null : campaigns.data[0])
     body = (
       <div className="space-y-6">
         <div className="flex flex-wrap items-end gap-3">

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { WalletBalanceCard } from '@/features/wallet/components/wallet-balance-card'
 import { useWalletSummaryQuery } from '@/features/wallet/api/wallet-summary-query'
 import { CampaignList } from '@/features/campaigns/components/campaign-list'
+import { DepositDialog } from '@/features/wallet/components/deposit-dialog'
 
 export default function OverviewPage() {
   const { user } = useSession()
@@ -33,6 +34,15 @@ export default function OverviewPage() {
           availableBalance={wallet.data?.available}
           analyticsHref={(id) => `${paths.advertiser.analytics}?newsletterId=${encodeURIComponent(id)}`}
           walletHref={paths.advertiser.wallet}
+          fundAction={
+            <DepositDialog
+              trigger={
+                <button type="button" className="font-medium underline">
+                  add funds now
+                </button>
+              }
+            />
+          }
           empty={
             <div className="rounded-lg border border-dashed p-6 text-center">
               <p className="font-medium">You have not listed a newsletter yet.</p>

@@ -1,18 +1,36 @@
 /**
- * The advertiser's wallet: balance and ledger. Deposits arrive with the payments work (hosted checkout and
- * a signed webhook); until then there is deliberately no deposit button rather than a fake one.
+ * The advertiser's wallet: deposits in progress, balance, the deposit dialog and the ledger. After a
+ * payment return the deposit it names is followed until the webhook credits it.
  */
+import { useLocation } from 'react-router-dom'
+import { PlusIcon } from 'lucide-react'
 import { useSession } from '@/lib/session'
+import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { paymentReturnSessionId } from '@/app/layouts/payment-return-toast'
 import { WalletBalanceCard } from '@/features/wallet/components/wallet-balance-card'
 import { TransactionsTable } from '@/features/wallet/components/transactions-table'
+import { DepositDialog } from '@/features/wallet/components/deposit-dialog'
+import { DepositStatus } from '@/features/wallet/components/deposit-status'
 
 export default function WalletPage() {
   const { user } = useSession()
+  const location = useLocation()
   const userId = user?.id ?? ''
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">Wallet</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">Wallet</h1>
+        <DepositDialog
+          trigger={
+            <Button data-testid="deposit-button">
+              <PlusIcon aria-hidden="true" />
+              Add funds
+            </Button>
+          }
+        />
+      </div>
+      <DepositStatus userId={userId} watch={paymentReturnSessionId(location.state)} />
       <WalletBalanceCard userId={userId} />
       <Card>
         <CardHeader>

@@ -1,11 +1,24 @@
-/** Mark a payout paid (admin_mark_payout_paid re-checks the publisher's available balance and writes the ledger). */
+/**
+ * Mark a payout paid with the transfer reference (admin_mark_payout_paid, at aal2: re-checks the publisher's
+ * available balance, writes the ledger row, logs it and emails the publisher).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 
-export async function markPayoutPaid(payoutId: string) {
-  const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId })
+export type PayoutPaidVariables = { payoutId: string; reference: string }
+
+/** The form's rule; the database checks it again. */
+export function transferReferenceError(reference: string): string | null {
+  const r = reference.trim()
+  if (r.length < 3) return 'Enter the transfer reference of the payment (at least 3 characters)'
+  if (r.length > 200) return 'The transfer reference can be at most 200 characters'
+  return null
+}
+
+export async function markPayoutPaid({ payoutId, reference }: PayoutPaidVariables) {
+  const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId, p_reference: reference.trim() })
   if (error) throw error
 }
 

@@ -6,7 +6,7 @@ import { adminKeys } from '../keys'
 export async function getPayoutRequests() {
   const { data, error } = await supabase
     .from('payout_requests')
-    .select('id, amount, status, created_at, paid_at, publisher:profiles(full_name)')
+    .select('id, amount, status, created_at, paid_at, transfer_reference, publisher:profiles!payout_requests_publisher_id_fkey(full_name)')
     .order('status', { ascending: false })
     .order('created_at', { ascending: true })
     .limit(100)

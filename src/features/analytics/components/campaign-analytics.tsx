@@ -1,77 +1,82 @@
-/** Everything the analytics page shows for one campaign: figures, per-source table and bars, per day, not counted. */
+/** Everything the analytics page shows for one campaign over a date range: figures, per-day charts, per source, not counted. */
+import { useState } from 'react'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
-import { useCampaignSourceStatsQuery } from '../api/campaign-source-stats-query'
-import { ACTIVITY_DAYS, useCampaignActivityQuery } from '../api/campaign-activity-query'
-import { BarList } from './bar-list'
-import { DailyChart } from './daily-chart'
-import { NotCountedTable } from './not-counted-table'
 import { QueryError } from '@/components/query-error'
-import { SourceStatsTable } from './source-stats-table'
+import { DateRangePicker } from '@/components/date-range-picker'
+import { DailyFiguresChart } from '@/components/daily-figures-chart'
+import { lastDays } from '@/lib/date-range'
+import { useFigureTotalsQuery } from '../api/figure-totals-query'
+import { useDailyFiguresQuery } from '../api/daily-figures-query'
+import { useSourceFiguresQuery } from '../api/source-figures-query'
+import { useNotCountedQuery } from '../api/not-counted-query'
+import { NotCountedTable } from './not-counted-table'
+import { SourceFiguresTable } from './source-figures-table'
 import { SummaryFigures } from './summary-figures'
 
+const loading = (label: string, className = 'h-32') => (
+  <div role="status" aria-label={label}>
+    <Skeleton className={className} />
+  </div>
+)
+
 export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
-  const stats = useCampaignSourceStatsQuery(campaignId)
-  const activity = useCampaignActivityQuery(campaignId)
+  const [range, setRange] = useState(() => lastDays(30))
+  const totals = useFigureTotalsQuery(campaignId, range)
+  const daily = useDailyFiguresQuery(campaignId, range)
+  const sources = useSourceFiguresQuery(campaignId, range)
+  const notCounted = useNotCountedQuery(campaignId, range)
 
   return (
     <div className="space-y-6">
-      {stats.isPending ? (
-        <div role="status" aria-label="Loading analytics" className="grid grid-cols-2 gap-3 md:grid-cols-5">
-          {Array.from({ length: 5 }, (_, i) => (
-            <Skeleton key={i} className="h-16" />
-          ))}
-        </div>
-      ) : stats.isError ? (
-        <QueryError title="Could not load this newsletter's statistics" error={stats.error} onRetry={() => void stats.refetch()} />
+      <DateRangePicker value={range} onChange={setRange} />
+      {totals.isPending ? loading('Loading analytics', 'h-16') : totals.isError ? (
+        <QueryError title="Could not load this newsletter's figures" error={totals.error} onRetry={() => void totals.refetch()} />
       ) : (
-        <>
-          <SummaryFigures stats={stats.data} />
-          <Card>
-            <CardHeader>
-              <CardTitle>Per source</CardTitle>
-            </CardHeader>
-            <CardContent className="space-y-6">
-              {stats.data.length === 0 ? (
-                <p className="text-sm text-muted-foreground">No source has sent traffic to this newsletter yet.</p>
-              ) : (
-                <>
-                  <div className="grid gap-6 md:grid-cols-2">
-                    <BarList title="Confirmed subscribers by source" items={stats.data.map((s) => ({ label: s.sourceName, value: s.conversions }))} />
-                    <BarList title="Clicks by source" items={stats.data.map((s) => ({ label: s.sourceName, value: s.clicks }))} />
-                  </div>
-                  <SourceStatsTable stats={stats.data} />
-                </>
-              )}
-            </CardContent>
-          </Card>
-        </>
+        <SummaryFigures totals={totals.data} />
       )}
       <Card>
         <CardHeader>
-          <CardTitle>Last {ACTIVITY_DAYS} days</CardTitle>
+          <CardTitle>Per day</CardTitle>
         </CardHeader>
-        <CardContent className="space-y-6">
-          {activity.isPending ? (
-            <div role="status" aria-label="Loading daily activity">
-              <Skeleton className="h-32" />
-            </div>
-          ) : activity.isError ? (
-            <QueryError title="Could not load daily activity" error={activity.error} onRetry={() => void activity.refetch()} />
+        <CardContent>
+          {daily.isPending ? loading('Loading daily figures') : daily.isError ? (
+            <QueryError title="Could not load daily figures" error={daily.error} onRetry={() => void daily.refetch()} />
           ) : (
-            <>
-              <div className="grid gap-6 md:grid-cols-2">
-                <DailyChart title="Counted clicks per day" points={activity.data.days} series="clicks" />
-                <DailyChart title="Counted subscribers per day" points={activity.data.days} series="subscribers" />
-              </div>
-              <div className="space-y-2">
-                <h3 className="font-semibold">Not counted, by reason</h3>
-                <NotCountedTable totals={activity.data.notCounted} days={ACTIVITY_DAYS} />
-                {activity.data.truncated && (
-                  <p className="text-xs text-muted-foreground">Showing the most recent activity only.</p>
-                )}
-              </div>
-            </>
+            <div className="grid gap-6 md:grid-cols-2">
+              <DailyFiguresChart title="Clicks and views" points={daily.data} series={['clicks', 'views']} unit="count"
+                empty="No clicks or views in this range. They appear when visitors follow a publisher's link to this newsletter." />
+              <DailyFiguresChart title="Confirmed subscribers" points={daily.data} series={['conversions']} unit="count"
+                empty="No confirmed subscribers in this range. Each subscriber who confirms by email through a source appears here." />
+              <DailyFiguresChart title="Spend" points={daily.data} series={['spend']} unit="credits"
+                empty="Nothing spent in this range: you pay only for confirmed subscribers." />
+            </div>
+          )}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Per source</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {sources.isPending ? loading('Loading per-source figures') : sources.isError ? (
+            <QueryError title="Could not load per-source figures" error={sources.error} onRetry={() => void sources.refetch()} />
+          ) : sources.data.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No source has sent traffic to this newsletter in this range.</p>
+          ) : (
+            <SourceFiguresTable rows={sources.data} />
+          )}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Not counted, by reason</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {notCounted.isPending ? loading('Loading not-counted totals') : notCounted.isError ? (
+            <QueryError title="Could not load not-counted totals" error={notCounted.error} onRetry={() => void notCounted.refetch()} />
+          ) : (
+            <NotCountedTable rows={notCounted.data} />
           )}
         </CardContent>
       </Card>

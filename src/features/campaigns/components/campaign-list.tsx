@@ -22,10 +22,12 @@ type CampaignListProps = {
   availableBalance?: number
   analyticsHref: (campaignId: string) => string
   walletHref: string
+  /** Shown where a campaign says the balance is too low, e.g. a button that opens the deposit dialog. */
+  fundAction?: ReactNode
   empty: ReactNode
 }
 
-export function CampaignList({ advertiserId, availableBalance, analyticsHref, walletHref, empty }: CampaignListProps) {
+export function CampaignList({ advertiserId, availableBalance, analyticsHref, walletHref, fundAction, empty }: CampaignListProps) {
   const campaigns = useMyCampaignsQuery(advertiserId)
   const ids = campaigns.data?.map((c) => c.id) ?? []
   const week = useWeekSubscribersQuery(ids)
@@ -106,9 +108,12 @@ export function CampaignList({ advertiserId, availableBalance, analyticsHref, wa
                 <span>
                   {problem.message}{' '}
                   {problem.reason === 'balance' && (
-                    <Link to={walletHref} className="font-medium underline">
-                      Go to your wallet
-                    </Link>
+                    <>
+                      <Link to={walletHref} className="font-medium underline">
+                        Go to your wallet
+                      </Link>
+                      {fundAction && <> or {fundAction}</>}
+                    </>
                   )}
                 </span>
               </p>

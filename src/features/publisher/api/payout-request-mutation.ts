@@ -7,19 +7,25 @@ import { publisherKeys } from '../keys'
 
 export const MIN_PAYOUT = 50
 
-export const payoutSchema = z.object({
-  amount: z.coerce
-    .number<string>({ error: 'Enter an amount' })
-    .min(MIN_PAYOUT, `The minimum payout is ${MIN_PAYOUT} credits`)
-    .max(1_000_000),
-})
-export type PayoutFormInput = z.input<typeof payoutSchema>
-export type PayoutFormValues = z.output<typeof payoutSchema>
+/** The form's rules; the database checks the same again (minimum, two decimals, available). */
+export const payoutSchema = (available: number) =>
+  z.object({
+    amount: z
+      .string()
+      .trim()
+      .min(1, 'Enter an amount')
+      .regex(/^\d+(\.\d{1,2})?$/, 'Enter an amount in credits with at most two decimals, e.g. 50 or 72.50')
+      .transform(Number)
+      .refine((n) => n >= MIN_PAYOUT, `The minimum payout is ${MIN_PAYOUT} credits`)
+      .refine((n) => n <= available, `You can request at most your available ${available.toFixed(2)} credits`),
+  })
+export type PayoutFormInput = z.input<ReturnType<typeof payoutSchema>>
+export type PayoutFormValues = z.output<ReturnType<typeof payoutSchema>>
 
 export type PayoutVariables = { userId: string; amount: number }
 
 export async function requestPayout({ amount }: PayoutVariables) {
-  const { data, error } = await supabase.rpc('request_payout', { p_amount: Math.round(amount * 100) / 100 })
+  const { data, error } = await supabase.rpc('request_payout', { p_amount: amount })
   if (error) throw new Error(error.message)
   return data
 }
@@ -30,7 +36,7 @@ export function usePayoutRequestMutation({ onSuccess }: { onSuccess?: () => void
     mutationFn: requestPayout,
     onSuccess: async (_data, { userId }) => {
       await queryClient.invalidateQueries({ queryKey: publisherKeys.user(userId) })
-      toast.success('Payout requested', { description: 'An admin will mark it paid.' })
+      toast.success('Payout requested', { description: 'An admin will transfer it and mark it paid.' })
       onSuccess?.()
     },
     onError: (error) => toast.error(`Failed to request the payout: ${error.message}`),

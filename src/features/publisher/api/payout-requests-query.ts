@@ -1,4 +1,4 @@
-/** The publisher's payout requests, newest first. */
+/** The publisher's payout requests, newest first, with the transfer reference once paid. */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { publisherKeys } from '../keys'
@@ -6,7 +6,7 @@ import { publisherKeys } from '../keys'
 export async function getPayoutRequests(userId: string) {
   const { data, error } = await supabase
     .from('payout_requests')
-    .select('id, amount, status, created_at, paid_at')
+    .select('id, amount, status, created_at, paid_at, transfer_reference')
     .eq('publisher_id', userId)
     .order('created_at', { ascending: false })
     .limit(50)

@@ -1,23 +1,34 @@
-/** SPEC §7: campaign_source_stats where audience_source_id is in the publisher's sources. */
+/**
+ * The publisher's figures per source or per campaign (`publisher_figures`): the (campaign, source) figures the
+ * advertiser sees too, grouped by the database, with the campaigns' real names.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { publisherKeys } from '../keys'
-import type { StatsRow } from '../lib/stats'
 
-export async function getPublisherStats(sourceIds: readonly string[]): Promise<StatsRow[]> {
-  if (sourceIds.length === 0) return []
-  const { data, error } = await supabase
-    .from('campaign_source_stats')
-    .select(
-      'campaign_id, audience_source_id, total_views, total_clicks, total_conversions, total_earnings, campaign:campaigns(name), source:audience_sources(name)',
-    )
-    .in('audience_source_id', [...sourceIds])
+export type StatsLine = { id: string; name: string; views: number; clicks: number; conversions: number; ctr: number; earnings: number }
+export type PublisherStats = { bySource: StatsLine[]; byCampaign: StatsLine[] }
+
+async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {
+  const { data, error } = await supabase.rpc('publisher_figures', { p_group: group })
   if (error) throw new Error(error.message)
-  return (data ?? []) as unknown as StatsRow[]
+  return (data ?? []).map((r) => ({
+    id: r.id,
+    name: r.name,
+    views: Number(r.views),
+    clicks: Number(r.clicks),
+    conversions: Number(r.conversions),
+    ctr: Number(r.ctr),
+    earnings: Number(r.earnings),
+  }))
 }
 
-export const publisherStatsQueryOptions = (userId: string, sourceIds: readonly string[]) =>
-  queryOptions({ queryKey: publisherKeys.stats(userId, sourceIds), queryFn: () => getPublisherStats(sourceIds) })
+export async function getPublisherStats(): Promise<PublisherStats> {
+  const [bySource, byCampaign] = await Promise.all([grouped('source'), grouped('campaign')])
+  return { bySource, byCampaign }
+}
 
-export const usePublisherStatsQuery = (userId: string, sourceIds: readonly string[], enabled = true) =>
-  useQuery({ ...publisherStatsQueryOptions(userId, sourceIds), enabled })
+export const publisherStatsQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: publisherKeys.stats(userId), queryFn: getPublisherStats })
+
+export const usePublisherStatsQuery = (userId: string) => useQuery(publisherStatsQueryOptions(userId))

@@ -1,7 +1,6 @@
 /** Overview: earnings (pending, available, paid), this week's clicks and confirmed subscribers, the sources. */
 import type { ReactNode } from 'react'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
-import { usePublisherSourcesQuery } from '../api/publisher-sources-query'
 import { usePublisherWeekQuery } from '../api/publisher-week-query'
 import { formatCredits } from '../lib/earnings'
 import { SourcesPanel } from './sources-panel'
@@ -21,9 +20,7 @@ const show = (query: { isPending: boolean; isError: boolean }, value: () => Reac
 
 export function OverviewPanel({ userId }: { userId: string }) {
   const earnings = usePublisherEarningsQuery(userId)
-  const sources = usePublisherSourcesQuery(userId)
-  const ids = sources.data?.map((s) => s.id) ?? []
-  const week = usePublisherWeekQuery(userId, ids, sources.isSuccess)
+  const week = usePublisherWeekQuery(userId)
 
   return (
     <div className="flex flex-col gap-8">
@@ -44,8 +41,8 @@ export function OverviewPanel({ userId }: { userId: string }) {
         </h2>
         {week.isError && <p className="text-sm text-red-700">Could not load this week: {week.error.message}</p>}
         <dl className="grid gap-3 sm:grid-cols-2">
-          <Metric testId="week-clicks" label="Counted clicks" value={show(sources.isError ? sources : week, () => week.data!.clicks)} />
-          <Metric testId="week-subscribers" label="Confirmed subscribers" value={show(sources.isError ? sources : week, () => week.data!.subscribers)} />
+          <Metric testId="week-clicks" label="Counted clicks" value={show(week, () => week.data!.clicks)} />
+          <Metric testId="week-subscribers" label="Confirmed subscribers" value={show(week, () => week.data!.subscribers)} />
         </dl>
       </section>
       <SourcesPanel userId={userId} showCampaignLinks={false} />

@@ -1,30 +1,17 @@
-/** Payouts: request a payout of available earnings (minimum 50 credits) and see the history. */
-import { useId } from 'react'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+/** Payouts: the publisher's figures from the database, the request dialog, and the history with references. */
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
-import { MIN_PAYOUT, payoutSchema, usePayoutRequestMutation, type PayoutFormInput, type PayoutFormValues } from '../api/payout-request-mutation'
+import { MIN_PAYOUT } from '../api/payout-request-mutation'
 import { usePayoutRequestsQuery } from '../api/payout-requests-query'
 import { formatCredits } from '../lib/earnings'
 import { PanelState } from './panel-state'
+import { PayoutRequestDialog } from './payout-request-dialog'
+
+const statusLabel: Record<string, string> = { requested: 'Requested', paid: 'Paid', canceled: 'Canceled' }
 
 export function PayoutsPanel({ userId }: { userId: string }) {
-  const id = useId()
   const earnings = usePublisherEarningsQuery(userId)
   const payouts = usePayoutRequestsQuery(userId)
-  const form = useForm<PayoutFormInput, unknown, PayoutFormValues>({
-    resolver: zodResolver(payoutSchema),
-    defaultValues: { amount: '' },
-  })
-  const mutation = usePayoutRequestMutation({ onSuccess: () => form.reset({ amount: '' }) })
-  const error = form.formState.errors.amount?.message
-  const onSubmit = form.handleSubmit(async ({ amount }) => {
-    await mutation.mutateAsync({ userId, amount }).catch((e: Error) => form.setError('amount', { message: e.message }))
-  })
 
   return (
     <div className="flex flex-col gap-6">
@@ -32,29 +19,38 @@ export function PayoutsPanel({ userId }: { userId: string }) {
         <h2 id="payout-title" className="text-xl font-semibold">
           Request a payout
         </h2>
-        <p className="text-sm text-muted-foreground">
-          Available: <strong>{earnings.data ? formatCredits(earnings.data.available) : '…'}</strong>. The minimum payout
-          is {MIN_PAYOUT} credits; an admin marks it paid.
-        </p>
-        <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-2 sm:flex-row sm:items-end">
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={`${id}-amount`}>Amount (credits)</Label>
-            <Input
-              id={`${id}-amount`}
-              inputMode="decimal"
-              aria-invalid={Boolean(error)}
-              aria-describedby={error ? `${id}-amount-error` : undefined}
-              {...form.register('amount')}
-            />
-          </div>
-          <Button type="submit" disabled={mutation.isPending}>
-            {mutation.isPending ? 'Requesting…' : 'Request payout'}
-          </Button>
-        </form>
-        {error && (
-          <p id={`${id}-amount-error`} role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
+        {earnings.isPending ? (
+          <PanelState state="loading" />
+        ) : earnings.isError ? (
+          <PanelState state="error" message={earnings.error.message} />
+        ) : (
+          <>
+            <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+              {(
+                [
+                  ['Available', earnings.data.available, 'payout-available'],
+                  ['In screening', earnings.data.pending, 'payout-pending'],
+                  ['Requested', earnings.data.requested, 'payout-requested'],
+                  ['Paid', earnings.data.paid, 'payout-paid'],
+                ] as const
+              ).map(([label, value, testId]) => (
+                <div key={label}>
+                  <dt className="text-muted-foreground">{label}</dt>
+                  <dd className="font-semibold" data-testid={testId}>
+                    {formatCredits(value)}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <p className="text-sm text-muted-foreground">
+              {earnings.data.available >= MIN_PAYOUT
+                ? 'Earnings become available when their 7-day screening ends.'
+                : `You can request a payout once ${MIN_PAYOUT} credits are available; earnings become available when their 7-day screening ends.`}
+            </p>
+            <div>
+              <PayoutRequestDialog userId={userId} available={earnings.data.available} />
+            </div>
+          </>
         )}
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="payout-history-title">
@@ -68,12 +64,19 @@ export function PayoutsPanel({ userId }: { userId: string }) {
         ) : payouts.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">No payout requests yet.</p>
         ) : (
-          <ul className="divide-y rounded-lg border">
+          <ul className="divide-y rounded-lg border" aria-label="Payout history">
             {payouts.data.map((p) => (
-              <li key={p.id} className="flex items-center justify-between gap-2 p-3 text-sm">
-                <span>{new Date(p.created_at).toLocaleDateString()}</span>
+              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm" data-testid="payout-row">
+                <span>Requested {new Date(p.created_at).toLocaleDateString()}</span>
                 <span className="font-medium">{formatCredits(Number(p.amount))}</span>
-                <Badge variant={p.status === 'paid' ? 'green' : p.status === 'requested' ? 'yellow' : 'grey'}>{p.status}</Badge>
+                {p.status === 'paid' && (
+                  <span className="text-muted-foreground">
+                    Paid {p.paid_at ? new Date(p.paid_at).toLocaleDateString() : ''} · transfer {p.transfer_reference}
+                  </span>
+                )}
+                <Badge variant={p.status === 'paid' ? 'green' : p.status === 'requested' ? 'yellow' : 'grey'}>
+                  {statusLabel[p.status] ?? p.status}
+                </Badge>
               </li>
             ))}
           </ul>

@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
 import type { PublisherSource } from '../api/publisher-sources-query'
-import { reasonLabels, type ClickBreakdown } from '../lib/click-breakdown'
+import type { ClickBreakdown } from '../lib/click-breakdown'
 import { isSourceLive, magicLinkUrl, sourceStatusLabel, sourceStatusVariant } from '../lib/source-status'
 import { CopyButton } from './copy-button'
 
@@ -71,7 +71,7 @@ export function SourceItem({
               <ul>
                 {reasons.map(([reason, count]) => (
                   <li key={reason}>
-                    {reasonLabels[reason] ?? reason}: {count}
+                    {reason}: {count}
                   </li>
                 ))}
               </ul>

@@ -11,8 +11,7 @@ import { SourceItem } from './source-item'
 
 export function SourcesPanel({ userId, showCampaignLinks = true }: { userId: string; showCampaignLinks?: boolean }) {
   const sources = usePublisherSourcesQuery(userId)
-  const ids = sources.data?.map((s) => s.id) ?? []
-  const clicks = useSourceClicksQuery(userId, ids, sources.isSuccess)
+  const clicks = useSourceClicksQuery(userId, sources.isSuccess)
 
   return (
     <section className="flex flex-col gap-4" aria-labelledby="sources-title">
@@ -40,9 +39,6 @@ export function SourcesPanel({ userId, showCampaignLinks = true }: { userId: str
       ) : (
         <>
           {clicks.isError && <p className="text-sm text-red-700">Could not load click counts: {clicks.error.message}</p>}
-          {clicks.data?.truncated && (
-            <p className="text-sm text-muted-foreground">Click counts show the most recent 20,000 clicks.</p>
-          )}
           <ul className="flex flex-col gap-4">
             {sources.data.map((source) => (
               <SourceItem

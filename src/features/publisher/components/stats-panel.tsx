@@ -1,8 +1,6 @@
-/** Stats per source and per campaign from campaign_source_stats: views, clicks, conversions, CTR, earnings. */
-import { usePublisherSourcesQuery } from '../api/publisher-sources-query'
-import { usePublisherStatsQuery } from '../api/publisher-stats-query'
+/** Stats per source and per campaign from the database (publisher_figures): views, clicks, conversions, CTR, earnings. */
+import { usePublisherStatsQuery, type StatsLine } from '../api/publisher-stats-query'
 import { formatCredits } from '../lib/earnings'
-import { statsByCampaign, statsBySource, type StatsLine } from '../lib/stats'
 import { PanelState } from './panel-state'
 
 function StatsTable({ title, nameHeader, lines }: { title: string; nameHeader: string; lines: StatsLine[] }) {
@@ -44,12 +42,9 @@ function StatsTable({ title, nameHeader, lines }: { title: string; nameHeader: s
 }
 
 export function StatsPanel({ userId }: { userId: string }) {
-  const sources = usePublisherSourcesQuery(userId)
-  const ids = sources.data?.map((s) => s.id) ?? []
-  const stats = usePublisherStatsQuery(userId, ids, sources.isSuccess)
-  if (sources.isError) return <PanelState state="error" message={sources.error.message} />
+  const stats = usePublisherStatsQuery(userId)
   if (stats.isError) return <PanelState state="error" message={stats.error.message} />
-  if (sources.isPending || stats.isPending) return <PanelState state="loading" />
+  if (stats.isPending) return <PanelState state="loading" />
   return (
     <div className="flex flex-col gap-6">
       <h2 className="text-xl font-semibold">Stats</h2>
@@ -57,8 +52,8 @@ export function StatsPanel({ userId }: { userId: string }) {
         CTR is confirmed subscribers per 100 counted clicks. Only counted traffic appears here; the Sources tab shows
         what was not counted and why.
       </p>
-      <StatsTable title="Per source" nameHeader="Source" lines={statsBySource(stats.data)} />
-      <StatsTable title="Per campaign" nameHeader="Newsletter" lines={statsByCampaign(stats.data)} />
+      <StatsTable title="Per source" nameHeader="Source" lines={stats.data.bySource} />
+      <StatsTable title="Per campaign" nameHeader="Newsletter" lines={stats.data.byCampaign} />
     </div>
   )
 }

@@ -1,31 +1,25 @@
 /** Counted and not-counted clicks per source, by reason (PRODUCT.md "Attribution": numbers anyone can explain). */
-export const CLICK_REASONS = ['bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'rate_limited'] as const
-
-export const reasonLabels: Record<string, string> = {
-  bot_user_agent: 'Bots and crawlers',
-  head_request: 'Link previews (HEAD)',
-  duplicate_visitor: 'Repeat visit within 1 hour',
-  source_inactive: 'Source not approved',
-  rate_limited: 'Rate limited',
-}
-
 export type ClickBreakdown = { counted: number; notCounted: number; byReason: Record<string, number> }
 
-export type ClickRow = { audience_source_id: string; counted: boolean; not_counted_reason: string | null }
+export type SourceFigureRow = { source_id: string; counted_clicks: number | string; not_counted_clicks: number | string }
+export type SourceReasonRow = { source_id: string; kind: string; label: string; total: number | string }
 
 export const emptyBreakdown = (): ClickBreakdown => ({ counted: 0, notCounted: 0, byReason: {} })
 
-export function breakdownBySource(rows: readonly ClickRow[]): Map<string, ClickBreakdown> {
+/**
+ * Puts the database's totals (source_figures, source_not_counted) side by side per source; nothing is
+ * counted here. Reasons are keyed by the database's label (one vocabulary, in not_counted_reasons).
+ */
+export function breakdownBySource(figures: readonly SourceFigureRow[], reasons: readonly SourceReasonRow[]): Map<string, ClickBreakdown> {
   const result = new Map<string, ClickBreakdown>()
-  for (const row of rows) {
-    const entry = result.get(row.audience_source_id) ?? emptyBreakdown()
-    if (row.counted) entry.counted += 1
-    else {
-      entry.notCounted += 1
-      const reason = row.not_counted_reason ?? 'unknown'
-      entry.byReason[reason] = (entry.byReason[reason] ?? 0) + 1
-    }
-    result.set(row.audience_source_id, entry)
+  for (const row of figures) {
+    result.set(row.source_id, { counted: Number(row.counted_clicks), notCounted: Number(row.not_counted_clicks), byReason: {} })
+  }
+  for (const row of reasons) {
+    if (row.kind !== 'click') continue
+    const entry = result.get(row.source_id) ?? emptyBreakdown()
+    entry.byReason[row.label] = Number(row.total)
+    result.set(row.source_id, entry)
   }
   return result
 }

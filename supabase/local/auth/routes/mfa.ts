@@ -1,17 +1,27 @@
 /**
  * TOTP multi-factor auth: enroll (secret, otpauth URI, QR code), challenge, verify (the session is
  * raised to aal2 and `totp` joins its amr), unenroll. A user with a verified factor must be at aal2
- * to add or remove factors, so a stolen password alone cannot strip the second factor.
+ * to add or remove factors, so a stolen password alone cannot strip the second factor. Against guessing
+ * the code: challenge and verify are rate limited per IP and factor, a challenge dies after
+ * MAX_CHALLENGE_ATTEMPTS codes, and a code (its time step) is accepted once per factor.
  */
 import { randomUUID } from 'node:crypto'
 import { Secret, TOTP } from 'otpauth'
 import QRCode from 'qrcode'
 import { httpError, json } from '../errors'
-import { issuerOf, type Route } from '../env'
+import { issuerOf, type AuthEnv, type Route } from '../env'
+import { MINUTE_MS } from '../rate-limit'
 import { readBody, requireUser, str } from '../request'
 import { upgradeSession } from '../sessions'
 
 const CHALLENGE_TTL_SECONDS = 300
+export const MAX_CHALLENGE_ATTEMPTS = 5
+const TOTP_PERIOD_SECONDS = 30
+
+/** GoTrue limits challenge and verify per IP; the factor is a key too, so many IPs share one allowance. */
+function limitMfa(env: AuthEnv, bucket: string, ip: string, factorId: string) {
+  env.limiter.take(bucket, [ip, `factor ${factorId}`], env.settings.mfa.challengeAndVerifyPerMinute, 'request', MINUTE_MS)
+}
 
 type FactorRow = {
   id: string
@@ -90,6 +100,7 @@ export const challenge: Route = async (env, req) => {
   const { user } = await requireUser(env.ctx.db, req)
   const factorId = req.path.split('/')[2] ?? ''
   const factor = await ownFactor(env, user.id, factorId)
+  limitMfa(env, 'mfa-challenge', req.ip, factor.id)
   if (!env.settings.mfa.totpVerify)
     throw httpError(422, 'mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP')
   const id = randomUUID()
@@ -106,12 +117,13 @@ export const verifyFactor: Route = async (env, req) => {
   const db = env.ctx.db
   const { user, session } = await requireUser(db, req)
   const factor = await ownFactor(env, user.id, req.path.split('/')[2] ?? '')
+  limitMfa(env, 'mfa-verify', req.ip, factor.id)
   const body = readBody(req)
   const challengeId = str(body, 'challenge_id') ?? ''
   const code = str(body, 'code') ?? ''
   const row = /^[0-9a-f-]{36}$/i.test(challengeId)
     ? (
-        await db.query<{ id: string; created_at: Date; verified_at: Date | null }>(
+        await db.query<{ id: string; created_at: Date; verified_at: Date | null; attempts: number }>(
           'select * from auth.mfa_challenges where id = $1 and factor_id = $2',
           [challengeId, factor.id],
         )
@@ -125,14 +137,42 @@ export const verifyFactor: Route = async (env, req) => {
       `MFA challenge ${row.id} has expired, verify against another challenge or create a new challenge.`,
     )
   }
-  const totp = new TOTP({ secret: Secret.fromBase32(factor.secret) })
-  if (!/^\d{6}$/.test(code) || totp.validate({ token: code, window: 1 }) === null) {
-    throw httpError(422, 'mfa_verification_failed', 'Invalid TOTP code entered')
+  // Each code tried uses up one attempt, taken atomically so parallel guesses cannot share the last one.
+  const attempt = await db.query(
+    'update auth.mfa_challenges set attempts = attempts + 1 where id = $1 and verified_at is null and attempts < $2 returning attempts',
+    [row.id, MAX_CHALLENGE_ATTEMPTS],
+  )
+  if (attempt.rows.length === 0) {
+    throw httpError(
+      422,
+      'mfa_challenge_expired',
+      'Too many wrong codes for this challenge. Start a new challenge and enter the current code from your authenticator app.',
+    )
   }
-  await db.query('update auth.mfa_challenges set verified_at = now() where id = $1', [row.id])
+  const totp = new TOTP({ secret: Secret.fromBase32(factor.secret), period: TOTP_PERIOD_SECONDS })
+  const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, window: 1 }) : null
+  if (delta === null) throw httpError(422, 'mfa_verification_failed', 'Invalid TOTP code entered')
+  // The time step the code belongs to; one that is not newer than the last accepted step is a replay.
+  const step = Math.floor(Date.now() / 1000 / TOTP_PERIOD_SECONDS) + delta
+  const fresh = await db.query(
+    'update auth.mfa_factors set last_used_step = $2 where id = $1 and (last_used_step is null or last_used_step < $2) returning id',
+    [factor.id, step],
+  )
+  if (fresh.rows.length === 0) {
+    throw httpError(
+      422,
+      'mfa_verification_failed',
+      'This code was already used. Wait for the next code from your authenticator app.',
+    )
+  }
+  const won = await db.query(
+    'update auth.mfa_challenges set verified_at = now() where id = $1 and verified_at is null returning id',
+    [row.id],
+  )
+  if (won.rows.length === 0) throw httpError(404, 'mfa_factor_not_found', 'Challenge not found')
   await db.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [factor.id])
-  const fresh = (await db.query<typeof user>('select * from auth.users where id = $1', [user.id])).rows[0]!
-  return json(await upgradeSession(issuerOf(env), fresh, session, factor.id, 'totp'))
+  const current = (await db.query<typeof user>('select * from auth.users where id = $1', [user.id])).rows[0]!
+  return json(await upgradeSession(issuerOf(env), current, session, factor.id, 'totp'))
 }
 
 export const unenroll: Route = async (env, req) => {

@@ -10,6 +10,7 @@ import { obj, readBody, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, insertUser, isValidEmail } from '../users'
 import { createFlowState, pkceParams } from './pkce'
+import { fromIp } from '../rate-limit'
 
 export const otp: Route = async (env, req) => {
   const body = readBody(req)
@@ -19,7 +20,7 @@ export const otp: Route = async (env, req) => {
     throw httpError(400, 'validation_failed', 'An email address or phone number is required')
   }
   if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
-  env.limiter.take('otp', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  env.limiter.take('otp', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
   const db = env.ctx.db
   let user = await findUserByEmail(db, email)

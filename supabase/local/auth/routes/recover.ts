@@ -10,6 +10,7 @@ import { readBody, requireUser, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, isValidEmail } from '../users'
 import { createFlowState, pkceParams } from './pkce'
+import { fromIp } from '../rate-limit'
 
 function emailOf(body: Record<string, unknown>) {
   const email = str(body, 'email')?.trim()
@@ -21,7 +22,7 @@ function emailOf(body: Record<string, unknown>) {
 export const recover: Route = async (env, req) => {
   const body = readBody(req)
   const email = emailOf(body)
-  env.limiter.take('recover', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  env.limiter.take('recover', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const user = await findUserByEmail(env.ctx.db, email)
   if (!user) return json({})
   const pkce = pkceParams(body)
@@ -42,7 +43,7 @@ export const resend: Route = async (env, req) => {
     throw httpError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change')
   }
   const email = emailOf(body)
-  env.limiter.take('resend', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  env.limiter.take('resend', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
   const db = env.ctx.db
   if (type === 'signup') {

@@ -14,6 +14,7 @@ import { startSession } from '../sessions'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, insertUser, isValidEmail, obfuscatedUser, userJson } from '../users'
 import { createFlowState, pkceParams } from './pkce'
+import { fromIp } from '../rate-limit'
 
 export const signup: Route = async (env, req) => {
   const { settings, ctx } = env
@@ -26,7 +27,7 @@ export const signup: Route = async (env, req) => {
   if (!email) throw httpError(422, 'validation_failed', 'To signup, please provide your email')
   if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
   if (!password) throw httpError(422, 'validation_failed', 'Signup requires a valid password')
-  env.limiter.take('signup', [req.ip, email], settings.rateLimit.signInSignUps)
+  env.limiter.take('signup', [req.ip, fromIp(req.ip, email)], settings.rateLimit.signInSignUps)
   assertStrongPassword(settings, password)
   const userMetadata = obj(body, 'data') ?? {}
   const redirectTo = safeRedirect(settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))

@@ -9,6 +9,7 @@ import { readBody, str } from '../request'
 import { refreshSession, startSession } from '../sessions'
 import { findUserByEmail, isBanned } from '../users'
 import { pkceGrant } from './pkce'
+import { fromIp } from '../rate-limit'
 
 const passwordGrant: Route = async (env, req) => {
   const body = readBody(req)
@@ -18,7 +19,7 @@ const passwordGrant: Route = async (env, req) => {
     if (str(body, 'phone')) throw httpError(400, 'phone_provider_disabled', 'Phone logins are disabled')
     throw errors.validation('Either an email address or phone number and a password must be provided')
   }
-  env.limiter.take('token', [req.ip, email], env.settings.rateLimit.signInSignUps)
+  env.limiter.take('token', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const user = await findUserByEmail(env.ctx.db, email)
   const ok = await checkPassword(password, user?.encrypted_password)
   if (!user || !ok) throw errors.invalidCredentials()

@@ -1,10 +1,11 @@
 /**
  * GET/PUT /user for the signed-in user. Metadata merges; a password change checks strength and the
  * reauthentication nonce when one is sent, and ends the user's other sessions; an email change
- * waits for the confirmation link(s), as GoTrue's secure email change does.
+ * waits for the confirmation link(s), as GoTrue's secure email change does. Both need an aal2 session
+ * when the user has a verified factor.
  */
-import { checkPassword, hashPassword, tokenHash } from '../crypto'
-import { isExpired } from '../email-tokens'
+import type { Queryable } from '../../db/database'
+import { checkPassword, hashPassword } from '../crypto'
 import { errors, httpError, json } from '../errors'
 import type { Route } from '../env'
 import { sendEmailChange } from '../mailers'
@@ -13,6 +14,7 @@ import { obj, readBody, requireUser, str } from '../request'
 import { endSessions } from '../sessions'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, findUserById, isValidEmail, mergeMetadata, normalizeEmail, userJson } from '../users'
+import { checkReauthenticationNonce } from '../verification'
 
 export const getUser: Route = async (env, req) => {
   const { user } = await requireUser(env.ctx.db, req)
@@ -26,6 +28,17 @@ export const updateUser: Route = async (env, req) => {
   const data = obj(body, 'data')
   const password = str(body, 'password')
   const email = str(body, 'email')?.trim()
+  const changesEmail = email !== undefined && normalizeEmail(email) !== (user.email ?? '').toLowerCase()
+
+  // With a verified factor, a password alone (an aal1 session) must not be enough to take the account
+  // over: GoTrue's rule, status, code and message.
+  if ((password || changesEmail) && session.aal !== 'aal2' && (await hasVerifiedFactor(db, user.id))) {
+    throw httpError(
+      401,
+      'insufficient_aal',
+      'AAL2 session is required to update email or password when MFA is enabled.',
+    )
+  }
 
   if (password !== undefined) {
     assertStrongPassword(env.settings, password)
@@ -33,14 +46,11 @@ export const updateUser: Route = async (env, req) => {
       throw httpError(422, 'same_password', 'New password should be different from the old password.')
     }
     const nonce = str(body, 'nonce')
-    if (nonce !== undefined) {
-      const valid =
-        user.reauthentication_token === tokenHash((user.email ?? '').toLowerCase(), nonce) &&
-        !isExpired(env.settings, user, 'reauthentication_token')
-      if (!valid) throw httpError(422, 'reauthentication_not_valid', 'Requires reauthentication')
+    if (nonce !== undefined && !(await checkReauthenticationNonce(db, env.settings, user.id, nonce))) {
+      throw httpError(422, 'reauthentication_not_valid', 'Requires reauthentication')
     }
   }
-  if (email !== undefined && normalizeEmail(email) !== (user.email ?? '').toLowerCase()) {
+  if (changesEmail) {
     if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
     const taken = await findUserByEmail(db, email)
     if (taken && taken.id !== user.id) throw errors.emailExists()
@@ -59,8 +69,8 @@ export const updateUser: Route = async (env, req) => {
     )
     await endSessions(db, user.id, session.id, 'others')
   }
-  if (email !== undefined && normalizeEmail(email) !== (user.email ?? '').toLowerCase()) {
-    const next = normalizeEmail(email)
+  if (changesEmail) {
+    const next = normalizeEmail(email!)
     if (!env.settings.confirmEmail) {
       await db.query('update auth.users set email = $2, updated_at = now() where id = $1', [user.id, next])
     } else {
@@ -73,4 +83,9 @@ export const updateUser: Route = async (env, req) => {
     }
   }
   return json(await userJson(db, (await findUserById(db, user.id))!))
+}
+
+async function hasVerifiedFactor(db: Queryable, userId: string): Promise<boolean> {
+  const r = await db.query("select 1 from auth.mfa_factors where user_id = $1 and status = 'verified' limit 1", [userId])
+  return r.rows.length > 0
 }

@@ -1,8 +1,8 @@
 /**
  * The whole embedded backend (gateway, auth, mailbox, in-memory database with the real migrations, so
- * the auth.users triggers run) started on ephemeral ports, and supabase-js clients for it. Each client
- * gets its own made-up client IP (x-forwarded-for), so per-IP rate limits never couple one test to
- * another; the rate-limit tests pick their IPs on purpose.
+ * the auth.users triggers run) started on ephemeral ports, and supabase-js clients for it. The backend
+ * trusts x-forwarded-for (CLIENT_IP_HEADER, as behind a proxy) so each client gets its own made-up client
+ * IP, and per-IP rate limits never couple one test to another; the rate-limit tests pick their IPs on purpose.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import ws from 'ws'
@@ -20,7 +20,8 @@ let ipCounter = 0
 export const freshIp = () => `198.51.${Math.floor(++ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`
 
 export async function startAuthTestBackend(): Promise<AuthTestBackend> {
-  const backend = await startBackend({ port: 0, dataDir: null, seed: false })
+  // Run as behind a trusted proxy that sets x-forwarded-for, so each simulated client has its own IP.
+  const backend = await startBackend({ port: 0, dataDir: null, seed: false, clientIpHeader: 'x-forwarded-for' })
   const make = (key: string, headers: Record<string, string>) =>
     createClient(backend.apiUrl, key, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

@@ -1,0 +1,17 @@
+/** One campaign's figures per UTC day, every day of the range filled by the database (`daily_figures`). */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+import { toChartPoints } from '@/lib/chart-data'
+import type { DateRange } from '@/lib/date-range'
+import { analyticsKeys } from '../keys'
+
+export async function getDailyFigures(campaignId: string, range: DateRange) {
+  const { data, error } = await supabase.rpc('daily_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+  if (error) throw new Error(error.message)
+  return toChartPoints(data ?? [])
+}
+
+export const dailyFiguresQueryOptions = (campaignId: string, range: DateRange) =>
+  queryOptions({ queryKey: analyticsKeys.daily(campaignId, range), queryFn: () => getDailyFigures(campaignId, range) })
+
+export const useDailyFiguresQuery = (campaignId: string, range: DateRange) => useQuery(dailyFiguresQueryOptions(campaignId, range))

@@ -1,0 +1,27 @@
+/** The headline figures of one campaign over a date range, summed by the database (`figure_totals`). */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+import { toCredits } from '@/lib/format'
+import type { DateRange } from '@/lib/date-range'
+import { analyticsKeys } from '../keys'
+
+export type FigureTotals = { views: number; clicks: number; conversions: number; ctr: number; spend: number }
+
+export async function getFigureTotals(campaignId: string, range: DateRange): Promise<FigureTotals> {
+  const { data, error } = await supabase
+    .rpc('figure_totals', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+    .single()
+  if (error) throw new Error(error.message)
+  return {
+    views: toCredits(data.views),
+    clicks: toCredits(data.clicks),
+    conversions: toCredits(data.conversions),
+    ctr: toCredits(data.ctr),
+    spend: toCredits(data.spend),
+  }
+}
+
+export const figureTotalsQueryOptions = (campaignId: string, range: DateRange) =>
+  queryOptions({ queryKey: analyticsKeys.totals(campaignId, range), queryFn: () => getFigureTotals(campaignId, range) })
+
+export const useFigureTotalsQuery = (campaignId: string, range: DateRange) => useQuery(figureTotalsQueryOptions(campaignId, range))

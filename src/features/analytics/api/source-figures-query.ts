@@ -1,0 +1,27 @@
+/** One campaign's figures per source over a date range (`campaign_source_figures`: the same numbers the publisher and admins see). */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+import { toCredits } from '@/lib/format'
+import type { DateRange } from '@/lib/date-range'
+import { analyticsKeys } from '../keys'
+
+export type SourceFigure = { sourceId: string; sourceName: string; views: number; clicks: number; conversions: number; ctr: number; spend: number }
+
+export async function getSourceFigures(campaignId: string, range: DateRange): Promise<SourceFigure[]> {
+  const { data, error } = await supabase.rpc('campaign_source_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+  if (error) throw new Error(error.message)
+  return (data ?? []).map((row) => ({
+    sourceId: row.source_id,
+    sourceName: row.source_name,
+    views: toCredits(row.views),
+    clicks: toCredits(row.clicks),
+    conversions: toCredits(row.conversions),
+    ctr: toCredits(row.ctr),
+    spend: toCredits(row.spend),
+  }))
+}
+
+export const sourceFiguresQueryOptions = (campaignId: string, range: DateRange) =>
+  queryOptions({ queryKey: analyticsKeys.sourceFigures(campaignId, range), queryFn: () => getSourceFigures(campaignId, range) })
+
+export const useSourceFiguresQuery = (campaignId: string, range: DateRange) => useQuery(sourceFiguresQueryOptions(campaignId, range))

@@ -1,0 +1,66 @@
+/**
+ * send-notifications: delivers the queued notification emails (public.notification_queue). Called by the
+ * database — pg_net, from the `send-notifications` pg_cron job each minute and right after a notification
+ * is queued — with the service-role key; nobody else may call it. It claims due rows (claim_notifications:
+ * skip locked, with a 5-minute lease), renders each from supabase/templates/notifications, sends it over
+ * SMTP and reports back (finish_notification). A failed send is retried later with backoff, and a crash
+ * mid-way leaves the lease to expire, so an email is never lost to a failing SMTP server.
+ */
+import { renderNotification } from '../../templates/notifications/render.ts'
+import { siteUrl, requireEnv } from '../_shared/env.ts'
+import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { sendEmail } from '../_shared/mailer.ts'
+import { serviceClient } from '../_shared/supabase-admin.ts'
+
+type Claimed = { id: string; template: string; data: Record<string, unknown>; email: string | null; full_name: string | null }
+
+const BATCH = 20
+/** Enough batches for a burst; what remains waits for the next call (the job runs every minute). */
+const MAX_BATCHES = 10
+
+async function deliver(n: Claimed): Promise<string | null> {
+  if (!n.email) return 'The recipient has no email address'
+  try {
+    const email = renderNotification(n.template, { email: n.email, name: n.full_name }, n.data ?? {}, siteUrl())
+    await sendEmail({ to: n.email, ...email })
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+async function handle(req: Request): Promise<Response> {
+  requirePost(req)
+  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
+  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may send notifications')
+  const db = serviceClient()
+  let sent = 0
+  let failed = 0
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const { data, error } = await db.rpc('claim_notifications', { p_limit: BATCH })
+    if (error) throw new Error(`claim_notifications failed: ${error.message}`)
+    const batch = (data ?? []) as Claimed[]
+    if (batch.length === 0) break
+    const outcomes = await Promise.all(batch.map(async (n) => ({ id: n.id, error: await deliver(n) })))
+    for (const { id, error: sendError } of outcomes) {
+      const finished = await db.rpc('finish_notification', { p_id: id, p_error: sendError })
+      if (finished.error) throw new Error(`finish_notification failed: ${finished.error.message}`)
+      if (sendError) {
+        failed++
+        console.error(`send-notifications: ${id}: ${sendError}`)
+      } else {
+        sent++
+      }
+    }
+    if (batch.length < BATCH) break
+  }
+  return json({ sent, failed })
+}
+
+Deno.serve(async (req) => {
+  try {
+    return await handle(req)
+  } catch (error) {
+    return errorResponse(error, (message) => ({ error: message }))
+  }
+})

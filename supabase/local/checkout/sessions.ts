@@ -1,0 +1,243 @@
+/**
+ * The local stand-in for Stripe Checkout's sessions: created through Stripe's own API shape (the stripe
+ * package posts form-encoded params to /v1/checkout/sessions), paid or left to expire on the test page,
+ * and reported to the payments webhook as Stripe reports them: an event signed with the webhook secret
+ * (`Stripe-Signature: t=…,v1=…`, made by the stripe package's own test helper), re-signed and retried with
+ * growing delays until the webhook answers 2xx. Sessions live in memory, as long as the backend runs.
+ */
+import { randomBytes } from 'node:crypto'
+import Stripe from 'stripe'
+
+export type LocalSession = {
+  id: string
+  object: 'checkout.session'
+  mode: 'payment'
+  status: 'open' | 'complete' | 'expired'
+  payment_status: 'unpaid' | 'paid'
+  amount_subtotal: number
+  amount_total: number
+  currency: string
+  client_reference_id: string | null
+  customer_email: string | null
+  customer_details: { email: string | null } | null
+  metadata: Record<string, string>
+  payment_intent: string | null
+  success_url: string
+  cancel_url: string
+  url: string | null
+  created: number
+  expires_at: number
+  livemode: false
+}
+
+/** A request Stripe would refuse: answered as Stripe's invalid_request_error, which the package throws. */
+export class CheckoutRequestError extends Error {
+  constructor(
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message)
+  }
+}
+
+export type CheckoutSessionsOptions = {
+  /** Where the checkout page is served, e.g. http://127.0.0.1:54321/checkout */
+  pageBaseUrl: string
+  webhookUrl: string
+  webhookSecret: string
+  /** Waits between delivery attempts; Stripe's own span hours, these keep local retries brief. */
+  retryDelaysMs?: number[]
+  log?: (line: string) => void
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]
+const MIN_LIFETIME_S = 30 * 60
+const MAX_LIFETIME_S = 24 * 60 * 60
+
+const stripeId = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+function requiredUrl(params: URLSearchParams, name: string): string {
+  const value = params.get(name)
+  if (!value) throw new CheckoutRequestError(`Missing required param: ${name}.`, name)
+  try {
+    new URL(value.replace('{CHECKOUT_SESSION_ID}', 'x'))
+  } catch {
+    throw new CheckoutRequestError(`Not a valid URL: ${name}.`, name)
+  }
+  return value
+}
+
+export function createCheckoutSessions(options: CheckoutSessionsOptions) {
+  const sessions = new Map<string, LocalSession>()
+  // What the page shows about the purchase; not part of Stripe's session object, so kept beside it.
+  const productNames = new Map<string, string>()
+  const byIdempotencyKey = new Map<string, LocalSession>()
+  const timers = new Set<NodeJS.Timeout>()
+  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
+  const log = options.log ?? ((line: string) => process.stderr.write(`[checkout] ${line}\n`))
+  let closed = false
+
+  const later = (ms: number, fn: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      if (!closed) fn()
+    }, ms)
+    timer.unref()
+    timers.add(timer)
+  }
+
+  async function postOnce(payload: string): Promise<number> {
+    // A fresh timestamp per attempt, as Stripe signs each delivery anew.
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret })
+    try {
+      const res = await fetch(options.webhookUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signature,
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+        },
+        body: payload,
+        signal: AbortSignal.timeout(20_000),
+      })
+      await res.arrayBuffer()
+      return res.status
+    } catch {
+      return 0
+    }
+  }
+
+  /** Sends the event; resolves after the first attempt, and keeps retrying in the background until a 2xx. */
+  async function deliver(type: string, session: LocalSession): Promise<boolean> {
+    const event = {
+      id: stripeId('evt'),
+      object: 'event',
+      api_version: Stripe.API_VERSION,
+      created: nowSeconds(),
+      data: { object: { ...session } },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    }
+    const payload = JSON.stringify(event, null, 2)
+    const attempt = async (n: number): Promise<boolean> => {
+      const status = await postOnce(payload)
+      if (status >= 200 && status < 300) return true
+      if (n >= retryDelays.length) {
+        log(
+          `${type} ${event.id} for ${session.id}: gave up after ${n + 1} attempts (last status ${status || 'no answer'})`,
+        )
+        return false
+      }
+      log(
+        `${type} ${event.id} for ${session.id}: webhook answered ${status || 'nothing'}; retrying in ${retryDelays[n]} ms`,
+      )
+      later(retryDelays[n]!, () => void attempt(n + 1))
+      return false
+    }
+    return attempt(0)
+  }
+
+  function expire(id: string) {
+    const session = sessions.get(id)
+    if (!session || session.status !== 'open') return
+    session.status = 'expired'
+    session.url = null
+    void deliver('checkout.session.expired', session)
+  }
+
+  return {
+    /** POST /v1/checkout/sessions with Stripe's form-encoded params. */
+    create(params: URLSearchParams, idempotencyKey?: string): LocalSession {
+      if (idempotencyKey && byIdempotencyKey.has(idempotencyKey)) return byIdempotencyKey.get(idempotencyKey)!
+      if (params.get('mode') !== 'payment')
+        throw new CheckoutRequestError('The local checkout supports mode=payment only.', 'mode')
+      const currency = params.get('line_items[0][price_data][currency]')
+      const unitAmount = Number(params.get('line_items[0][price_data][unit_amount]'))
+      const quantity = Number(params.get('line_items[0][quantity]') ?? '1')
+      if (!currency)
+        throw new CheckoutRequestError('Missing required param: line_items[0][price_data][currency].', 'line_items')
+      if (!Number.isInteger(unitAmount) || unitAmount < 50 || !Number.isInteger(quantity) || quantity < 1) {
+        throw new CheckoutRequestError(
+          'The Checkout Session total must be at least 50 cents, in whole cents.',
+          'line_items',
+        )
+      }
+      const created = nowSeconds()
+      const expiresAt = params.has('expires_at') ? Number(params.get('expires_at')) : created + MAX_LIFETIME_S
+      if (
+        !Number.isInteger(expiresAt) ||
+        expiresAt < created + MIN_LIFETIME_S - 60 ||
+        expiresAt > created + MAX_LIFETIME_S + 60
+      ) {
+        throw new CheckoutRequestError('expires_at must be between 30 minutes and 24 hours from now.', 'expires_at')
+      }
+      const metadata: Record<string, string> = {}
+      for (const [key, value] of params) {
+        const m = /^metadata\[(.+)\]$/.exec(key)
+        if (m) metadata[m[1]!] = value
+      }
+      const id = `cs_test_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'a')}`
+      const email = params.get('customer_email')
+      const session: LocalSession = {
+        id,
+        object: 'checkout.session',
+        mode: 'payment',
+        status: 'open',
+        payment_status: 'unpaid',
+        amount_subtotal: unitAmount * quantity,
+        amount_total: unitAmount * quantity,
+        currency: currency.toLowerCase(),
+        client_reference_id: params.get('client_reference_id'),
+        customer_email: email,
+        customer_details: null,
+        metadata,
+        payment_intent: null,
+        success_url: requiredUrl(params, 'success_url'),
+        cancel_url: requiredUrl(params, 'cancel_url'),
+        url: `${options.pageBaseUrl}/${id}`,
+        created,
+        expires_at: expiresAt,
+        livemode: false,
+      }
+      sessions.set(id, session)
+      productNames.set(id, params.get('line_items[0][price_data][product_data][name]') ?? 'Payment')
+      if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session)
+      later(Math.max(0, expiresAt * 1000 - Date.now()), () => expire(id))
+      return session
+    },
+
+    get: (id: string) => sessions.get(id),
+    productName: (id: string) => productNames.get(id) ?? 'Payment',
+
+    /** The test card was charged: complete the session and tell the webhook (first attempt awaited). */
+    async pay(id: string): Promise<LocalSession | undefined> {
+      const session = sessions.get(id)
+      if (!session || session.status !== 'open') return session
+      session.status = 'complete'
+      session.payment_status = 'paid'
+      session.payment_intent = stripeId('pi')
+      session.customer_details = { email: session.customer_email }
+      session.url = null
+      await deliver('checkout.session.completed', session)
+      return session
+    },
+
+    /** Sends the expiry now instead of at expires_at (tests). */
+    expire,
+
+    close() {
+      closed = true
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+    },
+  }
+}
+
+export type CheckoutSessions = ReturnType<typeof createCheckoutSessions>
+
+/** The success_url with Stripe's template variable filled in. */
+export const successUrlOf = (session: LocalSession) =>
+  session.success_url.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id))

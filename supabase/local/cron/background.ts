@@ -1,0 +1,80 @@
+/**
+ * The background work hosted Supabase's extensions do, started by the embedded backend (server.ts): the
+ * pg_cron scheduler and the pg_net worker on timers, and the Vault secrets the jobs read to call this
+ * backend's edge functions (project_url, service_role_key — on hosted Supabase the operator stores them,
+ * see the README). Tests turn the timers off and drive `tick` and `drainNet` themselves.
+ */
+import type { Db } from '../db/database'
+import { NetWorker } from './net-worker'
+import { Scheduler, type JobRun } from './scheduler'
+
+export type BackgroundOptions = {
+  db: Db
+  apiUrl: string
+  serviceRoleKey: string
+  /** Run the scheduler and the net worker on timers (default true). */
+  timers?: boolean
+  /** Scheduler tick in ms (pg_cron checks each second). */
+  tickMs?: number
+  /** How often the net worker looks for queued requests, in ms. */
+  netPollMs?: number
+  log?: (line: string) => void
+}
+
+export type Background = {
+  /** Runs the jobs due at `now` (default: the clock) and the requests they queued. */
+  tick(now?: Date): Promise<JobRun[]>
+  /** Performs every queued net request. */
+  drainNet(): Promise<number>
+  close(): Promise<void>
+}
+
+export async function startBackground(opts: BackgroundOptions): Promise<Background> {
+  const { db, log } = opts
+  await db.query(
+    `insert into vault.secrets (name, secret, description) values
+       ('project_url', $1, 'The API URL of this project (written by supabase/local at start)'),
+       ('service_role_key', $2, 'The service-role key (written by supabase/local at start)')
+     on conflict (name) do update set secret = excluded.secret, updated_at = now()`,
+    [opts.apiUrl, opts.serviceRoleKey],
+  )
+  const net = new NetWorker({ db, log })
+  const scheduler = new Scheduler({ db, log, afterRuns: () => void net.drain().catch(report) })
+  function report(error: unknown) {
+    log?.(`[cron] ${(error as Error).message}`)
+  }
+
+  const timers: NodeJS.Timeout[] = []
+  let checking = false
+  if (opts.timers !== false) {
+    timers.push(
+      setInterval(() => {
+        if (checking) return
+        checking = true
+        // Runs proceed in the background; the next tick only waits for the check of what is due.
+        scheduler
+          .startDue()
+          .then((runs) => runs.forEach((run) => run.catch(report)))
+          .catch(report)
+          .finally(() => (checking = false))
+      }, opts.tickMs ?? 1000),
+      setInterval(() => void net.drain().catch(report), opts.netPollMs ?? 500),
+    )
+    for (const t of timers) t.unref()
+  }
+
+  return {
+    async tick(now) {
+      const runs = await scheduler.tick(now)
+      await net.drain()
+      return runs
+    },
+    drainNet: () => net.drain(),
+    async close() {
+      for (const t of timers) clearInterval(t)
+      // A job in progress finishes (commits or rolls back) before the database closes: nothing half-done.
+      await scheduler.idle()
+      await net.idle()
+    },
+  }
+}

@@ -1,0 +1,129 @@
+// The local checkout's delivery of events, as Stripe delivers them: each attempt signed anew with the
+// webhook secret (verifiable by the stripe package), retried with growing delays while the webhook does
+// not answer 2xx, and stopped once it does; sessions expire with a checkout.session.expired event.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Stripe from 'stripe'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCheckoutSessions, type CheckoutSessions } from '../checkout/sessions'
+
+const SECRET = 'whsec_test_checkout_sessions'
+const stripe = new Stripe('sk_test_unused')
+
+type Received = { type: string; sessionId: string; at: number }
+
+let server: http.Server | undefined
+let sessions: CheckoutSessions | undefined
+afterEach(async () => {
+  sessions?.close()
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
+  server = undefined
+})
+
+/** A webhook that answers with the given statuses in turn (then 200), verifying each signature. */
+async function webhook(statuses: number[]) {
+  const received: Received[] = []
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const event = stripe.webhooks.constructEvent(
+        Buffer.concat(chunks),
+        String(req.headers['stripe-signature']),
+        SECRET,
+      )
+      received.push({ type: event.type, sessionId: (event.data.object as { id: string }).id, at: Date.now() })
+      res.writeHead(statuses.shift() ?? 200).end('{}')
+    })
+  })
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }
+}
+
+function params(overrides: Record<string, string> = {}) {
+  return new URLSearchParams({
+    mode: 'payment',
+    'line_items[0][quantity]': '1',
+    'line_items[0][price_data][currency]': 'usd',
+    'line_items[0][price_data][unit_amount]': '2500',
+    'line_items[0][price_data][product_data][name]': '25.00 Growletter credits',
+    client_reference_id: '00000000-0000-4000-a000-000000000002',
+    customer_email: 'advertiser@growletter.test',
+    success_url: 'http://127.0.0.1:5173/dashboard/advertiser/wallet?session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://127.0.0.1:5173/dashboard/advertiser/wallet?payment=canceled',
+    ...overrides,
+  })
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10))
+}
+
+describe('local checkout sessions', () => {
+  it('retries a webhook that fails until it answers 2xx, signing every attempt, then stops', async () => {
+    const hook = await webhook([500, 503])
+    sessions = createCheckoutSessions({
+      pageBaseUrl: 'http://x/checkout',
+      webhookUrl: hook.url,
+      webhookSecret: SECRET,
+      retryDelaysMs: [20, 40, 80],
+      log: () => {},
+    })
+    const session = sessions.create(params())
+    await sessions.pay(session.id)
+    await until(() => hook.received.length >= 3)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(hook.received.map((r) => [r.type, r.sessionId])).toEqual([
+      ['checkout.session.completed', session.id],
+      ['checkout.session.completed', session.id],
+      ['checkout.session.completed', session.id],
+    ])
+    expect(hook.received[2]!.at - hook.received[1]!.at).toBeGreaterThanOrEqual(35)
+  })
+
+  it('gives up after the last delay when the webhook never answers 2xx', async () => {
+    const hook = await webhook([500, 500, 500, 500, 500])
+    sessions = createCheckoutSessions({
+      pageBaseUrl: 'http://x/checkout',
+      webhookUrl: hook.url,
+      webhookSecret: SECRET,
+      retryDelaysMs: [10, 10],
+      log: () => {},
+    })
+    await sessions.pay(sessions.create(params()).id)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(hook.received).toHaveLength(3)
+  })
+
+  it('answers the same session to the same idempotency key, and refuses what Stripe refuses', () => {
+    sessions = createCheckoutSessions({
+      pageBaseUrl: 'http://x/checkout',
+      webhookUrl: 'http://127.0.0.1:9/',
+      webhookSecret: SECRET,
+    })
+    const a = sessions.create(params(), 'key-1')
+    expect(sessions.create(params({ 'line_items[0][price_data][unit_amount]': '9999' }), 'key-1')).toBe(a)
+    expect(a).toMatchObject({ amount_total: 2500, currency: 'usd', status: 'open', url: `http://x/checkout/${a.id}` })
+    expect(() => sessions!.create(params({ 'line_items[0][price_data][unit_amount]': '49' }))).toThrow(
+      /at least 50 cents/,
+    )
+    expect(() => sessions!.create(params({ success_url: '' }))).toThrow('Missing required param: success_url.')
+    expect(() => sessions!.create(params({ mode: 'subscription' }))).toThrow(/mode=payment/)
+  })
+
+  it('expires an unpaid session with a signed checkout.session.expired, and then it cannot be paid', async () => {
+    const hook = await webhook([])
+    sessions = createCheckoutSessions({
+      pageBaseUrl: 'http://x/checkout',
+      webhookUrl: hook.url,
+      webhookSecret: SECRET,
+      log: () => {},
+    })
+    const session = sessions.create(params())
+    sessions.expire(session.id)
+    await until(() => hook.received.length >= 1)
+    expect(hook.received.map((r) => r.type)).toEqual(['checkout.session.expired'])
+    expect((await sessions.pay(session.id))?.status).toBe('expired')
+    expect(hook.received).toHaveLength(1)
+  })
+})

@@ -1,0 +1,23 @@
+/** The notification templates by name, as public.notification_queue.template names them. */
+import { campaignReviewed } from './campaign-reviewed.ts'
+import { depositReceipt } from './deposit-receipt.ts'
+import { disputeDecided } from './dispute-decided.ts'
+import { lowBalance } from './low-balance.ts'
+import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
+import { payoutPaid } from './payout-paid.ts'
+import { sourceReviewed } from './source-reviewed.ts'
+
+const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl: string) => Rendered> = {
+  source_reviewed: sourceReviewed,
+  campaign_reviewed: campaignReviewed,
+  low_balance: lowBalance,
+  payout_paid: payoutPaid,
+  dispute_decided: disputeDecided,
+  deposit_receipt: depositReceipt,
+}
+
+export function renderNotification(template: string, to: Recipient, data: NotificationData, siteUrl: string): Rendered {
+  const render = templates[template]
+  if (!render) throw new Error(`Unknown notification template ${template}`)
+  return render(to, data, siteUrl)
+}

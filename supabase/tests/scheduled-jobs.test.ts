@@ -1,0 +1,178 @@
+// Money that settles by itself: the jobs a migration schedules with pg_cron, run by the embedded
+// scheduler (supabase/local/cron) against backdated rows — each run recorded, two runs at once doing the
+// work once, a run that fails half-way leaving nothing half-done for the next run to finish.
+import { randomUUID } from 'node:crypto'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { Scheduler } from '../local/cron/scheduler'
+import type { Db } from '../local/db/database'
+import { testDb } from './helpers/db'
+import { ledgerMismatches } from './helpers/fixtures'
+import { ageSubscription, confirm, createMarket, subscribe, walletOf, type Market } from './helpers/market'
+
+let db: Db
+beforeAll(async () => {
+  db = await testDb()
+})
+afterEach(async () => {
+  expect(await ledgerMismatches()).toEqual([])
+})
+
+const commandOf = async (jobname: string) =>
+  (await db.query<{ command: string }>('select command from cron.job where jobname = $1', [jobname])).rows[0]!.command
+
+/** Runs a job's command in its own transaction, as the scheduler does. */
+const runJob = async (jobname: string) => {
+  const command = await commandOf(jobname)
+  return db.transaction(async (tx) => (await tx.query(command)).rows)
+}
+
+async function countedSubscriber(m: Market) {
+  const email = `settle-${randomUUID()}@example.com`
+  const { tokens } = await subscribe(email, [m.campaignId], { sourceId: m.sourceId })
+  await ageSubscription(email)
+  expect(await confirm(tokens[0]!, email)).toMatchObject({ counted: true })
+  return (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email])).rows[0]!.id
+}
+
+/** Screening ended a minute ago for this subscriber's hold and earning. */
+const backdate = (subscriptionId: string) =>
+  db.query(
+    `update public.wallet_transactions set available_at = now() - interval '1 minute'
+     where subscription_id = $1 and status = 'pending'`,
+    [subscriptionId],
+  )
+
+/** Earnings = charges × (1 − 20% fee), over everything this market's campaign charged. */
+async function expectEarningsMatchCharges(m: Market) {
+  const r = await db.query<{ charged: string; earned: string }>(
+    `select (-sum(amount) filter (where (type = 'debit' or (type = 'hold' and status = 'pending')) and user_id = $2))::text as charged,
+            (sum(amount) filter (where type = 'earning' and status in ('pending', 'completed') and user_id = $3))::text as earned
+     from public.wallet_transactions where campaign_id = $1`,
+    [m.campaignId, m.advertiser.id, m.publisher.id],
+  )
+  expect(Number(r.rows[0]!.earned)).toBeCloseTo(Number(r.rows[0]!.charged) * 0.8, 2)
+}
+
+describe('jobs scheduled by the migrations', () => {
+  it('schedules settlement, reservations, IP purge and history cleanup with cron.schedule', async () => {
+    const jobs = await db.query<{ jobname: string; schedule: string; active: boolean }>(
+      "select jobname, schedule, active from cron.job where jobname not like 'probe-%' order by jobname",
+    )
+    expect(jobs.rows).toEqual(
+      expect.arrayContaining([
+        { jobname: 'expire-reservations', schedule: '* * * * *', active: true },
+        { jobname: 'purge-click-ips', schedule: '17 3 * * *', active: true },
+        { jobname: 'purge-job-history', schedule: '27 3 * * *', active: true },
+        { jobname: 'settle-matured-holds', schedule: '* * * * *', active: true },
+      ]),
+    )
+  })
+
+  it('are run by the embedded scheduler within their interval, and every run is recorded', async () => {
+    const m = await createMarket({ deposit: 100, price: 10, budget: 100 })
+    await backdate(await countedSubscriber(m))
+    const scheduler = new Scheduler({ db })
+    const t0 = new Date(Date.now() + 3_600_000)
+    await scheduler.tick(t0)
+    const runs = await scheduler.tick(new Date(t0.getTime() + 60_000))
+    const settle = runs.find((r) => r.jobname === 'settle-matured-holds')
+    expect(settle).toMatchObject({ status: 'succeeded', message: '1 row' })
+    const recorded = await db.query<{ status: string; start_time: Date | null; end_time: Date | null }>(
+      'select status, start_time, end_time from cron.job_run_details where runid = $1',
+      [settle!.runid],
+    )
+    expect(recorded.rows[0]).toMatchObject({ status: 'succeeded' })
+    expect(recorded.rows[0]!.end_time!.getTime()).toBeGreaterThanOrEqual(recorded.rows[0]!.start_time!.getTime())
+    expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '8.00', pending_earnings: '0.00' })
+    expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '90.00', held: '0.00' })
+  })
+})
+
+describe('settle-matured-holds', () => {
+  it('settles each matured hold and earning once when two runs overlap, and leaves the rest pending', async () => {
+    const m = await createMarket({ deposit: 200, price: 10, budget: 200 })
+    const matured = [await countedSubscriber(m), await countedSubscriber(m), await countedSubscriber(m)]
+    const young = await countedSubscriber(m)
+    for (const id of matured) await backdate(id)
+    const [a, b] = await Promise.all([runJob('settle-matured-holds'), runJob('settle-matured-holds')])
+    const settledRows = Number(Object.values(a[0]!)[0]) + Number(Object.values(b[0]!)[0])
+    expect(settledRows).toBe(6) // three holds and three earnings, each once
+    expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '170.00', held: '10.00', available: '160.00' })
+    expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '24.00', pending_earnings: '8.00' })
+    const debits = await db.query<{ n: number }>(
+      "select count(*)::int as n from public.wallet_transactions where campaign_id = $1 and type = 'debit'",
+      [m.campaignId],
+    )
+    expect(debits.rows[0]!.n).toBe(3)
+    // A third run finds nothing left to do.
+    expect(Number(Object.values((await runJob('settle-matured-holds'))[0]!)[0])).toBe(0)
+    const pendingYoung = await db.query<{ n: number }>(
+      "select count(*)::int as n from public.wallet_transactions where subscription_id = $1 and status = 'pending'",
+      [young],
+    )
+    expect(pendingYoung.rows[0]!.n).toBe(2)
+    await expectEarningsMatchCharges(m)
+  })
+
+  it('rolls a run back whole when it fails half-way, records the failure, and the next run finishes the work', async () => {
+    const m = await createMarket({ deposit: 100, price: 10, budget: 100 })
+    const first = await countedSubscriber(m)
+    const second = await countedSubscriber(m)
+    await backdate(first)
+    await backdate(second)
+    // A fault on the second earning: the run raises after it has already settled the first subscriber.
+    await db.exec(`
+      create or replace function public.test_fail_settlement() returns trigger language plpgsql as $$
+      begin
+        if new.subscription_id = '${second}' and new.type = 'earning' and new.status = 'completed' then
+          raise exception 'simulated fault while settling';
+        end if;
+        return new;
+      end $$;
+      create trigger test_fail_settlement before update on public.wallet_transactions
+        for each row execute function public.test_fail_settlement();`)
+    const scheduler = new Scheduler({ db })
+    const t0 = new Date(Date.now() + 2 * 3_600_000)
+    try {
+      await scheduler.tick(t0)
+      const failed = (await scheduler.tick(new Date(t0.getTime() + 60_000))).find((r) => r.jobname === 'settle-matured-holds')
+      expect(failed).toMatchObject({ status: 'failed', message: 'simulated fault while settling' })
+      expect(
+        (await db.query('select status, return_message from cron.job_run_details where runid = $1', [failed!.runid])).rows,
+      ).toEqual([{ status: 'failed', return_message: 'simulated fault while settling' }])
+      // Nothing of the failed run stayed: both subscribers are still fully pending.
+      expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '0.00', pending_earnings: '16.00' })
+      expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '100.00', held: '20.00' })
+    } finally {
+      await db.exec('drop trigger test_fail_settlement on public.wallet_transactions; drop function public.test_fail_settlement();')
+    }
+    const next = (await scheduler.tick(new Date(t0.getTime() + 120_000))).find((r) => r.jobname === 'settle-matured-holds')
+    expect(next).toMatchObject({ status: 'succeeded' })
+    expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '16.00', pending_earnings: '0.00' })
+    expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '80.00', held: '0.00' })
+    await expectEarningsMatchCharges(m)
+  })
+})
+
+describe('purge-click-ips', () => {
+  it('forgets raw IPs older than 30 days, once, when two runs overlap, and keeps younger ones', async () => {
+    const m = await createMarket({ deposit: 0 })
+    const insert = (age: string) =>
+      db.query<{ id: string }>(
+        `insert into public.link_clicks (audience_source_id, counted, visitor_hash, ip, created_at)
+         values ($1, true, $2, '203.0.113.9', now() - $3::interval) returning id`,
+        [m.sourceId, randomUUID(), age],
+      )
+    const old = [(await insert('31 days')).rows[0]!.id, (await insert('45 days')).rows[0]!.id]
+    const recent = (await insert('29 days')).rows[0]!.id
+    await Promise.all([runJob('purge-click-ips'), runJob('purge-click-ips')])
+    const ips = await db.query<{ id: string; ip: string | null; visitor_hash: string }>(
+      'select id, ip, visitor_hash from public.link_clicks where audience_source_id = $1',
+      [m.sourceId],
+    )
+    const byId = new Map(ips.rows.map((r) => [r.id, r]))
+    for (const id of old) expect(byId.get(id)!.ip).toBeNull()
+    expect(byId.get(recent)!.ip).toBe('203.0.113.9')
+    expect(byId.get(old[0]!)!.visitor_hash).toBeTruthy()
+  })
+})

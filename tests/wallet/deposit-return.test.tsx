@@ -1,0 +1,126 @@
+// Coming back from the checkout: the SPEC §2 toast, the query cleared, the deposit shown pending until the
+// payments webhook lands and then completed with the new balance (refetched, no reload); a cancelled
+// checkout changes nothing; open checkouts are listed until they expire.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { http, HttpResponse } from 'msw'
+import { act, screen, waitFor } from '@testing-library/react'
+import { restUrl, server } from '../msw/server'
+import { renderRoute } from '../render-route'
+import { ADVERTISER, countedJson, signInAs } from '../campaigns/signed-in'
+import { DEPOSIT_POLL_MS } from '@/features/wallet/api/deposits-query'
+
+const SESSION = 'cs_test_a1b2c3'
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
+const deposit = (status: string, overrides: Record<string, unknown> = {}) => ({
+  id: 'd1',
+  amount: 25,
+  status,
+  stripe_session_id: SESSION,
+  expires_at: inAnHour(),
+  created_at: new Date().toISOString(),
+  ...overrides,
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('payment return on the wallet', () => {
+  it('shows the deposit pending until the webhook lands, then completed with the refetched balance', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    signInAs('advertiser')
+    let credited = false
+    const depositQueries: URLSearchParams[] = []
+    server.use(
+      http.get(restUrl('deposits'), ({ request }) => {
+        depositQueries.push(new URL(request.url).searchParams)
+        return HttpResponse.json([deposit(credited ? 'completed' : 'pending')])
+      }),
+      http.get(restUrl('wallets'), () =>
+        HttpResponse.json([
+          credited ? { balance: 35, held: 0, available: 35 } : { balance: 10, held: 0, available: 10 },
+        ]),
+      ),
+      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+    )
+    const { router } = renderRoute(`/dashboard/advertiser/wallet?session_id=${SESSION}`)
+    expect(await screen.findByText('Payment successful')).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.search).toBe(''))
+    expect(router.state.location.pathname).toBe('/dashboard/advertiser/wallet')
+    expect(await screen.findByTestId('deposit-pending')).toHaveTextContent(
+      'Deposit of 25.00 credits pending: confirming your payment…',
+    )
+    expect(screen.getByTestId('wallet-total')).toHaveTextContent('10.00 credits')
+    const watching = depositQueries.filter((q) => q.get('or') === `(status.eq.pending,stripe_session_id.eq.${SESSION})`)
+    expect(watching.length).toBeGreaterThan(0)
+    expect(watching[0]!.get('user_id')).toBe(`eq.${ADVERTISER.id}`)
+
+    credited = true
+    await act(() => vi.advanceTimersByTimeAsync(DEPOSIT_POLL_MS))
+    expect(await screen.findByTestId('deposit-completed')).toHaveTextContent(
+      'Deposit completed: 25.00 credits added to your wallet.',
+    )
+    await waitFor(() => expect(screen.getByTestId('wallet-total')).toHaveTextContent('35.00 credits'))
+    // Credited: the polling stops.
+    await waitFor(() => expect(screen.getByTestId('wallet-total')).toHaveTextContent('35.00 credits'))
+    const asked = depositQueries.length
+    await act(() => vi.advanceTimersByTimeAsync(DEPOSIT_POLL_MS * 3))
+    expect(depositQueries.length).toBe(asked)
+  })
+
+  it('says so when the payment failed', async () => {
+    signInAs('advertiser')
+    server.use(
+      http.get(restUrl('deposits'), () => HttpResponse.json([deposit('failed')])),
+      http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),
+      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+    )
+    renderRoute(`/dashboard/advertiser/wallet?session_id=${SESSION}`)
+    expect(await screen.findByTestId('deposit-failed')).toHaveTextContent(
+      'The payment for 25.00 credits failed, so nothing was added.',
+    )
+  })
+
+  it('shows the cancelled toast, clears the query and follows no deposit', async () => {
+    signInAs('advertiser')
+    const depositQueries: URLSearchParams[] = []
+    server.use(
+      http.get(restUrl('deposits'), ({ request }) => {
+        depositQueries.push(new URL(request.url).searchParams)
+        return HttpResponse.json([])
+      }),
+      http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),
+      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+    )
+    const { router } = renderRoute('/dashboard/advertiser/wallet?payment=canceled')
+    expect(await screen.findByText('Payment canceled')).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.search).toBe(''))
+    await waitFor(() => expect(depositQueries.length).toBeGreaterThan(0))
+    expect(depositQueries[0]!.get('or')).toBe('(status.eq.pending)')
+    expect(screen.queryByTestId('deposit-status')).not.toBeInTheDocument()
+    expect(await screen.findByTestId('wallet-total')).toHaveTextContent('10.00 credits')
+  })
+
+  it('lists checkouts still open as awaiting payment, and not those past their expiry', async () => {
+    signInAs('advertiser')
+    server.use(
+      http.get(restUrl('deposits'), () =>
+        HttpResponse.json([
+          deposit('pending', { id: 'open', amount: 40, stripe_session_id: 'cs_test_open' }),
+          deposit('pending', {
+            id: 'old',
+            amount: 70,
+            stripe_session_id: 'cs_test_old',
+            expires_at: '2020-01-01T00:00:00Z',
+          }),
+        ]),
+      ),
+      http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),
+      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+    )
+    renderRoute('/dashboard/advertiser/wallet')
+    const open = await screen.findAllByTestId('deposit-awaiting')
+    expect(open).toHaveLength(1)
+    expect(open[0]).toHaveTextContent('Deposit of 40.00 credits: awaiting payment. The checkout stays open until')
+  })
+})

@@ -1,7 +1,19 @@
+import { useEffect } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { matchRoutes, RouterProvider } from 'react-router-dom'
 import { AppProviders } from './providers'
 import { createRouter, routes } from './router'
+
+/**
+ * Marks the document once the app has rendered (or hydrated) and handles events: before that, a
+ * prerendered page is only HTML. End-to-end tests wait for it before they interact.
+ */
+function AppReady() {
+  useEffect(() => {
+    document.documentElement.dataset.appReady = 'true'
+  }, [])
+  return null
+}
 
 /**
  * The app for this page load. Before hydrating a prerendered page, the lazy route modules of the current
@@ -23,6 +35,7 @@ export async function createApp({ hydrating, client }: { hydrating: boolean; cli
   return (
     <AppProviders client={client}>
       <RouterProvider router={router} />
+      <AppReady />
     </AppProviders>
   )
 }

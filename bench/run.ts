@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),
   dashboards: () => import('./dashboards'),
+  lighthouse: () => import('./lighthouse'),
 }
 
 const only = process.argv.slice(2)

@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { Worker } from 'node:worker_threads'
-import { openDatabase, withRequestContext, type Db } from '../supabase/local/db/database'
+import { literal, withRequestContext } from '../supabase/local/db/database'
 import { startBackend, type Backend } from '../supabase/local/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 
@@ -134,25 +134,23 @@ async function restLoad(backend: Backend) {
 }
 
 /**
- * The same request transaction straight through the driver: the prelude withRequestContext sends, then
- * the very statement the REST API generates for `?select=id,name,qty&id=eq.<id>` (max_rows applied).
+ * The same request transaction straight through the driver, in one round trip as the budget defines it:
+ * the prelude withRequestContext sets, the very statement the REST API generates for
+ * `?select=id,name,qty&id=eq.<id>` (max_rows applied) and `commit`, as one simple query.
  */
-const REST_STATEMENT =
+const restStatement = (id: number) =>
   `select null::int as total, count(*)::int as page, coalesce(json_agg(_r), '[]')::text as body from ` +
   `(select t0."id" as "id", t0."name" as "name", t0."qty" as "qty" from "public"."bench_kv" as t0 ` +
-  `where t0."id" = $1::text::integer limit 1000) _r`
+  `where t0."id" = ${literal(String(id))}::text::integer limit 1000) _r`
 
-function driverGetter(db: Db) {
-  // The prelude a REST GET sends: read-only, with anon's statement_timeout (see db/role-timeouts.ts).
-  const ctx = {
-    role: 'anon' as const,
-    claims: { role: 'anon' },
-    headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' },
-    readOnly: true,
-    statementTimeout: '3s',
-  }
+function driverGetter(pool: pg.Pool) {
+  // The settings a REST GET's prelude makes: read-only, anon's statement_timeout (db/role-timeouts.ts).
+  const prelude =
+    `begin read only; select set_config('role', 'anon', true), set_config('request.jwt.claims', '{"role":"anon"}', true), ` +
+    `set_config('request.headers', '{"x-forwarded-for":"127.0.0.1","x-real-ip":"127.0.0.1"}', true), set_config('request.jwt.claim.sub', '', true), ` +
+    `set_config('request.jwt.claim.role', 'anon', true), set_config('statement_timeout', '3s', true);`
   return async (id: number) => {
-    await withRequestContext(db, ctx, (tx) => tx.query(REST_STATEMENT, [String(id)]))
+    await pool.query(`${prelude} ${restStatement(id)}; commit`)
   }
 }
 
@@ -160,9 +158,9 @@ function driverGetter(db: Db) {
  * Driver and REST rounds alternate (ROUNDS of each) so that the load other processes put on this
  * shared machine falls on both sides alike.
  */
-async function selectByKey(backend: Backend, driverDb: Db): Promise<SelectFigures> {
+async function selectByKey(backend: Backend, driver: (id: number) => Promise<void>): Promise<SelectFigures> {
   const key = (i: number) => 1 + ((i * 7919) % ROWS)
-  const get = driverGetter(driverDb)
+  const get = driver
   for (let i = 0; i < 200; i++) await get(key(i))
   const load = await restLoad(backend)
   const total = { driver: { done: 0, errors: 0, ms: 0 }, rest: { done: 0, errors: 0, ms: 0 } }
@@ -199,16 +197,17 @@ async function onPostgres(): Promise<SelectFigures | null> {
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   let backend: Backend | null = null
-  let driverDb: Db | null = null
+  let driverPool: pg.Pool | null = null
   try {
     backend = await startBackend({ port: 0, databaseUrl: url.toString(), seed: false })
     await backend.db.exec(SETUP)
     await backend.reloadSchema()
-    driverDb = await openDatabase({ databaseUrl: url.toString() })
-    return await selectByKey(backend, driverDb)
+    driverPool = new pg.Pool({ connectionString: url.toString(), max: CONCURRENCY })
+    driverPool.on('error', () => {})
+    return await selectByKey(backend, driverGetter(driverPool))
   } finally {
     await backend?.close()
-    await driverDb?.close()
+    await driverPool?.end()
     await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
     await admin.end()
     local?.stop()
@@ -220,7 +219,11 @@ async function onPglite(): Promise<SelectFigures> {
   try {
     await backend.db.exec(SETUP)
     await backend.reloadSchema()
-    return await selectByKey(backend, backend.db)
+    const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' }, readOnly: true }
+    // In process there is no round trip: the driver side is the same transaction through the Db handle.
+    return await selectByKey(backend, async (id) => {
+      await withRequestContext(backend.db, ctx, (tx) => tx.query(restStatement(id)))
+    })
   } finally {
     await backend.close()
   }

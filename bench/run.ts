@@ -7,6 +7,8 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   backend: () => import('./backend'),
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),
+  dashboards: () => import('./dashboards'),
+  lighthouse: () => import('./lighthouse'),
 }
 
 const only = process.argv.slice(2)

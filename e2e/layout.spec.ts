@@ -40,6 +40,8 @@ const routes = {
   advertiser: [
     '/dashboard/advertiser',
     '/dashboard/advertiser/analytics',
+    '/dashboard/advertiser/subscribers',
+    '/dashboard/advertiser/manage',
     '/dashboard/advertiser/submit-newsletter',
     '/dashboard/advertiser/wallet',
     '/dashboard/advertiser/disputes',

@@ -38,6 +38,9 @@ for (const [key, entry] of Object.entries(packages)) {
     added++
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))))
+// npm orders the entries with an English collation, whatever the machine's locale (@npmcli/arborist's
+// shrinkwrap); sorting the same way keeps `npm install` from reordering what this script wrote.
+const collator = new Intl.Collator('en')
+lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : collator.compare(a, b))))
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(`complete-lockfile: added ${added} optional platform entries to ${file}`)

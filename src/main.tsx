@@ -1,34 +1,31 @@
 /**
- * Entry point. The app is imported dynamically so that a failure at start-up (missing environment,
- * a broken chunk) shows the 'Application Error' screen instead of a blank page (SPEC §2 Global screens).
+ * Entry point. Decides what a first load needs before anything heavy arrives:
+ * - `/earn/{code}` opened from outside: the magic-link fast path (app/earn-entry.ts) records the click and
+ *   redirects with no React, router or app shell loaded, then the app starts at the destination;
+ * - every other path: the app (app/boot.tsx), over the page's prerendered HTML or the first-paint shell.
  */
 import './index.css'
-import { createRoot } from 'react-dom/client'
-import { FatalErrorScreen } from '@/components/fatal-error-screen'
 
-/**
- * The page chunks of the routes people land on, started together with the app chunk instead of after it
- * (app → router → page in series). The same imports as the router's, so the router finds them loaded.
- * `/earn/{code}` also starts the list it redirects to.
- */
-const landingPages: ReadonlyArray<readonly [RegExp, () => Promise<unknown>]> = [
-  [/^\/$/, () => import('./app/routes/home')],
-  [/^\/audiences\/?$/, () => import('./app/routes/audiences')],
-  [/^\/(newsletters|campaigns)\/?$/, () => import('./app/routes/newsletters')],
-  [/^\/earn(\/[^/]*)?\/?$/, () => Promise.all([import('./app/routes/earn'), import('./app/routes/newsletters')])],
-  [/^\/login\/?$/, () => import('./app/routes/login')],
-  [/^\/register\/?$/, () => import('./app/routes/register')],
-]
+/** Shown when even the app's entry chunk cannot load (SPEC §2: 'Application Error' with a refresh button). */
+function startupFailed(error: unknown) {
+  console.error('Application failed to start', error)
+  const root = document.getElementById('root')!
+  root.innerHTML =
+    '<main role="alert" class="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">' +
+    '<h1 class="text-2xl font-bold">Application Error</h1>' +
+    '<p class="max-w-xl text-sm text-muted-foreground">The application could not load. Check your connection and refresh.</p>' +
+    '<button type="button" class="rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground hover:bg-primary-hover">Refresh</button></main>'
+  root.querySelector('button')!.addEventListener('click', () => window.location.reload())
+}
 
-// Only a head start: if it fails, the router's own import reports the error.
-landingPages.find(([pattern]) => pattern.test(window.location.pathname))?.[1]().catch(() => undefined)
+const startApp = () => import('./app/boot').then(({ boot }) => boot()).catch(startupFailed)
 
-const container = document.getElementById('root')!
-const root = createRoot(container)
-
-import('./app/app')
-  .then(({ App }) => root.render(<App />))
-  .catch((error: unknown) => {
-    console.error('Application failed to start', error)
-    root.render(<FatalErrorScreen error={error} />)
-  })
+if (/^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
+  // The fingerprint is the slowest part of the click: its library starts downloading with the fast path.
+  import('@fingerprintjs/fingerprintjs').catch(() => undefined)
+  import('./app/earn-entry')
+    .then(({ runEarnEntry }) => runEarnEntry())
+    // If the fast path cannot load, the app's own /earn page runs the same flow.
+    .catch(() => undefined)
+    .finally(startApp)
+} else void startApp()

@@ -7,6 +7,8 @@ export class Directory {
   async open(query = '') {
     await this.page.goto(`/audiences${query}`)
     await expect(this.page.getByRole('heading', { level: 1, name: 'Discover Trusted Audiences' })).toBeVisible()
+    // Prerendered HTML until the app hydrates it: interact only after that.
+    await this.page.locator('html[data-app-ready]').waitFor({ state: 'attached' })
   }
 
   cards() {

@@ -7,11 +7,18 @@ export type MailboxMessage = { id: string; to: string; subject: string; text: st
 export class NewslettersPage {
   constructor(readonly page: Page) {}
 
+  /** The page is prerendered HTML until the app has hydrated it: interact only after that. */
+  async ready() {
+    await this.page.locator('html[data-app-ready]').waitFor({ state: 'attached' })
+  }
+
   async pick(...names: string[]) {
+    await this.ready()
     for (const name of names) await this.page.getByLabel(`Select ${name}`).check()
   }
 
   async subscribe(email: string) {
+    await this.ready()
     const panel = this.page.getByTestId('subscribe-panel')
     await panel.getByLabel('Email address').fill(email)
     await panel.getByRole('button', { name: /^Subscribe/ }).click()

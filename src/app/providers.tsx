@@ -4,13 +4,14 @@
  * that public pages never use; an area that shows tooltips wraps itself in `<TooltipProvider>`.
  */
 import { useState, type ReactNode } from 'react'
-import { QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { createQueryClient } from '@/lib/query-client'
 import { SessionProvider } from '@/lib/session'
 import { ToastOutlet } from '@/lib/toast-outlet'
 
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient)
+/** `client`: a cache filled before the first render (the prerender's, or the data a prerendered page carries). */
+export function AppProviders({ children, client }: { children: ReactNode; client?: QueryClient }) {
+  const [queryClient] = useState(() => client ?? createQueryClient())
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider>{children}</SessionProvider>

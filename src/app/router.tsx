@@ -61,6 +61,8 @@ export const routes: RouteObject[] = [
               { path: 'analytics', ...page(() => import('./routes/advertiser/analytics')) },
               { path: 'submit-newsletter', ...page(() => import('./routes/advertiser/submit-newsletter')) },
               { path: 'wallet', ...page(() => import('./routes/advertiser/wallet')) },
+              { path: 'subscribers', ...page(() => import('./routes/advertiser/subscribers')) },
+              { path: 'manage', ...page(() => import('./routes/advertiser/manage')) },
               { path: 'disputes', ...page(() => import('./routes/advertiser/disputes')) },
               { path: 'newsletters', element: <Navigate replace to={paths.advertiser.root} /> },
               { path: 'newsletter/:id', element: <NewsletterAnalyticsRedirect /> },

@@ -32,6 +32,8 @@ const exact: Record<string, string> = {
   [paths.advertiser.submitNewsletter]: 'Submit a newsletter · Advertiser',
   [paths.advertiser.wallet]: 'Wallet · Advertiser',
   [paths.advertiser.disputes]: 'Disputes · Advertiser',
+  [paths.advertiser.subscribers]: 'Subscribers · Advertiser',
+  [paths.advertiser.manage]: 'Manage newsletters · Advertiser',
   [paths.publisher.root]: 'Overview · Influencer',
   [paths.publisher.sources]: 'Sources · Influencer',
   [paths.publisher.stats]: 'Stats · Influencer',

@@ -31,6 +31,8 @@ export const paths = {
     submitNewsletter: '/dashboard/advertiser/submit-newsletter',
     wallet: '/dashboard/advertiser/wallet',
     disputes: '/dashboard/advertiser/disputes',
+    subscribers: '/dashboard/advertiser/subscribers',
+    manage: '/dashboard/advertiser/manage',
   },
   publisher: {
     root: '/dashboard/publisher',

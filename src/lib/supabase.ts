@@ -15,14 +15,14 @@ import { FunctionsClient } from '@supabase/functions-js'
 import { PostgrestClient } from '@supabase/postgrest-js'
 import { env } from '@/config/env'
 import type { Database } from '@/types/database.types'
+import { authStorageKey } from './auth-storage-key'
 import { createLazyAuth } from './lazy-auth'
 import { readLocal } from './storage-keys'
 
 const url = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
 const anonKey = env.VITE_SUPABASE_ANON_KEY
 const clientInfo = { 'X-Client-Info': 'growletter-web' }
-// The key supabase-js derives, so a session survives a switch between the two clients.
-const storageKey = `sb-${new URL(url).hostname.split('.')[0]}-auth-token`
+const storageKey = authStorageKey(url)
 
 const lazyAuth = createLazyAuth(async () => {
   const { AuthClient } = await import('@supabase/auth-js')
@@ -37,7 +37,8 @@ const lazyAuth = createLazyAuth(async () => {
   })
 })
 
-const hasStoredSession = () => readLocal(storageKey) !== null
+/** A session is stored in this browser (the visitor may be signed in). */
+export const hasStoredSession = () => readLocal(storageKey) !== null
 // An auth email link's hash (a session or an error) is handled by the page it lands on, through auth-js.
 const urlCarriesAuth = () => typeof window !== 'undefined' && /(^#|&)(access_token|error)=/.test(window.location.hash)
 

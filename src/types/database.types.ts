@@ -16,6 +16,10 @@ export type Database = {
           name: string
           platform: string
           publisher_id: string
+          quality_confirmation_rate: number | null
+          quality_counted_clicks: number | null
+          quality_counted_share: number | null
+          quality_refreshed_at: string | null
           review_note: string | null
           status: string
           unified_code: string
@@ -33,6 +37,10 @@ export type Database = {
           name: string
           platform?: string
           publisher_id: string
+          quality_confirmation_rate?: number | null
+          quality_counted_clicks?: number | null
+          quality_counted_share?: number | null
+          quality_refreshed_at?: string | null
           review_note?: string | null
           status?: string
           unified_code?: string
@@ -50,6 +58,10 @@ export type Database = {
           name?: string
           platform?: string
           publisher_id?: string
+          quality_confirmation_rate?: number | null
+          quality_counted_clicks?: number | null
+          quality_counted_share?: number | null
+          quality_refreshed_at?: string | null
           review_note?: string | null
           status?: string
           unified_code?: string
@@ -1154,6 +1166,139 @@ export type Database = {
           },
         ]
       }
+      webhook_deliveries: {
+        Row: {
+          advertiser_id: string
+          attempts: number
+          created_at: string
+          delivered_at: string | null
+          endpoint_id: string
+          event_type: string
+          id: string
+          last_error: string | null
+          locked_until: string | null
+          message_id: string
+          next_attempt_at: string
+          payload: Json
+          response_status: number | null
+          status: string
+          subscription_id: string | null
+          updated_at: string
+        }
+        Insert: {
+          advertiser_id: string
+          attempts?: number
+          created_at?: string
+          delivered_at?: string | null
+          endpoint_id: string
+          event_type: string
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          message_id?: string
+          next_attempt_at?: string
+          payload: Json
+          response_status?: number | null
+          status?: string
+          subscription_id?: string | null
+          updated_at?: string
+        }
+        Update: {
+          advertiser_id?: string
+          attempts?: number
+          created_at?: string
+          delivered_at?: string | null
+          endpoint_id?: string
+          event_type?: string
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          message_id?: string
+          next_attempt_at?: string
+          payload?: Json
+          response_status?: number | null
+          status?: string
+          subscription_id?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_deliveries_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'webhook_deliveries_endpoint_id_fkey'
+            columns: ['endpoint_id']
+            isOneToOne: false
+            referencedRelation: 'webhook_endpoints'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'webhook_deliveries_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      webhook_endpoints: {
+        Row: {
+          advertiser_id: string
+          campaign_id: string | null
+          created_at: string
+          description: string | null
+          enabled: boolean
+          events: string[]
+          id: string
+          secret: string
+          updated_at: string
+          url: string
+        }
+        Insert: {
+          advertiser_id: string
+          campaign_id?: string | null
+          created_at?: string
+          description?: string | null
+          enabled?: boolean
+          events?: string[]
+          id?: string
+          secret: string
+          updated_at?: string
+          url: string
+        }
+        Update: {
+          advertiser_id?: string
+          campaign_id?: string | null
+          created_at?: string
+          description?: string | null
+          enabled?: boolean
+          events?: string[]
+          id?: string
+          secret?: string
+          updated_at?: string
+          url?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_endpoints_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'webhook_endpoints_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+        ]
+      }
     }
     Views: {
       wallets: {
@@ -1329,6 +1474,49 @@ export type Database = {
           earnings: number
         }[]
       }
+      campaign_subscriber_count: {
+        Args: {
+          p_campaign_id: string
+          p_search?: string
+        }
+        Returns: number
+      }
+      campaign_subscribers: {
+        Args: {
+          p_campaign_id: string
+          p_search?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          email: string
+          confirmed_at: string
+          source_id: string
+          source_name: string
+          status: string
+          counted: boolean
+          not_counted_reason: string
+          reason_label: string
+          price: number
+        }[]
+      }
+      campaign_subscribers_export: {
+        Args: {
+          p_campaign_id: string
+          p_after_confirmed_at?: string
+          p_after_id?: string
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          email: string
+          confirmed_at: string
+          source_name: string
+          status: string
+          charged: string
+        }[]
+      }
       canonical_email: {
         Args: {
           p_email: string
@@ -1350,6 +1538,20 @@ export type Database = {
       claim_signup_bonus: {
         Args: never
         Returns: Json
+      }
+      claim_webhook_deliveries: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          message_id: string
+          event_type: string
+          payload: Json
+          url: string
+          secret: string
+          attempts: number
+        }[]
       }
       close_deposit: {
         Args: {
@@ -1392,6 +1594,17 @@ export type Database = {
           campaign_id: string
           campaign_name: string
           result: string
+        }[]
+      }
+      create_webhook_endpoint: {
+        Args: {
+          p_url: string
+          p_campaign_id?: string
+          p_description?: string
+        }
+        Returns: {
+          id: string
+          secret: string
         }[]
       }
       credit_deposit: {
@@ -1477,6 +1690,14 @@ export type Database = {
       finish_notification: {
         Args: {
           p_id: string
+          p_error?: string
+        }
+        Returns: string
+      }
+      finish_webhook_delivery: {
+        Args: {
+          p_id: string
+          p_response_status: number
           p_error?: string
         }
         Returns: string
@@ -1595,6 +1816,12 @@ export type Database = {
         }
         Returns: Json
       }
+      refresh_source_quality: {
+        Args: {
+          p_today?: string
+        }
+        Returns: number
+      }
       refund_subscription: {
         Args: {
           p_subscription_id: string
@@ -1607,6 +1834,24 @@ export type Database = {
           p_amount: number
         }
         Returns: Json
+      }
+      resend_webhook_delivery: {
+        Args: {
+          p_delivery_id: string
+        }
+        Returns: string
+      }
+      rotate_webhook_secret: {
+        Args: {
+          p_endpoint_id: string
+        }
+        Returns: string
+      }
+      send_test_webhook: {
+        Args: {
+          p_endpoint_id: string
+        }
+        Returns: string
       }
       set_campaign_paused: {
         Args: {

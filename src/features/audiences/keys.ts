@@ -1,5 +1,7 @@
 /** Query keys of the audience directory; every key starts with 'audiences' so one prefix invalidates all. */
-export type AudienceFilters = { search: string; category: string }
+/** newest (default), or by the 30-day quality figures: confirmation rate, share of clicks that counted. */
+export type AudienceSort = 'newest' | 'confirmation' | 'counted'
+export type AudienceFilters = { search: string; category: string; sort?: AudienceSort }
 
 export const audienceKeys = {
   all: ['audiences'] as const,

@@ -41,3 +41,26 @@ export const campaignFormSchema = z.object({
 
 export type CampaignFormValues = z.infer<typeof campaignFormSchema>
 export type CampaignFormInput = z.input<typeof campaignFormSchema>
+
+/** Editing a listed newsletter's public fields (after approval they become a revision an admin reviews). */
+export const campaignEditSchema = z.object({
+  name: campaignFormSchema.shape.name,
+  description: campaignFormSchema.shape.description,
+  imageUrl: campaignFormSchema.shape.imageUrl,
+  category: campaignFormSchema.shape.category,
+  websiteUrl: campaignFormSchema.shape.websiteUrl,
+})
+export type CampaignEditValues = z.infer<typeof campaignEditSchema>
+export type CampaignEditInput = z.input<typeof campaignEditSchema>
+
+/** A new budget: the database refuses going below what is spent, on hold or reserved, with the amount. */
+export const campaignBudgetSchema = (committed: number) =>
+  z.object({
+    budgetTotal: z
+      .number({ error: 'Enter a budget' })
+      .max(1_000_000, { error: 'Budget must be at most 1,000,000 credits' })
+      .refine((value) => Math.round(value * 100) === value * 100, { error: 'Use at most two decimals' })
+      .refine((value) => value >= committed, {
+        error: `The budget can't be lower than what is already spent, on hold or reserved (${committed.toFixed(2)} credits)`,
+      }),
+  })

@@ -2,5 +2,7 @@
 export const campaignKeys = {
   all: ['campaigns'] as const,
   mine: (advertiserId: string) => [...campaignKeys.all, 'mine', advertiserId] as const,
+  detail: (campaignId: string) => [...campaignKeys.all, 'detail', campaignId] as const,
+  revision: (campaignId: string) => [...campaignKeys.all, 'revision', campaignId] as const,
   weekSubscribers: (campaignIds: string[]) => [...campaignKeys.all, 'week-subscribers', ...campaignIds] as const,
 }

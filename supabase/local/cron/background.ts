@@ -38,6 +38,8 @@ export async function startBackground(opts: BackgroundOptions): Promise<Backgrou
      on conflict (name) do update set secret = excluded.secret, updated_at = now()`,
     [opts.apiUrl, opts.serviceRoleKey],
   )
+  // Local development by definition: webhook endpoints may also be http://127.0.0.1 (see the webhooks migration).
+  await db.query('update private.settings set allow_loopback_webhooks = true')
   const net = new NetWorker({ db, log })
   const scheduler = new Scheduler({ db, log, afterRuns: () => void net.drain().catch(report) })
   function report(error: unknown) {

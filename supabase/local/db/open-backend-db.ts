@@ -4,10 +4,11 @@
  * starts over: the folder is deleted, or on PostgreSQL the project's schemas are dropped.
  */
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
+import path from 'node:path'
 import { openDatabase, type Db } from './database'
 import { migrate, type MigrateResult } from './migrate'
-import { initdbSnapshot, migratedSnapshotFile, readSnapshot, saveMigratedSnapshot } from './snapshot'
+import { cachedInitdbSnapshot, initdbSnapshot, migratedSnapshotFile, readSnapshot, saveMigratedSnapshot } from './snapshot'
 
 export type BackendDbOptions = {
   dataDir?: string
@@ -41,16 +42,27 @@ export async function openBackendDb(opts: BackendDbOptions): Promise<OpenedDb> {
 
 /**
  * A new PGlite database: from the cached migrated dump when the sources have not changed since it was
- * made, else from the initdb dump, migrated here and then dumped for next time.
+ * made (≈1 s), else migrated here and dumped for next time. With a folder, the dump is written after this
+ * returns, while the backend already serves (PGlite runs one thing at a time: requests queue behind it).
+ * On a fresh clone there is no dump of any kind yet: the database is created in its folder directly
+ * (initdb), not from an initdb dump made first and loaded again, which costs as long again.
  */
 async function openFreshPglite(opts: BackendDbOptions): Promise<OpenedDb> {
   const seed = opts.seed ?? true
   const cacheFile = await migratedSnapshotFile(seed)
   const cached = await readSnapshot(cacheFile)
-  const db = await openDatabase({ dataDir: opts.dataDir, loadDataDir: cached ?? (await initdbSnapshot()) })
+  const initdb = cached ? null : await cachedInitdbSnapshot()
+  if (opts.dataDir) await mkdir(path.dirname(opts.dataDir), { recursive: true })
+  const db = await openDatabase({ dataDir: opts.dataDir, loadDataDir: cached ?? initdb ?? (opts.dataDir ? undefined : await initdbSnapshot()) })
   try {
     const migration = await migrate(db, { seed, afterBootstrap: opts.afterBootstrap })
-    if (!cached && db.dumpDataDir) await saveMigratedSnapshot(cacheFile, await db.dumpDataDir())
+    if (!cached && db.dumpDataDir) {
+      const saving = db.dumpDataDir().then((blob) => saveMigratedSnapshot(cacheFile, blob))
+      // A backend with a folder (npm run dev) is ready before the dump is written; an in-memory one (tests)
+      // may be closed at once, so it waits for it.
+      if (opts.dataDir) void saving.catch((error: unknown) => console.error('[backend] could not cache the migrated database:', error))
+      else await saving
+    }
     return { db, migration: cached ? { applied: [], seeded: seed } : migration, fromSnapshot: cached !== null }
   } catch (error) {
     await db.close().catch(() => {})

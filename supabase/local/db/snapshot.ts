@@ -22,11 +22,19 @@ async function pgliteVersion(): Promise<string> {
   return (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string }).version
 }
 
+const initdbFile = async () => path.join(localStateDir, `pglite-${await pgliteVersion()}-initdb.tar.gz`)
+
+/** The cached initdb snapshot, or null when none has been made yet. */
+export async function cachedInitdbSnapshot(): Promise<Blob | null> {
+  const cached = await readFile(await initdbFile()).catch(() => null)
+  return cached ? new Blob([cached]) : null
+}
+
 /** The cached initdb snapshot, made first if there is none (atomically, as tests may race for it). */
 export async function initdbSnapshot(): Promise<Blob> {
-  const file = path.join(localStateDir, `pglite-${await pgliteVersion()}-initdb.tar.gz`)
-  const cached = await readFile(file).catch(() => null)
-  if (cached) return new Blob([cached])
+  const file = await initdbFile()
+  const cached = await cachedInitdbSnapshot()
+  if (cached) return cached
   const lite = await PGlite.create(undefined, { extensions: pgliteExtensions })
   const dump = await lite.dumpDataDir('gzip')
   await lite.close()

@@ -95,6 +95,8 @@ function functionsEnv(ctx: BackendContext): Record<string, string> {
     SMTP_HOST: ctx.smtp.host,
     SMTP_PORT: String(ctx.smtp.port),
     SMTP_FROM: process.env.SMTP_FROM ?? DEFAULT_FROM,
+    // This backend is local development by definition: deliver-webhooks may also send to http://127.0.0.1.
+    WEBHOOKS_ALLOW_LOOPBACK_HTTP: 'true',
   }
 }
 

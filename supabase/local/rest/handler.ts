@@ -83,7 +83,8 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
       statementTimeout: timeouts[req.role],
     }
     try {
-      return await withRequestContext(db, context, async (tx) => {
+      return await withRequestContext(db, context, async (base) => {
+        const tx = preparing(base)
         if (opts.timezone) {
           const r = await tx.query(`select set_config('timezone', name, true) from pg_timezone_names where name = $1`, [opts.timezone])
           if (r.rows.length) opts.applied.push(`timezone=${opts.timezone}`)
@@ -91,7 +92,7 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
         const response = await fn(opts.plan ? explaining(tx, opts.plan) : tx)
         if (opts.tx === 'rollback') throw new Answer(response)
         return response
-      })
+      }, { oneStatement: isOneStatement(opts) })
     } catch (error) {
       if (error instanceof Answer) return error.response
       throw error
@@ -161,6 +162,34 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
   }
   return Object.assign(handler, { reload })
 }
+
+/**
+ * Whether the request is one statement whose answer cannot fail after it ran: then (on PostgreSQL) it commits
+ * in the same round trip as its prelude and statement. Everything that adds a statement (the timezone,
+ * a planned count, a plan) or may still roll back after it (`Prefer: tx=rollback`, the single-object
+ * check, strict max-affected) keeps the explicit transaction. A handler that issues a second statement
+ * anyway fails loudly (see TransactionOptions.oneStatement), it never commits half a request.
+ */
+function isOneStatement(opts: Options): boolean {
+  return (
+    !opts.single &&
+    !opts.timezone &&
+    !opts.plan &&
+    opts.tx !== 'rollback' &&
+    !(opts.maxAffected !== undefined && opts.strict) &&
+    opts.count !== 'planned' &&
+    opts.count !== 'estimated'
+  )
+}
+
+/**
+ * The REST API's statements are prepared on PostgreSQL: their texts repeat (values are bound parameters)
+ * and their result columns are fixed (`total, page, body` or one JSON value), so a prepared plan stays valid.
+ */
+const preparing = (tx: Queryable): Queryable => ({
+  query: (sql, params, options) => tx.query(sql, params, { prepare: true, ...options }),
+  exec: (sql) => tx.exec(sql),
+})
 
 /**
  * A transaction handle that answers the first statement of the request with its execution plan instead of

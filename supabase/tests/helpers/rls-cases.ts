@@ -67,6 +67,13 @@ export async function loadTargets() {
   ctx.notification = await one(
     `insert into notification_queue (user_id, template, data) values ('${ids.publisher}', 'payout_paid', '{}') returning id`,
   )
+  ctx.webhook = await one(
+    `insert into webhook_endpoints (advertiser_id, url, secret) values ('${ids.advertiser}', 'https://hooks.example.com/rls', 'whsec_c2VjcmV0') returning id`,
+  )
+  ctx.delivery = await one(
+    `insert into webhook_deliveries (endpoint_id, advertiser_id, event_type, payload)
+     values ('${ctx.webhook}', '${ids.advertiser}', 'webhook.test', '{}') returning id`,
+  )
   ctx.revision = await one(
     `insert into content_revisions (subject_type, subject_id, author_id, changes)
      values ('audience_source', '${ids.sourceApproved}', '${ids.publisher}', '{"name": "Renamed"}') returning id`,
@@ -457,6 +464,33 @@ export const cases: Case[] = [
   },
   { table: 'notification_queue', op: 'update', sql: update('notification_queue', 'notification', `status = 'sent'`), allowed: only('service') },
   { table: 'notification_queue', op: 'delete', sql: remove('notification_queue', 'notification'), allowed: only('service') },
+
+  // Webhook endpoints: their advertiser reads, edits and deletes them (created through create_webhook_endpoint,
+  // which returns the secret once); deliveries are a log its advertiser reads and only the platform writes.
+  { table: 'webhook_endpoints', op: 'select', sql: byId('webhook_endpoints', 'webhook', 'url'), allowed: only('advertiser', 'admin', 'service') },
+  {
+    table: 'webhook_endpoints',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.webhook_endpoints (advertiser_id, url, secret) values ($1, 'https://hooks.example.com/new', 'whsec_eA==')`,
+      [me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  { table: 'webhook_endpoints', op: 'update', sql: update('webhook_endpoints', 'webhook', 'enabled = false'), allowed: only('advertiser', 'service') },
+  { table: 'webhook_endpoints', op: 'delete', sql: remove('webhook_endpoints', 'webhook'), allowed: only('advertiser', 'service') },
+  { table: 'webhook_deliveries', op: 'select', sql: byId('webhook_deliveries', 'delivery', 'status'), allowed: only('advertiser', 'admin', 'service') },
+  {
+    table: 'webhook_deliveries',
+    op: 'insert',
+    sql: (c, me) => [
+      `insert into public.webhook_deliveries (endpoint_id, advertiser_id, event_type, payload) values ($1, $2, 'webhook.test', '{}')`,
+      [c.webhook, me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  { table: 'webhook_deliveries', op: 'update', sql: update('webhook_deliveries', 'delivery', `status = 'succeeded'`), allowed: only('service') },
+  { table: 'webhook_deliveries', op: 'delete', sql: remove('webhook_deliveries', 'delivery'), allowed: only('service') },
 
   // The reason vocabulary is public; the per-day aggregates are read by their campaign's advertiser and their
   // source's publisher and written only by the triggers (service role here stands for the platform).

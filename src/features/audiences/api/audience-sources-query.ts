@@ -10,7 +10,8 @@ import { PUBLIC_SOURCE_STATUSES } from '@/lib/vocabulary'
 
 export const AUDIENCE_PAGE_SIZE = 24
 
-export const AUDIENCE_SOURCE_COLUMNS = 'id, name, description, image_url, platform, status, category, created_at, url'
+export const AUDIENCE_SOURCE_COLUMNS =
+  'id, name, description, image_url, platform, status, category, created_at, url, quality_confirmation_rate, quality_counted_share'
 
 export type AudienceSourceCard = {
   id: string
@@ -22,6 +23,9 @@ export type AudienceSourceCard = {
   category: string | null
   created_at: string
   url: string | null
+  /** 30-day figures, present once the source has 20 counted clicks (refreshed by the database every 10 minutes). */
+  quality_confirmation_rate?: number | null
+  quality_counted_share?: number | null
 }
 
 /** Escapes the LIKE wildcards and PostgREST's reserved characters in a visitor's search text. */
@@ -40,10 +44,11 @@ export function applyAudienceFilters<Q extends { ilike: (column: string, pattern
 
 export async function getAudienceSources(filters: AudienceFilters, page: number): Promise<AudienceSourceCard[]> {
   const from = page * AUDIENCE_PAGE_SIZE
-  const query = supabase
-    .from('audience_sources')
-    .select(AUDIENCE_SOURCE_COLUMNS)
-    .in('status', [...PUBLIC_SOURCE_STATUSES])
+  // Each order has its own partial index (newest; confirmation rate; counted share), so no sort reads every row.
+  const qualityColumn = filters.sort === 'confirmation' ? 'quality_confirmation_rate' : filters.sort === 'counted' ? 'quality_counted_share' : null
+  let query = supabase.from('audience_sources').select(AUDIENCE_SOURCE_COLUMNS).in('status', [...PUBLIC_SOURCE_STATUSES])
+  if (qualityColumn) query = query.order(qualityColumn, { ascending: false, nullsFirst: false })
+  query = query
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
   const { data, error } = await applyAudienceFilters(query, filters).range(from, from + AUDIENCE_PAGE_SIZE - 1)

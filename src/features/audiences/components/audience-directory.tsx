@@ -10,7 +10,12 @@ import { SourceCard, SourceCardSkeleton } from './source-card'
 
 export function AudienceDirectory() {
   const [params, setParams] = useSearchParams()
-  const filters: AudienceFilters = { search: params.get('q') ?? '', category: params.get('category') ?? '' }
+  const sortParam = params.get('sort')
+  const filters: AudienceFilters = {
+    search: params.get('q') ?? '',
+    category: params.get('category') ?? '',
+    sort: sortParam === 'confirmation' || sortParam === 'counted' ? sortParam : 'newest',
+  }
   const sources = useAudienceSourcesQuery(filters)
   const count = useAudienceSourcesCountQuery(filters)
 
@@ -19,6 +24,7 @@ export function AudienceDirectory() {
       const query = new URLSearchParams()
       if (next.search.trim()) query.set('q', next.search.trim())
       if (next.category) query.set('category', next.category)
+      if (next.sort && next.sort !== 'newest') query.set('sort', next.sort)
       setParams(query, { replace: true })
     },
     [setParams],

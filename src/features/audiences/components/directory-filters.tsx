@@ -4,7 +4,7 @@ import { SearchIcon } from 'lucide-react'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
-import type { AudienceFilters } from '../keys'
+import type { AudienceFilters, AudienceSort } from '../keys'
 import { categoryOptions } from '@/lib/vocabulary'
 
 export function DirectoryFilters({
@@ -50,6 +50,19 @@ export function DirectoryFilters({
               {category.label}
             </option>
           ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1.5 sm:w-56">
+        <Label htmlFor={`${id}-sort`}>Sort by</Label>
+        <select
+          id={`${id}-sort`}
+          value={filters.sort ?? 'newest'}
+          onChange={(e) => onChange({ ...filters, search, sort: e.target.value as AudienceSort })}
+          className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          <option value="newest">Newest</option>
+          <option value="confirmation">Confirmation rate</option>
+          <option value="counted">Clicks that counted</option>
         </select>
       </div>
     </form>

@@ -37,6 +37,7 @@ export function SourceCard({ source }: { source: AudienceSourceCard }) {
           <dd>{platformLabel(source.platform)}</dd>
         </div>
       </dl>
+      <SourceQuality source={source} />
       <div className="mt-auto flex items-center justify-between gap-2">
         <span className="text-xs font-medium text-green-700">Active Publisher</span>
         {href ? (
@@ -53,6 +54,25 @@ export function SourceCard({ source }: { source: AudienceSourceCard }) {
         )}
       </div>
     </article>
+  )
+}
+
+/** The 30-day quality figures, once the database has rated the source (20 counted clicks). */
+function SourceQuality({ source }: { source: AudienceSourceCard }) {
+  const share = source.quality_counted_share
+  if (share === null || share === undefined) return null
+  const rate = source.quality_confirmation_rate
+  return (
+    <dl className="grid grid-cols-2 gap-2 rounded-md bg-muted/60 p-2 text-sm" data-testid="source-quality" aria-label="Last 30 days">
+      <div>
+        <dt className="text-xs text-muted-foreground">Confirmation rate</dt>
+        <dd className="font-semibold">{rate === null || rate === undefined ? '—' : `${Number(rate).toFixed(1)}%`}</dd>
+      </div>
+      <div>
+        <dt className="text-xs text-muted-foreground">Clicks that counted</dt>
+        <dd className="font-semibold">{Number(share).toFixed(1)}%</dd>
+      </div>
+    </dl>
   )
 }
 

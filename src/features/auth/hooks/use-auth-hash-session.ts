@@ -16,7 +16,8 @@ export type AuthHashState =
   | { status: 'error'; message: string }
 
 export function useAuthHashSession(): AuthHashState {
-  const [hash] = useState(() => parseAuthHash(window.location.hash))
+  // No window when the page is prerendered at build time: no auth link there.
+  const [hash] = useState(() => parseAuthHash(typeof window === 'undefined' ? '' : window.location.hash))
   const [started, setStarted] = useState<{ userId: string; type: string | null } | null>(null)
   const [error, setError] = useState<string | null>(hash.kind === 'error' ? hash.description : null)
   const { user } = useSession()

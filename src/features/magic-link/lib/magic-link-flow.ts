@@ -11,7 +11,7 @@
  */
 import { paths } from '@/config/paths'
 import type { DeviceInfo, FallbackDeviceInfo } from '@/lib/device-info'
-import { ClickTrackingError, type ClickResult, type TrackClickVariables } from '../api/audience-source-click-mutation'
+import { ClickTrackingError, type ClickResult, type TrackClickVariables } from '../api/click-result'
 import { storeAttribution, storeMagicLinkCode } from './attribution-storage'
 
 export type MagicLinkToast = 'unavailable' | 'note' | 'linkError'

@@ -1,0 +1,65 @@
+/**
+ * Lighthouse 12.8 (mobile, its default simulated throttling) on the three public pages people land on,
+ * against the built and prerendered SPA and a seeded backend, in Debian's Chromium (ARCHITECTURE "Budgets":
+ * performance ≥ 0.98; accessibility, best practices and SEO 1.0). Prints the scores and the paint metrics;
+ * never fails on them.
+ */
+import type { AddressInfo } from 'node:net'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { build, preview } from 'vite'
+import { startBackend } from '../supabase/local/server'
+
+const PAGES = process.env.BENCH_ROUTES?.split(',') ?? ['/', '/audiences', '/newsletters']
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+const BUDGET = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const
+
+export async function run() {
+  const backend = await startBackend({ port: 0, dataDir: null, seed: true })
+  const outDir = 'dist-bench/lighthouse'
+  process.env.VITE_SUPABASE_URL = backend.apiUrl
+  process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
+  await build({ logLevel: 'error', mode: 'production', build: { outDir, emptyOutDir: true } })
+  const server = await preview({ logLevel: 'error', preview: { port: 0, host: '127.0.0.1' }, build: { outDir } })
+  const appUrl = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
+  const results: Record<string, Record<string, number>> = {}
+  try {
+    console.log('Lighthouse (mobile) against budgets: performance ≥ 0.98, accessibility/best practices/SEO 1.0')
+    for (const page of PAGES) {
+      const answer = await lighthouse(`${appUrl}${page}`, { port: chrome.port, output: 'json', logLevel: 'error' })
+      const lhr = answer?.lhr
+      if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`)
+      const scores = Object.fromEntries(Object.keys(BUDGET).map((id) => [id, lhr.categories[id]?.score ?? 0]))
+      const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN
+      results[page] = { ...scores, fcpMs: metric('first-contentful-paint'), lcpMs: metric('largest-contentful-paint'), tbtMs: metric('total-blocking-time'), cls: metric('cumulative-layout-shift') }
+      const verdict = Object.entries(BUDGET).every(([id, min]) => (scores[id] ?? 0) >= min) ? 'PASS' : 'OVER'
+      const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary').map((a) => a.id)
+      console.log(
+        `  ${page.padEnd(13)} performance ${scores.performance!.toFixed(2)}, accessibility ${scores.accessibility!.toFixed(2)}, ` +
+          `best practices ${scores['best-practices']!.toFixed(2)}, SEO ${scores.seo!.toFixed(2)}; FCP ${(metric('first-contentful-paint') / 1000).toFixed(2)} s, ` +
+          `LCP ${(metric('largest-contentful-paint') / 1000).toFixed(2)} s, TBT ${metric('total-blocking-time').toFixed(0)} ms, CLS ${metric('cumulative-layout-shift').toFixed(3)}  ${verdict}` +
+          (failed.length ? `\n      failing audits: ${failed.join(', ')}` : ''),
+      )
+      if (process.env.BENCH_VERBOSE) {
+        const shifts = (lhr.audits['layout-shifts']?.details as { items?: Array<{ node?: { snippet?: string }; score?: number }> } | undefined)?.items ?? []
+        for (const item of shifts) console.log(`      layout shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`)
+        const tasks = (lhr.audits['bootup-time']?.details as { items?: Array<{ url: string; scripting: number }> } | undefined)?.items ?? []
+        for (const task of tasks.slice(0, 5)) console.log(`      script ${task.scripting.toFixed(0)} ms: ${task.url}`)
+      }
+    }
+  } finally {
+    chrome.kill()
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+    await backend.close()
+  }
+  return results
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run()
+  process.exit(0)
+}

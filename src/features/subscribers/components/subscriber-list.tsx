@@ -1,0 +1,133 @@
+/**
+ * A campaign's confirmed subscribers: search by address, 25 a page (server-side), CSV export. Pending
+ * addresses never reach this screen: the database lists confirmed subscribers only.
+ */
+import { useCallback, useState } from 'react'
+import { DownloadIcon } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Skeleton } from '@/components/ui/skeleton'
+import { Pager } from '@/components/pager'
+import { QueryError } from '@/components/query-error'
+import { DataTable, dataTableColumns } from '@/components/data-table'
+import { formatCredits, formatDateTime } from '@/lib/format'
+import { useDebouncedSearch } from '@/lib/use-debounced-search'
+import { subscriptionStatus } from '@/lib/vocabulary'
+import { SUBSCRIBERS_PAGE_SIZE, useSubscribersQuery, type SubscriberRow } from '../api/subscribers-query'
+import { useSubscriberCountQuery } from '../api/subscriber-count-query'
+import { useSubscribersExportMutation } from '../api/subscribers-export-mutation'
+
+/** Whether the advertiser paid for this subscriber, and if not, why — in words. */
+export function chargeLabel(row: Pick<SubscriberRow, 'counted' | 'price' | 'reason_label' | 'source_name'>): string {
+  if (row.counted) return `Paid ${formatCredits(row.price)}`
+  if (row.reason_label) return `Not charged: ${row.reason_label}`
+  return row.source_name ? 'Not charged' : 'Free (no source)'
+}
+
+const col = dataTableColumns<SubscriberRow>()
+// The database orders the list (newest first, a page at a time); columns are not re-sorted within a page.
+const columns = [
+  col.accessor('email', {
+    header: 'Email',
+    enableSorting: false,
+    meta: { primary: true },
+    cell: (c) => <span className="break-all">{c.getValue()}</span>,
+  }),
+  col.accessor('confirmed_at', {
+    header: 'Confirmed',
+    enableSorting: false,
+    cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
+  }),
+  col.accessor('source_name', {
+    header: 'Source',
+    enableSorting: false,
+    cell: (c) => c.getValue() ?? 'Direct (no source)',
+  }),
+  col.accessor('status', {
+    header: 'Status',
+    enableSorting: false,
+    cell: ({ row }) => (
+      <>
+        {subscriptionStatus(row.original.status).label}
+        <span className="block text-xs text-muted-foreground">{chargeLabel(row.original)}</span>
+      </>
+    ),
+  }),
+]
+
+export function SubscriberList({ campaignId }: { campaignId: string }) {
+  const [committed, setCommitted] = useState('')
+  const [page, setPage] = useState(0)
+  const commit = useCallback((value: string) => {
+    setCommitted(value.trim())
+    setPage(0)
+  }, [])
+  const [search, setSearch] = useDebouncedSearch(committed, commit)
+  const rows = useSubscribersQuery(campaignId, committed, page)
+  const count = useSubscriberCountQuery(campaignId, committed)
+  const exporter = useSubscribersExportMutation()
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="grid w-full max-w-sm gap-1.5">
+          <label htmlFor="subscriber-search" className="text-sm font-medium">
+            Search by email
+          </label>
+          <Input
+            id="subscriber-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="name@example.com"
+          />
+        </div>
+        <Button
+          variant="outline"
+          onClick={() => exporter.mutate(campaignId)}
+          disabled={exporter.isPending}
+          data-testid="export-subscribers"
+        >
+          <DownloadIcon className="size-4" aria-hidden />
+          {exporter.isPending ? 'Preparing CSV…' : 'Export CSV'}
+        </Button>
+      </div>
+      {rows.isPending ? (
+        <div role="status" aria-label="Loading subscribers">
+          <Skeleton className="h-40" />
+        </div>
+      ) : rows.isError ? (
+        <QueryError title="Could not load subscribers" error={rows.error} onRetry={() => void rows.refetch()} />
+      ) : rows.data.length === 0 ? (
+        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+          {committed
+            ? `No confirmed subscriber's address contains “${committed}”.`
+            : 'No confirmed subscribers yet. They appear here once they click the link in their confirmation email.'}
+        </p>
+      ) : (
+        <>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {count.data === undefined
+              ? '…'
+              : `${count.data.toLocaleString('en-US')} confirmed subscriber${count.data === 1 ? '' : 's'}`}
+          </p>
+          <div data-testid="subscriber-table">
+            <DataTable
+              columns={columns}
+              data={rows.data}
+              caption="Confirmed subscribers, newest first"
+              getRowId={(row) => row.id}
+            />
+          </div>
+          <Pager
+            page={page}
+            pageSize={SUBSCRIBERS_PAGE_SIZE}
+            total={count.data ?? 0}
+            onPageChange={setPage}
+            label="Subscriber pages"
+          />
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,96 @@
+/**
+ * deliver-webhooks: sends the queued advertiser webhooks (public.webhook_deliveries) per Standard Webhooks —
+ * webhook-id, webhook-timestamp and webhook-signature from the `standardwebhooks` package, signed at send
+ * time with the endpoint's whsec_ secret. Called by the database only (pg_net, right after an event is queued
+ * and from the deliver-webhooks pg_cron job each minute) with the service-role key. Every delivery runs in
+ * parallel with its own 10-second limit, so a receiver that hangs, answers 500 or drops the connection costs
+ * only its own retry (finish_webhook_delivery schedules it) and never holds up the others. Before each
+ * request — the endpoint and every redirect hop, followed by hand — the target must pass checkWebhookTarget.
+ */
+import { Webhook } from 'npm:standardwebhooks@1.1.1'
+import { requireEnv } from '../_shared/env.ts'
+import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { serviceClient } from '../_shared/supabase-admin.ts'
+import { checkWebhookTarget, RefusedTarget, type Resolve } from '../_shared/webhook-target.ts'
+
+type Claimed = { id: string; message_id: string; event_type: string; payload: unknown; url: string; secret: string; attempts: number }
+type Outcome = { status: number | null; error: string | null }
+
+const BATCH = 20
+const MAX_BATCHES = 10
+const TIMEOUT_MS = 10_000
+const MAX_REDIRECTS = 5
+
+const allowLoopbackHttp = () => Deno.env.get('WEBHOOKS_ALLOW_LOOPBACK_HTTP') === 'true'
+
+const resolve: Resolve = async (host) => {
+  const lookups = await Promise.allSettled([Deno.resolveDns(host, 'A'), Deno.resolveDns(host, 'AAAA')])
+  const found = lookups.flatMap((r) => (r.status === 'fulfilled' ? r.value : []))
+  const failure = lookups.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined
+  if (found.length === 0 && failure) throw failure.reason
+  return found
+}
+
+async function deliver(d: Claimed): Promise<Outcome> {
+  const body = JSON.stringify(d.payload)
+  const signature = new Webhook(d.secret).sign(d.message_id, new Date(), body)
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'Growletter-Webhooks/1.0',
+    'webhook-id': d.message_id,
+    'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+    'webhook-signature': signature,
+  }
+  const signal = AbortSignal.timeout(TIMEOUT_MS)
+  let url = new URL(d.url)
+  try {
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      await checkWebhookTarget(url, resolve, allowLoopbackHttp())
+      const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal })
+      await response.body?.cancel()
+      const location = response.headers.get('location')
+      if (response.status >= 300 && response.status < 400 && location) {
+        url = new URL(location, url)
+        continue
+      }
+      return { status: response.status, error: response.ok ? null : `The endpoint answered ${response.status}` }
+    }
+    return { status: null, error: `More than ${MAX_REDIRECTS} redirects` }
+  } catch (error) {
+    if (error instanceof RefusedTarget) return { status: null, error: error.message }
+    if ((error as Error).name === 'TimeoutError') return { status: null, error: `No answer within ${TIMEOUT_MS / 1000} seconds` }
+    return { status: null, error: `Could not connect: ${(error as Error).message}`.slice(0, 300) }
+  }
+}
+
+async function handle(req: Request): Promise<Response> {
+  requirePost(req)
+  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
+  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may deliver webhooks')
+  const db = serviceClient()
+  let delivered = 0
+  let failed = 0
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const { data, error } = await db.rpc('claim_webhook_deliveries', { p_limit: BATCH })
+    if (error) throw new Error(`claim_webhook_deliveries failed: ${error.message}`)
+    const batch = (data ?? []) as Claimed[]
+    if (batch.length === 0) break
+    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, ...(await deliver(d)) })))
+    for (const o of outcomes) {
+      const finished = await db.rpc('finish_webhook_delivery', { p_id: o.id, p_response_status: o.status, p_error: o.error })
+      if (finished.error) throw new Error(`finish_webhook_delivery failed: ${finished.error.message}`)
+      if (o.error) failed++
+      else delivered++
+    }
+    if (batch.length < BATCH) break
+  }
+  return json({ delivered, failed })
+}
+
+Deno.serve(async (req) => {
+  try {
+    return await handle(req)
+  } catch (error) {
+    return errorResponse(error, (message) => ({ error: message }))
+  }
+})

@@ -26,7 +26,13 @@ export function SiteHeader() {
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <BrandLogo />
-        {showNav && !isMobile ? <MainNav /> : null}
+        {/* Prerendered HTML is drawn before the script knows the viewport: the desktop-only parts also hide by
+            CSS under 768 px, so a phone never sees the wide header (and sideways scroll) before hydration. */}
+        {showNav && !isMobile ? (
+          <div className="max-md:hidden">
+            <MainNav />
+          </div>
+        ) : null}
         <div className="flex min-w-10 items-center justify-end gap-2">
           {isMobile ? (
             <Suspense fallback={<span className="size-10" />}>
@@ -37,14 +43,14 @@ export function SiteHeader() {
               <UserMenu user={user} />
             </Suspense>
           ) : (
-            <>
+            <div className="flex items-center gap-2 max-md:hidden">
               <Button asChild variant="ghost">
                 <Link to={paths.login}>Log in</Link>
               </Button>
               <Button asChild>
                 <Link to={paths.register}>Sign Up</Link>
               </Button>
-            </>
+            </div>
           )}
         </div>
       </div>

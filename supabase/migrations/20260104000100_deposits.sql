@@ -101,8 +101,11 @@ grant execute on function public.open_deposit(uuid, numeric, text, timestamptz) 
 -- The one place a deposit becomes money. The deposit row lock makes concurrent webhook deliveries queue;
 -- the second finds it completed. Unknown sessions and events whose user or amount differ from what was
 -- recorded credit nothing and say so, for the webhook to log.
+-- It also queues the deposit receipt in the same transaction (once per session, however often the webhook
+-- replays), through the notification queue every other email takes; credits made outside the checkout
+-- (seed data, support) pass p_notify => false.
 create function public.complete_deposit(
-  p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text default null
+  p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text default null, p_notify boolean default true
 )
 returns jsonb
 language plpgsql
@@ -112,6 +115,7 @@ as $$
 declare
   d public.deposits;
   tx uuid;
+  new_balance numeric;
 begin
   select * into d from public.deposits where stripe_session_id = p_session_id for update;
   if not found then
@@ -137,14 +141,20 @@ begin
     set status = 'completed', transaction_id = tx, completed_at = now(), failure_reason = null,
         stripe_payment_intent = coalesce(p_payment_intent, stripe_payment_intent)
     where id = d.id;
+  new_balance := (select w.balance from public.wallet_balances w where w.user_id = d.user_id);
+  if p_notify then
+    perform private.enqueue_notification(d.user_id, 'deposit_receipt',
+      jsonb_build_object('amount', d.amount, 'reference', d.stripe_session_id, 'balance', new_balance),
+      'deposit_receipt:' || d.stripe_session_id);
+  end if;
   return jsonb_build_object('result', 'credited', 'deposit_id', d.id, 'user_id', d.user_id, 'amount', d.amount,
-    'transaction_id', tx, 'balance', (select w.balance from public.wallet_balances w where w.user_id = d.user_id));
+    'transaction_id', tx, 'balance', new_balance);
 end
 $$;
-comment on function public.complete_deposit(text, uuid, numeric, text) is
-  'payments-webhook, service role only: credits a paid checkout session once (result credited), whatever the replays (already_credited); unknown_session, user_mismatch and amount_mismatch credit nothing.';
-revoke execute on function public.complete_deposit(text, uuid, numeric, text) from public, anon, authenticated;
-grant execute on function public.complete_deposit(text, uuid, numeric, text) to service_role;
+comment on function public.complete_deposit(text, uuid, numeric, text, boolean) is
+  'payments-webhook, service role only: credits a paid checkout session once (result credited) and queues its receipt, whatever the replays (already_credited); unknown_session, user_mismatch and amount_mismatch credit nothing.';
+revoke execute on function public.complete_deposit(text, uuid, numeric, text, boolean) from public, anon, authenticated;
+grant execute on function public.complete_deposit(text, uuid, numeric, text, boolean) to service_role;
 
 -- payments-webhook: a checkout that expired unpaid, or an asynchronous payment that failed.
 create function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text default null)
@@ -199,7 +209,7 @@ begin
   insert into public.deposits (user_id, amount, stripe_session_id)
   values (p_user_id, p_amount, p_reference)
   on conflict (stripe_session_id) do nothing;
-  r := public.complete_deposit(p_reference, p_user_id, p_amount, null);
+  r := public.complete_deposit(p_reference, p_user_id, p_amount, null, false);
   if r ->> 'result' in ('user_mismatch', 'amount_mismatch') then
     raise exception 'This payment was already credited differently' using errcode = '23505';
   end if;

@@ -106,7 +106,8 @@ describe('mobile menu', () => {
     signedInBackground(ADVERTISER)
     renderRoute('/about')
     const { dialog } = await openMenu()
-    const block = within(dialog).getByTestId('mobile-user-block')
+    // The session resolves after the menu can already open: wait for the signed-in block.
+    const block = await within(dialog).findByTestId('mobile-user-block')
     expect(block).toHaveTextContent(ADVERTISER.email)
     expect(within(block).getByRole('button', { name: 'Log out' })).toBeInTheDocument()
     expect(within(dialog).queryByRole('link', { name: 'Log In' })).not.toBeInTheDocument()

@@ -30,7 +30,7 @@ async function seed(db: Db) {
     update public.profiles set user_type = 'admin' where id = '${ADMIN}';
     select public.credit_deposit('${ADVERTISER}', 10000, 'bench-deposit-' || i) from generate_series(1, 60) i;
     insert into public.audience_sources (publisher_id, name, platform, category, status, unified_code, created_at)
-      select '${PUBLISHER}', 'Source ' || i, 'newsletter', 'Technology', 'approved', 'bench-' || i, now() - (i || ' minutes')::interval
+      select '${PUBLISHER}', 'Source ' || i, 'newsletter', 'technology', 'approved', 'bench-' || i, now() - (i || ' minutes')::interval
       from generate_series(1, 1000) i;
     insert into public.campaigns (id, advertiser_id, name, price_per_subscriber, budget_total, status)
       values ('${CAMPAIGN}', '${ADVERTISER}', 'Bench newsletter', 1, 500000, 'active');

@@ -31,7 +31,7 @@ async function load(db: Db) {
     insert into public.audience_sources (publisher_id, name, platform, category, status, unified_code, created_at)
       select (array(select id from public.profiles where user_type = 'publisher' order by id))[1 + i % 100],
         'Source ' || i, (array['x','newsletter','product','youtube','website'])[1 + i % 5],
-        (array['Technology','Design','Finance','Health'])[1 + i % 4],
+        (array['technology','design','finance','health'])[1 + i % 4],
         (array['approved','live','verified','pending','pending_review','under_review','rejected','banned'])[1 + i % 8],
         'bench-' || i, now() - (i || ' minutes')::interval
       from generate_series(1, ${SOURCES}) i;

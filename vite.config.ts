@@ -2,10 +2,10 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import path from 'node:path'
-import { prerender } from './scripts/prerender-plugin.ts'
+import { earnPage, prerender } from './scripts/prerender-plugin.ts'
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerender()],
+  plugins: [react(), tailwindcss(), prerender(), earnPage()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
@@ -25,12 +25,12 @@ export default defineConfig({
               // this and its own chunk, without the shell's router, query cache and Supabase clients.
               name: 'entry',
               priority: 2,
-              test: /vite[\\/]preload-helper|src[\\/](config[\\/](env|paths)|lib[\\/](storage-keys|toast|auth-storage-key))\./,
+              test: /vite[\\/]preload-helper|src[\\/](config[\\/](env|env-check|paths)|lib[\\/](storage-keys|toast|auth-storage-key))\./,
             },
             {
               priority: 1,
               name: 'shell',
-              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client)|config[\\/](env|paths|brand))\./,
+              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client)|config[\\/](env|env-check|paths|brand))\./,
             },
           ],
         },

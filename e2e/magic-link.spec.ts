@@ -55,13 +55,24 @@ test('an approved source: /newsletters with the query, the storage keys and one 
   const afterFirst = await clicksOf(request, APPROVED_ID)
   expect(afterFirst).toHaveLength(before.length + 1)
   expect(afterFirst[0]).toMatchObject({ counted: true, not_counted_reason: null, browser: 'Chrome' })
-  expect(afterFirst[0].fingerprint).toBeTruthy()
+  // The fast path sends the click at once and attaches the fingerprint once the browser has computed it.
+  await expect
+    .poll(async () => (await clicksOf(request, APPROVED_ID)).find((c) => c.id === afterFirst[0]!.id)?.fingerprint)
+    .toMatch(/^[0-9a-f]{32}$/)
 
   await directory.followMagicLink('demo-approved')
   await expect(page).toHaveURL(/\/newsletters\?source=demo-approved/)
   const afterSecond = await clicksOf(request, APPROVED_ID)
   expect(afterSecond).toHaveLength(before.length + 2)
   expect(afterSecond[0]).toMatchObject({ counted: false, not_counted_reason: 'duplicate_visitor' })
+})
+
+test('a magic link is served the light page (dist/earn.html), not the prerendered home page', async ({ request }) => {
+  const html = await (await request.get('/earn/demo-approved')).text()
+  expect(html).toContain('id="earn-spinner"')
+  expect(html).toContain('__growletterEarnClick')
+  expect(html).toContain('<meta name="robots" content="noindex">')
+  expect(html).not.toContain('data-prerendered')
 })
 
 for (const code of ['demo-pending', 'no-such-code-e2e']) {

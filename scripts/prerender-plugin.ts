@@ -16,7 +16,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { createServer, type Plugin, type ResolvedConfig } from 'vite'
+import { build, createServer, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
 
 /** What src/app/prerender.tsx exports (it is built for the browser's tsconfig, so it is described here). */
 type PrerenderModule = {
@@ -83,6 +83,118 @@ export function prerender(): Plugin {
       }
     },
   }
+}
+
+/** `/earn` and `/earn/{code}`: the magic-link paths (src/main.tsx, src/features/magic-link/lib/earn-fast-path.ts). */
+const EARN_PATH = /^\/earn(\/[^/]*)?\/?$/
+const EARN_PAGE = 'earn.html'
+// Lucide's loader icon and the text of PageSpinner, as src/app/earn-entry.ts draws them.
+const EARN_SPINNER =
+  '<main id="main"><div id="earn-spinner" role="status" class="flex min-h-[40vh] items-center justify-center gap-2 text-muted-foreground">' +
+  '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="size-5 animate-spin" aria-hidden="true"><path d="M21 12a9 9 0 1 1-6.219-8.56"/></svg>' +
+  '<span>Redirecting to newsletters...</span></div></main>'
+
+/**
+ * The magic-link landing page, `dist/earn.html`, for hosts that rewrite `/earn/*` to it (`public/_redirects`,
+ * `vite preview`; the README lists nginx and Vercel). `index.html` carries the whole prerendered home page,
+ * which the browser must parse and lay out before any module runs (~60 ms here); this page is the same app
+ * with a spinner in place of the home page, its stylesheet inline, and the fast path's chunks and the
+ * fingerprint library announced as module preloads, so the click goes out as soon as the entry runs. A host
+ * without the rewrite serves `index.html` for `/earn/*`, which runs the same fast path a little later.
+ */
+export function earnPage(): Plugin {
+  let config: ResolvedConfig
+  return {
+    name: 'growletter-earn-page',
+    apply: (_, env) => env.command === 'build' || env.isPreview === true,
+    configResolved(resolved) {
+      config = resolved
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const [pathname, query] = (req.url ?? '/').split(/\?(.*)/s, 2)
+        if (EARN_PATH.test(pathname ?? '')) req.url = `/${EARN_PAGE}${query ? `?${query}` : ''}`
+        next()
+      })
+    },
+    async writeBundle(_options, bundle) {
+      if (config.build.ssr) return
+      const outDir = path.resolve(config.root, config.build.outDir)
+      const template = await readFile(path.join(outDir, 'index.html'), 'utf8')
+      const preloads = earnChunks(bundle)
+        .map((file) => `<link rel="modulepreload" crossorigin href="${config.base}${file}">`)
+        .join('')
+      const inline = await buildEarnInlineScript(config)
+      const page = (await inlineStylesheets(template, outDir))
+        // Async: the fast path starts the click as soon as its chunks are here, before the page is parsed and
+        // painted (src/main.tsx waits for the document before it starts the app).
+        .replace('<script type="module" crossorigin', '<script type="module" async crossorigin')
+        .replace(/<title>[^<]*<\/title>/, '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">')
+        .replace('</head>', `${preloads}</head>`)
+        // First thing in the page: the click starts before the stylesheet below is even parsed.
+        .replace(/(<meta charset="[^"]*"\s*\/?>)/, (charset) => `${charset}<script>${inline.replace(/<\/script/gi, '<\\/script')}</script>`)
+        .replace('<div id="root"></div>', `<div id="root">${EARN_SPINNER}</div>`)
+      await writeFile(path.join(outDir, EARN_PAGE), page)
+    },
+  }
+}
+
+/**
+ * src/features/magic-link/earn-inline.ts as one classic script, built with the app's environment and aliases.
+ * `@/config/env` waits (top-level await) for zod when the environment is broken, which a classic script
+ * cannot do: here it is the quick check alone, and the inline script only runs when that check passes.
+ */
+async function buildEarnInlineScript(config: ResolvedConfig): Promise<string> {
+  const ENV = '\0earn-inline-env'
+  const result = await build({
+    configFile: false,
+    root: config.root,
+    mode: config.mode,
+    envDir: config.envDir,
+    logLevel: 'error',
+    resolve: { alias: [{ find: /^@\/config\/env$/, replacement: ENV }, { find: '@', replacement: path.resolve(config.root, 'src') }] },
+    plugins: [
+      {
+        name: 'earn-inline-env',
+        resolveId: (id) => (id === ENV ? ENV : null),
+        load: (id) =>
+          id === ENV ? "import { quickEnv } from '@/config/env-check'\nexport const env = quickEnv(import.meta.env)" : null,
+      },
+    ],
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      lib: {
+        entry: path.resolve(config.root, 'src/features/magic-link/earn-inline.ts'),
+        formats: ['iife'],
+        name: 'growletterEarnInline',
+        fileName: 'earn-inline',
+      },
+    },
+  })
+  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
+  const chunks = outputs.flatMap((o) => o.output).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
+  if (chunks.length !== 1) throw new Error(`earn page: the inline script should be one chunk, not ${chunks.map((c) => c.fileName).join(', ')}`)
+  return chunks[0]!.code
+}
+
+/** The fast path's chunk with everything it imports, and the fingerprint library it starts at once. */
+function earnChunks(bundle: Rollup.OutputBundle): string[] {
+  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]))
+  const entry = chunks.find((c) => c.facadeModuleId?.endsWith('/src/app/earn-entry.ts'))
+  const fingerprint = chunks.find((c) => c.facadeModuleId?.includes('/@fingerprintjs/fingerprintjs/'))
+  if (!entry) throw new Error('earn page: the chunk of src/app/earn-entry.ts is missing from the build')
+  const files = new Set<string>()
+  const visit = (file: string) => {
+    if (files.has(file)) return
+    files.add(file)
+    byFile.get(file)?.imports.forEach(visit)
+  }
+  visit(entry.fileName)
+  if (fingerprint) files.add(fingerprint.fileName)
+  return [...files]
 }
 
 /** Replaces each `<link rel="stylesheet">` of the built page with the stylesheet itself. */

@@ -18,11 +18,20 @@ function startupFailed(error: unknown) {
   root.querySelector('button')!.addEventListener('click', () => window.location.reload())
 }
 
-const startApp = () => import('./app/boot').then(({ boot }) => boot()).catch(startupFailed)
+/** `dist/earn.html` runs this module as soon as it loads (async), possibly before the page is parsed. */
+const parsed = () =>
+  document.readyState === 'loading'
+    ? new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
+    : Promise.resolve()
 
-if (/^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
-  // The fingerprint is the slowest part of the click: its library starts downloading with the fast path.
-  import('@fingerprintjs/fingerprintjs').catch(() => undefined)
+const startApp = () =>
+  parsed()
+    .then(() => import('./app/boot'))
+    .then(({ boot }) => boot())
+    .catch(startupFailed)
+
+// dist/earn.html's inline script may have redirected away from /earn already (see app/earn-entry.ts).
+if (window.__growletterEarnClick || /^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
   import('./app/earn-entry')
     .then(({ runEarnEntry }) => runEarnEntry())
     // If the fast path cannot load, the app's own /earn page runs the same flow.

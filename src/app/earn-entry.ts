@@ -1,18 +1,17 @@
 /**
- * The `/earn/{code}` fast path's entry (see src/main.tsx): the redirect spinner as plain HTML, the click,
- * the redirect. Imports nothing of React, the router or the Supabase client.
+ * The `/earn/{code}` fast path's entry (see src/main.tsx): the redirect spinner as plain HTML, the click and
+ * the redirect (unless dist/earn.html's inline script did them), then the toast and the fingerprint. Imports nothing of React, the router or the Supabase
+ * client. `dist/earn.html` (scripts/prerender-plugin.ts) already shows the spinner and preloads these chunks.
  */
 import { getFingerprint } from '@/lib/device-info'
-import { earnCodeOf, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
+import { earnCodeOf, recordEarnClick } from '@/features/magic-link/lib/earn-click'
+import { finishEarnClick } from '@/features/magic-link/lib/earn-fast-path'
 
 /**
- * How long the click waits for the fingerprint. It is computed while the rest of the page loads and is
- * usually ready well within the redirect budget; a slow device still gets its fingerprint recorded
- * rather than 'unknown', at the cost of a later redirect.
+ * How long the fingerprint may take before 'unknown' is recorded instead. Nothing waits for it any more (it
+ * is attached to the click after the redirect), so a slow device gets its real fingerprint recorded.
  */
-const FINGERPRINT_WAIT_MS = 1500
-/** The library waits for an idle moment before reading the browser; this page has nothing else to do. */
-const FINGERPRINT_IDLE_DELAY_MS = 10
+const FINGERPRINT_WAIT_MS = 10_000
 
 // Lucide's loader icon, as PageSpinner draws it.
 const SPINNER =
@@ -21,9 +20,16 @@ const SPINNER =
   '<span>Redirecting to newsletters...</span></div>'
 
 export async function runEarnEntry() {
-  const fingerprint = getFingerprint(FINGERPRINT_WAIT_MS, FINGERPRINT_IDLE_DELAY_MS)
-  const main = document.querySelector('#root main')
-  if (main) main.innerHTML = SPINNER
-  else document.getElementById('root')!.innerHTML = `<main id="main">${SPINNER}</main>`
-  await runEarnFastPath(earnCodeOf(window.location.pathname) ?? '', () => fingerprint)
+  // dist/earn.html shows the spinner already and may run this before it is parsed; index.html shows the home
+  // page's HTML (or the shell) until it is replaced here.
+  if (!document.getElementById('earn-spinner')) {
+    const main = document.querySelector('#root main')
+    if (main) main.innerHTML = SPINNER
+    else document.getElementById('root')?.replaceChildren(Object.assign(document.createElement('main'), { id: 'main', innerHTML: SPINNER }))
+  }
+  // dist/earn.html's inline script has usually sent the click (and redirected) already.
+  const click = window.__growletterEarnClick ?? recordEarnClick(earnCodeOf(window.location.pathname) ?? '')
+  // The fingerprint library waits for an idle moment of the page before it reads the browser, so it does not
+  // hold up the app that starts at the destination.
+  finishEarnClick(await click, () => getFingerprint(FINGERPRINT_WAIT_MS))
 }

@@ -6,31 +6,9 @@
  * accepts a well-formed environment (the only case a working deployment ever meets) and zod is imported
  * only when that check fails, to decide and to name what is wrong (the schema is lib/env-schema.ts).
  */
-export type Env = {
-  VITE_SUPABASE_URL: string
-  VITE_SUPABASE_ANON_KEY: string
-  VITE_PUBLIC_SITE_URL?: string
-}
+import { quickEnv, type Env } from './env-check'
 
-/** An absolute http(s) URL: every such string also passes zod's `z.url()`. */
-function isWebUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value !== value.trim()) return false
-  try {
-    return /^https?:$/.test(new URL(value).protocol)
-  } catch {
-    return false
-  }
-}
-
-/** The environment when it is plainly valid, else null (then zod decides). */
-function quickEnv(source: Record<string, unknown>): Env | null {
-  const { VITE_SUPABASE_URL: url, VITE_SUPABASE_ANON_KEY: key, VITE_PUBLIC_SITE_URL: site } = source
-  if (!isWebUrl(url) || typeof key !== 'string' || key.length < 20) return null
-  if (site !== undefined && !isWebUrl(site)) return null
-  return site === undefined
-    ? { VITE_SUPABASE_URL: url, VITE_SUPABASE_ANON_KEY: key }
-    : { VITE_SUPABASE_URL: url, VITE_SUPABASE_ANON_KEY: key, VITE_PUBLIC_SITE_URL: site }
-}
+export type { Env }
 
 async function zodParseEnv(source: Record<string, unknown>): Promise<Env> {
   const { envSchema } = await import('@/lib/env-schema')

@@ -1440,6 +1440,13 @@ export type Database = {
         }
         Returns: Json
       }
+      attach_click_fingerprint: {
+        Args: {
+          p_click_id: string
+          p_fingerprint: string
+        }
+        Returns: boolean
+      }
       campaign_figures: {
         Args: {
           p_from: string

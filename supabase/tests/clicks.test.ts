@@ -143,6 +143,52 @@ describe('track_audience_source_click', () => {
   })
 })
 
+describe('attach_click_fingerprint', () => {
+  // The /earn fast path sends the click before the fingerprint is computed, then this (issue 16).
+  const attach = (clickId: string | null, fingerprint: string, ip: string, ua = browser) =>
+    queryAs<{ r: boolean }>(anon, 'select public.attach_click_fingerprint($1, $2) as r', [clickId, fingerprint], {
+      'x-real-ip': ip,
+      'user-agent': ua,
+    }).then((rows) => rows[0]!.r)
+
+  it('fills in the missing fingerprint of a click, in the column and the device info, once', async () => {
+    const m = await createMarket()
+    const click = await track(m.code, { ip: '198.51.100.40', info: { fingerprint: null, browser: 'Chrome' } })
+    expect((await clickRow(click.click_id!)).fingerprint).toBeNull()
+    expect(await attach(click.click_id, 'fp-after-redirect', '198.51.100.40')).toBe(true)
+    const row = await clickRow(click.click_id!)
+    expect(row.fingerprint).toBe('fp-after-redirect')
+    expect(row.device_info).toMatchObject({ fingerprint: 'fp-after-redirect', browser: 'Chrome' })
+    // Once: a second call changes nothing.
+    expect(await attach(click.click_id, 'fp-second', '198.51.100.40')).toBe(false)
+    expect((await clickRow(click.click_id!)).fingerprint).toBe('fp-after-redirect')
+  })
+
+  it("records 'unknown' when the browser could not compute one (SPEC §8)", async () => {
+    const m = await createMarket()
+    const click = await track(m.code, { ip: '198.51.100.41' })
+    expect(await attach(click.click_id, '  ', '198.51.100.41')).toBe(true)
+    expect((await clickRow(click.click_id!)).fingerprint).toBe('unknown')
+  })
+
+  it('refuses another visitor, a click that already has one, an old click and a missing id', async () => {
+    const m = await createMarket()
+    const click = await track(m.code, { ip: '198.51.100.42' })
+    expect(await attach(click.click_id, 'fp-x', '198.51.100.43')).toBe(false)
+    expect(await attach(click.click_id, 'fp-x', '198.51.100.42', `${browser} other`)).toBe(false)
+    const withFingerprint = await track(m.code, { ip: '198.51.100.44', info: { fingerprint: 'fp-sent' } })
+    expect(await attach(withFingerprint.click_id, 'fp-x', '198.51.100.44')).toBe(false)
+    expect((await clickRow(withFingerprint.click_id!)).fingerprint).toBe('fp-sent')
+    const db = await testDb()
+    await db.query(`update public.link_clicks set created_at = now() - interval '11 minutes' where id = $1`, [click.click_id])
+    expect(await attach(click.click_id, 'fp-x', '198.51.100.42')).toBe(false)
+    expect((await clickRow(click.click_id!)).fingerprint).toBeNull()
+    expect(await errorOf(anon, 'select public.attach_click_fingerprint(null, $1)', ['fp-x'])).toBe(
+      'Which click is this fingerprint for? The click id is missing.',
+    )
+  })
+})
+
 describe('record_campaign_page_view', () => {
   it('sets the campaign, counts page and unique views on that click only, and the source counters', async () => {
     const m = await createMarket()

@@ -1,16 +1,32 @@
 /**
  * The `/earn/{code}` fast path (a cold load, before any React): the same SPEC §4 branches, storage keys and
- * toasts as the in-app route, with the click sent by plain `fetch` with the device info and its fingerprint.
+ * toasts as the in-app route, with the click sent by plain `fetch` with the device info at once, and the
+ * fingerprint attached to that click after the redirect.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
-import { earnCodeOf, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
+import { recordEarnClick } from '@/features/magic-link/lib/earn-click'
+import { earnCodeOf, finishEarnClick, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
 import { restUrl, server } from '../msw/server'
 
 const SOURCE_ID = '10000000-0000-4000-a000-000000000001'
 const fingerprint = () => Promise.resolve('fp-fast-path')
+const CLICK_ID = '30000000-0000-4000-a000-000000000001'
+const validAnswer = () =>
+  HttpResponse.json({ click_id: CLICK_ID, source_id: SOURCE_ID, source_name: 'Pat', unified_code: 'demo-approved', status: 'valid', source_status: 'approved', counted: true, not_counted_reason: null })
+
+function attachHandler(answer: () => Response = () => HttpResponse.json(true)) {
+  const calls: { p_click_id: string; p_fingerprint: string }[] = []
+  server.use(
+    http.post(restUrl('rpc/attach_click_fingerprint'), async ({ request }) => {
+      calls.push((await request.json()) as (typeof calls)[number])
+      return answer()
+    }),
+  )
+  return calls
+}
 
 function trackHandler(answer: () => Response) {
   const calls: { body: { unified_code: string; device_info: Record<string, unknown> }; apikey: string | null }[] = []
@@ -47,20 +63,62 @@ describe('earnCodeOf', () => {
 })
 
 describe('runEarnFastPath', () => {
-  it('a valid source: one call with the device info and fingerprint, the SPEC §3 keys, → /newsletters with the query', async () => {
-    const calls = trackHandler(() =>
-      HttpResponse.json({ click_id: '30000000-0000-4000-a000-000000000001', source_id: SOURCE_ID, source_name: 'Pat', unified_code: 'demo-approved', status: 'valid', source_status: 'approved', counted: true, not_counted_reason: null }),
-    )
-    await runEarnFastPath('demo-approved', fingerprint)
+  it('a valid source: one call with the device info, the SPEC §3 keys, → /newsletters with the query; then the fingerprint', async () => {
+    const calls = trackHandler(validAnswer)
+    const attached = attachHandler()
+    let computed = false
+    const result = await runEarnFastPath('demo-approved', () => {
+      computed = true
+      return Promise.resolve('fp-fast-path')
+    })
     expect(calls).toHaveLength(1)
     expect(calls[0]!.apikey).toBeTruthy()
     expect(calls[0]!.body.unified_code).toBe('demo-approved')
-    expect(calls[0]!.body.device_info).toMatchObject({ fingerprint: 'fp-fast-path', ip: null, country: null })
+    // The click never waits for the fingerprint: null says it follows.
+    expect(calls[0]!.body.device_info).toMatchObject({ fingerprint: null, ip: null, country: null })
+    expect(calls[0]!.body.device_info.userAgent).toBe(window.navigator.userAgent)
     expect(window.location.pathname + window.location.search).toBe(`/newsletters?source=demo-approved&audience_source_id=${SOURCE_ID}`)
     expect(window.localStorage.getItem('audience_source_id')).toBe(SOURCE_ID)
     expect(window.localStorage.getItem('source_attribution_page')).toBe('magic_link_redirect')
     expect(window.sessionStorage.getItem('magic_link_source')).toBe('demo-approved')
     expect(activeToasts()).toEqual([])
+    expect(computed).toBe(true)
+    await expect(result.fingerprintRecorded).resolves.toBe(true)
+    expect(attached).toEqual([{ p_click_id: CLICK_ID, p_fingerprint: 'fp-fast-path' }])
+  })
+
+  it('computes the fingerprint only after the redirect', async () => {
+    trackHandler(validAnswer)
+    attachHandler()
+    let pathWhenComputed = ''
+    const result = await runEarnFastPath('demo-approved', () => {
+      pathWhenComputed = window.location.pathname
+      return Promise.resolve('fp-fast-path')
+    })
+    await result.fingerprintRecorded
+    expect(pathWhenComputed).toBe('/newsletters')
+  })
+
+  it("a failed fingerprint call changes nothing for the visitor and never throws", async () => {
+    trackHandler(validAnswer)
+    attachHandler(() => HttpResponse.json({ message: 'boom' }, { status: 500 }))
+    const result = await runEarnFastPath('demo-approved', fingerprint)
+    await expect(result.fingerprintRecorded).resolves.toBe(false)
+    expect(window.location.pathname).toBe('/newsletters')
+    expect(activeToasts()).toEqual([])
+  })
+
+  it('attaches nothing when no click was recorded (unknown code)', async () => {
+    trackHandler(() => HttpResponse.json({ click_id: null, source_id: null, status: 'not_found', counted: false }))
+    const attached = attachHandler()
+    let computed = false
+    const result = await runEarnFastPath('no-such-code', () => {
+      computed = true
+      return fingerprint()
+    })
+    await expect(result.fingerprintRecorded).resolves.toBe(false)
+    expect(computed).toBe(false)
+    expect(attached).toHaveLength(0)
   })
 
   it("an inactive source: 'Source Unavailable' → /newsletters/unavailable", async () => {
@@ -75,6 +133,16 @@ describe('runEarnFastPath', () => {
     await runEarnFastPath('demo-approved', fingerprint)
     expect(window.location.pathname + window.location.search).toBe('/newsletters?source=demo-approved')
     await waitFor(() => expect(activeToasts()).toContain('Note'))
+  })
+
+  it("the inline half (dist/earn.html) records and redirects only; the app's half then toasts and attaches", async () => {
+    trackHandler(() => HttpResponse.json({ click_id: null, source_id: SOURCE_ID, status: 'inactive', source_status: 'banned', counted: false }))
+    const click = await recordEarnClick('demo-banned')
+    expect(window.location.pathname).toBe('/newsletters/unavailable')
+    expect(click).toMatchObject({ toast: 'unavailable', clickId: null })
+    expect(activeToasts()).toEqual([])
+    finishEarnClick(click, fingerprint)
+    await waitFor(() => expect(activeToasts()).toContain('Source Unavailable'))
   })
 
   it('an empty code goes to /newsletters without a backend call', async () => {

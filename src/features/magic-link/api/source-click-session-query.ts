@@ -4,7 +4,7 @@
  * A reload or a second campaign page of the same source reuses the click, so views add up on one session.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { collectDeviceInfo } from '@/lib/device-info'
+import { collectDeviceInfo, getFingerprint } from '@/lib/device-info'
 import { readLocal, storageKeys } from '@/lib/storage-keys'
 import { magicLinkKeys } from '../keys'
 import { readSessionClickId, storeAttribution } from '../lib/attribution-storage'
@@ -18,7 +18,7 @@ export async function getSourceClickSession(code: string): Promise<SourceClickSe
   if (existing && storedSourceId) {
     return { sourceId: storedSourceId, clickId: existing, sourceName: readLocal(storageKeys.sourceName) }
   }
-  const result = await trackAudienceSourceClick({ unifiedCode: code, deviceInfo: await collectDeviceInfo() })
+  const result = await trackAudienceSourceClick({ unifiedCode: code, deviceInfo: await collectDeviceInfo(getFingerprint) })
   if (result.status !== 'valid' || !result.sourceId || !result.clickId) return null
   storeAttribution({
     sourceId: result.sourceId,

@@ -7,21 +7,27 @@ import { env } from '@/config/env'
 import { storedAccessToken } from '@/lib/auth-storage-key'
 import { ClickTrackingError, parseClickResult, type ClickResult, type TrackClickVariables } from './click-result'
 
-export async function postTrackClick({ unifiedCode, deviceInfo }: TrackClickVariables): Promise<ClickResult> {
+/** POST /rest/v1/rpc/<fn> as supabase-js sends it, with the visitor's token or the anon key. */
+function postRpc(fn: string, args: Record<string, unknown>, init: RequestInit = {}) {
   const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
   const anonKey = env.VITE_SUPABASE_ANON_KEY
+  return fetch(`${apiUrl}/rest/v1/rpc/${fn}`, {
+    ...init,
+    method: 'POST',
+    headers: {
+      apikey: anonKey,
+      Authorization: `Bearer ${storedAccessToken(apiUrl) ?? anonKey}`,
+      'Content-Type': 'application/json',
+      'X-Client-Info': 'growletter-web',
+    },
+    body: JSON.stringify(args),
+  })
+}
+
+export async function postTrackClick({ unifiedCode, deviceInfo }: TrackClickVariables): Promise<ClickResult> {
   let response: Response
   try {
-    response = await fetch(`${apiUrl}/rest/v1/rpc/track_audience_source_click`, {
-      method: 'POST',
-      headers: {
-        apikey: anonKey,
-        Authorization: `Bearer ${storedAccessToken(apiUrl) ?? anonKey}`,
-        'Content-Type': 'application/json',
-        'X-Client-Info': 'growletter-web',
-      },
-      body: JSON.stringify({ unified_code: unifiedCode, device_info: deviceInfo }),
-    })
+    response = await postRpc('track_audience_source_click', { unified_code: unifiedCode, device_info: deviceInfo })
   } catch (error) {
     throw new ClickTrackingError((error as Error).message)
   }
@@ -31,4 +37,18 @@ export async function postTrackClick({ unifiedCode, deviceInfo }: TrackClickVari
     throw new ClickTrackingError(typeof message === 'string' ? message : `Click tracking failed (${response.status})`)
   }
   return parseClickResult(body)
+}
+
+/**
+ * `attach_click_fingerprint`: the fingerprint of a click the fast path sent before it was computed. Sent with
+ * `keepalive`, so a visitor who closes the tab right after landing still has it recorded. Never throws: a
+ * click without its fingerprint is still a click.
+ */
+export async function postClickFingerprint(clickId: string, fingerprint: string): Promise<boolean> {
+  try {
+    const response = await postRpc('attach_click_fingerprint', { p_click_id: clickId, p_fingerprint: fingerprint }, { keepalive: true })
+    return response.ok && (await response.json()) === true
+  } catch {
+    return false
+  }
 }

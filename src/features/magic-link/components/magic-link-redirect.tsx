@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { PageSpinner } from '@/components/page-spinner'
-import { collectDeviceInfo } from '@/lib/device-info'
+import { collectDeviceInfo, getFingerprint } from '@/lib/device-info'
 import { trackAudienceSourceClick } from '../api/audience-source-click-mutation'
 import { runMagicLinkFlow } from '../lib/magic-link-flow'
 import { showMagicLinkToast } from '../lib/magic-link-toasts'
@@ -16,7 +16,10 @@ export function MagicLinkRedirect({ code }: { code: string | undefined }) {
     const key = code ?? ''
     if (started.current === key) return
     started.current = key
-    void runMagicLinkFlow(code, { collectDeviceInfo, trackClick: trackAudienceSourceClick }).then((outcome) => {
+    void runMagicLinkFlow(code, {
+      collectDeviceInfo: () => collectDeviceInfo(getFingerprint),
+      trackClick: trackAudienceSourceClick,
+    }).then((outcome) => {
       if (outcome.toast) showMagicLinkToast(outcome.toast)
       navigate(outcome.to, { replace: true })
     })

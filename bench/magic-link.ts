@@ -77,7 +77,7 @@ export async function run() {
       const { elapsed, redirectEpoch, inlineScripts } = await page.evaluate(() => {
         const w = window as unknown as { __redirectAt: number; __redirectEpoch: number }
         // Scripts inside the page itself (dist/earn.html's click) count as JavaScript the visitor waited for too.
-        const inline = [...document.scripts].filter((s) => !s.src && !/json/.test(s.type)).map((s) => s.textContent ?? '')
+        const inline = Array.from(document.scripts).filter((s) => !s.src && !/json/.test(s.type)).map((s) => s.textContent ?? '')
         return { elapsed: w.__redirectAt, redirectEpoch: w.__redirectEpoch, inlineScripts: inline }
       })
       await page.waitForLoadState('networkidle')

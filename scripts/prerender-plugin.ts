@@ -17,6 +17,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { build, createServer, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
+import { EARN_SPINNER_HTML } from '../src/features/magic-link/lib/earn-spinner.ts'
 
 /** What src/app/prerender.tsx exports (it is built for the browser's tsconfig, so it is described here). */
 type PrerenderModule = {
@@ -88,19 +89,14 @@ export function prerender(): Plugin {
 /** `/earn` and `/earn/{code}`: the magic-link paths (src/main.tsx, src/features/magic-link/lib/earn-fast-path.ts). */
 const EARN_PATH = /^\/earn(\/[^/]*)?\/?$/
 const EARN_PAGE = 'earn.html'
-// Lucide's loader icon and the text of PageSpinner, as src/app/earn-entry.ts draws them.
-const EARN_SPINNER =
-  '<main id="main"><div id="earn-spinner" role="status" class="flex min-h-[40vh] items-center justify-center gap-2 text-muted-foreground">' +
-  '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="size-5 animate-spin" aria-hidden="true"><path d="M21 12a9 9 0 1 1-6.219-8.56"/></svg>' +
-  '<span>Redirecting to newsletters...</span></div></main>'
 
 /**
  * The magic-link landing page, `dist/earn.html`, for hosts that rewrite `/earn/*` to it (`public/_redirects`,
  * `vite preview`; the README lists nginx and Vercel). `index.html` carries the whole prerendered home page,
- * which the browser must parse and lay out before any module runs (~60 ms here); this page is the same app
- * with a spinner in place of the home page, its stylesheet inline, and the fast path's chunks and the
- * fingerprint library announced as module preloads, so the click goes out as soon as the entry runs. A host
- * without the rewrite serves `index.html` for `/earn/*`, which runs the same fast path a little later.
+ * which the browser parses and lays out before any module runs. This page is the app with the spinner in place
+ * of the home page; its first element is a classic script (src/features/magic-link/earn-inline.ts) that sends
+ * the click and redirects while the app's modules, announced as module preloads and loaded async, download.
+ * A host without the rewrite serves `index.html` for `/earn/*`, whose entry runs the same flow a little later.
  */
 export function earnPage(): Plugin {
   let config: ResolvedConfig
@@ -126,14 +122,14 @@ export function earnPage(): Plugin {
         .join('')
       const inline = await buildEarnInlineScript(config)
       const page = (await inlineStylesheets(template, outDir))
-        // Async: the fast path starts the click as soon as its chunks are here, before the page is parsed and
-        // painted (src/main.tsx waits for the document before it starts the app).
+        // Async: the app's entry runs as soon as it is here (src/main.tsx waits for the document before it
+        // starts the app).
         .replace('<script type="module" crossorigin', '<script type="module" async crossorigin')
         .replace(/<title>[^<]*<\/title>/, '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">')
         .replace('</head>', `${preloads}</head>`)
         // First thing in the page: the click starts before the stylesheet below is even parsed.
         .replace(/(<meta charset="[^"]*"\s*\/?>)/, (charset) => `${charset}<script>${inline.replace(/<\/script/gi, '<\\/script')}</script>`)
-        .replace('<div id="root"></div>', `<div id="root">${EARN_SPINNER}</div>`)
+        .replace('<div id="root"></div>', `<div id="root">${EARN_SPINNER_HTML}</div>`)
       await writeFile(path.join(outDir, EARN_PAGE), page)
     },
   }

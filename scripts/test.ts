@@ -1,13 +1,16 @@
 /**
- * `npm test`: every stage in order — lint, type check, unit/integration, backend protocol, database,
- * end to end — naming each as it starts and stopping at the first failure. The backend and database
- * suites run on PGlite and, when PostgreSQL is available (TEST_DATABASE_URL, or Debian's postgresql
- * package, which .ci/run installs), on PostgreSQL too: the two engines' runs of a stage go side by side
- * (PGlite works in-process, PostgreSQL in its own processes), which keeps the suite within its 6 minutes
- * on two cores. Ends with one line: "Tests: N passed, N failed".
+ * `npm test`: lint, type check, unit/integration, backend protocol, database and end to end, stopping a lane at
+ * its first failure. Two lanes run side by side, because the end-to-end suite spends most of its time waiting
+ * on a browser and a server (about a third of a core) while the others keep both cores busy:
+ *   checks:  lint + type check (together) → unit (two workers) → backend protocol and database (together)
+ *   browser: end to end (Playwright builds the app and starts its own backend)
+ * The backend and database suites run on PGlite and, when PostgreSQL is available (TEST_DATABASE_URL, or
+ * Debian's postgresql package, which .ci/run installs), on PostgreSQL too, the two engines side by side (PGlite
+ * works in-process, PostgreSQL in its own processes). Each stage's output is printed when it ends, with its
+ * time. Ends with one line: "Tests: N passed, N failed".
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startLocalPostgres, type LocalPostgres } from './local-postgres'
@@ -33,8 +36,8 @@ function count(run: Run, file: string) {
   }
 }
 
-/** Runs one command; alone it prints as it goes, beside others its output is kept and printed when it ends. */
-function execute(run: Run, buffered: boolean): Promise<{ code: number | null; output: string }> {
+/** Runs one command, keeping its output for the stage to print when it ends. */
+function execute(run: Run): Promise<{ code: number | null; output: string }> {
   const file = path.join(reports, `${++reportCount}.json`)
   const cmd = [...run.cmd]
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...run.env }
@@ -42,7 +45,7 @@ function execute(run: Run, buffered: boolean): Promise<{ code: number | null; ou
   if (run.report === 'playwright') env.PLAYWRIGHT_JSON_OUTPUT_NAME = file
   console.log(`  $ ${cmd.join(' ')}${run.label ? `   (${run.label})` : ''}`)
   return new Promise((resolve) => {
-    const child = spawn(cmd[0]!, cmd.slice(1), { stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', env })
+    const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env })
     let output = ''
     child.stdout?.on('data', (chunk) => (output += chunk))
     child.stderr?.on('data', (chunk) => (output += chunk))
@@ -53,64 +56,110 @@ function execute(run: Run, buffered: boolean): Promise<{ code: number | null; ou
   })
 }
 
-async function runStage(stage: Stage, index: number) {
-  console.log(`\n▶ Stage ${index}: ${stage.name}`)
+async function runStage(stage: Stage, lane: string) {
+  console.log(`▶ [${lane}] ${stage.name}`)
   const t0 = Date.now()
-  const buffered = stage.runs.length > 1
-  const results = await Promise.all(stage.runs.map((run) => execute(run, buffered)))
-  results.forEach(({ output }, i) => {
-    if (buffered) console.log(`\n── ${stage.runs[i]!.label} ──\n${output}`)
-  })
+  // Lanes run side by side, so every run's output is kept and printed as one block when its stage ends.
+  const results = await Promise.all(stage.runs.map((run) => execute(run)))
   const seconds = ((Date.now() - t0) / 1000).toFixed(1)
+  results.forEach(({ output }, i) => {
+    const label = stage.runs[i]!.label
+    console.log(`\n── [${lane}] ${stage.name}${label ? ` (${label})` : ''} ──\n${output.trimEnd()}`)
+  })
   const bad = results.findIndex((r) => r.code !== 0)
   if (bad !== -1) {
     const which = stage.runs[bad]!.label ? ` (${stage.runs[bad]!.label})` : ''
-    console.error(`\n✖ Stage "${stage.name}"${which} failed after ${seconds}s (exit ${results[bad]!.code}).`)
+    console.error(`\n✖ [${lane}] Stage "${stage.name}"${which} failed after ${seconds}s (exit ${results[bad]!.code}).`)
     return false
   }
-  console.log(`✔ ${stage.name} (${seconds}s)`)
+  console.log(`✔ [${lane}] ${stage.name} (${seconds}s)`)
   return true
 }
 
-let postgres: LocalPostgres | null = null
-let databaseUrl = process.env.TEST_DATABASE_URL
-if (!databaseUrl) {
+/** A lane's stages one after another; false at the first that fails. */
+async function runLane(lane: string, stages: Stage[]) {
+  for (const stage of stages) if (!(await runStage(stage, lane))) return false
+  return true
+}
+
+// Two local servers, one for the backend suite and one for the database suite: they run at the same time and
+// both create the cluster-wide API roles while migrating, which one server would have them race for.
+const servers: LocalPostgres[] = []
+function localServer(port: number): string | undefined {
   try {
-    postgres = startLocalPostgres()
-    databaseUrl = postgres?.url
+    const server = startLocalPostgres(port)
+    if (server) servers.push(server)
+    return server?.url
   } catch (error) {
     console.warn(`PostgreSQL could not start; database suites run on PGlite only. ${(error as Error).message}`)
+    return undefined
   }
+}
+let databaseUrl = process.env.TEST_DATABASE_URL
+let dbSuiteUrl = databaseUrl
+if (!databaseUrl) {
+  databaseUrl = localServer(55433)
+  dbSuiteUrl = databaseUrl && localServer(55434)
 }
 if (!databaseUrl) console.warn('No PostgreSQL available: database suites run on PGlite only.')
 
-/** The same vitest project on PGlite and, when there is one, on PostgreSQL. */
-const onBothEngines = (project: string): Run[] => [
-  { label: 'PGlite', cmd: ['npx', 'vitest', 'run', '--project', project], report: 'vitest', env: { TEST_DATABASE_URL: '' } },
-  ...(databaseUrl
-    ? [{ label: 'PostgreSQL', cmd: ['npx', 'vitest', 'run', '--project', project], report: 'vitest' as const, env: { TEST_DATABASE_URL: databaseUrl } }]
+/**
+ * The backend files that run on the engine TEST_DATABASE_URL chooses (they start their backend through
+ * rest-fixture.ts or trust-backend.ts, or read the variable). The others always use an in-memory PGlite:
+ * the PostgreSQL run leaves them out instead of running them a second time on PGlite.
+ */
+function filesOnTheEngine(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .filter((name) => /TEST_DATABASE_URL|from '\.\/rest-fixture'|from '\.\/helpers\/trust-backend'/.test(readFileSync(path.join(dir, name), 'utf8')))
+    .map((name) => path.join(dir, name))
+}
+
+/**
+ * The same vitest project on PGlite and, when there is one, on PostgreSQL (optionally only `files` there).
+ * `shards` splits the PGlite run's files over that many processes: each works one file at a time.
+ */
+const onBothEngines = (project: string, { files = [] as string[], shards = 1, url = databaseUrl } = {}): Run[] => [
+  ...Array.from({ length: shards }, (_, i) => ({
+    label: shards > 1 ? `${project}, PGlite ${i + 1}/${shards}` : `${project}, PGlite`,
+    cmd: ['npx', 'vitest', 'run', '--project', project, ...(shards > 1 ? [`--shard=${i + 1}/${shards}`] : [])],
+    report: 'vitest' as const,
+    env: { TEST_DATABASE_URL: '' },
+  })),
+  ...(url
+    ? [{ label: `${project}, PostgreSQL`, cmd: ['npx', 'vitest', 'run', '--project', project, ...files], report: 'vitest' as const, env: { TEST_DATABASE_URL: url } }]
     : []),
 ]
 
-const stages: Stage[] = [
-  { name: 'lint', runs: [{ cmd: ['npx', 'eslint', '.'] }] },
-  { name: 'type check', runs: [{ cmd: ['npm', 'run', '-s', 'typecheck'] }] },
-  { name: 'unit and integration (SPA)', runs: [{ cmd: ['npx', 'vitest', 'run', '--project', 'unit'], report: 'vitest' }] },
-  { name: `backend protocol (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: onBothEngines('backend') },
-  { name: `database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: onBothEngines('db') },
-  { name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] },
+const backendRuns = onBothEngines('backend', { files: filesOnTheEngine('supabase/local/tests'), shards: 2 })
+const checks: Stage[] = [
+  {
+    name: 'lint and type check',
+    runs: [
+      { label: 'lint', cmd: ['npx', 'eslint', '.'] },
+      { label: 'type check', cmd: ['npm', 'run', '-s', 'typecheck'] },
+    ],
+  },
+  // Two workers: one would leave a core idle for two minutes (measured 111 s alone, 70 s with two).
+  { name: 'unit and integration (SPA)', runs: [{ cmd: ['npx', 'vitest', 'run', '--project', 'unit', '--maxWorkers=2'], report: 'vitest' }] },
+  // Backend on PGlite in two halves and on PostgreSQL, and the database suite on both, all at once: the backend
+  // files mostly wait on their own servers, so one process per engine would leave a core idle. A server given
+  // in TEST_DATABASE_URL serves both suites, which then take turns (see localServer).
+  ...(databaseUrl && databaseUrl === dbSuiteUrl
+    ? [
+        { name: 'backend protocol (PGlite and PostgreSQL)', runs: backendRuns },
+        { name: 'database (PGlite and PostgreSQL)', runs: onBothEngines('db', { url: dbSuiteUrl }) },
+      ]
+    : [{ name: `backend protocol and database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: [...backendRuns, ...onBothEngines('db', { url: dbSuiteUrl })] }]),
 ]
+const browser: Stage[] = [{ name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] }]
 
-let ok = true
+let ok = false
 try {
-  for (const [i, stage] of stages.entries()) {
-    if (!(await runStage(stage, i + 1))) {
-      ok = false
-      break
-    }
-  }
+  const lanes = await Promise.all([runLane('checks', checks), runLane('browser', browser)])
+  ok = lanes.every(Boolean)
 } finally {
-  postgres?.stop()
+  servers.forEach((server) => server.stop())
 }
 console.log(`\nnpm test took ${((Date.now() - started) / 1000).toFixed(0)}s`)
 console.log(`Tests: ${passed} passed, ${failed} failed`)

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { server } from './msw/server'
+
+// `npm test` runs this suite beside the end-to-end one on two cores: a screen that takes longer than Testing
+// Library's default second to appear there is slow, not wrong. What a test asserts is unchanged.
+configure({ asyncUtilTimeout: 3000 })
 
 beforeAll(() =>
   server.listen({

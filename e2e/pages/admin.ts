@@ -17,6 +17,7 @@ let lastStepUsed = -Infinity
  * moves on to the next step.
  */
 export async function logInAsAdmin(page: Page, dashboardPath = '/dashboard/admin') {
+  if (await resumeAdminSession(page, dashboardPath)) return
   await page.goto('/login')
   await page.getByLabel('Email').fill(DEMO_ADMIN)
   await page.getByLabel('Password').fill(DEMO_PASSWORD)
@@ -34,9 +35,41 @@ export async function logInAsAdmin(page: Page, dashboardPath = '/dashboard/admin
       .waitForURL(new RegExp(`${dashboardPath}$`), { timeout: 5_000 })
       .then(() => true)
       .catch(() => false)
-    if (done) return
+    if (done) return void (adminSession = await readAuthSession(page))
   }
   await expect(page).toHaveURL(new RegExp(`${dashboardPath}$`))
+  adminSession = await readAuthSession(page)
+}
+
+/**
+ * The demo admin's signed-in session (aal2) after this worker's first sign-in with the code. Later sign-ins
+ * start from it, as a person opening a second tab would, instead of waiting up to 30 s for an unused TOTP step:
+ * the sign-in with a second factor is still walked in full by the first admin test of each worker.
+ */
+let adminSession: { key: string; value: string } | null = null
+
+const readAuthSession = (page: Page) =>
+  page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => /^sb-.+-auth-token$/.test(k))
+    return key ? { key, value: localStorage.getItem(key)! } : null
+  })
+
+/** Opens `dashboardPath` signed in with the saved session; false (nothing changed) when there is none. */
+async function resumeAdminSession(page: Page, dashboardPath: string) {
+  if (!adminSession) return false
+  await page.goto('/robots.txt')
+  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), adminSession)
+  await page.goto(dashboardPath)
+  const resumed = await page
+    .waitForURL(new RegExp(`${dashboardPath}$`), { timeout: 5_000 })
+    .then(() => page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 5_000 }))
+    .then(() => !/\/login/.test(new URL(page.url()).pathname))
+    .catch(() => false)
+  if (resumed) return true
+  // The session ended meanwhile (a test signed the admin out everywhere): sign in afresh.
+  adminSession = null
+  await page.evaluate(() => localStorage.clear())
+  return false
 }
 
 export class AdminReviewQueue {

@@ -13,8 +13,11 @@ import { startBackend, type Backend, type BackendOptions } from '../server'
 
 export type Engine = 'pglite' | 'postgres'
 
-/** PGlite always; PostgreSQL too when the CI script (or a developer) provides TEST_DATABASE_URL. */
-export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
+/**
+ * The engine of this run: PostgreSQL when the CI script (or a developer) provides TEST_DATABASE_URL, else
+ * PGlite. `npm test` runs the project once per engine (scripts/test.ts), so each engine is tested once.
+ */
+export const engines: Engine[] = [process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite']
 
 export type TestBackend = Backend & {
   engine: Engine

@@ -1,5 +1,6 @@
 /**
- * Lighthouse 12.8 (mobile, its default simulated throttling) on the three public pages people land on,
+ * Lighthouse 12.8 (mobile, its default simulated throttling) on the three public pages people land on, the
+ * median of five runs each (LIGHTHOUSE_RUNS),
  * against the built and prerendered SPA and a seeded backend, in Debian's Chromium (ARCHITECTURE "Budgets":
  * performance ≥ 0.98; accessibility, best practices and SEO 1.0). Prints the scores and the paint metrics;
  * never fails on them.
@@ -12,6 +13,7 @@ import { startBackend } from '../supabase/local/server'
 
 const PAGES = process.env.BENCH_ROUTES?.split(',') ?? ['/', '/audiences', '/newsletters']
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
 const BUDGET = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const
 
 export async function run() {
@@ -30,9 +32,16 @@ export async function run() {
   try {
     console.log('Lighthouse (mobile) against budgets: performance ≥ 0.98, accessibility/best practices/SEO 1.0')
     for (const page of PAGES) {
-      const answer = await lighthouse(`${appUrl}${page}`, { port: chrome.port, output: 'json', logLevel: 'error' })
-      const lhr = answer?.lhr
-      if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`)
+      // Lighthouse's own advice for a noisy machine: run it several times and judge the median run.
+      const runs = []
+      for (let i = 0; i < RUNS; i++) {
+        const answer = await lighthouse(`${appUrl}${page}`, { port: chrome.port, output: 'json', logLevel: 'error' })
+        if (!answer?.lhr) throw new Error(`Lighthouse returned nothing for ${page}`)
+        runs.push(answer.lhr)
+      }
+      runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0))
+      const lhr = runs[Math.floor(runs.length / 2)]!
+      const spread = runs.map((r) => (r.categories.performance?.score ?? 0).toFixed(2)).join(', ')
       const scores = Object.fromEntries(Object.keys(BUDGET).map((id) => [id, lhr.categories[id]?.score ?? 0]))
       const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN
       results[page] = { ...scores, fcpMs: metric('first-contentful-paint'), lcpMs: metric('largest-contentful-paint'), tbtMs: metric('total-blocking-time'), cls: metric('cumulative-layout-shift') }
@@ -42,6 +51,7 @@ export async function run() {
         `  ${page.padEnd(13)} performance ${scores.performance!.toFixed(2)}, accessibility ${scores.accessibility!.toFixed(2)}, ` +
           `best practices ${scores['best-practices']!.toFixed(2)}, SEO ${scores.seo!.toFixed(2)}; FCP ${(metric('first-contentful-paint') / 1000).toFixed(2)} s, ` +
           `LCP ${(metric('largest-contentful-paint') / 1000).toFixed(2)} s, TBT ${metric('total-blocking-time').toFixed(0)} ms, CLS ${metric('cumulative-layout-shift').toFixed(3)}  ${verdict}` +
+          ` (median of ${RUNS} runs; performance ${spread})` +
           (failed.length ? `\n      failing audits: ${failed.join(', ')}` : ''),
       )
       if (process.env.BENCH_VERBOSE) {

@@ -2,8 +2,8 @@
  * `npm test`: lint, type check, unit/integration, backend protocol, database and end to end, stopping a lane at
  * its first failure. Two lanes run side by side, because the end-to-end suite spends most of its time waiting
  * on a browser and a server (about a third of a core) while the others keep both cores busy:
- *   checks:  lint + type check (together) → unit (two workers) → backend protocol and database (together)
- *   browser: end to end (Playwright builds the app and starts its own backend)
+ *   checks:  lint + type check (together) → unit (two workers) → backend protocol (PGlite in two halves, PostgreSQL)
+ *   browser: end to end (Playwright builds the app and starts its own backend) → database (PGlite, PostgreSQL)
  * The backend and database suites run on PGlite and, when PostgreSQL is available (TEST_DATABASE_URL, or
  * Debian's postgresql package, which .ci/run installs), on PostgreSQL too, the two engines side by side (PGlite
  * works in-process, PostgreSQL in its own processes). Each stage's output is printed when it ends, with its
@@ -142,17 +142,17 @@ const checks: Stage[] = [
   },
   // Two workers: one would leave a core idle for two minutes (measured 111 s alone, 70 s with two).
   { name: 'unit and integration (SPA)', runs: [{ cmd: ['npx', 'vitest', 'run', '--project', 'unit', '--maxWorkers=2'], report: 'vitest' }] },
-  // Backend on PGlite in two halves and on PostgreSQL, and the database suite on both, all at once: the backend
-  // files mostly wait on their own servers, so one process per engine would leave a core idle. A server given
-  // in TEST_DATABASE_URL serves both suites, which then take turns (see localServer).
-  ...(databaseUrl && databaseUrl === dbSuiteUrl
-    ? [
-        { name: 'backend protocol (PGlite and PostgreSQL)', runs: backendRuns },
-        { name: 'database (PGlite and PostgreSQL)', runs: onBothEngines('db', { url: dbSuiteUrl }) },
-      ]
-    : [{ name: `backend protocol and database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: [...backendRuns, ...onBothEngines('db', { url: dbSuiteUrl })] }]),
+  // Backend on PGlite in two halves and on PostgreSQL at once: the backend files mostly wait on their own
+  // servers, so one process per engine would leave a core idle.
+  { name: `backend protocol (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: backendRuns },
 ]
+const database: Stage = { name: `database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: onBothEngines('db', { url: dbSuiteUrl }) }
 const browser: Stage[] = [{ name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] }]
+// The database suite (a quarter of a minute) follows the browser suite, which ends first. A server given in
+// TEST_DATABASE_URL serves the backend suite too: then it follows the backend suite instead, as the two would
+// race to create the cluster-wide API roles (see localServer).
+if (databaseUrl && databaseUrl === dbSuiteUrl) checks.push(database)
+else browser.push(database)
 
 let ok = false
 try {

@@ -1,8 +1,7 @@
 /**
  * Lighthouse 12.8 (mobile, its default simulated throttling) on the three public pages people land on, the
- * median of five runs each (LIGHTHOUSE_RUNS),
- * against the built and prerendered SPA and a seeded backend, in Debian's Chromium (ARCHITECTURE "Budgets":
- * performance ≥ 0.98; accessibility, best practices and SEO 1.0). Prints the scores and the paint metrics;
+ * median of five runs each (LIGHTHOUSE_RUNS), against the built and prerendered SPA and a seeded backend, in
+ * Debian's Chromium (ARCHITECTURE "Budgets": performance ≥ 0.98; accessibility, best practices and SEO 1.0). Prints the scores and the paint metrics;
  * never fails on them.
  */
 import type { AddressInfo } from 'node:net'

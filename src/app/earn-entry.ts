@@ -5,8 +5,7 @@
  * shows the spinner and preloads these chunks.
  */
 import { getFingerprint } from '@/lib/device-info'
-import { earnCodeOf, recordEarnClick } from '@/features/magic-link/lib/earn-click'
-import { finishEarnClick } from '@/features/magic-link/lib/earn-fast-path'
+import { earnCodeOf, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
 import { EARN_SPINNER_HTML } from '@/features/magic-link/lib/earn-spinner'
 
 /**
@@ -23,9 +22,8 @@ export async function runEarnEntry() {
     if (main) main.outerHTML = EARN_SPINNER_HTML
     else document.getElementById('root')!.innerHTML = EARN_SPINNER_HTML
   }
-  // dist/earn.html's inline script has usually sent the click (and redirected) already.
-  const click = window.__growletterEarnClick ?? recordEarnClick(earnCodeOf(window.location.pathname) ?? '')
-  // The fingerprint library waits for an idle moment of the page before it reads the browser, so it does not
-  // hold up the app that starts at the destination.
-  finishEarnClick(await click, () => getFingerprint(FINGERPRINT_WAIT_MS))
+  // dist/earn.html's inline script has usually sent the click (and redirected) already. The fingerprint library
+  // waits for an idle moment of the page before it reads the browser, so it does not hold up the app that
+  // starts at the destination.
+  await runEarnFastPath(earnCodeOf(window.location.pathname) ?? '', () => getFingerprint(FINGERPRINT_WAIT_MS))
 }

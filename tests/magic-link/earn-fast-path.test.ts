@@ -145,6 +145,21 @@ describe('runEarnFastPath', () => {
     await waitFor(() => expect(activeToasts()).toContain('Source Unavailable'))
   })
 
+  it("uses the click dist/earn.html's inline script already sent: no second call, the fingerprint for that click", async () => {
+    const calls = trackHandler(validAnswer)
+    const attached = attachHandler()
+    window.__growletterEarnClick = recordEarnClick('demo-approved')
+    try {
+      const result = await runEarnFastPath('demo-approved', fingerprint)
+      await expect(result.fingerprintRecorded).resolves.toBe(true)
+    } finally {
+      delete window.__growletterEarnClick
+    }
+    expect(calls).toHaveLength(1)
+    expect(attached).toEqual([{ p_click_id: CLICK_ID, p_fingerprint: 'fp-fast-path' }])
+    expect(window.location.pathname).toBe('/newsletters')
+  })
+
   it('an empty code goes to /newsletters without a backend call', async () => {
     const calls = trackHandler(() => HttpResponse.json({}))
     await runEarnFastPath('', fingerprint)

@@ -31,6 +31,7 @@ export function finishEarnClick(click: EarnClick, fingerprint: () => Promise<str
   return { ...click, fingerprintRecorded }
 }
 
+/** Both halves; the first is skipped when dist/earn.html's inline script has already sent the click. */
 export async function runEarnFastPath(code: string, fingerprint: () => Promise<string>): Promise<EarnFastPathResult> {
-  return finishEarnClick(await recordEarnClick(code), fingerprint)
+  return finishEarnClick(await (window.__growletterEarnClick ?? recordEarnClick(code)), fingerprint)
 }

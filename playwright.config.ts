@@ -8,11 +8,17 @@ import { E2E } from './e2e/ports'
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  // Spec files run on two workers, each file's tests in order, against one shared stack: every spec works
+  // with accounts, sources and visitors of its own, so no spec depends on another having run first. Most of a
+  // spec's time is spent waiting on the browser, the server and the scheduler, so two workers roughly halve
+  // the stage on two cores, even with another process keeping one of them busy.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Limits that only stop a hung test: every step waits for a condition (a URL, a text, an email), and on a
+  // busy two-core machine a step can take seconds. No test passes or fails on how fast it got there.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL: E2E.appUrl,

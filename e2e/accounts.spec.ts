@@ -92,7 +92,7 @@ test('logging in before confirming explains why and offers a new email', async (
   await expect(page.getByText('Verification email sent')).toBeVisible()
   // A new confirmation, or (SPEC §8 fallback, e.g. when the auth server's per-address limit refuses a resend
   // this soon after sign-up) a password-reset email, which proves ownership of the address as well.
-  await expect.poll(async () => (await mailbox.messagesTo(email)).length, { timeout: 15_000 }).toBeGreaterThan(before)
+  await expect.poll(async () => (await mailbox.messagesTo(email)).length, { timeout: 30_000 }).toBeGreaterThan(before)
 })
 
 for (const path of ['/', '/login', '/register']) {

@@ -149,10 +149,14 @@ async function checkPage(page: Page, withAxe: boolean, overflowOnly: boolean) {
   expect.soft(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 }
 
+// Each walk opens its own browser context from a saved sign-in, so the twelve walks may share the two workers
+// instead of keeping one of them busy for the whole file.
+test.describe.configure({ mode: 'parallel' })
+
 for (const [viewportName, viewport] of Object.entries(viewports)) {
   for (const role of Object.keys(routes) as Role[]) {
     test(`${role} routes on a ${viewportName} (${viewport.width} × ${viewport.height})`, async ({ browser }) => {
-      test.setTimeout(120_000)
+      test.setTimeout(300_000)
       const context = await browser.newContext({ viewport, storageState: await stateOf(browser, role) })
       const page = await context.newPage()
       const titles = new Map<string, string>()

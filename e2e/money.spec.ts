@@ -60,7 +60,7 @@ async function countedSubscribers(browser: Browser, request: APIRequestContext, 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''))
 
 test('earnings settle by themselves and are paid out; an upheld dispute refunds the advertiser', async ({ browser, request }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(360_000)
   const run = Date.now().toString(36)
   const mailbox = new DevMailbox(request)
 

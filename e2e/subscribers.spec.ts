@@ -55,7 +55,7 @@ test('webhook and CSV: a confirmed reader reaches the advertiser, a pending one 
     await reader.close()
 
     // The signed event arrives (pg_net → deliver-webhooks → the receiver) and verifies.
-    await expect.poll(() => hits.filter((h) => h.body.includes(confirmed)).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => hits.filter((h) => h.body.includes(confirmed)).length, { timeout: 30_000 }).toBe(1)
     const hit = hits.find((h) => h.body.includes(confirmed))!
     const event = new Webhook(secret).verify(hit.body, hit.headers) as { type: string; data: { email: string } }
     expect(event).toMatchObject({ type: 'subscriber.confirmed', data: { email: confirmed } })

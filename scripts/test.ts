@@ -1,9 +1,12 @@
 /**
  * `npm test`: lint, type check, unit/integration, backend protocol, database and end to end, stopping a lane at
- * its first failure. Two lanes run side by side, because the end-to-end suite spends most of its time waiting
- * on a browser and a server (about a third of a core) while the others keep both cores busy:
+ * its first failure. Two lanes run side by side:
  *   checks:  lint + type check (together) → unit (two workers) → backend protocol (PGlite in two halves, PostgreSQL)
- *   browser: end to end (Playwright builds the app and starts its own backend) → database (PGlite, PostgreSQL)
+ *   browser: end to end (two Playwright workers; builds the app and starts its own backend) → database
+ * The end-to-end suite is the long pole: most of its time is spent waiting on a browser, a server and the
+ * scheduler (about a third of a core on average), so it starts at once and the other stages fill the cores.
+ * That oversubscribes two cores at times, and a CI machine may have another process keeping a core busy: no
+ * stage may depend on speed. Every timeout in the suites is a hang detector, and tests wait for conditions.
  * The backend and database suites run on PGlite and, when PostgreSQL is available (TEST_DATABASE_URL, or
  * Debian's postgresql package, which .ci/run installs), on PostgreSQL too, the two engines side by side (PGlite
  * works in-process, PostgreSQL in its own processes). Each stage's output is printed when it ends, with its

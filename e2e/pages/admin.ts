@@ -31,11 +31,13 @@ export async function logInAsAdmin(page: Page, dashboardPath = '/dashboard/admin
     lastStepUsed = step
     await page.getByLabel('6-digit code').fill(totp.generate({ timestamp: step * period }))
     await page.getByTestId('mfa-form').getByRole('button', { name: 'Verify', exact: true }).click()
-    const done = await page
-      .waitForURL(new RegExp(`${dashboardPath}$`), { timeout: 5_000 })
-      .then(() => true)
-      .catch(() => false)
-    if (done) return void (adminSession = await readAuthSession(page))
+    // Either the dashboard opens or the form says the code did not work: wait for whichever happens, however
+    // long a busy machine takes, rather than guessing from a few seconds of silence.
+    const outcome = await Promise.race([
+      page.waitForURL(new RegExp(`${dashboardPath}$`)).then(() => 'signed in' as const, () => 'closed' as const),
+      page.getByText(/^That code did not work/).waitFor().then(() => 'refused' as const, () => 'closed' as const),
+    ])
+    if (outcome === 'signed in') return void (adminSession = await readAuthSession(page))
   }
   await expect(page).toHaveURL(new RegExp(`${dashboardPath}$`))
   adminSession = await readAuthSession(page)
@@ -60,12 +62,10 @@ async function resumeAdminSession(page: Page, dashboardPath: string) {
   await page.goto('/robots.txt')
   await page.evaluate(({ key, value }) => localStorage.setItem(key, value), adminSession)
   await page.goto(dashboardPath)
-  const resumed = await page
-    .waitForURL(new RegExp(`${dashboardPath}$`), { timeout: 5_000 })
-    .then(() => page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 5_000 }))
-    .then(() => !/\/login/.test(new URL(page.url()).pathname))
-    .catch(() => false)
-  if (resumed) return true
+  // The dashboard's heading, or the login page when the session has ended: a condition either way.
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+  await page.waitForURL((url) => new RegExp(`${dashboardPath}$`).test(url.pathname) || /\/login/.test(url.pathname))
+  if (!/\/login/.test(new URL(page.url()).pathname)) return true
   // The session ended meanwhile (a test signed the admin out everywhere): sign in afresh.
   adminSession = null
   await page.evaluate(() => localStorage.clear())

@@ -18,7 +18,7 @@ export class DevMailbox {
   }
 
   /** Waits for an email to `email` whose subject matches, newer than the ones already counted. */
-  async waitForEmail(email: string, subject: RegExp, { after = 0, timeout = 15_000 } = {}): Promise<MailMessage> {
+  async waitForEmail(email: string, subject: RegExp, { after = 0, timeout = 30_000 } = {}): Promise<MailMessage> {
     let found: MailMessage | undefined
     await expect
       .poll(

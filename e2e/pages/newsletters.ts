@@ -40,7 +40,7 @@ export class Mailbox {
   async waitForMessagesTo(email: string, count = 1): Promise<MailboxMessage[]> {
     let messages: MailboxMessage[] = []
     await expect
-      .poll(async () => (messages = await this.messagesTo(email)).length, { timeout: 10_000 })
+      .poll(async () => (messages = await this.messagesTo(email)).length, { timeout: 30_000 })
       .toBeGreaterThanOrEqual(count)
     return messages
   }

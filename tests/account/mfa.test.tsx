@@ -21,9 +21,9 @@ afterEach(() => toast.dismiss())
 /** Avatar menu → Account → the two-factor section, as a person gets there. */
 async function openTwoFactor() {
   const user = userEvent.setup()
-  await user.click(await screen.findByRole('button', { name: 'Account menu' }, { timeout: 5000 }))
+  await user.click(await screen.findByRole('button', { name: 'Account menu' }))
   await user.click(await screen.findByRole('menuitem', { name: 'Account' }))
-  return { user, dialog: await screen.findByRole('region', { name: 'Two-factor sign-in' }, { timeout: 5000 }) }
+  return { user, dialog: await screen.findByRole('region', { name: 'Two-factor sign-in' }) }
 }
 
 describe('two-factor sign-in on the account page, reached from the avatar menu', () => {

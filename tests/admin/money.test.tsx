@@ -83,7 +83,7 @@ describe('admin money', () => {
     )
     renderRoute('/dashboard/admin/money')
     // The first render of the file loads the admin area's chunk: give it time on a busy machine.
-    expect(await screen.findByRole('status', { name: 'Loading marketplace totals' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(await screen.findByRole('status', { name: 'Loading marketplace totals' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading payout requests' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading transactions' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading deposits' })).toBeInTheDocument()
@@ -115,7 +115,7 @@ describe('admin money', () => {
     expect(await screen.findByText('No payout requests yet.')).toBeInTheDocument()
     expect(await screen.findByText('No deposits yet.')).toBeInTheDocument()
     expect(await screen.findByText('No transactions yet.')).toBeInTheDocument()
-    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('wallets offline')
+    expect(await screen.findByRole('alert')).toHaveTextContent('wallets offline')
   })
 
   it('pages through all transactions and narrows to holds', async () => {
@@ -170,7 +170,7 @@ describe('admin money', () => {
     await user.type(within(dialog).getByLabelText('Transfer reference'), ' SEPA-2026-0042 ')
     await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
     // The toast comes after the call and the refetch of every admin figure: allow a busy machine its time.
-    expect(await screen.findByText('Payout marked paid', {}, { timeout: 4000 })).toBeInTheDocument()
+    expect(await screen.findByText('Payout marked paid')).toBeInTheDocument()
     expect(markPaidCalls).toEqual([{ p_payout_id: 'p1', p_reference: 'SEPA-2026-0042' }])
     const list = screen.getByRole('list', { name: 'Payout requests' })
     expect(await within(list).findByText('Paid')).toBeInTheDocument()

@@ -56,7 +56,7 @@ describe('admin review queue', () => {
     signInAs('advertiser')
     server.use(http.get(restUrl('wallets'), () => new Promise(() => {})), http.get(restUrl('campaigns'), () => new Promise(() => {})))
     const { router } = renderRoute('/dashboard/admin')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'), { timeout: 4000 })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))
   })
 
   it('shows loading placeholders', async () => {
@@ -82,7 +82,7 @@ describe('admin review queue', () => {
     signInAs('admin')
     server.use(http.get(restUrl('campaigns'), () => postgrestError(500, 'queue offline')), ...queue())
     renderRoute('/dashboard/admin')
-    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Could not load newsletters to review')
     expect(alert).toHaveTextContent('queue offline')
   })

@@ -41,7 +41,7 @@ describe('admin users', () => {
     )
     const user = userEvent.setup()
     renderRoute('/dashboard/admin/users')
-    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('Only an admin can do this')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Only an admin can do this')
     await user.type(screen.getByLabelText('Search by email or name'), 'nobody')
     await user.click(screen.getByRole('button', { name: 'Search' }))
     expect(await screen.findByText('No user matches “nobody”.')).toBeInTheDocument()

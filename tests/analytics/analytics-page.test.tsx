@@ -53,7 +53,7 @@ describe('advertiser analytics', () => {
     server.use(http.get(restUrl('campaigns'), () => new Promise(() => {})), http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)))
     renderRoute('/dashboard/advertiser/analytics')
     // The page's code (charts included) loads on demand first.
-    expect(await screen.findByRole('status', { name: 'Loading newsletters' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(await screen.findByRole('status', { name: 'Loading newsletters' })).toBeInTheDocument()
   })
 
   it('invites an advertiser without newsletters to list one', async () => {
@@ -68,7 +68,7 @@ describe('advertiser analytics', () => {
     // The first matching handler wins: the failing one goes before the rest.
     server.use(http.post(restUrl('rpc/figure_totals'), () => postgrestError(500, 'stats offline')), ...dataHandlers())
     renderRoute('/dashboard/advertiser/analytics')
-    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent("Could not load this newsletter's figures")
     expect(alert).toHaveTextContent('stats offline')
   })

@@ -100,7 +100,7 @@ describe('/audiences directory (SPEC §2)', () => {
       http.head(restUrl('audience_sources'), () => new HttpResponse(null, { status: 500 })),
     )
     renderRoute('/audiences')
-    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Failed to load sources')
     expect(alert).toHaveTextContent('database is down')
   })

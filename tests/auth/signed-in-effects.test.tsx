@@ -164,7 +164,7 @@ describe('wallet initialisation on sign-in (SPEC §6, §8)', () => {
       http.post(restUrl('rpc/claim_signup_bonus'), () => HttpResponse.json({ paid: false, balance: 10 })),
     )
     renderRoute('/help')
-    await waitFor(() => expect(times).toHaveLength(2), { timeout: 4000 })
+    await waitFor(() => expect(times).toHaveLength(2))
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(1950)
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(screen.queryByText('Wallet Initialization Failed')).not.toBeInTheDocument()
@@ -182,7 +182,7 @@ describe('wallet initialisation on sign-in (SPEC §6, §8)', () => {
       }),
     )
     renderRoute('/help')
-    expect(await screen.findByText('Wallet Initialization Failed', {}, { timeout: 4000 })).toBeInTheDocument()
+    expect(await screen.findByText('Wallet Initialization Failed')).toBeInTheDocument()
     expect(
       screen.getByText('There was an issue setting up your wallet. Your funds may not be available immediately.'),
     ).toBeInTheDocument()

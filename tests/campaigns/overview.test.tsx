@@ -59,7 +59,7 @@ describe('advertiser overview', () => {
     signInAs('advertiser')
     server.use(walletHandler(), http.get(restUrl('campaigns'), () => postgrestError(500, 'database is down')))
     renderRoute('/dashboard/advertiser')
-    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Could not load your campaigns')
     expect(alert).toHaveTextContent('database is down')
   })
@@ -160,6 +160,6 @@ describe('advertiser overview', () => {
   it('sends a publisher to their own dashboard', async () => {
     signInAs('publisher')
     const { router } = renderRoute('/dashboard/advertiser')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/publisher'), { timeout: 4000 })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/publisher'))
   })
 })

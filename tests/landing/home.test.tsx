@@ -49,7 +49,7 @@ describe('landing page', () => {
     )
     renderRoute('/')
     expect(await screen.findByText('No newsletters are running yet. Be the first.')).toBeInTheDocument()
-    expect(await screen.findByText('Could not load verified audience sources right now.', {}, { timeout: 5000 })).toBeInTheDocument()
+    expect(await screen.findByText('Could not load verified audience sources right now.')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Earn from my audience' })).toHaveAttribute('href', '/register?role=publisher')
   })
 })

@@ -89,7 +89,7 @@ describe('/earn/{code}: the SPEC §4 magic-link flow', () => {
   it("tracking fails: the 'Note' toast, and the visitor still reaches /newsletters?source={code}", async () => {
     trackHandler(() => HttpResponse.json({ code: 'XX000', message: 'database unavailable', details: null, hint: null }, { status: 500 }))
     const { router } = renderRoute('/earn/demo-approved')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/newsletters'), { timeout: 4000 })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/newsletters'))
     expect(location(router)).toBe('/newsletters?source=demo-approved')
     await expectToast('Note', "We couldn't verify the referral link, but you can still browse newsletters.")
   })

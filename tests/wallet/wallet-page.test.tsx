@@ -50,7 +50,7 @@ describe('advertiser wallet', () => {
     signInAs('advertiser')
     server.use(walletSummary, noDeposits, http.get(restUrl('wallet_transactions'), () => postgrestError(500, 'ledger offline')))
     renderRoute('/dashboard/advertiser/wallet')
-    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Could not load your transactions')
     expect(alert).toHaveTextContent('ledger offline')
   })

@@ -17,10 +17,6 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup.ts'],
-          // One module registry per worker: jsdom, React and the packages load once per worker rather than
-          // once per file (about half the suite's CPU time); tests/setup.ts re-evaluates our own modules
-          // for every file, so no file sees another's state.
-          isolate: false,
           // Limits that only stop a hung test; no test waits for them. Screens are awaited by condition.
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -2,6 +2,8 @@
  * `npm run bench`: prints each benchmark's figures against the budgets in ARCHITECTURE.md.
  * Benchmarks never fail the build on timing; `npm run bench -- bundle` runs one by name.
  */
+import os from 'node:os'
+
 const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   bundle: () => import('./bundle'),
   backend: () => import('./backend'),
@@ -11,14 +13,21 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   lighthouse: () => import('./lighthouse'),
 }
 
+/** Figures differ by up to 2× between machines of this kind: every suite says what it ran on and how busy it was. */
+const machine = () => {
+  const [one, five] = os.loadavg()
+  return `load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min); ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}`
+}
+
 const only = process.argv.slice(2)
 for (const [name, load] of Object.entries(suites)) {
   if (only.length && !only.includes(name)) continue
-  console.log(`\n=== ${name} ===`)
+  console.log(`\n=== ${name} === (${machine()})`)
   try {
     await (await load()).run()
   } catch (error) {
     console.error(`benchmark ${name} could not run: ${(error as Error).message}`)
   }
+  console.log(`    ${name} ended: ${machine()}`)
 }
 process.exit(0)

@@ -1,20 +1,13 @@
-/**
- * Runs before every SPA test file. The unit project shares one module registry per worker (`isolate: false`
- * in vitest.config.ts), so the expensive, stateless parts — jsdom, React, Radix, the other packages in
- * node_modules — load once per worker instead of once per file. Our own modules do keep state (the lazily
- * loaded auth client, the toast facade, the MSW server), so each file starts by dropping the registry of
- * our modules: every file then evaluates `src` and `tests` afresh, as if it ran alone. That is why the MSW
- * server is imported after the reset: the test file must get the very instance this file starts.
- */
 import '@testing-library/jest-dom/vitest'
-import { afterAll, afterEach, beforeAll, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
+import { server } from './msw/server'
 
-vi.resetModules()
-const { server } = await import('./msw/server')
-
-// A query that waits for a screen waits for the condition, not for a speed: on a busy two-core machine a
-// lazily loaded page can take seconds to appear. The limit only stops a test that would otherwise hang.
+// A test waits for a screen by its condition, never for a speed: on a busy two-core machine (the browser suite
+// runs beside this one, CI may keep a core busy) the first render of a lazily loaded page can take seconds.
+// The limit only stops a test that would otherwise hang; what a test asserts is unchanged. Files keep their
+// own module registry (Vitest's default isolation): sharing one was faster but let one file's late async work
+// (a lazily loaded page, an auth client's timers) reach into the next file.
 configure({ asyncUtilTimeout: 15_000 })
 
 beforeAll(() =>

@@ -1,14 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
-import { configure, screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
-import { PUBLISHER, ADVERTISER, accessToken, authError, authUser, emptyDashboards, signedInBackground, storeSession } from './fixtures'
-
-// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
-configure({ asyncUtilTimeout: 5000 })
+import {
+  PUBLISHER,
+  ADVERTISER,
+  accessToken,
+  authError,
+  authUser,
+  emptyDashboards,
+  signedInBackground,
+  storeSession,
+} from './fixtures'
 
 afterEach(() => {
   toast.dismiss()
@@ -36,7 +42,10 @@ describe('confirmation link landing on /dashboard', () => {
   })
 
   it('explains an expired or used link', async () => {
-    landOn('/dashboard', '#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired')
+    landOn(
+      '/dashboard',
+      '#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired',
+    )
     expect(await screen.findByTestId('confirm-link-error')).toHaveTextContent('Email link is invalid or has expired')
     expect(window.location.hash).toBe('')
   })
@@ -105,7 +114,10 @@ describe('password reset', () => {
   })
 
   it('explains an expired reset link and offers a new one', async () => {
-    landOn('/reset-password', '#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired')
+    landOn(
+      '/reset-password',
+      '#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired',
+    )
     expect(await screen.findByTestId('reset-link-error')).toHaveTextContent('Email link is invalid or has expired')
     expect(screen.getByRole('link', { name: 'Send a new reset link' })).toHaveAttribute('href', '/forgot-password')
   })
@@ -113,7 +125,9 @@ describe('password reset', () => {
   it('shows the auth server refusal of a new password', async () => {
     server.use(
       http.get(authUrl('user'), () => HttpResponse.json(authUser(ADVERTISER))),
-      http.put(authUrl('user'), () => authError(422, 'same_password', 'New password should be different from the old password.')),
+      http.put(authUrl('user'), () =>
+        authError(422, 'same_password', 'New password should be different from the old password.'),
+      ),
     )
     signedInBackground(ADVERTISER)
     const user = userEvent.setup()

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
-import { configure, screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
-import { ADVERTISER, PUBLISHER, authError, authSession, authUser, emptyDashboards, signedInBackground } from './fixtures'
-
-// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
-configure({ asyncUtilTimeout: 5000 })
+import {
+  ADVERTISER,
+  PUBLISHER,
+  authError,
+  authSession,
+  authUser,
+  emptyDashboards,
+  signedInBackground,
+} from './fixtures'
 
 async function logIn(email: string, password: string) {
   const user = userEvent.setup()
@@ -51,7 +56,9 @@ describe('login', () => {
     await screen.findByRole('heading', { name: 'Log in' })
     await user.click(screen.getByRole('button', { name: 'Log in' }))
     // Said once, for the form; each field says what it lacks.
-    expect(await screen.findAllByText('You must provide either an email or phone number and a password')).toHaveLength(1)
+    expect(await screen.findAllByText('You must provide either an email or phone number and a password')).toHaveLength(
+      1,
+    )
     expect(screen.getByText('Enter your email address.')).toBeInTheDocument()
     expect(screen.getByText('Enter your password.')).toBeInTheDocument()
   })
@@ -86,7 +93,9 @@ describe('login', () => {
     server.use(
       http.post(authUrl('token'), () => HttpResponse.json(authSession(withFactor, 'aal1'))),
       http.get(authUrl('user'), () => HttpResponse.json(authUser(withFactor))),
-      http.post(authUrl('factors/factor-1/challenge'), () => HttpResponse.json({ id: 'challenge-1', type: 'totp', expires_at: 9999999999 })),
+      http.post(authUrl('factors/factor-1/challenge'), () =>
+        HttpResponse.json({ id: 'challenge-1', type: 'totp', expires_at: 9999999999 }),
+      ),
       http.post(authUrl('factors/factor-1/verify'), async ({ request }) => {
         verified = await request.json()
         return HttpResponse.json(authSession(withFactor, 'aal2'))

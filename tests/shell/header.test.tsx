@@ -1,14 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { toast } from 'sonner'
 import { http, HttpResponse } from 'msw'
-import { configure, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
 import { ADVERTISER, authError, emptyDashboards, signedInBackground } from '../auth/fixtures'
-
-// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
-configure({ asyncUtilTimeout: 5000 })
 
 function signIn(metadata: Record<string, unknown> = {}) {
   const session = storeTestSession({ ...ADVERTISER, userType: 'advertiser' })
@@ -24,7 +21,11 @@ describe('header and footer', () => {
   it('shows the five navigation items, Log in and Sign Up, and the footer to visitors', async () => {
     renderRoute('/help')
     const nav = await screen.findByRole('navigation', { name: 'Main' })
-    expect(within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
       ['Home', '/'],
       ['Newsletters', '/newsletters'],
       ['Audiences', '/audiences'],
@@ -41,12 +42,24 @@ describe('header and footer', () => {
       ['Legal', ['Terms of Service', 'Privacy Policy', 'Cookie Policy', 'GDPR Compliance']],
     ] as const) {
       const groupNav = within(footer).getByRole('navigation', { name: group })
-      expect(within(groupNav).getAllByRole('link').map((link) => link.textContent)).toEqual(links)
+      expect(
+        within(groupNav)
+          .getAllByRole('link')
+          .map((link) => link.textContent),
+      ).toEqual(links)
     }
-    expect(within(footer).getByRole('link', { name: 'For Influencers' })).toHaveAttribute('href', '/register?role=publisher')
+    expect(within(footer).getByRole('link', { name: 'For Influencers' })).toHaveAttribute(
+      'href',
+      '/register?role=publisher',
+    )
     expect(within(footer).getByRole('link', { name: 'Browse Newsletters' })).toHaveAttribute('href', '/campaigns')
-    expect(within(footer).getByRole('link', { name: /Featured on Product Hunt/ })).toHaveAttribute('href', expect.stringContaining('producthunt.com'))
-    expect(footer).toHaveTextContent('The best platform to connect newsletters to influencers for explosive newsletter growth.')
+    expect(within(footer).getByRole('link', { name: /Featured on Product Hunt/ })).toHaveAttribute(
+      'href',
+      expect.stringContaining('producthunt.com'),
+    )
+    expect(footer).toHaveTextContent(
+      'The best platform to connect newsletters to influencers for explosive newsletter growth.',
+    )
     expect(footer).toHaveTextContent(`© ${new Date().getFullYear()}`)
   })
 
@@ -64,13 +77,11 @@ describe('header and footer', () => {
     const menu = await screen.findByRole('menu')
     expect(within(menu).getByTestId('user-menu-email')).toHaveTextContent(ADVERTISER.email)
     expect(within(menu).getByTestId('user-menu-name')).toHaveTextContent('Ada Lovelace')
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim())).toEqual([
-      'Dashboard',
-      'Help',
-      'About',
-      'Account',
-      'Log out',
-    ])
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent?.trim()),
+    ).toEqual(['Dashboard', 'Help', 'About', 'Account', 'Log out'])
     expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
   })

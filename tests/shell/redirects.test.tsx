@@ -1,17 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
-import { configure, screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { restUrl, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
 import { ADVERTISER, PUBLISHER, emptyDashboards, signedInBackground } from '../auth/fixtures'
 
-// Dashboards are lazily loaded pages owned by other features: their first import can take a while here.
-configure({ asyncUtilTimeout: 5000 })
-
 afterEach(() => toast.dismiss())
 
-const at = (router: ReturnType<typeof renderRoute>['router']) => router.state.location.pathname + router.state.location.search
+const at = (router: ReturnType<typeof renderRoute>['router']) =>
+  router.state.location.pathname + router.state.location.search
 
 describe('redirects (SPEC §2)', () => {
   it('sends /dashboard without a user to /login', async () => {
@@ -52,7 +50,9 @@ describe('redirects (SPEC §2)', () => {
   it('sends the user to the advertiser dashboard when the type lookup fails', async () => {
     storeTestSession({ ...PUBLISHER, userType: 'publisher' })
     signedInBackground(PUBLISHER)
-    server.use(http.get(restUrl('profiles'), () => HttpResponse.json({ message: 'down', code: 'XX000' }, { status: 500 })))
+    server.use(
+      http.get(restUrl('profiles'), () => HttpResponse.json({ message: 'down', code: 'XX000' }, { status: 500 })),
+    )
     emptyDashboards()
     const { router } = renderRoute('/')
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))

@@ -5,10 +5,11 @@
  * confirmation email again, so a person who lost the first email can simply sign up again.
  *
  * Unlike GoTrue (which keeps the first password "because we can't be sure of their claimed identity"),
- * a sign-up for an unconfirmed address takes the password and profile data of this sign-up and ends
- * the pending user's sessions and factors: whoever registered first cannot keep a password on an
- * address they do not own (pre-account takeover). Only the newest confirmation link works, and it
- * confirms the account with the password of the sign-up that sent it.
+ * a sign-up for an unconfirmed address with a different password clears the password: two people chose
+ * passwords for one address and only the inbox can tell them apart, so the confirmation link (which
+ * signs its clicker in) installs neither, whichever order they came in and whichever email is clicked;
+ * the owner sets a password once in (pre-account takeover). The same password again keeps it, so a
+ * person who lost the first email loses nothing. Either way the pending account's sessions and factors end.
  */
 import { checkPassword, hashPassword } from '../crypto'
 import { cooldownLeft } from '../email-tokens'
@@ -52,14 +53,16 @@ export const signup: Route = async (env, req) => {
     if (left > 0) {
       throw httpError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${left} seconds.`)
     }
-    const passwordHash = await hashPassword(password)
+    const samePassword = await checkPassword(password, existing.encrypted_password)
     if (pkce) await createFlowState(ctx.db, existing.id, pkce, 'email/signup')
     await sendConfirmation(env, req, existing, redirectTo, false)
     await ctx.db.transaction(async (tx) => {
-      await tx.query(
-        'update auth.users set encrypted_password = $2, raw_user_meta_data = $3, updated_at = now() where id = $1 and email_confirmed_at is null',
-        [existing.id, passwordHash, JSON.stringify(userMetadata)],
-      )
+      if (!samePassword) {
+        await tx.query(
+          "update auth.users set encrypted_password = '', updated_at = now() where id = $1 and email_confirmed_at is null",
+          [existing.id],
+        )
+      }
       await tx.query('delete from auth.sessions where user_id = $1', [existing.id])
       await tx.query('delete from auth.mfa_factors where user_id = $1', [existing.id])
     })

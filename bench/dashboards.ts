@@ -9,6 +9,7 @@
 import pg from 'pg'
 import { openDatabase, withRequestContext, type Db } from '../supabase/local/db/database'
 import { migrate } from '../supabase/local/db/migrate'
+import { ensureAuthSchema } from '../supabase/local/auth/schema'
 import { startLocalPostgres } from '../scripts/local-postgres'
 
 const BUDGET_MS = 50
@@ -131,7 +132,7 @@ export async function run() {
   const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
   try {
     const db = await openDatabase({ databaseUrl: url })
-    await migrate(db, { seed: false })
+    await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema })
     await seed(db)
     let over = 0
     for (const [who, label, sql] of queries) {

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads'
 import pg from 'pg'
 import { openDatabase, literal, withRequestContext, type Db } from '../supabase/local/db/database'
 import { migrate } from '../supabase/local/db/migrate'
+import { ensureAuthSchema } from '../supabase/local/auth/schema'
 import { startLocalPostgres } from '../scripts/local-postgres'
 
 const SOURCES = 100_000
@@ -175,7 +176,7 @@ async function clicksThroughBackend(url: string) {
 
 export async function run() {
   const lite = await openDatabase({})
-  await migrate(lite, { seed: false })
+  await migrate(lite, { seed: false, afterBootstrap: ensureAuthSchema })
   await load(lite)
   await directory('PGlite', lite)
   await lite.close()
@@ -190,7 +191,7 @@ export async function run() {
   const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
   try {
     const db = await openDatabase({ databaseUrl: url })
-    await migrate(db, { seed: false })
+    await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema })
     await load(db)
     await db.exec('vacuum analyze public.audience_sources')
     await directory('PostgreSQL', db)

@@ -14,7 +14,7 @@ export type FixtureUser = {
   userType?: 'advertiser' | 'publisher' | 'admin'
   confirmed?: boolean
   metadata?: Record<string, unknown>
-  factors?: { id: string; status: 'verified' | 'unverified' }[]
+  factors?: { id: string; status: 'verified' | 'unverified'; friendly_name?: string }[]
 }
 
 export function authUser({ id, email, userType = 'advertiser', confirmed = true, metadata, factors = [] }: FixtureUser) {
@@ -33,7 +33,7 @@ export function authUser({ id, email, userType = 'advertiser', confirmed = true,
     identities: [{ id, user_id: id, provider: 'email', identity_data: { sub: id, email } }],
     factors: factors.map((factor) => ({
       id: factor.id,
-      friendly_name: 'Authenticator app',
+      friendly_name: factor.friendly_name ?? 'Authenticator app',
       factor_type: 'totp',
       status: factor.status,
       created_at: now,

@@ -70,6 +70,15 @@ describe('login', () => {
     expect(await screen.findByTestId('login-error')).toHaveTextContent('Invalid login credentials')
   })
 
+  it('shows the per-account limit of password guesses readably (issue 21)', async () => {
+    const message =
+      'Too many failed sign-in attempts for this account from new locations. Try again in 15 minutes, sign in from a device you used before, or reset your password.'
+    server.use(http.post(authUrl('token'), () => authError(429, 'over_request_rate_limit', message)))
+    renderRoute('/login')
+    await logIn('ada@example.com', 'correct-horse')
+    expect(await screen.findByTestId('login-error')).toHaveTextContent(message)
+  })
+
   it('explains an unconfirmed email and resends the confirmation', async () => {
     let resent: unknown = null
     server.use(

@@ -51,4 +51,10 @@ export const errors = {
   rateLimited: () => httpError(429, 'over_request_rate_limit', 'Request rate limit reached'),
   emailRateLimited: () => httpError(429, 'over_email_send_rate_limit', 'Email rate limit exceeded'),
   insufficientAal: (msg: string) => httpError(403, 'insufficient_aal', msg),
+  accountRateLimited: () =>
+    httpError(
+      429,
+      'over_request_rate_limit',
+      'Too many failed sign-in attempts for this account from new locations. Try again in 15 minutes, sign in from a device you used before, or reset your password.',
+    ),
 }

@@ -1,13 +1,14 @@
 /**
  * The auth emails: each issues its one-time token, builds the verify link and sends the rendered
  * template. They apply the two email limits GoTrue has: max_frequency per address and kind, and the
- * email_sent rate limit per IP and per address.
+ * email_sent rate limit per IP and per address; and a limit per inbox (see inboxOf).
  */
 import type { ApiRequest } from '../context'
 import { httpError } from './errors'
 import { cooldownLeft, issueToken, verifyLink } from './email-tokens'
 import { sendAuthEmail, type EmailKind } from './emails'
 import type { AuthEnv } from './env'
+import { inboxOf } from './rate-limit'
 import type { TokenColumn, UserRow } from './users'
 
 type Mail = { kind: EmailKind; column: TokenColumn; type: string; to: string; newEmail?: string }
@@ -31,6 +32,8 @@ async function send(
     }
   }
   env.limiter.take('email', [req.ip, mail.to], env.settings.rateLimit.emailSent, 'email')
+  // Gmail dot, googlemail.com and +tag variants of one address are one inbox, however many accounts.
+  env.limiter.take('inbox', [inboxOf(mail.to)], env.settings.rateLimit.emailsPerInbox, 'email')
   const { otp, hash } = await issueToken(env.ctx.db, env.settings, user, mail.column, mail.to)
   await sendAuthEmail(env.ctx, env.settings, mail.kind, mail.to, {
     ConfirmationURL: verifyLink(env.ctx.apiUrl, hash, mail.type, redirectTo),

@@ -18,7 +18,16 @@ export type AuthSettings = {
   maxFrequencySeconds: number
   otpLength: number
   otpExpiry: number
-  rateLimit: { emailSent: number; signInSignUps: number; tokenVerifications: number; tokenRefresh: number }
+  rateLimit: {
+    emailSent: number
+    signInSignUps: number
+    tokenVerifications: number
+    tokenRefresh: number
+    /** Auth emails one inbox (inboxOf) receives in 5 minutes, whichever accounts they are for. */
+    emailsPerInbox: number
+    /** Failed passwords per account in 15 minutes (at most 5 from each address) before new addresses wait. */
+    passwordFailuresPerAccount: number
+  }
   templates: Record<string, { subject?: string; content_path?: string }>
   mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean; challengeAndVerifyPerMinute: number }
 }
@@ -65,6 +74,9 @@ export function authSettings(ctx: BackendContext): AuthSettings {
       signInSignUps: num(rate.sign_in_sign_ups, 30) * scale,
       tokenVerifications: num(rate.token_verifications, 30) * scale,
       tokenRefresh: num(rate.token_refresh, 150) * scale,
+      // Not settings of the Supabase CLI: the embedded backend's own, as constants.
+      emailsPerInbox: 5 * scale,
+      passwordFailuresPerAccount: 50 * scale,
     },
     templates: table(email.template) as AuthSettings['templates'],
     mfa: {

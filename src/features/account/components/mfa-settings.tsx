@@ -1,6 +1,7 @@
 /**
  * Two-factor sign-in (PRODUCT "Accounts"): set up an authenticator app (enrol → scan the QR code →
- * confirm with a code) or turn it off. Once on, sign-in asks for the code.
+ * confirm with a code) or turn it off. Once on, sign-in asks for the code. Every factor on the account is
+ * listed with its state, and one that is not verified can be removed (MfaFactorList).
  */
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
@@ -17,6 +18,7 @@ import { useMfaEnrollMutation } from '../api/mfa-enroll-mutation'
 import { useMfaVerifyMutation } from '../api/mfa-verify-mutation'
 import { useMfaUnenrollMutation } from '../api/mfa-unenroll-mutation'
 import { errorText } from '@/components/error-text'
+import { MfaFactorList } from './mfa-factor-list'
 
 const codeSchema = z.object({
   code: z.string().check(z.trim(), z.regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' })),
@@ -36,10 +38,25 @@ export function MfaSettings() {
   if (factors.isPending) return <PageSpinner label="Loading your security settings…" />
   if (factors.isError) return <p role="alert">Could not load your security settings: {factors.error.message}</p>
 
+  const list = (
+    <MfaFactorList
+      factors={factors.data}
+      enrollingId={enrollment?.factorId}
+      removingId={unenroll.isPending ? unenroll.variables : undefined}
+      onRemove={(factor) =>
+        unenroll.mutate(factor.id, {
+          onSuccess: () => toast.success('Unfinished authenticator removed'),
+          onError: (error) => toast.error(`Failed to remove the authenticator: ${error.message}`),
+        })
+      }
+    />
+  )
+
   const verified = factors.data.find((factor) => factor.status === 'verified')
   if (verified && !enrollment) {
     return (
       <div className="flex flex-col gap-4">
+        {list}
         <p className="flex items-center gap-2 font-medium text-primary">
           <ShieldCheckIcon className="size-5" aria-hidden="true" /> Two-factor sign-in is on.
         </p>
@@ -63,6 +80,7 @@ export function MfaSettings() {
   if (!enrollment) {
     return (
       <div className="flex flex-col gap-4">
+        {list}
         <p className="text-sm text-muted-foreground">
           Protect your account with a code from an authenticator app (1Password, Google Authenticator, Authy…) on top of
           your password.
@@ -96,6 +114,7 @@ export function MfaSettings() {
 
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+      {list}
       <ol className="list-decimal space-y-1 pl-5 text-sm text-muted-foreground">
         <li>Scan this QR code with your authenticator app.</li>
         <li>Enter the 6-digit code it shows.</li>

@@ -1,14 +1,19 @@
 /**
  * TOTP multi-factor auth: enroll (secret, otpauth URI, QR code), challenge, verify (the session is
  * raised to aal2 and `totp` joins its amr), unenroll. A user with a verified factor must be at aal2
- * to add or remove factors, so a stolen password alone cannot strip the second factor. Against guessing
+ * to add, verify or remove factors, so a stolen password alone can neither strip the second factor nor
+ * plant its own. Verifying a factor deletes the user's other unverified factors (GoTrue's
+ * DeleteUnverifiedFactors), so a factor planted while the owner was setting theirs up dies then; and
+ * the first verified factor ends the user's aal1 sessions (GoTrue's InvalidateSessionsWithAALLessThan,
+ * which GoTrue runs on every verification; here only when two-factor is switched on, so a second tab
+ * stepping up does not sign out a tab that is mid-sign-in). Against guessing
  * the code: challenge and verify are rate limited per IP and factor, a challenge dies after
  * MAX_CHALLENGE_ATTEMPTS codes, and a code (its time step) is accepted once per factor.
  */
 import { randomUUID } from 'node:crypto'
 import { Secret, TOTP } from 'otpauth'
 import QRCode from 'qrcode'
-import { httpError, json } from '../errors'
+import { errors, httpError, json } from '../errors'
 import { issuerOf, type AuthEnv, type Route } from '../env'
 import { MINUTE_MS } from '../rate-limit'
 import { readBody, requireUser, str } from '../request'
@@ -51,6 +56,17 @@ async function verifiedCount(env: Parameters<Route>[0], userId: string) {
   return r.rows[0]?.n ?? 0
 }
 
+/**
+ * An unverified factor may be challenged and verified by an aal1 session only while the user has no
+ * verified factor: otherwise a password alone could turn a factor it planted into a way past the real one.
+ */
+async function assertMayVerify(env: Parameters<Route>[0], factor: FactorRow, aal: string) {
+  if (factor.status === 'verified' || aal === 'aal2') return
+  if ((await verifiedCount(env, factor.user_id)) > 0) {
+    throw errors.insufficientAal('AAL2 required to verify a new factor while another factor is verified')
+  }
+}
+
 export const enroll: Route = async (env, req) => {
   const { user, session } = await requireUser(env.ctx.db, req)
   const body = readBody(req)
@@ -73,7 +89,7 @@ export const enroll: Route = async (env, req) => {
     )
   }
   if (all.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
-    throw httpError(422, 'insufficient_aal', 'AAL2 required to enroll a new factor')
+    throw errors.insufficientAal('AAL2 required to enroll a new factor')
   }
   const friendlyName = str(body, 'friendly_name') ?? ''
   if (friendlyName && all.some((f) => f.friendly_name === friendlyName)) {
@@ -97,10 +113,11 @@ export const enroll: Route = async (env, req) => {
 }
 
 export const challenge: Route = async (env, req) => {
-  const { user } = await requireUser(env.ctx.db, req)
+  const { user, session } = await requireUser(env.ctx.db, req)
   const factorId = req.path.split('/')[2] ?? ''
   const factor = await ownFactor(env, user.id, factorId)
   limitMfa(env, 'mfa-challenge', req.ip, factor.id)
+  await assertMayVerify(env, factor, session.aal)
   if (!env.settings.mfa.totpVerify)
     throw httpError(422, 'mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP')
   const id = randomUUID()
@@ -118,6 +135,7 @@ export const verifyFactor: Route = async (env, req) => {
   const { user, session } = await requireUser(db, req)
   const factor = await ownFactor(env, user.id, req.path.split('/')[2] ?? '')
   limitMfa(env, 'mfa-verify', req.ip, factor.id)
+  await assertMayVerify(env, factor, session.aal)
   const body = readBody(req)
   const challengeId = str(body, 'challenge_id') ?? ''
   const code = str(body, 'code') ?? ''
@@ -171,6 +189,15 @@ export const verifyFactor: Route = async (env, req) => {
   )
   if (won.rows.length === 0) throw httpError(404, 'mfa_factor_not_found', 'Challenge not found')
   await db.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [factor.id])
+  // The user's other unverified factors go (whoever enrolled them); switching two-factor on ends every
+  // session that is still at aal1, this one excepted (it is raised to aal2 below).
+  await db.query(
+    "delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2 and id <> $3",
+    [user.id, factor.factor_type, factor.id],
+  )
+  if (factor.status !== 'verified' && (await verifiedCount(env, user.id)) === 1) {
+    await db.query("delete from auth.sessions where user_id = $1 and aal <> 'aal2' and id <> $2", [user.id, session.id])
+  }
   const current = (await db.query<typeof user>('select * from auth.users where id = $1', [user.id])).rows[0]!
   return json(await upgradeSession(issuerOf(env), current, session, factor.id, 'totp'))
 }

@@ -1,7 +1,9 @@
 /**
  * POST /otp: passwordless sign-in by email. A known, confirmed address gets a magic link (its email
  * also shows the OTP); an unconfirmed one gets the confirmation email; an unknown one is signed up
- * first unless `create_user` is false.
+ * first unless `create_user` is false. Asking for a sign-in link for an unconfirmed address clears the
+ * password someone registered it with: the person who confirms through that link owns the inbox, not
+ * necessarily that password (pre-account takeover); they set their own password afterwards.
  */
 import { httpError, json } from '../errors'
 import type { Route } from '../env'
@@ -34,6 +36,10 @@ export const otp: Route = async (env, req) => {
   const pkce = pkceParams(body)
   if (pkce) await createFlowState(db, user.id, pkce, user.email_confirmed_at ? 'magiclink' : 'email/signup')
   if (user.email_confirmed_at) await sendMagicLink(env, req, user, redirectTo)
-  else await sendConfirmation(env, req, user, redirectTo)
+  else {
+    await sendConfirmation(env, req, user, redirectTo)
+    await db.query("update auth.users set encrypted_password = '', updated_at = now() where id = $1 and email_confirmed_at is null", [user.id])
+    await db.query('delete from auth.sessions where user_id = $1', [user.id])
+  }
   return json({})
 }

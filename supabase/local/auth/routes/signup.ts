@@ -3,8 +3,16 @@
  * and a confirmation email; with them off, a session. An address that is already confirmed gets
  * GoTrue's obfuscated user (no email is sent, nothing leaks); an unconfirmed one gets the
  * confirmation email again, so a person who lost the first email can simply sign up again.
+ *
+ * Unlike GoTrue (which keeps the first password "because we can't be sure of their claimed identity"),
+ * a sign-up for an unconfirmed address with a different password clears the password: two people chose
+ * passwords for one address and only the inbox can tell them apart, so the confirmation link (which
+ * signs its clicker in) installs neither, whichever order they came in and whichever email is clicked;
+ * the owner sets a password once in (pre-account takeover). The same password again keeps it, so a
+ * person who lost the first email loses nothing. Either way the pending account's sessions and factors end.
  */
 import { checkPassword, hashPassword } from '../crypto'
+import { cooldownLeft } from '../email-tokens'
 import { httpError, json } from '../errors'
 import { issuerOf, type Route } from '../env'
 import { sendConfirmation } from '../mailers'
@@ -41,8 +49,23 @@ export const signup: Route = async (env, req) => {
       await checkPassword(password, existing.encrypted_password)
       return json(obfuscatedUser(email, userMetadata))
     }
+    const left = cooldownLeft(settings, existing, 'confirmation_token')
+    if (left > 0) {
+      throw httpError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${left} seconds.`)
+    }
+    const samePassword = await checkPassword(password, existing.encrypted_password)
     if (pkce) await createFlowState(ctx.db, existing.id, pkce, 'email/signup')
-    await sendConfirmation(env, req, existing, redirectTo)
+    await sendConfirmation(env, req, existing, redirectTo, false)
+    await ctx.db.transaction(async (tx) => {
+      if (!samePassword) {
+        await tx.query(
+          "update auth.users set encrypted_password = '', updated_at = now() where id = $1 and email_confirmed_at is null",
+          [existing.id],
+        )
+      }
+      await tx.query('delete from auth.sessions where user_id = $1', [existing.id])
+      await tx.query('delete from auth.mfa_factors where user_id = $1', [existing.id])
+    })
     const fresh = (await findUserByEmail(ctx.db, email))!
     return json(await userJson(ctx.db, fresh))
   }

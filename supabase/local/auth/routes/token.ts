@@ -1,13 +1,15 @@
 /**
  * POST /token: `password` sign-in, `refresh_token` rotation, `pkce` code exchange.
  * A wrong password and an unknown address get the same answer, so sign-in reveals no accounts.
+ * Password guesses are limited per IP, per IP and address, and per account across addresses
+ * (RateLimiter.passwordFailed), so a guesser spread over many addresses meets a limit too.
  */
 import { checkPassword } from '../crypto'
 import { errors, httpError, json } from '../errors'
 import { issuerOf, type Route } from '../env'
 import { readBody, str } from '../request'
 import { refreshSession, startSession } from '../sessions'
-import { findUserByEmail, isBanned } from '../users'
+import { findUserByEmail, isBanned, normalizeEmail } from '../users'
 import { pkceGrant } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -20,11 +22,19 @@ const passwordGrant: Route = async (env, req) => {
     throw errors.validation('Either an email address or phone number and a password must be provided')
   }
   env.limiter.take('token', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
+  const account = normalizeEmail(email)
+  if (env.limiter.accountLocked(account, req.ip, env.settings.rateLimit.passwordFailuresPerAccount)) {
+    throw errors.accountRateLimited()
+  }
   const user = await findUserByEmail(env.ctx.db, email)
   const ok = await checkPassword(password, user?.encrypted_password)
-  if (!user || !ok) throw errors.invalidCredentials()
+  if (!user || !ok) {
+    env.limiter.passwordFailed(account, req.ip)
+    throw errors.invalidCredentials()
+  }
   if (!user.email_confirmed_at && env.settings.confirmEmail) throw errors.emailNotConfirmed()
   if (isBanned(user)) throw httpError(400, 'user_banned', 'User is banned')
+  env.limiter.signedIn(account, req.ip)
   return json(await startSession(issuerOf(env), user, 'password', { ip: req.ip, userAgent: req.headers['user-agent'] }))
 }
 

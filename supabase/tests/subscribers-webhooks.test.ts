@@ -332,7 +332,7 @@ describe('directory quality', () => {
     const market = await createMarket({ deposit: 0 })
     expect(
       await errorOf(market.publisher.actor, 'update public.audience_sources set quality_confirmation_rate = 100 where id = $1', [market.sourceId]),
-    ).toBe('Quality figures are computed by the platform')
+    ).toBe('permission denied for table audience_sources')
     expect(await errorOf(market.publisher.actor, 'select public.refresh_source_quality()')).toMatch(/permission denied/)
   })
 })

@@ -1026,6 +1026,67 @@ export type Database = {
         }
         Relationships: []
       }
+      settlement_failures: {
+        Row: {
+          amount: number
+          attempts: number
+          first_failed_at: string
+          last_failed_at: string
+          reason: string
+          resolved_at: string | null
+          subscription_id: string | null
+          transaction_id: string
+          type: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          attempts?: number
+          first_failed_at?: string
+          last_failed_at?: string
+          reason: string
+          resolved_at?: string | null
+          subscription_id?: string | null
+          transaction_id: string
+          type: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          attempts?: number
+          first_failed_at?: string
+          last_failed_at?: string
+          reason?: string
+          resolved_at?: string | null
+          subscription_id?: string | null
+          transaction_id?: string
+          type?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'settlement_failures_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'settlement_failures_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: true
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'settlement_failures_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       source_daily_stats: {
         Row: {
           audience_source_id: string
@@ -1860,6 +1921,10 @@ export type Database = {
         }
         Returns: string
       }
+      session_is_live: {
+        Args: never
+        Returns: boolean
+      }
       set_campaign_paused: {
         Args: {
           p_campaign_id: string
@@ -1918,6 +1983,12 @@ export type Database = {
           conversions: number
           earnings: number
         }[]
+      }
+      submit_campaign_for_review: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
       }
       submit_revision: {
         Args: {

@@ -130,6 +130,21 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
     expect((await payout(owner.client)).error?.message).toBe('You can only withdraw available earnings (0.00 credits available)')
   })
 
+  it('attack: a signed-out advertiser token cannot open a checkout (the function asks the auth server)', async () => {
+    const stolen = await signIn('advertiser@growletter.test')
+    const owner = await signIn('advertiser@growletter.test')
+    expect((await owner.client.auth.signOut({ scope: 'others' })).error).toBeNull()
+    const res = await b.fetch('/functions/v1/create-checkout-session', nextIp(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stolen.session.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 25 }),
+    })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ error: 'Sign in to add funds to your wallet.' })
+    expect((await stolen.client.rpc('advertiser_balance')).error?.message).toBe(ENDED)
+    expect((await owner.client.rpc('advertiser_balance')).error).toBeNull()
+  })
+
   it('attack: a password change elsewhere stops the stolen token', async () => {
     const email = await newPublisher()
     const stolen = await signIn(email)

@@ -1090,6 +1090,8 @@ export type Database = {
       source_daily_stats: {
         Row: {
           audience_source_id: string
+          backed_confirmations: number
+          backed_subscriptions: number
           clicks: number
           confirmations: number
           conversions: number
@@ -1100,6 +1102,8 @@ export type Database = {
         }
         Insert: {
           audience_source_id: string
+          backed_confirmations?: number
+          backed_subscriptions?: number
           clicks?: number
           confirmations?: number
           conversions?: number
@@ -1110,6 +1114,8 @@ export type Database = {
         }
         Update: {
           audience_source_id?: string
+          backed_confirmations?: number
+          backed_subscriptions?: number
           clicks?: number
           confirmations?: number
           conversions?: number
@@ -1591,6 +1597,12 @@ export type Database = {
         }
         Returns: string
       }
+      check_checkout_allowance: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: undefined
+      }
       claim_notifications: {
         Args: {
           p_limit?: number
@@ -1997,6 +2009,12 @@ export type Database = {
           p_changes: Json
         }
         Returns: string
+      }
+      take_confirmation_email_allowance: {
+        Args: {
+          p_email: string
+        }
+        Returns: number
       }
       track_audience_source_click: {
         Args: {

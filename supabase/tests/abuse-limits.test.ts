@@ -132,3 +132,17 @@ describe('attack: opening checkout sessions without end', () => {
     expect(await errorOf(actors.advertiser, 'select public.check_checkout_allowance($1)', [a.id])).toMatch(/permission denied/)
   })
 })
+
+describe('rate-limit counters', () => {
+  it('are purged daily once their window is a day old (purge-rate-limits)', async () => {
+    const db = await testDb()
+    const job = await db.query<{ schedule: string; command: string }>("select schedule, command from cron.job where jobname = 'purge-rate-limits'")
+    expect(job.rows).toHaveLength(1)
+    expect(job.rows[0]!.schedule).toBe('37 3 * * *')
+    await db.query(`insert into private.rate_limits (key, window_start, hits) values ('test:old', now() - interval '2 days', 3), ('test:new', now(), 1)
+      on conflict (key) do update set window_start = excluded.window_start`)
+    await db.query(job.rows[0]!.command)
+    const left = await db.query<{ key: string }>("select key from private.rate_limits where key like 'test:%' order by key")
+    expect(left.rows.map((r) => r.key)).toEqual(['test:new'])
+  })
+})

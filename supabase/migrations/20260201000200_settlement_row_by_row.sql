@@ -3,8 +3,9 @@
 -- wallet_balances_balance_check and rolled back every user's holds and earnings, every minute, so no
 -- publisher could be paid. Now:
 -- * each row settles in its own subtransaction (a nested begin … exception block is a savepoint); a row
---   that fails stays pending, is recorded in public.settlement_failures with its reason (admins read it),
---   and is tried again on the next run — the other rows settle regardless;
+--   that fails stays pending, is recorded in public.settlement_failures with its reason (admins read it;
+--   a failing hold also enters the admin audit log once, and again when it finally settles), and is tried
+--   again on the next run — the other rows settle regardless;
 -- * a publisher's earning settles only after the advertiser's hold for the same subscriber did, so the
 --   platform never pays out what it could not collect;
 -- * a hold the wallet cannot cover cannot be placed: confirm_subscription confirms such a subscriber unpaid
@@ -210,9 +211,17 @@ begin
         end if;
       end if;
       update public.settlement_failures set resolved_at = now() where transaction_id = t.id and resolved_at is null;
+      if found and t.type = 'hold' then
+        perform public.log_moderation_event('subscription', t.subscription_id, 'settlement failed', 'settled', null);
+      end if;
     exception when others then
       -- Everything this row did is undone (the block is a savepoint); the row stays pending for the next run.
       get stacked diagnostics problem = message_text;
+      -- A hold that cannot settle goes into the admins' audit log once per failure (the table keeps the count).
+      if t.type = 'hold' and t.subscription_id is not null and not exists (
+           select 1 from public.settlement_failures f where f.transaction_id = t.id and f.resolved_at is null) then
+        perform public.log_moderation_event('subscription', t.subscription_id, 'on hold', 'settlement failed', left(problem, 1000));
+      end if;
       insert into public.settlement_failures (transaction_id, user_id, subscription_id, type, amount, reason)
       values (t.id, t.user_id, t.subscription_id, t.type::text, t.amount, left(problem, 1000))
       on conflict (transaction_id) do update set

@@ -86,6 +86,16 @@ describe('settlement, row by row', () => {
     // The scheduled job runs again a minute later: still stuck, counted, and nothing else is affected.
     await settle()
     expect((await failuresOf(stuck[0]!)).map((f) => f.attempts)).toEqual([2, 2])
+    // The admins' audit log says so once per failing hold, whatever the number of runs.
+    const audit = () =>
+      queryAs<{ old_status: string; new_status: string; reason: string | null; actor_name: string }>(
+        actors.admin,
+        "select old_status, new_status, reason, actor_name from public.admin_audit_log(100, 0, 'subscription') where subject_id = $1 order by created_at",
+        [stuck[0]],
+      )
+    expect(await audit()).toEqual([
+      { old_status: 'on hold', new_status: 'settlement failed', reason: "The advertiser's balance (5.00 credits) cannot pay this hold of 10.00 credits", actor_name: 'System' },
+    ])
 
     // The advertiser tops up: the next run settles both subscribers and closes the records.
     await queryAs(service, 'select public.credit_deposit($1, 20, $2)', [broke.advertiser.id, `cs_${randomUUID()}`])
@@ -95,6 +105,7 @@ describe('settlement, row by row', () => {
       expect((await failuresOf(id)).map((f) => f.resolved)).toEqual([true, true])
     }
     expect(await walletOf(broke.advertiser.id)).toMatchObject({ balance: '5.00', held: '0.00' })
+    expect((await audit()).map((e) => e.new_status)).toEqual(['settlement failed', 'settled'])
     expect(await ledgerMismatches()).toEqual([])
   })
 

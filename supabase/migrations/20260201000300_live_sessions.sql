@@ -164,3 +164,55 @@ create policy "Payout requests are read only in a live session"
 create policy "Deposits are read only in a live session"
   on public.deposits as restrictive for select to authenticated
   using ((select public.session_is_live()));
+
+-- Webhook endpoints receive every new subscriber's address: pointing one at another URL, or taking its
+-- signing secret, is a right that matters as much as money.
+create or replace function public.create_webhook_endpoint(p_url text, p_campaign_id uuid default null, p_description text default null)
+returns table (id uuid, secret text)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+begin
+  perform private.require_live_session();
+  if me is null or public.current_user_type() <> 'advertiser' then
+    raise exception 'Only advertisers can receive subscriber webhooks' using errcode = '42501';
+  end if;
+  if (select count(*) from public.webhook_endpoints w where w.advertiser_id = me) >= 10 then
+    raise exception 'You can have at most 10 webhook endpoints; delete one first' using errcode = '22023';
+  end if;
+  return query
+  insert into public.webhook_endpoints as w (advertiser_id, campaign_id, url, description, secret)
+  values (me, p_campaign_id, p_url, nullif(trim(p_description), ''), private.new_webhook_secret())
+  returning w.id, w.secret;
+end
+$$;
+
+create or replace function public.rotate_webhook_secret(p_endpoint_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  fresh text := private.new_webhook_secret();
+begin
+  perform private.require_live_session();
+  update public.webhook_endpoints set secret = fresh
+    where id = p_endpoint_id and advertiser_id = (select auth.uid());
+  if not found then
+    raise exception 'You can only change your own webhook endpoints' using errcode = '42501';
+  end if;
+  return fresh;
+end
+$$;
+
+create policy "Webhook endpoints are changed only in a live session"
+  on public.webhook_endpoints as restrictive for update to authenticated
+  using ((select public.session_is_live()))
+  with check ((select public.session_is_live()));
+create policy "Webhook endpoints are deleted only in a live session"
+  on public.webhook_endpoints as restrictive for delete to authenticated
+  using ((select public.session_is_live()));

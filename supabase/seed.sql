@@ -237,13 +237,16 @@ begin
   insert into public.payout_requests (id, publisher_id, amount, created_at) values
     ('30000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000009', 50, now() - interval '2 days'),
     ('30000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000003', 50, now() - interval '1 day');
-  perform set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000001","role":"authenticated","aal":"aal2"}', true);
+  -- The admin acts in a two-factor session that exists for these statements only (admin functions check it).
+  insert into auth.sessions (id, user_id, aal) values ('50000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000001', 'aal2');
+  perform set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000001","role":"authenticated","aal":"aal2","session_id":"50000000-0000-4000-a000-000000000001"}', true);
   perform public.admin_mark_payout_paid('30000000-0000-4000-a000-000000000001', 'SEPA-2026-0001');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000007', 'rejected',
     'The audience is built on giveaways; subscribers would not be genuine.');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000008', 'banned', 'Clicks came from a click farm.');
   perform public.admin_set_campaign_status('20000000-0000-4000-a000-000000000013', 'rejected', 'Promises guaranteed returns.');
   perform set_config('request.jwt.claims', '', true);
+  delete from auth.sessions where id = '50000000-0000-4000-a000-000000000001';
 end
 $$;
 

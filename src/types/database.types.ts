@@ -1026,9 +1026,72 @@ export type Database = {
         }
         Relationships: []
       }
+      settlement_failures: {
+        Row: {
+          amount: number
+          attempts: number
+          first_failed_at: string
+          last_failed_at: string
+          reason: string
+          resolved_at: string | null
+          subscription_id: string | null
+          transaction_id: string
+          type: string
+          user_id: string
+        }
+        Insert: {
+          amount: number
+          attempts?: number
+          first_failed_at?: string
+          last_failed_at?: string
+          reason: string
+          resolved_at?: string | null
+          subscription_id?: string | null
+          transaction_id: string
+          type: string
+          user_id: string
+        }
+        Update: {
+          amount?: number
+          attempts?: number
+          first_failed_at?: string
+          last_failed_at?: string
+          reason?: string
+          resolved_at?: string | null
+          subscription_id?: string | null
+          transaction_id?: string
+          type?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'settlement_failures_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'settlement_failures_transaction_id_fkey'
+            columns: ['transaction_id']
+            isOneToOne: true
+            referencedRelation: 'wallet_transactions'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'settlement_failures_user_id_fkey'
+            columns: ['user_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       source_daily_stats: {
         Row: {
           audience_source_id: string
+          backed_confirmations: number
+          backed_subscriptions: number
           clicks: number
           confirmations: number
           conversions: number
@@ -1039,6 +1102,8 @@ export type Database = {
         }
         Insert: {
           audience_source_id: string
+          backed_confirmations?: number
+          backed_subscriptions?: number
           clicks?: number
           confirmations?: number
           conversions?: number
@@ -1049,6 +1114,8 @@ export type Database = {
         }
         Update: {
           audience_source_id?: string
+          backed_confirmations?: number
+          backed_subscriptions?: number
           clicks?: number
           confirmations?: number
           conversions?: number
@@ -1530,6 +1597,12 @@ export type Database = {
         }
         Returns: string
       }
+      check_checkout_allowance: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: undefined
+      }
       claim_notifications: {
         Args: {
           p_limit?: number
@@ -1860,6 +1933,10 @@ export type Database = {
         }
         Returns: string
       }
+      session_is_live: {
+        Args: never
+        Returns: boolean
+      }
       set_campaign_paused: {
         Args: {
           p_campaign_id: string
@@ -1919,6 +1996,12 @@ export type Database = {
           earnings: number
         }[]
       }
+      submit_campaign_for_review: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
+      }
       submit_revision: {
         Args: {
           p_subject_type: string
@@ -1926,6 +2009,12 @@ export type Database = {
           p_changes: Json
         }
         Returns: string
+      }
+      take_confirmation_email_allowance: {
+        Args: {
+          p_email: string
+        }
+        Returns: number
       }
       track_audience_source_click: {
         Args: {

@@ -149,10 +149,12 @@ describe('holds, earnings and screening', () => {
         ['h'],
       ]),
     ).toBe('This newsletter is not accepting subscribers')
-    // Browser code cannot mark it funded: the trigger recomputes the status on every write.
-    await queryAs(m.advertiser.actor, "update public.campaigns set funding_status = 'funded' where id = $1", [
-      m.campaignId,
-    ])
+    // Browser code cannot mark it funded: the column is not the API's to write (and the trigger recomputes it).
+    expect(
+      await errorOf(m.advertiser.actor, "update public.campaigns set funding_status = 'funded' where id = $1", [
+        m.campaignId,
+      ]),
+    ).toBe('permission denied for table campaigns')
     expect(await visible()).toBe(false)
     await queryAs(service, 'select public.credit_deposit($1, 50, $2)', [m.advertiser.id, `cs_${randomUUID()}`])
     expect(await visible()).toBe(true)

@@ -1,6 +1,6 @@
 // Money that settles by itself: the jobs a migration schedules with pg_cron, run by the embedded
 // scheduler (supabase/local/cron) against backdated rows — each run recorded, two runs at once doing the
-// work once, a run that fails half-way leaving nothing half-done for the next run to finish.
+// work once, and settlement going row by row: a row that fails is recorded and retried, never stopping the others.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Scheduler } from '../local/cron/scheduler'
@@ -114,13 +114,13 @@ describe('settle-matured-holds', () => {
     await expectEarningsMatchCharges(m)
   })
 
-  it('rolls a run back whole when it fails half-way, records the failure, and the next run finishes the work', async () => {
+  it('settles row by row when one row fails half-way: the run succeeds, the failure is recorded, the next run finishes it', async () => {
     const m = await createMarket({ deposit: 100, price: 10, budget: 100 })
     const first = await countedSubscriber(m)
     const second = await countedSubscriber(m)
     await backdate(first)
     await backdate(second)
-    // A fault on the second earning: the run raises after it has already settled the first subscriber.
+    // A fault on the second earning: before issue 21 it rolled the whole market's run back, every minute.
     await db.exec(`
       create or replace function public.test_fail_settlement() returns trigger language plpgsql as $$
       begin
@@ -135,14 +135,15 @@ describe('settle-matured-holds', () => {
     const t0 = new Date(Date.now() + 2 * 3_600_000)
     try {
       await scheduler.tick(t0)
-      const failed = (await scheduler.tick(new Date(t0.getTime() + 60_000))).find((r) => r.jobname === 'settle-matured-holds')
-      expect(failed).toMatchObject({ status: 'failed', message: 'simulated fault while settling' })
+      const run = (await scheduler.tick(new Date(t0.getTime() + 60_000))).find((r) => r.jobname === 'settle-matured-holds')
+      expect(run).toMatchObject({ status: 'succeeded' })
+      // Everything but the faulty row settled: both holds, the first earning; the second earning waits.
+      expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '8.00', pending_earnings: '8.00' })
+      expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '80.00', held: '0.00' })
       expect(
-        (await db.query('select status, return_message from cron.job_run_details where runid = $1', [failed!.runid])).rows,
-      ).toEqual([{ status: 'failed', return_message: 'simulated fault while settling' }])
-      // Nothing of the failed run stayed: both subscribers are still fully pending.
-      expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '0.00', pending_earnings: '16.00' })
-      expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '100.00', held: '20.00' })
+        (await db.query('select type, reason, resolved_at is null as open from public.settlement_failures where subscription_id = $1', [second]))
+          .rows,
+      ).toEqual([{ type: 'earning', reason: 'simulated fault while settling', open: true }])
     } finally {
       await db.exec('drop trigger test_fail_settlement on public.wallet_transactions; drop function public.test_fail_settlement();')
     }
@@ -150,6 +151,9 @@ describe('settle-matured-holds', () => {
     expect(next).toMatchObject({ status: 'succeeded' })
     expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '16.00', pending_earnings: '0.00' })
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '80.00', held: '0.00' })
+    expect(
+      (await db.query('select resolved_at is not null as resolved from public.settlement_failures where subscription_id = $1', [second])).rows,
+    ).toEqual([{ resolved: true }])
     await expectEarningsMatchCharges(m)
   })
 })

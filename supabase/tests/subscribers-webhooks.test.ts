@@ -306,10 +306,13 @@ describe('directory quality', () => {
     const db = await testDb()
     const stats = (day: string, clicks: number, counted: number, subs: number, confs: number) =>
       db.query(
-        `insert into public.source_daily_stats (audience_source_id, day, clicks, counted_clicks, subscriptions, confirmations)
-         values ($1, $2::date, $3, $4, $5, $6)
+        // Every subscription here came through a counted click (backed_*), as the rate's denominator wants.
+        `insert into public.source_daily_stats (audience_source_id, day, clicks, counted_clicks, subscriptions, confirmations,
+           backed_subscriptions, backed_confirmations)
+         values ($1, $2::date, $3, $4, $5, $6, $5, $6)
          on conflict (audience_source_id, day) do update set clicks = excluded.clicks, counted_clicks = excluded.counted_clicks,
-           subscriptions = excluded.subscriptions, confirmations = excluded.confirmations`,
+           subscriptions = excluded.subscriptions, confirmations = excluded.confirmations,
+           backed_subscriptions = excluded.backed_subscriptions, backed_confirmations = excluded.backed_confirmations`,
         [market.sourceId, day, clicks, counted, subs, confs],
       )
     const ago = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
@@ -332,7 +335,7 @@ describe('directory quality', () => {
     const market = await createMarket({ deposit: 0 })
     expect(
       await errorOf(market.publisher.actor, 'update public.audience_sources set quality_confirmation_rate = 100 where id = $1', [market.sourceId]),
-    ).toBe('Quality figures are computed by the platform')
+    ).toBe('permission denied for table audience_sources')
     expect(await errorOf(market.publisher.actor, 'select public.refresh_source_quality()')).toMatch(/permission denied/)
   })
 })

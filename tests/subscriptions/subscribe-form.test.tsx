@@ -42,23 +42,22 @@ describe('subscribe: several newsletters, one email', () => {
       HttpResponse.json({
         success: true,
         pending: body.campaignIds.map((id) => ({ campaignId: id, newsletterName: CAMPAIGNS.find((c) => c.id === id)!.name })),
-        alreadyConfirmed: [],
       }),
     )
     const panel = await pickBothAndSubscribe()
     expect(await within(panel).findByTestId('subscribe-success')).toHaveTextContent(
-      'we sent one email to reader@example.com with a confirmation link for Morning Brew, Dev Digest',
+      'we sent one email to reader@example.com about Morning Brew, Dev Digest. Confirm each newsletter with its link.',
     )
     expect(bodies).toEqual([
       { email: 'reader@example.com', campaignIds: [CAMPAIGNS[0].id, CAMPAIGNS[1].id], audienceSourceId: 'src-1', clickId: 'click-1' },
     ])
     expect(JSON.parse(localStorage.getItem('subscribed_newsletters')!)).toEqual([CAMPAIGNS[0].id, CAMPAIGNS[1].id])
     expect(screen.getByTestId('source-banner')).toHaveTextContent("Pat's Product Notes")
-    await expectToast('Check your inbox', 'We sent a confirmation email to reader@example.com.')
+    await expectToast('Check your inbox', 'We sent an email to reader@example.com.')
   })
 
   it('sends no attribution when the visitor did not come through a magic link', async () => {
-    const bodies = subscribeHandler(() => HttpResponse.json({ success: true, pending: [], alreadyConfirmed: [] }))
+    const bodies = subscribeHandler(() => HttpResponse.json({ success: true, pending: [] }))
     await pickBothAndSubscribe()
     await waitFor(() => expect(bodies).toHaveLength(1))
     expect(bodies[0]).not.toHaveProperty('audienceSourceId')
@@ -77,7 +76,7 @@ describe('subscribe: several newsletters, one email', () => {
   })
 
   it('checks the email format before calling the function', async () => {
-    const bodies = subscribeHandler(() => HttpResponse.json({ success: true, pending: [], alreadyConfirmed: [] }))
+    const bodies = subscribeHandler(() => HttpResponse.json({ success: true, pending: [] }))
     const panel = await pickBothAndSubscribe('not-an-email')
     expect(await within(panel).findByRole('alert')).toHaveTextContent('Please enter a valid email address')
     expect(bodies).toHaveLength(0)

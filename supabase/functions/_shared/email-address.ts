@@ -25,6 +25,19 @@ export function foldEmail(email: string): string {
   return normalizeEmail(email).replace(/\+[^@]*@/, '@')
 }
 
+/**
+ * One inbox, one key (the database's canonical_email): lower case, +tag removed, and for Gmail the dots
+ * removed and googlemail.com folded into gmail.com — the key of per-inbox limits.
+ */
+export function canonicalEmail(email: string): string {
+  const normal = normalizeEmail(email)
+  const at = normal.lastIndexOf('@')
+  if (at < 0) return normal.split('+')[0]
+  const local = normal.slice(0, at).split('+')[0]
+  const domain = normal.slice(at + 1)
+  return domain === 'gmail.com' || domain === 'googlemail.com' ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`
+}
+
 /** True for a throwaway-inbox domain or any subdomain of one. */
 export function isDisposableEmail(email: string): boolean {
   const domain = normalizeEmail(email).split('@')[1] ?? ''

@@ -3,7 +3,8 @@
  * embedded backend's test checkout). Signed-in advertisers only (401 signed out, 403 other account types).
  * The session is one USD payment for the amount, carries the user in client_reference_id and metadata,
  * and sends the browser back to the wallet; a pending deposit row lets the wallet show it until the
- * payments webhook credits it. Answers 400 with a message a person can act on for any bad amount.
+ * payments webhook credits it. Answers 400 with a message a person can act on for any bad amount, and 429
+ * when the advertiser already has 5 checkout sessions open.
  */
 import { preflight } from '../_shared/cors.ts'
 import { siteUrl } from '../_shared/env.ts'
@@ -42,6 +43,14 @@ async function handle(req: Request): Promise<Response> {
       403,
       'Only advertiser accounts have a wallet to fund. Sign in with your advertiser account to add funds.',
     )
+  }
+
+  // At most 5 open checkout sessions per advertiser, asked before Stripe is (a script could open thousands).
+  const { error: capError } = await admin.rpc('check_checkout_allowance', { p_user_id: user.id })
+  if (capError) {
+    const message = userFacingDbMessage(capError)
+    if (message) throw new HttpError(429, message)
+    throw new Error(`check_checkout_allowance failed: ${capError.message}`)
   }
 
   const origin = returnOrigin(req, siteUrl(), isLocalCheckout())

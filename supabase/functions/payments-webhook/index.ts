@@ -1,7 +1,8 @@
 /**
  * payments-webhook (verify_jwt = false: Stripe sends no JWT): Stripe's signed events about checkout
  * sessions. The `Stripe-Signature` header is verified with the stripe package's own asynchronous check
- * (Web Crypto) and its default 5-minute tolerance; a missing or bad signature is a 400 and changes nothing.
+ * (Web Crypto) and its default 5-minute tolerance, and its timestamp may be at most 5 minutes ahead too
+ * (the package checks only the past); a missing or bad signature is a 400 and changes nothing.
  *
  * - checkout.session.completed with payment_status paid, checkout.session.async_payment_succeeded:
  *   complete_deposit credits the wallet once per session, whatever the replays, order or concurrency, and
@@ -13,6 +14,7 @@
  */
 import { json } from '../_shared/http.ts'
 import { cryptoProvider, Stripe, stripeClient } from '../_shared/stripe.ts'
+import { SIGNATURE_TOLERANCE_SECONDS, signatureTimestampProblem } from '../_shared/stripe-signature.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 type Session = Stripe.Checkout.Session
@@ -88,9 +90,20 @@ Deno.serve(async (req) => {
   if (!signature) return json({ error: 'Missing Stripe-Signature header' }, 400)
   // The signature covers the exact bytes: read the raw body, never a re-serialised one.
   const payload = await req.text()
+  const timing = signatureTimestampProblem(signature)
+  if (timing) {
+    console.warn(`payments-webhook: rejected: ${timing}`)
+    return json({ error: 'Invalid Stripe signature' }, 400)
+  }
   let event: Stripe.Event
   try {
-    event = await stripeClient().webhooks.constructEventAsync(payload, signature, secret, undefined, cryptoProvider)
+    event = await stripeClient().webhooks.constructEventAsync(
+      payload,
+      signature,
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+      cryptoProvider,
+    )
   } catch (error) {
     console.warn(`payments-webhook: rejected: ${(error as Error).message.split('\n')[0]}`)
     return json({ error: 'Invalid Stripe signature' }, 400)

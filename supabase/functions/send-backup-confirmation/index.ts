@@ -5,7 +5,7 @@
  * before the lookup finishes, so neither the body nor the timing tells whether an account exists.
  */
 import { preflight } from '../_shared/cors.ts'
-import { foldEmail, isValidEmail, normalizeEmail } from '../_shared/email-address.ts'
+import { canonicalEmail, isValidEmail, normalizeEmail } from '../_shared/email-address.ts'
 import { siteUrl } from '../_shared/env.ts'
 import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
 import { sendEmail } from '../_shared/mailer.ts'
@@ -45,8 +45,9 @@ async function handle(req: Request): Promise<Response> {
   const body = await readJsonObject(req)
   const email = typeof body.email === 'string' ? normalizeEmail(body.email) : ''
   if (!isValidEmail(email)) throw new HttpError(400, 'Please enter a valid email address')
-  // Counted for every address alike, so a 429 says nothing about whether the account exists.
-  const byEmail = perEmail.hit(foldEmail(email))
+  // Counted for every address alike, so a 429 says nothing about whether the account exists; per inbox
+  // (canonical: Gmail's dots and googlemail.com are one inbox).
+  const byEmail = perEmail.hit(canonicalEmail(email))
   if (!byEmail.allowed) throw tooMany(byEmail.retryAfterSeconds)
 
   const work = sendIfUnconfirmed(email).catch((error) => console.error('send-backup-confirmation:', error))

@@ -1,6 +1,7 @@
 /**
  * The one email a subscribe request sends: every newsletter chosen, each pending one with its own
- * confirmation link, each already confirmed one marked as such and given no link.
+ * confirmation link, each already confirmed one marked as such and given no link. When every one is
+ * already confirmed, an informational email says so (the API's answer does not: only the inbox learns it).
  */
 import { buttonHtml, escapeHtml, renderLayout } from '../_shared/email-layout.ts'
 import type { EmailMessage } from '../_shared/mailer.ts'
@@ -9,6 +10,7 @@ export type NewsletterLine = { newsletterName: string; confirmUrl?: string }
 
 export function confirmationEmail(to: string, lines: NewsletterLine[]): EmailMessage {
   const pending = lines.filter((l) => l.confirmUrl)
+  if (pending.length === 0) return alreadySubscribedEmail(to, lines)
   const subject =
     pending.length === 1
       ? `Confirm your subscription to ${pending[0].newsletterName}`
@@ -39,6 +41,31 @@ export function confirmationEmail(to: string, lines: NewsletterLine[]): EmailMes
 <p style="margin:16px 0 0;color:#6b7280;font-size:13px;line-height:1.5">Each link works once and expires in 48 hours.</p>`,
     bodyText: `${intro}\n\n${itemsText}\n\nEach link works once and expires in 48 hours.`,
     footer: 'If you did not ask for this, ignore this email: you will not be subscribed.',
+  })
+  return { to, subject, html, text }
+}
+
+/** Every newsletter asked for is one this address already subscribes to: nothing to confirm, nothing changes. */
+function alreadySubscribedEmail(to: string, lines: NewsletterLine[]): EmailMessage {
+  const subject =
+    lines.length === 1
+      ? `You are already subscribed to ${lines[0].newsletterName}`
+      : `You are already subscribed to these ${lines.length} newsletters`
+  const intro =
+    lines.length === 1
+      ? 'Someone (hopefully you) asked to subscribe this address to a newsletter on Growletter that it already receives. There is nothing to confirm.'
+      : 'Someone (hopefully you) asked to subscribe this address to newsletters on Growletter that it already receives. There is nothing to confirm.'
+  const itemsHtml = lines
+    .map((l) => `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0;font-weight:600">${escapeHtml(l.newsletterName)}</p></td></tr>`)
+    .join('\n')
+  const itemsText = lines.map((l) => `* ${l.newsletterName}`).join('\n')
+  const { html, text } = renderLayout({
+    preheader: 'You are already subscribed; nothing changes.',
+    heading: 'Already subscribed',
+    bodyHtml: `<p style="margin:0 0 12px;line-height:1.6">${escapeHtml(intro)}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${itemsHtml}</table>`,
+    bodyText: `${intro}\n\n${itemsText}`,
+    footer: 'If you did not ask for this, ignore this email: nothing changes.',
   })
   return { to, subject, html, text }
 }

@@ -1,25 +1,26 @@
 /**
  * subscribe: body { email, campaignIds, audienceSourceId?, clickId? } → pending subscriptions (one fresh
- * token per newsletter, only its sha256 stored) and ONE confirmation email listing every newsletter.
- * Answers { success: true, pending: [{ campaignId, newsletterName }], alreadyConfirmed: [...] }.
- * The database function is all or nothing; if the email then fails, the rows stay pending and a new
- * request re-arms them with new tokens.
+ * token per newsletter, only its sha256 stored) and ONE email listing every newsletter: a confirmation link
+ * for each pending one, a note for each one the address already subscribes to (only an informational email
+ * when that is all of them). Answers { success: true, pending: [{ campaignId, newsletterName }] } listing
+ * every newsletter asked for, the same whether or not the address already subscribes: only the inbox's
+ * owner learns that, from the email. The database function is all or nothing; if the email then fails, the
+ * rows stay pending and a new request re-arms them with new tokens.
  */
-import { foldEmail } from '../_shared/email-address.ts'
 import { siteUrl } from '../_shared/env.ts'
 import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
 import { preflight } from '../_shared/cors.ts'
 import { sendEmail } from '../_shared/mailer.ts'
-import { createRateLimiter, HOUR, MINUTE } from '../_shared/rate-limit.ts'
+import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
 import { serviceClient, userFacingDbMessage } from '../_shared/supabase-admin.ts'
 import { newToken, sha256Hex } from '../_shared/tokens.ts'
 import { confirmationEmail } from './confirmation-email.ts'
 import { parseSubscribeRequest } from './parse-request.ts'
 
-// Per IP: generous enough for a household or an office behind one address. Per inbox (PRODUCT.md):
-// at most 3 confirmation emails an hour, +tags folded so aliases share the allowance.
+// Per IP: generous enough for a household or an office behind one address. Per inbox (PRODUCT.md): at most
+// 3 emails an hour, counted in the database by canonical address (+tags, Gmail dots and googlemail.com are
+// one inbox) so every isolate sees the same count.
 const perIp = createRateLimiter({ limit: 30, windowMs: 15 * MINUTE })
-const perEmail = createRateLimiter({ limit: 3, windowMs: HOUR })
 
 type Row = { campaign_id: string; campaign_name: string; result: 'pending' | 'already_confirmed' | 'rejected' }
 
@@ -30,9 +31,12 @@ async function subscribe(req: Request): Promise<Response> {
   if (!byIp.allowed)
     throw tooMany('Too many subscription requests. Please try again in a few minutes.', byIp.retryAfterSeconds)
   const input = parseSubscribeRequest(await readJsonObject(req))
-  const byEmail = perEmail.hit(foldEmail(input.email))
-  if (!byEmail.allowed) {
-    throw tooMany('Too many confirmation emails for this address. Please try again later.', byEmail.retryAfterSeconds)
+  const { data: wait, error: limitError } = await serviceClient().rpc('take_confirmation_email_allowance', {
+    p_email: input.email,
+  })
+  if (limitError) throw new Error(`take_confirmation_email_allowance failed: ${limitError.message}`)
+  if (typeof wait === 'number' && wait > 0) {
+    throw tooMany('Too many confirmation emails for this address. Please try again later.', wait)
   }
 
   const tokens = input.campaignIds.map(() => newToken())
@@ -55,8 +59,8 @@ async function subscribe(req: Request): Promise<Response> {
   const tokenFor = new Map(input.campaignIds.map((id, i) => [id, tokens[i]]))
   const pending = rows.filter((r) => r.result === 'pending')
   const alreadyConfirmed = rows.filter((r) => r.result === 'already_confirmed')
-  // A fraud-rejected address is neither told nor sent anything: it is simply not listed.
-  if (pending.length > 0) {
+  // A fraud-rejected address is sent nothing about that newsletter; the answer is the same as for anyone.
+  if (pending.length + alreadyConfirmed.length > 0) {
     const lines = [...pending, ...alreadyConfirmed].map((r) => ({
       newsletterName: r.campaign_name,
       confirmUrl: r.result === 'pending' ? confirmUrl(tokenFor.get(r.campaign_id)!, input.email) : undefined,
@@ -69,7 +73,7 @@ async function subscribe(req: Request): Promise<Response> {
     }
   }
   const view = (r: Row) => ({ campaignId: r.campaign_id, newsletterName: r.campaign_name })
-  return json({ success: true, pending: pending.map(view), alreadyConfirmed: alreadyConfirmed.map(view) })
+  return json({ success: true, pending: rows.map(view) })
 }
 
 function confirmUrl(token: string, email: string): string {

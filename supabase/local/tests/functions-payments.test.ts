@@ -212,6 +212,29 @@ describe('create-checkout-session', () => {
   })
 })
 
+describe('open checkout sessions per advertiser', () => {
+  it('attack: a sixth open checkout is refused with 429 and a message, and no sixth deposit is opened', async () => {
+    const adv = await account()
+    for (let i = 0; i < 5; i++) await deposit(adv, 10 + i)
+    expect(await checkout(adv.client, { amount: 30 })).toEqual({
+      status: 429,
+      body: { error: 'You already have 5 payment pages open. Finish or cancel one, or wait an hour, before opening another.' },
+    })
+    const open = await backend.db.query<{ n: number }>("select count(*)::int as n from public.deposits where user_id = $1 and status = 'pending'", [adv.id])
+    expect(open.rows[0]!.n).toBe(5)
+    // Honest: once one is paid, the advertiser can open another.
+    const { sessionId } = await deposit(await account(), 25)
+    expect(sessionId).toMatch(/^cs_/)
+    const first = await backend.db.query<{ stripe_session_id: string }>(
+      "select stripe_session_id from public.deposits where user_id = $1 order by created_at limit 1",
+      [adv.id],
+    )
+    const payload = event('checkout.session.completed', paid(await sessionObject(first.rows[0]!.stripe_session_id)))
+    expect((await sendWebhook(payload)).status).toBe(200)
+    expect((await deposit(adv, 30)).sessionId).toMatch(/^cs_/)
+  })
+})
+
 describe('local test checkout', () => {
   it('shows the merchant, the amount and the email; a declined card shows Stripe’s message and credits nothing', async () => {
     const adv = await account()
@@ -299,6 +322,21 @@ describe('payments-webhook', () => {
     expect(await sendWebhook(payload, 'garbage')).toEqual(rejected)
     expect(await depositOf(sessionId)).toMatchObject({ status: 'pending' })
     expect(await balanceOf(adv.id)).toBe('0.00')
+  })
+
+  it('attack: a signature dated in the future (a year, or just past the tolerance) is refused like a stale one', async () => {
+    const adv = await account()
+    const { sessionId } = await deposit(adv, 25)
+    const payload = event('checkout.session.completed', paid(await sessionObject(sessionId)))
+    const rejected = { status: 400, body: { error: 'Invalid Stripe signature' } }
+    const now = Math.floor(Date.now() / 1000)
+    expect(await sendWebhook(payload, sign(payload, undefined, now + 365 * 86_400))).toEqual(rejected)
+    expect(await sendWebhook(payload, sign(payload, undefined, now + 310))).toEqual(rejected)
+    expect(await depositOf(sessionId)).toMatchObject({ status: 'pending' })
+    expect(await balanceOf(adv.id)).toBe('0.00')
+    // Honest: a sender whose clock runs a little ahead (within the tolerance) is still believed.
+    expect(await sendWebhook(payload, sign(payload, undefined, now + 60))).toMatchObject({ status: 200 })
+    expect(await balanceOf(adv.id)).toBe('25.00')
   })
 
   it('answers 200 and credits nothing for an unknown session or a user who is not the depositor', async () => {

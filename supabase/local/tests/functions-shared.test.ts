@@ -1,8 +1,9 @@
 // The edge functions' pure helpers (supabase/functions/_shared), run under Node: they use only web APIs.
 import { describe, expect, it } from 'vitest'
-import { foldEmail, isDisposableEmail, isValidEmail, normalizeEmail } from '../../functions/_shared/email-address.ts'
+import { canonicalEmail, foldEmail, isDisposableEmail, isValidEmail, normalizeEmail } from '../../functions/_shared/email-address.ts'
 import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.ts'
 import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
+import { signatureTimestampProblem } from '../../functions/_shared/stripe-signature.ts'
 import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
 
 describe('email addresses', () => {
@@ -35,6 +36,12 @@ describe('email addresses', () => {
     expect(foldEmail('Ann+News@Example.com')).toBe('ann@example.com')
     expect(foldEmail('ann+a+b@example.com')).toBe('ann@example.com')
     expect(foldEmail('ann@example.com')).toBe('ann@example.com')
+  })
+
+  it('keys one inbox the way the database canonical_email does: +tags, and Gmail dots and googlemail.com', () => {
+    for (const spelling of ['Ann.Lee@gmail.com', 'annlee+news@googlemail.com', 'a.n.n.l.e.e+x@GMail.com', ' ANNLEE@gmail.com '])
+      expect(canonicalEmail(spelling)).toBe('annlee@gmail.com')
+    expect(canonicalEmail('ann.lee+news@example.com')).toBe('ann.lee@example.com')
   })
 
   it('refuses disposable domains and their subdomains, not lookalikes', () => {
@@ -73,5 +80,22 @@ describe('tokens', () => {
 
   it('hash to lower-case sha256 hex', async () => {
     expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+  })
+})
+
+describe('Stripe-Signature timestamps', () => {
+  const now = 1_800_000_000
+  it('accepts a timestamp within 5 minutes either way, and refuses one further in the future or past', () => {
+    expect(signatureTimestampProblem(`t=${now},v1=abc`, now)).toBeNull()
+    expect(signatureTimestampProblem(`t=${now + 300},v1=abc`, now)).toBeNull()
+    expect(signatureTimestampProblem(`t=${now - 300},v1=abc`, now)).toBeNull()
+    expect(signatureTimestampProblem(`t=${now + 301},v1=abc`, now)).toBe('timestamp in the future')
+    expect(signatureTimestampProblem(`t=${now + 365 * 86_400},v1=abc`, now)).toBe('timestamp in the future')
+    expect(signatureTimestampProblem(`t=${now - 301},v1=abc`, now)).toBe('timestamp too old')
+  })
+
+  it('refuses a header without exactly one numeric timestamp', () => {
+    for (const header of ['v1=abc', `t=${now},t=${now},v1=abc`, 't=soon,v1=abc', 'garbage'])
+      expect(signatureTimestampProblem(header, now)).toBe('no single timestamp')
   })
 })

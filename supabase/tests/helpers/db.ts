@@ -3,6 +3,7 @@
  * an in-memory PGlite migrated with the seed, or — when TEST_DATABASE_URL names a PostgreSQL server — a
  * fresh database created in that server for this run (dropped at exit, or by the next run).
  */
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { openDatabase, withRequestContext, type Db, type Queryable } from '../../local/db/database'
 import { migrate } from '../../local/db/migrate'
@@ -51,7 +52,15 @@ async function dropDatabase(db: Db, serverUrl: string, name: string) {
 export type Actor =
   | { role: 'anon' }
   | { role: 'service_role' }
-  | { role: 'authenticated'; id: string; email: string; aal?: 'aal1' | 'aal2' }
+  | {
+      role: 'authenticated'
+      id: string
+      email: string
+      aal?: 'aal1' | 'aal2'
+      /** The token's session_id claim. Unset: a live session of this user (created on first use), as a
+       * freshly issued token has; set it to act with a session that has ended or never existed. */
+      sessionId?: string
+    }
 
 export const anon: Actor = { role: 'anon' }
 export const service: Actor = { role: 'service_role' }
@@ -64,12 +73,44 @@ export const user = (id: string, email: string, aal: 'aal1' | 'aal2' = 'aal1'): 
 /** The same user in a session raised by a verified TOTP code (admins need it for everything admin). */
 export const atAal2 = (actor: Actor): Actor => (actor.role === 'authenticated' ? { ...actor, aal: 'aal2' } : actor)
 
+/** The same user acting with a token whose session is `sessionId` (ended, or never issued). */
+export const inSession = (actor: Actor, sessionId: string): Actor =>
+  actor.role === 'authenticated' ? { ...actor, sessionId } : actor
+
+/** A stable session id per user and assurance level, so a test user's sessions are the ones GoTrue would keep. */
+const liveSessionId = (id: string, aal: string) => {
+  const h = createHash('sha256').update(`${id}:${aal}`).digest('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+const ensured = new Set<string>()
+
+/** The auth.sessions row a signed-in actor's token points at (the auth server creates it at sign-in). */
+async function liveSession(db: Db, id: string, aal: string) {
+  const sessionId = liveSessionId(id, aal)
+  if (!ensured.has(sessionId)) {
+    const r = await db.query(
+      `insert into auth.sessions (id, user_id, aal) select $1, $2, $3 where exists (select 1 from auth.users where id = $2)
+       on conflict (id) do nothing`,
+      [sessionId, id, aal],
+    )
+    if (r.affectedRows > 0 || (await db.query('select 1 from auth.sessions where id = $1', [sessionId])).rows.length)
+      ensured.add(sessionId)
+  }
+  return sessionId
+}
+
 /** Runs `fn` as the actor would through the API: role, JWT claims and request headers set for one transaction. */
 export async function as<T>(actor: Actor, fn: (tx: Queryable) => Promise<T>, headers: Record<string, string> = {}) {
   const db = await testDb()
   const claims =
     actor.role === 'authenticated'
-      ? { sub: actor.id, role: 'authenticated', email: actor.email, aal: actor.aal ?? 'aal1' }
+      ? {
+          sub: actor.id,
+          role: 'authenticated',
+          email: actor.email,
+          aal: actor.aal ?? 'aal1',
+          session_id: actor.sessionId ?? (await liveSession(db, actor.id, actor.aal ?? 'aal1')),
+        }
       : { role: actor.role }
   return withRequestContext(db, { role: actor.role, claims, headers }, fn)
 }

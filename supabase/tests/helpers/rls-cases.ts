@@ -74,6 +74,12 @@ export async function loadTargets() {
     `insert into webhook_deliveries (endpoint_id, advertiser_id, event_type, payload)
      values ('${ctx.webhook}', '${ids.advertiser}', 'webhook.test', '{}') returning id`,
   )
+  // A hold the scheduled settlement could not settle (a seeded hold stands in for it: only the record matters).
+  ctx.settlementFailure = await one(
+    `insert into settlement_failures (transaction_id, user_id, type, amount, reason)
+     select id, user_id, type, amount, 'For the RLS matrix' from wallet_transactions where type = 'hold' and reference <> 'signup-bonus:${ids.advertiser}'
+     order by created_at limit 1 returning transaction_id as id`,
+  )
   ctx.revision = await one(
     `insert into content_revisions (subject_type, subject_id, author_id, changes)
      values ('audience_source', '${ids.sourceApproved}', '${ids.publisher}', '{"name": "Renamed"}') returning id`,
@@ -491,6 +497,35 @@ export const cases: Case[] = [
   },
   { table: 'webhook_deliveries', op: 'update', sql: update('webhook_deliveries', 'delivery', `status = 'succeeded'`), allowed: only('service') },
   { table: 'webhook_deliveries', op: 'delete', sql: remove('webhook_deliveries', 'delivery'), allowed: only('service') },
+
+  // Settlement failures: admins read what the scheduled settlement could not settle; only it writes them.
+  {
+    table: 'settlement_failures',
+    op: 'select',
+    sql: (c) => ['select reason from public.settlement_failures where transaction_id = $1', [c.settlementFailure]],
+    allowed: only('admin', 'service'),
+  },
+  {
+    table: 'settlement_failures',
+    op: 'insert',
+    sql: (c, me) => [
+      `insert into public.settlement_failures (transaction_id, user_id, type, amount, reason) values ($1, $2, 'hold', -1, 'Forged')`,
+      [c.bonus, me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'settlement_failures',
+    op: 'update',
+    sql: (c) => ['update public.settlement_failures set resolved_at = now() where transaction_id = $1', [c.settlementFailure]],
+    allowed: only('service'),
+  },
+  {
+    table: 'settlement_failures',
+    op: 'delete',
+    sql: (c) => ['delete from public.settlement_failures where transaction_id = $1', [c.settlementFailure]],
+    allowed: only('service'),
+  },
 
   // The reason vocabulary is public; the per-day aggregates are read by their campaign's advertiser and their
   // source's publisher and written only by the triggers (service role here stands for the platform).

@@ -1,6 +1,8 @@
 /**
  * Subscribe one email to several newsletters (edge function `subscribe`): pending subscriptions and ONE
- * confirmation email. Bad input answers 400 and too many attempts 429, both with a readable message.
+ * email. The answer lists every newsletter the email is about and is the same whether or not the address
+ * already subscribes (the email says which, so only the inbox's owner learns it). Bad input answers 400 and
+ * too many attempts 429, both with a readable message.
  */
 import { useMutation } from '@tanstack/react-query'
 import { z } from 'zod'
@@ -14,7 +16,7 @@ export type SubscribeFormValues = z.infer<typeof subscribeSchema>
 
 export type SubscribeVariables = { email: string; campaignIds: string[]; audienceSourceId?: string; clickId?: string }
 export type SubscribedNewsletter = { campaignId: string; newsletterName: string }
-export type SubscribeResult = { pending: SubscribedNewsletter[]; alreadyConfirmed: SubscribedNewsletter[] }
+export type SubscribeResult = { pending: SubscribedNewsletter[] }
 
 const list = (value: unknown): SubscribedNewsletter[] =>
   Array.isArray(value)
@@ -28,9 +30,9 @@ const list = (value: unknown): SubscribedNewsletter[] =>
 export async function subscribe(variables: SubscribeVariables): Promise<SubscribeResult> {
   const { data, error } = await supabase.functions.invoke('subscribe', { body: variables })
   if (error) throw new Error(await functionErrorMessage(error, 'Please try again later'))
-  const body = (data ?? {}) as { success?: unknown; pending?: unknown; alreadyConfirmed?: unknown; error?: unknown }
+  const body = (data ?? {}) as { success?: unknown; pending?: unknown; error?: unknown }
   if (body.success !== true) throw new Error(typeof body.error === 'string' ? body.error : 'Please try again later')
-  return { pending: list(body.pending), alreadyConfirmed: list(body.alreadyConfirmed) }
+  return { pending: list(body.pending) }
 }
 
 export const useSubscribeMutation = () => useMutation({ mutationFn: subscribe })

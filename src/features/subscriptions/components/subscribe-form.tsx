@@ -52,11 +52,7 @@ export function SubscribeForm({
       addSubscribedNewsletters(newsletters.map((n) => n.id))
       setDone({ email, result })
       field.reset()
-      if (result.pending.length > 0) {
-        toast.success('Check your inbox', { description: `We sent a confirmation email to ${email}.` })
-      } else {
-        toast.info('Already confirmed', { description: `You are already subscribed to ${names(result.alreadyConfirmed)}.` })
-      }
+      toast.success('Check your inbox', { description: `We sent an email to ${email}.` })
       onSubscribed?.(result)
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Please try again later'
@@ -72,15 +68,10 @@ export function SubscribeForm({
         <div role="status" className="flex gap-2 rounded-md bg-green-50 p-3 text-sm text-green-900" data-testid="subscribe-success">
           <MailCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <div className="flex flex-col gap-1">
-            {done.result.pending.length > 0 && (
-              <p>
-                Check your inbox: we sent one email to <strong>{done.email}</strong> with a confirmation link for{' '}
-                {names(done.result.pending)}.
-              </p>
-            )}
-            {done.result.alreadyConfirmed.length > 0 && (
-              <p>You are already subscribed to {names(done.result.alreadyConfirmed)}.</p>
-            )}
+            <p>
+              Check your inbox: we sent one email to <strong>{done.email}</strong> about {names(done.result.pending)}. Confirm
+              each newsletter with its link.
+            </p>
           </div>
         </div>
       )}

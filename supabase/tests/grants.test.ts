@@ -1,0 +1,275 @@
+// Column-level grants (issue 21, ARCHITECTURE "Database conventions"). The catalog test lists every column
+// anon and authenticated may INSERT or UPDATE, table by table, so a new grant is a visible decision; the
+// attacks of the issue (an owner PATCHing bookkeeping and review columns of their own row, INSERT keeping
+// them) are performed as the API runs them, beside the SPA's own writes, which must keep working.
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { anon, errorOf, queryAs, testDb } from './helpers/db'
+import { actors, createUser, ids } from './helpers/fixtures'
+import { createMarket, subscribe } from './helpers/market'
+
+type Grant = { table: string; privilege: string; role: string; columns: string }
+
+async function writableColumns(): Promise<Record<string, string[]>> {
+  const db = await testDb()
+  const r = await db.query<Grant>(`
+    select c.relname as table, p.privilege as privilege, r.role as role,
+      string_agg(a.attname, ',' order by a.attname) as columns
+    from pg_class c
+    join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+    cross join (values ('INSERT'), ('UPDATE')) p (privilege)
+    cross join (values ('anon'), ('authenticated')) r (role)
+    where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm')
+      and has_column_privilege(r.role, c.oid, a.attnum, p.privilege)
+    group by 1, 2, 3
+    order by 1, 2, 3`)
+  return Object.fromEntries(r.rows.map((g) => [`${g.table} ${g.privilege} ${g.role}`, g.columns.split(',')]))
+}
+
+describe('column grants (the catalog)', () => {
+  it('lets anon and authenticated write exactly these columns, table by table', async () => {
+    expect(await writableColumns()).toEqual({
+      // The sign-up fallback (SPEC §7) and the account page's name form.
+      'profiles INSERT authenticated': ['first_name', 'full_name', 'id', 'last_name', 'user_type'],
+      'profiles UPDATE authenticated': ['first_name', 'full_name', 'last_name'],
+      // The source form; status only on insert, where the policy allows 'pending_review' alone.
+      'audience_sources INSERT authenticated': [
+        'category', 'description', 'image_url', 'name', 'platform', 'publisher_id', 'status', 'url',
+      ],
+      'audience_sources UPDATE authenticated': ['category', 'description', 'image_url', 'name', 'platform', 'url'],
+      // The submit, edit and budget forms; status only on insert ('draft' or 'pending_review').
+      'campaigns INSERT authenticated': [
+        'advertiser_id', 'budget_total', 'category', 'description', 'image_url', 'name', 'price_per_subscriber',
+        'status', 'website_url',
+      ],
+      'campaigns UPDATE authenticated': [
+        'budget_total', 'category', 'description', 'image_url', 'name', 'price_per_subscriber', 'website_url',
+      ],
+      // The /contact form; admins mark a message handled.
+      'contact_messages INSERT anon': ['email', 'message', 'name', 'subject'],
+      'contact_messages INSERT authenticated': ['email', 'message', 'name', 'subject'],
+      'contact_messages UPDATE authenticated': ['handled_at'],
+      // Webhook endpoints are created by create_webhook_endpoint; the owner edits these.
+      'webhook_endpoints UPDATE authenticated': ['description', 'enabled', 'events', 'url'],
+    })
+  })
+
+  it('grants no API role TRUNCATE, REFERENCES or TRIGGER, and DELETE only where a policy says whose rows', async () => {
+    const db = await testDb()
+    const r = await db.query<{ table: string; role: string; privilege: string }>(`
+      select c.relname as table, r.role as role, p.privilege as privilege
+      from pg_class c
+      cross join (values ('anon'), ('authenticated'), ('service_role')) r (role)
+      cross join (values ('TRUNCATE'), ('REFERENCES'), ('TRIGGER'), ('DELETE')) p (privilege)
+      where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm')
+        and has_table_privilege(r.role, c.oid, p.privilege)
+        and not (r.role = 'service_role' and p.privilege = 'DELETE')
+      order by 1, 2, 3`)
+    expect(r.rows.map((x) => `${x.table} ${x.privilege} ${x.role}`)).toEqual([
+      'audience_sources DELETE authenticated',
+      'campaigns DELETE authenticated',
+      'contact_messages DELETE authenticated',
+      'webhook_endpoints DELETE authenticated',
+    ])
+    const sequences = await db.query<{ n: number }>(`
+      select count(*)::int as n from pg_class c cross join (values ('anon'), ('authenticated')) r (role)
+      where c.relnamespace = 'public'::regnamespace and c.relkind = 'S'
+        and has_sequence_privilege(r.role, c.oid, 'USAGE, UPDATE')`)
+    expect(sequences.rows[0]!.n).toBe(0)
+  })
+
+  it('attack: TRUNCATE from the API roles is refused', async () => {
+    for (const table of ['campaigns', 'wallet_transactions', 'contact_messages']) {
+      expect(await errorOf(actors.advertiser, `truncate public.${table} cascade`)).toBe(`permission denied for table ${table}`)
+      expect(await errorOf(anon, `truncate public.${table} cascade`)).toBe(`permission denied for table ${table}`)
+    }
+  })
+})
+
+describe('attack: an owner writes the bookkeeping of their own campaign', () => {
+  it("PATCH budget_reserved / reservations_open (twice) is refused; the reservation and what it promises stay", async () => {
+    const m = await createMarket({ deposit: 10, price: 5, budget: 10 })
+    await subscribe(`a-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId })
+    await subscribe(`b-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId })
+    const patch = (set: string) =>
+      errorOf(m.advertiser.actor, `update public.campaigns set ${set} where id = $1`, [m.campaignId])
+    for (let i = 0; i < 2; i++) {
+      expect(await patch('budget_reserved = 0')).toBe('permission denied for table campaigns')
+      expect(await patch('reservations_open = 0')).toBe('permission denied for table campaigns')
+    }
+    for (const set of [
+      'budget_spent = 0', `funding_status = 'funded'`, 'approved_at = null', `created_at = '2000-01-01'`,
+      `updated_at = '2000-01-01'`, `status = 'active'`, `review_note = 'ok'`, `advertiser_id = '${ids.otherAdvertiser}'`,
+    ]) {
+      expect(await patch(set), set).toBe('permission denied for table campaigns')
+    }
+    const [row] = await queryAs(m.advertiser.actor, 'select budget_reserved, reservations_open, funding_status from public.campaigns where id = $1', [
+      m.campaignId,
+    ])
+    expect(row).toEqual({ budget_reserved: '10.00', reservations_open: 2, funding_status: 'budget_exhausted' })
+    await expect(subscribe(`c-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId })).rejects.toThrow(
+      'This newsletter is not accepting subscribers',
+    )
+  })
+
+  it('INSERT keeps no bookkeeping or review column', async () => {
+    const a = await createUser('advertiser')
+    for (const [column, value] of [
+      ['approved_at', 'now()'], ['budget_reserved', '5'], ['reservations_open', '3'], ['budget_spent', '1'],
+      ['funding_status', `'funded'`], ['created_at', `'2000-01-01'`], ['review_note', `'approved'`], ['id', 'gen_random_uuid()'],
+    ]) {
+      expect(
+        await errorOf(
+          a.actor,
+          `insert into public.campaigns (advertiser_id, name, budget_total, ${column}) values ($1, 'Sneaky letter', 10, ${value})`,
+          [a.id],
+        ),
+        column,
+      ).toBe('permission denied for table campaigns')
+    }
+  })
+})
+
+describe('attack: an owner clears approved_at to publish an edit unreviewed', () => {
+  it('PATCH approved_at = null is refused, so a rename of an approved source or campaign still waits for an admin', async () => {
+    const m = await createMarket()
+    // createMarket's source and campaign start approved and active, so approved_at is set.
+    expect(await errorOf(m.publisher.actor, 'update public.audience_sources set approved_at = null where id = $1', [m.sourceId])).toBe(
+      'permission denied for table audience_sources',
+    )
+    expect(await errorOf(m.advertiser.actor, 'update public.campaigns set approved_at = null where id = $1', [m.campaignId])).toBe(
+      'permission denied for table campaigns',
+    )
+    for (const set of [`created_at = '2000-01-01'`, 'quality_counted_clicks = 999', `unified_code = 'lookalike'`, `status = 'live'`]) {
+      expect(await errorOf(m.publisher.actor, `update public.audience_sources set ${set} where id = $1`, [m.sourceId]), set).toBe(
+        'permission denied for table audience_sources',
+      )
+    }
+    await queryAs(m.publisher.actor, `update public.audience_sources set name = 'Account suspended' where id = $1`, [m.sourceId])
+    await queryAs(m.advertiser.actor, `update public.campaigns set name = 'Account suspended' where id = $1`, [m.campaignId])
+    expect(await queryAs(anon, 'select name from public.audience_sources where id = $1', [m.sourceId])).toEqual([{ name: 'Test source' }])
+    expect(await queryAs(anon, 'select name from public.campaigns where id = $1', [m.campaignId])).toEqual([{ name: 'Test newsletter' }])
+    const pending = await queryAs<{ changes: unknown }>(
+      actors.admin,
+      "select changes from public.content_revisions where status = 'pending' and subject_id in ($1, $2)",
+      [m.sourceId, m.campaignId],
+    )
+    expect(pending).toEqual([{ changes: { name: 'Account suspended' } }, { changes: { name: 'Account suspended' } }])
+  })
+
+  it('INSERT of a source keeps no approval, code or quality column', async () => {
+    const p = await createUser('publisher')
+    for (const [column, value] of [
+      ['approved_at', 'now()'], ['unified_code', `'chosen-code'`], ['quality_confirmation_rate', '100'], ['created_at', `'2000-01-01'`],
+      ['review_note', `'ok'`],
+    ]) {
+      expect(
+        await errorOf(p.actor, `insert into public.audience_sources (publisher_id, name, ${column}) values ($1, 'Sneaky source', ${value})`, [p.id]),
+        column,
+      ).toBe('permission denied for table audience_sources')
+    }
+  })
+})
+
+class Rollback extends Error {}
+
+/** What a statement by the user raises if a later migration granted a column by mistake: the triggers stay. */
+async function underMistakenGrant(grant: string, who: { id: string; email: string }, sql: string, params: unknown[]) {
+  const db = await testDb()
+  let message = ''
+  await db
+    .transaction(async (tx) => {
+      await tx.query(grant)
+      await tx.query("select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)", [
+        JSON.stringify({ sub: who.id, role: 'authenticated', email: who.email, aal: 'aal1' }),
+      ])
+      try {
+        await tx.query(sql, params)
+      } catch (error) {
+        message = (error as Error).message
+      }
+      throw new Rollback()
+    })
+    .catch((error) => {
+      if (!(error instanceof Rollback)) throw error
+    })
+  return message
+}
+
+describe('the triggers behind the grants (a second fence)', () => {
+  it('still refuse spend, status, owner, code and quality changes from the API if a column is ever granted', async () => {
+    const m = await createMarket()
+    const campaign = (column: string, set: string) =>
+      underMistakenGrant(`grant update (${column}) on public.campaigns to authenticated`, m.advertiser, `update public.campaigns set ${set} where id = $1`, [
+        m.campaignId,
+      ])
+    const source = (column: string, set: string) =>
+      underMistakenGrant(`grant update (${column}) on public.audience_sources to authenticated`, m.publisher, `update public.audience_sources set ${set} where id = $1`, [
+        m.sourceId,
+      ])
+    expect(await campaign('budget_spent', 'budget_spent = 0.5')).toBe('Spend is recorded by the platform')
+    expect(await campaign('status', `status = 'completed'`)).toBe("Only an admin can change a campaign's status")
+    expect(await campaign('review_note', `review_note = 'fine'`)).toBe("Only an admin can change a campaign's status")
+    expect(await campaign('advertiser_id', `advertiser_id = '${ids.otherAdvertiser}'`)).toBe('A campaign cannot change owner')
+    expect(await source('unified_code', `unified_code = 'mine'`)).toBe('A unified code cannot be changed')
+    expect(await source('status', `status = 'live'`)).toBe("Only an admin can change a source's status")
+    expect(await source('publisher_id', `publisher_id = '${ids.publisher}'`)).toBe('A source cannot change owner')
+    expect(await source('quality_confirmation_rate', 'quality_confirmation_rate = 100')).toBe('Quality figures are computed by the platform')
+  })
+})
+
+describe("honest: the SPA's writes", () => {
+  it('publishers add and edit a source with the fields of the source form', async () => {
+    const p = await createUser('publisher')
+    const form = { name: 'My podcast', description: 'Weekly', platform: 'podcast', url: 'https://pod.example', category: 'technology', image_url: null }
+    const [created] = await queryAs<{ id: string; status: string }>(
+      p.actor,
+      `insert into public.audience_sources (name, description, platform, url, category, image_url, publisher_id, status)
+       values ($1, $2, $3, $4, $5, $6, $7, 'pending_review') returning id, status`,
+      [form.name, form.description, form.platform, form.url, form.category, form.image_url, p.id],
+    )
+    expect(created!.status).toBe('pending_review')
+    const updated = await queryAs(
+      p.actor,
+      `update public.audience_sources set name = $2, description = $3, platform = $4, url = $5, category = $6, image_url = $7
+       where id = $1 and publisher_id = $8 returning name, platform`,
+      [created!.id, 'My podcast 2', 'Daily', 'newsletter', null, null, 'https://img.example/a.png', p.id],
+    )
+    expect(updated).toEqual([{ name: 'My podcast 2', platform: 'newsletter' }])
+    expect(await queryAs(p.actor, 'delete from public.audience_sources where id = $1 returning id', [created!.id])).toHaveLength(1)
+  })
+
+  it('advertisers submit a newsletter, edit it and change price and budget', async () => {
+    const a = await createUser('advertiser')
+    const [created] = await queryAs<{ id: string; name: string; status: string }>(
+      a.actor,
+      `insert into public.campaigns (advertiser_id, name, description, image_url, category, website_url, price_per_subscriber, budget_total, status)
+       values ($1, 'Weekly Rust', null, null, 'technology', 'https://rust.example', 2, 50, 'pending_review') returning id, name, status`,
+      [a.id],
+    )
+    expect(created).toMatchObject({ name: 'Weekly Rust', status: 'pending_review' })
+    await queryAs(
+      a.actor,
+      `update public.campaigns set name = 'Weekly Rust!', description = 'Every Monday', image_url = null, website_url = 'https://rust.example/',
+       category = 'technology' where id = $1`,
+      [created!.id],
+    )
+    await queryAs(a.actor, 'update public.campaigns set budget_total = 80, price_per_subscriber = 1.5 where id = $1', [created!.id])
+    expect(await queryAs(a.actor, 'select name, budget_total, price_per_subscriber from public.campaigns where id = $1', [created!.id])).toEqual([
+      { name: 'Weekly Rust!', budget_total: '80.00', price_per_subscriber: '1.50' },
+    ])
+  })
+
+  it('visitors and signed-in users write to /contact; profiles keep their name form', async () => {
+    for (const actor of [anon, actors.publisher]) {
+      expect(
+        await errorOf(actor, `insert into public.contact_messages (name, email, subject, message) values ('Kim', 'kim@example.com', 'Hi', 'A question')`),
+      ).toBe('')
+    }
+    expect(
+      await queryAs(actors.publisher, `update public.profiles set first_name = 'Pat', last_name = 'P', full_name = 'Pat P' where id = $1 returning full_name`, [
+        ids.publisher,
+      ]),
+    ).toEqual([{ full_name: 'Pat P' }])
+  })
+})

@@ -23,9 +23,9 @@ const PLANTED = { id: 'factor-planted', status: 'unverified' as const, friendly_
 /** Avatar menu → Account → a section of the page, as a person gets there. */
 async function openSection(name: string) {
   const user = userEvent.setup()
-  await user.click(await screen.findByRole('button', { name: 'Account menu' }, { timeout: 5000 }))
+  await user.click(await screen.findByRole('button', { name: 'Account menu' }))
   await user.click(await screen.findByRole('menuitem', { name: 'Account' }))
-  return { user, section: await screen.findByRole('region', { name }, { timeout: 5000 }) }
+  return { user, section: await screen.findByRole('region', { name }) }
 }
 
 describe('factors on the account page', () => {

@@ -4,6 +4,7 @@
  */
 const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   bundle: () => import('./bundle'),
+  startup: () => import('./startup'),
   backend: () => import('./backend'),
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),

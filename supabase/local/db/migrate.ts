@@ -24,9 +24,11 @@ export type MigrateOptions = {
   seed?: boolean
   /** Runs after the platform bootstrap and before the migrations (the auth API creates its tables here). */
   afterBootstrap?: (db: Db) => Promise<void>
+  /** Defaults to supabase/migrations (tests point it elsewhere). */
+  migrationsDir?: string
 }
 
-export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOptions = {}): Promise<MigrateResult> {
+export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsDir }: MigrateOptions = {}): Promise<MigrateResult> {
   const phases: Record<string, number> = {}
   let last = performance.now()
   const lap = (name: string) => {
@@ -44,7 +46,7 @@ export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOp
       (r) => r.version,
     ),
   )
-  const dir = path.join(supabaseDir, 'migrations')
+  const dir = migrationsDir ?? path.join(supabaseDir, 'migrations')
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^\d{14}_.+\.sql$/.test(f)).sort()
   const pending: Migration[] = []
   for (const file of files) {

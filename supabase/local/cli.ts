@@ -5,6 +5,7 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { ensureAuthSchema } from './auth/index'
 import { envLocalPath, writeEnvLocal } from './config'
 import { supabaseDir } from './db/migrate'
@@ -83,10 +84,24 @@ async function runningPid(): Promise<number | null> {
   }
 }
 
+/**
+ * PGlite (Postgres in WebAssembly) runs on V8's baseline compiler only in these commands. A start runs
+ * several thousand different Postgres functions a few times each (catalog reads, DDL, the seed): V8's
+ * optimising tier-up compiled them in the background for ~2 s of CPU on this 2-core machine, more than
+ * it saved (a first start 4.2 → 2.3 s of CPU for copying, opening, migrating and seeding). The price is
+ * ~15% more CPU per query afterwards (0.73 → 0.86 ms for a small REST select), which a developer's
+ * server does not notice. Tests, benchmarks and the e2e stack call startBackend and keep the default.
+ * BACKEND_WASM_TIERUP=1 keeps it here too. Must run before the first PGlite is created (compiled).
+ */
+export function preferBaselineWasm() {
+  if (process.env.BACKEND_WASM_TIERUP !== '1') v8.setFlagsFromString('--liftoff-only')
+}
+
 /** Starts the backend for a long-running command and stops it cleanly on Ctrl-C or SIGTERM. */
 export async function startForeground(onStop?: () => Promise<void>): Promise<Backend> {
   const other = await runningPid()
   if (other) throw new Error(`Another backend (pid ${other}) is using the local database; stop it first.`)
+  preferBaselineWasm()
   const started = performance.now()
   const backend = await startBackend({ ...env, log: process.env.BACKEND_LOG === '1' })
   await mkdir(localStateDir, { recursive: true })
@@ -120,6 +135,7 @@ export async function startForeground(onStop?: () => Promise<void>): Promise<Bac
 async function reset() {
   const other = await runningPid()
   if (other) throw new Error(`A backend (pid ${other}) is running on the local database; stop it before resetting.`)
+  preferBaselineWasm()
   const { db, migration, fromSnapshot } = await openBackendDb({
     dataDir: env.dataDir,
     databaseUrl: process.env.DATABASE_URL,

@@ -16,6 +16,8 @@ export const supabaseDir = path.resolve(here, '../..')
 export type MigrateResult = {
   applied: string[]
   seeded: boolean
+  /** The pending migrations went in one transaction (false: one by one, or fewer than two). */
+  batched?: boolean
   /** Milliseconds per step (bootstrap, auth, migrations, seed), for the start-up report. */
   phases?: Record<string, number>
 }
@@ -68,7 +70,7 @@ export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsD
     }
     lap('seed')
   }
-  return { applied, seeded, phases }
+  return { applied, seeded, batched, phases }
 }
 
 type Migration = { file: string; sql: string }

@@ -106,6 +106,7 @@ describe('makeInitdbTemplate (a real PGlite initdb)', () => {
       expect(result.seeded).toBe(true)
       const files = (await readdir(path.join(supabaseDir, 'migrations'))).filter((f) => f.endsWith('.sql'))
       expect(result.applied).toHaveLength(files.length)
+      expect(result.batched).toBe(true)
       const users = await db.query<{ n: number }>("select count(*)::int as n from auth.users where email = 'admin@growletter.test'")
       expect(users.rows[0]?.n).toBe(1)
     } finally {
@@ -139,6 +140,7 @@ describe('migrate', () => {
     await write('20990101000003_third.sql', "create view public.m_count as select count(*)::int as n from public.m_first;\n-- it's done\n")
     const result = await migrate(db, { seed: false, migrationsDir: dir })
     expect(result.applied).toEqual(['20990101000001_first.sql', '20990101000002_second.sql', '20990101000003_third.sql'])
+    expect(result.batched).toBe(true)
     expect((await db.query<{ n: number }>('select n from public.m_count')).rows[0]?.n).toBe(2)
     expect(await recorded()).toEqual([
       { version: '20990101000001', name: 'first', statements: ['create table public.m_first (id int primary key);'] },

@@ -104,9 +104,12 @@ export async function initdbSnapshot(): Promise<Blob> {
   const file = await initdbFile()
   const cached = await cachedInitdbSnapshot()
   if (cached) return cached
-  const lite = await PGlite.create(undefined, { extensions: pgliteExtensions })
-  const dump = await lite.dumpDataDir('gzip')
-  await lite.close()
+  // From a copy of npm install's initdb template when there is one (~1.5 s of CPU), else by initdb (~4 s).
+  const scratch = path.join(localStateDir, `initdb-template-copy.${process.pid}.${Date.now()}`)
+  const fromTemplate = await copyInitdbTemplate(scratch).catch(() => false)
+  const lite = await PGlite.create(fromTemplate ? `file://${scratch}` : undefined, { extensions: pgliteExtensions })
+  const dump = await lite.dumpDataDir('gzip').finally(() => lite.close())
+  await rm(scratch, { recursive: true, force: true })
   const bytes = Buffer.from(await dump.arrayBuffer())
   await writeAtomically(file, bytes)
   return new Blob([bytes])

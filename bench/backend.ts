@@ -1,11 +1,9 @@
 /**
- * Embedded backend budgets (ARCHITECTURE "Budgets"): time to ready with a new and an existing database
- * and memory after start; REST select-by-key at concurrency 8 through the backend as a share of the same
+ * Embedded backend budgets (ARCHITECTURE "Budgets"): REST select-by-key at concurrency 8 through the backend as a share of the same
  * transaction sent straight through the driver, on PostgreSQL (BENCH_DATABASE_URL, else a throwaway local
  * server) and on PGlite. Prints figures against budgets and returns them; never fails on timing.
+ * The start-up budgets (fresh clone, existing database) are the `startup` suite's (bench/startup.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { Worker } from 'node:worker_threads'
@@ -21,34 +19,12 @@ const PROXY_HEADER = 'x-real-ip'
 const BUDGET_RATIO = 0.6
 
 export type BackendFigures = {
-  readyNewDbMs: number
-  readyExistingDbMs: number
-  rssAfterStartMb: number
   postgres: SelectFigures | null
   pglite: SelectFigures
 }
 type SelectFigures = { throughRestPerSec: number; throughDriverPerSec: number; ratio: number; errors: number }
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'OVER')
-
-async function readyTimes() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'growletter-bench-db-'))
-  const dataDir = path.join(dir, 'db')
-  try {
-    let t = performance.now()
-    const fresh = await startBackend({ port: 0, dataDir, seed: true, databaseUrl: '' })
-    const readyNewDbMs = performance.now() - t
-    await fresh.close()
-    t = performance.now()
-    const existing = await startBackend({ port: 0, dataDir, databaseUrl: '' })
-    const readyExistingDbMs = performance.now() - t
-    const rssAfterStartMb = process.memoryUsage().rss / 1e6
-    await existing.close()
-    return { readyNewDbMs, readyExistingDbMs, rssAfterStartMb }
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
 
 const SETUP = `
   create table if not exists bench_kv (id int primary key, name text not null, qty int not null);
@@ -235,10 +211,6 @@ async function onPglite(): Promise<SelectFigures> {
 }
 
 export async function run(): Promise<BackendFigures> {
-  const ready = await readyTimes()
-  console.log(`ready, new database (migrations + seed): ${ready.readyNewDbMs.toFixed(0)} ms (budget ≤ 4000 ms: ${verdict(ready.readyNewDbMs <= 4000)})`)
-  console.log(`ready, existing database: ${ready.readyExistingDbMs.toFixed(0)} ms (budget ≤ 1000 ms: ${verdict(ready.readyExistingDbMs <= 1000)})`)
-  console.log(`memory after start (RSS of this process): ${ready.rssAfterStartMb.toFixed(0)} MB`)
   const postgres = await onPostgres()
   if (postgres) {
     console.log(
@@ -252,7 +224,7 @@ export async function run(): Promise<BackendFigures> {
     `PGlite select by key, concurrency ${CONCURRENCY}: REST ${pglite.throughRestPerSec.toFixed(0)}/s, driver ${pglite.throughDriverPerSec.toFixed(0)}/s, ` +
       `ratio ${(pglite.ratio * 100).toFixed(0)}% (reported), errors ${pglite.errors}`,
   )
-  return { ...ready, postgres, pglite }
+  return { postgres, pglite }
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)

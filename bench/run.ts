@@ -6,6 +6,7 @@ import os from 'node:os'
 
 const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   bundle: () => import('./bundle'),
+  startup: () => import('./startup'),
   backend: () => import('./backend'),
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),

@@ -3,7 +3,8 @@
  * Owned by the database owner with no grants to the API roles: only this auth server reads them.
  * Refresh tokens are stored as SHA-256 hashes, so a database dump cannot be replayed as sessions.
  */
-import type { Db } from '../db/database'
+import { createHash } from 'node:crypto'
+import { literal, type Db } from '../db/database'
 
 const SQL = `
 create table if not exists auth.sessions (
@@ -81,7 +82,17 @@ revoke all on auth.sessions, auth.refresh_tokens, auth.mfa_factors, auth.mfa_cha
   from anon, authenticated, service_role;
 `
 
-/** Idempotent: safe on every start, on PGlite and PostgreSQL. */
+/** Marks a database where this exact SQL ran (as the comment of auth.sessions). */
+export const AUTH_SCHEMA_MARK = `growletter auth schema ${createHash('sha256').update(SQL).digest('hex').slice(0, 16)}`
+
+/**
+ * Idempotent: safe on every start, on PGlite and PostgreSQL. Skipped where this exact version already
+ * ran (its mark is the comment of auth.sessions): a start with an existing database has a 1 s budget.
+ */
 export async function ensureAuthSchema(db: Db): Promise<void> {
-  await db.exec(SQL)
+  const r = await db.query<{ mark: string | null }>(
+    "select obj_description(to_regclass('auth.sessions'), 'pg_class') as mark",
+  )
+  if (r.rows[0]?.mark === AUTH_SCHEMA_MARK) return
+  await db.exec(`${SQL};\ncomment on table auth.sessions is ${literal(AUTH_SCHEMA_MARK)};`)
 }

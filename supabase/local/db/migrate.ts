@@ -13,45 +13,54 @@ import { literal, type Db } from './database'
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const supabaseDir = path.resolve(here, '../..')
 
-export type MigrateResult = { applied: string[]; seeded: boolean }
+export type MigrateResult = {
+  applied: string[]
+  seeded: boolean
+  /** The pending migrations went in one transaction (false: one by one, or fewer than two). */
+  batched?: boolean
+  /** Milliseconds per step (bootstrap, auth, migrations, seed), for the start-up report. */
+  phases?: Record<string, number>
+}
 
 export type MigrateOptions = {
   seed?: boolean
   /** Runs after the platform bootstrap and before the migrations (the auth API creates its tables here). */
   afterBootstrap?: (db: Db) => Promise<void>
+  /** Defaults to supabase/migrations (tests point it elsewhere). */
+  migrationsDir?: string
 }
 
-export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOptions = {}): Promise<MigrateResult> {
+export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsDir }: MigrateOptions = {}): Promise<MigrateResult> {
+  const phases: Record<string, number> = {}
+  let last = performance.now()
+  const lap = (name: string) => {
+    const now = performance.now()
+    phases[name] = Math.round(now - last)
+    last = now
+  }
   const fresh = !(await hasMigrationTable(db))
   await bootstrap(db, fresh)
+  lap('bootstrap')
   await afterBootstrap?.(db)
+  lap('auth')
   const done = new Set(
     (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
       (r) => r.version,
     ),
   )
-  const dir = path.join(supabaseDir, 'migrations')
+  const dir = migrationsDir ?? path.join(supabaseDir, 'migrations')
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^\d{14}_.+\.sql$/.test(f)).sort()
-  const applied: string[] = []
+  const pending: Migration[] = []
   for (const file of files) {
-    const version = file.slice(0, 14)
-    if (done.has(version)) continue
-    const sql = await readFile(path.join(dir, file), 'utf8')
-    try {
-      await db.transaction(async (tx) => {
-        // pg_cron and pg_net are emulated locally (see cron/extensions.ts); the file is recorded as written.
-        await tx.exec(withLocalExtensions(sql))
-        await tx.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
-          version,
-          file.slice(15, -4),
-          [sql],
-        ])
-      })
-    } catch (error) {
-      throw new Error(`Migration ${file} failed: ${(error as Error).message}`, { cause: error })
-    }
-    applied.push(file)
+    if (!done.has(file.slice(0, 14))) pending.push({ file, sql: await readFile(path.join(dir, file), 'utf8') })
   }
+  // Pending migrations (on a new database, all of them) go in one transaction and one exec (~15% less than a
+  // transaction per file). If that fails, nothing of it stays, and they run again one by one, each in its own transaction as
+  // the Supabase CLI applies them: the ones before the failing file stay applied and the error names it.
+  const batched = pending.length > 1 && (await applyAll(db, pending).then(() => true, () => false))
+  if (!batched) for (const migration of pending) await applyOne(db, migration)
+  const applied = pending.map((m) => m.file)
+  lap('migrations')
   let seeded = false
   if (fresh && seed) {
     const seedSql = await readFile(path.join(supabaseDir, 'seed.sql'), 'utf8').catch(() => '')
@@ -59,8 +68,45 @@ export async function migrate(db: Db, { seed = true, afterBootstrap }: MigrateOp
       await db.exec(seedSql)
       seeded = true
     }
+    lap('seed')
   }
-  return { applied, seeded }
+  return { applied, seeded, batched, phases }
+}
+
+type Migration = { file: string; sql: string }
+
+/** The migration as applied here (pg_cron and pg_net are emulated locally, see cron/extensions.ts). */
+const localSql = (m: Migration) => withLocalExtensions(m.sql)
+
+/** Recorded as the Supabase CLI records it: version, name and the file as written. */
+const RECORD = 'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)'
+const recordParams = (m: Migration) => [m.file.slice(0, 14), m.file.slice(15, -4), [m.sql]]
+
+async function applyOne(db: Db, migration: Migration) {
+  try {
+    await db.transaction(async (tx) => {
+      await tx.exec(localSql(migration))
+      await tx.query(RECORD, recordParams(migration))
+    })
+  } catch (error) {
+    throw new Error(`Migration ${migration.file} failed: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+/** Every migration and its record, in order, as one exec in one transaction. */
+export function batchSql(migrations: Migration[]): string {
+  return migrations
+    .map((m) => {
+      const [version, name, statements] = recordParams(m) as [string, string, string[]]
+      const record = `insert into supabase_migrations.schema_migrations (version, name, statements) values (${literal(version)}, ${literal(name)}, array[${literal(statements[0]!)}]);`
+      // The newline ends a trailing line comment, the semicolon a last statement written without one.
+      return `${localSql(m)}\n;\n${record}`
+    })
+    .join('\n')
+}
+
+async function applyAll(db: Db, migrations: Migration[]) {
+  await db.transaction((tx) => tx.exec(batchSql(migrations)))
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The backend's outgoing mail: nodemailer over plain SMTP (the local sink, or any server set in env). */
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Mailer } from '../context'
 
 export const DEFAULT_FROM = 'Growletter <no-reply@growletter.test>'
@@ -16,10 +16,13 @@ export function createSmtpMailer({
   from?: string
 }): SmtpMailer {
   // Pooled: auth emails arrive in bursts in tests, and reconnecting per message is most of the cost.
-  const transport = nodemailer.createTransport({ host, port, secure: false, ignoreTLS: true, pool: true })
+  // nodemailer loads with the first message (~0.1 s of CPU the start does not need).
+  let transport: Promise<Transporter> | undefined
+  const connect = () =>
+    (transport ??= import('nodemailer').then((m) => m.default.createTransport({ host, port, secure: false, ignoreTLS: true, pool: true })))
   return {
     async send(message) {
-      await transport.sendMail({
+      await (await connect()).sendMail({
         from: message.from ?? from,
         to: message.to,
         subject: message.subject,
@@ -27,6 +30,6 @@ export function createSmtpMailer({
         text: message.text,
       })
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   }
 }

@@ -22,6 +22,7 @@ const reports = mkdtempSync(path.join(os.tmpdir(), 'growletter-test-'))
 let passed = 0
 let failed = 0
 let reportCount = 0
+let totalCpuSeconds = 0
 const started = Date.now()
 
 type Run = { label?: string; cmd: string[]; env?: Record<string, string>; report?: 'vitest' | 'playwright' }
@@ -40,21 +41,26 @@ function count(run: Run, file: string) {
 }
 
 /** Runs one command, keeping its output for the stage to print when it ends. */
-function execute(run: Run): Promise<{ code: number | null; output: string }> {
+function execute(run: Run): Promise<{ code: number | null; output: string; cpuSeconds: number }> {
   const file = path.join(reports, `${++reportCount}.json`)
+  const cpuFile = path.join(reports, `${reportCount}.cpu`)
   const cmd = [...run.cmd]
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...run.env }
   if (run.report === 'vitest') cmd.push('--reporter=default', '--reporter=json', `--outputFile.json=${file}`)
   if (run.report === 'playwright') env.PLAYWRIGHT_JSON_OUTPUT_NAME = file
   console.log(`  $ ${cmd.join(' ')}${run.label ? `   (${run.label})` : ''}`)
   return new Promise((resolve) => {
-    const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env })
+    // bash's `time` reports the CPU the command and every process it waited for used (user + system): what a
+    // stage costs whatever else the machine is doing, where its wall time depends on the machine's load.
+    const timed = ['bash', '-c', 'TIMEFORMAT="%U %S"; { time "$@" 2>&3; } 3>&2 2>"$GROWLETTER_CPU_FILE"', 'timed', ...cmd]
+    const child = spawn(timed[0]!, timed.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, GROWLETTER_CPU_FILE: cpuFile } })
     let output = ''
     child.stdout?.on('data', (chunk) => (output += chunk))
     child.stderr?.on('data', (chunk) => (output += chunk))
     child.on('close', (code) => {
       count(run, file)
-      resolve({ code, output })
+      const cpu = existsSync(cpuFile) ? readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number) : []
+      resolve({ code, output, cpuSeconds: cpu.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0) })
     })
   })
 }
@@ -75,7 +81,9 @@ async function runStage(stage: Stage, lane: string) {
     console.error(`\n✖ [${lane}] Stage "${stage.name}"${which} failed after ${seconds}s (exit ${results[bad]!.code}).`)
     return false
   }
-  console.log(`✔ [${lane}] ${stage.name} (${seconds}s)`)
+  const cpu = results.reduce((a, r) => a + r.cpuSeconds, 0)
+  totalCpuSeconds += cpu
+  console.log(`✔ [${lane}] ${stage.name} (${seconds}s, ${cpu.toFixed(0)} CPU-seconds)`)
   return true
 }
 
@@ -164,6 +172,10 @@ try {
 } finally {
   servers.forEach((server) => server.stop())
 }
-console.log(`\nnpm test took ${((Date.now() - started) / 1000).toFixed(0)}s`)
+const [load1, load5] = os.loadavg()
+console.log(
+  `\nnpm test took ${((Date.now() - started) / 1000).toFixed(0)}s and ${totalCpuSeconds.toFixed(0)} CPU-seconds of its stages ` +
+    `(load average now ${load1!.toFixed(2)}, ${load5!.toFixed(2)} over 5 min; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'})`,
+)
 console.log(`Tests: ${passed} passed, ${failed} failed`)
 process.exit(ok ? 0 : 1)

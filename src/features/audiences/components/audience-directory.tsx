@@ -2,6 +2,7 @@
 import { useCallback } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Button } from '@/components/ui/button'
+import { formatCount } from '@/lib/format'
 import { useAudienceSourcesCountQuery } from '../api/audience-sources-count-query'
 import { useAudienceSourcesQuery } from '../api/audience-sources-query'
 import type { AudienceFilters } from '../keys'
@@ -43,7 +44,7 @@ export function AudienceDirectory() {
         <p className="text-sm font-medium" aria-live="polite" data-testid="audience-count">
           {count.data === undefined
             ? '\u00a0'
-            : `${count.data.toLocaleString('en-US')} ${count.data === 1 ? 'audience source' : 'audience sources'}`}
+            : `${formatCount(count.data)} ${count.data === 1 ? 'audience source' : 'audience sources'}`}
         </p>
       </header>
 

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Button } from '@/components/ui/button'
+import { formatCount } from '@/lib/format'
 import { cn } from '@/lib/utils'
 import { useActiveCampaignsQuery } from '../api/active-campaigns-query'
 import type { CampaignCard } from '../api/campaign-types'
@@ -75,7 +76,7 @@ export function NewsletterBrowser({
           Pick the newsletters you want to read and subscribe to all of them with one email address.
         </p>
         <p className="text-sm font-medium" aria-live="polite" data-testid="newsletter-count">
-          {total === undefined ? '\u00a0' : `${total.toLocaleString('en-US')} ${total === 1 ? 'newsletter' : 'newsletters'}`}
+          {total === undefined ? '\u00a0' : `${formatCount(total)} ${total === 1 ? 'newsletter' : 'newsletters'}`}
         </p>
       </header>
       <SourceBanner />

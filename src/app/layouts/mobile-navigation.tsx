@@ -6,7 +6,6 @@
 import { useState } from 'react'
 import { Link, useLocation } from 'react-router-dom'
 import type { User } from '@supabase/supabase-js'
-import { MenuIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { MainNav } from '@/components/main-nav'
 import { MobileMenu } from '@/components/mobile-menu'
@@ -15,12 +14,21 @@ import { paths } from '@/config/paths'
 import { avatarUrlOf, displayNameOf } from './user-menu'
 import { useSignOut } from './use-sign-out'
 import { DashboardMenuSections } from './dashboard-menu-sections'
+import { MenuButton } from './mobile-menu-button'
 
-export function MobileNavigation({ user, showNav }: { user: User | null; showNav: boolean }) {
+type MobileNavigationProps = {
+  user: User | null
+  showNav: boolean
+  /** Loaded by a tap on the header's light menu button (mobile-menu-button.tsx): open at once. */
+  initiallyOpen?: boolean
+  className?: string
+}
+
+export function MobileNavigation({ user, showNav, initiallyOpen = false, className }: MobileNavigationProps) {
   const location = useLocation()
   const here = location.pathname + location.search
   // The menu is open for the route it was opened on: any navigation closes it, without an effect.
-  const [openOn, setOpenOn] = useState<string | null>(null)
+  const [openOn, setOpenOn] = useState<string | null>(initiallyOpen ? here : null)
   const open = openOn === here
   const setOpen = (next: boolean) => setOpenOn(next ? here : null)
   const { signOut } = useSignOut()
@@ -63,11 +71,7 @@ export function MobileNavigation({ user, showNav }: { user: User | null; showNav
       onOpenChange={setOpen}
       title="Menu"
       footer={footer}
-      trigger={
-        <Button variant="ghost" size="icon" aria-label="Open menu">
-          <MenuIcon className="size-6" aria-hidden="true" />
-        </Button>
-      }
+      trigger={<MenuButton className={className} />}
     >
       {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
       {user && !showNav ? <DashboardMenuSections /> : null}

@@ -9,12 +9,12 @@ import { BrandLogo } from '@/components/brand-logo'
 import { MainNav } from '@/components/main-nav'
 import { isSignedInArea, paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
+import { MobileMenuButton } from './mobile-menu-button'
 import { useIsMobile } from './use-is-mobile'
 
 // The avatar menu (and its popover machinery) is only downloaded once someone is signed in, and the
-// slide-in menu (and its animation library) only by mobile visitors: public pages stay light.
+// slide-in menu (and its animation library) only when a phone's visitor opens it: public pages stay light.
 const UserMenu = lazy(() => import('./user-menu').then((module) => ({ default: module.UserMenu })))
-const MobileNavigation = lazy(() => import('./mobile-navigation').then((module) => ({ default: module.MobileNavigation })))
 
 export function SiteHeader() {
   const { user, isLoading } = useSession()
@@ -34,11 +34,7 @@ export function SiteHeader() {
           </div>
         ) : null}
         <div className="flex min-w-10 items-center justify-end gap-2">
-          {isMobile ? (
-            <Suspense fallback={<span className="size-10" />}>
-              <MobileNavigation user={user} showNav={showNav} />
-            </Suspense>
-          ) : isLoading ? null : user ? (
+          {isMobile ? null : isLoading ? null : user ? (
             <Suspense fallback={<span className="size-9" />}>
               <UserMenu user={user} />
             </Suspense>
@@ -52,6 +48,9 @@ export function SiteHeader() {
               </Button>
             </div>
           )}
+          {/* Also in the prerendered HTML, shown by CSS under 768 px: a phone sees its menu button before any
+              script runs, and hydration only drops the hidden desktop parts around it. */}
+          <MobileMenuButton user={user} showNav={showNav} className={isMobile ? undefined : 'md:hidden'} />
         </div>
       </div>
     </header>

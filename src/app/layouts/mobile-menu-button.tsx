@@ -1,0 +1,32 @@
+/**
+ * The header's menu button on phones. The menu itself (Radix Dialog and framer-motion's spring, ~34 KB gzip)
+ * loads on the first tap, not while the page starts: the button is plain HTML in the prerendered page and
+ * hydrates with nothing to download. A pointer or focus on the button starts the download early.
+ */
+import { lazy, Suspense, useState, type ComponentProps } from 'react'
+import type { User } from '@supabase/supabase-js'
+import { MenuIcon } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+
+const loadMobileNavigation = () => import('./mobile-navigation')
+const MobileNavigation = lazy(() => loadMobileNavigation().then((module) => ({ default: module.MobileNavigation })))
+
+/** The button itself: the light one below and the loaded menu's trigger look and read the same. */
+export function MenuButton(props: ComponentProps<typeof Button>) {
+  return (
+    <Button variant="ghost" size="icon" aria-label="Open menu" {...props}>
+      <MenuIcon className="size-6" aria-hidden="true" />
+    </Button>
+  )
+}
+
+export function MobileMenuButton({ user, showNav, className }: { user: User | null; showNav: boolean; className?: string }) {
+  const [wanted, setWanted] = useState(false)
+  const preload = () => void loadMobileNavigation().catch(() => undefined)
+  if (!wanted) return <MenuButton className={className} onPointerDown={preload} onFocus={preload} onClick={() => setWanted(true)} />
+  return (
+    <Suspense fallback={<MenuButton className={className} aria-busy="true" />}>
+      <MobileNavigation user={user} showNav={showNav} initiallyOpen className={className} />
+    </Suspense>
+  )
+}

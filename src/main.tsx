@@ -5,6 +5,7 @@
  * - every other path: the app (app/boot.tsx), over the page's prerendered HTML or the first-paint shell.
  */
 import './index.css'
+import { yieldToMain } from './lib/yield-to-main'
 
 /** Shown when even the app's entry chunk cannot load (SPEC §2: 'Application Error' with a refresh button). */
 function startupFailed(error: unknown) {
@@ -27,7 +28,11 @@ const parsed = () =>
 const startApp = () =>
   parsed()
     .then(() => import('./app/boot'))
-    .then(({ boot }) => boot())
+    // React DOM's evaluation is one task already: the app starts in the next.
+    .then(async ({ boot }) => {
+      await yieldToMain()
+      return boot()
+    })
     .catch(startupFailed)
 
 // dist/earn.html's inline script may have redirected away from /earn already (see app/earn-entry.ts).

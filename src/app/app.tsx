@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { matchRoutes, RouterProvider } from 'react-router-dom'
+import { yieldToMain } from '@/lib/yield-to-main'
 import { AppProviders } from './providers'
 import { createRouter, routes } from './router'
 
@@ -30,6 +31,7 @@ export async function createApp({ hydrating, client }: { hydrating: boolean; cli
         Object.assign(route, loaded, { lazy: undefined })
       }),
     )
+    await yieldToMain()
   }
   const router = createRouter()
   return (

@@ -20,10 +20,21 @@ export function MenuButton(props: ComponentProps<typeof Button>) {
   )
 }
 
-export function MobileMenuButton({ user, showNav, className }: { user: User | null; showNav: boolean; className?: string }) {
+export function MobileMenuButton({
+  user,
+  showNav,
+  className,
+}: {
+  user: User | null
+  showNav: boolean
+  className?: string
+}) {
   const [wanted, setWanted] = useState(false)
   const preload = () => void loadMobileNavigation().catch(() => undefined)
-  if (!wanted) return <MenuButton className={className} onPointerDown={preload} onFocus={preload} onClick={() => setWanted(true)} />
+  if (!wanted)
+    return (
+      <MenuButton className={className} onPointerDown={preload} onFocus={preload} onClick={() => setWanted(true)} />
+    )
   return (
     <Suspense fallback={<MenuButton className={className} aria-busy="true" />}>
       <MobileNavigation user={user} showNav={showNav} initiallyOpen className={className} />

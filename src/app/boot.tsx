@@ -9,7 +9,10 @@ import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
 import { hydrate as hydrateQueries, type DehydratedState } from '@tanstack/react-query'
 import { FatalErrorScreen } from '@/components/fatal-error-screen'
 import { createQueryClient } from '@/lib/query-client'
+import { deferHydration } from '@/lib/deferred-hydration'
 import { hasStoredSession } from '@/lib/supabase'
+import { cn } from '@/lib/utils'
+import { yieldToMain } from '@/lib/yield-to-main'
 
 /** The id of the JSON the prerender embeds: the public data the page was rendered with. */
 export const PRERENDERED_DATA_ID = 'prerendered-queries'
@@ -51,7 +54,9 @@ const normalise = (pathname: string) => pathname.replace(/\/+$/, '') || '/'
 export function boot() {
   const { pathname } = window.location
   // Only a head start: if it fails, the router's own import reports the error.
-  landingPages.find(([pattern]) => pattern.test(pathname))?.[1]().catch(() => undefined)
+  landingPages
+    .find(([pattern]) => pattern.test(pathname))?.[1]()
+    .catch(() => undefined)
 
   const container = document.getElementById('root')!
   // The prerendered HTML shows the page as a signed-out visitor with a plain address sees it; a stored
@@ -60,13 +65,28 @@ export function boot() {
   const hydrating = container.dataset.prerendered === normalise(pathname) && !search && !hash && !hasStoredSession()
   let root: Root | null = hydrating ? null : createRoot(container)
 
+  // Each step in a task of its own (the app's modules evaluating, the embedded data read, the router made, the
+  // root created): together they were one long task between the first paint and the page answering input.
   return import('./app')
-    .then(({ createApp }) => createApp({ hydrating, client: hydrating ? prerenderedQueryClient() : undefined }))
-    .then((app) => {
+    .then(async ({ createApp }) => {
+      await yieldToMain()
+      const client = hydrating ? prerenderedQueryClient() : undefined
+      await yieldToMain()
+      // tailwind-merge builds its class tables on its first call: here, rather than inside a render slice.
+      cn('p-0')
+      await yieldToMain()
+      return createApp({ hydrating, client })
+    })
+    .then(async (app) => {
+      await yieldToMain()
       if (root) root.render(app)
       // As a transition, hydration yields to the browser every few milliseconds instead of blocking it for
       // the whole tree: the page, visible since the HTML arrived, stays responsive meanwhile.
-      else startTransition(() => void (root = hydrateRoot(container, app)))
+      else {
+        // Sections below the fold keep their HTML until they come into view or are interacted with.
+        deferHydration()
+        startTransition(() => void (root = hydrateRoot(container, app)))
+      }
     })
     .catch((error: unknown) => {
       console.error('Application failed to start', error)

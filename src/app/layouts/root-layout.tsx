@@ -9,6 +9,7 @@ import { PageSpinner } from '@/components/page-spinner'
 import { SiteFooter } from '@/components/site-footer'
 import { useSession } from '@/lib/session'
 import { useRouteTitle } from '@/lib/page-title'
+import { HydrateWhenVisible } from '@/lib/deferred-hydration'
 import { PaymentReturnToast } from './payment-return-toast'
 import { SiteHeader } from './site-header'
 
@@ -34,7 +35,11 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </main>
-      {user ? null : <SiteFooter />}
+      {user ? null : (
+        <HydrateWhenVisible id="site-footer">
+          <SiteFooter />
+        </HydrateWhenVisible>
+      )}
       <PaymentReturnToast />
       {user ? (
         <Suspense fallback={null}>

@@ -2,6 +2,7 @@
 import { useCallback } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Button } from '@/components/ui/button'
+import { HydrateWhenVisible } from '@/lib/deferred-hydration'
 import { formatCount } from '@/lib/format'
 import { useAudienceSourcesCountQuery } from '../api/audience-sources-count-query'
 import { useAudienceSourcesQuery } from '../api/audience-sources-query'
@@ -73,7 +74,8 @@ export function AudienceDirectory() {
           {filtered && <p className="mt-1 text-sm">Try another name or category.</p>}
         </div>
       ) : (
-        <>
+        // The cards hydrate as they come into view (lib/deferred-hydration.tsx), after the filters.
+        <HydrateWhenVisible id="audience-cards">
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Audience sources">
             {cards.map((source) => (
               <li key={source.id} className="flex min-w-0">
@@ -95,7 +97,7 @@ export function AudienceDirectory() {
               </Button>
             </div>
           )}
-        </>
+        </HydrateWhenVisible>
       )}
     </section>
   )

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Button } from '@/components/ui/button'
+import { HydrateWhenVisible } from '@/lib/deferred-hydration'
 import { formatCount } from '@/lib/format'
 import { cn } from '@/lib/utils'
 import { useActiveCampaignsQuery } from '../api/active-campaigns-query'
@@ -106,7 +107,8 @@ export function NewsletterBrowser({
                 : 'No newsletters are open for subscribers right now.'}
             </p>
           ) : (
-            <>
+            // The cards and the form hydrate as they come into view or are used (lib/deferred-hydration.tsx).
+            <HydrateWhenVisible id="newsletter-cards">
               <ul className="grid gap-4 sm:grid-cols-2" aria-label="Newsletters">
                 {rows.map((campaign) => (
                   <li key={campaign.id}>
@@ -130,11 +132,11 @@ export function NewsletterBrowser({
                   </Button>
                 </div>
               )}
-            </>
+            </HydrateWhenVisible>
           )}
         </div>
         <aside id="subscribe-panel" aria-label="Subscribe" className="scroll-mt-20 lg:sticky lg:top-4 lg:self-start">
-          {renderSubscribe(selected, clear)}
+          <HydrateWhenVisible id="subscribe-form">{renderSubscribe(selected, clear)}</HydrateWhenVisible>
         </aside>
       </div>
       {selected.length > 0 ? (

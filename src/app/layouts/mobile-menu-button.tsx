@@ -1,12 +1,14 @@
 /**
  * The header's menu button on phones. The menu itself (Radix Dialog and framer-motion's spring, ~34 KB gzip)
  * loads on the first tap, not while the page starts: the button is plain HTML in the prerendered page and
- * hydrates with nothing to download. A pointer or focus on the button starts the download early.
+ * hydrates with nothing to download. Until then it is disabled (a tap on it could not open anything yet; it keeps
+ * its look). A pointer or focus on the button starts the download early.
  */
-import { lazy, Suspense, useState, type ComponentProps } from 'react'
+import { lazy, Suspense, useEffect, useState, type ComponentProps } from 'react'
 import type { User } from '@supabase/supabase-js'
 import { MenuIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { cn } from '@/lib/utils'
 
 const loadMobileNavigation = () => import('./mobile-navigation')
 const MobileNavigation = lazy(() => loadMobileNavigation().then((module) => ({ default: module.MobileNavigation })))
@@ -30,11 +32,21 @@ export function MobileMenuButton({
   className?: string
 }) {
   const [wanted, setWanted] = useState(false)
+  // False in the prerendered HTML and while it hydrates; true once the button answers taps.
+  const [live, setLive] = useState(false)
+  useEffect(() => setLive(true), [])
   const preload = () => void loadMobileNavigation().catch(() => undefined)
-  if (!wanted)
+  if (!wanted) {
     return (
-      <MenuButton className={className} onPointerDown={preload} onFocus={preload} onClick={() => setWanted(true)} />
+      <MenuButton
+        className={cn(className, 'disabled:opacity-100')}
+        disabled={!live}
+        onPointerDown={preload}
+        onFocus={preload}
+        onClick={() => setWanted(true)}
+      />
     )
+  }
   return (
     <Suspense fallback={<MenuButton className={className} aria-busy="true" />}>
       <MobileNavigation user={user} showNav={showNav} initiallyOpen className={className} />

@@ -6,22 +6,17 @@
  * busy machine lowers the score); never fails on them. BENCH_VERBOSE=1 adds each page's long tasks and script time.
  */
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { build, preview } from 'vite'
 import { startBackend } from '../supabase/local/server'
+import { machineLoad } from './machine'
 
 const PAGES = process.env.BENCH_ROUTES?.split(',') ?? ['/', '/audiences', '/newsletters']
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
 const BUDGET = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const
 
-/** `load 1.23 0.98 0.75 (1/5/15 min), 2 × Intel(R) Xeon(R) …`: what the figures were measured on. */
-export const machineLoad = () => {
-  const cpus = os.cpus()
-  return `load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (1/5/15 min), ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`
-}
 
 export async function run() {
   const backend = await startBackend({ port: 0, dataDir: null, seed: true })

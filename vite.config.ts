@@ -25,12 +25,12 @@ export default defineConfig({
               // this and its own chunk, without the shell's router, query cache and Supabase clients.
               name: 'entry',
               priority: 2,
-              test: /vite[\\/]preload-helper|src[\\/](config[\\/](env|env-check|paths)|lib[\\/](storage-keys|toast|auth-storage-key))\./,
+              test: /vite[\\/]preload-helper|src[\\/](config[\\/](env|env-check|paths)|lib[\\/](storage-keys|toast|auth-storage-key|yield-to-main))\./,
             },
             {
               priority: 1,
               name: 'shell',
-              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client)|config[\\/](env|env-check|paths|brand))\./,
+              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title|app[\\/]layouts[\\/]payment-return-toast)\./,
             },
           ],
         },

@@ -14,7 +14,7 @@ const loadMobileNavigation = () => import('./mobile-navigation')
 const MobileNavigation = lazy(() => loadMobileNavigation().then((module) => ({ default: module.MobileNavigation })))
 
 /** The button itself: the light one below and the loaded menu's trigger look and read the same. */
-export function MenuButton(props: ComponentProps<typeof Button>) {
+function MenuButton(props: ComponentProps<typeof Button>) {
   return (
     <Button variant="ghost" size="icon" aria-label="Open menu" {...props}>
       <MenuIcon className="size-6" aria-hidden="true" />
@@ -49,7 +49,7 @@ export function MobileMenuButton({
   }
   return (
     <Suspense fallback={<MenuButton className={className} aria-busy="true" />}>
-      <MobileNavigation user={user} showNav={showNav} initiallyOpen className={className} />
+      <MobileNavigation user={user} showNav={showNav} initiallyOpen trigger={<MenuButton className={className} />} />
     </Suspense>
   )
 }

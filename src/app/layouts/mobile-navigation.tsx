@@ -3,7 +3,7 @@
  * then at the bottom Log In and Sign Up for visitors, or the user block, Account and Log out. It closes
  * whenever the route changes.
  */
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Link, useLocation } from 'react-router-dom'
 import type { User } from '@supabase/supabase-js'
 import { Button } from '@/components/ui/button'
@@ -14,17 +14,17 @@ import { paths } from '@/config/paths'
 import { avatarUrlOf, displayNameOf } from './user-menu'
 import { useSignOut } from './use-sign-out'
 import { DashboardMenuSections } from './dashboard-menu-sections'
-import { MenuButton } from './mobile-menu-button'
 
 type MobileNavigationProps = {
   user: User | null
   showNav: boolean
-  /** Loaded by a tap on the header's light menu button (mobile-menu-button.tsx): open at once. */
+  /** The menu button (mobile-menu-button.tsx's, so this chunk shares nothing with the header's). */
+  trigger: ReactNode
+  /** Loaded by a tap on the header's light menu button: open at once. */
   initiallyOpen?: boolean
-  className?: string
 }
 
-export function MobileNavigation({ user, showNav, initiallyOpen = false, className }: MobileNavigationProps) {
+export function MobileNavigation({ user, showNav, trigger, initiallyOpen = false }: MobileNavigationProps) {
   const location = useLocation()
   const here = location.pathname + location.search
   // The menu is open for the route it was opened on: any navigation closes it, without an effect.
@@ -66,13 +66,7 @@ export function MobileNavigation({ user, showNav, initiallyOpen = false, classNa
   )
 
   return (
-    <MobileMenu
-      open={open}
-      onOpenChange={setOpen}
-      title="Menu"
-      footer={footer}
-      trigger={<MenuButton className={className} />}
-    >
+    <MobileMenu open={open} onOpenChange={setOpen} title="Menu" footer={footer} trigger={trigger}>
       {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
       {user && !showNav ? <DashboardMenuSections /> : null}
     </MobileMenu>

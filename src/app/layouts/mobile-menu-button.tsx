@@ -4,7 +4,7 @@
  * hydrates with nothing to download. Until then it is disabled (a tap on it could not open anything yet; it keeps
  * its look). A pointer or focus on the button starts the download early.
  */
-import { lazy, Suspense, useEffect, useState, type ComponentProps } from 'react'
+import { lazy, Suspense, useState, useSyncExternalStore, type ComponentProps } from 'react'
 import type { User } from '@supabase/supabase-js'
 import { MenuIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
@@ -22,6 +22,10 @@ function MenuButton(props: ComponentProps<typeof Button>) {
   )
 }
 
+const noSubscription = () => () => undefined
+const isClient = () => true
+const isServer = () => false
+
 export function MobileMenuButton({
   user,
   showNav,
@@ -32,9 +36,8 @@ export function MobileMenuButton({
   className?: string
 }) {
   const [wanted, setWanted] = useState(false)
-  // False in the prerendered HTML and while it hydrates; true once the button answers taps.
-  const [live, setLive] = useState(false)
-  useEffect(() => setLive(true), [])
+  // False in the prerendered HTML and while it hydrates (the server's answer); true once the button answers taps.
+  const live = useSyncExternalStore(noSubscription, isClient, isServer)
   const preload = () => void loadMobileNavigation().catch(() => undefined)
   if (!wanted) {
     return (

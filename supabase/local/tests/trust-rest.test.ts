@@ -81,17 +81,20 @@ describe(`statement_timeout of the API roles (${engine})`, () => {
     async () => {
       const started = Date.now()
       const slow = b.fetch(`/rest/v1/trust_notes?select=id&${new URLSearchParams({ body: `match.${PATHOLOGICAL}` })}`, nextIp())
+      let slowAnswered = false
+      void slow.then(() => (slowAnswered = true))
       await new Promise((resolve) => setTimeout(resolve, 300))
-      const t0 = Date.now()
       const other = await b.fetch('/rest/v1/trust_notes?select=id&id=eq.2', nextIp())
       expect(other.status).toBe(200)
-      expect(Date.now() - t0).toBeLessThan(1000)
+      // Answered while the pathological match still runs: it waited on nothing of the other's. (Which comes
+      // first, not how many milliseconds it took, so a busy machine cannot fail it.)
+      expect(slowAnswered).toBe(false)
       const res = await slow
       const elapsed = Date.now() - started
       expect(res.status).toBe(500)
       expect(await res.json()).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' })
+      // Cancelled by the 3 s statement timeout, never sooner.
       expect(elapsed).toBeGreaterThanOrEqual(2900)
-      expect(elapsed).toBeLessThan(8000)
     },
   )
 
@@ -104,9 +107,8 @@ describe(`statement_timeout of the API roles (${engine})`, () => {
         `body=${encodeURIComponent(`not.match.${'a'.repeat(MAX_PATTERN_LENGTH + 1)}`)}`,
       ]
       for (const filter of refused) {
-        const t0 = Date.now()
+        // The guard's own 400 (PGRST100 with its hint) shows the pattern never reached the database.
         const res = await b.fetch(`/rest/v1/trust_notes?select=id&${filter}`, nextIp())
-        expect(Date.now() - t0).toBeLessThan(1000)
         expect(res.status).toBe(400)
         const body = await res.json()
         expect(body.code).toBe('PGRST100')

@@ -17,6 +17,13 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup.ts'],
+          // One module registry per worker: the packages load once per worker rather than once per file (a fifth
+          // of the CPU time); tests/setup.ts re-evaluates our own modules for every file and lets a file end only
+          // when its lazy loads have landed, so no file sees another's state.
+          isolate: false,
+          // Packages that keep state at module level (sonner's toast store) are evaluated like our own modules, so
+          // the per-file reset in tests/setup.ts starts them afresh too.
+          server: { deps: { inline: ['sonner'] } },
           // Limits that only stop a hung test; no test waits for them. Screens are awaited by condition.
           testTimeout: 60_000,
           hookTimeout: 60_000,

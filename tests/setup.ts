@@ -1,14 +1,34 @@
+/**
+ * Runs before every SPA test file. The unit project shares one module registry per worker (`isolate: false` in
+ * vitest.config.ts): jsdom, React, Radix and the other packages load once per worker instead of once per file,
+ * which is most of the suite's CPU time. Our own modules keep state (the lazily loaded auth client, the toast
+ * facade, the MSW server), so each file starts by dropping the registry of everything Vitest evaluates (`src`,
+ * `tests`, and the packages listed in `server.deps.inline`): every file then evaluates them afresh, as if it ran
+ * alone. That is why the MSW server is imported after the reset: the test file gets the very instance this file
+ * starts. A file also ends only when the modules it began loading (a lazily loaded page) have finished, so none
+ * of its late work lands in the next file's registry.
+ */
 import '@testing-library/jest-dom/vitest'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
-import { server } from './msw/server'
+
+vi.resetModules()
+const { server } = await import('./msw/server')
 
 // A test waits for a screen by its condition, never for a speed: on a busy two-core machine (the browser suite
 // runs beside this one, CI may keep a core busy) the first render of a lazily loaded page can take seconds.
-// The limit only stops a test that would otherwise hang; what a test asserts is unchanged. Files keep their
-// own module registry (Vitest's default isolation): sharing one was faster but let one file's late async work
-// (a lazily loaded page, an auth client's timers) reach into the next file.
+// The limit only stops a test that would otherwise hang; what a test asserts is unchanged.
 configure({ asyncUtilTimeout: 15_000 })
+
+type ModuleNode = { promise?: Promise<unknown>; evaluated?: boolean }
+/** Module evaluations still in flight in this worker (Vitest's own registry, as its runner waits for them). */
+function loadingModules(): Promise<unknown>[] {
+  const state = (globalThis as { __vitest_worker__?: { evaluatedModules?: { idToModuleMap: Map<string, ModuleNode> } } })
+    .__vitest_worker__
+  const modules = state?.evaluatedModules?.idToModuleMap
+  if (!modules) throw new Error('tests/setup.ts: Vitest no longer exposes its module registry; see vitest.config.ts isolate')
+  return [...modules.values()].filter((node) => node.promise && !node.evaluated).map((node) => node.promise!)
+}
 
 beforeAll(() =>
   server.listen({
@@ -26,4 +46,7 @@ afterEach(() => {
     window.sessionStorage.clear()
   }
 })
-afterAll(() => server.close())
+afterAll(async () => {
+  for (let pending = loadingModules(); pending.length; pending = loadingModules()) await Promise.allSettled(pending)
+  server.close()
+})

@@ -7,7 +7,6 @@
  */
 import './index.css'
 import { yieldToMain } from './lib/yield-to-main'
-import { hasPendingEarnClick } from './features/magic-link/lib/earn-pending'
 
 /** Shown when even the app's entry chunk cannot load (SPEC §2: 'Application Error' with a refresh button). */
 function startupFailed(error: unknown) {
@@ -19,6 +18,18 @@ function startupFailed(error: unknown) {
     '<p class="max-w-xl text-sm text-muted-foreground">The application could not load. Check your connection and refresh.</p>' +
     '<button type="button" class="rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground hover:bg-primary-hover">Refresh</button></main>'
   root.querySelector('button')!.addEventListener('click', () => window.location.reload())
+}
+
+/**
+ * dist/earn.html left a click to finish here (EARN_PENDING_KEY of features/magic-link/lib/earn-pending.ts, spelt
+ * out so that every page's entry carries this one read and not that module).
+ */
+function arrivedFromEarn() {
+  try {
+    return window.sessionStorage.getItem('growletter_earn_click') !== null
+  } catch {
+    return false
+  }
 }
 
 /** Waits for the document: this module may run before the page is parsed. */
@@ -46,5 +57,5 @@ if (/^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
 } else {
   void startApp()
   // Arrived from dist/earn.html: the click's toast (shown once the app's toaster mounts) and its fingerprint.
-  if (hasPendingEarnClick()) void import('./app/earn-entry').then(({ runPendingEarnClick }) => runPendingEarnClick()).catch(() => undefined)
+  if (arrivedFromEarn()) void import('./app/earn-entry').then(({ runPendingEarnClick }) => runPendingEarnClick()).catch(() => undefined)
 }

@@ -118,17 +118,21 @@ export function earnPage(): Plugin {
         `<script>${inline}</script>\n` +
         '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">\n' +
         '<meta name="viewport" content="width=device-width, initial-scale=1.0"><meta name="theme-color" content="#16a34a">\n' +
-        `<link rel="icon" type="image/png" sizes="32x32" href="${config.base}favicon-32.png">\n` +
         `<style>${EARN_PAGE_CSS}</style>\n</head>\n<body>\n<div id="root">${EARN_SPINNER_HTML}</div>\n</body>\n</html>\n`
       await writeFile(path.join(outDir, EARN_PAGE), page)
     },
   }
 }
 
-/** The spinner's look without the app's stylesheet: src/index.css's tokens, Tailwind's classes on it. */
+/**
+ * The spinner's look without the app's stylesheet: src/index.css's tokens, Tailwind's classes on it. It shows
+ * from 0.4 s: most visitors have left by then, and painting it (text in the system font, an SVG) earlier spent
+ * CPU the click's answer was waiting for on a busy machine (docs/decisions.md, magic links).
+ */
 const EARN_PAGE_CSS =
   "body{margin:0;background:#fff;color:#0f172a;font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;-webkit-font-smoothing:antialiased}" +
-  '#earn-spinner{display:flex;min-height:40vh;align-items:center;justify-content:center;gap:.5rem;color:#475569}' +
+  '#earn-spinner{display:flex;min-height:40vh;align-items:center;justify-content:center;gap:.5rem;color:#475569;animation:earn-late 0s .4s both}' +
+  '@keyframes earn-late{from{visibility:hidden}}' +
   '#earn-spinner svg{width:1.25rem;height:1.25rem;animation:earn-spin 1s linear infinite}' +
   '@keyframes earn-spin{to{transform:rotate(360deg)}}' +
   '@media (prefers-reduced-motion:reduce){#earn-spinner svg{animation:none}}'

@@ -8,8 +8,8 @@
  * The yardstick is measured the same way, alternating with the magic link: a page written into the bench build
  * (never the product) whose inline script sends the very request the earn page sent (captured from the warm-up
  * run: same address, method, headers and body) and then calls `location.replace('/newsletters')`. Both times run
- * from the first document's navigation start to the moment the redirect is issued (the earn page's
- * `history.replaceState`, the static page's `location.replace`). A ratio, so it means the same on a slower or
+ * from the first document's navigation start to the moment the redirect is issued, taken by one hook for both
+ * (the Navigation API's `navigate` event: see `markRedirects`). A ratio, so it means the same on a slower or
  * busier machine; the load average and CPU model are printed beside it.
  * The 100,000-source figure for `/audiences` is measured database-side by `bench/database.ts`.
  */
@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { build, preview } from 'vite'
-import { chromium, type Browser, type Request } from 'playwright-core'
+import { chromium, type Browser, type Page, type Request } from 'playwright-core'
 import { gzipSync } from 'node:zlib'
 import { startBackend } from '../supabase/local/server'
 import { machineLoad } from './machine'
@@ -67,34 +67,58 @@ type EarnRun = {
   firstRequest: CapturedRequest | null
 }
 
+const REDIRECT_KEY = '__benchRedirect'
+
+/**
+ * The moment a page issues its redirect to /newsletters, on its own clock (0 = its navigation start), the same
+ * way for the product and the yardstick: the Navigation API's `navigate` event fires synchronously inside
+ * `location.replace(…)`, `location.assign`, a link, `history.pushState` and `history.replaceState` alike, so a
+ * document navigation and a same-document URL change are timed at the same point (the call). Kept in session
+ * storage, which the tab keeps across the navigation.
+ */
+async function markRedirects(page: Page) {
+  // A string, not a function: tsx would wrap a named inner function in a helper the page does not have.
+  await page.addInitScript(`(() => {
+    const key = ${JSON.stringify(REDIRECT_KEY)}
+    if (!window.navigation) throw new Error('the bench needs the Navigation API (Chromium 102+)')
+    window.navigation.addEventListener('navigate', (event) => {
+      if (new URL(event.destination.url).pathname !== '/newsletters' || sessionStorage.getItem(key)) return
+      const at = performance.now()
+      sessionStorage.setItem(key, JSON.stringify({ at, epoch: performance.timeOrigin + at }))
+    })
+  })()`)
+}
+
+async function redirectMoment(page: Page): Promise<{ at: number; epoch: number }> {
+  const raw = await page.evaluate((key) => sessionStorage.getItem(key), REDIRECT_KEY)
+  if (!raw) throw new Error(`no redirect to /newsletters was seen (now at ${page.url()})`)
+  return JSON.parse(raw) as { at: number; epoch: number }
+}
+
+/** Counts the backend requests a page sends until its frame shows /newsletters (the destination's are not its). */
+function countBackendRequests(page: Page, apiUrl: string) {
+  const state = { count: 0, first: null as Request | null, redirected: false }
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && new URL(frame.url()).pathname === '/newsletters') state.redirected = true
+  })
+  page.on('request', (request) => {
+    if (!state.redirected && request.url().startsWith(apiUrl) && request.method() !== 'OPTIONS') {
+      state.count += 1
+      state.first ??= request
+    }
+  })
+  return state
+}
+
 /** One cold visit of `/earn/{code}`: the moment of the redirect on the page's clock, and what it needed. */
 async function earnRun(browser: Browser, appUrl: string, apiUrl: string): Promise<EarnRun> {
   const context = await browser.newContext()
   const page = await context.newPage()
-  // The moment the SPA changes the URL to /newsletters, on the page's own clock (0 = navigation start).
-  await page.addInitScript(() => {
-    const w = window as unknown as { __redirectAt?: number; __redirectEpoch?: number }
-    for (const method of ['pushState', 'replaceState'] as const) {
-      const original = history[method].bind(history)
-      history[method] = (...args: Parameters<History['pushState']>) => {
-        original(...args)
-        if (w.__redirectAt === undefined && location.pathname === '/newsletters') {
-          w.__redirectAt = performance.now()
-          w.__redirectEpoch = performance.timeOrigin + w.__redirectAt
-        }
-      }
-    }
-  })
-  let backendRequests = 0
-  let redirected = false
-  let firstRequest: Request | null = null
+  await markRedirects(page)
+  const requests = countBackendRequests(page, apiUrl)
   // Every script with the moment it was requested, gzipped as a CDN would serve it.
   const scripts: Promise<{ at: number; bytes: number }>[] = []
   page.on('request', (request) => {
-    if (!redirected && request.url().startsWith(apiUrl) && request.method() !== 'OPTIONS') {
-      backendRequests += 1
-      firstRequest ??= request
-    }
     if (request.resourceType() === 'script') {
       scripts.push(
         request
@@ -105,49 +129,48 @@ async function earnRun(browser: Browser, appUrl: string, apiUrl: string): Promis
     }
   })
   const started = performance.now()
-  await page.goto(`${appUrl}/earn/${CODE}`)
-  await page.waitForURL((url) => url.pathname === '/newsletters', { timeout: 15_000 })
-  redirected = true
+  await page.goto(`${appUrl}/earn/${CODE}`, { waitUntil: 'commit' })
+  await page.waitForURL((url) => url.pathname === '/newsletters', { timeout: 15_000, waitUntil: 'commit' })
   const wall = performance.now() - started
-  const { elapsed, redirectEpoch, inlineScripts } = await page.evaluate(() => {
-    const w = window as unknown as { __redirectAt: number; __redirectEpoch: number }
-    // Scripts inside the page itself (dist/earn.html's click) count as JavaScript the visitor waited for too.
-    const inline = Array.from(document.scripts)
-      .filter((s) => !s.src && !/json/.test(s.type))
-      .map((s) => s.textContent ?? '')
-    return { elapsed: w.__redirectAt, redirectEpoch: w.__redirectEpoch, inlineScripts: inline }
-  })
-  const clickId = await page.evaluate(async () => {
-    const click = (window as unknown as { __growletterEarnClick?: Promise<{ clickId: string | null }> })
-      .__growletterEarnClick
-    return click ? (await click).clickId : null
-  })
+  const redirect = await redirectMoment(page)
+  // Scripts inside the page itself (dist/earn.html's click) count as JavaScript the visitor waited for too; the
+  // browser drops the body of a document it navigated away from, so the same page is read again from Node.
+  const html = await (await fetch(`${appUrl}/earn/${CODE}`)).text()
+  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attrs]) => !/json/.test(attrs ?? ''))
+    .map(([, , code]) => code ?? '')
   await page.waitForLoadState('networkidle')
   // The scripts requested before the redirect: what the visitor waited for.
   const scriptBytes =
-    (await Promise.all(scripts)).filter((x) => x.at < redirectEpoch).reduce((a, x) => a + x.bytes, 0) +
+    (await Promise.all(scripts)).filter((x) => x.at < redirect.epoch).reduce((a, x) => a + x.bytes, 0) +
     inlineScripts.reduce((a, code) => a + gzipSync(code).length, 0)
-  const captured = firstRequest ? await capture(firstRequest) : null
+  const captured = requests.first ? await capture(requests.first) : null
+  // The click id as the flow stored it (SPEC §3 `source_attribution`): the page that sent it is gone.
+  const clickId = await page.evaluate(() => {
+    try {
+      return (JSON.parse(localStorage.getItem('source_attribution') ?? 'null') as { clickId?: string } | null)?.clickId ?? null
+    } catch {
+      return null
+    }
+  })
   await context.close()
-  return { elapsed, wall, backendRequests, scriptKb: scriptBytes / 1024, clickId, firstRequest: captured }
+  return { elapsed: redirect.at, wall, backendRequests: requests.count, scriptKb: scriptBytes / 1024, clickId, firstRequest: captured }
 }
 
 /** One cold visit of the static page: the moment it called `location.replace`, on its own clock. */
 async function staticRun(browser: Browser, appUrl: string, apiUrl: string) {
   const context = await browser.newContext()
   const page = await context.newPage()
-  let backendRequests = 0
-  let redirected = false
-  page.on('request', (request) => {
-    if (!redirected && request.url().startsWith(apiUrl) && request.method() !== 'OPTIONS') backendRequests += 1
-  })
-  await page.goto(`${appUrl}/${STATIC_PAGE}`)
+  await markRedirects(page)
+  const requests = countBackendRequests(page, apiUrl)
+  await page.goto(`${appUrl}/${STATIC_PAGE}`, { waitUntil: 'commit' })
   await page.waitForURL((url) => url.pathname === '/newsletters', { timeout: 15_000 })
-  redirected = true
-  const elapsed = Number(await page.evaluate((key) => sessionStorage.getItem(key), STATIC_KEY))
+  const redirect = await redirectMoment(page)
+  // The page's own stamp, taken just before it calls location.replace: a check on the navigate-event timing.
+  const ownStamp = Number(await page.evaluate((key) => sessionStorage.getItem(key), STATIC_KEY))
   await page.waitForLoadState('networkidle')
   await context.close()
-  return { elapsed, backendRequests }
+  return { elapsed: redirect.at, ownStamp, backendRequests: requests.count }
 }
 
 export async function run() {
@@ -175,6 +198,7 @@ export async function run() {
     const wallTimings: number[] = []
     const requestCounts: number[] = []
     const staticRequestCounts: number[] = []
+    const staticStampGaps: number[] = []
     const scriptKbs: number[] = []
     const clickIds: string[] = []
     // Alternating, so both meet the same moments of a busy machine.
@@ -188,6 +212,7 @@ export async function run() {
       const yardstick = await staticRun(browser, appUrl, backend.apiUrl)
       staticTimings.push(yardstick.elapsed)
       staticRequestCounts.push(yardstick.backendRequests)
+      staticStampGaps.push(yardstick.elapsed - yardstick.ownStamp)
     }
     const p50 = percentile(timings, 50)
     const staticP50 = percentile(staticTimings, 50)
@@ -207,9 +232,12 @@ export async function run() {
       `  static page, one fetch then location.replace: p50 ${staticP50.toFixed(0)} ms, p90 ${percentile(staticTimings, 90).toFixed(0)} ms, min ${Math.min(...staticTimings).toFixed(0)} ms`,
     )
     console.log(
+      `  (static page: the navigate event came ${percentile(staticStampGaps, 50).toFixed(1)} ms (p50) after its own stamp before location.replace)`,
+    )
+    console.log(
       `  ratio of the p50s: ${ratio.toFixed(2)} (budget ≤ ${BUDGET_RATIO}) ${ratio <= BUDGET_RATIO ? 'OK' : 'OVER'}`,
     )
-    console.log(`  wall clock incl. Chromium starting the navigation: p50 ${percentile(wallTimings, 50).toFixed(0)} ms`)
+    console.log(`  wall clock incl. Chromium starting the navigation, to /newsletters committed: p50 ${percentile(wallTimings, 50).toFixed(0)} ms`)
     const maxKb = Math.max(...scriptKbs)
     console.log(
       `  JavaScript before the redirect: ${maxKb.toFixed(1)} KB gzip (budget ≤ ${BUDGET_JS_KB} KB) ${maxKb <= BUDGET_JS_KB ? 'OK' : 'OVER'}`,

@@ -73,6 +73,8 @@ test('a magic link is served the light page (dist/earn.html), not the prerendere
   expect(html).toContain('__growletterEarnClick')
   expect(html).toContain('<meta name="robots" content="noindex">')
   expect(html).not.toContain('data-prerendered')
+  // Nothing competes with the click for the tab: no module, preload or stylesheet before the redirect.
+  expect(html).not.toMatch(/type="module"|modulepreload|rel="stylesheet"/)
 })
 
 for (const code of ['demo-pending', 'no-such-code-e2e']) {

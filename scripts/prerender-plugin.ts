@@ -17,7 +17,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { build, createServer, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
-import { composePrerenderedPage, insertLiteral } from '../src/app/prerender-page.ts'
+import { composePrerenderedPage } from '../src/app/prerender-page.ts'
 import { EARN_SPINNER_HTML } from '../src/features/magic-link/lib/earn-spinner.ts'
 
 /** What src/app/prerender.tsx exports (it is built for the browser's tsconfig, so it is described here). */
@@ -80,10 +80,11 @@ const EARN_PAGE = 'earn.html'
 
 /**
  * The magic-link landing page, `dist/earn.html`, for hosts that rewrite `/earn/*` to it (`public/_redirects`,
- * `vite preview`; the README lists nginx and Vercel). `index.html` carries the whole prerendered home page,
- * which the browser parses and lays out before any module runs. This page is the app with the spinner in place
- * of the home page; its first element is a classic script (src/features/magic-link/earn-inline.ts) that sends
- * the click and redirects while the app's modules, announced as module preloads and loaded async, download.
+ * `vite preview`; the README lists nginx and Vercel): one classic inline script
+ * (src/features/magic-link/earn-inline.ts) that sends the click and leaves with `location.replace` for the
+ * destination's prerendered page, and the spinner with the few CSS rules it needs. No module, stylesheet or
+ * preload: the visitor does not stay, and each of them cost the click's answer main-thread time (docs/decisions.md
+ * "Magic links: the click first, the fingerprint after"). The toast and the fingerprint follow at the destination.
  * A host without the rewrite serves `index.html` for `/earn/*`, whose entry runs the same flow a little later.
  */
 export function earnPage(): Plugin {
@@ -101,35 +102,47 @@ export function earnPage(): Plugin {
         next()
       })
     },
-    async writeBundle(_options, bundle) {
+    async writeBundle() {
       if (config.build.ssr) return
       const outDir = path.resolve(config.root, config.build.outDir)
       const template = await readFile(path.join(outDir, 'index.html'), 'utf8')
-      const preloads = earnChunks(bundle)
-        .map((file) => `<link rel="modulepreload" crossorigin href="${config.base}${file}">`)
-        .join('')
-      const inline = await buildEarnInlineScript(config)
-      // Function replacements throughout: inserted text is never read as a `$` pattern.
-      let page = await inlineStylesheets(template, outDir)
-      // Async: the app's entry runs as soon as it is here (src/main.tsx waits for the document before it
-      // starts the app).
-      page = insertLiteral(page, '<script type="module" crossorigin', '<script type="module" async crossorigin')
-      page = page.replace(/<title>[^<]*<\/title>/, () => '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">')
-      page = insertLiteral(page, '</head>', `${preloads}</head>`)
-      // First thing in the page: the click starts before the stylesheet below is even parsed.
-      page = page.replace(/(<meta charset="[^"]*"\s*\/?>)/, (charset) => `${charset}<script>${inline.replace(/<\/script/gi, () => '<\\/script')}</script>`)
-      page = insertLiteral(page, '<div id="root"></div>', `<div id="root">${EARN_SPINNER_HTML}</div>`)
+      // Only when the environment is broken does the page load the app (which then says what is wrong).
+      const assets = {
+        scripts: [...template.matchAll(/<script type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!),
+        styles: [...template.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!),
+      }
+      if (!assets.scripts.length) throw new Error("earn page: index.html has no module script to fall back on")
+      const inline = (await buildEarnInlineScript(config, assets)).replace(/<\/script/gi, () => '<\\/script')
+      const page =
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">' +
+        `<script>${inline}</script>\n` +
+        '<title>Redirecting to newsletters · Growletter</title><meta name="robots" content="noindex">\n' +
+        '<meta name="viewport" content="width=device-width, initial-scale=1.0"><meta name="theme-color" content="#16a34a">\n' +
+        `<style>${EARN_PAGE_CSS}</style>\n</head>\n<body>\n<div id="root">${EARN_SPINNER_HTML}</div>\n</body>\n</html>\n`
       await writeFile(path.join(outDir, EARN_PAGE), page)
     },
   }
 }
 
 /**
+ * The spinner's look without the app's stylesheet: src/index.css's tokens, Tailwind's classes on it. It shows
+ * from 0.4 s: most visitors have left by then, and painting it (text in the system font, an SVG) earlier spent
+ * CPU the click's answer was waiting for on a busy machine (docs/decisions.md, magic links).
+ */
+const EARN_PAGE_CSS =
+  "body{margin:0;background:#fff;color:#0f172a;font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;-webkit-font-smoothing:antialiased}" +
+  '#earn-spinner{display:flex;min-height:40vh;align-items:center;justify-content:center;gap:.5rem;color:#475569;animation:earn-late 0s .4s both}' +
+  '@keyframes earn-late{from{visibility:hidden}}' +
+  '#earn-spinner svg{width:1.25rem;height:1.25rem;animation:earn-spin 1s linear infinite}' +
+  '@keyframes earn-spin{to{transform:rotate(360deg)}}' +
+  '@media (prefers-reduced-motion:reduce){#earn-spinner svg{animation:none}}'
+
+/**
  * src/features/magic-link/earn-inline.ts as one classic script, built with the app's environment and aliases.
  * `@/config/env` waits (top-level await) for zod when the environment is broken, which a classic script
  * cannot do: here it is the quick check alone, and the inline script only runs when that check passes.
  */
-async function buildEarnInlineScript(config: ResolvedConfig): Promise<string> {
+async function buildEarnInlineScript(config: ResolvedConfig, appAssets: { scripts: string[]; styles: string[] }): Promise<string> {
   const ENV = '\0earn-inline-env'
   const result = await build({
     configFile: false,
@@ -137,6 +150,7 @@ async function buildEarnInlineScript(config: ResolvedConfig): Promise<string> {
     mode: config.mode,
     envDir: config.envDir,
     logLevel: 'error',
+    define: { __EARN_APP_ASSETS__: JSON.stringify(appAssets) },
     resolve: { alias: [{ find: /^@\/config\/env$/, replacement: ENV }, { find: '@', replacement: path.resolve(config.root, 'src') }] },
     plugins: [
       {
@@ -162,24 +176,6 @@ async function buildEarnInlineScript(config: ResolvedConfig): Promise<string> {
   const chunks = outputs.flatMap((o) => o.output).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
   if (chunks.length !== 1) throw new Error(`earn page: the inline script should be one chunk, not ${chunks.map((c) => c.fileName).join(', ')}`)
   return chunks[0]!.code
-}
-
-/** The fast path's chunk with everything it imports, and the fingerprint library it starts at once. */
-function earnChunks(bundle: Rollup.OutputBundle): string[] {
-  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
-  const byFile = new Map(chunks.map((c) => [c.fileName, c]))
-  const entry = chunks.find((c) => c.facadeModuleId?.endsWith('/src/app/earn-entry.ts'))
-  const fingerprint = chunks.find((c) => c.facadeModuleId?.includes('/@fingerprintjs/fingerprintjs/'))
-  if (!entry) throw new Error('earn page: the chunk of src/app/earn-entry.ts is missing from the build')
-  const files = new Set<string>()
-  const visit = (file: string) => {
-    if (files.has(file)) return
-    files.add(file)
-    byFile.get(file)?.imports.forEach(visit)
-  }
-  visit(entry.fileName)
-  if (fingerprint) files.add(fingerprint.fileName)
-  return [...files]
 }
 
 /** Replaces each `<link rel="stylesheet">` of the built page with the stylesheet itself. */

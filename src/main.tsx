@@ -1,7 +1,8 @@
 /**
  * Entry point. Decides what a first load needs before anything heavy arrives:
- * - `/earn/{code}` opened from outside: the magic-link fast path (app/earn-entry.ts) records the click and
- *   redirects with no React, router or app shell loaded, then the app starts at the destination;
+ * - `/earn/{code}` opened from outside: `dist/earn.html` records the click and navigates to the destination
+ *   without loading this entry; there, the click's toast and fingerprint (app/earn-entry.ts) start beside the app.
+ *   A host that serves `index.html` for `/earn` gets the same fast path here (no React before the redirect);
  * - every other path: the app (app/boot.tsx), over the page's prerendered HTML or the first-paint shell.
  */
 import './index.css'
@@ -19,7 +20,19 @@ function startupFailed(error: unknown) {
   root.querySelector('button')!.addEventListener('click', () => window.location.reload())
 }
 
-/** `dist/earn.html` runs this module as soon as it loads (async), possibly before the page is parsed. */
+/**
+ * dist/earn.html left a click to finish here (EARN_PENDING_KEY of features/magic-link/lib/earn-pending.ts, spelt
+ * out so that every page's entry carries this one read and not that module).
+ */
+function arrivedFromEarn() {
+  try {
+    return window.sessionStorage.getItem('growletter_earn_click') !== null
+  } catch {
+    return false
+  }
+}
+
+/** Waits for the document: this module may run before the page is parsed. */
 const parsed = () =>
   document.readyState === 'loading'
     ? new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
@@ -35,11 +48,14 @@ const startApp = () =>
     })
     .catch(startupFailed)
 
-// dist/earn.html's inline script may have redirected away from /earn already (see app/earn-entry.ts).
-if (window.__growletterEarnClick || /^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
+if (/^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
   import('./app/earn-entry')
     .then(({ runEarnEntry }) => runEarnEntry())
     // If the fast path cannot load, the app's own /earn page runs the same flow.
     .catch(() => undefined)
     .finally(startApp)
-} else void startApp()
+} else {
+  void startApp()
+  // Arrived from dist/earn.html: the click's toast (shown once the app's toaster mounts) and its fingerprint.
+  if (arrivedFromEarn()) void import('./app/earn-entry').then(({ runPendingEarnClick }) => runPendingEarnClick()).catch(() => undefined)
+}

@@ -15,9 +15,10 @@ export class Directory {
     return this.page.getByTestId('audience-card')
   }
 
-  /** Follows a magic link and waits until the SPA has left `/earn`. */
+  /** Follows a magic link and waits until the tab has left `/earn`. */
   async followMagicLink(code: string) {
-    await this.page.goto(`/earn/${code}`)
+    // 'commit': the light page leaves for the destination's document before its own load event.
+    await this.page.goto(`/earn/${code}`, { waitUntil: 'commit' })
     await this.page.waitForURL((url) => !url.pathname.startsWith('/earn'))
   }
 

@@ -1,11 +1,13 @@
 /**
- * The `/earn/{code}` fast path's entry (see src/main.tsx): the redirect spinner as plain HTML, the click and
- * the redirect (unless dist/earn.html's inline script did them), then the toast and the fingerprint. Imports
- * nothing of React, the router or the Supabase client. `dist/earn.html` (scripts/prerender-plugin.ts) already
- * shows the spinner and preloads these chunks.
+ * The `/earn/{code}` fast path's module (see src/main.tsx), never loaded by `dist/earn.html` itself:
+ * - at the destination of dist/earn.html's redirect, beside the app: the toast and the fingerprint of the
+ *   click the light page recorded (`runPendingEarnClick`);
+ * - on `index.html` served for `/earn` (a host without the rewrite): the redirect spinner as plain HTML, the
+ *   click and a same-document redirect, then the toast and the fingerprint (`runEarnEntry`).
+ * Imports nothing of React, the router or the Supabase client.
  */
 import { getFingerprint } from '@/lib/device-info'
-import { earnCodeOf, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
+import { earnCodeOf, finishPendingEarnClick, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
 import { EARN_SPINNER_HTML } from '@/features/magic-link/lib/earn-spinner'
 
 /**
@@ -14,16 +16,21 @@ import { EARN_SPINNER_HTML } from '@/features/magic-link/lib/earn-spinner'
  */
 const FINGERPRINT_WAIT_MS = 10_000
 
+const fingerprint = () => getFingerprint(FINGERPRINT_WAIT_MS)
+
 export async function runEarnEntry() {
-  // dist/earn.html shows the spinner already and may run this before it is parsed; index.html shows the home
-  // page's HTML (or the shell) until it is replaced here.
+  // index.html shows the home page's HTML (or the shell) until it is replaced here.
   if (!document.getElementById('earn-spinner')) {
     const main = document.querySelector('#root main')
     if (main) main.outerHTML = EARN_SPINNER_HTML
     else document.getElementById('root')!.innerHTML = EARN_SPINNER_HTML
   }
-  // dist/earn.html's inline script has usually sent the click (and redirected) already. The fingerprint library
-  // waits for an idle moment of the page before it reads the browser, so it does not hold up the app that
-  // starts at the destination.
-  await runEarnFastPath(earnCodeOf(window.location.pathname) ?? '', () => getFingerprint(FINGERPRINT_WAIT_MS))
+  // The fingerprint library waits for an idle moment of the page before it reads the browser, so it does not
+  // hold up the app that starts at the destination.
+  await runEarnFastPath(earnCodeOf(window.location.pathname) ?? '', fingerprint)
+}
+
+/** The second half of a click dist/earn.html recorded before it navigated here. */
+export function runPendingEarnClick() {
+  finishPendingEarnClick(fingerprint)
 }

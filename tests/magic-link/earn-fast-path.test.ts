@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
-import { recordEarnClick } from '@/features/magic-link/lib/earn-click'
-import { earnCodeOf, finishEarnClick, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
+import { historyRedirect, recordEarnClick } from '@/features/magic-link/lib/earn-click'
+import { earnCodeOf, finishEarnClick, finishPendingEarnClick, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
+import { EARN_PENDING_KEY, hasPendingEarnClick, takePendingEarnClick } from '@/features/magic-link/lib/earn-pending'
+import { currentTimeZone } from '@/lib/device-info'
 import { restUrl, server } from '../msw/server'
 
 const SOURCE_ID = '10000000-0000-4000-a000-000000000001'
@@ -137,7 +139,7 @@ describe('runEarnFastPath', () => {
 
   it("the inline half (dist/earn.html) records and redirects only; the app's half then toasts and attaches", async () => {
     trackHandler(() => HttpResponse.json({ click_id: null, source_id: SOURCE_ID, status: 'inactive', source_status: 'banned', counted: false }))
-    const click = await recordEarnClick('demo-banned')
+    const click = await recordEarnClick('demo-banned', historyRedirect)
     expect(window.location.pathname).toBe('/newsletters/unavailable')
     expect(click).toMatchObject({ toast: 'unavailable', clickId: null })
     expect(activeToasts()).toEqual([])
@@ -148,7 +150,7 @@ describe('runEarnFastPath', () => {
   it("uses the click dist/earn.html's inline script already sent: no second call, the fingerprint for that click", async () => {
     const calls = trackHandler(validAnswer)
     const attached = attachHandler()
-    window.__growletterEarnClick = recordEarnClick('demo-approved')
+    window.__growletterEarnClick = recordEarnClick('demo-approved', historyRedirect)
     try {
       const result = await runEarnFastPath('demo-approved', fingerprint)
       await expect(result.fingerprintRecorded).resolves.toBe(true)
@@ -158,6 +160,8 @@ describe('runEarnFastPath', () => {
     expect(calls).toHaveLength(1)
     expect(attached).toEqual([{ p_click_id: CLICK_ID, p_fingerprint: 'fp-fast-path' }])
     expect(window.location.pathname).toBe('/newsletters')
+    // Handled in this document: nothing is left for the next one.
+    expect(hasPendingEarnClick()).toBe(false)
   })
 
   it('an empty code goes to /newsletters without a backend call', async () => {
@@ -165,5 +169,82 @@ describe('runEarnFastPath', () => {
     await runEarnFastPath('', fingerprint)
     expect(calls).toHaveLength(0)
     expect(window.location.pathname + window.location.search).toBe('/newsletters')
+  })
+})
+
+describe('dist/earn.html → the destination document', () => {
+  it('the light page hands the click over in session storage and leaves by the redirect it is given', async () => {
+    trackHandler(validAnswer)
+    const redirects: string[] = []
+    const click = await recordEarnClick('demo-approved', (to) => redirects.push(to))
+    const to = `/newsletters?source=demo-approved&audience_source_id=${SOURCE_ID}`
+    expect(redirects).toEqual([to])
+    expect(click).toMatchObject({ to, toast: null, clickId: CLICK_ID, fingerprintFollows: true })
+    // The SPEC §3 keys are written before the redirect, as before.
+    expect(window.localStorage.getItem('audience_source_id')).toBe(SOURCE_ID)
+    expect(hasPendingEarnClick()).toBe(true)
+    expect(JSON.parse(window.sessionStorage.getItem(EARN_PENDING_KEY)!)).toMatchObject({ clickId: CLICK_ID, fingerprintFollows: true })
+  })
+
+  it('the destination attaches the fingerprint to the handed-over click, once', async () => {
+    trackHandler(validAnswer)
+    const attached = attachHandler()
+    await recordEarnClick('demo-approved', () => undefined)
+    const result = finishPendingEarnClick(fingerprint)
+    await expect(result!.fingerprintRecorded).resolves.toBe(true)
+    expect(attached).toEqual([{ p_click_id: CLICK_ID, p_fingerprint: 'fp-fast-path' }])
+    expect(finishPendingEarnClick(fingerprint)).toBeNull()
+    expect(attached).toHaveLength(1)
+  })
+
+  it("the destination shows the flow's toast", async () => {
+    trackHandler(() => HttpResponse.json({ click_id: null, source_id: null, status: 'not_found', counted: false }))
+    const attached = attachHandler()
+    await recordEarnClick('no-such-code', () => undefined)
+    expect(activeToasts()).toEqual([])
+    const result = finishPendingEarnClick(fingerprint)
+    await waitFor(() => expect(activeToasts()).toContain('Source Unavailable'))
+    await expect(result!.fingerprintRecorded).resolves.toBe(false)
+    expect(attached).toHaveLength(0)
+  })
+
+  it('nothing pending, stale or unreadable: nothing happens', () => {
+    expect(finishPendingEarnClick(fingerprint)).toBeNull()
+    const record = { to: '/newsletters', toast: 'note', clickId: CLICK_ID, fingerprintFollows: true, at: 1_000 }
+    window.sessionStorage.setItem(EARN_PENDING_KEY, JSON.stringify(record))
+    expect(takePendingEarnClick(1_000 + 11 * 60_000)).toBeNull()
+    expect(hasPendingEarnClick()).toBe(false)
+    window.sessionStorage.setItem(EARN_PENDING_KEY, '{not json')
+    expect(takePendingEarnClick()).toBeNull()
+    window.sessionStorage.setItem(EARN_PENDING_KEY, JSON.stringify({ ...record, toast: 'bogus' }))
+    expect(takePendingEarnClick(1_000)).toEqual({ to: '/newsletters', toast: null, clickId: CLICK_ID, fingerprintFollows: true })
+  })
+})
+
+describe('currentTimeZone', () => {
+  const globals = globalThis as { Temporal?: unknown }
+  const original = globals.Temporal
+  afterEach(() => {
+    globals.Temporal = original
+  })
+
+  it("asks Temporal when the browser has it (no Intl formatter is built)", () => {
+    globals.Temporal = { Now: { timeZoneId: () => 'America/Buenos_Aires' } }
+    expect(currentTimeZone()).toBe('America/Buenos_Aires')
+  })
+
+  it('falls back to Intl without Temporal or when it throws', () => {
+    const intl = Intl.DateTimeFormat().resolvedOptions().timeZone
+    globals.Temporal = undefined
+    expect(currentTimeZone()).toBe(intl)
+    globals.Temporal = { Now: { timeZoneId: () => { throw new RangeError('no zone') } } }
+    expect(currentTimeZone()).toBe(intl)
+  })
+})
+
+describe('src/main.tsx', () => {
+  it("looks for the hand-over under the key dist/earn.html writes", async () => {
+    const source = (await import('../../src/main.tsx?raw')).default
+    expect(source).toContain(`sessionStorage.getItem('${EARN_PENDING_KEY}')`)
   })
 })

@@ -1,12 +1,14 @@
 /**
  * `/earn/{code}` opened from outside the app (a cold load): the SPEC §4 flow before any of the app has
  * loaded. The same state machine as the in-app route (`runMagicLinkFlow`), the same storage keys and toasts.
- * The click and the redirect are `recordEarnClick` (./earn-click.ts, often already done by `dist/earn.html`'s
- * inline script); this half shows the flow's toast and attaches the fingerprint to the click. Then the app
- * starts at the destination: React, the router and the page load after the redirect, never before it.
+ * The click and the redirect are `recordEarnClick` (./earn-click.ts), usually done by `dist/earn.html`'s inline
+ * script, which then leaves for the destination's document; this half runs there (`finishPendingEarnClick`,
+ * started by src/main.tsx beside the app): it shows the flow's toast and attaches the fingerprint to the click.
+ * Over `index.html` (no `/earn` rewrite) both halves run in one document (`runEarnFastPath`).
  */
 import { postClickFingerprint } from '../api/track-click-request'
-import { recordEarnClick, type EarnClick } from './earn-click'
+import { historyRedirect, recordEarnClick, type EarnClick } from './earn-click'
+import { takePendingEarnClick } from './earn-pending'
 import { showMagicLinkToast } from './magic-link-toasts'
 
 export { earnCodeOf } from './earn-click'
@@ -31,7 +33,16 @@ export function finishEarnClick(click: EarnClick, fingerprint: () => Promise<str
   return { ...click, fingerprintRecorded }
 }
 
-/** Both halves; the first is skipped when dist/earn.html's inline script has already sent the click. */
+/** Both halves in one document (the app's `index.html` served for `/earn`): a same-document redirect. */
 export async function runEarnFastPath(code: string, fingerprint: () => Promise<string>): Promise<EarnFastPathResult> {
-  return finishEarnClick(await (window.__growletterEarnClick ?? recordEarnClick(code)), fingerprint)
+  const click = await (window.__growletterEarnClick ?? recordEarnClick(code, historyRedirect))
+  // Handled here: the next document must not toast or attach it again.
+  takePendingEarnClick()
+  return finishEarnClick(click, fingerprint)
+}
+
+/** The second half at the destination of `dist/earn.html`'s redirect, once; null when nothing is pending. */
+export function finishPendingEarnClick(fingerprint: () => Promise<string>): EarnFastPathResult | null {
+  const click = takePendingEarnClick()
+  return click ? finishEarnClick(click, fingerprint) : null
 }

@@ -14,6 +14,8 @@ import { cleanup, configure } from '@testing-library/react'
 
 vi.resetModules()
 const { server } = await import('./msw/server')
+// The jsdom window is the worker's too: every file starts at the same address, as a fresh page would.
+if (typeof window !== 'undefined') window.history.replaceState(null, '', '/')
 
 // A test waits for a screen by its condition, never for a speed: on a busy two-core machine (the browser suite
 // runs beside this one, CI may keep a core busy) the first render of a lazily loaded page can take seconds.

@@ -38,6 +38,7 @@ export function banner(backend: Backend): string {
     '',
     `  API URL          ${backend.apiUrl}`,
     `  Mailbox          ${backend.mailboxUrl}`,
+    `  ESP sandbox      ${backend.apiUrl}/esp/`,
     `  anon key         ${backend.anonKey}`,
     `  service_role key ${backend.serviceRoleKey}`,
     `  Payments         ${process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : `local test checkout at ${backend.apiUrl}/checkout`}`,

@@ -1,6 +1,7 @@
 /**
  * Starts the embedded Supabase-compatible backend: the database (migrated and seeded), the dev mailbox
- * with its SMTP sink, and one HTTP server serving /auth/v1, /rest/v1 and /functions/v1 on 127.0.0.1.
+ * with its SMTP sink, and one HTTP server serving /auth/v1, /rest/v1 and /functions/v1 on 127.0.0.1, plus the
+ * local stand-ins for Stripe (/checkout) and the email service providers (/esp).
  * `npm run backend`, `npm run dev`, the tests and the benchmarks all start it through `startBackend`.
  */
 import http from 'node:http'
@@ -15,6 +16,7 @@ import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb, type Origin } from './db/open-backend-db'
 import { createCheckoutHandler, LOCAL_STRIPE_WEBHOOK_SECRET } from './checkout/index'
+import { createEspHandler } from './esp/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
 import { apiKeys } from './keys'
@@ -163,7 +165,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
   })
   const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
-  routes = { auth: createAuthHandler(ctx), rest, functions, checkout }
+  const esp = createEspHandler({ db })
+  routes = { auth: createAuthHandler(ctx), rest, functions, checkout, esp }
   server.on('error', (error) => console.error('[backend] server error:', error))
   let background: Background
   try {

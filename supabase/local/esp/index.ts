@@ -129,7 +129,7 @@ export function createEspHandler({ db }: { db: Db }): Handler & { store: Promise
       answer = forcedFailure(provider, fault.status, fault.retryAfterSeconds)
       auth = credentialOf(req.headers)
     } else {
-      ;({ response: answer, auth } = await PROVIDER_HANDLERS[provider]({ method: req.method, path: providerPath, query: req.query, headers: req.headers, body }))
+      ;({ response: answer, auth } = await PROVIDER_HANDLERS[provider]({ method: req.method, path: providerPath, query: req.query, headers: req.headers, body }, s))
     }
     await s.record({ provider, method: req.method, path: logged, auth, body, status: answer.status })
     return answer

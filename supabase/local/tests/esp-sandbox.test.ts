@@ -1,0 +1,119 @@
+// The local ESP sandbox in the embedded backend: reachable at /esp with no apikey, its ESP_*_API_URL passed to
+// the functions (the clients run under Deno against it), forced failures validated, deliveries kept in the
+// backend's database and shown on its page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../db/database'
+import { initdbSnapshot } from '../db/snapshot'
+import { createEspHandler, ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/index'
+import { createFunctionsHandler } from '../functions/index'
+import { startBackend, type Backend } from '../server'
+import { bodyOf, fixtures, request, runnerContext } from './functions-helpers'
+import { SUBSCRIBER } from './helpers/esp-sandbox'
+
+let backend: Backend
+beforeAll(async () => {
+  backend = await startBackend({ port: 0, dataDir: null, seed: false, cron: false })
+}, 60_000)
+afterAll(() => backend?.close())
+
+const post = (path: string, body: unknown) =>
+  fetch(`${backend.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+describe('the ESP sandbox in the backend', () => {
+  it('answers at /esp without a Supabase apikey, as the real providers do', async () => {
+    const page = await fetch(`${backend.apiUrl}/esp/`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/text\/html/)
+    expect(await page.text()).toContain('Growletter local ESP sandbox')
+    const api = await fetch(`${backend.apiUrl}/esp/kit/v4/forms`, { headers: { 'x-kit-api-key': ESP_SANDBOX_KEYS.kit } })
+    expect(api.status).toBe(200)
+    expect(((await api.json()) as { forms: unknown[] }).forms).toHaveLength(SANDBOX_TARGETS.kit.length)
+  })
+
+  it('passes ESP_*_API_URL to the functions, and the clients deliver from Deno through them', async () => {
+    const functions = createFunctionsHandler({ ...runnerContext(), apiUrl: backend.apiUrl }, { functionsDir: fixtures })
+    try {
+      const target = SANDBOX_TARGETS.mailchimp[1]!.id
+      const answer = await functions(
+        request('esp-probe', {
+          body: Buffer.from(JSON.stringify({ provider: 'mailchimp', key: ESP_SANDBOX_KEYS.mailchimp, target, subscriber: { ...SUBSCRIBER, email: 'deno.probe@example.com' } })),
+        }),
+      )
+      expect(answer.status).toBe(200)
+      const body = bodyOf(answer.body)
+      expect(body.baseUrl).toBe(`${backend.apiUrl}/esp/mailchimp/3.0`)
+      expect(body.listed).toEqual({ ok: true, targets: SANDBOX_TARGETS.mailchimp })
+      expect(body.delivered).toMatchObject({ ok: true })
+      const held = (await (await fetch(`${backend.apiUrl}/esp/_api/subscribers?provider=mailchimp`)).json()) as { email: string; target: string }[]
+      expect(held).toContainEqual(expect.objectContaining({ email: 'deno.probe@example.com', target }))
+    } finally {
+      await functions.close()
+    }
+  }, 60_000)
+
+  it('refuses a forced failure it cannot play, saying what it accepts', async () => {
+    const cases: [unknown, string][] = [
+      [{ provider: 'sendgrid', status: 429 }, 'provider must be one of beehiiv, kit, mailchimp, mailerlite.'],
+      [{ provider: 'kit', status: 404 }, 'status must be 429, 500, 502 or 503.'],
+      [{ provider: 'kit', status: 429, count: -1 }, 'count must be a whole number from 0 to 1000.'],
+      [{ provider: 'kit', status: 429, retryAfterSeconds: 1.5 }, 'retryAfterSeconds must be a whole number of seconds from 0 to 86400.'],
+    ]
+    for (const [body, message] of cases) {
+      const answer = await post('/esp/_control/fail', body)
+      expect(answer.status).toBe(400)
+      expect(await answer.json()).toEqual({ message })
+    }
+    // Nothing was armed by the refused calls.
+    const ok = await fetch(`${backend.apiUrl}/esp/kit/v4/forms`, { headers: { 'x-kit-api-key': ESP_SANDBOX_KEYS.kit } })
+    expect(ok.status).toBe(200)
+  })
+
+  it('clears forced failures on DELETE', async () => {
+    await post('/esp/_control/fail', { provider: 'kit', status: 500, count: 5 })
+    await fetch(`${backend.apiUrl}/esp/_control/fail`, { method: 'DELETE' })
+    const ok = await fetch(`${backend.apiUrl}/esp/kit/v4/forms`, { headers: { 'x-kit-api-key': ESP_SANDBOX_KEYS.kit } })
+    expect(ok.status).toBe(200)
+  })
+
+  it('shows each delivery on its page with the fields received, escaped', async () => {
+    const pub = SANDBOX_TARGETS.beehiiv[0]!.id
+    const answer = await fetch(`${backend.apiUrl}/esp/beehiiv/v2/publications/${pub}/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ESP_SANDBOX_KEYS.beehiiv}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'page.reader@example.com', double_opt_override: 'off', utm_source: 'Growletter', utm_medium: '<b>Fold</b>' }),
+    })
+    expect(answer.status).toBe(201)
+    const html = await (await fetch(`${backend.apiUrl}/esp/`)).text()
+    expect(html).toContain('page.reader@example.com')
+    expect(html).toContain('<dt>double_opt_override</dt><dd>off</dd>')
+    expect(html).toContain('&lt;b&gt;Fold&lt;/b&gt;')
+    expect(html).not.toContain('<b>Fold</b>')
+    expect(html).toContain(`POST /v2/publications/${pub}/subscriptions`)
+  })
+})
+
+describe('the sandbox’s memory', () => {
+  it('keeps deliveries and the request log in the backend’s database, so a restarted sandbox still lists them', async () => {
+    const db = await openDatabase({ loadDataDir: await initdbSnapshot() })
+    try {
+      const first = createEspHandler({ db })
+      const base = { query: new URLSearchParams(), ip: '127.0.0.1', role: 'anon' as const, claims: { role: 'anon' as const } }
+      const group = SANDBOX_TARGETS.mailerlite[0]!.id
+      const answer = await first({
+        ...base,
+        method: 'POST',
+        path: '/mailerlite/api/subscribers',
+        headers: { authorization: `Bearer ${ESP_SANDBOX_KEYS.mailerlite}` },
+        body: Buffer.from(JSON.stringify({ email: 'kept@example.com', groups: [group], status: 'active' })),
+      })
+      expect(answer.status).toBe(201)
+      const second = createEspHandler({ db })
+      const held = await second({ ...base, method: 'GET', path: '/_api/subscribers', query: new URLSearchParams({ provider: 'mailerlite' }), headers: {}, body: Buffer.alloc(0) })
+      expect(held.body).toEqual([expect.objectContaining({ email: 'kept@example.com', target: group })])
+      const log = await second({ ...base, method: 'GET', path: '/_api/requests', headers: {}, body: Buffer.alloc(0) })
+      expect(log.body).toEqual([expect.objectContaining({ provider: 'mailerlite', method: 'POST', path: '/api/subscribers', status: 201 })])
+    } finally {
+      await db.close()
+    }
+  })
+})

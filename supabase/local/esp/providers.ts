@@ -283,7 +283,10 @@ async function mailchimp(req: ProviderRequest, store: EspStore): Promise<Provide
       return { auth, response: problem(400, 'Invalid Resource', 'tags must be a list of { name, status: active | inactive }.') }
     }
     const current = new Set(Array.isArray(existing.fields.tags) ? (existing.fields.tags as { name: string }[]).map((t) => t.name) : [])
-    for (const t of tags) (obj(t).status === 'active' ? current.add(text(obj(t).name)) : current.delete(text(obj(t).name)))
+    for (const t of tags) {
+      if (obj(t).status === 'active') current.add(text(obj(t).name))
+      else current.delete(text(obj(t).name))
+    }
     await store.put({ provider: 'mailchimp', target: audience.id, email: existing.email, remoteId: hash, fields: { tags: [...current].map((name) => ({ id: md5(name).slice(0, 6), name })) } })
     return { auth, response: { status: 204 } }
   }

@@ -2,6 +2,7 @@
 // the functions (the clients run under Deno against it), forced failures validated, deliveries kept in the
 // backend's database and shown on its page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { espClient, ESP_PROVIDERS, retryAfterMs } from '../../functions/_shared/esp/index.ts'
 import { openDatabase } from '../db/database'
 import { initdbSnapshot } from '../db/snapshot'
 import { createEspHandler, ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/index'
@@ -115,5 +116,33 @@ describe('the sandbox’s memory', () => {
     } finally {
       await db.close()
     }
+  })
+})
+
+describe('what every ESP client shares', () => {
+  it('reads Retry-After as seconds or as an HTTP date, and ignores what it cannot read', () => {
+    const now = Date.parse('2026-11-25T12:00:00Z')
+    expect(retryAfterMs('120', now)).toBe(120_000)
+    expect(retryAfterMs('Wed, 25 Nov 2026 12:00:30 GMT', now)).toBe(30_000)
+    expect(retryAfterMs('Wed, 25 Nov 2026 11:00:00 GMT', now)).toBe(0)
+    expect(retryAfterMs('soon', now)).toBeUndefined()
+    expect(retryAfterMs(null, now)).toBeUndefined()
+  })
+
+  it.each(ESP_PROVIDERS)('%s: no answer at all (connection refused) is retryable, status 0', async (provider) => {
+    const env = (name: string) => (name.startsWith('ESP_') ? 'http://127.0.0.1:9/api' : undefined)
+    const result = await espClient(provider, env).listTargets('any-key-us1')
+    expect(result).toMatchObject({ ok: false, retryable: true, status: 0, message: expect.stringMatching(/^Could not reach the provider/) })
+  })
+
+  it.each(ESP_PROVIDERS)('%s: a confirmation time that is not a date is a final failure, and nothing is sent', async (provider) => {
+    let calls = 0
+    const spy = (async () => {
+      calls++
+      return new Response('{}', { status: 200 })
+    }) as unknown as typeof fetch
+    const result = await espClient(provider, () => 'http://127.0.0.1:9/api', { fetch: spy }).deliver('key-us1', '1', { ...SUBSCRIBER, confirmedAt: 'yesterday-ish' })
+    expect(result).toEqual({ ok: false, retryable: false, status: 0, message: 'The confirmation time "yesterday-ish" is not a date.' })
+    expect(calls).toBe(0)
   })
 })

@@ -4,7 +4,7 @@
  * Targets are publications; the subscriber is created as already confirmed (`double_opt_override: "off"`:
  * the reader confirmed on Growletter) with the UTM fields beehiiv keeps naming Growletter and the source.
  */
-import { field, num, requestJson, str, toDate, trimSlash } from './http.ts'
+import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspEngagement, EspTarget } from './types.ts'
 
 export const BEEHIIV_API_URL = 'https://api.beehiiv.com/v2'
@@ -62,7 +62,8 @@ export function beehiivClient(options: EspClientOptions): EspClient {
     // (https://developers.beehiiv.com/api-reference/subscriptions/create). `double_opt_override: "off"` skips
     // the publication's double opt-in; `reactivate_existing: false` leaves someone who unsubscribed there alone.
     async deliver(key, targetId, subscriber) {
-      toDate(subscriber.confirmedAt)
+      const confirmed = confirmedAtOf(subscriber.confirmedAt)
+      if (!(confirmed instanceof Date)) return confirmed
       const body = {
         email: subscriber.email,
         reactivate_existing: false,

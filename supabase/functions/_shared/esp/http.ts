@@ -67,11 +67,15 @@ export const num = (value: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined
 }
 
-/** A confirmation time as a Date, refusing nonsense before it reaches a provider. */
-export function toDate(value: Date | string): Date {
+/**
+ * The confirmation time as a Date, or a final failure naming the bad value: a scheduled delivery must record
+ * why one subscriber could not go, not crash the batch. No request is sent for it.
+ */
+export function confirmedAtOf(value: Date | string): Date | EspFailure {
   const date = value instanceof Date ? value : new Date(value)
-  if (Number.isNaN(date.getTime())) throw new Error(`Invalid confirmation time: ${String(value)}`)
-  return date
+  return Number.isNaN(date.getTime())
+    ? { ok: false, retryable: false, status: 0, message: `The confirmation time ${JSON.stringify(String(value))} is not a date.` }
+    : date
 }
 
 export const trimSlash = (url: string) => url.replace(/\/+$/, '')

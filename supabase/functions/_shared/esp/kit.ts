@@ -4,7 +4,7 @@
  * https://api.kit.com/v4. Targets are forms. Kit's API does not report a subscriber's opens and clicks, so
  * this client has no `engagement`.
  */
-import { field, num, requestJson, str, toDate, trimSlash } from './http.ts'
+import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspTarget } from './types.ts'
 
 export const KIT_API_URL = 'https://api.kit.com/v4'
@@ -81,7 +81,8 @@ export function kitClient(options: EspClientOptions): EspClient {
     // https://developers.kit.com/api-reference/forms/add-subscriber-to-form-by-email-address). Both are
     // idempotent by email, so a retry after the first step is safe.
     async deliver(key, targetId, subscriber) {
-      toDate(subscriber.confirmedAt)
+      const confirmed = confirmedAtOf(subscriber.confirmedAt)
+      if (!(confirmed instanceof Date)) return confirmed
       const created = await requestJson(
         fetchImpl,
         `${base}/subscribers`,

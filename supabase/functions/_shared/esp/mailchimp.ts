@@ -5,7 +5,7 @@
  * Targets are audiences (lists). Members are upserted as subscribed, with the opt-in evidence Mailchimp
  * keeps (`ip_opt`, `timestamp_opt`), and tagged "Growletter" and "Growletter: <source>".
  */
-import { field, num, requestJson, str, toDate, trimSlash } from './http.ts'
+import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import { md5Hex } from './md5.ts'
 import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
 
@@ -87,7 +87,8 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
     async deliver(key, targetId, subscriber) {
       const base = baseFor(key)
       if (typeof base !== 'string') return base
-      const confirmed = toDate(subscriber.confirmedAt)
+      const confirmed = confirmedAtOf(subscriber.confirmedAt)
+      if (!(confirmed instanceof Date)) return confirmed
       const body = {
         email_address: subscriber.email,
         status_if_new: 'subscribed',

@@ -4,7 +4,7 @@
  * https://connect.mailerlite.com/api. Targets are groups; subscribers are upserted as active with the
  * opt-in evidence MailerLite keeps (`opted_in_at`, `optin_ip`).
  */
-import { field, num, requestJson, str, toDate, trimSlash } from './http.ts'
+import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspTarget } from './types.ts'
 
 export const MAILERLITE_API_URL = 'https://connect.mailerlite.com/api'
@@ -63,7 +63,8 @@ export function mailerliteClient(options: EspClientOptions): EspClient {
     // (https://developers.mailerlite.com/docs/subscribers.html#create-upsert-subscriber), 201 new / 200 updated,
     // answering `{ data: { id, … } }`. `groups` adds to the group without removing others.
     async deliver(key, targetId, subscriber) {
-      const confirmed = toDate(subscriber.confirmedAt)
+      const confirmed = confirmedAtOf(subscriber.confirmedAt)
+      if (!(confirmed instanceof Date)) return confirmed
       const body = {
         email: subscriber.email,
         groups: [String(targetId)],

@@ -165,7 +165,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
   })
   const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
-  const esp = createEspHandler({ db })
+  const esp = createEspHandler({ db, mailboxUrl: mailbox.httpUrl })
+  mailbox.links.espUrl = `${apiUrl}/esp/`
   routes = { auth: createAuthHandler(ctx), rest, functions, checkout, esp }
   server.on('error', (error) => console.error('[backend] server error:', error))
   let background: Background

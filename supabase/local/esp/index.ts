@@ -54,7 +54,8 @@ function parseBody(raw: Buffer): unknown {
   }
 }
 
-export function createEspHandler({ db }: { db: Db }): Handler & { store: Promise<EspStore> } {
+/** `mailboxUrl`: the dev mailbox, linked from the sandbox's page (and the mailbox links back). */
+export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: string }): Handler & { store: Promise<EspStore> } {
   const store = databaseEspStore(db)
   store.catch((error: unknown) => console.error('[esp] could not prepare the sandbox tables:', error))
   // Forced failures are a developer's or a test's instruction for the next requests, not history: memory only.
@@ -99,7 +100,7 @@ export function createEspHandler({ db }: { db: Db }): Handler & { store: Promise
     const path = req.path
     if ((path === '/' || path === '') && (req.method === 'GET' || req.method === 'HEAD')) {
       const [subscribers, requests] = await Promise.all([s.subscribers(), s.requests(undefined, 100)])
-      return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: espPage({ subscribers, requests, faults }) }
+      return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: espPage({ subscribers, requests, faults, mailboxUrl }) }
     }
     const ctl = /^\/_control\/([a-z]+)$/.exec(path)
     if (ctl) return control(req.method, ctl[1]!, parseBody(req.body))

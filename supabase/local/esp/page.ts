@@ -43,10 +43,12 @@ export function espPage({
   subscribers,
   requests,
   faults,
+  mailboxUrl,
 }: {
   subscribers: SandboxSubscriber[]
   requests: RecordedRequest[]
   faults: Map<SandboxProvider, { status: number; remaining: number; retryAfterSeconds?: number }>
+  mailboxUrl?: string
 }): string {
   const log = requests
     .map(
@@ -67,7 +69,7 @@ export function espPage({
 </style></head>
 <body>
 <header><h1>Growletter local ESP sandbox</h1>
-<button type="button" onclick="fetch('/esp/_api/requests',{method:'DELETE'}).then(()=>location.reload())">Delete all</button></header>
+<span>${mailboxUrl ? `<a href="${esc(mailboxUrl)}" style="color:#fff;margin-right:1rem">Dev mailbox</a>` : ''}<button type="button" onclick="fetch('/esp/_api/requests',{method:'DELETE'}).then(()=>location.reload())">Delete all</button></span></header>
 <main>
 <p>What the ESP clients delivered to the sandboxed beehiiv, Kit, Mailchimp and MailerLite. Force failures with
 <code>curl -X POST ${'$'}API/esp/_control/fail -d '{"provider":"kit","status":429,"count":2,"retryAfterSeconds":5}'</code> (see the README).</p>

@@ -31,6 +31,13 @@ describe('the ESP sandbox in the backend', () => {
     expect(((await api.json()) as { forms: unknown[] }).forms).toHaveLength(SANDBOX_TARGETS.kit.length)
   })
 
+  it('sits beside the mailbox: each page links to the other', async () => {
+    const mailbox = await (await fetch(`${backend.mailboxUrl}/`)).text()
+    expect(mailbox).toContain(`href="${backend.apiUrl}/esp/"`)
+    const esp = await (await fetch(`${backend.apiUrl}/esp/`)).text()
+    expect(esp).toContain(`href="${backend.mailboxUrl}"`)
+  })
+
   it('passes ESP_*_API_URL to the functions, and the clients deliver from Deno through them', async () => {
     const functions = createFunctionsHandler({ ...runnerContext(), apiUrl: backend.apiUrl }, { functionsDir: fixtures })
     try {

@@ -2,7 +2,7 @@
  * `/esp/…`: the local ESP sandbox (issue 25), playing beehiiv, Kit, Mailchimp and MailerLite for development
  * and tests as the local checkout plays Stripe. The backend passes `ESP_*_API_URL` pointing here to the
  * functions (`espSandboxUrls`), so the ESP clients in supabase/functions/_shared/esp talk to it unchanged.
- * - `/esp/{provider}/{the provider's own path}`: the provider's API (providers.ts), each request recorded.
+ * - `/esp/{provider}/{the provider's own path}`: the provider's API (beehiiv.ts, kit.ts, mailchimp.ts, mailerlite.ts; common.ts holds the demo keys and lists), each request recorded.
  * - `GET /esp/`: the page listing deliveries per provider, beside the mailbox.
  * - `POST /esp/_control/fail` `{ provider, status: 429|500|502|503, count, retryAfterSeconds? }`: the next
  *   `count` requests to that provider answer `status` (429 with Retry-After); `DELETE` clears.

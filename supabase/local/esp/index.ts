@@ -78,8 +78,8 @@ export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: stri
       if (retryAfter !== undefined && (!Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > 86_400)) {
         return json(400, { message: 'retryAfterSeconds must be a whole number of seconds from 0 to 86400.' })
       }
-      // A 429 without a stated wait still says one, as the providers do (beehiiv, Kit and MailerLite send Retry-After).
-      const fault: Fault = { status, remaining: count, retryAfterSeconds: retryAfter ?? (status === 429 ? 1 : undefined) }
+      // Without a stated wait each provider's 429 says what that provider documents (providers.ts, forcedFailure).
+      const fault: Fault = { status, remaining: count, ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) }
       faults.set(b.provider, fault)
       return json(200, { provider: b.provider, ...fault })
     }

@@ -79,6 +79,16 @@ describe('beehiiv client against the sandbox', () => {
     expect((await sandbox.requests('beehiiv')).map((r) => r.status)).toEqual([429, 429, 201])
   })
 
+  it('without Retry-After, honours beehiiv’s RateLimit-Reset (epoch seconds) as the wait', async () => {
+    await sandbox.control('fail', { provider: 'beehiiv', status: 429, count: 1 })
+    const result = await client().deliver(KEY, PUB, SUBSCRIBER)
+    expect(result).toMatchObject({ ok: false, retryable: true, status: 429, message: 'Too many requests (forced by the local ESP sandbox)' })
+    // The sandbox sets the reset 60 s ahead, rounded up to a whole second.
+    const wait = (result as { retryAfterMs: number }).retryAfterMs
+    expect(wait).toBeGreaterThan(55_000)
+    expect(wait).toBeLessThanOrEqual(61_000)
+  })
+
   it('answers a 500 as retryable without a wait', async () => {
     await sandbox.control('fail', { provider: 'beehiiv', status: 500, count: 1 })
     const result = await client().deliver(KEY, PUB, SUBSCRIBER)

@@ -61,13 +61,18 @@ describe('Kit client against the sandbox', () => {
     expect(await client().testConnection('wrong-key', FORM)).toEqual({ ok: false, retryable: false, status: 401, message: 'The access token is invalid' })
   })
 
-  it('answers two 429s as retryable with Retry-After, then delivers', async () => {
-    await sandbox.control('fail', { provider: 'kit', status: 429, count: 2, retryAfterSeconds: 60 })
-    const expected = { ok: false, retryable: true, status: 429, retryAfterMs: 60_000 }
-    expect(await client().deliver(KEY, FORM, SUBSCRIBER)).toMatchObject(expected)
-    expect(await client().deliver(KEY, FORM, SUBSCRIBER)).toMatchObject(expected)
+  it('answers two 429s ("Retry later", no Retry-After, as Kit documents) as retryable after Kit’s 60 s window, then delivers', async () => {
+    await sandbox.control('fail', { provider: 'kit', status: 429, count: 2 })
+    const expected = { ok: false, retryable: true, status: 429, retryAfterMs: 60_000, message: 'Retry later' }
+    expect(await client().deliver(KEY, FORM, SUBSCRIBER)).toEqual(expected)
+    expect(await client().deliver(KEY, FORM, SUBSCRIBER)).toEqual(expected)
     expect(await client().deliver(KEY, FORM, SUBSCRIBER)).toMatchObject({ ok: true })
     expect((await sandbox.requests('kit')).map((r) => r.status)).toEqual([429, 429, 201, 201])
+  })
+
+  it('honours a Retry-After when one is sent', async () => {
+    await sandbox.control('fail', { provider: 'kit', status: 429, count: 1, retryAfterSeconds: 12 })
+    expect(await client().listTargets(KEY)).toMatchObject({ ok: false, retryable: true, status: 429, retryAfterMs: 12_000 })
   })
 
   it('answers a 500 as retryable without a wait, and the retry delivers', async () => {

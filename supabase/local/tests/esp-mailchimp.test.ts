@@ -101,6 +101,16 @@ describe('Mailchimp client against the sandbox', () => {
     expect((await sandbox.requests('mailchimp')).map((r) => r.status)).toEqual([429, 429, 200, 204])
   })
 
+  it('a 429 without any rate-limit header (as Mailchimp sends it) is retryable with no wait named, and keeps Mailchimp’s detail', async () => {
+    await sandbox.control('fail', { provider: 'mailchimp', status: 429, count: 1 })
+    expect(await client().deliver(KEY, LIST, SUBSCRIBER)).toEqual({
+      ok: false,
+      retryable: true,
+      status: 429,
+      message: 'You have exceeded the limit of 10 simultaneous connections.',
+    })
+  })
+
   it('answers a 500 as retryable without a wait', async () => {
     await sandbox.control('fail', { provider: 'mailchimp', status: 500, count: 1 })
     const result = await client().deliver(KEY, LIST, SUBSCRIBER)

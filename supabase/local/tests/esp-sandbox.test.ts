@@ -2,6 +2,7 @@
 // the functions (the clients run under Deno against it), forced failures validated, deliveries kept in the
 // backend's database and shown on its page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rateLimitResetMs } from '../../functions/_shared/esp/http.ts'
 import { espClient, ESP_PROVIDERS, retryAfterMs } from '../../functions/_shared/esp/index.ts'
 import { openDatabase } from '../db/database'
 import { initdbSnapshot } from '../db/snapshot'
@@ -134,6 +135,14 @@ describe('what every ESP client shares', () => {
     expect(retryAfterMs('Wed, 25 Nov 2026 11:00:00 GMT', now)).toBe(0)
     expect(retryAfterMs('soon', now)).toBeUndefined()
     expect(retryAfterMs(null, now)).toBeUndefined()
+  })
+
+  it('reads RateLimit-Reset as epoch seconds (beehiiv) or as seconds from now (the IETF draft)', () => {
+    const now = Date.parse('2026-11-25T12:00:00Z')
+    expect(rateLimitResetMs(String(now / 1000 + 45), now)).toBe(45_000)
+    expect(rateLimitResetMs('30', now)).toBe(30_000)
+    expect(rateLimitResetMs(String(now / 1000 - 5), now)).toBe(0)
+    expect(rateLimitResetMs('later', now)).toBeUndefined()
   })
 
   it.each(ESP_PROVIDERS)('%s: no answer at all (connection refused) is retryable, status 0', async (provider) => {

@@ -16,13 +16,24 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 }
 
 /**
+ * `RateLimit-Reset`, which beehiiv sends instead of Retry-After, as "the time (in seconds since the Unix epoch) at
+ * which the current period will reset" (https://developers.beehiiv.com/welcome/rate-limiting); the IETF draft's
+ * form, seconds from now, is read too (a number too small to be an epoch time).
+ */
+export function rateLimitResetMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header || !/^\d+$/.test(header.trim())) return undefined
+  const value = Number(header.trim())
+  return value > 1_000_000_000 ? Math.max(0, value * 1000 - now) : value * 1000
+}
+
+/**
  * 429 and 5xx are the provider asking us to come back (rate limit, outage): retryable. Any other 4xx is a
  * rejection of this request, final, with the provider's own message (`describe` reads it from the body).
  */
 export function failureOf(status: number, headers: Headers, body: unknown, describe: (body: unknown) => string | undefined): EspFailure {
   const retryable = status === 429 || status >= 500
   const message = describe(body) ?? (typeof body === 'string' && body.trim() ? body.trim().slice(0, 500) : `HTTP ${status}`)
-  const after = retryable ? retryAfterMs(headers.get('retry-after')) : undefined
+  const after = retryable ? (retryAfterMs(headers.get('retry-after')) ?? rateLimitResetMs(headers.get('ratelimit-reset'))) : undefined
   return { ok: false, retryable, status, message, ...(after !== undefined ? { retryAfterMs: after } : {}) }
 }
 

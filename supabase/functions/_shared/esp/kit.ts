@@ -5,7 +5,7 @@
  * this client has no `engagement`.
  */
 import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
-import type { EspClient, EspClientOptions, EspTarget } from './types.ts'
+import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
 
 export const KIT_API_URL = 'https://api.kit.com/v4'
 
@@ -36,6 +36,18 @@ export function kitReferrer(siteUrl: string, sourceName: string, campaignName: s
   return url.toString()
 }
 
+/**
+ * Kit's 429 is the plain text "Retry later" with no Retry-After; "a wait of up to 60 seconds resets the limit"
+ * (https://developers.kit.com/api-reference/rate-limits), so that is the wait a 429 without one asks for.
+ */
+const KIT_RATE_LIMIT_WAIT_MS = 60_000
+function kitWait<T extends { ok: boolean }>(answer: T | EspFailure): T | EspFailure {
+  if (!answer.ok && (answer as EspFailure).status === 429 && (answer as EspFailure).retryAfterMs === undefined) {
+    return { ...(answer as EspFailure), retryAfterMs: KIT_RATE_LIMIT_WAIT_MS }
+  }
+  return answer
+}
+
 export function kitClient(options: EspClientOptions): EspClient {
   const base = trimSlash(options.baseUrl || KIT_API_URL)
   const fetchImpl = options.fetch ?? fetch
@@ -49,7 +61,7 @@ export function kitClient(options: EspClientOptions): EspClient {
     let after: string | undefined
     for (let page = 0; page < 20; page++) {
       const query = new URLSearchParams({ status: 'active', per_page: '500', ...(after ? { after } : {}) })
-      const answer = await requestJson(fetchImpl, `${base}/forms?${query}`, { method: 'GET', headers: auth(key) }, kitMessage)
+      const answer = kitWait(await requestJson(fetchImpl, `${base}/forms?${query}`, { method: 'GET', headers: auth(key) }, kitMessage))
       if (!answer.ok) return answer
       const list = field(answer.body, 'forms')
       for (const f of Array.isArray(list) ? list : []) {
@@ -83,22 +95,26 @@ export function kitClient(options: EspClientOptions): EspClient {
     async deliver(key, targetId, subscriber) {
       const confirmed = confirmedAtOf(subscriber.confirmedAt)
       if (!(confirmed instanceof Date)) return confirmed
-      const created = await requestJson(
-        fetchImpl,
-        `${base}/subscribers`,
-        { method: 'POST', headers: auth(key), body: { email_address: subscriber.email, state: 'active' } },
-        kitMessage,
+      const created = kitWait(
+        await requestJson(
+          fetchImpl,
+          `${base}/subscribers`,
+          { method: 'POST', headers: auth(key), body: { email_address: subscriber.email, state: 'active' } },
+          kitMessage,
+        ),
       )
       if (!created.ok) return created
-      const added = await requestJson(
-        fetchImpl,
-        `${base}/forms/${encodeURIComponent(targetId)}/subscribers`,
-        {
-          method: 'POST',
-          headers: auth(key),
-          body: { email_address: subscriber.email, referrer: kitReferrer(site, subscriber.sourceName, subscriber.campaignName) },
-        },
-        kitMessage,
+      const added = kitWait(
+        await requestJson(
+          fetchImpl,
+          `${base}/forms/${encodeURIComponent(targetId)}/subscribers`,
+          {
+            method: 'POST',
+            headers: auth(key),
+            body: { email_address: subscriber.email, referrer: kitReferrer(site, subscriber.sourceName, subscriber.campaignName) },
+          },
+          kitMessage,
+        ),
       )
       if (!added.ok) return added
       const id = idOf(field(field(added.body, 'subscriber'), 'id')) ?? idOf(field(field(created.body, 'subscriber'), 'id'))

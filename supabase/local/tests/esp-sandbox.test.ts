@@ -161,4 +161,23 @@ describe('what every ESP client shares', () => {
     expect(result).toEqual({ ok: false, retryable: false, status: 0, message: 'The confirmation time "yesterday-ish" is not a date.' })
     expect(calls).toBe(0)
   })
+
+  it('follows each provider’s pagination to the last page of lists', async () => {
+    // Two pages per provider, in each API's own pagination style; the URL says which page was asked for.
+    const pages: Record<string, (url: URL) => unknown> = {
+      beehiiv: (u) => ({ data: [{ id: `pub_${u.searchParams.get('page')}`, name: 'P' }], page: Number(u.searchParams.get('page')), total_pages: 2 }),
+      kit: (u) =>
+        u.searchParams.get('after') === 'c1'
+          ? { forms: [{ id: 2, name: 'F' }], pagination: { has_next_page: false, end_cursor: 'c2' } }
+          : { forms: [{ id: 1, name: 'F' }], pagination: { has_next_page: true, end_cursor: 'c1' } },
+      mailchimp: (u) => ({ lists: [{ id: `l${u.searchParams.get('offset')}`, name: 'L' }], total_items: 1500 }),
+      mailerlite: (u) => ({ data: [{ id: `g${u.searchParams.get('page')}`, name: 'G' }], meta: { last_page: 2 } }),
+    }
+    const expected: Record<string, string[]> = { beehiiv: ['pub_1', 'pub_2'], kit: ['1', '2'], mailchimp: ['l0', 'l1000'], mailerlite: ['g1', 'g2'] }
+    for (const provider of ESP_PROVIDERS) {
+      const spy = (async (url: string) => new Response(JSON.stringify(pages[provider]!(new URL(url))), { status: 200 })) as unknown as typeof fetch
+      const listed = await espClient(provider, () => 'http://esp.test/base', { fetch: spy }).listTargets('key-us1')
+      expect(listed.ok && listed.targets.map((t) => t.id), provider).toEqual(expected[provider])
+    }
+  })
 })

@@ -14,10 +14,10 @@
 import type { ApiResponse, Handler } from '../context'
 import type { Db } from '../db/database'
 import { espPage } from './page'
-import { forcedFailure, mask, PROVIDER_HANDLERS, SANDBOX_BASE_PATHS, SANDBOX_PROVIDERS, type SandboxProvider } from './providers'
+import { mask, SANDBOX_BASE_PATHS, SANDBOX_PROVIDERS, type SandboxProvider } from './common'
+import { forcedFailure, PROVIDER_HANDLERS } from './providers'
 import { databaseEspStore, type EspStore } from './store'
 
-export { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from './providers'
 
 /** The `ESP_*_API_URL` values that point the functions at this sandbox. */
 export function espSandboxUrls(apiUrl: string): Record<string, string> {

@@ -3,7 +3,7 @@
  * subscribers delivered with the fields the provider received (consent evidence, confirmation flags, source),
  * then the latest requests. The dev mailbox shows what was emailed; this shows what went to the ESPs.
  */
-import { ESP_SANDBOX_KEYS, SANDBOX_PROVIDERS, SANDBOX_TARGETS, type SandboxProvider } from './providers'
+import { ESP_SANDBOX_KEYS, SANDBOX_PROVIDERS, SANDBOX_TARGETS, type SandboxProvider } from './common'
 import type { RecordedRequest, SandboxSubscriber } from './store'
 
 const esc = (s: unknown) => String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')

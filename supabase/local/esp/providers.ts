@@ -13,8 +13,6 @@ import { mailchimp, problem } from './mailchimp'
 import { mailerlite, mlError } from './mailerlite'
 import type { EspStore } from './store'
 
-export * from './common'
-
 export const PROVIDER_HANDLERS: Record<SandboxProvider, (req: ProviderRequest, store: EspStore) => Promise<ProviderAnswer>> = {
   beehiiv,
   kit,

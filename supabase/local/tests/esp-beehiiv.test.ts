@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { beehiivClient } from '../../functions/_shared/esp/beehiiv.ts'
 import { espClient } from '../../functions/_shared/esp/index.ts'
-import { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/index'
+import { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/common'
 import { startEspSandbox, SUBSCRIBER, type EspSandbox } from './helpers/esp-sandbox'
 
 let sandbox: EspSandbox

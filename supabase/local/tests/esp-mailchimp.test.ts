@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { espClient, mailchimpApiUrl, subscriberHash } from '../../functions/_shared/esp/index.ts'
 import { md5Hex } from '../../functions/_shared/esp/md5.ts'
-import { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/index'
+import { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/common'
 import { startEspSandbox, SUBSCRIBER, type EspSandbox } from './helpers/esp-sandbox'
 
 let sandbox: EspSandbox

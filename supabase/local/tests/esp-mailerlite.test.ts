@@ -2,7 +2,7 @@
 // sandbox, which answers as the MailerLite API documents (Bearer token, groups, upsert subscriber, 422s).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { espClient } from '../../functions/_shared/esp/index.ts'
-import { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/index'
+import { ESP_SANDBOX_KEYS, SANDBOX_TARGETS } from '../esp/common'
 import { startEspSandbox, SUBSCRIBER, type EspSandbox } from './helpers/esp-sandbox'
 
 let sandbox: EspSandbox

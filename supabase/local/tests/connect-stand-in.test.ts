@@ -18,6 +18,7 @@ import { openDatabase, type Db } from '../db/database'
 import { initdbSnapshot } from '../db/snapshot'
 import { connectWebhookSecret, createConnectHandler, LOCAL_STRIPE_CONNECT_WEBHOOK_SECRET, withConnect } from '../connect/index'
 import { createGateway } from '../gateway'
+import { engines, postgresDatabase } from './rest-fixture'
 import { startBackend } from '../server'
 
 const SECRET = 'whsec_test_connect_stand_in'
@@ -346,15 +347,20 @@ describe('local Stripe Connect stand-in', () => {
     expect(hook.received.every((r) => r.event.type === 'account.updated')).toBe(true)
   })
 
-  describe('across a restart (kept in the backend database, schema local_checkout)', () => {
+  // On PGlite and, when TEST_DATABASE_URL is set (npm test does so when PostgreSQL is installed), on PostgreSQL.
+  describe.each(engines)('across a restart (kept in the backend database, schema local_checkout) on %s', (engine) => {
     let db: Db | undefined
+    let database: Awaited<ReturnType<typeof postgresDatabase>> | undefined
     afterEach(async () => {
       await db?.close()
+      await database?.drop()
       db = undefined
+      database = undefined
     })
 
     it('still knows accounts, used links and transfers (and their idempotency keys), and delivers the events still owed', async () => {
-      db = await openDatabase({ loadDataDir: await initdbSnapshot() })
+      database = engine === 'postgres' ? await postgresDatabase() : undefined
+      db = await openDatabase(database ? { databaseUrl: database.url } : { loadDataDir: await initdbSnapshot() })
       // The webhook is down while the first backend runs: both events are still owed when it stops.
       const hook = await webhook([500, 500])
       const first = await standIn({ webhookUrl: hook.url, db, retryDelaysMs: [60_000] })

@@ -416,7 +416,7 @@ export function createConnect(options: ConnectOptions) {
         transfers.set(id, transfer)
         // Saved with its event before the answer; the event itself goes in the background (the caller of
         // /v1/transfers must not wait on its own webhook, which may wait on the caller's transaction).
-        await deliveries.send([stored('transfer', id, transfer, idempotencyKey, request)], 'transfer.created', transfer, {}, false)
+        await deliveries.send([stored('transfer', id, transfer, idempotencyKey, request)], 'transfer.created', transfer, { idempotencyKey }, false)
         return transfer
       }),
 

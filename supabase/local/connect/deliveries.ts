@@ -96,7 +96,7 @@ export function createDeliveries(options: DeliveryOptions) {
       objects: StoredObject[],
       type: string,
       object: { id: string },
-      extra: { account?: string; previousAttributes?: Record<string, unknown> },
+      extra: { account?: string; previousAttributes?: Record<string, unknown>; idempotencyKey?: string | null },
       wait: boolean,
     ): Promise<void> {
       const StripePackage = await loadStripe()
@@ -114,7 +114,8 @@ export function createDeliveries(options: DeliveryOptions) {
           },
           livemode: false,
           pending_webhooks: 1,
-          request: { id: null, idempotency_key: null },
+          // Stripe names the API request behind an event; the page's buttons are no API request.
+          request: { id: extra.idempotencyKey ? `req_local_${id.slice(4)}` : null, idempotency_key: extra.idempotencyKey ?? null },
           type,
         },
         null,

@@ -130,8 +130,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): Handler & 
 
   const handler: Handler = async (req) => {
     await ready
+    // Ids are Stripe's (`acct_…`, `tr_…`): letters, digits and underscores, so nothing needs decoding.
     const apiMatch = /^\/v1\/(accounts|account_links|transfers)(?:\/([^/]+))?\/?$/.exec(req.path)
-    if (apiMatch) return api(req, apiMatch[1]!, apiMatch[2] ? decodeURIComponent(apiMatch[2]) : undefined)
+    if (apiMatch) return api(req, apiMatch[1]!, apiMatch[2])
     const pageMatch = /^\/connect\/(acct_[A-Za-z0-9]+)\/([A-Za-z0-9_-]+)(?:\/(finish|reject))?\/?$/.exec(req.path)
     if (pageMatch) return page(req, pageMatch[1]!, pageMatch[2]!, pageMatch[3])
     if (req.path.startsWith('/v1/')) {

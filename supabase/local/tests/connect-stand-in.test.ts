@@ -327,7 +327,10 @@ describe('local Stripe Connect stand-in', () => {
 
     await until(() => hook.of('transfer.created').length >= 2)
     await vi.waitFor(() => expect(hook.of('transfer.created').map((e) => (e.data.object as Stripe.Transfer).id).sort()).toEqual([first.id, second.id].sort()))
-    expect(hook.of('transfer.created').find((e) => (e.data.object as Stripe.Transfer).id === first.id)).not.toHaveProperty('account')
+    const created = hook.of('transfer.created').find((e) => (e.data.object as Stripe.Transfer).id === first.id)
+    // A platform event (no `account`), naming the request that made it, as Stripe's do.
+    expect(created).not.toHaveProperty('account')
+    expect(created?.request).toMatchObject({ idempotency_key: 'payout-1' })
 
     expect(await caught(stripe.transfers.create({ amount: 0, currency: 'usd', destination: account.id }))).toMatchObject({ param: 'amount' })
     expect(await caught(stripe.transfers.create({ amount: 100, currency: 'eur', destination: account.id }))).toMatchObject({ param: 'currency' })

@@ -18,7 +18,7 @@ const STYLE = `
   h1{font-size:24px;margin:0 0 8px}p{line-height:1.5}
   .lead{color:#4f566b;margin:0 0 24px}
   section.card{background:#fff;border-radius:8px;box-shadow:0 2px 12px rgba(50,50,93,.1);padding:24px;display:grid;gap:16px}
-  dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:8px 16px;font-size:14px}dt{color:#4f566b}dd{margin:0}
+  dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:8px 16px;font-size:14px}dt{color:#4f566b}dd{margin:0;overflow-wrap:anywhere}
   form{display:grid;gap:12px;margin:0}
   button{font:inherit;font-weight:600;border:0;border-radius:6px;padding:12px;cursor:pointer;width:100%}
   button:focus-visible,a:focus-visible{outline:3px solid #0a2540;outline-offset:2px}

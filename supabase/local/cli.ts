@@ -23,13 +23,17 @@ const env = {
   dataDir: process.env.BACKEND_DATA_DIR ? path.resolve(process.env.BACKEND_DATA_DIR) : DEFAULT_DATA_DIR,
 }
 
-export function envFor(backend: Pick<Backend, 'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret'>) {
+export function envFor(
+  backend: Pick<Backend, 'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret' | 'stripeConnectWebhookSecret'>,
+) {
   return {
     VITE_SUPABASE_URL: backend.apiUrl,
     VITE_SUPABASE_ANON_KEY: backend.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey,
     // What the payments webhook verifies; locally the test checkout signs its events with it.
     STRIPE_WEBHOOK_SECRET: backend.stripeWebhookSecret,
+    // What the connect webhook verifies; locally the Connect stand-in (payouts) signs its events with it.
+    STRIPE_CONNECT_WEBHOOK_SECRET: backend.stripeConnectWebhookSecret,
   }
 }
 
@@ -42,6 +46,7 @@ export function banner(backend: Backend): string {
     `  anon key         ${backend.anonKey}`,
     `  service_role key ${backend.serviceRoleKey}`,
     `  Payments         ${process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : `local test checkout at ${backend.apiUrl}/checkout`}`,
+    `  Payouts          ${process.env.STRIPE_SECRET_KEY ? 'Stripe Connect (STRIPE_SECRET_KEY)' : `local Stripe Connect at ${backend.apiUrl}/checkout/connect`}`,
     `  Database         ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : path.relative(process.cwd(), env.dataDir)}`,
     `  Keys written to  ${path.relative(process.cwd(), envLocalPath)}`,
     '',

@@ -16,6 +16,7 @@ import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb, type Origin } from './db/open-backend-db'
 import { createCheckoutHandler, LOCAL_STRIPE_WEBHOOK_SECRET } from './checkout/index'
+import { connectWebhookSecret, createConnectHandler, withConnect } from './connect/index'
 import { createEspHandler } from './esp/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
@@ -67,6 +68,8 @@ export type Backend = {
   serviceRoleKey: string
   /** What the payments webhook verifies and the local checkout signs with (STRIPE_WEBHOOK_SECRET). */
   stripeWebhookSecret: string
+  /** What the connect webhook verifies and the local Connect stand-in signs with (STRIPE_CONNECT_WEBHOOK_SECRET). */
+  stripeConnectWebhookSecret: string
   db: Db
   /** The local pg_cron scheduler and pg_net worker (tests run a tick at a chosen time). */
   cron: Pick<Background, 'tick' | 'drainNet'>
@@ -161,13 +164,20 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   // Unset: the local checkout plays Stripe and signs with the local secret.
   const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''
   const stripeWebhookSecret = process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STRIPE_WEBHOOK_SECRET
+  // Payouts (Stripe Connect) have their own webhook endpoint and so their own signing secret.
+  const stripeConnectWebhookSecret = connectWebhookSecret()
   const functions = createFunctionsHandler(ctx, {
-    env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
+    env: {
+      STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+      STRIPE_CONNECT_WEBHOOK_SECRET: stripeConnectWebhookSecret,
+      ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}),
+    },
   })
   const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
+  const connect = createConnectHandler({ apiUrl, webhookSecret: stripeConnectWebhookSecret, db })
   const esp = createEspHandler({ db, mailboxUrl: mailbox.httpUrl })
   mailbox.links.espUrl = `${apiUrl}/esp/`
-  routes = { auth: createAuthHandler(ctx), rest, functions, checkout, esp }
+  routes = { auth: createAuthHandler(ctx), rest, functions, checkout: withConnect(checkout, connect), esp }
   server.on('error', (error) => console.error('[backend] server error:', error))
   let background: Background
   try {
@@ -193,6 +203,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
     stripeWebhookSecret,
+    stripeConnectWebhookSecret,
     db,
     cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
@@ -203,6 +214,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.closeAllConnections()
         })
         checkout.close()
+        connect.close()
         // Jobs and requests in progress finish before the functions and the database go away.
         await background.close()
         await Promise.allSettled([functions.close(), mailbox.close()])

@@ -7,4 +7,9 @@ export const audienceKeys = {
   all: ['audiences'] as const,
   list: (filters: AudienceFilters) => [...audienceKeys.all, 'list', filters] as const,
   count: (filters: AudienceFilters) => [...audienceKeys.all, 'count', filters] as const,
+  /** A publisher's own sources and their clicks. */
+  owner: (userId: string) => [...audienceKeys.all, 'owner', userId] as const,
+  ownSources: (userId: string) => [...audienceKeys.owner(userId), 'sources'] as const,
+  ownClicks: (userId: string) => [...audienceKeys.owner(userId), 'clicks'] as const,
+  promotableCampaigns: () => [...audienceKeys.all, 'promotable-campaigns'] as const,
 }

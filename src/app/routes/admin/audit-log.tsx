@@ -1,6 +1,6 @@
 /** /dashboard/admin/audit-log: every admin decision, who made it and why. */
 import { PageHeader } from '@/components/page-header'
-import { AuditLog } from '@/features/admin/components/audit-log'
+import { AuditLog } from '@/features/review/components/audit-log'
 
 export default function AdminAuditLogPage() {
   return (

@@ -1,6 +1,6 @@
 /** /dashboard/admin/catalog: every live or banned source and newsletter, to ban or reinstate with a reason. */
 import { PageHeader } from '@/components/page-header'
-import { CatalogPanel } from '@/features/admin/components/catalog-panel'
+import { CatalogPanel } from '@/features/review/components/catalog-panel'
 
 export default function AdminCatalogPage() {
   return (

@@ -1,23 +1,23 @@
 /** /dashboard/admin/money: marketplace totals, payout requests, deposits and every ledger row. */
 import { PageHeader } from '@/components/page-header'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { TotalsPanel } from '@/features/admin/components/totals-panel'
-import { TransactionsPanel } from '@/features/admin/components/transactions-panel'
-import { PayoutsPanel } from '@/features/admin/components/payouts-panel'
-import { DepositsPanel } from '@/features/admin/components/deposits-panel'
+import { MarketplaceTotalsPanel } from '@/features/wallet/components/marketplace-totals-panel'
+import { AllTransactionsPanel } from '@/features/wallet/components/all-transactions-panel'
+import { AllPayoutsPanel } from '@/features/payouts/components/all-payouts-panel'
+import { AllDepositsPanel } from '@/features/wallet/components/all-deposits-panel'
 
 export default function AdminMoneyPage() {
   return (
     <>
       <PageHeader title="Money" description="Marketplace totals, payout requests, deposits and every ledger row." />
       <div className="space-y-6">
-        <TotalsPanel />
+        <MarketplaceTotalsPanel />
         <Card>
           <CardHeader>
             <CardTitle>Payout requests</CardTitle>
           </CardHeader>
           <CardContent>
-            <PayoutsPanel />
+            <AllPayoutsPanel />
           </CardContent>
         </Card>
         <Card>
@@ -25,7 +25,7 @@ export default function AdminMoneyPage() {
             <CardTitle>Deposits</CardTitle>
           </CardHeader>
           <CardContent>
-            <DepositsPanel />
+            <AllDepositsPanel />
           </CardContent>
         </Card>
         <Card>
@@ -33,7 +33,7 @@ export default function AdminMoneyPage() {
             <CardTitle>Transactions</CardTitle>
           </CardHeader>
           <CardContent>
-            <TransactionsPanel />
+            <AllTransactionsPanel />
           </CardContent>
         </Card>
       </div>

@@ -1,8 +1,8 @@
 /** /dashboard/admin: sources and newsletters waiting for a decision, and the latest decisions. */
 import { paths } from '@/config/paths'
 import { PageHeader } from '@/components/page-header'
-import { ReviewQueue } from '@/features/admin/components/review-queue'
-import { AuditLog } from '@/features/admin/components/audit-log'
+import { ReviewQueue } from '@/features/review/components/review-queue'
+import { AuditLog } from '@/features/review/components/audit-log'
 
 export default function AdminReviewPage() {
   return (

@@ -1,6 +1,6 @@
 /** /dashboard/admin/users: find a user and change their type, with a reason. */
 import { PageHeader } from '@/components/page-header'
-import { UsersPanel } from '@/features/admin/components/users-panel'
+import { UsersPanel } from '@/features/users/components/users-panel'
 
 export default function AdminUsersPage() {
   return (

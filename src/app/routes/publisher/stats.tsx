@@ -1,7 +1,7 @@
 /** /dashboard/publisher/stats: views, clicks, subscribers and earnings per source and per newsletter. */
 import { useSession } from '@/lib/session'
 import { PageHeader } from '@/components/page-header'
-import { StatsPanel } from '@/features/publisher/components/stats-panel'
+import { PublisherStatsPanel } from '@/features/analytics/components/publisher-stats-panel'
 
 export default function PublisherStatsPage() {
   const { user } = useSession()
@@ -11,7 +11,7 @@ export default function PublisherStatsPage() {
         title="Stats"
         description="Views, clicks, confirmed subscribers and earnings per source and per newsletter."
       />
-      <StatsPanel userId={user?.id ?? ''} />
+      <PublisherStatsPanel userId={user?.id ?? ''} />
     </>
   )
 }

@@ -136,7 +136,7 @@ for (const role of Object.keys(rolePages) as MenuRole[]) {
     expectAllReached(await walk(page, role, switcher), role, "the phone's section switcher")
     // Back to the landing page by the switcher itself, then the same walk through the header's menu.
     await switcher.choose(page, role, rolePages[role][0]!.heading)
-    expect(pathOf(page)).toBe(dashboardOf[role])
+    await expect.poll(() => pathOf(page)).toBe(dashboardOf[role])
     expectAllReached(await walk(page, role, mobileMenu), role, 'the slide-in menu')
   })
 }

@@ -63,7 +63,7 @@ export function routedPages(routes: RouteObject[], base = '', area?: RouteMeta['
     const meta = metaOf(route)
     const inner = meta?.area ?? area
     // A layout route with an index child is the same page as that index: the index carries the metadata.
-    const own = meta && !meta.area ? [{ path, meta: { role: inner?.role, ...meta }, area: inner }] : []
+    const own = meta && !meta.area ? [{ path, meta: { ...meta, role: meta.role ?? inner?.role }, area: inner }] : []
     return [...own, ...routedPages(route.children ?? [], route.path || route.index ? path : base, inner)]
   })
 }

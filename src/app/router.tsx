@@ -13,7 +13,7 @@ import { brand } from '@/config/brand'
 import { paths } from '@/config/paths'
 import { RootLayout } from './layouts/root-layout'
 import { RouteErrorPage } from './layouts/route-error-page'
-import { rootHandle, type MenuPlacement, type PageRole, type RouteMeta } from './navigation'
+import { rootHandle, type MenuPlacement, type RouteMeta } from './navigation'
 
 type PageModule = { default: ComponentType }
 const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
@@ -24,10 +24,12 @@ const titled = (title: string, more: Omit<RouteMeta, 'title'> = {}): Pick<RouteO
   handle: { title, ...more } satisfies RouteMeta,
 })
 /** A page listed in its role's menu. */
-const menu = (title: string, section: string, order: number, more: Partial<MenuPlacement> & { role?: PageRole; parent?: string } = {}) => {
-  const { role, parent, ...placement } = more
-  return titled(title, { role, parent, menu: { section, order, ...placement } })
-}
+const menu = (
+  title: string,
+  section: string,
+  order: number,
+  { label, role, parent }: Pick<MenuPlacement, 'label'> & Pick<RouteMeta, 'role' | 'parent'> = {},
+) => titled(title, { ...(role && { role }), ...(parent && { parent }), menu: { section, order, ...(label && { label }) } })
 /** A route that only sends the visitor elsewhere. */
 const redirect = (to: string): Pick<RouteObject, 'element' | 'handle'> => ({
   element: <Navigate replace to={to} />,

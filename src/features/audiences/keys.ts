@@ -1,4 +1,4 @@
-/** Query keys of the audience directory; every key starts with 'audiences' so one prefix invalidates all. */
+/** Query keys of audience sources: the public directory and a publisher's own; every key starts with 'audiences'. */
 /** newest (default), or by the 30-day quality figures: confirmation rate, share of clicks that counted. */
 export type AudienceSort = 'newest' | 'confirmation' | 'counted'
 export type AudienceFilters = { search: string; category: string; sort?: AudienceSort }

@@ -6,7 +6,7 @@ import { audienceKeys } from '../keys'
 
 export type PublisherSource = Tables<'audience_sources'>
 
-export async function getPublisherSources(userId: string): Promise<PublisherSource[]> {
+export async function getMySources(userId: string): Promise<PublisherSource[]> {
   const { data, error } = await supabase
     .from('audience_sources')
     .select('*')
@@ -16,7 +16,7 @@ export async function getPublisherSources(userId: string): Promise<PublisherSour
   return data ?? []
 }
 
-export const publisherSourcesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: audienceKeys.ownSources(userId), queryFn: () => getPublisherSources(userId) })
+export const mySourcesQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: audienceKeys.ownSources(userId), queryFn: () => getMySources(userId) })
 
-export const usePublisherSourcesQuery = (userId: string) => useQuery(publisherSourcesQueryOptions(userId))
+export const useMySourcesQuery = (userId: string) => useQuery(mySourcesQueryOptions(userId))

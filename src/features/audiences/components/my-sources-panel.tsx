@@ -1,7 +1,7 @@
 /** Sources: every source of the publisher with its status, note, links and click counts; add and edit. */
 import { PencilIcon, PlusIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { usePublisherSourcesQuery } from '../api/my-sources-query'
+import { useMySourcesQuery } from '../api/my-sources-query'
 import { useSourceClicksQuery } from '../api/source-clicks-query'
 import { isSourceLive } from '../lib/source-status'
 import { CampaignLinks } from './campaign-links'
@@ -10,7 +10,7 @@ import { SourceFormDialog } from './source-form-dialog'
 import { SourceItem } from './source-item'
 
 export function MySourcesPanel({ userId, showCampaignLinks = true }: { userId: string; showCampaignLinks?: boolean }) {
-  const sources = usePublisherSourcesQuery(userId)
+  const sources = useMySourcesQuery(userId)
   const clicks = useSourceClicksQuery(userId, sources.isSuccess)
 
   return (

@@ -10,7 +10,6 @@ import { ChevronDownIcon, ChevronRightIcon, UserRoundIcon } from 'lucide-react'
 import {
   DropdownMenu,
   DropdownMenuContent,
-  DropdownMenuGroup,
   DropdownMenuItem,
   DropdownMenuLabel,
   DropdownMenuSeparator,
@@ -90,10 +89,8 @@ function PhoneSwitcher({ area }: { area: DashboardArea }) {
           {sections.map((section, index) => (
             <Fragment key={section.title}>
               {index > 0 ? <DropdownMenuSeparator /> : null}
-              <DropdownMenuGroup>
-                <DropdownMenuLabel>{section.title}</DropdownMenuLabel>
-                {section.items.map(entry)}
-              </DropdownMenuGroup>
+              <DropdownMenuLabel>{section.title}</DropdownMenuLabel>
+              {section.items.map(entry)}
             </Fragment>
           ))}
           <DropdownMenuSeparator />

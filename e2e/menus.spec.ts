@@ -126,17 +126,17 @@ for (const role of Object.keys(rolePages) as MenuRole[]) {
     await page.setViewportSize(viewports.desk)
     await signIn(page, role)
     expect(pathOf(page)).toBe(dashboardOf[role])
-    expectAllReached(await walk(page, role, sidebar), role, 'the sidebar')
+    expectAllReached(await walk(page, role, sidebar), role, sidebar.name)
   })
 
   test(`the ${role} reaches every page of theirs on a phone, through the section switcher and the slide-in menu`, async ({ page }) => {
     await page.setViewportSize(viewports.phone)
     await signIn(page, role)
     expect(pathOf(page)).toBe(dashboardOf[role])
-    expectAllReached(await walk(page, role, switcher), role, "the phone's section switcher")
+    expectAllReached(await walk(page, role, switcher), role, switcher.name)
     // Back to the landing page by the switcher itself, then the same walk through the header's menu.
     await switcher.choose(page, role, rolePages[role][0]!.heading)
     await expect.poll(() => pathOf(page)).toBe(dashboardOf[role])
-    expectAllReached(await walk(page, role, mobileMenu), role, 'the slide-in menu')
+    expectAllReached(await walk(page, role, mobileMenu), role, mobileMenu.name)
   })
 }

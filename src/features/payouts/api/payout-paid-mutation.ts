@@ -1,0 +1,40 @@
+/**
+ * Mark a payout paid with the transfer reference (admin_mark_payout_paid, at aal2: re-checks the publisher's
+ * available balance, writes the ledger row, logs it and emails the publisher).
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '@/lib/toast'
+import { supabase } from '@/lib/supabase'
+import { adminQueryRoot } from '@/lib/admin-query-root'
+
+export type PayoutPaidVariables = { payoutId: string; reference: string }
+
+/** The form's rule; the database checks it again. */
+export function transferReferenceError(reference: string): string | null {
+  const r = reference.trim()
+  if (r.length < 3) return 'Enter the transfer reference of the payment (at least 3 characters)'
+  if (r.length > 200) return 'The transfer reference can be at most 200 characters'
+  return null
+}
+
+export async function markPayoutPaid({ payoutId, reference }: PayoutPaidVariables) {
+  const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId, p_reference: reference.trim() })
+  if (error) throw error
+}
+
+type Options = { onSuccess?: () => void; onError?: (error: Error) => void }
+
+export function usePayoutPaidMutation({ onSuccess, onError }: Options = {}) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: markPayoutPaid,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: adminQueryRoot })
+      onSuccess?.()
+    },
+    onError: (error: Error) => {
+      if (onError) onError(error)
+      else toast.error(`Failed to mark the payout paid: ${error.message}`)
+    },
+  })
+}

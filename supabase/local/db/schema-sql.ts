@@ -260,9 +260,11 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
 
   for (const f of catalog.functions) {
     const key = `function:${f.schema}.${f.signature}`
-    const header = f.definition.slice(0, f.definition.search(/\n\s*AS /))
-    // Only a `language sql` body is checked against the catalog when the function is created.
-    const deps = depsOf(f.language === 'sql' ? f.definition : header, key).filter((d) => !d.startsWith('function:') || f.language === 'sql')
+    const at = f.definition.search(/\nAS /)
+    // A `language sql` body is checked against the catalog when the function is created; of a plpgsql body, only
+    // the types its variables are declared with (`r public.payout_requests;`), not its statements.
+    const checked = f.language === 'sql' ? f.definition : `${f.definition.slice(0, at)}\n${declaredTypes(f.definition.slice(at))}`
+    const deps = depsOf(checked, key).filter((d) => !d.startsWith('function:') || f.language === 'sql')
     items.push({ key, name: f.signature, domain: functionDomain(f), category: 'function', deps, sql: functionSql(f, catalog, options.createFunction ?? 'create or replace function') })
   }
 
@@ -304,6 +306,22 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
     items.push({ key: `job:${job.name}`, name: job.name, domain, category: 'job', deps, sql: `select cron.schedule(${literal(job.name)}, ${literal(job.schedule)}, ${dollar(job.command, 'job')});` })
   }
   return items
+}
+
+// Words that start a statement or clause, not a variable declaration (`perform public.x()`, `from public.t`).
+const NOT_A_VARIABLE = new Set(
+  'perform return select from join into update delete insert table exists in on using query execute call and or not when then else is if elsif raise'.split(' '),
+)
+
+/** The lines of a plpgsql body that declare a variable of one of our types: `name [constant] schema.type…`. */
+function declaredTypes(body: string): string {
+  return body
+    .split('\n')
+    .filter((line) => {
+      const m = line.match(/^\s*([a-z_][a-z0-9_]*)\s+(?:constant\s+)?(public|private)\.[a-z_0-9]+/i)
+      return m !== null && !NOT_A_VARIABLE.has(m[1]!.toLowerCase())
+    })
+    .join('\n')
 }
 
 function typeSql(t: TypeInfo, catalog: SchemaCatalog): string {
@@ -463,10 +481,17 @@ function aclSql(object: string, objectType: string, acl: Acl, owner: string, sch
       if (extra) add(grants, words(extra, objectType), grantee)
     }
   }
-  return [
+  const lines = [
     ...[...revokes].map(([what, roles]) => `revoke ${what} on ${object} from ${roles.join(', ')};`),
     ...[...grants].map(([what, roles]) => `grant ${what} on ${object} to ${roles.join(', ')};`),
   ]
+  // An ACL equal to the default but written down (by a revoke that took nothing, as `revoke all on schema private
+  // from public` did): the same no-op revoke writes it down again, so the catalogs stay equal.
+  if (acl !== null && !lines.length) {
+    if (target.has('public')) throw new Error(`schema-sql: ${object} has its default ACL written down; render it here`)
+    lines.push(`revoke all on ${object} from public;`)
+  }
+  return lines
 }
 
 /** Column grants, one line per role and privilege: `grant update (name, url) on public.t to authenticated;`. */

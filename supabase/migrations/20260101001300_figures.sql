@@ -81,6 +81,7 @@ comment on table public.not_counted_daily is 'What did not count, per kind (clic
 revoke all on table public.not_counted_daily from anon, authenticated;
 revoke truncate, references, trigger on table public.not_counted_daily from service_role;
 grant select on table public.not_counted_daily to authenticated;
+revoke select, update, usage on sequence public.not_counted_daily_id_seq from anon, authenticated;
 
 create table public.source_daily_stats (
   audience_source_id uuid not null,

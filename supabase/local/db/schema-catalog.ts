@@ -88,7 +88,15 @@ export type FunctionInfo = {
   comment: string | null
   acl: Acl
 }
-export type SequenceInfo = { schema: string; name: string; owner: string; definition: string; ownedBy: string | null; acl: Acl }
+export type SequenceInfo = {
+  schema: string
+  name: string
+  owner: string
+  identity: boolean
+  definition: string
+  ownedBy: string | null
+  acl: Acl
+}
 export type SchemaInfo = { name: string; owner: string; comment: string | null; acl: Acl }
 export type DataInfo = { schema: string; table: string; columns: string[]; rows: (string | null)[][] }
 
@@ -293,10 +301,8 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
       })
     } else {
       const s = sequences.find((x) => String(x.oid) === oid)!
-      // An identity column's sequence is part of the column.
-      if (!s.identity) {
-        sequenceInfos.push({ schema: r.schema, name: r.name, owner: r.owner, definition: s.definition, ownedBy: s.ownedBy, acl: sortAcl(r.acl) })
-      }
+      // An identity column's sequence comes with the column; only its grants are the migrations' own.
+      sequenceInfos.push({ schema: r.schema, name: r.name, owner: r.owner, identity: s.identity, definition: s.definition, ownedBy: s.ownedBy, acl: sortAcl(r.acl) })
     }
   }
 

@@ -164,8 +164,9 @@ export function renderSchemaSql(catalog: SchemaCatalog, options: RenderOptions):
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
-  if (catalog.sequences.length) {
-    throw new Error(`schema-sql: sequences ${catalog.sequences.map((s) => s.name).join(', ')} are not rendered yet; add them here`)
+  const standalone = catalog.sequences.filter((s) => !s.identity)
+  if (standalone.length) {
+    throw new Error(`schema-sql: sequences ${standalone.map((s) => s.name).join(', ')} are not rendered yet; add them here`)
   }
   const items: Item[] = []
   const relationKeys = new Map<string, string>()
@@ -362,6 +363,10 @@ function tableSql(t: TableInfo, catalog: SchemaCatalog) {
   for (const c of t.columns) if (c.comment !== null) lines.push(`comment on column ${name}.${quoteIdent(c.name)} is ${literal(c.comment)};`)
   lines.push(...aclSql(`table ${name}`, 'r', t.acl, t.owner, t.schema, catalog))
   lines.push(...columnAclSql(name, t.columns))
+  // The sequence of an identity column gets the schema's default grants for sequences: the migrations revoke them.
+  for (const s of catalog.sequences.filter((x) => x.identity && x.ownedBy?.startsWith(`${t.schema}.${t.name}.`))) {
+    lines.push(...aclSql(`sequence ${s.schema}.${quoteIdent(s.name)}`, 'S', s.acl, s.owner, s.schema, catalog))
+  }
   return { sql: lines.join('\n'), separateIndexes }
 }
 

@@ -150,42 +150,6 @@ $function$;
 comment on function public.current_user_type() is 'The caller''s user type, for policies on other tables (definer: reading profiles there would recurse through its policies).';
 revoke execute on function public.current_user_type() from anon, public;
 
-create function public.divert_public_edits()
- returns trigger
- language plpgsql
- set search_path to ''
-as $function$
-declare
-  fields text[] := case when tg_table_name = 'campaigns'
-    then array['name', 'description', 'image_url', 'website_url', 'category']
-    else array['name', 'description', 'image_url', 'url', 'category', 'platform'] end;
-  diff jsonb := '{}';
-  f text;
-  new_row jsonb := to_jsonb(new);
-  old_row jsonb := to_jsonb(old);
-begin
-  if not public.is_api_caller() or old.approved_at is null then
-    return new;
-  end if;
-  foreach f in array fields loop
-    if (new_row -> f) is distinct from (old_row -> f) then
-      diff := diff || jsonb_build_object(f, new_row -> f);
-      new_row := jsonb_set(new_row, array[f], coalesce(old_row -> f, 'null'::jsonb));
-    end if;
-  end loop;
-  if diff = '{}' then
-    return new;
-  end if;
-  perform public.submit_revision(case when tg_table_name = 'campaigns' then 'campaign' else 'audience_source' end, old.id, diff);
-  if tg_table_name = 'campaigns' then
-    return jsonb_populate_record(null::public.campaigns, new_row);
-  end if;
-  return jsonb_populate_record(null::public.audience_sources, new_row);
-end
-$function$;
-comment on function public.divert_public_edits() is 'Trigger: after approval, edits of public fields from the API become a pending revision; the approved values stay live.';
-revoke execute on function public.divert_public_edits() from anon, authenticated, public;
-
 create function public.fill_profile_email()
  returns trigger
  language plpgsql
@@ -301,74 +265,6 @@ $function$;
 comment on function private.log_moderation_event(p_subject_type text, p_subject_id uuid, p_old_status text, p_new_status text, p_reason text) is 'Appends one audit row; called by the admin and money functions, never by the API.';
 revoke execute on function private.log_moderation_event(p_subject_type text, p_subject_id uuid, p_old_status text, p_new_status text, p_reason text) from public;
 
-create function private.notify_review_decision()
- returns trigger
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  was_public boolean;
-  is_public boolean;
-  decision text;
-  owner uuid;
-begin
-  if tg_table_name = 'audience_sources' then
-    was_public := public.is_source_public(old.status);
-    is_public := public.is_source_public(new.status);
-    owner := new.publisher_id;
-  else
-    was_public := old.status in ('active', 'paused', 'completed');
-    is_public := new.status = 'active';
-    owner := new.advertiser_id;
-  end if;
-  decision := case
-    when new.status = 'banned' then 'banned'
-    when new.status = 'rejected' then 'rejected'
-    when is_public and not was_public and old.status = 'banned' then 'reinstated'
-    when is_public and not was_public then 'approved'
-  end;
-  if decision is not null then
-    perform private.enqueue_notification(
-      owner,
-      case when tg_table_name = 'audience_sources' then 'source_reviewed' else 'campaign_reviewed' end,
-      jsonb_build_object(
-        case when tg_table_name = 'audience_sources' then 'source_name' else 'campaign_name' end, new.name,
-        'status', decision, 'note', new.review_note),
-      null);
-  end if;
-  return null;
-end
-$function$;
-comment on function private.notify_review_decision() is 'Trigger: emails the owner when an admin approves, rejects, bans or reinstates their source or campaign.';
-revoke execute on function private.notify_review_decision() from public;
-
-create function private.refuse_deleting_evidence()
- returns trigger
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-begin
-  if tg_table_name = 'audience_sources' and (
-       exists (select 1 from public.link_clicks where audience_source_id = old.id)
-       or exists (select 1 from public.newsletter_subscriptions where audience_source_id = old.id)) then
-    raise exception 'This source has clicks or subscribers, so it can''t be deleted. Archive it instead.'
-      using errcode = '23503';
-  end if;
-  if tg_table_name = 'campaigns' and (
-       exists (select 1 from public.newsletter_subscriptions where campaign_id = old.id)
-       or exists (select 1 from public.link_clicks where campaign_id = old.id)
-       or exists (select 1 from public.wallet_transactions where campaign_id = old.id)) then
-    raise exception 'This campaign has subscribers or payments, so it can''t be deleted. Archive it instead.'
-      using errcode = '23503';
-  end if;
-  return old;
-end
-$function$;
-comment on function private.refuse_deleting_evidence() is 'Trigger: sources and campaigns with activity are archived, never deleted.';
-revoke execute on function private.refuse_deleting_evidence() from public;
-
 create function private.require_admin()
  returns void
  language plpgsql
@@ -389,49 +285,6 @@ end
 $function$;
 comment on function private.require_admin() is 'Raises unless the caller is an admin in a live aal2 session; the first line of every admin function.';
 revoke execute on function private.require_admin() from public;
-
-create function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb)
- returns uuid
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  allowed text[] := case p_subject_type
-    when 'campaign' then array['name', 'description', 'image_url', 'website_url', 'category']
-    when 'audience_source' then array['name', 'description', 'image_url', 'url', 'category', 'platform'] end;
-  owner uuid;
-  approved timestamptz;
-  diff jsonb;
-  revision_id uuid;
-begin
-  if allowed is null then
-    raise exception 'Unknown revision subject' using errcode = '22023';
-  end if;
-  if p_subject_type = 'campaign' then
-    select advertiser_id, approved_at into owner, approved from public.campaigns where id = p_subject_id;
-  else
-    select publisher_id, approved_at into owner, approved from public.audience_sources where id = p_subject_id;
-  end if;
-  if owner is null or owner is distinct from (select auth.uid()) then
-    raise exception 'You can only revise your own listings' using errcode = '42501';
-  end if;
-  select coalesce(jsonb_object_agg(key, value), '{}') into diff
-    from jsonb_each(case when jsonb_typeof(p_changes) = 'object' then p_changes else '{}' end)
-    where key = any (allowed);
-  if diff = '{}' then
-    raise exception 'Nothing to revise' using errcode = '22023';
-  end if;
-  insert into public.content_revisions as r (subject_type, subject_id, author_id, changes)
-  values (p_subject_type, p_subject_id, owner, diff)
-  on conflict (subject_type, subject_id) where status = 'pending'
-  do update set changes = r.changes || excluded.changes, updated_at = now()
-  returning id into revision_id;
-  return revision_id;
-end
-$function$;
-comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields; an admin reviews them. Edits through the table land here too.';
-revoke execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) from anon, public;
 
 -- === Triggers ============================================================================================
 

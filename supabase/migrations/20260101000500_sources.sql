@@ -279,15 +279,9 @@ revoke execute on function private.stamp_first_approval() from public;
 
 -- === Triggers ============================================================================================
 
-create trigger audience_sources_divert_public_edits before update on public.audience_sources for each row execute function public.divert_public_edits();
-
 create trigger audience_sources_guard_columns before insert or update on public.audience_sources for each row execute function public.guard_audience_source_columns();
 
 create trigger audience_sources_guard_quality before insert or update on public.audience_sources for each row execute function private.guard_source_quality();
-
-create trigger audience_sources_notify_review after update of status on public.audience_sources for each row when ((new.status is distinct from old.status)) execute function private.notify_review_decision();
-
-create trigger audience_sources_refuse_deleting_evidence before delete on public.audience_sources for each row execute function private.refuse_deleting_evidence();
 
 create trigger audience_sources_set_updated_at before update on public.audience_sources for each row execute function public.set_updated_at();
 

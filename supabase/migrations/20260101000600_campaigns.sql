@@ -85,6 +85,10 @@ comment on table public.content_revisions is 'Changes to an approved source''s o
 revoke insert, update, delete, truncate, references, trigger on table public.content_revisions from anon, authenticated;
 revoke truncate, references, trigger on table public.content_revisions from service_role;
 
+-- === Foreign keys to the tables above, from tables of earlier domains ====================================
+
+alter table public.wallet_transactions add constraint wallet_transactions_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict;
+
 -- === Functions ===========================================================================================
 
 create function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text default null::text)
@@ -178,6 +182,22 @@ $function$;
 comment on function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text) is 'Admins review, ban and reinstate campaigns; the reason becomes the advertiser-visible note and is audit-logged. Banning releases open reservations.';
 revoke execute on function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text) from anon, public;
 
+create function private.advertiser_balance_of(p_user_id uuid)
+ returns table(available numeric, reserved numeric, on_hold numeric, balance numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select (b.balance - h.on_hold - r.reserved)::numeric(12, 2), r.reserved::numeric(12, 2), h.on_hold::numeric(12, 2),
+         b.balance::numeric(12, 2)
+  from (select coalesce((select w.balance from public.wallet_balances w where w.user_id = p_user_id), 0) as balance) b,
+       (select coalesce(-sum(t.amount), 0) as on_hold from public.wallet_transactions t
+        where t.user_id = p_user_id and t.type = 'hold' and t.status = 'pending') h,
+       (select coalesce(sum(c.budget_reserved), 0) as reserved from public.campaigns c where c.advertiser_id = p_user_id) r
+$function$;
+comment on function private.advertiser_balance_of(p_user_id uuid) is 'An advertiser''s money: balance (settled), on hold (screening), reserved (pending subscriptions), available.';
+revoke execute on function private.advertiser_balance_of(p_user_id uuid) from public;
+
 create function public.archive_campaign(p_campaign_id uuid)
  returns jsonb
  language plpgsql
@@ -199,6 +219,42 @@ end
 $function$;
 comment on function public.archive_campaign(p_campaign_id uuid) is 'Advertisers retire a campaign: no new subscribers; reservations already made are honoured; history stays.';
 revoke execute on function public.archive_campaign(p_campaign_id uuid) from anon, public;
+
+create function public.divert_public_edits()
+ returns trigger
+ language plpgsql
+ set search_path to ''
+as $function$
+declare
+  fields text[] := case when tg_table_name = 'campaigns'
+    then array['name', 'description', 'image_url', 'website_url', 'category']
+    else array['name', 'description', 'image_url', 'url', 'category', 'platform'] end;
+  diff jsonb := '{}';
+  f text;
+  new_row jsonb := to_jsonb(new);
+  old_row jsonb := to_jsonb(old);
+begin
+  if not public.is_api_caller() or old.approved_at is null then
+    return new;
+  end if;
+  foreach f in array fields loop
+    if (new_row -> f) is distinct from (old_row -> f) then
+      diff := diff || jsonb_build_object(f, new_row -> f);
+      new_row := jsonb_set(new_row, array[f], coalesce(old_row -> f, 'null'::jsonb));
+    end if;
+  end loop;
+  if diff = '{}' then
+    return new;
+  end if;
+  perform public.submit_revision(case when tg_table_name = 'campaigns' then 'campaign' else 'audience_source' end, old.id, diff);
+  if tg_table_name = 'campaigns' then
+    return jsonb_populate_record(null::public.campaigns, new_row);
+  end if;
+  return jsonb_populate_record(null::public.audience_sources, new_row);
+end
+$function$;
+comment on function public.divert_public_edits() is 'Trigger: after approval, edits of public fields from the API become a pending revision; the approved values stay live.';
+revoke execute on function public.divert_public_edits() from anon, authenticated, public;
 
 create function private.guard_campaign_budget()
  returns trigger
@@ -264,6 +320,32 @@ as $function$
 $function$;
 comment on function public.my_default_campaign() is 'The campaign the analytics page opens on: the signed-in advertiser''s most recent active one, else their most recent.';
 revoke execute on function public.my_default_campaign() from anon, public;
+
+create function private.refuse_deleting_evidence()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if tg_table_name = 'audience_sources' and (
+       exists (select 1 from public.link_clicks where audience_source_id = old.id)
+       or exists (select 1 from public.newsletter_subscriptions where audience_source_id = old.id)) then
+    raise exception 'This source has clicks or subscribers, so it can''t be deleted. Archive it instead.'
+      using errcode = '23503';
+  end if;
+  if tg_table_name = 'campaigns' and (
+       exists (select 1 from public.newsletter_subscriptions where campaign_id = old.id)
+       or exists (select 1 from public.link_clicks where campaign_id = old.id)
+       or exists (select 1 from public.wallet_transactions where campaign_id = old.id)) then
+    raise exception 'This campaign has subscribers or payments, so it can''t be deleted. Archive it instead.'
+      using errcode = '23503';
+  end if;
+  return old;
+end
+$function$;
+comment on function private.refuse_deleting_evidence() is 'Trigger: sources and campaigns with activity are archived, never deleted.';
+revoke execute on function private.refuse_deleting_evidence() from public;
 
 create function public.set_campaign_funding_status()
  returns trigger
@@ -331,15 +413,129 @@ $function$;
 comment on function public.submit_campaign_for_review(p_campaign_id uuid) is 'Advertisers send their own draft campaign to review (draft -> pending_review, the one status step that is theirs).';
 revoke execute on function public.submit_campaign_for_review(p_campaign_id uuid) from anon, public;
 
+create function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb)
+ returns uuid
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  allowed text[] := case p_subject_type
+    when 'campaign' then array['name', 'description', 'image_url', 'website_url', 'category']
+    when 'audience_source' then array['name', 'description', 'image_url', 'url', 'category', 'platform'] end;
+  owner uuid;
+  approved timestamptz;
+  diff jsonb;
+  revision_id uuid;
+begin
+  if allowed is null then
+    raise exception 'Unknown revision subject' using errcode = '22023';
+  end if;
+  if p_subject_type = 'campaign' then
+    select advertiser_id, approved_at into owner, approved from public.campaigns where id = p_subject_id;
+  else
+    select publisher_id, approved_at into owner, approved from public.audience_sources where id = p_subject_id;
+  end if;
+  if owner is null or owner is distinct from (select auth.uid()) then
+    raise exception 'You can only revise your own listings' using errcode = '42501';
+  end if;
+  select coalesce(jsonb_object_agg(key, value), '{}') into diff
+    from jsonb_each(case when jsonb_typeof(p_changes) = 'object' then p_changes else '{}' end)
+    where key = any (allowed);
+  if diff = '{}' then
+    raise exception 'Nothing to revise' using errcode = '22023';
+  end if;
+  insert into public.content_revisions as r (subject_type, subject_id, author_id, changes)
+  values (p_subject_type, p_subject_id, owner, diff)
+  on conflict (subject_type, subject_id) where status = 'pending'
+  do update set changes = r.changes || excluded.changes, updated_at = now()
+  returning id into revision_id;
+  return revision_id;
+end
+$function$;
+comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields; an admin reviews them. Edits through the table land here too.';
+revoke execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) from anon, public;
+
+create function private.wallet_available(p_user_id uuid)
+ returns numeric
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select coalesce((select balance from public.wallet_balances where user_id = p_user_id), 0)
+       + coalesce((select sum(amount) from public.wallet_transactions
+                   where user_id = p_user_id and type = 'hold' and status = 'pending'), 0)
+       - coalesce((select sum(budget_reserved) from public.campaigns where advertiser_id = p_user_id), 0)
+$function$;
+comment on function private.wallet_available(p_user_id uuid) is 'Internal: what an advertiser can still promise — balance minus pending holds minus reservations.';
+revoke execute on function private.wallet_available(p_user_id uuid) from public;
+
+create function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
+ returns text
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select case
+    when p_budget_total - p_budget_spent - p_budget_reserved < p_price then 'budget_exhausted'
+    when private.wallet_available(p_advertiser_id) < p_price then 'balance_exhausted'
+    else 'funded'
+  end
+$function$;
+comment on function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) is 'Whether a campaign can promise one more subscriber from its remaining budget (after spend and reservations) and its advertiser''s available balance.';
+revoke execute on function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) from public;
+
+create function private.refresh_campaign_funding(p_advertiser_id uuid)
+ returns void
+ language sql
+ security definer
+ set search_path to ''
+as $function$
+  update public.campaigns c set funding_status = c.funding_status
+  where c.advertiser_id = p_advertiser_id
+    and c.funding_status is distinct from private.campaign_funding_status(
+      c.advertiser_id, c.price_per_subscriber, c.budget_total, c.budget_spent, c.budget_reserved)
+$function$;
+comment on function private.refresh_campaign_funding(p_advertiser_id uuid) is 'Internal: re-derives funding_status of an advertiser''s campaigns after their balance moved.';
+revoke execute on function private.refresh_campaign_funding(p_advertiser_id uuid) from public;
+
+-- === Views ===============================================================================================
+
+create view public.wallets with (security_invoker=true) as
+ select w.id,
+    w.user_id,
+    w.balance,
+    (coalesce(h.held, (0)::numeric))::numeric(12,2) as held,
+    (((w.balance - coalesce(h.held, (0)::numeric)) - coalesce(r.reserved, (0)::numeric)))::numeric(12,2) as available,
+    (coalesce(e.pending_earnings, (0)::numeric))::numeric(12,2) as pending_earnings,
+    w.created_at,
+    w.updated_at,
+    (coalesce(r.reserved, (0)::numeric))::numeric(12,2) as reserved
+   from (((public.wallet_balances w
+     left join lateral ( select (- sum(t.amount)) as held
+           from public.wallet_transactions t
+          where ((t.user_id = w.user_id) and (t.type = 'hold'::text) and (t.status = 'pending'::text))) h on (true))
+     left join lateral ( select sum(t.amount) as pending_earnings
+           from public.wallet_transactions t
+          where ((t.user_id = w.user_id) and (t.type = 'earning'::text) and (t.status = 'pending'::text))) e on (true))
+     left join lateral ( select sum(c.budget_reserved) as reserved
+           from public.campaigns c
+          where (c.advertiser_id = w.user_id)) r on (true));
+comment on view public.wallets is 'Wallet summary for screens: balance, held (pending holds), reserved (pending subscriptions), available (balance minus both) and pending earnings. Invoker rights: the wallet_balances policies apply.';
+revoke insert, update, delete, truncate, references, trigger on table public.wallets from anon, authenticated;
+revoke truncate, references, trigger on table public.wallets from service_role;
+
 -- === Triggers ============================================================================================
+
+create trigger audience_sources_divert_public_edits before update on public.audience_sources for each row execute function public.divert_public_edits();
+
+create trigger audience_sources_refuse_deleting_evidence before delete on public.audience_sources for each row execute function private.refuse_deleting_evidence();
 
 create trigger campaigns_divert_public_edits before update on public.campaigns for each row execute function public.divert_public_edits();
 
 create trigger campaigns_guard_budget before insert or update of budget_total, budget_spent, budget_reserved on public.campaigns for each row execute function private.guard_campaign_budget();
 
 create trigger campaigns_guard_columns before insert or update on public.campaigns for each row execute function public.guard_campaign_columns();
-
-create trigger campaigns_notify_review after update of status on public.campaigns for each row when ((new.status is distinct from old.status)) execute function private.notify_review_decision();
 
 create trigger campaigns_refuse_deleting_evidence before delete on public.campaigns for each row execute function private.refuse_deleting_evidence();
 

@@ -64,66 +64,9 @@ revoke select, insert, update, delete, truncate, references, trigger on table pu
 revoke truncate, references, trigger on table public.newsletter_subscriptions from service_role;
 grant select (id, campaign_id, email, status, confirmed_at, audience_source_id, counted, not_counted_reason, price, created_at, updated_at) on public.newsletter_subscriptions to authenticated;
 
-create table public.wallet_transactions (
-  id uuid default gen_random_uuid() not null,
-  user_id uuid not null,
-  amount numeric(12,2) not null,
-  type text not null,
-  status text default 'completed'::text not null,
-  description text,
-  reference text,
-  campaign_id uuid,
-  subscription_id uuid,
-  available_at timestamp with time zone,
-  created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null,
-  constraint wallet_transactions_pkey primary key (id),
-  constraint wallet_transactions_type_reference_key unique (type, reference),
-  constraint wallet_transactions_status_check check ((status = any ((enum_range(null::public.transaction_status))::text[]))),
-  constraint wallet_transactions_type_check check ((type = any ((enum_range(null::public.transaction_type))::text[]))),
-  constraint wallet_transactions_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict,
-  constraint wallet_transactions_subscription_id_fkey foreign key (subscription_id) references public.newsletter_subscriptions(id) on delete restrict,
-  constraint wallet_transactions_user_id_fkey foreign key (user_id) references public.profiles(id) on delete cascade
-);
-alter table public.wallet_transactions enable row level security;
-create index wallet_transactions_campaign_idx on public.wallet_transactions using btree (campaign_id) where (campaign_id is not null);
-create index wallet_transactions_pending_idx on public.wallet_transactions using btree (available_at) where (status = 'pending'::text);
-create index wallet_transactions_subscription_idx on public.wallet_transactions using btree (subscription_id) where (subscription_id is not null);
-create index wallet_transactions_user_created_idx on public.wallet_transactions using btree (user_id, created_at desc);
-comment on table public.wallet_transactions is 'The ledger. Every money event is one row; reference is unique per type so each event happens once. Holds are negative and pending until screening ends; earnings are positive and pending until then.';
-revoke insert, update, delete, truncate, references, trigger on table public.wallet_transactions from anon, authenticated;
-revoke truncate, references, trigger on table public.wallet_transactions from service_role;
+-- === Foreign keys to the tables above, from tables of earlier domains ====================================
 
-create table public.deposits (
-  id uuid default gen_random_uuid() not null,
-  user_id uuid not null,
-  amount numeric(12,2) not null,
-  currency text default 'usd'::text not null,
-  status public.deposit_status default 'pending'::public.deposit_status not null,
-  stripe_session_id text not null,
-  stripe_payment_intent text,
-  transaction_id uuid,
-  failure_reason text,
-  expires_at timestamp with time zone,
-  completed_at timestamp with time zone,
-  created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null,
-  constraint deposits_pkey primary key (id),
-  constraint deposits_stripe_session_id_key unique (stripe_session_id),
-  constraint deposits_amount_check check (((amount >= (10)::numeric) and (amount <= (10000)::numeric))),
-  constraint deposits_completed_has_transaction check (((status = 'completed'::public.deposit_status) = (transaction_id is not null))),
-  constraint deposits_currency_check check ((currency = 'usd'::text)),
-  constraint deposits_stripe_session_id_check check ((btrim(stripe_session_id) <> ''::text)),
-  constraint deposits_transaction_id_fkey foreign key (transaction_id) references public.wallet_transactions(id),
-  constraint deposits_user_id_fkey foreign key (user_id) references public.profiles(id) on delete cascade
-);
-alter table public.deposits enable row level security;
-create index deposits_created_idx on public.deposits using btree (created_at desc);
-create index deposits_transaction_idx on public.deposits using btree (transaction_id) where (transaction_id is not null);
-create index deposits_user_created_idx on public.deposits using btree (user_id, created_at desc);
-comment on table public.deposits is 'One row per checkout session (Stripe reference in stripe_session_id). Completed rows point at their ledger row; the balance still comes from the ledger alone.';
-revoke insert, update, delete, truncate, references, trigger on table public.deposits from anon, authenticated;
-revoke truncate, references, trigger on table public.deposits from service_role;
+alter table public.wallet_transactions add constraint wallet_transactions_subscription_id_fkey foreign key (subscription_id) references public.newsletter_subscriptions(id) on delete restrict;
 
 -- === Functions ===========================================================================================
 
@@ -140,22 +83,6 @@ end
 $function$;
 comment on function public.admin_refund_subscription(p_subscription_id uuid, p_reason text) is 'Admins settle disputes: refunds a subscriber during screening (audit-logged).';
 revoke execute on function public.admin_refund_subscription(p_subscription_id uuid, p_reason text) from anon, public;
-
-create function private.advertiser_balance_of(p_user_id uuid)
- returns table(available numeric, reserved numeric, on_hold numeric, balance numeric)
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select (b.balance - h.on_hold - r.reserved)::numeric(12, 2), r.reserved::numeric(12, 2), h.on_hold::numeric(12, 2),
-         b.balance::numeric(12, 2)
-  from (select coalesce((select w.balance from public.wallet_balances w where w.user_id = p_user_id), 0) as balance) b,
-       (select coalesce(-sum(t.amount), 0) as on_hold from public.wallet_transactions t
-        where t.user_id = p_user_id and t.type = 'hold' and t.status = 'pending') h,
-       (select coalesce(sum(c.budget_reserved), 0) as reserved from public.campaigns c where c.advertiser_id = p_user_id) r
-$function$;
-comment on function private.advertiser_balance_of(p_user_id uuid) is 'An advertiser''s money: balance (settled), on hold (screening), reserved (pending subscriptions), available.';
-revoke execute on function private.advertiser_balance_of(p_user_id uuid) from public;
 
 create function public.campaign_subscriber_count(p_campaign_id uuid, p_search text default null::text)
  returns bigint
@@ -268,81 +195,6 @@ as $function$
 $function$;
 comment on function private.click_backs_subscription(p_click_id uuid, p_source_id uuid, p_ip text, p_user_agent text, p_at timestamp with time zone) is 'Internal: the no_click rule — a counted click of the same source by the same visitor within 24 hours before subscribing.';
 revoke execute on function private.click_backs_subscription(p_click_id uuid, p_source_id uuid, p_ip text, p_user_agent text, p_at timestamp with time zone) from public;
-
-create function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text default null::text)
- returns jsonb
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  d public.deposits;
-begin
-  if p_status is null or p_status not in ('failed', 'expired') then
-    raise exception 'A deposit can only be closed as failed or expired' using errcode = '22023';
-  end if;
-  select * into d from public.deposits where stripe_session_id = p_session_id for update;
-  if not found then
-    return jsonb_build_object('result', 'unknown_session');
-  end if;
-  -- Only a pending deposit closes: a late or reordered event never undoes a credit.
-  if d.status <> 'pending' then
-    return jsonb_build_object('result', 'unchanged', 'deposit_id', d.id, 'status', d.status);
-  end if;
-  update public.deposits set status = p_status, failure_reason = p_reason where id = d.id;
-  return jsonb_build_object('result', 'closed', 'deposit_id', d.id, 'status', p_status);
-end
-$function$;
-comment on function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text) is 'payments-webhook, service role only: marks a pending deposit failed or expired; completed ones never change.';
-revoke execute on function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text) from anon, authenticated, public;
-
-create function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text default null::text, p_notify boolean default true)
- returns jsonb
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  d public.deposits;
-  tx uuid;
-  new_balance numeric;
-begin
-  select * into d from public.deposits where stripe_session_id = p_session_id for update;
-  if not found then
-    return jsonb_build_object('result', 'unknown_session');
-  end if;
-  if p_user_id is distinct from d.user_id then
-    return jsonb_build_object('result', 'user_mismatch', 'deposit_id', d.id);
-  end if;
-  if p_amount is distinct from d.amount then
-    return jsonb_build_object('result', 'amount_mismatch', 'deposit_id', d.id);
-  end if;
-  if d.status = 'completed' then
-    return jsonb_build_object('result', 'already_credited', 'deposit_id', d.id, 'user_id', d.user_id,
-      'amount', d.amount, 'transaction_id', d.transaction_id);
-  end if;
-  -- A failed or expired deposit that Stripe later reports paid is still credited: the money was taken.
-  tx := private.post_ledger(d.user_id, d.amount, 'deposit', 'completed', 'Deposit', d.stripe_session_id);
-  if tx is null then
-    -- The ledger already has this reference (credited before the deposits table existed).
-    select id into tx from public.wallet_transactions where type = 'deposit' and reference = d.stripe_session_id;
-  end if;
-  update public.deposits
-    set status = 'completed', transaction_id = tx, completed_at = now(), failure_reason = null,
-        stripe_payment_intent = coalesce(p_payment_intent, stripe_payment_intent)
-    where id = d.id;
-  new_balance := (select w.balance from public.wallet_balances w where w.user_id = d.user_id);
-  if p_notify then
-    perform private.enqueue_notification(d.user_id, 'deposit_receipt',
-      jsonb_build_object('amount', d.amount, 'reference', d.stripe_session_id, 'balance', new_balance),
-      'deposit_receipt:' || d.stripe_session_id);
-  end if;
-  return jsonb_build_object('result', 'credited', 'deposit_id', d.id, 'user_id', d.user_id, 'amount', d.amount,
-    'transaction_id', tx, 'balance', new_balance);
-end
-$function$;
-comment on function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text, p_notify boolean) is 'payments-webhook, service role only: credits a paid checkout session once (result credited) and queues its receipt, whatever the replays (already_credited); unknown_session, user_mismatch and amount_mismatch credit nothing.';
-revoke execute on function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text, p_notify boolean) from anon, authenticated, public;
 
 create function public.confirm_subscription(p_token_hash text, p_email text, p_ip text default null::text, p_user_agent text default null::text)
  returns jsonb
@@ -584,37 +436,6 @@ $function$;
 comment on function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions) is 'Internal: queues a subscriber event for every endpoint that takes it, and asks for delivery after commit.';
 revoke execute on function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions) from public;
 
-create function private.finish_ledger(p_transaction_id uuid, p_status text, p_description text default null::text)
- returns boolean
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  t public.wallet_transactions;
-begin
-  select * into t from public.wallet_transactions where id = p_transaction_id;
-  if not found then
-    return false;
-  end if;
-  perform private.lock_wallet(t.user_id);
-  update public.wallet_transactions
-    set status = p_status, description = coalesce(p_description, description)
-    where id = p_transaction_id and status = 'pending'
-    returning * into t;
-  if not found then
-    return false;
-  end if;
-  if p_status = 'completed' then
-    update public.wallet_balances set balance = balance + t.amount where user_id = t.user_id;
-  end if;
-  perform private.refresh_campaign_funding(t.user_id);
-  return true;
-end
-$function$;
-comment on function private.finish_ledger(p_transaction_id uuid, p_status text, p_description text) is 'Internal: completes or cancels one pending ledger row exactly once, keeping balance = sum of completed rows.';
-revoke execute on function private.finish_ledger(p_transaction_id uuid, p_status text, p_description text) from public;
-
 create function private.in_screening(p_subscription_id uuid)
  returns boolean
  language sql
@@ -626,47 +447,6 @@ as $function$
 $function$;
 comment on function private.in_screening(p_subscription_id uuid) is 'Internal: whether a charged subscriber is still in screening (its hold pending), so a dispute can refund it.';
 revoke execute on function private.in_screening(p_subscription_id uuid) from public;
-
-create function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone default null::timestamp with time zone)
- returns jsonb
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  d public.deposits;
-begin
-  if p_session_id is null or btrim(p_session_id) = '' then
-    raise exception 'A payment reference is required' using errcode = '22023';
-  end if;
-  if p_amount is null or p_amount < 10 or p_amount > 10000 then
-    raise exception 'Deposits must be between 10 and 10,000 credits' using errcode = '22023';
-  end if;
-  if p_amount <> round(p_amount, 2) then
-    raise exception 'Deposits can have at most two decimals' using errcode = '22023';
-  end if;
-  if not exists (select 1 from public.profiles where id = p_user_id) then
-    raise exception 'User not found' using errcode = 'P0002';
-  end if;
-  if not exists (select 1 from public.profiles where id = p_user_id and user_type = 'advertiser') then
-    raise exception 'Only advertisers can add funds to a wallet' using errcode = '42501';
-  end if;
-  insert into public.deposits (user_id, amount, stripe_session_id, expires_at)
-  values (p_user_id, p_amount, p_session_id, p_expires_at)
-  on conflict (stripe_session_id) do nothing
-  returning * into d;
-  if not found then
-    -- A retried request for the same session is fine; the same session for other terms is not.
-    select * into d from public.deposits where stripe_session_id = p_session_id;
-    if d.user_id <> p_user_id or d.amount <> p_amount then
-      raise exception 'This payment reference belongs to another deposit' using errcode = '23505';
-    end if;
-  end if;
-  return jsonb_build_object('id', d.id, 'status', d.status, 'amount', d.amount, 'stripe_session_id', d.stripe_session_id);
-end
-$function$;
-comment on function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone) is 'create-checkout-session, service role only: a pending deposit for a checkout session an advertiser is about to pay. Moves no money.';
-revoke execute on function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone) from anon, authenticated, public;
 
 create function private.paid_subscriber_refusal(s public.newsletter_subscriptions, p_confirming boolean)
  returns text
@@ -791,94 +571,7 @@ $function$;
 comment on function public.take_confirmation_email_allowance(p_email text) is 'subscribe and send-backup-confirmation, service role only: counts one confirmation email to this inbox (canonical address); 0 when allowed, else the seconds until the next one may go.';
 revoke execute on function public.take_confirmation_email_allowance(p_email text) from anon, authenticated, public;
 
-create function private.wallet_available(p_user_id uuid)
- returns numeric
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select coalesce((select balance from public.wallet_balances where user_id = p_user_id), 0)
-       + coalesce((select sum(amount) from public.wallet_transactions
-                   where user_id = p_user_id and type = 'hold' and status = 'pending'), 0)
-       - coalesce((select sum(budget_reserved) from public.campaigns where advertiser_id = p_user_id), 0)
-$function$;
-comment on function private.wallet_available(p_user_id uuid) is 'Internal: what an advertiser can still promise — balance minus pending holds minus reservations.';
-revoke execute on function private.wallet_available(p_user_id uuid) from public;
-
-create function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
- returns text
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select case
-    when p_budget_total - p_budget_spent - p_budget_reserved < p_price then 'budget_exhausted'
-    when private.wallet_available(p_advertiser_id) < p_price then 'balance_exhausted'
-    else 'funded'
-  end
-$function$;
-comment on function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) is 'Whether a campaign can promise one more subscriber from its remaining budget (after spend and reservations) and its advertiser''s available balance.';
-revoke execute on function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) from public;
-
-create function private.refresh_campaign_funding(p_advertiser_id uuid)
- returns void
- language sql
- security definer
- set search_path to ''
-as $function$
-  update public.campaigns c set funding_status = c.funding_status
-  where c.advertiser_id = p_advertiser_id
-    and c.funding_status is distinct from private.campaign_funding_status(
-      c.advertiser_id, c.price_per_subscriber, c.budget_total, c.budget_spent, c.budget_reserved)
-$function$;
-comment on function private.refresh_campaign_funding(p_advertiser_id uuid) is 'Internal: re-derives funding_status of an advertiser''s campaigns after their balance moved.';
-revoke execute on function private.refresh_campaign_funding(p_advertiser_id uuid) from public;
-
-create function private.wallet_covers_hold(p_user_id uuid, p_amount numeric)
- returns boolean
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select coalesce((select balance from public.wallet_balances where user_id = p_user_id), 0)
-       + coalesce((select sum(amount) from public.wallet_transactions
-                   where user_id = p_user_id and type = 'hold' and status = 'pending'), 0)
-       - abs(coalesce(p_amount, 0)) >= 0
-$function$;
-comment on function private.wallet_covers_hold(p_user_id uuid, p_amount numeric) is 'Whether the wallet''s balance pays every pending hold plus one more of p_amount (call it with the wallet locked).';
-revoke execute on function private.wallet_covers_hold(p_user_id uuid, p_amount numeric) from public;
-
--- === Views ===============================================================================================
-
-create view public.wallets with (security_invoker=true) as
- select w.id,
-    w.user_id,
-    w.balance,
-    (coalesce(h.held, (0)::numeric))::numeric(12,2) as held,
-    (((w.balance - coalesce(h.held, (0)::numeric)) - coalesce(r.reserved, (0)::numeric)))::numeric(12,2) as available,
-    (coalesce(e.pending_earnings, (0)::numeric))::numeric(12,2) as pending_earnings,
-    w.created_at,
-    w.updated_at,
-    (coalesce(r.reserved, (0)::numeric))::numeric(12,2) as reserved
-   from (((public.wallet_balances w
-     left join lateral ( select (- sum(t.amount)) as held
-           from public.wallet_transactions t
-          where ((t.user_id = w.user_id) and (t.type = 'hold'::text) and (t.status = 'pending'::text))) h on (true))
-     left join lateral ( select sum(t.amount) as pending_earnings
-           from public.wallet_transactions t
-          where ((t.user_id = w.user_id) and (t.type = 'earning'::text) and (t.status = 'pending'::text))) e on (true))
-     left join lateral ( select sum(c.budget_reserved) as reserved
-           from public.campaigns c
-          where (c.advertiser_id = w.user_id)) r on (true));
-comment on view public.wallets is 'Wallet summary for screens: balance, held (pending holds), reserved (pending subscriptions), available (balance minus both) and pending earnings. Invoker rights: the wallet_balances policies apply.';
-revoke insert, update, delete, truncate, references, trigger on table public.wallets from anon, authenticated;
-revoke truncate, references, trigger on table public.wallets from service_role;
-
 -- === Triggers ============================================================================================
-
-create trigger deposits_immutable before update on public.deposits for each row execute function public.forbid_column_changes('user_id', 'amount', 'currency', 'stripe_session_id');
-
-create trigger deposits_set_updated_at before update on public.deposits for each row execute function public.set_updated_at();
 
 create trigger newsletter_subscriptions_attribute_click after insert or update of click_id on public.newsletter_subscriptions for each row execute function private.subscription_attributes_click();
 
@@ -886,21 +579,7 @@ create trigger newsletter_subscriptions_immutable before update on public.newsle
 
 create trigger newsletter_subscriptions_set_updated_at before update on public.newsletter_subscriptions for each row execute function public.set_updated_at();
 
-create trigger wallet_transactions_immutable before update on public.wallet_transactions for each row execute function public.forbid_column_changes('user_id', 'amount', 'type', 'reference');
-
-create trigger wallet_transactions_set_updated_at before update on public.wallet_transactions for each row execute function public.set_updated_at();
-
 -- === Row-level security policies =========================================================================
-
-create policy "Admins can read every deposit" on public.deposits
-  for select to authenticated
-  using (( select public.is_admin() as is_admin));
-create policy "Deposits are read only in a live session" on public.deposits as restrictive
-  for select to authenticated
-  using (( select public.session_is_live() as session_is_live));
-create policy "Users can read their own deposits" on public.deposits
-  for select to authenticated
-  using ((( select auth.uid() as uid) = user_id));
 
 create policy "Admins can read every subscription" on public.newsletter_subscriptions
   for select to authenticated
@@ -910,13 +589,3 @@ create policy "Advertisers can read confirmed subscribers of their campaigns" on
   using (((confirmed_at is not null) and (exists ( select 1
    from public.campaigns c
   where ((c.id = newsletter_subscriptions.campaign_id) and (c.advertiser_id = ( select auth.uid() as uid)))))));
-
-create policy "Admins can read every transaction" on public.wallet_transactions
-  for select to authenticated
-  using (( select public.is_admin() as is_admin));
-create policy "Ledger rows are read only in a live session" on public.wallet_transactions as restrictive
-  for select to authenticated
-  using (( select public.session_is_live() as session_is_live));
-create policy "Users can read their own transactions" on public.wallet_transactions
-  for select to authenticated
-  using ((( select auth.uid() as uid) = user_id));

@@ -252,7 +252,53 @@ $function$;
 comment on function private.notify_low_balances() is 'Scheduled every minute (notify-low-balances): one low-balance email per fall below five subscribers'' price.';
 revoke execute on function private.notify_low_balances() from public;
 
+create function private.notify_review_decision()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  was_public boolean;
+  is_public boolean;
+  decision text;
+  owner uuid;
+begin
+  if tg_table_name = 'audience_sources' then
+    was_public := public.is_source_public(old.status);
+    is_public := public.is_source_public(new.status);
+    owner := new.publisher_id;
+  else
+    was_public := old.status in ('active', 'paused', 'completed');
+    is_public := new.status = 'active';
+    owner := new.advertiser_id;
+  end if;
+  decision := case
+    when new.status = 'banned' then 'banned'
+    when new.status = 'rejected' then 'rejected'
+    when is_public and not was_public and old.status = 'banned' then 'reinstated'
+    when is_public and not was_public then 'approved'
+  end;
+  if decision is not null then
+    perform private.enqueue_notification(
+      owner,
+      case when tg_table_name = 'audience_sources' then 'source_reviewed' else 'campaign_reviewed' end,
+      jsonb_build_object(
+        case when tg_table_name = 'audience_sources' then 'source_name' else 'campaign_name' end, new.name,
+        'status', decision, 'note', new.review_note),
+      null);
+  end if;
+  return null;
+end
+$function$;
+comment on function private.notify_review_decision() is 'Trigger: emails the owner when an admin approves, rejects, bans or reinstates their source or campaign.';
+revoke execute on function private.notify_review_decision() from public;
+
 -- === Triggers ============================================================================================
+
+create trigger audience_sources_notify_review after update of status on public.audience_sources for each row when ((new.status is distinct from old.status)) execute function private.notify_review_decision();
+
+create trigger campaigns_notify_review after update of status on public.campaigns for each row when ((new.status is distinct from old.status)) execute function private.notify_review_decision();
 
 create trigger contact_messages_rate_limit before insert on public.contact_messages for each row execute function private.limit_contact_messages();
 

@@ -72,7 +72,9 @@ const RELATION_DOMAINS: Record<string, string> = {
 /** Functions by name, first match wins; a function no rule names goes to the latest domain of the tables it names. */
 const FUNCTION_DOMAINS: [RegExp, string][] = [
   [/^(set_updated_at|forbid_column_changes|utc_day|client_ip|hit_rate_limit|is_non_public_address|require_live_session|session_is_live|session_aal|require_aal|has_verified_factor|is_api_caller|visitor_hash|is_bot_user_agent|canonical_email|fold_email|email_search_pattern)$/, 'extensions_and_helpers'],
-  [/^(handle_new_user|handle_user_email_change|fill_profile_email|guard_profile_columns|current_user_type|is_admin|is_admin_account|require_admin|admin_set_user_type|admin_list_users|log_moderation_event|admin_audit_log|admin_decide_revision|submit_revision|divert_public_edits|notify_review_decision|refuse_deleting_evidence)$/, 'profiles_and_auth'],
+  [/^(handle_new_user|handle_user_email_change|fill_profile_email|guard_profile_columns|current_user_type|is_admin|is_admin_account|require_admin|admin_set_user_type|admin_list_users|log_moderation_event|admin_audit_log)$/, 'profiles_and_auth'],
+  [/revision|divert_public_edits|refuse_deleting_evidence/, 'campaigns'],
+  [/notify_review_decision/, 'notifications_and_jobs'],
   [/figures|totals|_daily|_day$|not_counted|figures_viewer|sees_pair|bump_|campaign_source_stats/, 'figures'],
   [/webhook/, 'webhooks'],
   [/dispute|disputable|mark_refunded/, 'disputes'],
@@ -87,12 +89,13 @@ const FUNCTION_DOMAINS: [RegExp, string][] = [
 
 const domainIndex = new Map(DOMAINS.map((d, i) => [d.slug, i]))
 
-type Category = 'schema' | 'type' | 'table' | 'function' | 'view' | 'index' | 'data' | 'trigger' | 'policy' | 'job'
-const CATEGORY_ORDER: Category[] = ['schema', 'type', 'table', 'function', 'view', 'index', 'data', 'trigger', 'policy', 'job']
+type Category = 'schema' | 'type' | 'table' | 'constraint' | 'function' | 'view' | 'index' | 'data' | 'trigger' | 'policy' | 'job'
+const CATEGORY_ORDER: Category[] = ['schema', 'type', 'table', 'constraint', 'function', 'view', 'index', 'data', 'trigger', 'policy', 'job']
 const SECTION_TITLES: Record<Category, string> = {
   schema: 'Extensions, schemas and roles',
   type: 'Types',
   table: 'Tables',
+  constraint: 'Foreign keys to the tables above, from tables of earlier domains',
   function: 'Functions',
   view: 'Views',
   index: 'Indexes on functions',
@@ -235,13 +238,29 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
   for (const t of catalog.tables) {
     const key = `table:${t.schema}.${t.name}`
     const domain = relationDomain(t.schema, t.name)
-    const { sql, separateIndexes } = tableSql(t, catalog)
+    // A foreign key to a table of a later domain is added in that domain's file, so each table stays in its own.
+    const laterKeys = t.constraints.filter((c) => {
+      const slug = c.references ? RELATION_DOMAINS[c.references] : undefined // auth.users is no domain's
+      return slug !== undefined && domainIndex.get(slug)! > domain
+    })
+    const { sql, separateIndexes } = tableSql(t, catalog, laterKeys)
     const tableText = [
       ...t.columns.map((c) => `${c.type} ${c.default ?? ''}`),
-      ...t.constraints.map((c) => c.definition),
+      ...t.constraints.filter((c) => !laterKeys.includes(c)).map((c) => c.definition),
       ...t.indexes.filter((i) => !separateIndexes.includes(i)).map((i) => i.definition),
     ].join('\n')
     items.push({ key, name: t.name, domain, category: 'table', deps: depsOf(tableText, key), sql })
+    for (const c of laterKeys) {
+      const [schema, name] = c.references!.split('.') as [string, string]
+      items.push({
+        key: `constraint:${t.schema}.${t.name}.${c.name}`,
+        name: `${t.name} ${c.name}`,
+        domain: relationDomain(schema, name),
+        category: 'constraint',
+        deps: [key, ...depsOf(c.definition, key)],
+        sql: `alter table ${t.schema}.${quoteIdent(t.name)} add constraint ${quoteIdent(c.name)} ${lower(c.definition)};`,
+      })
+    }
     for (const index of separateIndexes) {
       items.push({ key: `index:${t.schema}.${index.name}`, name: index.name, domain, category: 'index', deps: [key, ...depsOf(index.definition, key)], sql: `${lower(index.definition)};` })
     }
@@ -336,7 +355,7 @@ function typeSql(t: TypeInfo, catalog: SchemaCatalog): string {
   return lines.join('\n')
 }
 
-function tableSql(t: TableInfo, catalog: SchemaCatalog) {
+function tableSql(t: TableInfo, catalog: SchemaCatalog, laterKeys: TableInfo['constraints']) {
   const name = `${t.schema}.${quoteIdent(t.name)}`
   const columns = t.columns.map((c) => {
     let line = `  ${quoteIdent(c.name)} ${c.type}`
@@ -350,7 +369,8 @@ function tableSql(t: TableInfo, catalog: SchemaCatalog) {
   })
   // Primary key and unique first, then checks, then foreign keys: how a person reads a table.
   const rank: Record<string, number> = { p: 0, u: 1, x: 2, c: 3, f: 4 }
-  const constraints = [...t.constraints]
+  const constraints = t.constraints
+    .filter((c) => !laterKeys.includes(c))
     .sort((a, b) => rank[a.type]! - rank[b.type]! || compare(a.name, b.name))
     .map((c) => `  constraint ${quoteIdent(c.name)} ${lower(c.definition)}`)
   const lines = [`create table ${name} (\n${[...columns, ...constraints].join(',\n')}\n)${t.options?.length ? ` with (${t.options.join(', ')})` : ''};`]

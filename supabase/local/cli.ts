@@ -160,12 +160,16 @@ async function types() {
   const out = path.join(supabaseDir, '..', 'src', 'types', 'database.types.ts')
   // Imported here: it loads prettier (~0.2 s), which starting the backend does not need.
   const { generateTypes } = await import('./db/types')
+  const { writeSchemaFiles, schemasDir } = await import('./db/schema-files')
+  let schemaFiles: string[]
   try {
     await writeFile(out, await generateTypes(db))
+    schemaFiles = await writeSchemaFiles(db)
   } finally {
     await db.close()
   }
   console.log(`Wrote ${path.relative(process.cwd(), out)}`)
+  console.log(`Wrote ${schemaFiles.length} files in ${path.relative(process.cwd(), schemasDir)}/ (the schema's current state, by domain)`)
 }
 
 const commands: Record<string, () => Promise<unknown>> = { start: () => startForeground(), reset, types }

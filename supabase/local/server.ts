@@ -9,6 +9,7 @@ import path from 'node:path'
 import { createAuthHandler, ensureAuthSchema } from './auth/index'
 import { trustedHeaderName } from './client-ip'
 import { loadConfig, numberSetting } from './config'
+import { configReport } from './config-report'
 import type { BackendContext } from './context'
 import { startBackground, type Background } from './cron/background'
 import type { Db } from './db/database'
@@ -56,6 +57,8 @@ export type BackendOptions = {
   cron?: boolean
   /** Overrides config.toml's `[api]` keys (tests expose more schemas or turn on aggregates and plans). */
   api?: Record<string, unknown>
+  /** Overrides config.toml's `[auth]` keys, top level only (tests turn on anonymous sign-ins and the like). */
+  auth?: Record<string, unknown>
 }
 
 export type Backend = {
@@ -70,6 +73,8 @@ export type Backend = {
   cron: Pick<Background, 'tick' | 'drainNet'>
   /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
   reloadSchema(): Promise<void>
+  /** config.toml keys the backend does not act on (config-report.ts), also printed at start. */
+  configReport: string[]
   /** How the database began and milliseconds per start-up step (printed by `npm run backend`). */
   startup: { origin: Origin; phases: Record<string, number> }
   close(): Promise<void>
@@ -118,6 +123,10 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const phases: Record<string, number> = { ...opened.phases, database: lap() }
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
   if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
+  if (opts.auth) config.auth = { ...(config.auth ?? {}), ...opts.auth }
+  // Never silent: a key the backend ignores makes local behaviour differ from hosted Supabase.
+  const report = configReport(config)
+  for (const line of report) console.warn(`[backend] config.toml: ${line}`)
   const { db } = opened
   const api = config.api ?? {}
   const rest = createRestHandler({
@@ -184,6 +193,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   let closing: Promise<void> | null = null
   return {
     startup: { origin: opened.origin, phases },
+    configReport: report,
     apiUrl,
     mailboxUrl: mailbox.httpUrl,
     anonKey: keys.anonKey,

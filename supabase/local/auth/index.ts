@@ -18,6 +18,7 @@ import {
   listUsers,
   updateUserById,
 } from './routes/admin-users'
+import { authorize, identities, sso } from './routes/disabled'
 import { health, settingsRoute } from './routes/health'
 import { logout } from './routes/logout'
 import { challenge, enroll, unenroll, verifyFactor } from './routes/mfa'
@@ -53,6 +54,10 @@ const table: Entry[] = [
   { method: 'POST', pattern: new RegExp(`^/factors/${ID}/challenge$`), route: challenge },
   { method: 'POST', pattern: new RegExp(`^/factors/${ID}/verify$`), route: verifyFactor },
   { method: 'DELETE', pattern: new RegExp(`^/factors/${ID}$`), route: unenroll },
+  { method: 'POST', pattern: /^\/sso$/, route: sso },
+  { method: 'GET', pattern: /^\/authorize$/, route: authorize },
+  { method: 'GET', pattern: /^\/user\/identities\/authorize$/, route: identities },
+  { method: 'DELETE', pattern: new RegExp(`^/user/identities/${ID}$`), route: identities },
   { method: 'POST', pattern: /^\/invite$/, route: invite, admin: true },
   { method: 'GET', pattern: /^\/admin\/users$/, route: listUsers, admin: true },
   { method: 'POST', pattern: /^\/admin\/users$/, route: createUser, admin: true },

@@ -10,7 +10,7 @@ import { signJwt } from '../keys'
 import { randomToken, sha256 } from './crypto'
 import { httpError } from './errors'
 import type { AuthSettings } from './settings'
-import { userJson, type UserRow } from './users'
+import { appMetadataOf, userJson, type UserRow } from './users'
 
 export type AmrEntry = { method: string; timestamp: number }
 export type SessionRow = { id: string; user_id: string; aal: string; amr: AmrEntry[]; factor_id: string | null }
@@ -67,7 +67,7 @@ export async function accessToken(issuer: Omit<Issuer, 'db'>, user: UserRow, ses
     sub: user.id,
     email: user.email ?? '',
     phone: user.phone ?? '',
-    app_metadata: { provider: 'email', providers: ['email'], ...(user.raw_app_meta_data ?? {}) },
+    app_metadata: appMetadataOf(user),
     user_metadata: user.raw_user_meta_data ?? {},
     role: 'authenticated',
     aal: session.aal,

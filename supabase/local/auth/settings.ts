@@ -11,10 +11,16 @@ export type AuthSettings = {
   rotation: boolean
   reuseInterval: number
   signupEnabled: boolean
+  /** `[auth] enable_anonymous_sign_ins` (Supabase CLI default false). */
+  anonymousEnabled: boolean
+  /** `[auth] enable_manual_linking`: the backend links no identities, so on is reported as unsupported. */
+  manualLinkingEnabled: boolean
   emailSignupEnabled: boolean
   confirmEmail: boolean
   doubleConfirmChanges: boolean
   minPasswordLength: number
+  /** From `password_requirements` (checked in password-policy.ts); an unknown value is reported at start and means none. */
+  requiredCharacters: string[]
   maxFrequencySeconds: number
   otpLength: number
   otpExpiry: number
@@ -23,6 +29,8 @@ export type AuthSettings = {
     signInSignUps: number
     tokenVerifications: number
     tokenRefresh: number
+    /** Anonymous sign-ins per hour per IP (`anonymous_users`, default 30). */
+    anonymousUsers: number
     /** Auth emails one inbox (inboxOf) receives in 5 minutes, whichever accounts they are for. */
     emailsPerInbox: number
     /** Failed passwords per account in 15 minutes (at most 5 from each address) before new addresses wait. */
@@ -47,6 +55,20 @@ export function durationSeconds(value: unknown, fallback: number): number {
   return m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600
 }
 
+const LOWER = 'abcdefghijklmnopqrstuvwxyz'
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+const DIGITS = '0123456789'
+// The Supabase CLI's symbol set for lower_upper_letters_digits_symbols.
+const SYMBOLS = "!@#$%^&*()_+-=[]{};'\\:\"|<>?,./`~"
+
+/** `[auth] password_requirements` → the character sets a password needs one of each (GoTrue's RequiredCharacters). */
+export const REQUIRED_CHARACTERS: Record<string, string[]> = {
+  '': [],
+  letters_digits: [LOWER + UPPER, DIGITS],
+  lower_upper_letters_digits: [LOWER, UPPER, DIGITS],
+  lower_upper_letters_digits_symbols: [LOWER, UPPER, DIGITS, SYMBOLS],
+}
+
 export function authSettings(ctx: BackendContext): AuthSettings {
   const auth = table(ctx.config.auth)
   const email = table(auth.email)
@@ -62,10 +84,13 @@ export function authSettings(ctx: BackendContext): AuthSettings {
     rotation: bool(auth.enable_refresh_token_rotation, true),
     reuseInterval: num(auth.refresh_token_reuse_interval, 10),
     signupEnabled: bool(auth.enable_signup, true),
+    anonymousEnabled: bool(auth.enable_anonymous_sign_ins, false),
+    manualLinkingEnabled: bool(auth.enable_manual_linking, false),
     emailSignupEnabled: bool(email.enable_signup, true),
     confirmEmail: bool(email.enable_confirmations, true),
     doubleConfirmChanges: bool(email.double_confirm_changes, true),
     minPasswordLength: num(auth.minimum_password_length, 6),
+    requiredCharacters: REQUIRED_CHARACTERS[String(auth.password_requirements ?? '')] ?? [],
     maxFrequencySeconds: durationSeconds(email.max_frequency, 60),
     otpLength: num(email.otp_length, 6),
     otpExpiry: num(email.otp_expiry, 3600),
@@ -74,6 +99,7 @@ export function authSettings(ctx: BackendContext): AuthSettings {
       signInSignUps: num(rate.sign_in_sign_ups, 30) * scale,
       tokenVerifications: num(rate.token_verifications, 30) * scale,
       tokenRefresh: num(rate.token_refresh, 150) * scale,
+      anonymousUsers: num(rate.anonymous_users, 30) * scale,
       // Not settings of the Supabase CLI: the embedded backend's own, as constants.
       emailsPerInbox: 5 * scale,
       passwordFailuresPerAccount: 50 * scale,

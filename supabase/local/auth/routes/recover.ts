@@ -8,14 +8,14 @@ import type { Route } from '../env'
 import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery } from '../mailers'
 import { readBody, requireUser, str } from '../request'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, isValidEmail } from '../users'
+import { findUserByEmail, validateEmail } from '../users'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
 function emailOf(body: Record<string, unknown>) {
   const email = str(body, 'email')?.trim()
   if (!email) throw httpError(422, 'validation_failed', 'Password recovery requires an email')
-  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+  validateEmail(email)
   return email
 }
 

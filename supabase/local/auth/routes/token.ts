@@ -10,6 +10,7 @@ import { issuerOf, type Route } from '../env'
 import { readBody, str } from '../request'
 import { refreshSession, startSession } from '../sessions'
 import { findUserByEmail, isBanned, normalizeEmail } from '../users'
+import { idTokenGrant, web3Grant } from './disabled'
 import { pkceGrant } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -18,7 +19,7 @@ const passwordGrant: Route = async (env, req) => {
   const email = str(body, 'email')?.trim()
   const password = str(body, 'password')
   if (!email || !password) {
-    if (str(body, 'phone')) throw httpError(400, 'phone_provider_disabled', 'Phone logins are disabled')
+    if (str(body, 'phone')) throw httpError(422, 'phone_provider_disabled', 'Phone logins are disabled')
     throw errors.validation('Either an email address or phone number and a password must be provided')
   }
   env.limiter.take('token', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
@@ -53,7 +54,12 @@ export const token: Route = async (env, req) => {
       return refreshGrant(env, req)
     case 'pkce':
       return pkceGrant(env, req)
+    case 'id_token':
+      return idTokenGrant(env, req)
+    case 'web3':
+      return web3Grant(env, req)
     default:
-      throw httpError(400, 'validation_failed', 'unsupported_grant_type')
+      // GoTrue's code for this is invalid_credentials, odd as it is; supabase-js sees the same.
+      throw httpError(400, 'invalid_credentials', 'unsupported_grant_type')
   }
 }

@@ -13,7 +13,7 @@ import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, requireUser, str } from '../request'
 import { endSessions } from '../sessions'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, findUserById, isValidEmail, mergeMetadata, normalizeEmail, userJson } from '../users'
+import { findUserByEmail, findUserById, mergeMetadata, normalizeEmail, userJson, validateEmail } from '../users'
 import { checkReauthenticationNonce } from '../verification'
 
 export const getUser: Route = async (env, req) => {
@@ -51,7 +51,7 @@ export const updateUser: Route = async (env, req) => {
     }
   }
   if (changesEmail) {
-    if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+    validateEmail(email)
     const taken = await findUserByEmail(db, email)
     if (taken && taken.id !== user.id) throw errors.emailExists()
   }

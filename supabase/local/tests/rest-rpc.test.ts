@@ -19,6 +19,15 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
       expect((await b.anon().rpc('gw_add', { a: 2 })).data).toBe(3)
     })
 
+    it('counts a scalar or single-row call as one row: Content-Range 0-0/1 for GET, POST and HEAD', async () => {
+      expect(await b.anon().rpc('gw_add', { a: 2, b: 3 }, { count: 'exact' })).toMatchObject({ data: 5, count: 1, status: 200 })
+      expect(await b.anon().rpc('gw_add', { a: 2 }, { get: true, count: 'exact' })).toMatchObject({ data: 3, count: 1 })
+      expect(await b.anon().rpc('gw_add', { a: 2 }, { head: true, count: 'exact' })).toMatchObject({ data: null, count: 1, status: 200 })
+      expect(await b.anon().rpc('gw_first_book', {}, { count: 'exact' })).toMatchObject({ count: 1, data: { id: 1 } })
+      const uncounted = await b.fetch('/rest/v1/rpc/gw_add?a=1')
+      expect(uncounted.headers.get('content-range')).toBe('0-0/*')
+    })
+
     it('takes arguments from the query string for GET', async () => {
       const res = await b.anon().rpc('gw_add', { a: 40, b: 2 }, { get: true })
       expect(res.data).toBe(42)

@@ -6,7 +6,7 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import ws from 'ws'
-import { startBackend, type Backend } from '../../server'
+import { startBackend, type Backend, type BackendOptions } from '../../server'
 
 export type AuthTestBackend = Backend & {
   /** A fresh supabase-js client with the anon key; `headers` may set x-forwarded-for and the like. */
@@ -19,9 +19,10 @@ let ipCounter = 0
 /** A distinct documentation-range address (RFC 5737) per call. */
 export const freshIp = () => `198.51.${Math.floor(++ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`
 
-export async function startAuthTestBackend(): Promise<AuthTestBackend> {
+/** `opts` may override config.toml's `[auth]` keys, e.g. `{ auth: { enable_anonymous_sign_ins: true } }`. */
+export async function startAuthTestBackend(opts: Pick<BackendOptions, 'auth'> = {}): Promise<AuthTestBackend> {
   // Run as behind a trusted proxy that sets x-forwarded-for, so each simulated client has its own IP.
-  const backend = await startBackend({ port: 0, dataDir: null, seed: false, clientIpHeader: 'x-forwarded-for' })
+  const backend = await startBackend({ port: 0, dataDir: null, seed: false, clientIpHeader: 'x-forwarded-for', ...opts })
   const make = (key: string, headers: Record<string, string>) =>
     createClient(backend.apiUrl, key, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

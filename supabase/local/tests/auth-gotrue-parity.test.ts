@@ -1,0 +1,227 @@
+// GoTrue 2.185's answers where the embedded auth used to differ (issue 26): the address format check, admin
+// pagination, /settings, the features a default hosted project has off, anonymous sign-ins, password rules.
+// Each status, code and message is GoTrue's own (internal/api in supabase/auth), asserted through supabase-js
+// where it exposes them and over plain HTTP where it hides the body.
+import { decodeJwt } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freshIp, signedInUser, startAuthTestBackend, type AuthTestBackend } from './helpers/auth-backend'
+
+let backend: AuthTestBackend
+/** Anonymous sign-ins on and a character rule for passwords, as a project can configure them. */
+let anonymous: AuthTestBackend
+
+beforeAll(async () => {
+  ;[backend, anonymous] = await Promise.all([
+    startAuthTestBackend(),
+    startAuthTestBackend({
+      auth: { enable_anonymous_sign_ins: true, password_requirements: 'lower_upper_letters_digits', jwt_secret: 'ignored-here' },
+    }),
+  ])
+})
+afterAll(async () => {
+  await Promise.all([backend?.close(), anonymous?.close()])
+})
+
+/** A raw request to /auth/v1 with the anon key, for answers supabase-js does not surface whole. */
+async function raw(b: AuthTestBackend, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${b.apiUrl}/auth/v1${path}`, {
+    method,
+    headers: {
+      apikey: b.anonKey,
+      authorization: `Bearer ${token ?? b.anonKey}`,
+      'content-type': 'application/json',
+      'x-forwarded-for': freshIp(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+
+const INVALID_EMAIL = 'xx:;x@x.x' // auth-js's own test address: no inbox can have it
+const invalidFormat = {
+  status: 400,
+  code: 'validation_failed',
+  message: 'Unable to validate email address: invalid format',
+}
+
+describe('email address format, as GoTrue checks it', () => {
+  it('refuses an unreachable address on sign-up, OTP, recovery, admin create, invite and generate_link', async () => {
+    const client = backend.client()
+    const admin = backend.admin().auth.admin
+    const answers = await Promise.all([
+      client.auth.signUp({ email: INVALID_EMAIL, password: 'password-123' }),
+      client.auth.signInWithOtp({ email: INVALID_EMAIL }),
+      client.auth.resetPasswordForEmail(INVALID_EMAIL),
+      admin.createUser({ email: INVALID_EMAIL, password: 'password-123' }),
+      admin.inviteUserByEmail(INVALID_EMAIL),
+      admin.generateLink({ type: 'signup', email: INVALID_EMAIL, password: 'password-123' }),
+    ])
+    for (const { error } of answers) expect(error).toMatchObject(invalidFormat)
+    const { data } = await admin.listUsers({ perPage: 1000 })
+    expect(data.users.map((u) => u.email)).not.toContain(INVALID_EMAIL)
+  })
+
+  it('refuses the address on an email change, signed in or by an admin', async () => {
+    const { client, user } = await signedInUser(backend, 'changer@example.test')
+    expect((await client.auth.updateUser({ email: INVALID_EMAIL })).error).toMatchObject(invalidFormat)
+    expect((await backend.admin().auth.admin.updateUserById(user.id, { email: INVALID_EMAIL })).error).toMatchObject(
+      invalidFormat,
+    )
+  })
+
+  it('accepts what GoTrue accepts: tags, hyphens, subdomains, upper case (stored lower case)', async () => {
+    const { data, error } = await backend
+      .admin()
+      .auth.admin.createUser({ email: 'Ann.Lee+News@mail-1.Example.test', password: 'password-123' })
+    expect(error).toBeNull()
+    expect(data.user?.email).toBe('ann.lee+news@mail-1.example.test')
+  })
+})
+
+describe('admin pagination', () => {
+  it("answers page -1 with GoTrue's 400 Bad Pagination Parameters, not page 1", async () => {
+    const { data, error } = await backend.admin().auth.admin.listUsers({ page: -1, perPage: 10 })
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Bad Pagination Parameters: strconv.ParseUint: parsing "-1": invalid syntax',
+    })
+    expect(data.users).toEqual([])
+  })
+
+  it('refuses a per_page that is not a number the same way', async () => {
+    const res = await fetch(`${backend.apiUrl}/auth/v1/admin/users?per_page=ten`, {
+      headers: { apikey: backend.serviceRoleKey, authorization: `Bearer ${backend.serviceRoleKey}` },
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({
+      error_code: 'validation_failed',
+      msg: 'Bad Pagination Parameters: strconv.ParseUint: parsing "ten": invalid syntax',
+    })
+  })
+})
+
+describe('GET /settings tells what the backend does', () => {
+  it('reports email on, anonymous, phone, OAuth, SAML and passkeys off with the default config', async () => {
+    const { status, body } = await raw(backend, 'GET', '/settings')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({
+      disable_signup: false,
+      mailer_autoconfirm: false,
+      phone_autoconfirm: false,
+      saml_enabled: false,
+      passkeys_enabled: false,
+    })
+    expect(body.external).toMatchObject({ email: true, phone: false, anonymous_users: false, google: false, github: false })
+  })
+
+  it('reports anonymous sign-ins on when config.toml turns them on', async () => {
+    const { body } = await raw(anonymous, 'GET', '/settings')
+    expect(body.external).toMatchObject({ anonymous_users: true, email: true })
+  })
+})
+
+describe("GoTrue's answers for features that are off", () => {
+  it('anonymous sign-in: 422 anonymous_provider_disabled', async () => {
+    const { data, error } = await backend.client().auth.signInAnonymously()
+    expect(data.session).toBeNull()
+    expect(error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' })
+  })
+
+  it('SAML SSO: 404 saml_provider_disabled', async () => {
+    const { error } = await backend.client().auth.signInWithSSO({ domain: 'example.test' })
+    expect(error).toMatchObject({ status: 404, code: 'saml_provider_disabled', message: 'SAML 2.0 is disabled' })
+  })
+
+  it('identity linking and unlinking: 404 manual_linking_disabled for a signed-in user, 403 bad_jwt for the anon key', async () => {
+    const { client, user } = await signedInUser(backend, 'linker@example.test')
+    const linked = await client.auth.linkIdentity({ provider: 'github' })
+    expect(linked.error).toMatchObject({ status: 404, code: 'manual_linking_disabled', message: 'Manual linking is disabled' })
+    const unlinked = await client.auth.unlinkIdentity(user.identities![0]!)
+    expect(unlinked.error).toMatchObject({ status: 404, code: 'manual_linking_disabled' })
+    const anon = await raw(backend, 'GET', '/user/identities/authorize?provider=github')
+    expect(anon).toMatchObject({ status: 403, body: { error_code: 'bad_jwt' } })
+  })
+
+  it('ID-token sign-in: 400 provider_disabled naming the issuer', async () => {
+    const { data, error } = await backend.client().auth.signInWithIdToken({ provider: 'google', token: 'a.b.c' })
+    expect(data.session).toBeNull()
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'provider_disabled',
+      message: 'Provider (issuer "https://accounts.google.com") is not enabled',
+    })
+    expect(await raw(backend, 'POST', '/token?grant_type=id_token', { provider: 'google' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid request', error_description: 'id_token required' },
+    })
+  })
+
+  it('Web3 sign-in: 422 web3_provider_disabled', async () => {
+    const res = await raw(backend, 'POST', '/token?grant_type=web3', { chain: 'solana', message: 'm', signature: 's' })
+    expect(res).toMatchObject({ status: 422, body: { error_code: 'web3_provider_disabled', msg: 'Web3 provider is disabled' } })
+  })
+
+  it('OAuth: 400 "Unsupported provider" for a known provider that is off and for an unknown one', async () => {
+    expect(await raw(backend, 'GET', '/authorize?provider=github')).toMatchObject({
+      status: 400,
+      body: { error_code: 'validation_failed', msg: 'Unsupported provider: provider is not enabled' },
+    })
+    expect(await raw(backend, 'GET', '/authorize?provider=myspace')).toMatchObject({
+      status: 400,
+      body: { msg: 'Unsupported provider: Provider myspace could not be found' },
+    })
+  })
+
+  it('phone sign-up: 400 phone_provider_disabled; an unknown grant: 400 unsupported_grant_type', async () => {
+    const { error } = await backend.client().auth.signUp({ phone: '+15550100', password: 'password-123' })
+    expect(error).toMatchObject({ status: 400, code: 'phone_provider_disabled', message: 'Phone signups are disabled' })
+    expect(await raw(backend, 'POST', '/token?grant_type=magic', {})).toMatchObject({
+      status: 400,
+      body: { error_code: 'invalid_credentials', msg: 'unsupported_grant_type' },
+    })
+  })
+})
+
+describe('anonymous sign-ins when enabled', () => {
+  it('creates an anonymous user with a session; the token says is_anonymous and the user has no email', async () => {
+    const client = anonymous.client()
+    const { data, error } = await client.auth.signInAnonymously({ options: { data: { theme: 'dark' } } })
+    expect(error).toBeNull()
+    expect(data.user).toMatchObject({ is_anonymous: true, email: '', app_metadata: {}, user_metadata: { theme: 'dark' } })
+    const claims = decodeJwt(data.session!.access_token)
+    expect(claims).toMatchObject({ is_anonymous: true, role: 'authenticated', sub: data.user!.id })
+    expect(claims.amr).toEqual([expect.objectContaining({ method: 'anonymous' })])
+    const me = await client.auth.getUser()
+    expect(me.data.user?.id).toBe(data.user!.id)
+  })
+})
+
+describe('passwords', () => {
+  it('refuses more than 72 bytes with 400 validation_failed, before any other rule', async () => {
+    const { error } = await backend.client().auth.signUp({ email: 'long@example.test', password: 'x'.repeat(73) })
+    expect(error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Password cannot be longer than 72 characters' })
+  })
+
+  it('applies password_requirements: 422 weak_password with reason characters and the sets named', async () => {
+    const { error } = await anonymous.client().auth.signUp({ email: 'rules@example.test', password: 'alllowercase1' })
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'weak_password',
+      reasons: ['characters'],
+      message:
+        'Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789.',
+    })
+    const ok = await anonymous.client().auth.signUp({ email: 'rules@example.test', password: 'Mixed-Case-1' })
+    expect(ok.error).toBeNull()
+  })
+})
+
+describe('config.toml keys the backend ignores', () => {
+  it('are reported at start: none for the project, jwt_secret for a config that sets it', () => {
+    expect(backend.configReport).toEqual([])
+    expect(anonymous.configReport).toEqual([
+      'auth.jwt_secret = "ignored-here" is not supported by the embedded backend and is ignored.',
+    ])
+  })
+})

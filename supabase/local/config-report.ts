@@ -33,6 +33,7 @@ const SUPPORTED = [
   'auth.site_url',
   'auth.additional_redirect_urls',
   'auth.jwt_expiry',
+  'auth.signing_keys_path',
   'auth.enable_refresh_token_rotation',
   'auth.refresh_token_reuse_interval',
   'auth.enable_signup',

@@ -3,6 +3,7 @@
  * with its SMTP sink, and one HTTP server serving /auth/v1, /rest/v1 and /functions/v1 on 127.0.0.1.
  * `npm run backend`, `npm run dev`, the tests and the benchmarks all start it through `startBackend`.
  */
+import { readFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -18,7 +19,7 @@ import { openBackendDb, type Origin } from './db/open-backend-db'
 import { createCheckoutHandler, LOCAL_STRIPE_WEBHOOK_SECRET } from './checkout/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
-import { apiKeys } from './keys'
+import { apiKeys, loadSigningKey, type SigningKey } from './keys'
 import { createSmtpMailer, startMailbox } from './mail/index'
 import { createRestHandler } from './rest/handler'
 
@@ -80,6 +81,22 @@ export type Backend = {
   close(): Promise<void>
 }
 
+/**
+ * `[auth] signing_keys_path` (relative to supabase/, as the Supabase CLI reads it): the asymmetric key user
+ * tokens are signed with. A path that cannot be read or holds no usable key stops the start with the reason:
+ * quietly falling back to HS256 would hide the difference from production this setting exists to remove.
+ */
+async function readSigningKey(config: Record<string, any>): Promise<SigningKey | undefined> { // eslint-disable-line @typescript-eslint/no-explicit-any -- TOML
+  const file = config.auth?.signing_keys_path
+  if (typeof file !== 'string' || file === '') return undefined
+  const full = path.resolve(supabaseDir, file)
+  try {
+    return await loadSigningKey(JSON.parse(await readFile(full, 'utf8')))
+  } catch (error) {
+    throw new Error(`[auth] signing_keys_path ${full}: ${(error as Error).message}`)
+  }
+}
+
 let crashGuardInstalled = false
 
 /** A stray rejection in any API must not end a server other people's work depends on. */
@@ -128,6 +145,13 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const report = configReport(config)
   for (const line of report) console.warn(`[backend] config.toml: ${line}`)
   const { db } = opened
+  let signingKey: SigningKey | undefined
+  try {
+    signingKey = await readSigningKey(config)
+  } catch (error) {
+    await Promise.allSettled([mailbox.close(), db.close()])
+    throw error
+  }
   const api = config.api ?? {}
   const rest = createRestHandler({
     db,
@@ -163,7 +187,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   // accepted before this function yields to the event loop.
   const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
   const smtp = { host: HOST, port: mailbox.smtpPort }
-  const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp) }
+  const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp), signingKey }
   // STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
   // Unset: the local checkout plays Stripe and signs with the local secret.
   const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''

@@ -19,7 +19,7 @@ import {
   updateUserById,
 } from './routes/admin-users'
 import { authorize, identities, sso } from './routes/disabled'
-import { health, settingsRoute } from './routes/health'
+import { health, jwks, settingsRoute } from './routes/health'
 import { logout } from './routes/logout'
 import { challenge, enroll, unenroll, verifyFactor } from './routes/mfa'
 import { otp } from './routes/otp'
@@ -38,6 +38,7 @@ const ID = '[^/]+'
 const table: Entry[] = [
   { method: 'GET', pattern: /^\/health$/, route: health },
   { method: 'GET', pattern: /^\/settings$/, route: settingsRoute },
+  { method: 'GET', pattern: /^\/\.well-known\/jwks\.json$/, route: jwks },
   { method: 'POST', pattern: /^\/signup$/, route: signup },
   { method: 'POST', pattern: /^\/token$/, route: token },
   { method: 'GET', pattern: /^\/user$/, route: getUser },

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../db/database'
-import { signJwt } from '../keys'
+import { signAccessToken } from '../keys'
 import { randomToken, sha256 } from './crypto'
 import { httpError } from './errors'
 import type { AuthSettings } from './settings'
@@ -59,7 +59,7 @@ async function newRefreshToken(db: Queryable, userId: string, sessionId: string,
 export async function accessToken(issuer: Omit<Issuer, 'db'>, user: UserRow, session: SessionRow) {
   const iat = Math.floor(Date.now() / 1000)
   const exp = iat + issuer.settings.jwtExpiry
-  const token = await signJwt({
+  const token = await signAccessToken({
     aud: 'authenticated',
     exp,
     iat,
@@ -74,7 +74,7 @@ export async function accessToken(issuer: Omit<Issuer, 'db'>, user: UserRow, ses
     amr: session.amr,
     session_id: session.id,
     is_anonymous: user.is_anonymous === true,
-  })
+  }, issuer.settings.signingKey)
   return { token, exp }
 }
 

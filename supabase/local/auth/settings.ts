@@ -3,9 +3,12 @@
  * (it is cheap) so tests can change `ctx.config` — e.g. raise rate limits — without restarting.
  */
 import type { BackendContext } from '../context'
+import type { SigningKey } from '../keys'
 
 export type AuthSettings = {
   siteUrl: string
+  /** The asymmetric key user tokens are signed with (`signing_keys_path`), else none: HS256. */
+  signingKey?: SigningKey
   redirectUrls: string[]
   jwtExpiry: number
   rotation: boolean
@@ -78,6 +81,7 @@ export function authSettings(ctx: BackendContext): AuthSettings {
   // A whole e2e run signs in from one loopback address; it may scale the limits up rather than trip them.
   const scale = Math.max(1, Number(process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE) || 1)
   return {
+    signingKey: ctx.signingKey,
     siteUrl: typeof auth.site_url === 'string' ? auth.site_url : 'http://127.0.0.1:3000',
     redirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : [],
     jwtExpiry: num(auth.jwt_expiry, 3600),

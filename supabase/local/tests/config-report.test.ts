@@ -30,7 +30,6 @@ describe('configReport', () => {
       'api.extra_search_path = ["public","extensions"] is not supported by the embedded backend and is ignored.',
       '[storage] enabled: Storage is not provided by the embedded backend.',
       'auth.jwt_secret = "super-secret" is not supported by the embedded backend and is ignored.',
-      'auth.signing_keys_path = "./signing_keys.json" is not supported by the embedded backend and is ignored.',
       'auth.sms.enable_signup = true is not supported by the embedded backend and is ignored.',
       'auth.sms.test_otp.1234567890 = "123456" is not supported by the embedded backend and is ignored.',
       '[auth.external.google] enabled = true is not supported by the embedded backend and is ignored.',

@@ -14,6 +14,10 @@ export const health: Route = async () =>
  * config.toml enables but the backend cannot serve (OAuth, SAML, SMS, passkeys) is reported off here, and named
  * at start by config-report.ts, so a client that reads /settings never offers a button that cannot work.
  */
+/** GET /.well-known/jwks.json: the public signing keys; none while tokens are HS256 (as GoTrue answers). */
+export const jwks: Route = async (env) =>
+  json({ keys: env.settings.signingKey ? [env.settings.signingKey.publicJwk] : [] }, 200, { 'Cache-Control': 'public, max-age=600' })
+
 export const settingsRoute: Route = async (env) => {
   const s = env.settings
   const external: Record<string, boolean> = { anonymous_users: s.anonymousEnabled }

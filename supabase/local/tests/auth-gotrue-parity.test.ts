@@ -2,6 +2,7 @@
 // pagination, /settings, the features a default hosted project has off, anonymous sign-ins, password rules.
 // Each status, code and message is GoTrue's own (internal/api in supabase/auth), asserted through supabase-js
 // where it exposes them and over plain HTTP where it hides the body.
+// Runs on the engine TEST_DATABASE_URL chooses (PGlite or PostgreSQL; scripts/test.ts runs it on both).
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshIp, signedInUser, startAuthTestBackend, type AuthTestBackend } from './helpers/auth-backend'

@@ -1,6 +1,7 @@
 // Asymmetric signing keys (`[auth] signing_keys_path`, as hosted projects default to): user tokens are ES256
 // with the key's kid, /.well-known/jwks.json serves the public half, supabase-js's getClaims() verifies them
 // without asking the server, and the gateway, the auth API and SQL's auth.uid() accept them.
+// Runs on the engine TEST_DATABASE_URL chooses (PGlite or PostgreSQL; scripts/test.ts runs it on both).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

@@ -53,6 +53,13 @@ const SUPPORTED = [
   'auth.email.otp_expiry',
   'auth.email.template.*.subject',
   'auth.email.template.*.content_path',
+  'auth.sms.enable_signup',
+  'auth.sms.enable_confirmations',
+  'auth.sms.max_frequency',
+  'auth.sms.test_otp.*',
+  // No SMS is ever sent (only test numbers get codes), so the text and the send limit change nothing here.
+  'auth.sms.template',
+  'auth.rate_limit.sms_sent',
   'auth.mfa.max_enrolled_factors',
   'auth.mfa.totp.enroll_enabled',
   'auth.mfa.totp.verify_enabled',

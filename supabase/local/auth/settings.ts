@@ -40,6 +40,8 @@ export type AuthSettings = {
     passwordFailuresPerAccount: number
   }
   templates: Record<string, { subject?: string; content_path?: string }>
+  /** `[auth.sms]`: phone sign-ups (routes/phone.ts); codes only for the numbers of `test_otp`. */
+  sms: { enabled: boolean; autoconfirm: boolean; testOtp: Record<string, string>; maxFrequencySeconds: number; otpExpiry: number }
   mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean; challengeAndVerifyPerMinute: number }
 }
 
@@ -76,6 +78,7 @@ export function authSettings(ctx: BackendContext): AuthSettings {
   const auth = table(ctx.config.auth)
   const email = table(auth.email)
   const rate = table(auth.rate_limit)
+  const sms = table(auth.sms)
   const mfa = table(auth.mfa)
   const totp = table(mfa.totp)
   // A whole e2e run signs in from one loopback address; it may scale the limits up rather than trip them.
@@ -109,6 +112,16 @@ export function authSettings(ctx: BackendContext): AuthSettings {
       passwordFailuresPerAccount: 50 * scale,
     },
     templates: table(email.template) as AuthSettings['templates'],
+    sms: {
+      enabled: bool(sms.enable_signup, false),
+      autoconfirm: !bool(sms.enable_confirmations, false),
+      testOtp: Object.fromEntries(
+        Object.entries(table(sms.test_otp)).map(([phone, code]) => [phone.replace(/^\+/, ''), String(code)]),
+      ),
+      maxFrequencySeconds: durationSeconds(sms.max_frequency, 5),
+      // SMS codes live as long as emailed ones here (`[auth.email] otp_expiry`).
+      otpExpiry: num(email.otp_expiry, 3600),
+    },
     mfa: {
       maxFactors: num(mfa.max_enrolled_factors, 10),
       totpEnroll: bool(totp.enroll_enabled, true),

@@ -8,14 +8,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshIp, signedInUser, startAuthTestBackend, type AuthTestBackend } from './helpers/auth-backend'
 
 let backend: AuthTestBackend
-/** Anonymous sign-ins on and a character rule for passwords, as a project can configure them. */
+/** Anonymous sign-ins, phone sign-ups with test numbers and a character rule for passwords, as a project can configure them. */
 let anonymous: AuthTestBackend
 
 beforeAll(async () => {
   ;[backend, anonymous] = await Promise.all([
     startAuthTestBackend(),
     startAuthTestBackend({
-      auth: { enable_anonymous_sign_ins: true, password_requirements: 'lower_upper_letters_digits', jwt_secret: 'ignored-here' },
+      auth: {
+        enable_anonymous_sign_ins: true,
+        password_requirements: 'lower_upper_letters_digits',
+        jwt_secret: 'ignored-here',
+        sms: {
+          enable_signup: true,
+          enable_confirmations: true,
+          max_frequency: '0s',
+          test_otp: { '15550101': '123456', '15550102': '654321', '15550103': '111111' },
+        },
+      },
     }),
   ])
 })
@@ -118,7 +128,7 @@ describe('GET /settings tells what the backend does', () => {
 
   it('reports anonymous sign-ins on when config.toml turns them on', async () => {
     const { body } = await raw(anonymous, 'GET', '/settings')
-    expect(body.external).toMatchObject({ anonymous_users: true, email: true })
+    expect(body.external).toMatchObject({ anonymous_users: true, email: true, phone: true })
   })
 })
 
@@ -195,6 +205,50 @@ describe('anonymous sign-ins when enabled', () => {
     expect(claims.amr).toEqual([expect.objectContaining({ method: 'anonymous' })])
     const me = await client.auth.getUser()
     expect(me.data.user?.id).toBe(data.user!.id)
+  })
+})
+
+describe('phone sign-up and sign-in with [auth.sms.test_otp]', () => {
+  const PASSWORD = 'Phone-Pass-1'
+
+  it('signs up without a session, refuses a wrong code (403 otp_expired), confirms with the test code', async () => {
+    const client = anonymous.client()
+    const signUp = await client.auth.signUp({ phone: '+1 5550101', password: PASSWORD })
+    expect(signUp.error).toBeNull()
+    expect(signUp.data.session).toBeNull()
+    expect(signUp.data.user).toMatchObject({ phone: '15550101', app_metadata: { provider: 'phone' } })
+    const wrong = await client.auth.verifyOtp({ phone: '+15550101', token: '000000', type: 'sms' })
+    expect(wrong.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' })
+    const right = await client.auth.verifyOtp({ phone: '+15550101', token: '123456', type: 'sms' })
+    expect(right.error).toBeNull()
+    expect(right.data.user?.phone_confirmed_at).toBeTruthy()
+    const password = await anonymous.client().auth.signInWithPassword({ phone: '+15550101', password: PASSWORD })
+    expect(password.error).toBeNull()
+    expect(password.data.user?.id).toBe(signUp.data.user!.id)
+  })
+
+  it('refuses a password sign-in before the number is confirmed: 400 phone_not_confirmed', async () => {
+    expect((await anonymous.client().auth.signUp({ phone: '+15550103', password: PASSWORD })).error).toBeNull()
+    const { error } = await anonymous.client().auth.signInWithPassword({ phone: '+15550103', password: PASSWORD })
+    expect(error).toMatchObject({ status: 400, code: 'phone_not_confirmed', message: 'Phone not confirmed' })
+  })
+
+  it('signs in by SMS code (creating the user), and resends the code', async () => {
+    const client = anonymous.client()
+    expect((await client.auth.signInWithOtp({ phone: '+15550102' })).error).toBeNull()
+    expect((await client.auth.resend({ type: 'sms', phone: '+15550102' })).error).toBeNull()
+    const { data, error } = await client.auth.verifyOtp({ phone: '+15550102', token: '654321', type: 'sms' })
+    expect(error).toBeNull()
+    expect(data.session?.access_token).toBeTruthy()
+    expect(data.user).toMatchObject({ phone: '15550102' })
+  })
+
+  it('refuses numbers it cannot text (400 sms_send_failed) and malformed ones (400 validation_failed)', async () => {
+    const { error } = await anonymous.client().auth.signInWithOtp({ phone: '+15550199' })
+    expect(error).toMatchObject({ status: 400, code: 'sms_send_failed' })
+    expect(error?.message).toContain('[auth.sms.test_otp]')
+    const malformed = await anonymous.client().auth.signInWithOtp({ phone: 'call me' })
+    expect(malformed.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Invalid phone number format (E.164 required)' })
   })
 })
 

@@ -23,12 +23,12 @@ export const settingsRoute: Route = async (env) => {
   const external: Record<string, boolean> = { anonymous_users: s.anonymousEnabled }
   for (const provider of GOTRUE_SETTINGS_PROVIDERS) external[provider] = false
   external.email = s.emailSignupEnabled
-  external.phone = false
+  external.phone = s.sms.enabled
   return json({
     external,
     disable_signup: !s.signupEnabled,
     mailer_autoconfirm: !s.confirmEmail,
-    phone_autoconfirm: false,
+    phone_autoconfirm: s.sms.enabled && s.sms.autoconfirm,
     sms_provider: '',
     saml_enabled: false,
     saml_private_key_next_configured: false,

@@ -11,6 +11,7 @@ import { sendConfirmation, sendMagicLink } from '../mailers'
 import { obj, readBody, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, insertUser, validateEmail } from '../users'
+import { phoneOtp } from './phone'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -18,7 +19,8 @@ export const otp: Route = async (env, req) => {
   const body = readBody(req)
   const email = str(body, 'email')?.trim()
   if (!email) {
-    if (str(body, 'phone')) throw httpError(400, 'phone_provider_disabled', 'Unsupported phone provider')
+    const phone = str(body, 'phone')
+    if (phone) return phoneOtp(env, req, body, phone)
     throw httpError(400, 'validation_failed', 'An email address or phone number is required')
   }
   validateEmail(email)

@@ -9,6 +9,7 @@ import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery }
 import { readBody, requireUser, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, validateEmail } from '../users'
+import { phoneResend } from './phone'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -39,6 +40,8 @@ export const recover: Route = async (env, req) => {
 export const resend: Route = async (env, req) => {
   const body = readBody(req)
   const type = str(body, 'type')
+  const phone = str(body, 'phone')
+  if (type === 'sms' && phone) return phoneResend(env, req, phone)
   if (type !== 'signup' && type !== 'email_change') {
     throw httpError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change')
   }

@@ -11,6 +11,7 @@ import { readBody, str } from '../request'
 import { refreshSession, startSession } from '../sessions'
 import { findUserByEmail, isBanned, normalizeEmail } from '../users'
 import { idTokenGrant, web3Grant } from './disabled'
+import { phonePasswordGrant } from './phone'
 import { pkceGrant } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -19,7 +20,8 @@ const passwordGrant: Route = async (env, req) => {
   const email = str(body, 'email')?.trim()
   const password = str(body, 'password')
   if (!email || !password) {
-    if (str(body, 'phone')) throw httpError(422, 'phone_provider_disabled', 'Phone logins are disabled')
+    const phone = str(body, 'phone')
+    if (phone && password) return phonePasswordGrant(env, req, phone, password)
     throw errors.validation('Either an email address or phone number and a password must be provided')
   }
   env.limiter.take('token', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)

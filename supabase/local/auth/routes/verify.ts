@@ -10,6 +10,7 @@ import { readBody, str } from '../request'
 import { startSession } from '../sessions'
 import { safeRedirect } from '../settings'
 import { verifyEmailToken, type Proof } from '../verification'
+import { phoneVerify } from './phone'
 import { pendingAuthCode } from './pkce'
 
 /** The PKCE flow a link of each type completes (each route records its flow with this method). */
@@ -88,6 +89,12 @@ export const verifyLinkRoute: Route = async (env, req) => {
 
 export const verifyTokenRoute: Route = async (env, req) => {
   const body = readBody(req)
+  const phone = str(body, 'phone')
+  if (phone && str(body, 'type') === 'sms') {
+    const code = str(body, 'token')
+    if (!code) throw httpError(400, 'validation_failed', 'Verify requires a token')
+    return phoneVerify(env, req, phone, code)
+  }
   const type = verifyType(str(body, 'type'))
   const hash = str(body, 'token_hash')
   const email = str(body, 'email')?.trim()

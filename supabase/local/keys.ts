@@ -34,13 +34,15 @@ export type VerifyResult = { ok: true; claims: JwtClaims } | { ok: false; reason
  * at /auth/v1/.well-known/jwks.json, where supabase-js's getClaims() fetches it to verify without a request.
  * The API keys stay HS256, as on a hosted project with the legacy JWT secret still enabled.
  */
-export type SigningKey = { kid: string; alg: string; privateKey: CryptoKey | Uint8Array; publicJwk: JWK }
+type ImportedKey = Awaited<ReturnType<typeof importJWK>>
+
+export type SigningKey = { kid: string; alg: string; privateKey: ImportedKey; publicJwk: JWK }
 
 /**
  * Public keys of every signing key loaded in this process, by kid. Verification is process-wide (the gateway
  * and the auth API verify without a backend context), as the HS256 secret is; a kid names one key only.
  */
-const publicKeys = new Map<string, { alg: string; key: CryptoKey | Uint8Array }>()
+const publicKeys = new Map<string, { alg: string; key: ImportedKey }>()
 
 const ASYMMETRIC = ['ES256', 'RS256', 'EdDSA']
 
@@ -52,11 +54,13 @@ export async function loadSigningKey(jwks: unknown): Promise<SigningKey> {
   const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : jwk.kty === 'RSA' ? 'RS256' : jwk.kty === 'OKP' ? 'EdDSA' : '')
   if (!ASYMMETRIC.includes(alg)) throw new Error(`signing key algorithm ${alg || jwk.kty} is not one of ${ASYMMETRIC.join(', ')}`)
   if (!jwk.kid) throw new Error('the signing key has no "kid"')
-  // The public half: the JWK without its private members.
-  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, key_ops: _ops, ext: _ext, ...rest } = jwk
-  const publicJwk: JWK = { ...rest, alg, use: 'sig', key_ops: ['verify'] }
-  const privateKey = (await importJWK({ ...jwk, alg }, alg)) as CryptoKey | Uint8Array
-  publicKeys.set(jwk.kid, { alg, key: (await importJWK(publicJwk, alg)) as CryptoKey | Uint8Array })
+  // The public half: only the public members of EC, RSA and OKP keys.
+  const publicJwk: JWK = { kty: jwk.kty, kid: jwk.kid, alg, use: 'sig', key_ops: ['verify'] }
+  for (const member of ['crv', 'x', 'y', 'n', 'e'] as const) if (jwk[member] !== undefined) publicJwk[member] = jwk[member]
+  // The CLI's file lists key_ops ["sign", "verify"]; WebCrypto refuses `verify` on a private key, so import without them.
+  const privateJwk = Object.fromEntries(Object.entries(jwk).filter(([k]) => k !== 'key_ops' && k !== 'ext' && k !== 'use')) as JWK
+  const privateKey = await importJWK({ ...privateJwk, alg }, alg)
+  publicKeys.set(jwk.kid, { alg, key: await importJWK(publicJwk, alg) })
   return { kid: jwk.kid, alg, privateKey, publicJwk }
 }
 

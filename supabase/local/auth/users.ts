@@ -32,6 +32,8 @@ export type UserRow = {
   updated_at: Date
   phone: string | null
   phone_confirmed_at: Date | null
+  /** The number a pending phone change goes to (routes/phone.ts). */
+  phone_change?: string | null
   confirmed_at: Date | null
   banned_until: Date | null
   is_anonymous: boolean
@@ -175,6 +177,7 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
     recovery_sent_at: iso(user.recovery_sent_at),
     email_change_sent_at: iso(user.email_change_sent_at),
     new_email: user.email_change || undefined,
+    new_phone: user.phone_change || undefined,
     invited_at: iso(user.invited_at),
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: app,

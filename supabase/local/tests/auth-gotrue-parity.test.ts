@@ -23,7 +23,7 @@ beforeAll(async () => {
           enable_signup: true,
           enable_confirmations: true,
           max_frequency: '0s',
-          test_otp: { '15550101': '123456', '15550102': '654321', '15550103': '111111' },
+          test_otp: { '15550101': '123456', '15550102': '654321', '15550103': '111111', '15550104': '222222', '15550105': '333333' },
         },
       },
     }),
@@ -241,6 +241,19 @@ describe('phone sign-up and sign-in with [auth.sms.test_otp]', () => {
     expect(error).toBeNull()
     expect(data.session?.access_token).toBeTruthy()
     expect(data.user).toMatchObject({ phone: '15550102' })
+  })
+
+  it("changes a signed-in user's number with a code sent to the new one (phone_change)", async () => {
+    const client = anonymous.client()
+    expect((await client.auth.signUp({ phone: '+15550104', password: PASSWORD })).error).toBeNull()
+    expect((await client.auth.verifyOtp({ phone: '+15550104', token: '222222', type: 'sms' })).error).toBeNull()
+    const update = await client.auth.updateUser({ phone: '+15550105' })
+    expect(update.error).toBeNull()
+    expect(update.data.user).toMatchObject({ phone: '15550104', new_phone: '15550105' })
+    const { data, error } = await client.auth.verifyOtp({ phone: '+15550105', token: '333333', type: 'phone_change' })
+    expect(error).toBeNull()
+    expect(data.user).toMatchObject({ phone: '15550105' })
+    expect(data.user).not.toHaveProperty('new_phone')
   })
 
   it('refuses numbers it cannot text (400 sms_send_failed) and malformed ones (400 validation_failed)', async () => {

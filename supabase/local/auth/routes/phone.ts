@@ -10,6 +10,7 @@
  * Like emailed codes, only sha224(phone + code) is stored, and wrong codes count towards MAX_OTP_GUESSES.
  */
 import type { ApiRequest, ApiResponse } from '../../context'
+import type { Queryable } from '../../db/database'
 import { checkPassword, hashPassword, tokenHash } from '../crypto'
 import { errors, httpError, json } from '../errors'
 import { issuerOf, type AuthEnv } from '../env'
@@ -39,19 +40,30 @@ const requirePhoneProvider = (env: AuthEnv, what: 'signups' | 'logins') => {
   }
 }
 
-/** "Sends" a code: stores its hash in `column`; only test numbers have a code the backend can give out. */
-async function sendCode(env: AuthEnv, user: UserRow, column: 'confirmation_token' | 'recovery_token'): Promise<void> {
-  const phone = user.phone ?? ''
+type CodeColumn = 'confirmation_token' | 'recovery_token' | 'phone_change_token'
+const SENT_AT: Record<CodeColumn, 'confirmation_sent_at' | 'recovery_sent_at' | 'phone_change_sent_at'> = {
+  confirmation_token: 'confirmation_sent_at',
+  recovery_token: 'recovery_sent_at',
+  phone_change_token: 'phone_change_sent_at',
+}
+type PhoneUser = UserRow & { phone_change_token: string | null; phone_change_sent_at: Date | null }
+
+/**
+ * "Sends" a code to `phone` (the user's number, or the new one of a phone change): stores its hash in `column`;
+ * only test numbers have a code the backend can give out.
+ */
+async function sendCode(env: AuthEnv, user: UserRow, column: CodeColumn, phone = user.phone ?? ''): Promise<void> {
   const code = env.settings.sms.testOtp[phone]
   if (code === undefined) {
     throw httpError(
       400,
       'sms_send_failed',
-      `Error sending ${column === 'confirmation_token' ? 'confirmation' : 'sms'} OTP to provider: the embedded backend sends no SMS; add ${phone} to [auth.sms.test_otp]`,
+      `Error sending ${column === 'confirmation_token' ? 'confirmation' : column === 'phone_change_token' ? 'phone change' : 'sms'} OTP to provider: the embedded backend sends no SMS; add ${phone} to [auth.sms.test_otp]`,
     )
   }
-  const sentAt = column === 'confirmation_token' ? 'confirmation_sent_at' : 'recovery_sent_at'
-  const last = user[sentAt] ? new Date(user[sentAt]!).getTime() : 0
+  const sentAt = SENT_AT[column]
+  const sent = (user as PhoneUser)[sentAt]
+  const last = sent ? new Date(sent).getTime() : 0
   const left = env.settings.sms.maxFrequencySeconds - (Date.now() - last) / 1000
   if (left > 0) {
     throw httpError(429, 'over_sms_send_rate_limit', `For security purposes, you can only request this after ${Math.ceil(left)} seconds.`)
@@ -164,4 +176,64 @@ export async function phonePasswordGrant(env: AuthEnv, req: ApiRequest, rawPhone
   if (!user.phone_confirmed_at && !env.settings.sms.autoconfirm) throw httpError(400, 'phone_not_confirmed', 'Phone not confirmed')
   if (isBanned(user)) throw httpError(400, 'user_banned', 'User is banned')
   return json(await startSession(issuerOf(env), user, 'password', meta(req)))
+}
+
+/**
+ * PUT /user with `phone`: GoTrue's phone change. With confirmations off the number changes at once; else a code
+ * goes to the new number and `verify` with `type: 'phone_change'` completes it.
+ */
+export async function requestPhoneChange(env: AuthEnv, user: UserRow, rawPhone: string): Promise<void> {
+  const phone = validatePhone(rawPhone)
+  if (phone === user.phone) return
+  const taken = await findUserByPhone(env, phone)
+  if (taken && taken.id !== user.id)
+    throw httpError(422, 'phone_exists', 'A user with this phone number has already been registered')
+  const db = env.ctx.db
+  if (env.settings.sms.autoconfirm) {
+    await db.query('update auth.users set phone = $2, phone_confirmed_at = now(), updated_at = now() where id = $1', [user.id, phone])
+    await upsertPhoneIdentity(db, user.id, phone)
+    return
+  }
+  await sendCode(env, user, 'phone_change_token', phone)
+  await db.query('update auth.users set phone_change = $2 where id = $1', [user.id, phone])
+}
+
+async function upsertPhoneIdentity(db: Queryable, userId: string, phone: string) {
+  const data = JSON.stringify({ sub: userId, phone, email_verified: false, phone_verified: true })
+  const updated = await db.query("update auth.identities set identity_data = $2 where user_id = $1 and provider = 'phone' returning id", [userId, data])
+  if (!updated.rows.length) {
+    await db.query(
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+       values ($1, $1, $2, 'phone', now(), now())`,
+      [userId, data],
+    )
+  }
+}
+
+/** POST /verify with `phone` (the new number), `token` and `type: 'phone_change'`. */
+export async function phoneChangeVerify(env: AuthEnv, req: ApiRequest, rawPhone: string, code: string): Promise<ApiResponse> {
+  const phone = validatePhone(rawPhone)
+  env.limiter.take('verify', [req.ip], env.settings.rateLimit.tokenVerifications)
+  const user = await env.ctx.db.transaction(async (tx) => {
+    const found = (await tx.query<PhoneUser>('select * from auth.users where phone_change = $1 for update', [phone])).rows[0]
+    if (!found) return null
+    const sent = found.phone_change_sent_at
+    if (found.phone_change_token !== tokenHash(phone, code.trim()) || !sent || Date.now() - new Date(sent).getTime() > env.settings.sms.otpExpiry * 1000) {
+      await countWrongGuess(tx, [found.id])
+      // countWrongGuess clears the emailed tokens and forgets the count when the limit is reached; the code of
+      // a phone change goes with them.
+      const counting = (await tx.query('select 1 from auth.otp_failures where user_id = $1', [found.id])).rows.length > 0
+      if (!counting) await tx.query("update auth.users set phone_change_token = '' where id = $1", [found.id])
+      return null
+    }
+    await tx.query('delete from auth.otp_failures where user_id = $1', [found.id])
+    await tx.query(
+      "update auth.users set phone = phone_change, phone_confirmed_at = now(), phone_change = '', phone_change_token = '', updated_at = now() where id = $1",
+      [found.id],
+    )
+    await upsertPhoneIdentity(tx, found.id, phone)
+    return (await tx.query<UserRow>('select * from auth.users where id = $1', [found.id])).rows[0]!
+  })
+  if (!user) throw errors.otpExpired()
+  return json(await startSession(issuerOf(env), user, 'phone_change', meta(req)))
 }

@@ -15,6 +15,7 @@ import { endSessions } from '../sessions'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, findUserById, mergeMetadata, normalizeEmail, userJson, validateEmail } from '../users'
 import { checkReauthenticationNonce } from '../verification'
+import { requestPhoneChange } from './phone'
 
 export const getUser: Route = async (env, req) => {
   const { user } = await requireUser(env.ctx.db, req)
@@ -82,6 +83,8 @@ export const updateUser: Route = async (env, req) => {
       await sendEmailChange(env, req, (await findUserById(db, user.id))!, next, redirectTo)
     }
   }
+  const phone = str(body, 'phone')
+  if (phone !== undefined && phone !== '') await requestPhoneChange(env, (await findUserById(db, user.id))!, phone)
   return json(await userJson(db, (await findUserById(db, user.id))!))
 }
 

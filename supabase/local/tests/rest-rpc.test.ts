@@ -98,7 +98,12 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
       const table = await b.anon().from('gw_missing').select()
       expect(table).toMatchObject({ status: 404, error: { code: 'PGRST205' } })
       const selected = await b.anon().from('gw_books').select('nope')
-      expect(selected).toMatchObject({ status: 400, error: { code: '42703' } })
+      expect(selected).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_books.nope does not exist' } })
+      // Inside embeds PostgREST's statement names the table <name>_<depth>, and Postgres's message says so.
+      const embedded = await b.anon().from('gw_books').select('title, gw_reviews(sum)')
+      expect(embedded).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_reviews_1.sum does not exist', details: null, hint: null } })
+      const nested = await b.anon().from('gw_authors').select('name, gw_books(title, gw_reviews(nope))')
+      expect(nested.error).toMatchObject({ code: '42703', message: 'column gw_reviews_2.nope does not exist' })
       const written = await b.anon().from('gw_books').insert({ nope: 1 })
       expect(written).toMatchObject({ status: 400, error: { code: 'PGRST204' } })
     })

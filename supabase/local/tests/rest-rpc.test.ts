@@ -102,7 +102,7 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
       // Inside embeds PostgREST's statement names the table <name>_<depth>, and Postgres's message says so.
       const embedded = await b.anon().from('gw_books').select('title, gw_reviews(sum)')
       expect(embedded).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_reviews_1.sum does not exist', details: null, hint: null } })
-      const nested = await b.anon().from('gw_authors').select('name, gw_books(title, gw_reviews(nope))')
+      const nested = await b.anon().from('gw_authors').select('name, gw_books!author_id(title, gw_reviews(nope))')
       expect(nested.error).toMatchObject({ code: '42703', message: 'column gw_reviews_2.nope does not exist' })
       const written = await b.anon().from('gw_books').insert({ nope: 1 })
       expect(written).toMatchObject({ status: 400, error: { code: 'PGRST204' } })

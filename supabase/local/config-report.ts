@@ -83,6 +83,9 @@ const SERVICES: Record<string, string> = {
   realtime: 'Realtime is not provided by the embedded backend',
 }
 
+/** Services the backend always runs: switching one off in config.toml does not switch it off here. */
+const ALWAYS_ON = ['api', 'auth', 'inbucket', 'edge_runtime']
+
 const matches = (pattern: string, path: string) => {
   const a = pattern.split('.')
   const b = path.split('.')
@@ -102,6 +105,10 @@ export function configReport(config: SupabaseConfig): string[] {
     for (const [key, value] of Object.entries(table)) {
       const path = prefix ? `${prefix}.${key}` : key
       if (!prefix && key in IGNORED_SECTIONS) continue
+      if (!prefix && ALWAYS_ON.includes(key) && isTable(value) && value.enabled === false) {
+        findings.push(`[${key}] enabled = false is ignored: the embedded backend always serves it.`)
+        continue
+      }
       if (!prefix && key in SERVICES) {
         if (isTable(value) && value.enabled === true) findings.push(`[${key}] enabled: ${SERVICES[key]}.`)
         continue

@@ -13,6 +13,7 @@ describe('configReport', () => {
     const findings = configReport({
       api: { enabled: true, schemas: ['public'], extra_search_path: ['public', 'extensions'], tls: { enabled: false } },
       storage: { enabled: true },
+      inbucket: { enabled: false, port: 54324 },
       realtime: { enabled: false },
       auth: {
         site_url: 'http://127.0.0.1:3000',
@@ -29,6 +30,7 @@ describe('configReport', () => {
     expect(findings).toEqual([
       'api.extra_search_path = ["public","extensions"] is not supported by the embedded backend and is ignored.',
       '[storage] enabled: Storage is not provided by the embedded backend.',
+      '[inbucket] enabled = false is ignored: the embedded backend always serves it.',
       'auth.jwt_secret = "super-secret" is not supported by the embedded backend and is ignored.',
       '[auth.sms.twilio] enabled = true is not supported by the embedded backend and is ignored.',
       '[auth.external.google] enabled = true is not supported by the embedded backend and is ignored.',

@@ -32,7 +32,8 @@ describe('asymmetric signing keys', () => {
   it('signs user tokens with ES256 and the key id, and serves only the public key at /.well-known/jwks.json', async () => {
     const { session } = await signedInUser(backend, 'keys@example.test')
     expect(decodeProtectedHeader(session.access_token)).toMatchObject({ alg: 'ES256', kid: KID, typ: 'JWT' })
-    const res = await fetch(`${backend.apiUrl}/auth/v1/.well-known/jwks.json`, { headers: { apikey: backend.anonKey } })
+    // Public, as on hosted Supabase: no apikey needed.
+    const res = await fetch(`${backend.apiUrl}/auth/v1/.well-known/jwks.json`)
     expect(res.status).toBe(200)
     const { keys } = (await res.json()) as { keys: Record<string, unknown>[] }
     expect(keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', kid: KID, alg: 'ES256', use: 'sig' })])

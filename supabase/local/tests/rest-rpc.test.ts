@@ -96,7 +96,13 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
 
     it('answers 404 for an unknown table and 400 for an unknown column', async () => {
       const table = await b.anon().from('gw_missing').select()
-      expect(table).toMatchObject({ status: 404, error: { code: 'PGRST205' } })
+      expect(table).toMatchObject({
+        status: 404,
+        error: { code: 'PGRST205', message: "Could not find the table 'public.gw_missing' in the schema cache", hint: null },
+      })
+      // PostgREST 13 names a close table name (0.75 similar or more) in the hint.
+      const typo = await b.anon().from('gw_boks').select()
+      expect(typo.error).toMatchObject({ code: 'PGRST205', hint: "Perhaps you meant the table 'public.gw_books'" })
       const selected = await b.anon().from('gw_books').select('nope')
       expect(selected).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_books.nope does not exist' } })
       // Inside embeds PostgREST's statement names the table <name>_<depth>, and Postgres's message says so.

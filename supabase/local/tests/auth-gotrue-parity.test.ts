@@ -89,6 +89,28 @@ describe('email address format, as GoTrue checks it', () => {
   })
 })
 
+describe('admin create', () => {
+  it('creates a user by phone, or by email and phone; refuses neither and a taken number', async () => {
+    const admin = backend.admin().auth.admin
+    const byPhone = await admin.createUser({ phone: '+15550200', phone_confirm: true, password: 'password-123' })
+    expect(byPhone.error).toBeNull()
+    expect(byPhone.data.user).toMatchObject({ phone: '15550200', email: '', app_metadata: { provider: 'phone' } })
+    expect(byPhone.data.user?.phone_confirmed_at).toBeTruthy()
+    const both = await admin.createUser({ email: 'both@example.test', phone: '15550201' })
+    expect(both.data.user).toMatchObject({ email: 'both@example.test', phone: '15550201', app_metadata: { providers: ['email', 'phone'] } })
+    expect((await admin.createUser({ password: 'password-123' })).error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Cannot create a user without either an email or phone',
+    })
+    expect((await admin.createUser({ phone: '+15550200' })).error).toMatchObject({
+      status: 422,
+      code: 'phone_exists',
+      message: 'Phone number already registered by another user',
+    })
+  })
+})
+
 describe('admin pagination', () => {
   it("answers page -1 with GoTrue's 400 Bad Pagination Parameters, not page 1", async () => {
     const { data, error } = await backend.admin().auth.admin.listUsers({ page: -1, perPage: 10 })

@@ -9,6 +9,7 @@ import type { AuthEnv, Route } from '../env'
 import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, str } from '../request'
 import { durationSeconds } from '../settings'
+import { addPhone, findUserByPhone, insertPhoneUser, validatePhone } from './phone'
 import {
   findUserByEmail,
   findUserById,
@@ -68,22 +69,35 @@ export const listUsers: Route = async (env, req) => {
 
 export const createUser: Route = async (env, req) => {
   const body = readBody(req)
-  const email = validateEmail(str(body, 'email')?.trim())
+  const rawEmail = str(body, 'email')?.trim()
+  const rawPhone = str(body, 'phone')?.trim()
+  // GoTrue's order: one address at least, each valid and free, then the password.
+  if (!rawEmail && !rawPhone) throw httpError(400, 'validation_failed', 'Cannot create a user without either an email or phone')
+  const email = rawEmail ? validateEmail(rawEmail) : undefined
+  const phone = rawPhone ? validatePhone(rawPhone) : undefined
+  const db = env.ctx.db
+  if (email && (await findUserByEmail(db, email))) throw errors.emailExists()
+  if (phone && (await findUserByPhone(env, phone)))
+    throw httpError(422, 'phone_exists', 'Phone number already registered by another user')
   const password = str(body, 'password')
   if (password !== undefined) assertStrongPassword(env.settings, password)
-  const db = env.ctx.db
-  if (await findUserByEmail(db, email)) throw errors.emailExists()
   const passwordHash = password ? await hashPassword(password) : null
-  const user = await db
-    .transaction((tx) =>
-      insertUser(tx, {
-        email,
-        passwordHash,
-        userMetadata: obj(body, 'user_metadata') ?? obj(body, 'data') ?? {},
-        appMetadata: obj(body, 'app_metadata'),
-        confirmed: body.email_confirm === true,
-      }),
-    )
+  const userMetadata = obj(body, 'user_metadata') ?? obj(body, 'data') ?? {}
+  const phoneConfirmed = body.phone_confirm === true
+  const user = await (email
+    ? db.transaction(async (tx) => {
+        const created = await insertUser(tx, {
+          email,
+          passwordHash,
+          userMetadata,
+          appMetadata: obj(body, 'app_metadata'),
+          confirmed: body.email_confirm === true,
+        })
+        if (phone) await addPhone(tx, created, phone, phoneConfirmed)
+        return created
+      })
+    : insertPhoneUser(db, phone!, passwordHash ?? '', userMetadata, phoneConfirmed, obj(body, 'app_metadata'))
+  )
     .catch((error: unknown) => {
       console.error('[auth] admin create user failed:', error)
       throw httpError(500, 'unexpected_failure', 'Database error creating new user')

@@ -10,7 +10,7 @@
  * Like emailed codes, only sha224(phone + code) is stored, and wrong codes count towards MAX_OTP_GUESSES.
  */
 import type { ApiRequest, ApiResponse } from '../../context'
-import type { Queryable } from '../../db/database'
+import type { Db, Queryable } from '../../db/database'
 import { checkPassword, hashPassword, tokenHash } from '../crypto'
 import { errors, httpError, json } from '../errors'
 import { issuerOf, type AuthEnv } from '../env'
@@ -27,7 +27,7 @@ export function validatePhone(raw: string): string {
   return phone
 }
 
-async function findUserByPhone(env: AuthEnv, phone: string): Promise<UserRow | undefined> {
+export async function findUserByPhone(env: AuthEnv, phone: string): Promise<UserRow | undefined> {
   return (await env.ctx.db.query<UserRow>('select * from auth.users where phone = $1 and is_sso_user = false', [phone]))
     .rows[0]
 }
@@ -75,21 +75,29 @@ async function sendCode(env: AuthEnv, user: UserRow, column: CodeColumn, phone =
   await env.ctx.db.query('delete from auth.otp_failures where user_id = $1', [user.id])
 }
 
-async function insertPhoneUser(env: AuthEnv, phone: string, passwordHash: string, data: Record<string, unknown>) {
-  return env.ctx.db.transaction(async (tx) => {
+/** A user whose only address is `phone` (sign-up, SMS sign-in, the admin API). */
+export async function insertPhoneUser(
+  db: Db,
+  phone: string,
+  passwordHash: string,
+  data: Record<string, unknown>,
+  confirmed: boolean,
+  appMetadata: Record<string, unknown> = {},
+) {
+  return db.transaction(async (tx) => {
     const r = await tx.query<UserRow>(
       `insert into auth.users (instance_id, id, aud, role, phone, encrypted_password, phone_confirmed_at,
          raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
        values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1, $2,
          case when $3 then now() end, $4, $5, now(), now())
        returning *`,
-      [phone, passwordHash, env.settings.sms.autoconfirm, JSON.stringify({ provider: 'phone', providers: ['phone'] }), JSON.stringify(data)],
+      [phone, passwordHash, confirmed, JSON.stringify({ provider: 'phone', providers: ['phone'], ...appMetadata }), JSON.stringify(data)],
     )
     const user = r.rows[0]!
     await tx.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
        values ($1, $1, $2, 'phone', now(), now())`,
-      [user.id, JSON.stringify({ sub: user.id, phone, email_verified: false, phone_verified: env.settings.sms.autoconfirm })],
+      [user.id, JSON.stringify({ sub: user.id, phone, email_verified: false, phone_verified: confirmed })],
     )
     return user
   })
@@ -104,7 +112,7 @@ export async function phoneSignup(env: AuthEnv, req: ApiRequest, body: Body, raw
   env.limiter.take('signup', [req.ip], env.settings.rateLimit.signInSignUps)
   const existing = await findUserByPhone(env, phone)
   if (existing?.phone_confirmed_at) throw httpError(422, 'user_already_exists', 'User already registered')
-  const user = existing ?? (await insertPhoneUser(env, phone, await hashPassword(password), obj(body, 'data') ?? {}))
+  const user = existing ?? (await insertPhoneUser(env.ctx.db, phone, await hashPassword(password), obj(body, 'data') ?? {}, env.settings.sms.autoconfirm))
   if (env.settings.sms.autoconfirm) return json(await startSession(issuerOf(env), user, 'password', meta(req)))
   await sendCode(env, user, 'confirmation_token')
   return json(await userJson(env.ctx.db, (await findUserByPhone(env, phone))!))
@@ -118,7 +126,7 @@ export async function phoneOtp(env: AuthEnv, req: ApiRequest, body: Body, rawPho
   let user = await findUserByPhone(env, phone)
   if (!user) {
     if (body.create_user === false || !env.settings.signupEnabled) throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
-    user = await insertPhoneUser(env, phone, '', obj(body, 'data') ?? {})
+    user = await insertPhoneUser(env.ctx.db, phone, '', obj(body, 'data') ?? {}, env.settings.sms.autoconfirm)
   }
   await sendCode(env, user, user.phone_confirmed_at ? 'recovery_token' : 'confirmation_token')
   return json({ message_id: null })
@@ -236,4 +244,15 @@ export async function phoneChangeVerify(env: AuthEnv, req: ApiRequest, rawPhone:
   })
   if (!user) throw errors.otpExpired()
   return json(await startSession(issuerOf(env), user, 'phone_change', meta(req)))
+}
+
+/** Adds a phone to a user made with an email (the admin API given both), with its identity. */
+export async function addPhone(db: Queryable, user: UserRow, phone: string, confirmed: boolean) {
+  await db.query(
+    `update auth.users set phone = $2, phone_confirmed_at = case when $3 then now() end,
+       raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'::jsonb), '{providers}', '["email", "phone"]'::jsonb)
+     where id = $1`,
+    [user.id, phone, confirmed],
+  )
+  await upsertPhoneIdentity(db, user.id, phone)
 }

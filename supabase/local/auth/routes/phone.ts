@@ -96,8 +96,8 @@ export async function insertPhoneUser(
     const user = r.rows[0]!
     await tx.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-       values ($1, $1, $2, 'phone', now(), now())`,
-      [user.id, JSON.stringify({ sub: user.id, phone, email_verified: false, phone_verified: confirmed })],
+       values ($1, $2, $3, 'phone', now(), now())`,
+      [user.id, user.id, JSON.stringify({ sub: user.id, phone, email_verified: false, phone_verified: confirmed })],
     )
     return user
   })
@@ -212,8 +212,8 @@ async function upsertPhoneIdentity(db: Queryable, userId: string, phone: string)
   if (!updated.rows.length) {
     await db.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-       values ($1, $1, $2, 'phone', now(), now())`,
-      [userId, data],
+       values ($1, $2, $3, 'phone', now(), now())`,
+      [userId, userId, data],
     )
   }
 }

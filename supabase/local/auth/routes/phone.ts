@@ -109,7 +109,6 @@ const meta = (req: ApiRequest) => ({ ip: req.ip, userAgent: req.headers['user-ag
 export async function phoneSignup(env: AuthEnv, req: ApiRequest, body: Body, rawPhone: string, password: string): Promise<ApiResponse> {
   requirePhoneProvider(env, 'signups')
   const phone = validatePhone(rawPhone)
-  env.limiter.take('signup', [req.ip], env.settings.rateLimit.signInSignUps)
   const existing = await findUserByPhone(env, phone)
   if (existing?.phone_confirmed_at) throw httpError(422, 'user_already_exists', 'User already registered')
   const user = existing ?? (await insertPhoneUser(env.ctx.db, phone, await hashPassword(password), obj(body, 'data') ?? {}, env.settings.sms.autoconfirm))

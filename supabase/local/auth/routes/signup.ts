@@ -34,6 +34,8 @@ export const signup: Route = async (env, req) => {
   // GoTrue's order: neither address is an anonymous sign-in (anonymous.ts); then the instance switch,
   // the password, the one-address rule, the provider switch, and last the address's format.
   if (!rawEmail && !phone) return signInAnonymously(env, req, body)
+  // GoTrue limits sign-ups per IP before reading them (middleware); the address's own key is added below.
+  env.limiter.take('signup', [req.ip], settings.rateLimit.signInSignUps)
   if (!settings.signupEnabled) throw httpError(422, 'signup_disabled', 'Signups not allowed for this instance')
   const password = str(body, 'password')
   if (!password) throw httpError(400, 'validation_failed', 'Signup requires a valid password')
@@ -43,7 +45,7 @@ export const signup: Route = async (env, req) => {
   if (phone) return phoneSignup(env, req, body, phone, password)
   if (!settings.emailSignupEnabled) throw httpError(400, 'email_provider_disabled', 'Email signups are disabled')
   const email = validateEmail(rawEmail)
-  env.limiter.take('signup', [req.ip, fromIp(req.ip, email)], settings.rateLimit.signInSignUps)
+  env.limiter.take('signup', [fromIp(req.ip, email)], settings.rateLimit.signInSignUps)
   const userMetadata = obj(body, 'data') ?? {}
   const redirectTo = safeRedirect(settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
   const pkce = pkceParams(body)

@@ -18,7 +18,7 @@ import {
   listUsers,
   updateUserById,
 } from './routes/admin-users'
-import { authorize, identities, sso } from './routes/disabled'
+import { authorize, identities, oauthGrants, oauthServer, passkeys, sso } from './routes/disabled'
 import { health, jwks, settingsRoute } from './routes/health'
 import { logout } from './routes/logout'
 import { challenge, enroll, unenroll, verifyFactor } from './routes/mfa'
@@ -35,6 +35,9 @@ export { ensureAuthSchema } from './schema'
 type Entry = { method: string; pattern: RegExp; route: Route; admin?: boolean }
 
 const ID = '[^/]+'
+/** One route for every method: features that are off answer the same whatever is asked of them. */
+const anyMethod = (pattern: RegExp, route: Route, admin = false): Entry[] =>
+  ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, pattern, route, admin }))
 const table: Entry[] = [
   { method: 'GET', pattern: /^\/health$/, route: health },
   { method: 'GET', pattern: /^\/settings$/, route: settingsRoute },
@@ -59,6 +62,11 @@ const table: Entry[] = [
   { method: 'GET', pattern: /^\/authorize$/, route: authorize },
   { method: 'GET', pattern: /^\/user\/identities\/authorize$/, route: identities },
   { method: 'DELETE', pattern: new RegExp(`^/user/identities/${ID}$`), route: identities },
+  ...anyMethod(/^\/passkeys(\/.*)?$/, passkeys),
+  ...anyMethod(/^\/oauth\/.+$/, oauthServer),
+  ...anyMethod(/^\/\.well-known\/oauth-authorization-server$/, oauthServer),
+  ...anyMethod(/^\/user\/oauth\/grants$/, oauthGrants),
+  ...anyMethod(/^\/admin\/oauth(\/.*)?$/, oauthServer, true),
   { method: 'POST', pattern: /^\/invite$/, route: invite, admin: true },
   { method: 'GET', pattern: /^\/admin\/users$/, route: listUsers, admin: true },
   { method: 'POST', pattern: /^\/admin\/users$/, route: createUser, admin: true },

@@ -206,6 +206,23 @@ describe("GoTrue's answers for features that are off", () => {
     })
   })
 
+  it('passkeys: 404 passkey_disabled; the OAuth 2.1 server: 404 feature_disabled, its admin API for the service role only', async () => {
+    expect(await raw(backend, 'POST', '/passkeys/authentication/options', {})).toMatchObject({
+      status: 404,
+      body: { error_code: 'passkey_disabled', msg: 'Passkeys are disabled' },
+    })
+    expect(await raw(backend, 'GET', '/.well-known/oauth-authorization-server')).toMatchObject({
+      status: 404,
+      body: { error_code: 'feature_disabled', msg: 'OAuth server is disabled' },
+    })
+    expect(await raw(backend, 'GET', '/admin/oauth/clients')).toMatchObject({ status: 403, body: { error_code: 'not_admin' } })
+    const asAdmin = await fetch(`${backend.apiUrl}/auth/v1/admin/oauth/clients`, {
+      headers: { apikey: backend.serviceRoleKey, authorization: `Bearer ${backend.serviceRoleKey}` },
+    })
+    expect(asAdmin.status).toBe(404)
+    expect(await asAdmin.json()).toMatchObject({ error_code: 'feature_disabled', msg: 'OAuth server is disabled' })
+  })
+
   it('phone sign-up: 400 phone_provider_disabled; an unknown grant: 400 unsupported_grant_type', async () => {
     const { error } = await backend.client().auth.signUp({ phone: '+15550100', password: 'password-123' })
     expect(error).toMatchObject({ status: 400, code: 'phone_provider_disabled', message: 'Phone signups are disabled' })

@@ -33,6 +33,22 @@ export const sso: Route = async () => {
   throw httpError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled')
 }
 
+/** /passkeys/…: GoTrue with `[auth.passkey]` off (checked before anything else in that route group). */
+export const passkeys: Route = async () => {
+  throw httpError(404, 'passkey_disabled', 'Passkeys are disabled')
+}
+
+/** The OAuth 2.1 server's routes (/oauth/…, its metadata, grants and client admin): GoTrue with it off. */
+export const oauthServer: Route = async () => {
+  throw httpError(404, 'feature_disabled', 'OAuth server is disabled')
+}
+
+/** /user/oauth/grants: signed-in users only, then the switch. */
+export const oauthGrants: Route = async (env, req) => {
+  await requireUser(env.ctx.db, req)
+  throw httpError(404, 'feature_disabled', 'OAuth server is disabled')
+}
+
 /** GET /user/identities/authorize and DELETE /user/identities/{id}: signed-in users only, then the switch. */
 export const identities: Route = async (env, req) => {
   await requireUser(env.ctx.db, req)

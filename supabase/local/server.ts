@@ -195,7 +195,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const functions = createFunctionsHandler(ctx, {
     env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
   })
-  const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret })
+  const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
   routes = { auth: createAuthHandler(ctx), rest, functions, checkout }
   server.on('error', (error) => console.error('[backend] server error:', error))
   let background: Background

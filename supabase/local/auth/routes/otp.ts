@@ -24,6 +24,7 @@ export const otp: Route = async (env, req) => {
     throw httpError(400, 'validation_failed', 'An email address or phone number is required')
   }
   validateEmail(email)
+  if (!env.settings.emailSignupEnabled) throw httpError(422, 'email_provider_disabled', 'Email logins are disabled')
   env.limiter.take('otp', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
   const db = env.ctx.db

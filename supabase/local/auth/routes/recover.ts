@@ -20,7 +20,12 @@ function emailOf(body: Record<string, unknown>) {
   return email
 }
 
+const requireEmailProvider = (env: Parameters<Route>[0]) => {
+  if (!env.settings.emailSignupEnabled) throw httpError(400, 'email_provider_disabled', 'Email logins are disabled')
+}
+
 export const recover: Route = async (env, req) => {
+  requireEmailProvider(env)
   const body = readBody(req)
   const email = emailOf(body)
   env.limiter.take('recover', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
@@ -45,6 +50,7 @@ export const resend: Route = async (env, req) => {
   if (type !== 'signup' && type !== 'email_change') {
     throw httpError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change')
   }
+  requireEmailProvider(env)
   const email = emailOf(body)
   env.limiter.take('resend', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))

@@ -24,6 +24,8 @@ const passwordGrant: Route = async (env, req) => {
     if (phone && password) return phonePasswordGrant(env, req, phone, password)
     throw errors.validation('Either an email address or phone number and a password must be provided')
   }
+  // `[auth.email] enable_signup = false` is GoTrue's email provider switched off: no email logins at all.
+  if (!env.settings.emailSignupEnabled) throw httpError(422, 'email_provider_disabled', 'Email logins are disabled')
   env.limiter.take('token', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const account = normalizeEmail(email)
   if (env.limiter.accountLocked(account, req.ip, env.settings.rateLimit.passwordFailuresPerAccount)) {

@@ -12,22 +12,21 @@ let backend: AuthTestBackend
 let anonymous: AuthTestBackend
 
 beforeAll(async () => {
-  ;[backend, anonymous] = await Promise.all([
-    startAuthTestBackend(),
-    startAuthTestBackend({
-      auth: {
-        enable_anonymous_sign_ins: true,
-        password_requirements: 'lower_upper_letters_digits',
-        jwt_secret: 'ignored-here',
-        sms: {
-          enable_signup: true,
-          enable_confirmations: true,
-          max_frequency: '0s',
-          test_otp: { '15550101': '123456', '15550102': '654321', '15550103': '111111', '15550104': '222222', '15550105': '333333' },
-        },
+  // One after the other: on PostgreSQL both would create the cluster-wide API roles at once and collide.
+  backend = await startAuthTestBackend()
+  anonymous = await startAuthTestBackend({
+    auth: {
+      enable_anonymous_sign_ins: true,
+      password_requirements: 'lower_upper_letters_digits',
+      jwt_secret: 'ignored-here',
+      sms: {
+        enable_signup: true,
+        enable_confirmations: true,
+        max_frequency: '0s',
+        test_otp: { '15550101': '123456', '15550102': '654321', '15550103': '111111', '15550104': '222222', '15550105': '333333' },
       },
-    }),
-  ])
+    },
+  })
 })
 afterAll(async () => {
   await Promise.all([backend?.close(), anonymous?.close()])

@@ -27,7 +27,8 @@ type Api = 'auth' | 'rest' | 'functions'
 export type Routes = Record<Api, Handler> & { checkout?: Handler; esp?: Handler }
 
 /** GoTrue endpoints hosted Supabase serves without an apikey: links opened from emails, and the probe. */
-const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health'])
+// The JWKS is public on hosted Supabase too: verifiers (another service, a CDN worker) hold no API key.
+const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health', '/.well-known/jwks.json'])
 
 /** Each API's own error shape, so supabase-js reports gateway errors like the API's. */
 function apiError(api: Api | null, status: number, code: string, message: string): ApiResponse {

@@ -104,6 +104,7 @@ const reasonLabels: Record<NotCountedReason, string> = {
   too_fast_confirmation: 'Confirmed too fast',
   no_click: 'No click before subscribing',
   velocity: 'Too many sign-ups from one visitor',
+  address_velocity: 'Too many sign-ups from one address',
   budget_exhausted: 'Budget or balance exhausted',
   refunded: 'Refunded',
 }

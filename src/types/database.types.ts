@@ -2059,6 +2059,7 @@ export type Database = {
         | 'too_fast_confirmation'
         | 'no_click'
         | 'velocity'
+        | 'address_velocity'
         | 'budget_exhausted'
         | 'refunded'
       payout_status: 'requested' | 'paid' | 'canceled'
@@ -2206,6 +2207,7 @@ export const Constants = {
         'too_fast_confirmation',
         'no_click',
         'velocity',
+        'address_velocity',
         'budget_exhausted',
         'refunded',
       ],

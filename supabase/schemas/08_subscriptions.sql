@@ -36,7 +36,7 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_campaign_id_email_key unique (campaign_id, email),
   constraint newsletter_subscriptions_token_hash_key unique (token_hash),
   constraint newsletter_subscriptions_email_check check ((char_length((email)::text) <= 254)),
-  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
+  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
@@ -479,11 +479,19 @@ begin
     return 'no_click';
   end if;
   if p_confirming then
+    -- One visitor (address and browser) converts at most 3 times an hour for one source; one address, shared by a
+    -- household or an office Wi-Fi, at most 10. Each limit has its own reason, so the label says which.
     if (select count(*) from public.newsletter_subscriptions o
         where o.audience_source_id = s.audience_source_id and o.counted and o.id <> s.id
           and o.confirmed_at > now() - interval '1 hour'
-          and (o.visitor_hash = s.visitor_hash or o.subscribe_ip = s.subscribe_ip)) >= 3 then
+          and o.visitor_hash = s.visitor_hash) >= 3 then
       return 'velocity';
+    end if;
+    if s.subscribe_ip is not null and (select count(*) from public.newsletter_subscriptions o
+        where o.audience_source_id = s.audience_source_id and o.counted and o.id <> s.id
+          and o.confirmed_at > now() - interval '1 hour'
+          and o.subscribe_ip = s.subscribe_ip) >= 10 then
+      return 'address_velocity';
     end if;
     if clock_timestamp() - s.armed_at < interval '2 seconds' then
       return 'too_fast_confirmation';

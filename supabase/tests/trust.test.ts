@@ -127,21 +127,41 @@ describe('attack 3: one inbox, many paid conversions', () => {
     const c = await subscribe(late, [m.campaignId], { sourceId: m.sourceId, clickId: oldClick, visitor })
     await ageSubscription(late)
     expect(await confirm(c.tokens[0]!, late)).toMatchObject({ counted: false, not_counted_reason: 'no_click' })
-    // Velocity: one visitor's fourth paid conversion within the hour is not paid.
+    // Velocity: one visitor's fourth paid conversion within the hour is not paid (one counted click backs them all).
     const busy = newVisitor()
+    const busyClick = await clickSource(m.sourceId, busy)
     const counted = []
     for (let i = 0; i < 4; i++) {
       const address = email(`v${i}`)
-      const click = await clickSource(m.sourceId, { ...busy, userAgent: `${busy.userAgent} ${i}` })
-      const s = await subscribe(address, [m.campaignId], {
-        sourceId: m.sourceId,
-        clickId: click,
-        visitor: { ...busy, userAgent: `${busy.userAgent} ${i}` },
-      })
+      const s = await subscribe(address, [m.campaignId], { sourceId: m.sourceId, clickId: busyClick, visitor: busy })
       await ageSubscription(address)
       counted.push((await confirm(s.tokens[0]!, address)).not_counted_reason)
     }
     expect(counted).toEqual([null, null, null, 'velocity'])
+    expect(await ledgerMismatches()).toEqual([])
+  })
+
+  it('pays people who share one address (a household, an office Wi-Fi) up to 10 an hour, then says the address', async () => {
+    const m = await createMarket({ deposit: 1000, price: 5, budget: 1000 })
+    const wifi = newVisitor()
+    const reasons = []
+    // Eleven people, each with a browser of their own, behind one address: each is a visitor of their own.
+    for (let i = 0; i < 11; i++) {
+      const person = { ...wifi, userAgent: `${wifi.userAgent} person-${i}` }
+      const address = email(`wifi${i}`)
+      const click = await clickSource(m.sourceId, person)
+      const s = await subscribe(address, [m.campaignId], { sourceId: m.sourceId, clickId: click, visitor: person })
+      await ageSubscription(address)
+      reasons.push((await confirm(s.tokens[0]!, address)).not_counted_reason)
+    }
+    expect(reasons).toEqual([...Array(10).fill(null), 'address_velocity'])
+    const { rows: labels } = await (await testDb()).query(
+      "select code, label from public.not_counted_reasons where code in ('velocity', 'address_velocity') order by code",
+    )
+    expect(labels).toEqual([
+      { code: 'address_velocity', label: 'More than 10 sign-ups an hour from one address' },
+      { code: 'velocity', label: 'More than 3 sign-ups an hour from one visitor' },
+    ])
     expect(await ledgerMismatches()).toEqual([])
   })
 })

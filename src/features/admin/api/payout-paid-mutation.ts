@@ -4,18 +4,14 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
+import { transferReferenceProblem } from '@rules/payout'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 
 export type PayoutPaidVariables = { payoutId: string; reference: string }
 
-/** The form's rule; the database checks it again. */
-export function transferReferenceError(reference: string): string | null {
-  const r = reference.trim()
-  if (r.length < 3) return 'Enter the transfer reference of the payment (at least 3 characters)'
-  if (r.length > 200) return 'The transfer reference can be at most 200 characters'
-  return null
-}
+/** The form's rule (@rules/payout); admin_mark_payout_paid checks the same bounds again, with the same words. */
+export const transferReferenceError = transferReferenceProblem
 
 export async function markPayoutPaid({ payoutId, reference }: PayoutPaidVariables) {
   const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId, p_reference: reference.trim() })

@@ -4,6 +4,7 @@
  * itself retries once.
  */
 import { useMutation } from '@tanstack/react-query'
+import { functionErrorMessage } from '@/lib/function-error'
 import { supabase } from '@/lib/supabase'
 import { emailRedirectUrl, passwordResetRedirectUrl } from '../site-url'
 
@@ -14,7 +15,8 @@ async function invokeBackup(email: string): Promise<string | null> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const { error } = await supabase.functions.invoke('send-backup-confirmation', { body: { email } })
     if (!error) return null
-    lastError = error.message
+    // The function's own words (a rate limit, a bad address), not the client's "non-2xx status code".
+    lastError = await functionErrorMessage(error, 'The email could not be sent')
   }
   return lastError
 }

@@ -1,18 +1,14 @@
 /** Open a dispute about subscribers of one source, or the whole source (open_dispute checks it all again). */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
+import { disputeReasonProblem } from '@rules/dispute'
 import { supabase } from '@/lib/supabase'
 import { disputeKeys } from '../keys'
 
 export type OpenDisputeVariables = { reason: string; subscriptionIds: string[] | null; sourceId: string | null }
 
-/** The form's rule; the database says the same. */
-export function disputeReasonError(reason: string): string | null {
-  const r = reason.trim()
-  if (r.length < 10) return 'Describe the problem in at least 10 characters'
-  if (r.length > 2000) return 'Keep the description under 2,000 characters'
-  return null
-}
+/** The form's rule (@rules/dispute); open_dispute checks the same bounds again, with the same words. */
+export const disputeReasonError = disputeReasonProblem
 
 export async function openDispute({ reason, subscriptionIds, sourceId }: OpenDisputeVariables) {
   const { data, error } = await supabase.rpc('open_dispute', {

@@ -2,7 +2,7 @@
 import { Badge } from '@/components/ui/badge'
 import { payoutStatus } from '@/lib/vocabulary'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
-import { MIN_PAYOUT } from '../api/payout-request-mutation'
+import { MIN_PAYOUT } from '@rules/payout'
 import { usePayoutRequestsQuery } from '../api/payout-requests-query'
 import { formatCredits } from '../lib/earnings'
 import { PanelState } from './panel-state'

@@ -7,7 +7,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
-import { functionErrorMessage } from './function-error'
+import { functionErrorMessage } from '@/lib/function-error'
 
 export const subscribeSchema = z.object({
   email: z.string().trim().min(1, 'Please enter your email address').email('Please enter a valid email address'),

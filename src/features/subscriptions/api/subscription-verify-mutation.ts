@@ -4,7 +4,7 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
-import { functionErrorBody } from './function-error'
+import { functionErrorBody } from '@/lib/function-error'
 
 export type VerifyVariables = { token: string; email: string }
 export type VerifyResult = {

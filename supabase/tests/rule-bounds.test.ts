@@ -1,0 +1,139 @@
+// One rule, one place: the bounds the database enforces are the constants the SPA and the edge functions import
+// (supabase/functions/_shared/rules). Each SQL place that holds a bound (a table's check, a function's guard) is
+// called just inside and just outside it, in transactions that are rolled back, so a bound changed on one side
+// only fails here. The words the database raises are compared with the module's words too.
+import { randomUUID } from 'node:crypto'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { DEPOSIT_SQL_MESSAGE, MAX_DEPOSIT, MIN_DEPOSIT } from '../functions/_shared/rules/deposit.ts'
+import { DISPUTE_REASON_MESSAGES, MAX_DISPUTE_REASON_LENGTH, MIN_DISPUTE_REASON_LENGTH } from '../functions/_shared/rules/dispute.ts'
+import {
+  MAX_TRANSFER_REFERENCE_LENGTH,
+  MIN_PAYOUT,
+  MIN_TRANSFER_REFERENCE_LENGTH,
+  PAYOUT_MESSAGES,
+  TRANSFER_REFERENCE_MESSAGES,
+} from '../functions/_shared/rules/payout.ts'
+import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER } from '../functions/_shared/rules/price.ts'
+import { service, testDb } from './helpers/db'
+import { actors, attempt, createUser, ids, ledgerMismatches, type NewUser } from './helpers/fixtures'
+
+const CENT = 0.01
+
+afterEach(async () => {
+  expect(await ledgerMismatches()).toEqual([])
+})
+
+class Rollback extends Error {}
+
+/** Runs a statement as the tables' owner (no function in between) and rolls it back: '' when it succeeded. */
+async function ownerError(sql: string, params: unknown[]): Promise<string> {
+  const db = await testDb()
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query(sql, params)
+      throw new Rollback()
+    })
+  } catch (error) {
+    if (error instanceof Rollback) return ''
+    return (error as Error).message
+  }
+  return ''
+}
+
+/** The error of one call as the actor, rolled back either way ('' when it succeeded). */
+const callError = async (...args: Parameters<typeof attempt>) => (await attempt(...args)).error ?? ''
+
+describe('deposit limits', () => {
+  let advertiser: NewUser
+  beforeAll(async () => {
+    advertiser = await createUser('advertiser')
+  })
+
+  const session = () => `cs_test_${randomUUID().replace(/-/g, '')}`
+  const openDeposit = (amount: number) =>
+    callError(service, "select public.open_deposit($1, $2, $3, now() + interval '1 hour')", [advertiser.id, amount, session()])
+  const creditDeposit = (amount: number) =>
+    callError(service, 'select public.credit_deposit($1, $2, $3)', [advertiser.id, amount, session()])
+  const insertDeposit = (amount: number) =>
+    ownerError('insert into public.deposits (user_id, amount, stripe_session_id) values ($1, $2, $3)', [
+      advertiser.id,
+      amount,
+      session(),
+    ])
+
+  it.each([
+    ['open_deposit', openDeposit],
+    ['credit_deposit', creditDeposit],
+  ])('%s accepts MIN_DEPOSIT to MAX_DEPOSIT and refuses a cent beyond, in the module’s words', async (_, call) => {
+    expect(await call(MIN_DEPOSIT)).toBe('')
+    expect(await call(MAX_DEPOSIT)).toBe('')
+    expect(await call(MIN_DEPOSIT - CENT)).toBe(DEPOSIT_SQL_MESSAGE)
+    expect(await call(MAX_DEPOSIT + CENT)).toBe(DEPOSIT_SQL_MESSAGE)
+  })
+
+  it('deposits.amount’s check holds the same bounds', async () => {
+    expect(await insertDeposit(MIN_DEPOSIT)).toBe('')
+    expect(await insertDeposit(MAX_DEPOSIT)).toBe('')
+    expect(await insertDeposit(MIN_DEPOSIT - CENT)).toMatch(/violates check constraint/)
+    expect(await insertDeposit(MAX_DEPOSIT + CENT)).toMatch(/violates check constraint/)
+  })
+})
+
+describe('payout minimum', () => {
+  it('request_payout accepts MIN_PAYOUT and refuses a cent less, in the module’s words', async () => {
+    const publisher = await createUser('publisher')
+    const db = await testDb()
+    // Exactly the minimum is available, so the call at the bound can only fail on the bound.
+    await db.query('select public.post_ledger($1, $2, $3, $4, $5, $6)', [
+      publisher.id,
+      MIN_PAYOUT,
+      'earning',
+      'completed',
+      'Test',
+      `e-${publisher.id}`,
+    ])
+    const request = (amount: number) => callError(publisher.actor, 'select public.request_payout($1)', [amount])
+    expect(await request(MIN_PAYOUT)).toBe('')
+    expect(await request(MIN_PAYOUT - CENT)).toBe(PAYOUT_MESSAGES.belowMinimum)
+  })
+})
+
+describe('transfer reference', () => {
+  it('admin_mark_payout_paid takes 3 to 200 characters, in the module’s words', async () => {
+    const pay = (reference: string) =>
+      callError(actors.admin, 'select public.admin_mark_payout_paid($1, $2)', [ids.payoutRequested, reference])
+    const lengthWords: string[] = Object.values(TRANSFER_REFERENCE_MESSAGES)
+    expect(await pay('x'.repeat(MIN_TRANSFER_REFERENCE_LENGTH - 1))).toBe(TRANSFER_REFERENCE_MESSAGES.tooShort)
+    expect(await pay('x'.repeat(MAX_TRANSFER_REFERENCE_LENGTH + 1))).toBe(TRANSFER_REFERENCE_MESSAGES.tooLong)
+    // At either bound the length passes; whatever else the call says (the seed's payout may be paid by now) is
+    // not about the length.
+    expect(lengthWords).not.toContain(await pay('x'.repeat(MIN_TRANSFER_REFERENCE_LENGTH)))
+    expect(lengthWords).not.toContain(await pay('x'.repeat(MAX_TRANSFER_REFERENCE_LENGTH)))
+  })
+})
+
+describe('dispute description', () => {
+  it('open_dispute takes 10 to 2,000 characters, in the module’s words', async () => {
+    const open = (reason: string) => callError(actors.advertiser, 'select public.open_dispute($1, null, null)', [reason])
+    expect(await open('x'.repeat(MIN_DISPUTE_REASON_LENGTH - 1))).toBe(DISPUTE_REASON_MESSAGES.tooShort)
+    expect(await open('x'.repeat(MAX_DISPUTE_REASON_LENGTH + 1))).toBe(DISPUTE_REASON_MESSAGES.tooLong)
+    // Inside the bounds the description passes and the next check speaks: nothing was flagged.
+    expect(await open('x'.repeat(MIN_DISPUTE_REASON_LENGTH))).toBe('Flag either subscribers or a source')
+    expect(await open('x'.repeat(MAX_DISPUTE_REASON_LENGTH))).toBe('Flag either subscribers or a source')
+  })
+})
+
+describe('price per subscriber', () => {
+  const insertCampaign = (price: number) =>
+    ownerError(
+      `insert into public.campaigns (advertiser_id, name, price_per_subscriber, budget_total) values ($1, 'Pinned price', $2, 100)`,
+      [ids.advertiser, price],
+    )
+
+  it('campaigns.price_per_subscriber’s check accepts MIN to MAX and refuses a cent beyond', async () => {
+    expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER)).toBe('')
+    expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER)).toBe('')
+    expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER - CENT)).toMatch(/violates check constraint/)
+    expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER + CENT)).toMatch(/violates check constraint/)
+  })
+})

@@ -5,7 +5,7 @@
  * `usePageTitle`.
  */
 import { brand } from './brand'
-import { paths } from './paths'
+import { EARN_PATH, paths } from './paths'
 
 const exact: Record<string, string> = {
   [paths.home]: `${brand.name} · Newsletter growth through trusted influencers`,
@@ -49,7 +49,7 @@ const exact: Record<string, string> = {
 }
 
 const patterns: [RegExp, string][] = [
-  [/^\/earn(\/|$)/, 'Redirecting to newsletters'],
+  [EARN_PATH, 'Redirecting to newsletters'],
   [/^\/newsletters\/[^/]+$/, 'Newsletter'],
   [/^\/campaign\/admin\/[^/]+$/, 'Newsletter preview · Admin'],
   [/^\/campaign\/[^/]+\/[^/]+$/, 'A recommended newsletter'],

@@ -3,7 +3,6 @@
  * (which also proves ownership of the address) is tried, then the backup confirmation function, which
  * itself retries once.
  */
-import { useMutation } from '@tanstack/react-query'
 import { functionErrorMessage } from '@/lib/function-error'
 import { supabase } from '@/lib/supabase'
 import { emailRedirectUrl, passwordResetRedirectUrl } from '../site-url'
@@ -30,5 +29,3 @@ export async function resendVerificationEmail(email: string): Promise<ResendResu
   if (backupError === null) return { sent: true, via: 'backup' }
   return { sent: false, reason: backupError || resend.error.message || null }
 }
-
-export const useVerificationEmailResendMutation = () => useMutation({ mutationFn: resendVerificationEmail })

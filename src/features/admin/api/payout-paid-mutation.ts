@@ -3,15 +3,21 @@
  * available balance, writes the ledger row, logs it and emails the publisher).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from '@/lib/toast'
+import { z } from 'zod'
 import { transferReferenceProblem } from '@rules/payout'
+import { ruleIssue } from '@/lib/rule-issue'
+import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 
 export type PayoutPaidVariables = { payoutId: string; reference: string }
 
-/** The form's rule (@rules/payout); admin_mark_payout_paid checks the same bounds again, with the same words. */
-export const transferReferenceError = transferReferenceProblem
+/** The mark-paid form (@rules/payout); admin_mark_payout_paid checks the same bounds again, with the same words. */
+export const markPaidSchema = z.object({
+  reference: z.string().superRefine(ruleIssue(transferReferenceProblem)).transform((value) => value.trim()),
+})
+export type MarkPaidInput = z.input<typeof markPaidSchema>
+export type MarkPaidValues = z.output<typeof markPaidSchema>
 
 export async function markPayoutPaid({ payoutId, reference }: PayoutPaidVariables) {
   const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId, p_reference: reference.trim() })

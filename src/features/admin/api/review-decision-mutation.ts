@@ -3,12 +3,29 @@
  * admin, require a reason to reject or ban, store it as the owner-visible note and write the audit log).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
 import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminKeys } from '../keys'
 
 export type ReviewSubject = 'source' | 'campaign'
 export type ReviewDecisionVariables = { subject: ReviewSubject; id: string; status: string; reason: string }
+
+/**
+ * The reason of an admin decision (ReasonDialog: reviews and type changes). Required to reject, ban or change a
+ * type, optional to approve; submitted trimmed. The admin functions refuse a missing one again.
+ */
+export const decisionReasonSchema = (required: boolean) =>
+  z.object({
+    reason: z
+      .string()
+      .transform((value) => value.trim())
+      .refine((value) => !required || value !== '', {
+        error: 'Give a reason: the owner sees it and it is kept in the audit log.',
+      }),
+  })
+export type DecisionReasonInput = z.input<ReturnType<typeof decisionReasonSchema>>
+export type DecisionReasonValues = z.output<ReturnType<typeof decisionReasonSchema>>
 
 export async function decideReview({ subject, id, status, reason }: ReviewDecisionVariables) {
   const { error } =

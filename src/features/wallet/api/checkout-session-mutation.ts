@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { depositTextProblem } from '@rules/deposit'
 import { functionError } from '@/lib/function-error'
+import { ruleIssue } from '@/lib/rule-issue'
 import { supabase } from '@/lib/supabase'
 import { toast } from '@/lib/toast'
 import { walletKeys } from '../keys'
@@ -15,10 +16,7 @@ import { walletKeys } from '../keys'
 export const depositSchema = z.object({
   amount: z
     .string()
-    .superRefine((value, ctx) => {
-      const problem = depositTextProblem(value)
-      if (problem) ctx.addIssue({ code: 'custom', message: problem })
-    })
+    .superRefine(ruleIssue(depositTextProblem))
     .transform((value) => Number(value.trim())),
 })
 export type DepositFormInput = z.input<typeof depositSchema>

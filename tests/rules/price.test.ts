@@ -5,6 +5,7 @@ import {
   MIN_PRICE_PER_SUBSCRIBER,
   PRICE_MESSAGES,
   PRICE_RANGE_HINT,
+  PRICE_RANGE_TEXT,
   priceProblem,
 } from '@rules/price'
 
@@ -12,6 +13,7 @@ describe('price per subscriber', () => {
   it('is 0.50 to 50.00 credits, written with two decimals', () => {
     expect([MIN_PRICE_PER_SUBSCRIBER, MAX_PRICE_PER_SUBSCRIBER]).toEqual([0.5, 50])
     expect(PRICE_RANGE_HINT).toBe('Between 0.50 and 50.00')
+    expect(PRICE_RANGE_TEXT).toBe('0.50 to 50.00')
     expect(PRICE_MESSAGES.tooLow).toBe('Price per subscriber must be at least 0.50 credits')
     expect(PRICE_MESSAGES.tooHigh).toBe('Price per subscriber must be at most 50.00 credits')
   })

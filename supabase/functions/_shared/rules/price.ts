@@ -21,7 +21,8 @@ export const PRICE_MESSAGES = {
   decimals: 'Use at most two decimals',
 } as const
 
-/** The range as a form's hint says it. */
+/** The range in a sentence ("0.50 to 50.00"), and as a form's hint says it. */
+export const PRICE_RANGE_TEXT = `${price(MIN_PRICE_PER_SUBSCRIBER)} to ${price(MAX_PRICE_PER_SUBSCRIBER)}`
 export const PRICE_RANGE_HINT = `Between ${price(MIN_PRICE_PER_SUBSCRIBER)} and ${price(MAX_PRICE_PER_SUBSCRIBER)}`
 
 /** What is wrong with a price per subscriber, or null. */

@@ -14,6 +14,8 @@ import {
   TRANSFER_REFERENCE_MESSAGES,
 } from '../functions/_shared/rules/payout.ts'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER } from '../functions/_shared/rules/price.ts'
+import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_URL_MESSAGES, webhookUrlProblem } from '../functions/_shared/rules/webhook-url.ts'
+import { BLOCKED_RANGES, isPublicIp, parseIp } from '../functions/_shared/public-address.ts'
 import { service, testDb } from './helpers/db'
 import { actors, attempt, createUser, ids, ledgerMismatches, type NewUser } from './helpers/fixtures'
 
@@ -135,5 +137,61 @@ describe('price per subscriber', () => {
     expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER)).toBe('')
     expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER - CENT)).toMatch(/violates check constraint/)
     expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER + CENT)).toMatch(/violates check constraint/)
+  })
+})
+
+describe('webhook URL', () => {
+  const problem = async (url: string) => {
+    const db = await testDb()
+    return (await db.query<{ p: string | null }>('select private.webhook_url_problem($1) as p', [url])).rows[0]!.p
+  }
+
+  it('webhook_url_problem refuses what the form refuses, in the module’s words', async () => {
+    for (const url of ['', '   ', 'example.com/hook', 'http://example.com/hook', 'ftp://example.com/hook']) {
+      expect(await problem(url)).toBe(webhookUrlProblem(url))
+    }
+    const longest = `https://example.com/${'a'.repeat(MAX_WEBHOOK_URL_LENGTH - 'https://example.com/'.length)}`
+    expect(await problem(longest)).toBeNull()
+    expect(webhookUrlProblem(longest)).toBeNull()
+    expect(await problem(`${longest}a`)).toBe(WEBHOOK_URL_MESSAGES.tooLong)
+    expect(webhookUrlProblem(`${longest}a`)).toBe(WEBHOOK_URL_MESSAGES.tooLong)
+  })
+})
+
+describe('public addresses', () => {
+  /** Both ends of a range and the addresses just outside it, as text. */
+  function probes(range: string): string[] {
+    const [address, bitsText] = range.split('/')
+    const v6 = address!.includes(':')
+    const width = v6 ? 128 : 32
+    const bytes = parseIp(address!)!
+    const first = bytes.reduce((n, b) => (n << 8n) | BigInt(b), 0n)
+    const last = first | ((1n << BigInt(width - Number(bitsText))) - 1n)
+    const max = (1n << BigInt(width)) - 1n
+    const text = (n: bigint) =>
+      v6
+        ? Array.from({ length: 8 }, (_, i) => ((n >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':')
+        : Array.from({ length: 4 }, (_, i) => ((n >> BigInt(24 - 8 * i)) & 0xffn).toString()).join('.')
+    return [first - 1n, first, last, last + 1n].filter((n) => n >= 0n && n <= max).map(text)
+  }
+
+  it('private.is_non_public_address and deliver-webhooks’ isPublicIp agree at every range’s edges', async () => {
+    const db = await testDb()
+    const addresses = [
+      ...[...BLOCKED_RANGES.v4, BLOCKED_RANGES.v6Global, ...BLOCKED_RANGES.v6].flatMap(probes),
+      '8.8.8.8',
+      '2606:4700::1',
+      '::1',
+      '::ffff:10.0.0.1',
+    ]
+    const disagreements: string[] = []
+    for (const address of addresses) {
+      const r = await db.query<{ blocked: boolean }>('select private.is_non_public_address($1::inet) as blocked', [address])
+      if (r.rows[0]!.blocked !== !isPublicIp(address)) disagreements.push(address)
+    }
+    expect(disagreements).toEqual([])
+    // The probes do reach both sides of the line.
+    expect(addresses.filter((a) => isPublicIp(a)).length).toBeGreaterThan(10)
+    expect(addresses.filter((a) => !isPublicIp(a)).length).toBeGreaterThan(10)
   })
 })

@@ -1,29 +1,19 @@
 /** Adds an endpoint; the database checks the URL (https, public address) and answers the secret, once. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
+import { webhookUrlProblem } from '@rules/webhook-url'
 import { ruleIssue } from '@/lib/rule-issue'
 import { supabase } from '@/lib/supabase'
 import { subscriberKeys } from '../keys'
 
 export type WebhookEndpointCreateVariables = { url: string; campaignId: string | null }
 
-/** What the form checks before the database checks it again (the database also refuses private addresses). */
-export function webhookUrlError(url: string): string | null {
-  const value = url.trim()
-  if (!value) return 'Enter the URL that should receive the webhooks'
-  let parsed: URL
-  try {
-    parsed = new URL(value)
-  } catch {
-    return 'Enter a full URL, such as https://example.com/webhooks'
-  }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && parsed.hostname === '127.0.0.1')) return 'The URL must start with https://'
-  return null
-}
-
-/** The add-endpoint form: the URL (checked as above, sent trimmed) and the newsletter, '' for all of them. */
+/**
+ * The add-endpoint form: the URL (the first checks of @rules/webhook-url, sent trimmed; the database checks them
+ * again and refuses private addresses too) and the newsletter, '' for all of them.
+ */
 export const webhookEndpointSchema = z.object({
-  url: z.string().superRefine(ruleIssue(webhookUrlError)).transform((value) => value.trim()),
+  url: z.string().superRefine(ruleIssue(webhookUrlProblem)).transform((value) => value.trim()),
   campaignId: z.string(),
 })
 export type WebhookEndpointInput = z.input<typeof webhookEndpointSchema>

@@ -33,8 +33,6 @@ export type RestSettings = {
   planEnabled?: boolean
 }
 
-/** What a request needs from the settings while it is planned and run. */
-
 const RELOAD_ON_MISS_MS = 1000
 
 /** Thrown inside the transaction to roll it back while still answering (`Prefer: tx=rollback`, plans). */

@@ -177,8 +177,16 @@ describe('public addresses', () => {
 
   it('private.is_non_public_address and deliver-webhooks’ isPublicIp agree at every range’s edges', async () => {
     const db = await testDb()
+    // The ranges the database's function names (read from its current text) and the module's: probing only one
+    // side's list would miss a range the other side has and this one dropped.
+    const definition = await db.query<{ def: string }>(
+      "select pg_get_functiondef('private.is_non_public_address(inet)'::regprocedure) as def",
+    )
+    const sqlRanges = [...definition.rows[0]!.def.matchAll(/'([0-9a-f.:]+\/\d+)'/gi)].map((m) => m[1]!)
+    expect(sqlRanges.length).toBeGreaterThan(10)
+    const ranges = new Set([...sqlRanges, ...BLOCKED_RANGES.v4, BLOCKED_RANGES.v6Global, ...BLOCKED_RANGES.v6])
     const addresses = [
-      ...[...BLOCKED_RANGES.v4, BLOCKED_RANGES.v6Global, ...BLOCKED_RANGES.v6].flatMap(probes),
+      ...[...ranges].flatMap(probes),
       '8.8.8.8',
       '2606:4700::1',
       '::1',

@@ -5,7 +5,11 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DEPOSIT_SQL_MESSAGE, MAX_DEPOSIT, MIN_DEPOSIT } from '../functions/_shared/rules/deposit.ts'
-import { DISPUTE_REASON_MESSAGES, MAX_DISPUTE_REASON_LENGTH, MIN_DISPUTE_REASON_LENGTH } from '../functions/_shared/rules/dispute.ts'
+import {
+  DISPUTE_REASON_MESSAGES,
+  MAX_DISPUTE_REASON_LENGTH,
+  MIN_DISPUTE_REASON_LENGTH,
+} from '../functions/_shared/rules/dispute.ts'
 import {
   MAX_TRANSFER_REFERENCE_LENGTH,
   MIN_PAYOUT,
@@ -14,7 +18,11 @@ import {
   TRANSFER_REFERENCE_MESSAGES,
 } from '../functions/_shared/rules/payout.ts'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER } from '../functions/_shared/rules/price.ts'
-import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_URL_MESSAGES, webhookUrlProblem } from '../functions/_shared/rules/webhook-url.ts'
+import {
+  MAX_WEBHOOK_URL_LENGTH,
+  WEBHOOK_URL_MESSAGES,
+  webhookUrlProblem,
+} from '../functions/_shared/rules/webhook-url.ts'
 import { BLOCKED_RANGES, isPublicIp, parseIp } from '../functions/_shared/public-address.ts'
 import { service, testDb } from './helpers/db'
 import { actors, attempt, createUser, ids, ledgerMismatches, type NewUser } from './helpers/fixtures'
@@ -53,7 +61,11 @@ describe('deposit limits', () => {
 
   const session = () => `cs_test_${randomUUID().replace(/-/g, '')}`
   const openDeposit = (amount: number) =>
-    callError(service, "select public.open_deposit($1, $2, $3, now() + interval '1 hour')", [advertiser.id, amount, session()])
+    callError(service, "select public.open_deposit($1, $2, $3, now() + interval '1 hour')", [
+      advertiser.id,
+      amount,
+      session(),
+    ])
   const creditDeposit = (amount: number) =>
     callError(service, 'select public.credit_deposit($1, $2, $3)', [advertiser.id, amount, session()])
   const insertDeposit = (amount: number) =>
@@ -116,7 +128,8 @@ describe('transfer reference', () => {
 
 describe('dispute description', () => {
   it('open_dispute takes 10 to 2,000 characters, in the module’s words', async () => {
-    const open = (reason: string) => callError(actors.advertiser, 'select public.open_dispute($1, null, null)', [reason])
+    const open = (reason: string) =>
+      callError(actors.advertiser, 'select public.open_dispute($1, null, null)', [reason])
     expect(await open('x'.repeat(MIN_DISPUTE_REASON_LENGTH - 1))).toBe(DISPUTE_REASON_MESSAGES.tooShort)
     expect(await open('x'.repeat(MAX_DISPUTE_REASON_LENGTH + 1))).toBe(DISPUTE_REASON_MESSAGES.tooLong)
     // Inside the bounds the description passes and the next check speaks: nothing was flagged.
@@ -185,16 +198,12 @@ describe('public addresses', () => {
     const sqlRanges = [...definition.rows[0]!.def.matchAll(/'([0-9a-f.:]+\/\d+)'/gi)].map((m) => m[1]!)
     expect(sqlRanges.length).toBeGreaterThan(10)
     const ranges = new Set([...sqlRanges, ...BLOCKED_RANGES.v4, BLOCKED_RANGES.v6Global, ...BLOCKED_RANGES.v6])
-    const addresses = [
-      ...[...ranges].flatMap(probes),
-      '8.8.8.8',
-      '2606:4700::1',
-      '::1',
-      '::ffff:10.0.0.1',
-    ]
+    const addresses = [...[...ranges].flatMap(probes), '8.8.8.8', '2606:4700::1', '::1', '::ffff:10.0.0.1']
     const disagreements: string[] = []
     for (const address of addresses) {
-      const r = await db.query<{ blocked: boolean }>('select private.is_non_public_address($1::inet) as blocked', [address])
+      const r = await db.query<{ blocked: boolean }>('select private.is_non_public_address($1::inet) as blocked', [
+        address,
+      ])
       if (r.rows[0]!.blocked !== !isPublicIp(address)) disagreements.push(address)
     }
     expect(disagreements).toEqual([])

@@ -6,10 +6,13 @@ import { earnCodeOf } from '@/features/magic-link/lib/earn-click'
 import { pageTitleOf } from '@/config/page-titles'
 
 describe('the /earn path', () => {
-  it.each(['/earn', '/earn/', '/earn/abc', '/earn/abc/', '/earn/a%20b', paths.earn('x y/z')])('%s is a magic link', (path) => {
-    expect(isEarnPath(path)).toBe(true)
-    expect(pageTitleOf(path)).toMatch(/^Redirecting to newsletters/)
-  })
+  it.each(['/earn', '/earn/', '/earn/abc', '/earn/abc/', '/earn/a%20b', paths.earn('x y/z')])(
+    '%s is a magic link',
+    (path) => {
+      expect(isEarnPath(path)).toBe(true)
+      expect(pageTitleOf(path)).toMatch(/^Redirecting to newsletters/)
+    },
+  )
 
   it.each(['/earned', '/earnings', '/earn/a/b', '/x/earn', '/newsletters'])('%s is not', (path) => {
     expect(isEarnPath(path)).toBe(false)

@@ -56,7 +56,9 @@ describe('open dispute dialog', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Choose the source the subscribers came from')
     await user.selectOptions(within(dialog).getByLabelText('Source'), 'Growth Tweets')
     await user.click(submit)
-    expect(await within(dialog).findByText('Tick the subscribers you dispute, or dispute the whole source')).toBeInTheDocument()
+    expect(
+      await within(dialog).findByText('Tick the subscribers you dispute, or dispute the whole source'),
+    ).toBeInTheDocument()
     await user.click(within(dialog).getByRole('checkbox', { name: /two@example.com/ }))
     await user.type(within(dialog).getByLabelText('What is wrong?'), 'too short')
     await user.click(submit)

@@ -22,7 +22,9 @@ describe('payout rules', () => {
     expect(transferReferenceProblem(' abc ')).toBeNull()
     expect(transferReferenceProblem('x'.repeat(200))).toBeNull()
     expect(transferReferenceProblem('x'.repeat(201))).toBe(TRANSFER_REFERENCE_MESSAGES.tooLong)
-    expect(TRANSFER_REFERENCE_MESSAGES.tooShort).toBe('Enter the transfer reference of the payment (at least 3 characters)')
+    expect(TRANSFER_REFERENCE_MESSAGES.tooShort).toBe(
+      'Enter the transfer reference of the payment (at least 3 characters)',
+    )
     expect(TRANSFER_REFERENCE_MESSAGES.tooLong).toBe('The transfer reference can be at most 200 characters')
   })
 })

@@ -3,11 +3,23 @@ import { useId } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { formatCredits } from '@/lib/format'
-import { markPaidSchema, usePayoutPaidMutation, type MarkPaidInput, type MarkPaidValues } from '../api/payout-paid-mutation'
+import {
+  markPaidSchema,
+  usePayoutPaidMutation,
+  type MarkPaidInput,
+  type MarkPaidValues,
+} from '../api/payout-paid-mutation'
 
 type Props = { payout: { id: string; amount: number; who: string } | null; onClose: () => void; onPaid: () => void }
 
@@ -38,11 +50,16 @@ export function MarkPaidDialog({ payout, onClose, onPaid }: Props) {
             <DialogHeader>
               <DialogTitle>Mark {formatCredits(payout.amount)} paid</DialogTitle>
               <DialogDescription>
-                Confirm that you transferred <strong>{formatCredits(payout.amount)}</strong> (US${payout.amount.toFixed(2)}) to{' '}
-                {payout.who}. The amount leaves their balance and they get an email with the reference.
+                Confirm that you transferred <strong>{formatCredits(payout.amount)}</strong> (US$
+                {payout.amount.toFixed(2)}) to {payout.who}. The amount leaves their balance and they get an email with
+                the reference.
               </DialogDescription>
             </DialogHeader>
-            <FormField id={`${id}-reference`} label="Transfer reference" error={form.formState.errors.reference?.message}>
+            <FormField
+              id={`${id}-reference`}
+              label="Transfer reference"
+              error={form.formState.errors.reference?.message}
+            >
               <Input maxLength={200} autoComplete="off" {...form.register('reference')} />
             </FormField>
             <DialogFooter>

@@ -3,7 +3,14 @@ import { useId, type ReactNode } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import {
@@ -26,7 +33,18 @@ type ReasonDialogProps = {
 }
 
 export function ReasonDialog(props: ReasonDialogProps) {
-  const { open, onOpenChange, title, description, confirmLabel, reasonRequired, destructive, pending, onConfirm, children } = props
+  const {
+    open,
+    onOpenChange,
+    title,
+    description,
+    confirmLabel,
+    reasonRequired,
+    destructive,
+    pending,
+    onConfirm,
+    children,
+  } = props
   const form = useForm<DecisionReasonInput, unknown, DecisionReasonValues>({
     resolver: zodResolver(decisionReasonSchema(reasonRequired)),
     defaultValues: { reason: '' },

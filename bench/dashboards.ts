@@ -16,6 +16,9 @@ const BUDGET_MS = 50
 const ADVERTISER = '00000000-0000-4000-b000-000000000001'
 const PUBLISHER = '00000000-0000-4000-b000-000000000002'
 const ADMIN = '00000000-0000-4000-b000-000000000003'
+// Each bench user has a live session (auth.sessions), as a signed-in browser has: money and admin figures refuse
+// a token whose session has ended (private.require_live_session).
+const session = (user: string) => user.replace('-b000-', '-c000-')
 const CAMPAIGN = '00000000-0000-4000-b000-00000000c001'
 
 const ms = (ns: bigint) => Number(ns) / 1e6
@@ -29,6 +32,9 @@ async function seed(db: Db) {
       ('${PUBLISHER}', 'bench-publisher@bench.test', '{"user_type":"publisher"}'),
       ('${ADMIN}', 'bench-admin@bench.test', '{"user_type":"advertiser"}');
     update public.profiles set user_type = 'admin' where id = '${ADMIN}';
+    insert into auth.sessions (id, user_id, aal) values
+      ('${session(ADVERTISER)}', '${ADVERTISER}', 'aal1'), ('${session(PUBLISHER)}', '${PUBLISHER}', 'aal1'),
+      ('${session(ADMIN)}', '${ADMIN}', 'aal2');
     select public.credit_deposit('${ADVERTISER}', 10000, 'bench-deposit-' || i) from generate_series(1, 60) i;
     insert into public.audience_sources (publisher_id, name, platform, category, status, unified_code, created_at)
       select '${PUBLISHER}', 'Source ' || i, 'newsletter', 'technology', 'approved', 'bench-' || i, now() - (i || ' minutes')::interval
@@ -77,9 +83,9 @@ async function seed(db: Db) {
 
 type Who = 'advertiser' | 'publisher' | 'admin' | 'anon' | 'service_role'
 const contexts: Record<Who, Parameters<typeof withRequestContext>[1]> = {
-  advertiser: { role: 'authenticated', claims: { sub: ADVERTISER, role: 'authenticated', aal: 'aal1' }, headers: {} },
-  publisher: { role: 'authenticated', claims: { sub: PUBLISHER, role: 'authenticated', aal: 'aal1' }, headers: {} },
-  admin: { role: 'authenticated', claims: { sub: ADMIN, role: 'authenticated', aal: 'aal2' }, headers: {} },
+  advertiser: { role: 'authenticated', claims: { sub: ADVERTISER, role: 'authenticated', aal: 'aal1', session_id: session(ADVERTISER) }, headers: {} },
+  publisher: { role: 'authenticated', claims: { sub: PUBLISHER, role: 'authenticated', aal: 'aal1', session_id: session(PUBLISHER) }, headers: {} },
+  admin: { role: 'authenticated', claims: { sub: ADMIN, role: 'authenticated', aal: 'aal2', session_id: session(ADMIN) }, headers: {} },
   anon: { role: 'anon', claims: { role: 'anon' }, headers: {} },
   service_role: { role: 'service_role', claims: { role: 'service_role' }, headers: {} },
 }

@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),
   dashboards: () => import('./dashboards'),
+  scale: () => import('./scale'),
   lighthouse: () => import('./lighthouse'),
 }
 

@@ -45,6 +45,11 @@ test('an advertiser lists a newsletter, an admin approves it, and it becomes act
   await admin.logIn()
   await expect(admin.campaign(name)).toBeVisible()
   await expectNoSeriousA11yViolations(admin.page)
+  // The preview is a child of the review queue in the route table: its way in is this link, and back.
+  await admin.campaign(name).getByRole('link', { name: `Preview ${name}` }).click()
+  await expect(admin.page.getByTestId('admin-preview-note')).toContainText('pending_review')
+  await expect(admin.page).toHaveTitle(/^Newsletter preview · Admin · /)
+  await admin.page.goBack()
   await admin.decideCampaign(name, 'Approve', 'Looks good')
   await expect(admin.campaign(name)).toHaveCount(0)
   await expect(admin.page.getByTestId('audit-log')).toContainText('Pending review → Active')

@@ -48,14 +48,14 @@ from auth.users u where u.email like '%@growletter.test';
 update public.profiles set user_type = 'admin' where id = '00000000-0000-4000-a000-000000000001';
 
 -- Wallets: the demo advertiser got the signup bonus and then deposited 500.
-select public.post_ledger('00000000-0000-4000-a000-000000000002', 10, 'bonus', 'completed', 'Initial bonus',
+select private.post_ledger('00000000-0000-4000-a000-000000000002', 10, 'bonus', 'completed', 'Initial bonus',
   'signup-bonus:00000000-0000-4000-a000-000000000002');
 select public.credit_deposit('00000000-0000-4000-a000-000000000002', 500, 'seed-deposit-ada-1');
 select public.credit_deposit('00000000-0000-4000-a000-000000000004', 1000, 'seed-deposit-maya-1');
 select public.credit_deposit('00000000-0000-4000-a000-000000000005', 250, 'seed-deposit-tomas-1');
 select public.credit_deposit('00000000-0000-4000-a000-000000000006', 100, 'seed-deposit-priya-1');
 select public.increment_wallet_balance('00000000-0000-4000-a000-000000000006', 15);
-select public.lock_wallet(id) from public.profiles where user_type in ('publisher', 'admin');
+select private.lock_wallet(id) from public.profiles where user_type in ('publisher', 'admin');
 
 insert into public.audience_sources (id, publisher_id, name, description, image_url, url, platform, category, status,
   review_note, unified_code, created_at)

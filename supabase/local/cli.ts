@@ -23,13 +23,17 @@ const env = {
   dataDir: process.env.BACKEND_DATA_DIR ? path.resolve(process.env.BACKEND_DATA_DIR) : DEFAULT_DATA_DIR,
 }
 
-export function envFor(backend: Pick<Backend, 'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret'>) {
+export function envFor(
+  backend: Pick<Backend, 'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret' | 'stripeConnectWebhookSecret'>,
+) {
   return {
     VITE_SUPABASE_URL: backend.apiUrl,
     VITE_SUPABASE_ANON_KEY: backend.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey,
     // What the payments webhook verifies; locally the test checkout signs its events with it.
     STRIPE_WEBHOOK_SECRET: backend.stripeWebhookSecret,
+    // What the connect webhook verifies; locally the Connect stand-in (payouts) signs its events with it.
+    STRIPE_CONNECT_WEBHOOK_SECRET: backend.stripeConnectWebhookSecret,
   }
 }
 
@@ -38,9 +42,11 @@ export function banner(backend: Backend): string {
     '',
     `  API URL          ${backend.apiUrl}`,
     `  Mailbox          ${backend.mailboxUrl}`,
+    `  ESP sandbox      ${backend.apiUrl}/esp/`,
     `  anon key         ${backend.anonKey}`,
     `  service_role key ${backend.serviceRoleKey}`,
     `  Payments         ${process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : `local test checkout at ${backend.apiUrl}/checkout`}`,
+    `  Payouts          ${process.env.STRIPE_SECRET_KEY ? 'Stripe Connect (STRIPE_SECRET_KEY)' : `local Stripe Connect at ${backend.apiUrl}/checkout/connect`}`,
     `  Database         ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : path.relative(process.cwd(), env.dataDir)}`,
     `  Keys written to  ${path.relative(process.cwd(), envLocalPath)}`,
     '',
@@ -154,12 +160,16 @@ async function types() {
   const out = path.join(supabaseDir, '..', 'src', 'types', 'database.types.ts')
   // Imported here: it loads prettier (~0.2 s), which starting the backend does not need.
   const { generateTypes } = await import('./db/types')
+  const { writeSchemaFiles, schemasDir } = await import('./db/schema-files')
+  let schemaFiles: string[]
   try {
     await writeFile(out, await generateTypes(db))
+    schemaFiles = await writeSchemaFiles(db)
   } finally {
     await db.close()
   }
   console.log(`Wrote ${path.relative(process.cwd(), out)}`)
+  console.log(`Wrote ${schemaFiles.length} files in ${path.relative(process.cwd(), schemasDir)}/ (the schema's current state, by domain)`)
 }
 
 const commands: Record<string, () => Promise<unknown>> = { start: () => startForeground(), reset, types }

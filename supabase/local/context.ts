@@ -4,7 +4,7 @@
  * `ApiRequest`; the API answers with an `ApiResponse`. No API touches Node's http objects.
  */
 import type { Db } from './db/database'
-import type { ApiRole, JwtClaims } from './keys'
+import type { ApiRole, JwtClaims, SigningKey } from './keys'
 
 export type ApiRequest = {
   method: string
@@ -50,4 +50,6 @@ export type BackendContext = {
   serviceRoleKey: string
   smtp: { host: string; port: number }
   mailer: Mailer
+  /** From `[auth] signing_keys_path`: user access tokens are signed with it (ES256/RS256) instead of HS256. */
+  signingKey?: SigningKey
 }

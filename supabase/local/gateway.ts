@@ -20,11 +20,15 @@ export const CORS_HEADERS: Record<string, string> = {
 }
 
 type Api = 'auth' | 'rest' | 'functions'
-/** `checkout`: the local test checkout (supabase/local/checkout), which stands in for Stripe. */
-export type Routes = Record<Api, Handler> & { checkout?: Handler }
+/**
+ * `checkout`: the local test checkout (supabase/local/checkout), which stands in for Stripe.
+ * `esp`: the local ESP sandbox (supabase/local/esp), which stands in for beehiiv, Kit, Mailchimp and MailerLite.
+ */
+export type Routes = Record<Api, Handler> & { checkout?: Handler; esp?: Handler }
 
 /** GoTrue endpoints hosted Supabase serves without an apikey: links opened from emails, and the probe. */
-const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health'])
+// The JWKS is public on hosted Supabase too: verifiers (another service, a CDN worker) hold no API key.
+const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health', '/.well-known/jwks.json'])
 
 /** Each API's own error shape, so supabase-js reports gateway errors like the API's. */
 function apiError(api: Api | null, status: number, code: string, message: string): ApiResponse {
@@ -157,14 +161,15 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
       return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
     }
     const ip = resolveClientIp(req.headers, req.socket.remoteAddress, clientIpHeader)
-    const checkout = routes().checkout
-    const checkoutPath = /^\/checkout(\/.*)?$/.exec(url.pathname)
-    if (checkout && checkoutPath) {
-      // Stripe's stand-in: browsers and the functions reach it with no apikey, as they reach Stripe.
+    const standIn = /^\/(checkout|esp)(\/.*)?$/.exec(url.pathname)
+    const local = standIn ? routes()[standIn[1] as 'checkout' | 'esp'] : undefined
+    if (standIn && local) {
+      // Stripe's and the ESPs' stand-ins: browsers and the functions reach them with no apikey, as they reach
+      // the real services (which check their own credentials).
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
       const claims: JwtClaims = { role: 'anon' }
-      return checkout({ method: req.method ?? 'GET', path: checkoutPath[1] ?? '/', query: url.searchParams, headers, body, ip, role: 'anon', claims })
+      return local({ method: req.method ?? 'GET', path: standIn[2] ?? '/', query: url.searchParams, headers, body, ip, role: 'anon', claims })
     }
     return dispatch(req, url, body, ip)
   }

@@ -1,23 +1,28 @@
 /**
  * Starts the embedded Supabase-compatible backend: the database (migrated and seeded), the dev mailbox
- * with its SMTP sink, and one HTTP server serving /auth/v1, /rest/v1 and /functions/v1 on 127.0.0.1.
+ * with its SMTP sink, and one HTTP server serving /auth/v1, /rest/v1 and /functions/v1 on 127.0.0.1, plus the
+ * local stand-ins for Stripe (/checkout) and the email service providers (/esp).
  * `npm run backend`, `npm run dev`, the tests and the benchmarks all start it through `startBackend`.
  */
+import { readFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { createAuthHandler, ensureAuthSchema } from './auth/index'
 import { trustedHeaderName } from './client-ip'
 import { loadConfig, numberSetting } from './config'
+import { configReport } from './config-report'
 import type { BackendContext } from './context'
 import { startBackground, type Background } from './cron/background'
 import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb, type Origin } from './db/open-backend-db'
 import { createCheckoutHandler, LOCAL_STRIPE_WEBHOOK_SECRET } from './checkout/index'
+import { connectWebhookSecret, createConnectHandler, withConnect } from './connect/index'
+import { createEspHandler } from './esp/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
-import { apiKeys } from './keys'
+import { apiKeys, loadSigningKey, type SigningKey } from './keys'
 import { createSmtpMailer, startMailbox } from './mail/index'
 import { createRestHandler } from './rest/handler'
 
@@ -56,6 +61,8 @@ export type BackendOptions = {
   cron?: boolean
   /** Overrides config.toml's `[api]` keys (tests expose more schemas or turn on aggregates and plans). */
   api?: Record<string, unknown>
+  /** Overrides config.toml's `[auth]` keys, top level only (tests turn on anonymous sign-ins and the like). */
+  auth?: Record<string, unknown>
 }
 
 export type Backend = {
@@ -65,14 +72,34 @@ export type Backend = {
   serviceRoleKey: string
   /** What the payments webhook verifies and the local checkout signs with (STRIPE_WEBHOOK_SECRET). */
   stripeWebhookSecret: string
+  /** What the connect webhook verifies and the local Connect stand-in signs with (STRIPE_CONNECT_WEBHOOK_SECRET). */
+  stripeConnectWebhookSecret: string
   db: Db
   /** The local pg_cron scheduler and pg_net worker (tests run a tick at a chosen time). */
   cron: Pick<Background, 'tick' | 'drainNet'>
   /** Re-reads the REST schema cache (after changing tables outside migrations, as tests do). */
   reloadSchema(): Promise<void>
+  /** config.toml keys the backend does not act on (config-report.ts), also printed at start. */
+  configReport: string[]
   /** How the database began and milliseconds per start-up step (printed by `npm run backend`). */
   startup: { origin: Origin; phases: Record<string, number> }
   close(): Promise<void>
+}
+
+/**
+ * `[auth] signing_keys_path` (relative to supabase/, as the Supabase CLI reads it): the asymmetric key user
+ * tokens are signed with. A path that cannot be read or holds no usable key stops the start with the reason:
+ * quietly falling back to HS256 would hide the difference from production this setting exists to remove.
+ */
+async function readSigningKey(config: Record<string, any>): Promise<SigningKey | undefined> { // eslint-disable-line @typescript-eslint/no-explicit-any -- TOML
+  const file = config.auth?.signing_keys_path
+  if (typeof file !== 'string' || file === '') return undefined
+  const full = path.resolve(supabaseDir, file)
+  try {
+    return await loadSigningKey(JSON.parse(await readFile(full, 'utf8')))
+  } catch (error) {
+    throw new Error(`[auth] signing_keys_path ${full}: ${(error as Error).message}`)
+  }
 }
 
 let crashGuardInstalled = false
@@ -118,7 +145,18 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const phases: Record<string, number> = { ...opened.phases, database: lap() }
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
   if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
+  if (opts.auth) config.auth = { ...(config.auth ?? {}), ...opts.auth }
+  // Never silent: a key the backend ignores makes local behaviour differ from hosted Supabase.
+  const report = configReport(config)
+  for (const line of report) console.warn(`[backend] config.toml: ${line}`)
   const { db } = opened
+  let signingKey: SigningKey | undefined
+  try {
+    signingKey = await readSigningKey(config)
+  } catch (error) {
+    await Promise.allSettled([mailbox.close(), db.close()])
+    throw error
+  }
   const api = config.api ?? {}
   const rest = createRestHandler({
     db,
@@ -154,16 +192,25 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   // accepted before this function yields to the event loop.
   const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
   const smtp = { host: HOST, port: mailbox.smtpPort }
-  const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp) }
+  const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp), signingKey }
   // STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
   // Unset: the local checkout plays Stripe and signs with the local secret.
   const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''
   const stripeWebhookSecret = process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STRIPE_WEBHOOK_SECRET
+  // Payouts (Stripe Connect) have their own webhook endpoint and so their own signing secret.
+  const stripeConnectWebhookSecret = connectWebhookSecret()
   const functions = createFunctionsHandler(ctx, {
-    env: { STRIPE_WEBHOOK_SECRET: stripeWebhookSecret, ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}) },
+    env: {
+      STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+      STRIPE_CONNECT_WEBHOOK_SECRET: stripeConnectWebhookSecret,
+      ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}),
+    },
   })
-  const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret })
-  routes = { auth: createAuthHandler(ctx), rest, functions, checkout }
+  const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
+  const connect = createConnectHandler({ apiUrl, webhookSecret: stripeConnectWebhookSecret, db })
+  const esp = createEspHandler({ db, mailboxUrl: mailbox.httpUrl })
+  mailbox.links.espUrl = `${apiUrl}/esp/`
+  routes = { auth: createAuthHandler(ctx), rest, functions, checkout: withConnect(checkout, connect), esp }
   server.on('error', (error) => console.error('[backend] server error:', error))
   let background: Background
   try {
@@ -184,11 +231,13 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   let closing: Promise<void> | null = null
   return {
     startup: { origin: opened.origin, phases },
+    configReport: report,
     apiUrl,
     mailboxUrl: mailbox.httpUrl,
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
     stripeWebhookSecret,
+    stripeConnectWebhookSecret,
     db,
     cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
@@ -199,6 +248,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.closeAllConnections()
         })
         checkout.close()
+        connect.close()
         // Jobs and requests in progress finish before the functions and the database go away.
         await background.close()
         await Promise.allSettled([functions.close(), mailbox.close()])

@@ -73,7 +73,7 @@ describe('marketplace totals', () => {
       [tag],
     )
     await db.query(
-      `select public.post_ledger(p.id, 1.25, 'credit', 'completed', 'Bulk test credit', 'bulk:' || p.id)
+      `select private.post_ledger(p.id, 1.25, 'credit', 'completed', 'Bulk test credit', 'bulk:' || p.id)
        from public.profiles p where p.email like 'bulk-' || $1 || '-%'`,
       [tag],
     )

@@ -7,6 +7,7 @@ import { testDb } from './helpers/db'
 
 type Fn = {
   name: string
+  schema: string
   source: string
   definer: boolean
   config: string[] | null
@@ -14,16 +15,20 @@ type Fn = {
   authenticated: boolean
 }
 
-async function publicFunctions(): Promise<Fn[]> {
+async function functionsIn(...schemas: string[]): Promise<Fn[]> {
   const db = await testDb()
   return (
-    await db.query<Fn>(`
-      select p.proname as name, p.prosrc as source, p.prosecdef as definer, p.proconfig as config,
+    await db.query<Fn>(
+      `select p.proname as name, p.pronamespace::regnamespace::text as schema, p.prosrc as source, p.prosecdef as definer,
+        p.proconfig as config,
         has_function_privilege('anon', p.oid, 'execute') as anon,
         has_function_privilege('authenticated', p.oid, 'execute') as authenticated
-      from pg_proc p where p.pronamespace = 'public'::regnamespace and p.prokind = 'f'`)
+      from pg_proc p where p.pronamespace::regnamespace::text = any($1::text[]) and p.prokind = 'f'`,
+      [schemas],
+    )
   ).rows
 }
+const publicFunctions = () => functionsIn('public')
 
 // Functions that write a wallet table but that browser code may call, and why that is safe.
 const allowedWalletWriters: Record<string, string> = {
@@ -52,31 +57,33 @@ describe('catalog lint', () => {
   })
 
   it('lets no anon or authenticated caller reach a function that writes a wallet table, except the reviewed ones', async () => {
-    const fns = await publicFunctions()
+    // The ledger's helpers live in private (post_ledger, lock_wallet, …): calls are followed through both schemas.
+    const fns = (await functionsIn('public', 'private')).map((f) => ({ ...f, qualified: `${f.schema}.${f.name}` }))
     const writers = new Set(
       fns
         .filter((f) =>
           /(insert\s+into|update|delete\s+from)\s+public\.wallet_(balances|transactions)\b/i.test(f.source),
         )
-        .map((f) => f.name),
+        .map((f) => f.qualified),
     )
     // Whoever calls a writer is a writer: follow calls until nothing changes.
     for (let grown = true; grown;) {
       grown = false
       for (const f of fns) {
-        if (!writers.has(f.name) && [...writers].some((w) => f.source.includes(`public.${w}(`))) {
-          writers.add(f.name)
+        if (!writers.has(f.qualified) && [...writers].some((w) => f.source.includes(`${w}(`))) {
+          writers.add(f.qualified)
           grown = true
         }
       }
     }
-    expect(writers).toContain('post_ledger')
-    expect(writers).toContain('confirm_subscription')
-    const exposed = fns.filter((f) => writers.has(f.name) && (f.anon || f.authenticated)).map((f) => f.name)
-    expect(exposed.sort()).toEqual(Object.keys(allowedWalletWriters).sort())
-    expect(fns.filter((f) => writers.has(f.name) && f.anon).map((f) => f.name)).toEqual([])
-    for (const name of exposed.filter((n) => n.startsWith('admin_'))) {
-      expect(fns.find((f) => f.name === name)?.source).toContain('perform public.require_admin()')
+    expect(writers).toContain('private.post_ledger')
+    expect(writers).toContain('public.confirm_subscription')
+    const exposed = fns.filter((f) => writers.has(f.qualified) && (f.anon || f.authenticated))
+    expect(exposed.every((f) => f.schema === 'public')).toBe(true)
+    expect(exposed.map((f) => f.name).sort()).toEqual(Object.keys(allowedWalletWriters).sort())
+    expect(fns.filter((f) => writers.has(f.qualified) && f.anon).map((f) => f.name)).toEqual([])
+    for (const f of exposed.filter((x) => x.name.startsWith('admin_'))) {
+      expect(f.source).toContain('perform private.require_admin()')
     }
   })
 

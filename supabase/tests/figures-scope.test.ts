@@ -1,5 +1,5 @@
 // Whose rows each figure function sums when no campaign or source is named: the caller's scope is resolved
-// once per call (20260110000100_figures_scope_once.sql), so these pin that it is still the campaign's
+// once per call (private.figures_viewer, in supabase/schemas/13_figures.sql), so these pin that it is still the campaign's
 // advertiser, the source's publisher — and nobody else — for every function, with two markets that cross
 // (campaign B runs on source A; a bot on source B opens campaign A) among the other test files' rows.
 import { randomInt } from 'node:crypto'

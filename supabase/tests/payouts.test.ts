@@ -17,7 +17,7 @@ describe('payouts', () => {
   it('lets a publisher request available earnings (minimum 50) and an admin pay them once', async () => {
     const p = await createUser('publisher')
     const db = await testDb()
-    await db.query('select public.post_ledger($1, 70, $2, $3, $4, $5)', [
+    await db.query('select private.post_ledger($1, 70, $2, $3, $4, $5)', [
       p.id,
       'earning',
       'completed',
@@ -89,8 +89,8 @@ describe('payouts', () => {
   it("shows the publisher's own pending, available, requested and paid earnings from the database", async () => {
     const p = await createUser('publisher')
     const db = await testDb()
-    await db.query('select public.post_ledger($1, 120, $2, $3, $4, $5)', [p.id, 'earning', 'completed', 'Test', `e-${p.id}`])
-    await db.query("select public.post_ledger($1, 8, 'earning', 'pending', 'Test', $2, null, null, now() + interval '7 days')", [p.id, `ep-${p.id}`])
+    await db.query('select private.post_ledger($1, 120, $2, $3, $4, $5)', [p.id, 'earning', 'completed', 'Test', `e-${p.id}`])
+    await db.query("select private.post_ledger($1, 8, 'earning', 'pending', 'Test', $2, null, null, now() + interval '7 days')", [p.id, `ep-${p.id}`])
     const balance = () => queryAs(p.actor, 'select pending::text, available::text, requested::text, paid::text from public.publisher_balance()')
     expect(await balance()).toEqual([{ pending: '8.00', available: '120.00', requested: '0.00', paid: '0.00' }])
     const created = await one(p.actor, 'select public.request_payout(50) as r')

@@ -98,7 +98,7 @@ describe('payout minimum', () => {
     const publisher = await createUser('publisher')
     const db = await testDb()
     // Exactly the minimum is available, so the call at the bound can only fail on the bound.
-    await db.query('select public.post_ledger($1, $2, $3, $4, $5, $6)', [
+    await db.query('select private.post_ledger($1, $2, $3, $4, $5, $6)', [
       publisher.id,
       MIN_PAYOUT,
       'earning',

@@ -21,7 +21,7 @@ async function paidSubscriber(m: Market, tag: string) {
 /** Money leaves the wallet outside the marketplace (a card chargeback, say), as the ledger records it. */
 async function chargeBack(userId: string, amount: number) {
   const db = await testDb()
-  await db.query(`select public.post_ledger($1, $2, 'debit', 'completed', 'Card payment reversed', $3)`, [
+  await db.query(`select private.post_ledger($1, $2, 'debit', 'completed', 'Card payment reversed', $3)`, [
     userId,
     -amount,
     `chargeback:${randomUUID()}`,
@@ -145,7 +145,7 @@ describe('a hold the wallet cannot cover is never placed', () => {
     const db = await testDb()
     const hold = (amount: number) =>
       db
-        .query(`select public.post_ledger($1, $2, 'hold', 'pending', 'Forged hold', $3)`, [m.advertiser.id, -amount, `test:${randomUUID()}`])
+        .query(`select private.post_ledger($1, $2, 'hold', 'pending', 'Forged hold', $3)`, [m.advertiser.id, -amount, `test:${randomUUID()}`])
         .then(() => '')
         .catch((error: Error) => error.message)
     expect(await hold(11)).toBe('The wallet cannot cover this hold')

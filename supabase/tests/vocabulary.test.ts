@@ -11,9 +11,10 @@ const columns: [table: string, column: string, enumName: string][] = [
   ['campaigns', 'status', 'campaign_status'],
   ['campaigns', 'funding_status', 'funding_status'],
   ['newsletter_subscriptions', 'status', 'subscription_status'],
-  // newsletter_subscriptions.not_counted_reason: 20260108000100_attribution_aggregates.sql (after this migration)
-  // put a literal list back; the enum holds the same words ('refunded' included) until a later migration points
-  // that constraint at the enum again. The next case keeps the two lists equal meanwhile.
+  // newsletter_subscriptions.not_counted_reason has a literal list (the attribution work put it back after the
+  // vocabulary; see its constraint in supabase/schemas/08_subscriptions.sql); the enum holds the same words
+  // ('refunded' included) until a later migration points that constraint at the enum again. The next case keeps
+  // the two lists equal meanwhile.
   ['link_clicks', 'not_counted_reason', 'not_counted_reason'],
   ['wallet_transactions', 'type', 'transaction_type'],
   ['wallet_transactions', 'status', 'transaction_status'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { breakdownBySource } from '@/features/publisher/lib/click-breakdown'
-import { campaignLinkUrl, magicLinkUrl } from '@/features/publisher/lib/source-status'
+import { breakdownBySource } from '@/features/audiences/lib/click-breakdown'
+import { campaignLinkUrl, magicLinkUrl } from '@/features/audiences/lib/source-status'
 
 describe('click breakdown', () => {
   it("sets the database's totals per source side by side, reasons under their label, subscriptions left out", () => {

@@ -1,11 +1,12 @@
 /**
  * One layout for every role's dashboard (STYLE "Dashboards"): the same width and spacing, a sidebar of sections
- * on a desk, and on a phone one button naming the current section that opens the list, so no tab row wraps
- * or scrolls sideways. Each page brings its own header (components/page-header) and content.
+ * on a desk, and on a phone one button naming the current page that opens the list, so no tab row wraps or
+ * scrolls sideways. The menus and the breadcrumbs of deep pages come from the route table (router.tsx, through
+ * `useNavigation`): a page listed there has its way in. Each page brings its own header and content.
  */
-import type { ReactNode } from 'react'
-import { NavLink, useLocation, useNavigate } from 'react-router-dom'
-import { ChevronDownIcon, UserRoundIcon } from 'lucide-react'
+import { Fragment, type ReactNode } from 'react'
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom'
+import { ChevronDownIcon, ChevronRightIcon, UserRoundIcon } from 'lucide-react'
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -17,7 +18,8 @@ import {
 import { Button } from '@/components/ui/button'
 import { useMediaQuery } from '@/lib/use-media-query'
 import { cn } from '@/lib/utils'
-import { accountSection, currentSection, dashboardAreas, type DashboardArea } from './dashboard-nav'
+import { currentItem, type DashboardArea } from '../navigation'
+import { useBreadcrumbs, useNavigation } from './use-navigation'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -26,38 +28,51 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   )
 
 function Sidebar({ area }: { area: DashboardArea }) {
-  const { label, navLabel, sections } = dashboardAreas[area]
+  const { label, navLabel, sections, account } = useNavigation()[area]
   return (
     <aside className="w-52 shrink-0">
       <h2 className="px-3 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">{label}</h2>
-      <nav aria-label={navLabel}>
-        <ul className="flex flex-col gap-0.5">
-          {sections.map((s) => (
-            <li key={s.to}>
-              <NavLink to={s.to} end={s.end} className={linkClass}>
-                {s.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
+      <nav aria-label={navLabel} className="flex flex-col gap-3">
+        {sections.map((section) => (
+          <div key={section.title}>
+            {sections.length > 1 ? (
+              <h3 className="px-3 pb-1 text-xs font-medium text-muted-foreground">{section.title}</h3>
+            ) : null}
+            <ul className="flex flex-col gap-0.5">
+              {section.items.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.end} className={linkClass}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       <nav aria-label="Your account" className="mt-4 border-t pt-4">
-        <NavLink to={accountSection.to} className={linkClass}>
-          <span className="flex items-center gap-2">
-            <UserRoundIcon className="size-4" aria-hidden="true" /> {accountSection.label}
-          </span>
-        </NavLink>
+        {account.map((item) => (
+          <NavLink key={item.to} to={item.to} end={item.end} className={linkClass}>
+            <span className="flex items-center gap-2">
+              <UserRoundIcon className="size-4" aria-hidden="true" /> {item.label}
+            </span>
+          </NavLink>
+        ))}
       </nav>
     </aside>
   )
 }
 
 function PhoneSwitcher({ area }: { area: DashboardArea }) {
-  const { label, navLabel, sections } = dashboardAreas[area]
+  const { label, navLabel, sections, account } = useNavigation()[area]
   const { pathname } = useLocation()
   const navigate = useNavigate()
-  const all = [...sections, accountSection]
-  const here = currentSection(all, pathname)
+  const here = currentItem([...sections.flatMap((s) => s.items), ...account], pathname)
+  const entry = (item: (typeof account)[number]) => (
+    <DropdownMenuItem key={item.to} onSelect={() => navigate(item.to)} aria-current={here === item ? 'page' : undefined}>
+      {item.label}
+    </DropdownMenuItem>
+  )
   return (
     <nav aria-label={navLabel} className="mb-4">
       <DropdownMenu>
@@ -71,21 +86,43 @@ function PhoneSwitcher({ area }: { area: DashboardArea }) {
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start" className="w-[var(--radix-dropdown-menu-trigger-width)]">
-          <DropdownMenuLabel>{label}</DropdownMenuLabel>
-          {sections.map((s) => (
-            <DropdownMenuItem key={s.to} onSelect={() => navigate(s.to)} aria-current={here === s ? 'page' : undefined}>
-              {s.label}
-            </DropdownMenuItem>
+          {sections.map((section, index) => (
+            <Fragment key={section.title}>
+              {index > 0 ? <DropdownMenuSeparator /> : null}
+              <DropdownMenuLabel>{section.title}</DropdownMenuLabel>
+              {section.items.map(entry)}
+            </Fragment>
           ))}
           <DropdownMenuSeparator />
-          <DropdownMenuItem
-            onSelect={() => navigate(accountSection.to)}
-            aria-current={here === accountSection ? 'page' : undefined}
-          >
-            {accountSection.label}
-          </DropdownMenuItem>
+          {account.map(entry)}
         </DropdownMenuContent>
       </DropdownMenu>
+    </nav>
+  )
+}
+
+/** The way back up from a page reached through another one (e.g. Overview › Submit a newsletter). */
+function Breadcrumbs() {
+  const { crumbs, current } = useBreadcrumbs()
+  if (crumbs.length === 0) return null
+  return (
+    <nav aria-label="Breadcrumb" className="mb-3">
+      <ol className="flex flex-wrap items-center gap-1 text-sm text-muted-foreground">
+        {crumbs.map((crumb) => (
+          <li key={crumb.to} className="flex items-center gap-1">
+            <Link
+              to={crumb.to}
+              className="rounded hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            >
+              {crumb.label}
+            </Link>
+            <ChevronRightIcon className="size-3.5" aria-hidden="true" />
+          </li>
+        ))}
+        <li aria-current="page" className="min-w-0 truncate text-foreground">
+          {current}
+        </li>
+      </ol>
     </nav>
   )
 }
@@ -97,6 +134,7 @@ export function DashboardShell({ area, children }: { area: DashboardArea; childr
       {wide ? <Sidebar area={area} /> : null}
       <div className="min-w-0 flex-1">
         {wide ? null : <PhoneSwitcher area={area} />}
+        <Breadcrumbs />
         {children}
       </div>
     </div>

@@ -4,12 +4,13 @@
  * initialisation on sign-in and the email verification reminder.
  */
 import { lazy, Suspense } from 'react'
-import { Outlet, useLocation } from 'react-router-dom'
+import { Outlet, useLocation, useMatches } from 'react-router-dom'
 import { PageSpinner } from '@/components/page-spinner'
 import { SiteFooter } from '@/components/site-footer'
 import { useSession } from '@/lib/session'
 import { useRouteTitle } from '@/lib/page-title'
 import { HydrateWhenVisible } from '@/lib/deferred-hydration'
+import { titleOfMatches } from '../navigation'
 import { PaymentReturnToast } from './payment-return-toast'
 import { SiteHeader } from './site-header'
 
@@ -20,7 +21,7 @@ const AuthEffects = lazy(() =>
 
 export function RootLayout() {
   const { user } = useSession()
-  useRouteTitle(useLocation().pathname)
+  useRouteTitle(titleOfMatches(useMatches()), useLocation().pathname)
   return (
     <div className="flex min-h-screen flex-col">
       <a

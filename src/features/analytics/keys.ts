@@ -8,4 +8,7 @@ export const analyticsKeys = {
   daily: (campaignId: string, range: DateRange) => [...analyticsKeys.all, 'daily', campaignId, range] as const,
   notCounted: (campaignId: string, range: DateRange) => [...analyticsKeys.all, 'not-counted', campaignId, range] as const,
   defaultCampaign: (userId: string) => [...analyticsKeys.all, 'default-campaign', userId] as const,
+  /** A publisher's figures per source and newsletter, and this week's totals. */
+  publisherStats: (userId: string) => [...analyticsKeys.all, 'publisher', userId, 'stats'] as const,
+  publisherWeek: (userId: string) => [...analyticsKeys.all, 'publisher', userId, 'week'] as const,
 }

@@ -1,10 +1,16 @@
 import type { SortingState } from '@tanstack/react-table'
+import { adminQueryRoot } from '@/lib/admin-query-root'
 
-/** Query keys of the wallet feature; every key starts with 'wallet' so one prefix invalidates them all. */
+/** Query keys of the wallet feature; an advertiser's keys start with 'wallet' so one prefix invalidates them all. */
 export const walletKeys = {
   all: ['wallet'] as const,
   summary: (userId: string) => [...walletKeys.all, 'summary', userId] as const,
   transactions: (userId: string, page: number, sorting: SortingState = []) =>
     [...walletKeys.all, 'transactions', userId, page, sorting] as const,
   deposits: (userId: string, watch: string | null) => [...walletKeys.all, 'deposits', userId, watch] as const,
+  // The admin's views of every wallet: under the admin root, so any admin decision refreshes them.
+  allDeposits: (page: number) => [...adminQueryRoot, 'wallet', 'deposits', page] as const,
+  allTransactions: (filter: string, page: number, sorting: SortingState = []) =>
+    [...adminQueryRoot, 'wallet', 'transactions', filter, page, sorting] as const,
+  marketplaceTotals: () => [...adminQueryRoot, 'wallet', 'totals'] as const,
 }

@@ -18,7 +18,8 @@ import {
   listUsers,
   updateUserById,
 } from './routes/admin-users'
-import { health, settingsRoute } from './routes/health'
+import { authorize, identities, oauthGrants, oauthServer, passkeys, sso } from './routes/disabled'
+import { health, jwks, settingsRoute } from './routes/health'
 import { logout } from './routes/logout'
 import { challenge, enroll, unenroll, verifyFactor } from './routes/mfa'
 import { otp } from './routes/otp'
@@ -34,9 +35,13 @@ export { ensureAuthSchema } from './schema'
 type Entry = { method: string; pattern: RegExp; route: Route; admin?: boolean }
 
 const ID = '[^/]+'
+/** One route for every method: features that are off answer the same whatever is asked of them. */
+const anyMethod = (pattern: RegExp, route: Route, admin = false): Entry[] =>
+  ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, pattern, route, admin }))
 const table: Entry[] = [
   { method: 'GET', pattern: /^\/health$/, route: health },
   { method: 'GET', pattern: /^\/settings$/, route: settingsRoute },
+  { method: 'GET', pattern: /^\/\.well-known\/jwks\.json$/, route: jwks },
   { method: 'POST', pattern: /^\/signup$/, route: signup },
   { method: 'POST', pattern: /^\/token$/, route: token },
   { method: 'GET', pattern: /^\/user$/, route: getUser },
@@ -53,6 +58,15 @@ const table: Entry[] = [
   { method: 'POST', pattern: new RegExp(`^/factors/${ID}/challenge$`), route: challenge },
   { method: 'POST', pattern: new RegExp(`^/factors/${ID}/verify$`), route: verifyFactor },
   { method: 'DELETE', pattern: new RegExp(`^/factors/${ID}$`), route: unenroll },
+  { method: 'POST', pattern: /^\/sso$/, route: sso },
+  { method: 'GET', pattern: /^\/authorize$/, route: authorize },
+  { method: 'GET', pattern: /^\/user\/identities\/authorize$/, route: identities },
+  { method: 'DELETE', pattern: new RegExp(`^/user/identities/${ID}$`), route: identities },
+  ...anyMethod(/^\/passkeys(\/.*)?$/, passkeys),
+  ...anyMethod(/^\/oauth\/.+$/, oauthServer),
+  ...anyMethod(/^\/\.well-known\/oauth-authorization-server$/, oauthServer),
+  ...anyMethod(/^\/user\/oauth\/grants$/, oauthGrants),
+  ...anyMethod(/^\/admin\/oauth(\/.*)?$/, oauthServer, true),
   { method: 'POST', pattern: /^\/invite$/, route: invite, admin: true },
   { method: 'GET', pattern: /^\/admin\/users$/, route: listUsers, admin: true },
   { method: 'POST', pattern: /^\/admin\/users$/, route: createUser, admin: true },

@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../db/database'
-import { signJwt } from '../keys'
+import { signAccessToken } from '../keys'
 import { randomToken, sha256 } from './crypto'
 import { httpError } from './errors'
 import type { AuthSettings } from './settings'
-import { userJson, type UserRow } from './users'
+import { appMetadataOf, userJson, type UserRow } from './users'
 
 export type AmrEntry = { method: string; timestamp: number }
 export type SessionRow = { id: string; user_id: string; aal: string; amr: AmrEntry[]; factor_id: string | null }
@@ -59,7 +59,7 @@ async function newRefreshToken(db: Queryable, userId: string, sessionId: string,
 export async function accessToken(issuer: Omit<Issuer, 'db'>, user: UserRow, session: SessionRow) {
   const iat = Math.floor(Date.now() / 1000)
   const exp = iat + issuer.settings.jwtExpiry
-  const token = await signJwt({
+  const token = await signAccessToken({
     aud: 'authenticated',
     exp,
     iat,
@@ -67,14 +67,14 @@ export async function accessToken(issuer: Omit<Issuer, 'db'>, user: UserRow, ses
     sub: user.id,
     email: user.email ?? '',
     phone: user.phone ?? '',
-    app_metadata: { provider: 'email', providers: ['email'], ...(user.raw_app_meta_data ?? {}) },
+    app_metadata: appMetadataOf(user),
     user_metadata: user.raw_user_meta_data ?? {},
     role: 'authenticated',
     aal: session.aal,
     amr: session.amr,
     session_id: session.id,
     is_anonymous: user.is_anonymous === true,
-  })
+  }, issuer.settings.signingKey)
   return { token, exp }
 }
 

@@ -3,18 +3,27 @@
  * (it is cheap) so tests can change `ctx.config` — e.g. raise rate limits — without restarting.
  */
 import type { BackendContext } from '../context'
+import type { SigningKey } from '../keys'
 
 export type AuthSettings = {
   siteUrl: string
+  /** The asymmetric key user tokens are signed with (`signing_keys_path`), else none: HS256. */
+  signingKey?: SigningKey
   redirectUrls: string[]
   jwtExpiry: number
   rotation: boolean
   reuseInterval: number
   signupEnabled: boolean
+  /** `[auth] enable_anonymous_sign_ins` (Supabase CLI default false). */
+  anonymousEnabled: boolean
+  /** `[auth] enable_manual_linking`: the backend links no identities, so on is reported as unsupported. */
+  manualLinkingEnabled: boolean
   emailSignupEnabled: boolean
   confirmEmail: boolean
   doubleConfirmChanges: boolean
   minPasswordLength: number
+  /** From `password_requirements` (checked in password-policy.ts); an unknown value is reported at start and means none. */
+  requiredCharacters: string[]
   maxFrequencySeconds: number
   otpLength: number
   otpExpiry: number
@@ -23,12 +32,16 @@ export type AuthSettings = {
     signInSignUps: number
     tokenVerifications: number
     tokenRefresh: number
+    /** Anonymous sign-ins per hour per IP (`anonymous_users`, default 30). */
+    anonymousUsers: number
     /** Auth emails one inbox (inboxOf) receives in 5 minutes, whichever accounts they are for. */
     emailsPerInbox: number
     /** Failed passwords per account in 15 minutes (at most 5 from each address) before new addresses wait. */
     passwordFailuresPerAccount: number
   }
   templates: Record<string, { subject?: string; content_path?: string }>
+  /** `[auth.sms]`: phone sign-ups (routes/phone.ts); codes only for the numbers of `test_otp`. */
+  sms: { enabled: boolean; autoconfirm: boolean; testOtp: Record<string, string>; maxFrequencySeconds: number; otpExpiry: number }
   mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean; challengeAndVerifyPerMinute: number }
 }
 
@@ -47,25 +60,44 @@ export function durationSeconds(value: unknown, fallback: number): number {
   return m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600
 }
 
+const LOWER = 'abcdefghijklmnopqrstuvwxyz'
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+const DIGITS = '0123456789'
+// The Supabase CLI's symbol set for lower_upper_letters_digits_symbols.
+const SYMBOLS = "!@#$%^&*()_+-=[]{};'\\:\"|<>?,./`~"
+
+/** `[auth] password_requirements` → the character sets a password needs one of each (GoTrue's RequiredCharacters). */
+export const REQUIRED_CHARACTERS: Record<string, string[]> = {
+  '': [],
+  letters_digits: [LOWER + UPPER, DIGITS],
+  lower_upper_letters_digits: [LOWER, UPPER, DIGITS],
+  lower_upper_letters_digits_symbols: [LOWER, UPPER, DIGITS, SYMBOLS],
+}
+
 export function authSettings(ctx: BackendContext): AuthSettings {
   const auth = table(ctx.config.auth)
   const email = table(auth.email)
   const rate = table(auth.rate_limit)
+  const sms = table(auth.sms)
   const mfa = table(auth.mfa)
   const totp = table(mfa.totp)
   // A whole e2e run signs in from one loopback address; it may scale the limits up rather than trip them.
   const scale = Math.max(1, Number(process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE) || 1)
   return {
+    signingKey: ctx.signingKey,
     siteUrl: typeof auth.site_url === 'string' ? auth.site_url : 'http://127.0.0.1:3000',
     redirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.map(String) : [],
     jwtExpiry: num(auth.jwt_expiry, 3600),
     rotation: bool(auth.enable_refresh_token_rotation, true),
     reuseInterval: num(auth.refresh_token_reuse_interval, 10),
     signupEnabled: bool(auth.enable_signup, true),
+    anonymousEnabled: bool(auth.enable_anonymous_sign_ins, false),
+    manualLinkingEnabled: bool(auth.enable_manual_linking, false),
     emailSignupEnabled: bool(email.enable_signup, true),
     confirmEmail: bool(email.enable_confirmations, true),
     doubleConfirmChanges: bool(email.double_confirm_changes, true),
     minPasswordLength: num(auth.minimum_password_length, 6),
+    requiredCharacters: REQUIRED_CHARACTERS[String(auth.password_requirements ?? '')] ?? [],
     maxFrequencySeconds: durationSeconds(email.max_frequency, 60),
     otpLength: num(email.otp_length, 6),
     otpExpiry: num(email.otp_expiry, 3600),
@@ -74,11 +106,22 @@ export function authSettings(ctx: BackendContext): AuthSettings {
       signInSignUps: num(rate.sign_in_sign_ups, 30) * scale,
       tokenVerifications: num(rate.token_verifications, 30) * scale,
       tokenRefresh: num(rate.token_refresh, 150) * scale,
+      anonymousUsers: num(rate.anonymous_users, 30) * scale,
       // Not settings of the Supabase CLI: the embedded backend's own, as constants.
       emailsPerInbox: 5 * scale,
       passwordFailuresPerAccount: 50 * scale,
     },
     templates: table(email.template) as AuthSettings['templates'],
+    sms: {
+      enabled: bool(sms.enable_signup, false),
+      autoconfirm: !bool(sms.enable_confirmations, false),
+      testOtp: Object.fromEntries(
+        Object.entries(table(sms.test_otp)).map(([phone, code]) => [phone.replace(/^\+/, ''), String(code)]),
+      ),
+      maxFrequencySeconds: durationSeconds(sms.max_frequency, 5),
+      // SMS codes live as long as emailed ones here (`[auth.email] otp_expiry`).
+      otpExpiry: num(email.otp_expiry, 3600),
+    },
     mfa: {
       maxFactors: num(mfa.max_enrolled_factors, 10),
       totpEnroll: bool(totp.enroll_enabled, true),

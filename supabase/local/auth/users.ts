@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../db/database'
+import { httpError } from './errors'
 
 export type UserRow = {
   id: string
@@ -31,6 +32,8 @@ export type UserRow = {
   updated_at: Date
   phone: string | null
   phone_confirmed_at: Date | null
+  /** The number a pending phone change goes to (routes/phone.ts). */
+  phone_change?: string | null
   confirmed_at: Date | null
   banned_until: Date | null
   is_anonymous: boolean
@@ -60,8 +63,26 @@ type FactorRow = {
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/*
+ * GoTrue checks an address's format with badoux/checkmail's pattern: a local part of the characters RFC 5322
+ * allows unquoted, and a domain of labels (letters, digits, inner hyphens, at most 63 each). The old check
+ * here (`x@y.z` with anything but spaces) let `xx:;x@x.x` sign up and get a session at an address no email
+ * can reach. GoTrue requires no dot in the domain (`a@localhost` passes there), and so does this check.
+ */
+const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?'
+const EMAIL_RE = new RegExp(`^[a-zA-Z0-9.!#$%&'*+/=?^_\`{|}~-]+@${LABEL}(?:\\.${LABEL})*$`)
 export const isValidEmail = (email: string) => email.length <= 255 && EMAIL_RE.test(email)
+
+/**
+ * GoTrue's validateEmail: the address lower-cased, or its 400 `validation_failed` with GoTrue's words
+ * ("Unable to validate email address: invalid format"), which supabase-js's own tests match.
+ */
+export function validateEmail(email: string | undefined): string {
+  if (!email) throw httpError(400, 'validation_failed', 'An email address is required')
+  if (email.length > 255) throw httpError(400, 'validation_failed', 'An email address is too long')
+  if (!EMAIL_RE.test(email)) throw httpError(400, 'validation_failed', 'Unable to validate email address: invalid format')
+  return email.toLowerCase()
+}
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const r = await db.query<UserRow>('select * from auth.users where lower(email) = $1 and is_sso_user = false', [
@@ -128,6 +149,12 @@ export async function insertUser(tx: Queryable, input: NewUser): Promise<UserRow
   return r.rows[0]!
 }
 
+/** app_metadata as GoTrue keeps it: an anonymous user's is empty; others default to the email provider. */
+export const appMetadataOf = (user: UserRow): Record<string, unknown> =>
+  user.is_anonymous
+    ? { ...(user.raw_app_meta_data ?? {}) }
+    : { provider: 'email', providers: ['email'], ...(user.raw_app_meta_data ?? {}) }
+
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : undefined)
 
 /** The user object supabase-js expects; null timestamps are left out as GoTrue's `omitempty` does. */
@@ -136,7 +163,7 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
     db.query<IdentityRow>('select * from auth.identities where user_id = $1 order by created_at', [user.id]),
     db.query<FactorRow>('select * from auth.mfa_factors where user_id = $1 order by created_at', [user.id]),
   ])
-  const app = { provider: 'email', providers: ['email'], ...(user.raw_app_meta_data ?? {}) }
+  const app = appMetadataOf(user)
   const out: Record<string, unknown> = {
     id: user.id,
     aud: user.aud || 'authenticated',
@@ -150,6 +177,7 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
     recovery_sent_at: iso(user.recovery_sent_at),
     email_change_sent_at: iso(user.email_change_sent_at),
     new_email: user.email_change || undefined,
+    new_phone: user.phone_change || undefined,
     invited_at: iso(user.invited_at),
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: app,

@@ -8,6 +8,8 @@
 import type { ApiRequest, ApiResponse, Handler } from '../context'
 import { checkoutPage, closedPage, DECLINE_MESSAGE } from './page'
 import { CheckoutRequestError, createCheckoutSessions, successUrlOf, type CheckoutSessionsOptions } from './sessions'
+import { databaseStore } from './store'
+import type { Db } from '../db/database'
 
 /** The local webhook secret: public on purpose, like the local JWT secret; it protects nothing but this machine. */
 export const LOCAL_STRIPE_WEBHOOK_SECRET = 'whsec_growletterLocalCheckoutSecretForDevelopmentOnly0'
@@ -15,6 +17,8 @@ export const LOCAL_STRIPE_WEBHOOK_SECRET = 'whsec_growletterLocalCheckoutSecretF
 export type CheckoutOptions = Pick<CheckoutSessionsOptions, 'retryDelaysMs' | 'log'> & {
   apiUrl: string
   webhookSecret: string
+  /** The backend's database: sessions and owed webhook deliveries survive a restart there. */
+  db?: Db
 }
 
 const html = (status: number, body: string): ApiResponse => ({
@@ -33,15 +37,27 @@ const invalidRequest = (status: number, message: string, param?: string) =>
 export function createCheckoutHandler(
   options: CheckoutOptions,
 ): Handler & { sessions: ReturnType<typeof createCheckoutSessions>; close(): void } {
-  const sessions = createCheckoutSessions({
-    pageBaseUrl: `${options.apiUrl}/checkout`,
-    webhookUrl: `${options.apiUrl}/functions/v1/payments-webhook`,
-    webhookSecret: options.webhookSecret,
-    retryDelaysMs: options.retryDelaysMs,
-    log: options.log,
-  })
+  let sessions: ReturnType<typeof createCheckoutSessions>
+  const make = (store?: Awaited<ReturnType<typeof databaseStore>>) =>
+    createCheckoutSessions({
+      pageBaseUrl: `${options.apiUrl}/checkout`,
+      webhookUrl: `${options.apiUrl}/functions/v1/payments-webhook`,
+      webhookSecret: options.webhookSecret,
+      retryDelaysMs: options.retryDelaysMs,
+      log: options.log,
+      store,
+    })
+  sessions = make()
+  // With a database, the saved sessions and deliveries are loaded before any checkout request is answered.
+  const ready: Promise<void> = options.db
+    ? databaseStore(options.db).then(async (store) => {
+        sessions = make(store)
+        await sessions.resume()
+      })
+    : Promise.resolve()
+  ready.catch((error: unknown) => console.error('[checkout] could not load saved sessions:', error))
 
-  function api(req: ApiRequest, rest: string): ApiResponse {
+  async function api(req: ApiRequest, rest: string): Promise<ApiResponse> {
     // The stripe package authenticates with `Bearer sk_…`; only test-mode keys make sense here.
     if (!/^Bearer sk_test_\S+$/.test(req.headers.authorization ?? '')) {
       return invalidRequest(
@@ -52,7 +68,7 @@ export function createCheckoutHandler(
     if (rest === '' && req.method === 'POST') {
       try {
         const params = new URLSearchParams(req.body.toString('utf8'))
-        return stripeJson(200, sessions.create(params, req.headers['idempotency-key']))
+        return stripeJson(200, await sessions.create(params, req.headers['idempotency-key']))
       } catch (error) {
         if (error instanceof CheckoutRequestError) return invalidRequest(400, error.message, error.param)
         throw error
@@ -71,7 +87,7 @@ export function createCheckoutHandler(
         404,
         closedPage(
           'Checkout not found',
-          'This checkout session does not exist (the local checkout forgets its sessions when the backend restarts). Start the deposit again from your wallet.',
+          'This checkout session does not exist. Start the deposit again from your wallet.',
         ),
       )
     }
@@ -105,6 +121,7 @@ export function createCheckoutHandler(
   }
 
   const handler: Handler = async (req) => {
+    await ready
     const apiMatch = /^\/v1\/checkout\/sessions(\/.*)?$/.exec(req.path)
     if (apiMatch) return api(req, apiMatch[1] ?? '')
     const pageMatch = /^\/(cs_[A-Za-z0-9_]+)(?:\/(pay|decline))?\/?$/.exec(req.path)
@@ -112,5 +129,10 @@ export function createCheckoutHandler(
     return html(404, closedPage('Not found', 'There is no checkout page at this address.'))
   }
 
-  return Object.assign(handler, { sessions, close: () => sessions.close() })
+  return Object.assign(handler, {
+    get sessions() {
+      return sessions
+    },
+    close: () => sessions.close(),
+  })
 }

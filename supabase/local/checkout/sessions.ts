@@ -3,36 +3,16 @@
  * package posts form-encoded params to /v1/checkout/sessions), paid or left to expire on the test page,
  * and reported to the payments webhook as Stripe reports them: an event signed with the webhook secret
  * (`Stripe-Signature: t=…,v1=…`, made by the stripe package's own test helper), re-signed and retried with
- * growing delays until the webhook answers 2xx. Sessions live in memory, as long as the backend runs.
+ * growing delays until the webhook answers 2xx. Sessions and the deliveries still owed are saved (store.ts) and
+ * come back when the backend starts again, as Stripe would not forget them either.
  */
 import { randomBytes } from 'node:crypto'
 import type Stripe from 'stripe'
+import { memoryStore, type CheckoutStore, type LocalSession, type StoredDelivery, type StoredSession } from './store'
 
 // The stripe package takes ~0.3 s of CPU to load; only delivering an event needs it, so it loads then.
 let stripePackage: Promise<typeof Stripe> | undefined
 const loadStripe = () => (stripePackage ??= import('stripe').then((m) => m.default))
-
-export type LocalSession = {
-  id: string
-  object: 'checkout.session'
-  mode: 'payment'
-  status: 'open' | 'complete' | 'expired'
-  payment_status: 'unpaid' | 'paid'
-  amount_subtotal: number
-  amount_total: number
-  currency: string
-  client_reference_id: string | null
-  customer_email: string | null
-  customer_details: { email: string | null } | null
-  metadata: Record<string, string>
-  payment_intent: string | null
-  success_url: string
-  cancel_url: string
-  url: string | null
-  created: number
-  expires_at: number
-  livemode: false
-}
 
 /** A request Stripe would refuse: answered as Stripe's invalid_request_error, which the package throws. */
 export class CheckoutRequestError extends Error {
@@ -52,6 +32,8 @@ export type CheckoutSessionsOptions = {
   /** Waits between delivery attempts; Stripe's own span hours, these keep local retries brief. */
   retryDelaysMs?: number[]
   log?: (line: string) => void
+  /** Where sessions and owed deliveries are kept across restarts; in memory when not given (unit tests). */
+  store?: CheckoutStore
 }
 
 const DEFAULT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]
@@ -73,6 +55,7 @@ function requiredUrl(params: URLSearchParams, name: string): string {
 }
 
 export function createCheckoutSessions(options: CheckoutSessionsOptions) {
+  const store = options.store ?? memoryStore()
   const sessions = new Map<string, LocalSession>()
   // What the page shows about the purchase; not part of Stripe's session object, so kept beside it.
   const productNames = new Map<string, string>()
@@ -90,6 +73,12 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
     timer.unref()
     timers.add(timer)
   }
+
+  const stored = (session: LocalSession, idempotencyKey: string | null = null): StoredSession => ({
+    session,
+    productName: productNames.get(session.id) ?? 'Payment',
+    idempotencyKey,
+  })
 
   async function postOnce(payload: string): Promise<number> {
     // A fresh timestamp per attempt, as Stripe signs each delivery anew.
@@ -113,50 +102,88 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
     }
   }
 
-  /** Sends the event; resolves after the first attempt, and keeps retrying in the background until a 2xx. */
-  async function deliver(type: string, session: LocalSession): Promise<boolean> {
+  /** The event for a session's new state, saved with it before the first attempt: a crash cannot lose it. */
+  async function event(type: string, session: LocalSession): Promise<StoredDelivery> {
     const Stripe = await loadStripe()
-    const event = {
-      id: stripeId('evt'),
-      object: 'event',
-      api_version: Stripe.API_VERSION,
-      created: nowSeconds(),
-      data: { object: { ...session } },
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type,
-    }
-    const payload = JSON.stringify(event, null, 2)
-    const attempt = async (n: number): Promise<boolean> => {
-      const status = await postOnce(payload)
-      if (status >= 200 && status < 300) return true
-      if (n >= retryDelays.length) {
-        log(
-          `${type} ${event.id} for ${session.id}: gave up after ${n + 1} attempts (last status ${status || 'no answer'})`,
-        )
-        return false
-      }
-      log(
-        `${type} ${event.id} for ${session.id}: webhook answered ${status || 'nothing'}; retrying in ${retryDelays[n]} ms`,
-      )
-      later(retryDelays[n]!, () => void attempt(n + 1))
-      return false
-    }
-    return attempt(0)
+    const id = stripeId('evt')
+    const payload = JSON.stringify(
+      {
+        id,
+        object: 'event',
+        api_version: Stripe.API_VERSION,
+        created: nowSeconds(),
+        data: { object: { ...session } },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+      },
+      null,
+      2,
+    )
+    return { eventId: id, type, sessionId: session.id, payload, attempts: 0, nextAttemptAt: Date.now(), state: 'pending' }
   }
 
-  function expire(id: string) {
+  /** One attempt; on failure the next is saved and scheduled, until the last delay has passed. */
+  async function attempt(delivery: StoredDelivery): Promise<boolean> {
+    const status = await postOnce(delivery.payload)
+    const made = delivery.attempts + 1
+    const label = `${delivery.type} ${delivery.eventId} for ${delivery.sessionId}`
+    if (status >= 200 && status < 300) {
+      await store.save(null, { ...delivery, attempts: made, state: 'delivered' })
+      return true
+    }
+    if (made > retryDelays.length) {
+      log(`${label}: gave up after ${made} attempts (last status ${status || 'no answer'})`)
+      await store.save(null, { ...delivery, attempts: made, state: 'gave_up' })
+      return false
+    }
+    const delay = retryDelays[made - 1]!
+    const next: StoredDelivery = { ...delivery, attempts: made, nextAttemptAt: Date.now() + delay }
+    await store.save(null, next)
+    log(`${label}: webhook answered ${status || 'nothing'}; retrying in ${delay} ms`)
+    later(delay, () => void attempt(next).catch((error: unknown) => log(`${label}: ${String(error)}`)))
+    return false
+  }
+
+  /** Saves the session with the event it owes, then makes the first attempt (later ones run in the background). */
+  async function settle(type: string, session: LocalSession): Promise<boolean> {
+    const delivery = await event(type, session)
+    await store.save(stored(session), delivery)
+    return attempt(delivery)
+  }
+
+  async function expire(id: string) {
     const session = sessions.get(id)
     if (!session || session.status !== 'open') return
     session.status = 'expired'
     session.url = null
-    void deliver('checkout.session.expired', session)
+    await settle('checkout.session.expired', session)
   }
 
+  const expireLater = (session: LocalSession) =>
+    later(Math.max(0, session.expires_at * 1000 - Date.now()), () => void expire(session.id).catch(() => {}))
+
   return {
-    /** POST /v1/checkout/sessions with Stripe's form-encoded params. */
-    create(params: URLSearchParams, idempotencyKey?: string): LocalSession {
+    /**
+     * What was saved before the last stop: sessions come back, open ones expire on time, and every delivery
+     * still owed resumes at its due time (at once if that passed while the backend was down).
+     */
+    async resume(): Promise<void> {
+      const saved = await store.load()
+      for (const { session, productName, idempotencyKey } of saved.sessions) {
+        sessions.set(session.id, session)
+        productNames.set(session.id, productName)
+        if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session)
+        if (session.status === 'open') expireLater(session)
+      }
+      for (const delivery of saved.deliveries) {
+        later(Math.max(0, delivery.nextAttemptAt - Date.now()), () => void attempt(delivery).catch(() => {}))
+      }
+    },
+
+    /** POST /v1/checkout/sessions with Stripe's form-encoded params. Answers once the session is saved. */
+    async create(params: URLSearchParams, idempotencyKey?: string): Promise<LocalSession> {
       if (idempotencyKey && byIdempotencyKey.has(idempotencyKey)) return byIdempotencyKey.get(idempotencyKey)!
       if (params.get('mode') !== 'payment')
         throw new CheckoutRequestError('The local checkout supports mode=payment only.', 'mode')
@@ -211,7 +238,8 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
       sessions.set(id, session)
       productNames.set(id, params.get('line_items[0][price_data][product_data][name]') ?? 'Payment')
       if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session)
-      later(Math.max(0, expiresAt * 1000 - Date.now()), () => expire(id))
+      await store.save(stored(session, idempotencyKey ?? null))
+      expireLater(session)
       return session
     },
 
@@ -227,13 +255,14 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
       session.payment_intent = stripeId('pi')
       session.customer_details = { email: session.customer_email }
       session.url = null
-      await deliver('checkout.session.completed', session)
+      await settle('checkout.session.completed', session)
       return session
     },
 
     /** Sends the expiry now instead of at expires_at (tests). */
     expire,
 
+    /** Stops the timers; what is owed stays saved for the next start. */
     close() {
       closed = true
       for (const timer of timers) clearTimeout(timer)

@@ -38,6 +38,12 @@ export type TransactionOptions = {
    * a second statement is refused (the first one has committed).
    */
   oneStatement?: boolean
+  /**
+   * The transaction cannot write (`transaction_read_only` on): it takes no row locks and waits on none, so a
+   * one-statement read may share a pipelined connection with others. Anything that may write runs on a
+   * connection of its own, so a statement waiting on another's row lock holds up nobody else (issue 28).
+   */
+  readOnly?: boolean
 }
 
 export interface Db extends Queryable {
@@ -127,7 +133,7 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize ?? (Number(process.env.DB_POOL_MAX) || 16) })
   // A broken idle connection must never take the process down with it.
   pool.on('error', () => {})
-  // One-statement transactions (most requests) pipeline over a few connections of their own.
+  // One-statement reads (most requests) pipeline over a few connections of their own; writes use the pool.
   const lanes = new Lanes({ connectionString: databaseUrl }, Number(process.env.DB_PIPELINE_CONNECTIONS) || 2)
 
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
@@ -153,8 +159,12 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
     }
   }
 
-  /** A one-statement transaction: the prelude and the statement as one batch on a pipelined connection. */
-  function laneTransaction<T>(fn: (tx: Queryable) => Promise<T>, prelude: Statement | undefined): Promise<T> {
+  /**
+   * A one-statement transaction: the prelude and the statement as one batch, on a pipelined connection when
+   * it only reads, else on a pooled connection of its own (a write may wait on a row lock, and PostgreSQL runs a
+   * connection's batches in order: every batch queued behind it would wait too).
+   */
+  function laneTransaction<T>(fn: (tx: Queryable) => Promise<T>, prelude: Statement | undefined, readOnly: boolean): Promise<T> {
     let used = false
     const claim = () => {
       if (used) throw new Error(SECOND_STATEMENT)
@@ -165,7 +175,7 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
         claim()
         const batch: BatchStatement[] = prelude ? [{ text: prelude.sql, values: prelude.params, prepare: true }] : []
         batch.push({ text: sql, values: params, prepare: queryOptions?.prepare })
-        const results = (await lanes.run(batch)) ?? (await pooledBatch(batch))
+        const results = (readOnly ? await lanes.run(batch) : null) ?? (await pooledBatch(batch))
         return toResult<T>(results[results.length - 1]!)
       },
       async exec(sql: string) {
@@ -176,7 +186,7 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
   }
 
   async function transaction<T>(fn: (tx: Queryable) => Promise<T>, prelude?: string | Statement, options?: TransactionOptions): Promise<T> {
-    if (options?.oneStatement && typeof prelude !== 'string') return laneTransaction(fn, prelude)
+    if (options?.oneStatement && typeof prelude !== 'string') return laneTransaction(fn, prelude, options.readOnly === true)
     const client = await pool.connect()
     const oneStatement = options?.oneStatement === true
     /** `begin` was sent: the transaction ends with an explicit commit or rollback. */
@@ -282,5 +292,5 @@ export function withRequestContext<T>(db: Db, ctx: RequestContext, fn: (tx: Quer
       ctx.statementTimeout ?? null,
     ],
   }
-  return db.transaction(fn, prelude, options)
+  return db.transaction(fn, prelude, { ...options, readOnly: ctx.readOnly === true })
 }

@@ -43,13 +43,13 @@ export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsD
   lap('bootstrap')
   await afterBootstrap?.(db)
   lap('auth')
-  const done = new Set(
-    (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
-      (r) => r.version,
-    ),
-  )
+  const recorded = (
+    await db.query<{ version: string; name: string | null }>('select version, name from supabase_migrations.schema_migrations')
+  ).rows
+  const done = new Set(recorded.map((r) => r.version))
   const dir = migrationsDir ?? path.join(supabaseDir, 'migrations')
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^\d{14}_.+\.sql$/.test(f)).sort()
+  refuseRewrittenHistory(recorded, files)
   const pending: Migration[] = []
   for (const file of files) {
     if (!done.has(file.slice(0, 14))) pending.push({ file, sql: await readFile(path.join(dir, file), 'utf8') })
@@ -74,6 +74,22 @@ export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsD
 }
 
 type Migration = { file: string; sql: string }
+
+/**
+ * A version recorded under another name than its file's means the history was rewritten (the squash into the
+ * baseline of docs/decisions.md reused the versions 20260101000100–20260101001300): applying the rest on top
+ * would build something no migration describes, so the database must be rebuilt.
+ */
+function refuseRewrittenHistory(recorded: { version: string; name: string | null }[], files: string[]) {
+  const names = new Map(files.map((f) => [f.slice(0, 14), f.slice(15, -4)]))
+  const changed = recorded.find((r) => names.has(r.version) && r.name !== null && names.get(r.version) !== r.name)
+  if (changed) {
+    throw new Error(
+      `This database was built from older migrations (it recorded ${changed.version}_${changed.name}.sql, the file is now ` +
+        `${changed.version}_${names.get(changed.version)}.sql). Rebuild it from the current ones with \`npm run db:reset\`.`,
+    )
+  }
+}
 
 /** The migration as applied here (pg_cron and pg_net are emulated locally, see cron/extensions.ts). */
 const localSql = (m: Migration) => withLocalExtensions(m.sql)

@@ -9,7 +9,8 @@
  * A batch is a node-postgres `Query` (its extension point, the one pg-cursor uses) that writes its own
  * messages. pg's pipeline mode ends each of its queries with a Sync; a batch ends with exactly one, so
  * batches also pipeline: `Lanes` keeps a few connections in pipeline mode and writes the batches of
- * concurrent requests back to back, in one TCP write per connection and event-loop turn.
+ * concurrent requests back to back, in one TCP write per connection and event-loop turn. Only read-only
+ * batches go there (database.ts): a batch that waits on a row lock would hold up every batch behind it.
  */
 import pg from 'pg'
 

@@ -57,7 +57,9 @@ export function createDenoHost(options: DenoHostOptions) {
       ],
       {
         cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // stdin is a pipe this process never writes to: when this process ends, even by SIGKILL, the kernel
+        // closes it and the host, reading it to EOF, exits too (host.ts exitWithParent).
+        stdio: ['pipe', 'pipe', 'pipe'],
         env: {
           ...inheritedEnv(),
           ...options.env,

@@ -5,6 +5,8 @@
  * functions folder; when any file changed, every worker is replaced, so edits reload without a restart.
  * Errors become 500 JSON and never end this process.
  *
+ * Ends when its stdin ends, that is when the backend that started it exits (even killed with SIGKILL).
+ *
  * Env: GROWLETTER_FUNCTIONS_DIR (absolute), GROWLETTER_FUNCTION_TIMEOUT_MS; the rest is the functions' env.
  */
 import { READY_PREFIX, type WorkerReply, type WorkerRequest } from './host-protocol.ts'
@@ -145,6 +147,25 @@ async function isFile(path: string): Promise<boolean> {
     return false
   }
 }
+
+/**
+ * The host lives exactly as long as the backend that started it: the backend holds the write end of this
+ * process's stdin, and the kernel closes it when the backend exits in any way, `kill -9` included. Reading
+ * stdin to its end is therefore the one signal no crash can skip (a signal handler or a parent-pid poll
+ * would miss a killed parent or notice it late).
+ */
+async function exitWithParent() {
+  const buffer = new Uint8Array(64)
+  try {
+    while ((await Deno.stdin.read(buffer)) !== null) {
+      // The backend never writes: anything read is ignored.
+    }
+  } catch {
+    // A broken pipe is the same news as EOF.
+  }
+  Deno.exit(0)
+}
+void exitWithParent()
 
 fingerprint = await folderFingerprint(functionsDir)
 Deno.serve(

@@ -10,6 +10,7 @@ import path from 'node:path'
 import type { ApiRequest, ApiResponse, BackendContext, Handler } from '../context'
 import { verifyJwt } from '../keys'
 import { createDenoHost, repoRoot } from './deno-process'
+import { espSandboxUrls } from '../esp/index'
 
 export type FunctionsOptions = {
   /** Defaults to supabase/functions; tests point it at their fixtures. */
@@ -97,6 +98,9 @@ function functionsEnv(ctx: BackendContext): Record<string, string> {
     SMTP_FROM: process.env.SMTP_FROM ?? DEFAULT_FROM,
     // This backend is local development by definition: deliver-webhooks may also send to http://127.0.0.1.
     WEBHOOKS_ALLOW_LOOPBACK_HTTP: 'true',
+    // The ESP clients talk to the local ESP sandbox (/esp) unless the developer names a real API in the
+    // environment (ESP_BEEHIIV_API_URL=https://api.beehiiv.com/v2, and so on).
+    ...Object.fromEntries(Object.entries(espSandboxUrls(ctx.apiUrl)).map(([name, url]) => [name, process.env[name] || url])),
   }
 }
 

@@ -11,7 +11,14 @@ import { MessageStore } from './store'
 
 export { createSmtpMailer } from './smtp-mailer'
 
-export type Mailbox = { close(): Promise<void>; httpUrl: string; smtpPort: number; store: MessageStore }
+export type Mailbox = {
+  close(): Promise<void>
+  httpUrl: string
+  smtpPort: number
+  store: MessageStore
+  /** Pages shown beside the mailbox (the ESP sandbox), set once the backend knows its own URL. */
+  links: { espUrl?: string }
+}
 
 export type MailboxOptions = { httpPort: number; smtpPort: number; host?: string }
 
@@ -21,13 +28,13 @@ function send(res: http.ServerResponse, status: number, body: unknown, type = 'a
   res.end(payload)
 }
 
-function handle(store: MessageStore, req: http.IncomingMessage, res: http.ServerResponse) {
+function handle(store: MessageStore, links: Mailbox['links'], req: http.IncomingMessage, res: http.ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://mailbox')
   const method = req.method ?? 'GET'
   if (url.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
     const id = url.searchParams.get('id')
     const messages = store.list()
-    return send(res, 200, mailboxPage(messages, id ? store.get(id) : messages[0]), 'text/html; charset=utf-8')
+    return send(res, 200, mailboxPage(messages, id ? store.get(id) : messages[0], links), 'text/html; charset=utf-8')
   }
   if (url.pathname === '/api/messages') {
     if (method === 'GET') return send(res, 200, store.list(url.searchParams.get('to') ?? undefined))
@@ -64,13 +71,14 @@ const listen = (
 
 export async function startMailbox({ httpPort, smtpPort, host = '127.0.0.1' }: MailboxOptions): Promise<Mailbox> {
   const store = new MessageStore()
+  const links: Mailbox['links'] = {}
   const smtp = createSmtpSink(store)
   // A broken client connection must not take the backend down.
   smtp.on('error', (error) => console.error('[mail] SMTP error:', error.message))
   await listen(smtp, smtpPort, host)
   const web = http.createServer((req, res) => {
     try {
-      handle(store, req, res)
+      handle(store, links, req, res)
     } catch (error) {
       console.error('[mail] request failed:', error)
       if (!res.headersSent) send(res, 500, { error: 'Internal error' })
@@ -88,6 +96,7 @@ export async function startMailbox({ httpPort, smtpPort, host = '127.0.0.1' }: M
     httpUrl: `http://${host}:${boundHttp}`,
     smtpPort: boundSmtp,
     store,
+    links,
     async close() {
       web.closeAllConnections()
       await Promise.all([

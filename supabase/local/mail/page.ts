@@ -27,7 +27,7 @@ function viewer(message: StoredMessage): string {
   </article>`
 }
 
-export function mailboxPage(messages: StoredMessage[], selected?: StoredMessage): string {
+export function mailboxPage(messages: StoredMessage[], selected?: StoredMessage, links: { espUrl?: string } = {}): string {
   const items = messages
     .map(
       (m) => `<li${m.id === selected?.id ? ' aria-current="true"' : ''}><a href="/?id=${encodeURIComponent(m.id)}">
@@ -51,7 +51,7 @@ export function mailboxPage(messages: StoredMessage[], selected?: StoredMessage)
 </style></head>
 <body>
 <header><h1>Growletter dev mailbox</h1>
-<button type="button" onclick="fetch('/api/messages',{method:'DELETE'}).then(()=>location.assign('/'))">Delete all</button></header>
+<span>${links.espUrl ? `<a href="${esc(links.espUrl)}" style="color:#fff;margin-right:1rem">ESP sandbox</a>` : ''}<button type="button" onclick="fetch('/api/messages',{method:'DELETE'}).then(()=>location.assign('/'))">Delete all</button></span></header>
 <nav aria-label="Messages"><ul>${items || '<li><p style="padding:1rem">No emails yet.</p></li>'}</ul></nav>
 <main>${selected ? viewer(selected) : '<p>Select an email.</p>'}</main>
 </body></html>`

@@ -10,15 +10,25 @@ import type { Field } from './grammar'
 import { computedField, type SchemaCache, type Table } from './schema-cache'
 import { functionName, ident, type Params } from './sql'
 
-export function unknownColumn(table: Table, name: string) {
-  return new RestError(400, '42703', `column ${table.name}.${name} does not exist`)
+/** Postgres's 42703 as PostgREST's SQL causes it: `label` is the table's alias there (`messages_1` when embedded). */
+export function unknownColumn(table: Table, name: string, label = table.name) {
+  return new RestError(400, '42703', `column ${label}.${name} does not exist`)
 }
 
 /**
  * Where computed fields come from (the schema's functions, called with the row expression of the table),
  * and the node's embeds by key, which filters may test with `is.null` / `not.is.null`.
  */
-export type RowScope = { schema: SchemaCache; row: string; embeds?: Map<string, EmbedRef> }
+export type RowScope = {
+  schema: SchemaCache
+  row: string
+  embeds?: Map<string, EmbedRef>
+  /**
+   * The name PostgREST's statement gives this table, for error messages: its own name at the root, and
+   * `<table>_<depth>` inside embeds (PostgREST aliases an embedded table so), e.g. "column messages_1.sum does not exist".
+   */
+  label?: string
+}
 
 /** An embed's lateral join: `v` is its JSON (an object or null for to-one, an array for to-many). */
 export type EmbedRef = { join: string; toOne: boolean }
@@ -33,7 +43,7 @@ export function fieldSql(alias: string, table: Table, field: Field, params: Para
     type = column.type
   } else {
     const fn = scope ? computedField(scope.schema, table, field.name) : undefined
-    if (!fn || !scope) throw unknownColumn(table, field.name)
+    if (!fn || !scope) throw unknownColumn(table, field.name, scope?.label)
     sql = `${functionName(fn)}(${scope.row})`
     type = fn.returnType
   }

@@ -1,6 +1,8 @@
 /**
  * PostgREST's error shape and status codes. supabase-js surfaces `{code, message, details, hint}` to the
- * app as they are, and retries 503/520, so a client mistake must map to a 4xx and nothing maps to those two.
+ * app as they are, and retries 503/520, so a client mistake must map to a 4xx; only an outage (the database
+ * unreachable, out of connections) is a 503, as PostgREST answers it, and its body never names the database's
+ * host or port.
  */
 import type { ApiResponse } from '../context'
 import type { ApiRole } from '../keys'
@@ -35,11 +37,37 @@ export const singleObjectError = (rows: number) =>
 
 type PgError = { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown }
 
+/** A PostgreSQL error carries a five-character SQLSTATE; a socket's error code (ECONNREFUSED…) is not one. */
 function isPgError(error: unknown): error is PgError & { code: string } {
-  return typeof error === 'object' && error !== null && typeof (error as PgError).code === 'string'
+  return typeof error === 'object' && error !== null && /^[0-9A-Z]{5}$/.test(String((error as PgError).code))
 }
 
-/** PostgREST's table from SQLSTATE to HTTP status, with every server-side class kept at 500, never 503. */
+/**
+ * The database could not be reached or the connection broke: a socket error (ECONNREFUSED, ECONNRESET, …),
+ * or node-postgres's own "Connection terminated" errors, which carry no code at all.
+ */
+function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true
+  const message = String((error as { message?: unknown }).message ?? '')
+  return /^Connection terminated|^Client has encountered a connection error|^The database connection is closed/.test(message)
+}
+
+/** PostgREST's PGRST001 (503): what a client sees while the database is down, with no host or port in it. */
+export const databaseUnavailable = () =>
+  new RestError(
+    503,
+    'PGRST001',
+    'Could not connect with the database due to an internal error.',
+    null,
+    'The service is having trouble reaching its database: try again in a moment.',
+  )
+
+/**
+ * PostgREST's table from SQLSTATE to HTTP status: connection exceptions (08) and insufficient resources (53,
+ * e.g. too many connections) are 503, an outage a client may retry; the other server-side classes are 500.
+ */
 export function statusForSqlState(code: string, role: ApiRole): number {
   if (/^PT\d{3}$/.test(code)) return Number(code.slice(2))
   if (code === '42501') return role === 'anon' ? 401 : 403
@@ -48,11 +76,20 @@ export function statusForSqlState(code: string, role: ApiRole): number {
   if (code === '42883' || code === '42P01') return 404
   if (code === 'P0001') return 400
   if (code === '42P17') return 500
+  if (code.startsWith('08') || code.startsWith('53')) return 503
   if (code.startsWith('54')) return 413
   if (code.startsWith('0L') || code.startsWith('0P') || code.startsWith('28')) return 403
-  const serverClasses = ['08', '09', '25', '2D', '38', '39', '3B', '40', '53', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']
+  const serverClasses = ['09', '25', '2D', '38', '39', '3B', '40', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']
   if (serverClasses.some((c) => code.startsWith(c))) return 500
   return 400
+}
+
+/** Errors a person can do something about only by waiting: PostgreSQL's message stays, the hint says what to do. */
+const TRY_AGAIN_HINTS: Record<string, string> = {
+  '57014': 'The service is busy: try again in a moment.',
+  '55P03': 'Someone else is changing the same thing: try again in a moment.',
+  '40001': 'Someone else changed the same thing at the same time: try again.',
+  '40P01': 'Someone else changed the same thing at the same time: try again.',
 }
 
 export function errorResponse(error: unknown, role: ApiRole): ApiResponse {
@@ -64,10 +101,11 @@ export function errorResponse(error: unknown, role: ApiRole): ApiResponse {
       code: error.code,
       message: String(error.message ?? ''),
       details: typeof error.detail === 'string' ? error.detail : null,
-      hint: typeof error.hint === 'string' ? error.hint : null,
+      hint: typeof error.hint === 'string' ? error.hint : (TRY_AGAIN_HINTS[error.code] ?? null),
     }
     return json(statusForSqlState(error.code, role), body)
   }
+  if (isConnectionFailure(error)) return errorResponse(databaseUnavailable(), role)
   throw error
 }
 

@@ -116,7 +116,9 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
     const s = await reloadOnMiss(opts.schema, (x) => x.tables.has(name))
     const table = s.tables.get(name)
     if (!table) {
-      throw new RestError(404, 'PGRST205', `Could not find the table '${s.schema}.${name}' in the schema cache`)
+      const near = closestName(name, s.tables.keys())
+      throw new RestError(404, 'PGRST205', `Could not find the table '${s.schema}.${name}' in the schema cache`, null,
+        near === undefined ? null : `Perhaps you meant the table '${s.schema}.${near}'`)
     }
     if (db.kind === 'pglite') assertBoundedPatterns(req.query)
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -223,4 +225,36 @@ function openApiRoot(s: SchemaCache): ApiResponse {
   for (const name of s.tables.keys()) paths[`/${name}`] = {}
   for (const name of s.functions.keys()) paths[`/rpc/${name}`] = {}
   return json(200, { swagger: '2.0', info: { title: 'PostgREST API', version: '12' }, basePath: '/', paths })
+}
+
+/**
+ * PostgREST 13's "Perhaps you meant" for an unknown table: the closest table name of the schema when it is at
+ * least 0.75 similar. PostgREST scores with fuzzyset (n-gram candidates, rescored by Levenshtein distance over
+ * the longer length, case-insensitive); this takes the Levenshtein score over every name, the part that decides.
+ */
+export function closestName(wanted: string, names: Iterable<string>): string | undefined {
+  let best: string | undefined
+  let bestScore = 0.75
+  const a = wanted.toLowerCase()
+  for (const name of names) {
+    const b = name.toLowerCase()
+    const score = 1 - levenshtein(a, b) / Math.max(a.length, b.length, 1)
+    if (score >= bestScore && (best === undefined || score > bestScore)) {
+      best = name
+      bestScore = score
+    }
+  }
+  return best
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]
 }

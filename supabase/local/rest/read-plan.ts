@@ -70,7 +70,8 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
   const { params, schema } = input
   const node: ReadNode = { alias, source, joins: [], output: [], keys: [], laterals: [], where: [], order: [], aggregated: false, groupBy: [] }
   const embeds = new Map<string, EmbedRef>()
-  const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds }
+  const label = path ? `${table.name}_${path.split('.').length}` : table.name
+  const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds, label }
   const own = input.bag.get(path)
   const filtered = new Set<string>()
   const collect = (c: Condition) => (c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name))

@@ -91,7 +91,10 @@ export async function runRpc(
   }
   if (fn.shape === 'scalar' && !fn.returnsSet) {
     const r = await tx.query<{ body: string | null }>(`select to_json(${call})::text as body${fromClause}`, params.values)
-    return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: r.rows[0]?.body ?? 'null' }
+    // PostgREST answers a scalar call as a one-row result: Content-Range 0-0/*, or 0-0/1 when a count is asked
+    // (supabase-js then reports count 1), and HEAD gets the headers without the value.
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-range': contentRange(0, 1, opts.count ? 1 : null) }
+    return { status: 200, headers, body: req.method === 'HEAD' ? undefined : (r.rows[0]?.body ?? 'null') }
   }
   if (fn.shape === 'scalar') {
     const lateral = from ? `${from}, lateral ` : ''
@@ -121,7 +124,8 @@ export async function runRpc(
   const result = await runRead(tx, node, params, { count: opts.count, maxRows: run.maxRows, csv: opts.csv })
   if (!fn.returnsSet && !opts.single) {
     const rows = JSON.parse(result.body) as unknown[]
-    return json(200, rows[0] ?? null)
+    const answer = json(200, rows[0] ?? null, { 'content-range': contentRange(0, result.page, opts.count ? result.page : null) })
+    return req.method === 'HEAD' ? { ...answer, body: undefined } : answer
   }
   return readResponse(result, opts, offset, req.method === 'HEAD')
 }

@@ -4,8 +4,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createCheckoutSessions, type CheckoutSessions } from '../checkout/sessions'
+import { databaseStore } from '../checkout/store'
+import { openDatabase, type Db } from '../db/database'
+import { initdbSnapshot } from '../db/snapshot'
 
 const SECRET = 'whsec_test_checkout_sessions'
 const stripe = new Stripe('sk_test_unused')
@@ -70,7 +73,7 @@ describe('local checkout sessions', () => {
       retryDelaysMs: [20, 40, 80],
       log: () => {},
     })
-    const session = sessions.create(params())
+    const session = await sessions.create(params())
     await sessions.pay(session.id)
     await until(() => hook.received.length >= 3)
     await new Promise((r) => setTimeout(r, 150))
@@ -92,26 +95,26 @@ describe('local checkout sessions', () => {
       retryDelaysMs: [10, 10],
       log: (line) => void logged.push(line),
     })
-    await sessions.pay(sessions.create(params()).id)
+    await sessions.pay((await sessions.create(params())).id)
     // The sender says when it gives up: wait for that, not for a time that a busy machine may overrun.
     await until(() => logged.some((line) => /gave up after 3 attempts/.test(line)))
     expect(hook.received).toHaveLength(3)
   })
 
-  it('answers the same session to the same idempotency key, and refuses what Stripe refuses', () => {
+  it('answers the same session to the same idempotency key, and refuses what Stripe refuses', async () => {
     sessions = createCheckoutSessions({
       pageBaseUrl: 'http://x/checkout',
       webhookUrl: 'http://127.0.0.1:9/',
       webhookSecret: SECRET,
     })
-    const a = sessions.create(params(), 'key-1')
-    expect(sessions.create(params({ 'line_items[0][price_data][unit_amount]': '9999' }), 'key-1')).toBe(a)
+    const a = await sessions.create(params(), 'key-1')
+    expect(await sessions.create(params({ 'line_items[0][price_data][unit_amount]': '9999' }), 'key-1')).toBe(a)
     expect(a).toMatchObject({ amount_total: 2500, currency: 'usd', status: 'open', url: `http://x/checkout/${a.id}` })
-    expect(() => sessions!.create(params({ 'line_items[0][price_data][unit_amount]': '49' }))).toThrow(
+    await expect(sessions.create(params({ 'line_items[0][price_data][unit_amount]': '49' }))).rejects.toThrow(
       /at least 50 cents/,
     )
-    expect(() => sessions!.create(params({ success_url: '' }))).toThrow('Missing required param: success_url.')
-    expect(() => sessions!.create(params({ mode: 'subscription' }))).toThrow(/mode=payment/)
+    await expect(sessions.create(params({ success_url: '' }))).rejects.toThrow('Missing required param: success_url.')
+    await expect(sessions.create(params({ mode: 'subscription' }))).rejects.toThrow(/mode=payment/)
   })
 
   it('expires an unpaid session with a signed checkout.session.expired, and then it cannot be paid', async () => {
@@ -122,11 +125,58 @@ describe('local checkout sessions', () => {
       webhookSecret: SECRET,
       log: () => {},
     })
-    const session = sessions.create(params())
-    sessions.expire(session.id)
+    const session = await sessions.create(params())
+    await sessions.expire(session.id)
     await until(() => hook.received.length >= 1)
     expect(hook.received.map((r) => r.type)).toEqual(['checkout.session.expired'])
     expect((await sessions.pay(session.id))?.status).toBe('expired')
     expect(hook.received).toHaveLength(1)
+  })
+
+  describe('across a restart (sessions and owed deliveries saved in the database)', () => {
+    let db: Db | undefined
+    afterEach(async () => {
+      await db?.close()
+      db = undefined
+    })
+
+    it('still knows its sessions, and delivers a payment the webhook had not yet accepted', async () => {
+      db = await openDatabase({ loadDataDir: await initdbSnapshot() })
+      // The webhook fails while the first backend runs: the paid session's event is still owed when it stops.
+      const hook = await webhook([500])
+      const options = { pageBaseUrl: 'http://x/checkout', webhookUrl: hook.url, webhookSecret: SECRET, retryDelaysMs: [60_000] }
+      const first = createCheckoutSessions({ ...options, store: await databaseStore(db), log: () => {} })
+      sessions = first
+      const paid = await first.create(params(), 'key-restart')
+      const open = await first.create(params())
+      await first.pay(paid.id)
+      expect(hook.received.map((r) => r.type)).toEqual(['checkout.session.completed'])
+      first.close()
+
+      // The next start: a retry a minute away was due while it was down, so it goes at once.
+      await db.exec(`update local_checkout.deliveries set next_attempt_at = now() - interval '1 second'`)
+      const second = createCheckoutSessions({ ...options, store: await databaseStore(db), log: () => {} })
+      sessions = second
+      await second.resume()
+      await until(() => hook.received.length >= 2)
+      expect(hook.received.map((r) => [r.type, r.sessionId])).toEqual([
+        ['checkout.session.completed', paid.id],
+        ['checkout.session.completed', paid.id],
+      ])
+      expect(second.get(paid.id)).toMatchObject({ status: 'complete', payment_status: 'paid' })
+      expect(second.get(open.id)).toMatchObject({ status: 'open', url: `http://x/checkout/${open.id}` })
+      expect(second.productName(open.id)).toBe('25.00 Growletter credits')
+      expect(await second.create(params(), 'key-restart')).toMatchObject({ id: paid.id })
+      // Delivered: the event is no longer owed, so a later start sends nothing again.
+      await vi.waitFor(async () => {
+        const { rows } = await db!.query<{ state: string }>('select state from local_checkout.deliveries')
+        expect(rows).toEqual([{ state: 'delivered' }])
+      })
+      second.close()
+      const third = createCheckoutSessions({ ...options, store: await databaseStore(db), log: () => {} })
+      sessions = third
+      await third.resume()
+      expect(third.get(paid.id)?.status).toBe('complete')
+    })
   })
 })

@@ -5,7 +5,7 @@
  * before it applied, as the Supabase CLI leaves them. The auth schema runs again only when it changed.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -160,6 +160,15 @@ describe('migrate', () => {
       "select tablename as name from pg_tables where schemaname = 'public' and tablename like 'm\\_%' order by 1",
     )
     expect(tables.rows.map((r) => r.name)).toEqual(['m_first', 'm_fourth'])
+  })
+
+  it('refuses a database built from a history since rewritten, and says how to rebuild it', async () => {
+    // A recorded version whose file now has another name, as the squash into the baseline left local databases.
+    await rename(path.join(dir, '20990101000001_first.sql'), path.join(dir, '20990101000001_renamed.sql'))
+    await expect(migrate(db, { seed: false, migrationsDir: dir })).rejects.toThrow(
+      /built from older migrations \(it recorded 20990101000001_first\.sql, the file is now 20990101000001_renamed\.sql\)\. Rebuild it from the current ones with `npm run db:reset`/,
+    )
+    expect((await recorded()).map((r) => r.version)).toEqual(['20990101000001', '20990101000002', '20990101000003', '20990101000004'])
   })
 })
 

@@ -1,6 +1,9 @@
 // The functions runner when functions misbehave: hangs, isolate crashes, Deno.exit, and the Deno host
 // process dying. Each must cost one 500 answer at most, never the next request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createDenoHost } from '../functions/deno-process'
 import { createFunctionsHandler } from '../functions/index'
 import { fixtures, request, runnerContext } from './functions-helpers'
@@ -60,4 +63,35 @@ describe('functions host process', () => {
       await host.stop()
     }
   })
+
+  it('ends with the process that started it, even when that process is killed with SIGKILL', async () => {
+    const starter = path.join(import.meta.dirname, 'fixtures/host-parent/start-host.ts')
+    const parent = spawn(process.execPath, ['--import', 'tsx', starter, fixtures], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let hostPid = 0
+    try {
+      hostPid = await new Promise<number>((resolve, reject) => {
+        createInterface({ input: parent.stdout! }).on('line', (line) => {
+          if (line.startsWith('host-pid ')) resolve(Number(line.slice('host-pid '.length)))
+        })
+        parent.once('exit', (code) => reject(new Error(`the starter exited first (code ${code})`)))
+      })
+      expect(isRunning(hostPid)).toBe(true)
+      parent.kill('SIGKILL')
+      // No signal reaches the host: only its stdin closing with the killed parent tells it to go.
+      await vi.waitFor(() => expect(isRunning(hostPid)).toBe(false), { timeout: 20_000, interval: 50 })
+    } finally {
+      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL')
+      if (hostPid && isRunning(hostPid)) process.kill(hostPid, 'SIGKILL')
+    }
+  })
 })
+
+/** Whether a process with this id exists (signal 0 checks without sending anything). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -21,6 +21,8 @@ export const engines: Engine[] = [process.env.TEST_DATABASE_URL ? 'postgres' : '
 
 export type TestBackend = Backend & {
   engine: Engine
+  /** The PostgreSQL database this backend runs on (undefined on PGlite): for a second, direct connection. */
+  databaseUrl: string | undefined
   anon(): SupabaseClient
   service(): SupabaseClient
   /** A client signed in as `sub` (a JWT made with the local secret, as the auth API would issue). */
@@ -74,6 +76,7 @@ export async function startTestBackend(engine: Engine, setupSql: string, options
   return {
     ...backend,
     engine,
+    databaseUrl: database?.url,
     anon: () => clientFor(backend.apiUrl, backend.anonKey),
     service: () => clientFor(backend.apiUrl, backend.serviceRoleKey),
     user: async (sub) => clientFor(backend.apiUrl, backend.anonKey, await userToken(sub)),

@@ -19,6 +19,15 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
       expect((await b.anon().rpc('gw_add', { a: 2 })).data).toBe(3)
     })
 
+    it('counts a scalar or single-row call as one row: Content-Range 0-0/1 for GET, POST and HEAD', async () => {
+      expect(await b.anon().rpc('gw_add', { a: 2, b: 3 }, { count: 'exact' })).toMatchObject({ data: 5, count: 1, status: 200 })
+      expect(await b.anon().rpc('gw_add', { a: 2 }, { get: true, count: 'exact' })).toMatchObject({ data: 3, count: 1 })
+      expect(await b.anon().rpc('gw_add', { a: 2 }, { head: true, count: 'exact' })).toMatchObject({ data: null, count: 1, status: 200 })
+      expect(await b.anon().rpc('gw_first_book', {}, { count: 'exact' })).toMatchObject({ count: 1, data: { id: 1 } })
+      const uncounted = await b.fetch('/rest/v1/rpc/gw_add?a=1')
+      expect(uncounted.headers.get('content-range')).toBe('0-0/*')
+    })
+
     it('takes arguments from the query string for GET', async () => {
       const res = await b.anon().rpc('gw_add', { a: 40, b: 2 }, { get: true })
       expect(res.data).toBe(42)
@@ -87,9 +96,20 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
 
     it('answers 404 for an unknown table and 400 for an unknown column', async () => {
       const table = await b.anon().from('gw_missing').select()
-      expect(table).toMatchObject({ status: 404, error: { code: 'PGRST205' } })
+      expect(table).toMatchObject({
+        status: 404,
+        error: { code: 'PGRST205', message: "Could not find the table 'public.gw_missing' in the schema cache", hint: null },
+      })
+      // PostgREST 13 names a close table name (0.75 similar or more) in the hint.
+      const typo = await b.anon().from('gw_boks').select()
+      expect(typo.error).toMatchObject({ code: 'PGRST205', hint: "Perhaps you meant the table 'public.gw_books'" })
       const selected = await b.anon().from('gw_books').select('nope')
-      expect(selected).toMatchObject({ status: 400, error: { code: '42703' } })
+      expect(selected).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_books.nope does not exist' } })
+      // Inside embeds PostgREST's statement names the table <name>_<depth>, and Postgres's message says so.
+      const embedded = await b.anon().from('gw_books').select('title, gw_reviews(sum)')
+      expect(embedded).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_reviews_1.sum does not exist', details: null, hint: null } })
+      const nested = await b.anon().from('gw_authors').select('name, gw_books!author_id(title, gw_reviews(nope))')
+      expect(nested.error).toMatchObject({ code: '42703', message: 'column gw_reviews_2.nope does not exist' })
       const written = await b.anon().from('gw_books').insert({ nope: 1 })
       expect(written).toMatchObject({ status: 400, error: { code: 'PGRST204' } })
     })

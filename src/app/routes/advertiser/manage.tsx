@@ -1,5 +1,5 @@
 /** Manage one newsletter (`?newsletterId=`): edit (as a revision after approval), budget, archive. */
-import { useEffect, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useSession } from '@/lib/session'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
@@ -46,9 +46,6 @@ export default function ManagePage() {
   const { user } = useSession()
   const campaigns = useMyCampaignsQuery(user?.id ?? '')
   const [params, setParams] = useSearchParams()
-  useEffect(() => {
-    document.title = 'Manage newsletter · Growletter'
-  }, [])
   let body: ReactNode
   if (campaigns.isPending) body = <Skeleton className="h-10 max-w-md" />
   else if (campaigns.isError) body = <QueryError title="Could not load your newsletters" error={campaigns.error} onRetry={() => void campaigns.refetch()} />

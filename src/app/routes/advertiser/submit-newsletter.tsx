@@ -13,7 +13,6 @@ export default function SubmitNewsletterPage() {
     <div className="max-w-2xl">
       <PageHeader
         title="Submit a newsletter"
-        breadcrumbs={[{ label: 'Overview', to: paths.advertiser.root }]}
         description="You pay the price per subscriber only for readers who confirm by email through an approved influencer. An admin reviews every newsletter before it is shown."
       />
       <CampaignForm

@@ -1,6 +1,5 @@
 /** The advertiser's subscribers to take home: per newsletter (`?newsletterId=`) the confirmed list and CSV, and webhooks. */
 import type { ReactNode } from 'react'
-import { useEffect } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useSession } from '@/lib/session'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
@@ -17,9 +16,6 @@ export default function SubscribersPage() {
   const campaigns = useMyCampaignsQuery(user?.id ?? '')
   const [params, setParams] = useSearchParams()
   const requested = params.get('newsletterId')
-  useEffect(() => {
-    document.title = 'Subscribers · Growletter'
-  }, [])
 
   let body: ReactNode
   if (campaigns.isPending) body = <Skeleton className="h-40" />

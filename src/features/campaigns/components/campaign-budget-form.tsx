@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input'
 import type { CampaignDetail } from '../api/campaign-detail-query'
 import { useCampaignUpdateMutation } from '../api/campaign-update-mutation'
 import { campaignBudgetSchema } from '../campaign-schema'
-import { FormField } from './form-field'
+import { FormField } from '@/components/form-field'
 
 export function CampaignBudgetForm({ campaign }: { campaign: CampaignDetail }) {
   const committed = toCredits(campaign.budget_spent) + toCredits(campaign.budget_reserved)

@@ -12,7 +12,7 @@ import type { CampaignDetail } from '../api/campaign-detail-query'
 import { useCampaignRevisionQuery } from '../api/campaign-revision-query'
 import { useCampaignUpdateMutation } from '../api/campaign-update-mutation'
 import { campaignEditSchema, type CampaignEditInput, type CampaignEditValues } from '../campaign-schema'
-import { FormField } from './form-field'
+import { FormField } from '@/components/form-field'
 import { categoryOptions, isCategory } from '@/lib/vocabulary'
 
 const REVISION_STATUS: Record<string, string> = {

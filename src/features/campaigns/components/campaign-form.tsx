@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { useCampaignCreateMutation } from '../api/campaign-create-mutation'
 import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
-import { FormField } from './form-field'
+import { FormField } from '@/components/form-field'
 import { categoryOptions } from '@/lib/vocabulary'
 
 type CampaignFormProps = { advertiserId: string; onCreated: (campaign: { id: string; name: string }) => void }

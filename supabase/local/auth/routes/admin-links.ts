@@ -14,11 +14,11 @@ import {
   findUserByEmail,
   findUserById,
   insertUser,
-  isValidEmail,
   normalizeEmail,
   userJson,
   type TokenColumn,
   type UserRow,
+  validateEmail,
 } from '../users'
 
 const LINK_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change_current', 'email_change_new'] as const
@@ -45,9 +45,7 @@ export const generateLink: Route = async (env, req) => {
   const type = str(body, 'type') as LinkType | undefined
   if (!type || !LINK_TYPES.includes(type))
     throw httpError(400, 'validation_failed', 'Invalid email action link type requested')
-  const email = str(body, 'email')?.trim()
-  if (!email || !isValidEmail(email))
-    throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  const email = validateEmail(str(body, 'email')?.trim())
   const db = env.ctx.db
   const redirectTo = safeRedirect(env.settings, str(body, 'redirect_to') ?? req.query.get('redirect_to'))
 
@@ -73,8 +71,8 @@ export const generateLink: Route = async (env, req) => {
       const found = await findUserByEmail(db, email)
       if (!found) throw httpError(404, 'user_not_found', 'User with this email not found')
       const newEmail = str(body, 'new_email')?.trim()
-      if (!newEmail || !isValidEmail(newEmail))
-        throw httpError(400, 'validation_failed', 'The new email address provided is invalid')
+      if (!newEmail) throw httpError(400, 'validation_failed', 'The new_email address is required')
+      validateEmail(newEmail)
       if (await findUserByEmail(db, newEmail)) throw errors.emailExists()
       // One generated link completes the change: the admin vouches for the other side.
       await db.query('update auth.users set email_change = $2, email_change_confirm_status = 1 where id = $1', [
@@ -101,9 +99,7 @@ export const generateLink: Route = async (env, req) => {
 
 export const invite: Route = async (env, req) => {
   const body = readBody(req)
-  const email = str(body, 'email')?.trim()
-  if (!email || !isValidEmail(email))
-    throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  const email = validateEmail(str(body, 'email')?.trim())
   const user = await createOrReuse(env.ctx.db, body, email, true)
   await sendInvite(env, req, user, safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to')))
   return json(await userJson(env.ctx.db, (await findUserById(env.ctx.db, user.id))!))

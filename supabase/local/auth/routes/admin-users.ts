@@ -9,15 +9,16 @@ import type { AuthEnv, Route } from '../env'
 import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, str } from '../request'
 import { durationSeconds } from '../settings'
+import { addPhone, findUserByPhone, insertPhoneUser, validatePhone } from './phone'
 import {
   findUserByEmail,
   findUserById,
   insertUser,
-  isValidEmail,
   mergeMetadata,
   normalizeEmail,
   userJson,
   type UserRow,
+  validateEmail,
 } from '../users'
 
 const idFrom = (req: ApiRequest) => decodeURIComponent(req.path.split('/')[3] ?? '')
@@ -28,45 +29,75 @@ async function userOr404(env: AuthEnv, req: ApiRequest): Promise<UserRow> {
   return user
 }
 
+/**
+ * A pagination parameter as GoTrue reads it (Go's strconv.ParseUint): digits only, else 400 with Go's own
+ * wording, so `listUsers({ page: -1 })` is an error as on hosted Supabase rather than page 1.
+ */
+function pageParam(req: ApiRequest, name: string, fallback: number): number {
+  const raw = req.query.get(name)
+  if (raw === null || raw === '') return fallback
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw httpError(
+      400,
+      'validation_failed',
+      `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(raw)}: ${/^\d+$/.test(raw) ? 'value out of range' : 'invalid syntax'}`,
+    )
+  }
+  return Number(raw)
+}
+
 export const listUsers: Route = async (env, req) => {
-  const page = Math.max(1, Number.parseInt(req.query.get('page') || '1', 10) || 1)
-  const perPage = Math.min(1000, Math.max(1, Number.parseInt(req.query.get('per_page') || '50', 10) || 50))
+  const page = pageParam(req, 'page', 1)
+  // GoTrue takes any unsigned per_page; 0 would divide by zero below, so it is read as GoTrue's default.
+  const perPage = Math.min(1000, pageParam(req, 'per_page', 50) || 50)
+  const pageOrFirst = Math.max(1, page)
   const db = env.ctx.db
   const total = (await db.query<{ n: number }>('select count(*)::int as n from auth.users')).rows[0]?.n ?? 0
   const rows = (
     await db.query<UserRow>('select * from auth.users order by created_at desc, id limit $1 offset $2', [
       perPage,
-      (page - 1) * perPage,
+      (pageOrFirst - 1) * perPage,
     ])
   ).rows
   const users = []
   for (const row of rows) users.push(await userJson(db, row))
   const last = Math.max(1, Math.ceil(total / perPage))
   const links = [`</admin/users?page=${last}&per_page=${perPage}>; rel="last"`]
-  if (page < last) links.unshift(`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`)
+  if (pageOrFirst < last) links.unshift(`</admin/users?page=${pageOrFirst + 1}&per_page=${perPage}>; rel="next"`)
   return json({ users, aud: 'authenticated' }, 200, { 'X-Total-Count': String(total), Link: links.join(', ') })
 }
 
 export const createUser: Route = async (env, req) => {
   const body = readBody(req)
-  const email = str(body, 'email')?.trim()
-  if (!email || !isValidEmail(email))
-    throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+  const rawEmail = str(body, 'email')?.trim()
+  const rawPhone = str(body, 'phone')?.trim()
+  // GoTrue's order: one address at least, each valid and free, then the password.
+  if (!rawEmail && !rawPhone) throw httpError(400, 'validation_failed', 'Cannot create a user without either an email or phone')
+  const email = rawEmail ? validateEmail(rawEmail) : undefined
+  const phone = rawPhone ? validatePhone(rawPhone) : undefined
+  const db = env.ctx.db
+  if (email && (await findUserByEmail(db, email))) throw errors.emailExists()
+  if (phone && (await findUserByPhone(env, phone)))
+    throw httpError(422, 'phone_exists', 'Phone number already registered by another user')
   const password = str(body, 'password')
   if (password !== undefined) assertStrongPassword(env.settings, password)
-  const db = env.ctx.db
-  if (await findUserByEmail(db, email)) throw errors.emailExists()
   const passwordHash = password ? await hashPassword(password) : null
-  const user = await db
-    .transaction((tx) =>
-      insertUser(tx, {
-        email,
-        passwordHash,
-        userMetadata: obj(body, 'user_metadata') ?? obj(body, 'data') ?? {},
-        appMetadata: obj(body, 'app_metadata'),
-        confirmed: body.email_confirm === true,
-      }),
-    )
+  const userMetadata = obj(body, 'user_metadata') ?? obj(body, 'data') ?? {}
+  const phoneConfirmed = body.phone_confirm === true
+  const user = await (email
+    ? db.transaction(async (tx) => {
+        const created = await insertUser(tx, {
+          email,
+          passwordHash,
+          userMetadata,
+          appMetadata: obj(body, 'app_metadata'),
+          confirmed: body.email_confirm === true,
+        })
+        if (phone) await addPhone(tx, created, phone, phoneConfirmed)
+        return created
+      })
+    : insertPhoneUser(db, phone!, passwordHash ?? '', userMetadata, phoneConfirmed, obj(body, 'app_metadata'))
+  )
     .catch((error: unknown) => {
       console.error('[auth] admin create user failed:', error)
       throw httpError(500, 'unexpected_failure', 'Database error creating new user')
@@ -83,8 +114,7 @@ export const updateUserById: Route = async (env, req) => {
   const db = env.ctx.db
   const email = str(body, 'email')?.trim()
   if (email !== undefined && normalizeEmail(email) !== user.email) {
-    if (!isValidEmail(email))
-      throw httpError(400, 'email_address_invalid', 'Unable to validate email address: invalid format')
+    validateEmail(email)
     const taken = await findUserByEmail(db, email)
     if (taken && taken.id !== user.id) throw errors.emailExists()
     await db.query('update auth.users set email = $2 where id = $1', [user.id, normalizeEmail(email)])

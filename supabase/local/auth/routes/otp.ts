@@ -10,7 +10,8 @@ import type { Route } from '../env'
 import { sendConfirmation, sendMagicLink } from '../mailers'
 import { obj, readBody, str } from '../request'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, insertUser, isValidEmail } from '../users'
+import { findUserByEmail, insertUser, validateEmail } from '../users'
+import { phoneOtp } from './phone'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -18,10 +19,12 @@ export const otp: Route = async (env, req) => {
   const body = readBody(req)
   const email = str(body, 'email')?.trim()
   if (!email) {
-    if (str(body, 'phone')) throw httpError(400, 'phone_provider_disabled', 'Unsupported phone provider')
+    const phone = str(body, 'phone')
+    if (phone) return phoneOtp(env, req, body, phone)
     throw httpError(400, 'validation_failed', 'An email address or phone number is required')
   }
-  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+  validateEmail(email)
+  if (!env.settings.emailSignupEnabled) throw httpError(422, 'email_provider_disabled', 'Email logins are disabled')
   env.limiter.take('otp', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
   const db = env.ctx.db

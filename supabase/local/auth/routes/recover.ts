@@ -8,18 +8,24 @@ import type { Route } from '../env'
 import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery } from '../mailers'
 import { readBody, requireUser, str } from '../request'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, isValidEmail } from '../users'
+import { findUserByEmail, validateEmail } from '../users'
+import { phoneResend } from './phone'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
 function emailOf(body: Record<string, unknown>) {
   const email = str(body, 'email')?.trim()
   if (!email) throw httpError(422, 'validation_failed', 'Password recovery requires an email')
-  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+  validateEmail(email)
   return email
 }
 
+const requireEmailProvider = (env: Parameters<Route>[0]) => {
+  if (!env.settings.emailSignupEnabled) throw httpError(400, 'email_provider_disabled', 'Email logins are disabled')
+}
+
 export const recover: Route = async (env, req) => {
+  requireEmailProvider(env)
   const body = readBody(req)
   const email = emailOf(body)
   env.limiter.take('recover', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
@@ -39,9 +45,12 @@ export const recover: Route = async (env, req) => {
 export const resend: Route = async (env, req) => {
   const body = readBody(req)
   const type = str(body, 'type')
+  const phone = str(body, 'phone')
+  if (type === 'sms' && phone) return phoneResend(env, req, phone)
   if (type !== 'signup' && type !== 'email_change') {
     throw httpError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change')
   }
+  requireEmailProvider(env)
   const email = emailOf(body)
   env.limiter.take('resend', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const redirectTo = safeRedirect(env.settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))

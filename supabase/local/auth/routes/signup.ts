@@ -20,23 +20,32 @@ import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, str } from '../request'
 import { startSession } from '../sessions'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, insertUser, isValidEmail, obfuscatedUser, userJson } from '../users'
+import { findUserByEmail, insertUser, obfuscatedUser, userJson, validateEmail } from '../users'
+import { signInAnonymously } from './anonymous'
+import { phoneSignup } from './phone'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
 export const signup: Route = async (env, req) => {
   const { settings, ctx } = env
   const body = readBody(req)
-  if (!settings.signupEnabled || !settings.emailSignupEnabled) {
-    throw httpError(422, 'signup_disabled', 'Signups not allowed for this instance')
-  }
-  const email = str(body, 'email')?.trim()
+  const phone = str(body, 'phone')?.trim()
+  const rawEmail = str(body, 'email')?.trim()
+  // GoTrue's order: neither address is an anonymous sign-in (anonymous.ts); then the instance switch,
+  // the password, the one-address rule, the provider switch, and last the address's format.
+  if (!rawEmail && !phone) return signInAnonymously(env, req, body)
+  // GoTrue limits sign-ups per IP before reading them (middleware); the address's own key is added below.
+  env.limiter.take('signup', [req.ip], settings.rateLimit.signInSignUps)
+  if (!settings.signupEnabled) throw httpError(422, 'signup_disabled', 'Signups not allowed for this instance')
   const password = str(body, 'password')
-  if (!email) throw httpError(422, 'validation_failed', 'To signup, please provide your email')
-  if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
-  if (!password) throw httpError(422, 'validation_failed', 'Signup requires a valid password')
-  env.limiter.take('signup', [req.ip, fromIp(req.ip, email)], settings.rateLimit.signInSignUps)
+  if (!password) throw httpError(400, 'validation_failed', 'Signup requires a valid password')
   assertStrongPassword(settings, password)
+  if (rawEmail && phone)
+    throw httpError(400, 'validation_failed', 'Only an email address or phone number should be provided on signup.')
+  if (phone) return phoneSignup(env, req, body, phone, password)
+  if (!settings.emailSignupEnabled) throw httpError(400, 'email_provider_disabled', 'Email signups are disabled')
+  const email = validateEmail(rawEmail)
+  env.limiter.take('signup', [fromIp(req.ip, email)], settings.rateLimit.signInSignUps)
   const userMetadata = obj(body, 'data') ?? {}
   const redirectTo = safeRedirect(settings, req.query.get('redirect_to') ?? str(body, 'redirect_to'))
   const pkce = pkceParams(body)

@@ -10,6 +10,8 @@ import { issuerOf, type Route } from '../env'
 import { readBody, str } from '../request'
 import { refreshSession, startSession } from '../sessions'
 import { findUserByEmail, isBanned, normalizeEmail } from '../users'
+import { idTokenGrant, web3Grant } from './disabled'
+import { phonePasswordGrant } from './phone'
 import { pkceGrant } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -18,9 +20,12 @@ const passwordGrant: Route = async (env, req) => {
   const email = str(body, 'email')?.trim()
   const password = str(body, 'password')
   if (!email || !password) {
-    if (str(body, 'phone')) throw httpError(400, 'phone_provider_disabled', 'Phone logins are disabled')
+    const phone = str(body, 'phone')
+    if (phone && password) return phonePasswordGrant(env, req, phone, password)
     throw errors.validation('Either an email address or phone number and a password must be provided')
   }
+  // `[auth.email] enable_signup = false` is GoTrue's email provider switched off: no email logins at all.
+  if (!env.settings.emailSignupEnabled) throw httpError(422, 'email_provider_disabled', 'Email logins are disabled')
   env.limiter.take('token', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const account = normalizeEmail(email)
   if (env.limiter.accountLocked(account, req.ip, env.settings.rateLimit.passwordFailuresPerAccount)) {
@@ -53,7 +58,12 @@ export const token: Route = async (env, req) => {
       return refreshGrant(env, req)
     case 'pkce':
       return pkceGrant(env, req)
+    case 'id_token':
+      return idTokenGrant(env, req)
+    case 'web3':
+      return web3Grant(env, req)
     default:
-      throw httpError(400, 'validation_failed', 'unsupported_grant_type')
+      // GoTrue's code for this is invalid_credentials, odd as it is; supabase-js sees the same.
+      throw httpError(400, 'invalid_credentials', 'unsupported_grant_type')
   }
 }

@@ -13,8 +13,9 @@ import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, requireUser, str } from '../request'
 import { endSessions } from '../sessions'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, findUserById, isValidEmail, mergeMetadata, normalizeEmail, userJson } from '../users'
+import { findUserByEmail, findUserById, mergeMetadata, normalizeEmail, userJson, validateEmail } from '../users'
 import { checkReauthenticationNonce } from '../verification'
+import { requestPhoneChange } from './phone'
 
 export const getUser: Route = async (env, req) => {
   const { user } = await requireUser(env.ctx.db, req)
@@ -51,7 +52,7 @@ export const updateUser: Route = async (env, req) => {
     }
   }
   if (changesEmail) {
-    if (!isValidEmail(email)) throw httpError(400, 'email_address_invalid', `Email address "${email}" is invalid`)
+    validateEmail(email)
     const taken = await findUserByEmail(db, email)
     if (taken && taken.id !== user.id) throw errors.emailExists()
   }
@@ -82,6 +83,8 @@ export const updateUser: Route = async (env, req) => {
       await sendEmailChange(env, req, (await findUserById(db, user.id))!, next, redirectTo)
     }
   }
+  const phone = str(body, 'phone')
+  if (phone !== undefined && phone !== '') await requestPhoneChange(env, (await findUserById(db, user.id))!, phone)
   return json(await userJson(db, (await findUserById(db, user.id))!))
 }
 

@@ -10,6 +10,7 @@ import { readBody, str } from '../request'
 import { startSession } from '../sessions'
 import { safeRedirect } from '../settings'
 import { verifyEmailToken, type Proof } from '../verification'
+import { phoneChangeVerify, phoneVerify } from './phone'
 import { pendingAuthCode } from './pkce'
 
 /** The PKCE flow a link of each type completes (each route records its flow with this method). */
@@ -88,7 +89,14 @@ export const verifyLinkRoute: Route = async (env, req) => {
 
 export const verifyTokenRoute: Route = async (env, req) => {
   const body = readBody(req)
-  const type = verifyType(str(body, 'type'))
+  const phone = str(body, 'phone')
+  const type = str(body, 'type')
+  if (phone && (type === 'sms' || type === 'phone_change')) {
+    const code = str(body, 'token')
+    if (!code) throw httpError(400, 'validation_failed', 'Verify requires a token')
+    return type === 'sms' ? phoneVerify(env, req, phone, code) : phoneChangeVerify(env, req, phone, code)
+  }
+  const emailType = verifyType(type)
   const hash = str(body, 'token_hash')
   const email = str(body, 'email')?.trim()
   const otp = str(body, 'token')
@@ -96,7 +104,7 @@ export const verifyTokenRoute: Route = async (env, req) => {
   if (hash) proof = { tokenHash: hash }
   else if (email && otp) proof = { email, otp: otp.trim() }
   else throw httpError(400, 'validation_failed', 'Verify requires either a token hash or an email and a token')
-  const result = await verifyAndSignIn(env, req, type, proof)
+  const result = await verifyAndSignIn(env, req, emailType, proof)
   if (result.kind === 'partial') return json({ msg: result.message, code: 200 })
   return json(result.session)
 }

@@ -6,7 +6,11 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import ws from 'ws'
-import { startBackend, type Backend } from '../../server'
+import { startBackend, type Backend, type BackendOptions } from '../../server'
+import { postgresDatabase, type Engine } from '../rest-fixture'
+
+/** PostgreSQL when TEST_DATABASE_URL names a server (a database is made for each backend), else PGlite in memory. */
+export const engine: Engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
 export type AuthTestBackend = Backend & {
   /** A fresh supabase-js client with the anon key; `headers` may set x-forwarded-for and the like. */
@@ -19,9 +23,18 @@ let ipCounter = 0
 /** A distinct documentation-range address (RFC 5737) per call. */
 export const freshIp = () => `198.51.${Math.floor(++ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`
 
-export async function startAuthTestBackend(): Promise<AuthTestBackend> {
+/** `opts` may override config.toml's `[auth]` keys, e.g. `{ auth: { enable_anonymous_sign_ins: true } }`. */
+export async function startAuthTestBackend(opts: Pick<BackendOptions, 'auth'> = {}): Promise<AuthTestBackend> {
   // Run as behind a trusted proxy that sets x-forwarded-for, so each simulated client has its own IP.
-  const backend = await startBackend({ port: 0, dataDir: null, seed: false, clientIpHeader: 'x-forwarded-for' })
+  const database = engine === 'postgres' ? await postgresDatabase() : null
+  const backend = await startBackend({
+    port: 0,
+    dataDir: null,
+    databaseUrl: database?.url ?? '',
+    seed: false,
+    clientIpHeader: 'x-forwarded-for',
+    ...opts,
+  })
   const make = (key: string, headers: Record<string, string>) =>
     createClient(backend.apiUrl, key, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
@@ -32,6 +45,10 @@ export async function startAuthTestBackend(): Promise<AuthTestBackend> {
     ...backend,
     client: (headers = {}) => make(backend.anonKey, { 'x-forwarded-for': freshIp(), ...headers }),
     admin: () => make(backend.serviceRoleKey, { 'x-forwarded-for': freshIp() }),
+    async close() {
+      await backend.close()
+      await database?.drop()
+    },
   }
 }
 

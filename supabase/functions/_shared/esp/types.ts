@@ -1,0 +1,85 @@
+/**
+ * The common shape of the four email-service-provider clients (issue 25): list the advertiser's lists, check a
+ * key, deliver one confirmed subscriber, and read engagement back where the provider's API tells it.
+ *
+ * Every client is pure `fetch` (Deno and Node alike, no SDK): the base URL comes from the caller, which reads
+ * `ESP_*_API_URL` (see `espBaseUrl` in ./index.ts), so the embedded backend points them at its local sandbox.
+ */
+
+export type EspProvider = 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
+
+export const ESP_PROVIDERS: readonly EspProvider[] = ['beehiiv', 'kit', 'mailchimp', 'mailerlite']
+
+/** One list an advertiser can deliver into: a beehiiv publication, Kit form, Mailchimp audience, MailerLite group. */
+export type EspTarget = { id: string; name: string }
+
+/** A subscriber confirmed on Growletter, with the consent evidence the provider can hold. */
+export type EspSubscriber = {
+  email: string
+  /** When the reader confirmed their subscription on Growletter (double opt-in done there). */
+  confirmedAt: Date | string
+  /** The address the confirmation came from; null when unknown. */
+  ip: string | null
+  /** The recommending newsletter (the source). */
+  sourceName: string
+  /** The advertiser's campaign. */
+  campaignName: string
+}
+
+/**
+ * A request the provider did not accept. `retryable`: rate limits (429), the provider's outages (5xx) and
+ * network failures; `retryAfterMs` from its Retry-After header when it sent one. Any other 4xx is final and
+ * `message` is the provider's own words, shown to the advertiser. `status` is 0 when no answer came.
+ */
+export type EspFailure = { ok: false; retryable: boolean; retryAfterMs?: number; status: number; message: string }
+
+export type EspResult<T> = ({ ok: true } & T) | EspFailure
+
+/** Opens and clicks as the provider reports them; fields the provider does not give are left out. */
+export type EspEngagement = {
+  opens?: number
+  clicks?: number
+  /** 0..1 */
+  openRate?: number
+  /** 0..1 */
+  clickRate?: number
+  /** Opened or clicked at least once (as far as the provider tells). */
+  engaged: boolean
+}
+
+export type EspClientOptions = {
+  /**
+   * The API base including its version path, e.g. `https://api.kit.com/v4` (a trailing slash is fine). Unset:
+   * the provider's real base (Mailchimp's from the key's data-centre suffix).
+   */
+  baseUrl?: string
+  /** Defaults to the global fetch (tests may pass their own). */
+  fetch?: typeof fetch
+  /** Where Growletter lives, for the referrer URLs providers keep (Kit `referrer`, beehiiv `referring_site`). */
+  siteUrl?: string
+}
+
+export interface EspClient {
+  readonly provider: EspProvider
+  listTargets(key: string): Promise<EspResult<{ targets: EspTarget[] }>>
+  /** Checks the key and that the chosen list exists under it. */
+  testConnection(key: string, targetId: string): Promise<EspResult<{ target: EspTarget }>>
+  deliver(key: string, targetId: string, subscriber: EspSubscriber): Promise<EspResult<{ remoteId: string }>>
+  /** Undefined for providers whose API does not report a subscriber's opens and clicks (Kit). */
+  engagement?(key: string, targetId: string, email: string): Promise<EspResult<{ engagement: EspEngagement }>>
+}
+
+/**
+ * Published request budgets, for the scheduler that calls these clients (it spaces requests per key or
+ * organisation; the clients themselves send one request per call and report 429s).
+ * - Kit: 120 requests per rolling 60 s per API key (https://developers.kit.com/api-reference/overview, "Rate limiting").
+ * - beehiiv: 180 requests per minute per organisation (https://developers.beehiiv.com/welcome/rate-limiting).
+ * - Mailchimp: 10 simultaneous connections per user (https://mailchimp.com/developer/marketing/docs/fundamentals/#api-limits).
+ * - MailerLite: 120 requests per minute (https://developers.mailerlite.com/docs/#rate-limits).
+ */
+export const ESP_RATE_BUDGETS: Record<EspProvider, { requests: number; windowMs: number; per: string } | { concurrent: number; per: string }> = {
+  beehiiv: { requests: 180, windowMs: 60_000, per: 'organisation' },
+  kit: { requests: 120, windowMs: 60_000, per: 'api key' },
+  mailchimp: { concurrent: 10, per: 'user' },
+  mailerlite: { requests: 120, windowMs: 60_000, per: 'account' },
+}

@@ -1,0 +1,74 @@
+/** The sandbox's Kit API v4 (see supabase/functions/_shared/esp/kit.ts for the docs it follows). */
+import { createHash } from 'node:crypto'
+import { ESP_SANDBOX_KEYS, json, mask, obj, refused, SANDBOX_TARGETS, target, text, type ProviderAnswer, type ProviderRequest } from './common'
+import type { EspStore, SandboxSubscriber } from './store'
+
+export const kitError = (status: number, ...errors: string[]) => json(status, { errors })
+const kitId = (email: string) => String(100000 + (parseInt(createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 8), 16) % 900000))
+
+function kitSubscriber(s: SandboxSubscriber) {
+  return { id: Number(s.remoteId), first_name: s.fields.first_name ?? null, email_address: s.email, state: s.fields.state ?? 'active', created_at: s.createdAt, fields: {} }
+}
+
+/** Kit parses the referrer's utm_* parameters into `referrer_utm_parameters`. */
+function utm(referrer: string) {
+  let params = new URLSearchParams()
+  try {
+    params = new URL(referrer).searchParams
+  } catch {
+    // Not a URL: no parameters.
+  }
+  const get = (k: string) => params.get(`utm_${k}`) ?? ''
+  return { source: get('source'), medium: get('medium'), campaign: get('campaign'), term: get('term'), content: get('content') }
+}
+
+export async function kit(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
+  const key = req.headers['x-kit-api-key']
+  const auth = key ? mask('X-Kit-Api-Key', key) : null
+  if (key !== ESP_SANDBOX_KEYS.kit) return { auth, response: kitError(401, 'The access token is invalid') }
+  const p = req.path
+  if (req.method === 'GET' && p === '/v4/forms') {
+    const forms = SANDBOX_TARGETS.kit.map((t) => ({
+      id: Number(t.id),
+      name: t.name,
+      created_at: '2025-01-01T00:00:00Z',
+      type: 'embed',
+      format: 'inline',
+      embed_js: `https://local.kit.test/${t.id}/index.js`,
+      embed_url: `https://local.kit.test/${t.id}`,
+      archived: false,
+      uid: `local${t.id}`,
+    }))
+    return { auth, response: json(200, { forms, pagination: { has_previous_page: false, has_next_page: false, start_cursor: null, end_cursor: null, per_page: Number(req.query.get('per_page') ?? 500) } }) }
+  }
+  if (req.method === 'POST' && p === '/v4/subscribers') {
+    const body = obj(req.body)
+    const email = text(body.email_address)
+    if (refused(email)) return { auth, response: kitError(422, 'Email address is invalid') }
+    if (body.state !== undefined && !['active', 'inactive', 'bounced', 'cancelled', 'complained'].includes(text(body.state))) {
+      return { auth, response: kitError(422, 'State is not included in the list') }
+    }
+    const { created, subscriber } = await store.put({ provider: 'kit', target: '', email, remoteId: kitId(email), fields: body })
+    return { auth, response: json(created ? 201 : 200, { subscriber: kitSubscriber(subscriber) }) }
+  }
+  const form = /^\/v4\/forms\/([^/]+)\/subscribers$/.exec(p)
+  if (req.method === 'POST' && form) {
+    const f = target('kit', decodeURIComponent(form[1]!))
+    if (!f) return { auth, response: kitError(404, 'Not Found') }
+    const body = obj(req.body)
+    const email = text(body.email_address)
+    // "The subscriber being added to the form must already exist."
+    const known = await store.get('kit', '', email)
+    if (!known) return { auth, response: kitError(404, 'Not Found') }
+    const referrer = text(body.referrer)
+    const { created, subscriber } = await store.put({ provider: 'kit', target: f.id, email, remoteId: known.remoteId, fields: { ...known.fields, referrer } })
+    return {
+      auth,
+      response: json(created ? 201 : 200, {
+        subscriber: { ...kitSubscriber(subscriber), added_at: subscriber.createdAt, referrer, referrer_utm_parameters: utm(referrer) },
+      }),
+    }
+  }
+  return { auth, response: kitError(404, 'Not Found') }
+}
+

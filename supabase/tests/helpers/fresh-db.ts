@@ -1,0 +1,51 @@
+/**
+ * A database of its own, migrated without the seed (the schema alone), for the tests that compare schemas:
+ * an in-memory PGlite, or — when TEST_DATABASE_URL names a PostgreSQL server — a new database in that server.
+ * `dispose` closes it (and drops the PostgreSQL database), so it does not stay beside the shared test database.
+ */
+import pg from 'pg'
+import { openDatabase, type Db } from '../../local/db/database'
+import { migrate } from '../../local/db/migrate'
+import { openBackendDb } from '../../local/db/open-backend-db'
+import { ensureAuthSchema } from '../../local/auth/schema'
+
+export type FreshDb = { db: Db; engine: 'pglite' | 'postgres'; dispose(): Promise<void> }
+
+export async function freshDb({ migrationsDir, serverUrl = process.env.TEST_DATABASE_URL }: { migrationsDir?: string; serverUrl?: string } = {}): Promise<FreshDb> {
+  if (!serverUrl && !migrationsDir) {
+    // From the cached dump of the same migrations when there is one (what `npm run db:types` reads too).
+    const { db } = await openBackendDb({ seed: false, afterBootstrap: ensureAuthSchema })
+    return { db, engine: 'pglite', dispose: () => db.close() }
+  }
+  if (!serverUrl) {
+    const db = await openDatabase({})
+    await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema, migrationsDir })
+    return { db, engine: 'pglite', dispose: () => db.close() }
+  }
+  const name = `growletter_schema_${process.pid}_${Date.now()}`
+  await onServer(serverUrl, (admin) => admin.query(`create database ${name}`))
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const db = await openDatabase({ databaseUrl: url.toString() })
+  const dispose = async () => {
+    await db.close().catch(() => {})
+    await onServer(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`))
+  }
+  try {
+    await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema, migrationsDir })
+  } catch (error) {
+    await dispose()
+    throw error
+  }
+  return { db, engine: 'postgres', dispose }
+}
+
+async function onServer(url: string, fn: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await fn(client)
+  } finally {
+    await client.end()
+  }
+}

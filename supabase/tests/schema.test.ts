@@ -1,0 +1,82 @@
+// The schema read in one place (docs/decisions.md): the baseline migrations build what the 38 migrations before
+// them built, but for the intended changes of helpers/squash-changes.ts, and supabase/schemas/ is what the
+// current migrations build. Both compare a database migrated without the seed, on PGlite and, when
+// TEST_DATABASE_URL is set, on PostgreSQL.
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readSchemaCatalog, type SchemaCatalog } from '../local/db/schema-catalog'
+import { generateSchemaFiles, schemasDir } from '../local/db/schema-files'
+import { catalogDiff } from './helpers/catalog-diff'
+import { freshDb, type FreshDb } from './helpers/fresh-db'
+import { ADDED_FUNCTIONS, applySquashChanges, MOVED_TO_PRIVATE, REMOVED_FUNCTIONS } from './helpers/squash-changes'
+
+let fresh: FreshDb
+let catalog: SchemaCatalog
+beforeAll(async () => {
+  fresh = await freshDb()
+  catalog = await readSchemaCatalog(fresh.db)
+})
+afterAll(async () => {
+  await fresh?.dispose()
+})
+
+const signature = (f: { schema: string; signature: string }) => `${f.schema}.${f.signature}`
+
+describe('the baseline migrations', () => {
+  it('build the schema the 38 migrations before them built, but for the intended changes', async () => {
+    // Captured from the 38 migrations (scripts/schema-catalog.ts) on each engine before they were squashed.
+    const fixture = path.join(import.meta.dirname, 'fixtures', `pre-squash-catalog.${fresh.engine}.json`)
+    const before = JSON.parse(await readFile(fixture, 'utf8')) as SchemaCatalog
+    const functions = catalog.functions.map(signature)
+    expect(functions).toEqual(expect.arrayContaining(ADDED_FUNCTIONS))
+    expect(functions.filter((f) => REMOVED_FUNCTIONS.includes(f))).toEqual([])
+    const after = { ...catalog, functions: catalog.functions.filter((f) => !ADDED_FUNCTIONS.includes(signature(f))) }
+    expect(catalogDiff(applySquashChanges(before), after)).toEqual([])
+  })
+
+  it('keep the moved helpers out of reach of the API roles', async () => {
+    const { rows } = await fresh.db.query<{ name: string; schema: string; reachable: boolean }>(
+      `select p.proname as name, p.pronamespace::regnamespace::text as schema,
+         has_function_privilege('anon', p.oid, 'execute') or has_function_privilege('authenticated', p.oid, 'execute') as reachable
+       from pg_proc p where p.proname = any($1::text[])`,
+      [[...MOVED_TO_PRIVATE]],
+    )
+    expect(rows.map((r) => `${r.schema}.${r.name}`).sort()).toEqual(MOVED_TO_PRIVATE.map((n) => `private.${n}`))
+    expect(rows.filter((r) => r.reachable)).toEqual([])
+  })
+})
+
+describe('supabase/schemas', () => {
+  it('is what the current migrations build (run `npm run db:types` when this fails)', async () => {
+    const generated = await generateSchemaFiles(fresh.db)
+    const committed = (await readdir(schemasDir).catch(() => [] as string[])).filter((f) => f.endsWith('.sql')).sort()
+    expect(committed, 'supabase/schemas holds other files than npm run db:types writes: run it').toEqual([...generated.keys()].sort())
+    if (fresh.engine === 'pglite') {
+      // npm run db:types renders on PGlite: the text must be the same.
+      for (const [name, sql] of generated) {
+        const text = await readFile(path.join(schemasDir, name), 'utf8')
+        expect(text === sql, `supabase/schemas/${name} is stale: run \`npm run db:types\` and commit the result`).toBe(true)
+      }
+    } else {
+      // PostgreSQL 15 has no `maintain` privilege, so it cannot tell `revoke all` from revoking each privilege and
+      // words one table's grants differently: here the files run as migrations must build the same catalog.
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'growletter-schemas-'))
+      try {
+        for (const [i, name] of committed.entries()) {
+          await copyFile(path.join(schemasDir, name), path.join(dir, `20260101${String(i + 1).padStart(4, '0')}00_${name.slice(3)}`))
+        }
+        const fromSnapshot = await freshDb({ migrationsDir: dir })
+        try {
+          const diff = catalogDiff(catalog, await readSchemaCatalog(fromSnapshot.db))
+          expect(diff, 'supabase/schemas is stale: run `npm run db:types` and commit the result').toEqual([])
+        } finally {
+          await fromSnapshot.dispose()
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    }
+  })
+})

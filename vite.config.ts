@@ -6,7 +6,13 @@ import { earnPage, prerender } from './scripts/prerender-plugin.ts'
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), prerender(), earnPage()],
-  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src'),
+      // Rules shared with the edge functions (deposit limits, payout minimum, price range): one module both import.
+      '@rules': path.resolve(import.meta.dirname, 'supabase/functions/_shared/rules'),
+    },
+  },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   build: {

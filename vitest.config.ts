@@ -6,7 +6,12 @@ import react from '@vitejs/plugin-react'
 import path from 'node:path'
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src'),
+      '@rules': path.resolve(import.meta.dirname, 'supabase/functions/_shared/rules'),
+    },
+  },
   test: {
     projects: [
       {

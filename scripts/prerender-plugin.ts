@@ -18,6 +18,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { build, createServer, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
 import { composePrerenderedPage } from '../src/app/prerender-page.ts'
+import { EARN_PATH } from '../src/config/paths.ts'
 import { EARN_SPINNER_HTML } from '../src/features/magic-link/lib/earn-spinner.ts'
 
 /** What src/app/prerender.tsx exports (it is built for the browser's tsconfig, so it is described here). */
@@ -74,8 +75,6 @@ export function prerender(): Plugin {
   }
 }
 
-/** `/earn` and `/earn/{code}`: the magic-link paths (src/main.tsx, src/features/magic-link/lib/earn-fast-path.ts). */
-const EARN_PATH = /^\/earn(\/[^/]*)?\/?$/
 const EARN_PAGE = 'earn.html'
 
 /**

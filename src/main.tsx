@@ -6,6 +6,7 @@
  * - every other path: the app (app/boot.tsx), over the page's prerendered HTML or the first-paint shell.
  */
 import './index.css'
+import { isEarnPath } from './config/paths'
 import { yieldToMain } from './lib/yield-to-main'
 
 /** Shown when even the app's entry chunk cannot load (SPEC §2: 'Application Error' with a refresh button). */
@@ -48,7 +49,7 @@ const startApp = () =>
     })
     .catch(startupFailed)
 
-if (/^\/earn(\/[^/]*)?\/?$/.test(window.location.pathname)) {
+if (isEarnPath(window.location.pathname)) {
   import('./app/earn-entry')
     .then(({ runEarnEntry }) => runEarnEntry())
     // If the fast path cannot load, the app's own /earn page runs the same flow.

@@ -13,6 +13,7 @@ import { deferHydration } from '@/lib/deferred-hydration'
 import { hasStoredSession } from '@/lib/supabase'
 import { cn } from '@/lib/utils'
 import { yieldToMain } from '@/lib/yield-to-main'
+import { EARN_PATH } from '@/config/paths'
 
 /** The id of the JSON the prerender embeds: the public data the page was rendered with. */
 export const PRERENDERED_DATA_ID = 'prerendered-queries'
@@ -44,7 +45,7 @@ const landingPages: ReadonlyArray<readonly [RegExp, () => Promise<unknown>]> = [
   [/^\/audiences\/?$/, () => import('./routes/audiences')],
   [/^\/(newsletters|campaigns)\/?$/, () => import('./routes/newsletters')],
   [/^\/newsletters\/unavailable\/?$/, () => import('./routes/newsletters-unavailable')],
-  [/^\/earn(\/[^/]*)?\/?$/, () => Promise.all([import('./routes/earn'), import('./routes/newsletters')])],
+  [EARN_PATH, () => Promise.all([import('./routes/earn'), import('./routes/newsletters')])],
   [/^\/login\/?$/, () => import('./routes/login')],
   [/^\/register\/?$/, () => import('./routes/register')],
 ]

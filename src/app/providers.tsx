@@ -1,7 +1,7 @@
 /**
  * Everything every page needs: the query cache (SPEC §9 defaults), the session and the one toaster.
  * No tooltip provider here on purpose: Radix tooltips pull in the popover positioning engine (~15 KB gzip)
- * that public pages never use; an area that shows tooltips wraps itself in `<TooltipProvider>`.
+ * that public pages never use; an area that ever needs tooltips adds the primitive and wraps itself in its provider.
  */
 import { useState, type ReactNode } from 'react'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'

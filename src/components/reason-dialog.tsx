@@ -1,9 +1,36 @@
 /** Asks for the reason of an admin decision (kept in the audit log) and confirms it. */
-import { useId, useState, type ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
+import { z } from 'zod'
+
+/**
+ * The reason of an admin decision (reviews, type changes). Required to reject, ban or change a type, optional to
+ * approve; submitted trimmed. The admin functions refuse a missing one again. It sits with this shared dialog
+ * rather than beside one mutation because the review and users features both send it.
+ */
+const decisionReasonSchema = (required: boolean) =>
+  z.object({
+    reason: z
+      .string()
+      .transform((value) => value.trim())
+      .refine((value) => !required || value !== '', {
+        error: 'Give a reason: the owner sees it and it is kept in the audit log.',
+      }),
+  })
+type DecisionReasonInput = z.input<ReturnType<typeof decisionReasonSchema>>
+type DecisionReasonValues = z.output<ReturnType<typeof decisionReasonSchema>>
 
 type ReasonDialogProps = {
   open: boolean
@@ -19,31 +46,35 @@ type ReasonDialogProps = {
 }
 
 export function ReasonDialog(props: ReasonDialogProps) {
-  const { open, onOpenChange, title, description, confirmLabel, reasonRequired, destructive, pending, onConfirm, children } = props
-  const [reason, setReason] = useState('')
-  const [touched, setTouched] = useState(false)
+  const {
+    open,
+    onOpenChange,
+    title,
+    description,
+    confirmLabel,
+    reasonRequired,
+    destructive,
+    pending,
+    onConfirm,
+    children,
+  } = props
+  const form = useForm<DecisionReasonInput, unknown, DecisionReasonValues>({
+    resolver: zodResolver(decisionReasonSchema(reasonRequired)),
+    defaultValues: { reason: '' },
+  })
   const id = useId()
-  const missing = reasonRequired && reason.trim() === ''
+  const error = form.formState.errors.reason?.message
+  const onSubmit = form.handleSubmit(({ reason }) => onConfirm(reason))
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (!next) {
-          setReason('')
-          setTouched(false)
-        }
+        if (!next) form.reset({ reason: '' })
         onOpenChange(next)
       }}
     >
       <DialogContent>
-        <form
-          className="grid gap-4"
-          onSubmit={(event) => {
-            event.preventDefault()
-            setTouched(true)
-            if (!missing) onConfirm(reason.trim())
-          }}
-        >
+        <form className="grid gap-4" onSubmit={(event) => void onSubmit(event)}>
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription>{description}</DialogDescription>
@@ -53,15 +84,14 @@ export function ReasonDialog(props: ReasonDialogProps) {
             <Label htmlFor={`${id}-reason`}>Reason{reasonRequired ? '' : ' (optional)'}</Label>
             <Textarea
               id={`${id}-reason`}
-              value={reason}
               maxLength={1000}
-              onChange={(event) => setReason(event.target.value)}
-              aria-invalid={touched && missing}
-              aria-describedby={touched && missing ? `${id}-error` : undefined}
+              {...form.register('reason')}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
             />
-            {touched && missing && (
+            {error && (
               <p id={`${id}-error`} className="text-sm text-red-700">
-                Give a reason: the owner sees it and it is kept in the audit log.
+                {error}
               </p>
             )}
           </div>

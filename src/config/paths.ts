@@ -52,6 +52,16 @@ export const paths = {
   account: '/dashboard/account',
 } as const
 
+/**
+ * `/earn` and `/earn/{code}`, a trailing slash allowed: the magic-link paths, matched by this one pattern wherever a
+ * door to the flow opens (main.tsx's fast path, boot's head start, the page title, and the build's dist/earn.html
+ * rewrite in scripts/prerender-plugin.ts). The first group is the code as it appears in the URL (still encoded).
+ * `paths.earn` builds them; the router's `/earn/:unifiedCode?` is the same shape in React Router's notation.
+ */
+export const EARN_PATH = /^\/earn(?:\/([^/]*))?\/?$/
+
+export const isEarnPath = (pathname: string) => EARN_PATH.test(pathname)
+
 /** Path prefixes where the main navigation links are hidden (SPEC §2). */
 export const signedInAreaPrefixes = ['/dashboard', '/admin', '/publisher'] as const
 

@@ -1,5 +1,5 @@
 /**
- * A small form hook for the public forms (log in, register, password reset, two-factor code, contact).
+ * A small form hook for the public forms (log in, register, password reset, two-factor code, contact, subscribe).
  *
  * Why not react-hook-form + zod here: those two (with the resolver) weigh ~28 KB gzip, which put /login and
  * /register over the 150 KB first-visit budget (ARCHITECTURE.md "Budgets"). These forms have a handful of text
@@ -96,5 +96,13 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
     }
   }
 
-  return { values, errors, touched, submitted, isSubmitting, fieldProps, setError, handleSubmit }
+  /** Back to `initial`, as a new form: no messages, and nothing checked until the next submit. */
+  const reset = () => {
+    setValues(initial)
+    setErrors({})
+    setTouched({})
+    setSubmitted(false)
+  }
+
+  return { values, errors, touched, submitted, isSubmitting, fieldProps, setError, handleSubmit, reset }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { validateAll, submittedValues } from '@/lib/use-form-fields'
-import { contactMessageRules, type ContactMessageValues } from '@/features/contact/contact-message-schema'
+import { contactMessageRules, type ContactMessageValues } from '@/features/contact/contact-message-rules'
 
 const valid: ContactMessageValues = { name: 'Ana', email: 'ana@example.com', subject: 'Payouts', message: 'When are payouts sent?' }
 

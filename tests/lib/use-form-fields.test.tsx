@@ -33,6 +33,9 @@ function TestForm({ onSubmit }: { onSubmit: (values: Values) => Promise<void> | 
       <label htmlFor="second">Second</label>
       <input {...form.fieldProps('second', 'second')} />
       {form.errors.second ? <p id="second-error">{form.errors.second}</p> : null}
+      <button type="button" onClick={form.reset}>
+        Reset
+      </button>
       <output data-testid="state">{`${form.submitted ? 'submitted' : 'fresh'} ${form.touched.first ? 'touched' : 'untouched'}`}</output>
       <button type="submit" disabled={form.isSubmitting}>
         {form.isSubmitting ? 'Sending' : 'Send'}
@@ -112,6 +115,20 @@ describe('useFormFields', () => {
     await user.clear(screen.getByLabelText('Second'))
     await user.type(screen.getByLabelText('Second'), 'ab')
     expect(screen.queryByText('Rejected by the server.')).toBeNull()
+    expect(screen.queryByText('Must match first.')).toBeNull()
+  })
+
+  it('reset starts the form afresh: initial values, no messages, nothing checked until the next submit', async () => {
+    const user = userEvent.setup()
+    render(<TestForm onSubmit={vi.fn()} />)
+    await user.type(screen.getByLabelText('Second'), 'x')
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(screen.getByText('First is required.')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Reset' }))
+    expect(screen.queryByText('First is required.')).toBeNull()
+    expect(screen.getByLabelText('Second')).toHaveValue('')
+    expect(screen.getByTestId('state')).toHaveTextContent('fresh untouched')
+    await user.type(screen.getByLabelText('Second'), 'y')
     expect(screen.queryByText('Must match first.')).toBeNull()
   })
 })

@@ -1,7 +1,7 @@
 // What the subscribers screen says about each subscriber and about a webhook URL before the database checks it.
 import { describe, expect, it } from 'vitest'
 import { chargeLabel } from '@/features/subscribers/components/subscriber-list'
-import { webhookUrlError } from '@/features/subscribers/components/webhook-endpoints'
+import { webhookUrlProblem as webhookUrlError } from '@rules/webhook-url'
 
 describe('chargeLabel', () => {
   it('says what was paid, why nothing was, or that a direct subscriber is free', () => {

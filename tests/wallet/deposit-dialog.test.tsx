@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event'
 import { AppProviders } from '@/app/providers'
 import { Button } from '@/components/ui/button'
 import { DepositDialog } from '@/features/wallet/components/deposit-dialog'
-import { depositMessages } from '@/features/wallet/api/checkout-session-mutation'
+import { DEPOSIT_MESSAGES as depositMessages } from '@rules/deposit'
 import { functionsUrl, server } from '../msw/server'
 
 function setup(

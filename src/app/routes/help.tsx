@@ -2,6 +2,10 @@
 import { Link } from 'react-router-dom'
 import { brand } from '@/config/brand'
 import { paths } from '@/config/paths'
+import { MAX_DEPOSIT, MIN_DEPOSIT } from '@rules/deposit'
+import { numberText } from '@rules/numbers'
+import { MIN_PAYOUT } from '@rules/payout'
+import { PRICE_RANGE_TEXT } from '@rules/price'
 import { ContentPage, ContentSection, Question } from '@/features/content/components/content-page'
 
 export default function HelpPage() {
@@ -22,7 +26,7 @@ export default function HelpPage() {
         <Question q="How do I list my newsletter?">
           <p>
             Create an advertiser account, open your dashboard and choose “Submit newsletter”. Give it a name, a
-            description, an image, a category, your website, the price you pay per subscriber (0.50 to 50.00 credits)
+            description, an image, a category, your website, the price you pay per subscriber ({PRICE_RANGE_TEXT} credits)
             and a budget. A person reviews every newsletter before it goes live.
           </p>
         </Question>
@@ -36,7 +40,7 @@ export default function HelpPage() {
         <Question q="How do credits and the wallet work?">
           <p>
             1 credit = 1 US dollar. Advertisers start with a one-time 10-credit bonus. Add credits from the wallet page
-            (10 to 10,000 per payment). When a subscriber confirms, the price is put on hold for a 7-day screening
+            ({numberText(MIN_DEPOSIT)} to {numberText(MAX_DEPOSIT)} per payment). When a subscriber confirms, the price is put on hold for a 7-day screening
             period and then charged; if they unsubscribe or are rejected as fraud during screening, you get it back.
           </p>
         </Question>
@@ -57,8 +61,8 @@ export default function HelpPage() {
         <Question q="How much do I earn, and when?">
           <p>
             For every confirmed subscriber your link brings, you earn the newsletter’s price minus a 20% platform fee.
-            Earnings are pending during the 7-day screening, then available. You can request a payout from 50 available
-            credits.
+            Earnings are pending during the 7-day screening, then available. You can request a payout from{' '}
+            {numberText(MIN_PAYOUT)} available credits.
           </p>
         </Question>
         <Question q="Why was a click or subscriber not counted?">

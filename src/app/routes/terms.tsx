@@ -2,6 +2,9 @@
 import { Link } from 'react-router-dom'
 import { brand } from '@/config/brand'
 import { paths } from '@/config/paths'
+import { MAX_DEPOSIT, MIN_DEPOSIT } from '@rules/deposit'
+import { numberText } from '@rules/numbers'
+import { MIN_PAYOUT } from '@rules/payout'
 import { ContentPage, ContentSection } from '@/features/content/components/content-page'
 
 export default function TermsPage() {
@@ -16,7 +19,7 @@ export default function TermsPage() {
       </ContentSection>
       <ContentSection title="2. Credits and payments">
         <ul>
-          <li>1 credit equals 1 US dollar. Deposits are between 10 and 10,000 credits per payment and are processed by our payment provider.</li>
+          <li>1 credit equals 1 US dollar. Deposits are between {numberText(MIN_DEPOSIT)} and {numberText(MAX_DEPOSIT)} credits per payment and are processed by our payment provider.</li>
           <li>Credits are used to pay for confirmed subscribers. Unused credits can be refunded on request, minus payment fees.</li>
           <li>New advertisers receive a one-time bonus of 10 credits. Bonus credits cannot be withdrawn.</li>
         </ul>
@@ -31,7 +34,7 @@ export default function TermsPage() {
       <ContentSection title="4. Influencer earnings and payouts">
         <ul>
           <li>Influencers earn the subscriber price minus a 20% platform fee, available after screening.</li>
-          <li>Payouts can be requested from 50 available credits and are sent after review.</li>
+          <li>Payouts can be requested from {numberText(MIN_PAYOUT)} available credits and are sent after review.</li>
           <li>Fake traffic, incentivised sign-ups, self-referrals and misleading promotion are forbidden; earnings from them are cancelled.</li>
         </ul>
       </ContentSection>

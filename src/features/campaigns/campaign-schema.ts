@@ -1,8 +1,11 @@
 /**
  * What a new campaign must satisfy before it reaches the database, with messages a person can act on.
- * The database checks the same bounds again (price 0.50–50.00, name 2–120 characters, lengths).
+ * The database checks the same bounds again (name 2–120 characters, lengths; the price range comes from
+ * supabase/functions/_shared/rules/price.ts, which the database's bound is pinned to).
  */
 import { z } from 'zod'
+import { hasAtMostTwoDecimals } from '@rules/numbers'
+import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_MESSAGES } from '@rules/price'
 import { CATEGORIES } from '@/lib/vocabulary'
 
 const optionalUrl = (label: string) =>
@@ -26,10 +29,10 @@ export const campaignFormSchema = z.object({
   category: z.enum(CATEGORIES, { error: 'Choose a category' }),
   websiteUrl: optionalUrl('Website URL').refine((value) => value !== '', { error: 'Website URL is required' }),
   pricePerSubscriber: z
-    .number({ error: 'Enter a price per subscriber' })
-    .min(0.5, { error: 'Price per subscriber must be at least 0.50 credits' })
-    .max(50, { error: 'Price per subscriber must be at most 50.00 credits' })
-    .refine((value) => Math.round(value * 100) === value * 100, { error: 'Use at most two decimals' }),
+    .number({ error: PRICE_MESSAGES.missing })
+    .min(MIN_PRICE_PER_SUBSCRIBER, { error: PRICE_MESSAGES.tooLow })
+    .max(MAX_PRICE_PER_SUBSCRIBER, { error: PRICE_MESSAGES.tooHigh })
+    .refine(hasAtMostTwoDecimals, { error: PRICE_MESSAGES.decimals }),
   budgetTotal: z
     .number({ error: 'Enter a budget' })
     .positive({ error: 'Budget must be more than 0 credits' })

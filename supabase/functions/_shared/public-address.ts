@@ -5,14 +5,24 @@
  */
 type Cidr = [bytes: number[], bits: number]
 
-const V4_BLOCKED: Cidr[] = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
-  '224.0.0.0/4', '240.0.0.0/4',
-].map(cidr)
-// IPv6: only global unicast (2000::/3) is public, minus documentation, 6to4 and Teredo (they can wrap a private IPv4).
-const V6_GLOBAL = cidr('2000::/3')
-const V6_BLOCKED: Cidr[] = ['2001:db8::/32', '2002::/16', '2001::/32'].map(cidr)
+/**
+ * The ranges, as text. supabase/tests/rule-bounds.test.ts probes private.is_non_public_address at both ends of
+ * each (and just outside) and fails when the database's list and this one disagree.
+ */
+export const BLOCKED_RANGES = {
+  v4: [
+    '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
+    '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
+    '224.0.0.0/4', '240.0.0.0/4',
+  ],
+  // IPv6: only global unicast (2000::/3) is public, minus documentation, 6to4 and Teredo (they can wrap a private IPv4).
+  v6Global: '2000::/3',
+  v6: ['2001:db8::/32', '2002::/16', '2001::/32'],
+} as const
+
+const V4_BLOCKED: Cidr[] = BLOCKED_RANGES.v4.map(cidr)
+const V6_GLOBAL = cidr(BLOCKED_RANGES.v6Global)
+const V6_BLOCKED: Cidr[] = BLOCKED_RANGES.v6.map(cidr)
 
 function cidr(text: string): Cidr {
   const [address, bits] = text.split('/')

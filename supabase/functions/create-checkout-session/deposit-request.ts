@@ -1,31 +1,16 @@
 /**
- * What a deposit request may contain: an amount in credits (1 credit = 1 US dollar), a JSON number from
- * 10 to 10,000 with at most two decimals. The deposit dialog checks the same rules with the same words
- * before calling; this is the check that counts.
+ * What a deposit request may contain: an amount in credits (1 credit = 1 US dollar), a JSON number within the
+ * deposit limits of ../_shared/rules/deposit.ts, the module the deposit dialog checks with too: same bounds,
+ * same words. This is the check that counts.
  */
 import { HttpError } from '../_shared/http.ts'
-
-export const MIN_DEPOSIT = 10
-export const MAX_DEPOSIT = 10_000
-
-export const amountMessages = {
-  missing: 'Enter an amount between 10 and 10,000 credits.',
-  notNumber: 'The amount must be a number of credits, for example 25 or 25.50.',
-  tooSmall: 'The minimum deposit is 10 credits.',
-  tooLarge: 'The maximum deposit is 10,000 credits per payment.',
-  decimals: 'Use at most two decimals, for example 25.50.',
-} as const
+import { parseDepositAmount } from '../_shared/rules/deposit.ts'
 
 /** The amount in whole cents, as Stripe wants it, or a 400 saying what to change. */
 export function parseDepositCents(value: unknown): number {
-  if (value === undefined || value === null || value === '') throw new HttpError(400, amountMessages.missing)
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new HttpError(400, amountMessages.notNumber)
-  if (value < MIN_DEPOSIT) throw new HttpError(400, amountMessages.tooSmall)
-  if (value > MAX_DEPOSIT) throw new HttpError(400, amountMessages.tooLarge)
-  const cents = Math.round(value * 100)
-  // 19.99 * 100 is 1998.9999999999998: a float's noise is far below half a cent, a third decimal is not.
-  if (Math.abs(cents - value * 100) > 1e-6) throw new HttpError(400, amountMessages.decimals)
-  return cents
+  const parsed = parseDepositAmount(value)
+  if ('error' in parsed) throw new HttpError(400, parsed.error)
+  return parsed.cents
 }
 
 /**

@@ -3,7 +3,7 @@
  * three ways out — Pay (the test card is charged), "Pay with a declined card" (Stripe's decline message,
  * and the page stays), and the back link to the merchant (cancel_url). Plain HTML forms: no script needed.
  */
-import type { LocalSession } from './sessions'
+import type { LocalSession } from './store'
 
 const escape = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)

@@ -8,33 +8,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import type Stripe from 'stripe'
-import { memoryStore, type CheckoutStore, type StoredDelivery, type StoredSession } from './store'
+import { memoryStore, type CheckoutStore, type LocalSession, type StoredDelivery, type StoredSession } from './store'
 
 // The stripe package takes ~0.3 s of CPU to load; only delivering an event needs it, so it loads then.
 let stripePackage: Promise<typeof Stripe> | undefined
 const loadStripe = () => (stripePackage ??= import('stripe').then((m) => m.default))
-
-export type LocalSession = {
-  id: string
-  object: 'checkout.session'
-  mode: 'payment'
-  status: 'open' | 'complete' | 'expired'
-  payment_status: 'unpaid' | 'paid'
-  amount_subtotal: number
-  amount_total: number
-  currency: string
-  client_reference_id: string | null
-  customer_email: string | null
-  customer_details: { email: string | null } | null
-  metadata: Record<string, string>
-  payment_intent: string | null
-  success_url: string
-  cancel_url: string
-  url: string | null
-  created: number
-  expires_at: number
-  livemode: false
-}
 
 /** A request Stripe would refuse: answered as Stripe's invalid_request_error, which the package throws. */
 export class CheckoutRequestError extends Error {

@@ -6,7 +6,32 @@
  * the unit tests of the sender use the in-memory store.
  */
 import type { Db } from '../db/database'
-import type { LocalSession } from './sessions'
+
+/**
+ * A Checkout Session as Stripe answers it (the fields the product reads). It lives here, with what is stored,
+ * so sessions.ts and this module do not import each other (`npm run lint` refuses import cycles).
+ */
+export type LocalSession = {
+  id: string
+  object: 'checkout.session'
+  mode: 'payment'
+  status: 'open' | 'complete' | 'expired'
+  payment_status: 'unpaid' | 'paid'
+  amount_subtotal: number
+  amount_total: number
+  currency: string
+  client_reference_id: string | null
+  customer_email: string | null
+  customer_details: { email: string | null } | null
+  metadata: Record<string, string>
+  payment_intent: string | null
+  success_url: string
+  cancel_url: string
+  url: string | null
+  created: number
+  expires_at: number
+  livemode: false
+}
 
 export type StoredSession = { session: LocalSession; productName: string; idempotencyKey: string | null }
 

@@ -13,7 +13,7 @@ import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
 import { assertBoundedPatterns } from './regex-guard'
-import { readOptions, type Options, type PlanFormat } from './request-options'
+import { readOptions, type Options, type PlanFormat, type RunContext } from './request-options'
 import { notFound, runRpc } from './rpc'
 import { DEFAULT_SCHEMAS, loadSchemaCaches, type SchemaCache, type Table } from './schema-cache'
 import { parseSelect } from './select-parser'
@@ -32,9 +32,6 @@ export type RestSettings = {
   /** `[api] db_plan_enabled`: `Accept: application/vnd.pgrst.plan` answers EXPLAIN (off by default). */
   planEnabled?: boolean
 }
-
-/** What a request needs from the settings while it is planned and run. */
-export type RunContext = { maxRows?: number; aggregates: boolean }
 
 const RELOAD_ON_MISS_MS = 1000
 

@@ -31,6 +31,13 @@ export type Options = {
   applied: string[]
 }
 
+/**
+ * What every request of one REST handler runs with (its max rows, whether aggregates are on). It lives here,
+ * not in handler.ts, so mutate.ts and rpc.ts can name it without importing the module that imports them
+ * (an import cycle, even type-only, is refused by `npm run lint`).
+ */
+export type RunContext = { maxRows?: number; aggregates: boolean }
+
 export type OptionSettings = { schemas: string[]; planEnabled: boolean }
 
 const PREFERENCES = new Map<string, RegExp>(Object.entries({

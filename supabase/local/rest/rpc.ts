@@ -11,12 +11,10 @@ import { RestError, json } from './errors'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
-import type { Options } from './request-options'
 import type { Column, FunctionDef, SchemaCache, Table } from './schema-cache'
 import { parseSelect } from './select-parser'
 import { Aliases, Params, functionName, ident } from './sql'
-import type { RunContext } from './handler'
-import { contentRange } from './request-options'
+import { contentRange, type Options, type RunContext } from './request-options'
 
 type Args = Record<string, unknown>
 

@@ -2,7 +2,6 @@
  * Turns the tokens an auth email link put in the URL hash into the app's session (SPEC §9 keeps
  * supabase-js from doing it by itself), and says what kind of link it was (signup, recovery, …).
  */
-import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import type { AuthHash } from '../auth-hash'
 
@@ -11,5 +10,3 @@ export async function startSessionFromHash(hash: Extract<AuthHash, { kind: 'sess
   if (error) throw error
   return { user: data.user, type: hash.type }
 }
-
-export const useAuthHashSessionMutation = () => useMutation({ mutationFn: startSessionFromHash })

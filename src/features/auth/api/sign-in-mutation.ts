@@ -4,7 +4,7 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
-import { MISSING_CREDENTIALS_MESSAGE, type LoginValues } from '../schemas'
+import { MISSING_CREDENTIALS_MESSAGE, type LoginValues } from '../auth-rules'
 
 export type SignInResult =
   | { status: 'signed-in' }

@@ -5,7 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
-import { MISSING_CREDENTIALS_MESSAGE, type RegisterValues } from '../schemas'
+import { MISSING_CREDENTIALS_MESSAGE, type RegisterValues } from '../auth-rules'
 import { emailRedirectUrl } from '../site-url'
 import { fullNameOf, rememberRegistration } from '../registration-storage'
 

@@ -3,7 +3,7 @@
  * (which also proves ownership of the address) is tried, then the backup confirmation function, which
  * itself retries once.
  */
-import { useMutation } from '@tanstack/react-query'
+import { functionErrorMessage } from '@/lib/function-error'
 import { supabase } from '@/lib/supabase'
 import { emailRedirectUrl, passwordResetRedirectUrl } from '../site-url'
 
@@ -14,7 +14,8 @@ async function invokeBackup(email: string): Promise<string | null> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const { error } = await supabase.functions.invoke('send-backup-confirmation', { body: { email } })
     if (!error) return null
-    lastError = error.message
+    // The function's own words (a rate limit, a bad address), not the client's "non-2xx status code".
+    lastError = await functionErrorMessage(error, 'The email could not be sent')
   }
   return lastError
 }
@@ -28,5 +29,3 @@ export async function resendVerificationEmail(email: string): Promise<ResendResu
   if (backupError === null) return { sent: true, via: 'backup' }
   return { sent: false, reason: backupError || resend.error.message || null }
 }
-
-export const useVerificationEmailResendMutation = () => useMutation({ mutationFn: resendVerificationEmail })

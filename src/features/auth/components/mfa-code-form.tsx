@@ -3,7 +3,7 @@ import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
-import { totpCodeRules } from '../schemas'
+import { totpCodeRules } from '../auth-rules'
 import { useMfaChallengeVerifyMutation } from '../api/mfa-challenge-verify-mutation'
 import { errorText } from '@/components/error-text'
 

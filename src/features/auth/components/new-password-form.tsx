@@ -4,7 +4,7 @@ import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
-import { newPasswordRules } from '../schemas'
+import { newPasswordRules } from '../auth-rules'
 import { usePasswordUpdateMutation } from '../api/password-update-mutation'
 import { errorText } from '@/components/error-text'
 

@@ -4,6 +4,7 @@
  */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
+import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_RANGE_HINT } from '@rules/price'
 import { toast } from '@/lib/toast'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -76,14 +77,14 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
         </select>
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="pricePerSubscriber" label="Price per subscriber (credits)" hint="Between 0.50 and 50.00" error={errors.pricePerSubscriber?.message}>
+        <FormField id="pricePerSubscriber" label="Price per subscriber (credits)" hint={PRICE_RANGE_HINT} error={errors.pricePerSubscriber?.message}>
           <Input
             id="pricePerSubscriber"
             type="number"
             inputMode="decimal"
             step="0.01"
-            min="0.5"
-            max="50"
+            min={MIN_PRICE_PER_SUBSCRIBER}
+            max={MAX_PRICE_PER_SUBSCRIBER}
             {...register('pricePerSubscriber', { valueAsNumber: true })}
             aria-invalid={!!errors.pricePerSubscriber}
             aria-describedby={errors.pricePerSubscriber ? 'pricePerSubscriber-error' : 'pricePerSubscriber-hint'}

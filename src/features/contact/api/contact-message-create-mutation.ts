@@ -4,7 +4,7 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
-import type { ContactMessageValues } from '../contact-message-schema'
+import type { ContactMessageValues } from '../contact-message-rules'
 
 export async function createContactMessage(values: ContactMessageValues) {
   const { error } = await supabase.from('contact_messages').insert({

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { FormField } from '@/components/form-field'
-import { contactMessageRules, type ContactMessageValues } from '../contact-message-schema'
+import { contactMessageRules, type ContactMessageValues } from '../contact-message-rules'
 import { useContactMessageCreateMutation } from '../api/contact-message-create-mutation'
 import { errorText } from '@/components/error-text'
 

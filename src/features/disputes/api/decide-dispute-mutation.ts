@@ -4,6 +4,7 @@
  * admin function the review queue uses (it refunds that source's other subscribers in screening too).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
 import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { disputeKeys } from '../keys'
@@ -14,6 +15,13 @@ export type DecideDisputeVariables = {
   note: string
   banSourceId: string | null
 }
+
+/** The decision form: a note both sides read (decide_dispute requires it too), and whether upholding bans the source. */
+export const disputeDecisionSchema = z.object({
+  note: z.string().refine((value) => value.trim() !== '', { error: 'Explain the decision: both sides read the note' }),
+  ban: z.boolean(),
+})
+export type DisputeDecisionValues = z.infer<typeof disputeDecisionSchema>
 
 export async function decideDispute({ disputeId, decision, note, banSourceId }: DecideDisputeVariables) {
   const { data, error } = await supabase.rpc('decide_dispute', { p_dispute_id: disputeId, p_decision: decision, p_note: note.trim() })

@@ -1,12 +1,18 @@
 /** One dispute's evidence (counts by reason, timings, repeated visitors, email collisions) and the decision form. */
-import { useId, useState } from 'react'
+import { useId } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { QueryError } from '@/components/query-error'
 import { formatDateTime } from '@/lib/format'
 import type { AdminDispute } from '../api/admin-disputes-query'
-import { useDecideDisputeMutation } from '../api/decide-dispute-mutation'
+import {
+  disputeDecisionSchema,
+  useDecideDisputeMutation,
+  type DisputeDecisionValues,
+} from '../api/decide-dispute-mutation'
 import { useDisputeEvidenceQuery, type ReasonCount } from '../api/dispute-evidence-query'
 
 const seconds = (s: number | null | undefined) => (s === null || s === undefined ? '—' : s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`)
@@ -25,15 +31,22 @@ function Counts({ title, rows }: { title: string; rows: ReasonCount[] }) {
 export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute; onDecided: () => void }) {
   const id = useId()
   const evidence = useDisputeEvidenceQuery(dispute.id)
-  const [note, setNote] = useState('')
-  const [ban, setBan] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const form = useForm<DisputeDecisionValues>({
+    resolver: zodResolver(disputeDecisionSchema),
+    defaultValues: { note: '', ban: false },
+  })
+  const error = form.formState.errors.note?.message
   const decide = useDecideDisputeMutation({ onSuccess: onDecided })
-  const submit = (decision: 'upheld' | 'rejected') => {
-    if (!note.trim()) return setError('Explain the decision: both sides read the note')
-    setError(null)
-    decide.mutate({ disputeId: dispute.id, decision, note, banSourceId: decision === 'upheld' && ban ? dispute.audience_source_id : null })
-  }
+  // Two submit buttons, one per decision: each validates the same form and sends its own decision.
+  const submit = (decision: 'upheld' | 'rejected') =>
+    void form.handleSubmit(({ note, ban }) =>
+      decide.mutate({
+        disputeId: dispute.id,
+        decision,
+        note,
+        banSourceId: decision === 'upheld' && ban ? dispute.audience_source_id : null,
+      }),
+    )()
   if (evidence.isPending) return <p role="status" className="mt-3 text-sm">Loading the evidence…</p>
   if (evidence.isError) return <QueryError title="Could not load the evidence" error={evidence.error} onRetry={() => void evidence.refetch()} />
   const e = evidence.data
@@ -78,10 +91,10 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
         <form noValidate className="grid gap-3" onSubmit={(ev) => ev.preventDefault()}>
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-note`}>Decision note (both sides read it)</Label>
-            <Textarea id={`${id}-note`} value={note} maxLength={2000} onChange={(ev) => setNote(ev.target.value)} />
+            <Textarea id={`${id}-note`} maxLength={2000} {...form.register('note')} />
           </div>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={ban} onChange={(ev) => setBan(ev.target.checked)} />
+            <input type="checkbox" {...form.register('ban')} />
             When upholding, also ban the source “{dispute.source?.name ?? ''}”
           </label>
           {error && (

@@ -3,24 +3,41 @@
  * says what is wrong. Only what open_dispute accepts is offered; the database checks it all again.
  */
 import { useId, useMemo, useState } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
+import { MAX_DISPUTE_REASON_LENGTH } from '@rules/dispute'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useDisputableSubscribersQuery } from '../api/disputable-subscribers-query'
-import { disputeReasonError, useOpenDisputeMutation } from '../api/open-dispute-mutation'
+import {
+  openDisputeSchema,
+  openDisputeVariables,
+  useOpenDisputeMutation,
+  type OpenDisputeValues,
+} from '../api/open-dispute-mutation'
+
+const empty: OpenDisputeValues = { sourceId: '', wholeSource: false, subscriptionIds: [], reason: '' }
 
 export function OpenDisputeDialog() {
   const id = useId()
   const [open, setOpen] = useState(false)
   const subscribers = useDisputableSubscribersQuery(open)
-  const [sourceId, setSourceId] = useState('')
-  const [wholeSource, setWholeSource] = useState(false)
-  const [picked, setPicked] = useState<Set<string>>(new Set())
-  const [reason, setReason] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useForm<OpenDisputeValues>({ resolver: zodResolver(openDisputeSchema), defaultValues: empty })
+  const [sourceId, wholeSource, subscriptionIds] = useWatch({
+    control: form.control,
+    name: ['sourceId', 'wholeSource', 'subscriptionIds'],
+  })
+  const picked = new Set(subscriptionIds)
+  const { errors } = form.formState
+  // The schema reports one problem at a time; it shows in one place under the fields, as before.
+  const error = errors.sourceId?.message ?? errors.subscriptionIds?.message ?? errors.reason?.message
   const mutation = useOpenDisputeMutation({ onSuccess: () => close() })
+  // A ticked box re-checks the form once it was submitted, as a typed field does.
+  const setPicked = (next: Set<string>) =>
+    form.setValue('subscriptionIds', [...next], { shouldValidate: form.formState.isSubmitted })
 
   const sources = useMemo(() => {
     const byId = new Map<string, string>()
@@ -31,23 +48,10 @@ export function OpenDisputeDialog() {
 
   function close() {
     setOpen(false)
-    setSourceId('')
-    setWholeSource(false)
-    setPicked(new Set())
-    setReason('')
-    setError(null)
+    form.reset(empty)
   }
 
-  function submit() {
-    const problem = !sourceId
-      ? 'Choose the source the subscribers came from'
-      : !wholeSource && picked.size === 0
-        ? 'Tick the subscribers you dispute, or dispute the whole source'
-        : disputeReasonError(reason)
-    setError(problem)
-    if (problem) return
-    mutation.mutate({ reason, subscriptionIds: wholeSource ? null : [...picked], sourceId: wholeSource ? sourceId : null })
-  }
+  const onSubmit = form.handleSubmit((values) => mutation.mutate(openDisputeVariables(values)))
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : close())}>
@@ -60,10 +64,7 @@ export function OpenDisputeDialog() {
         <form
           noValidate
           className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault()
-            submit()
-          }}
+          onSubmit={(e) => void onSubmit(e)}
         >
           <DialogHeader>
             <DialogTitle>Dispute subscribers</DialogTitle>
@@ -87,11 +88,10 @@ export function OpenDisputeDialog() {
                 <select
                   id={`${id}-source`}
                   className="rounded-md border bg-background px-3 py-2 text-sm"
-                  value={sourceId}
-                  onChange={(e) => {
-                    setSourceId(e.target.value)
-                    setPicked(new Set())
-                  }}
+                  {...form.register('sourceId', {
+                    // Another source's subscribers cannot stay ticked.
+                    onChange: () => form.setValue('subscriptionIds', []),
+                  })}
                 >
                   <option value="">Choose a source</option>
                   {sources.map(([value, name]) => (
@@ -104,7 +104,7 @@ export function OpenDisputeDialog() {
               {sourceId && (
                 <>
                   <label className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" checked={wholeSource} onChange={(e) => setWholeSource(e.target.checked)} />
+                    <input type="checkbox" {...form.register('wholeSource')} />
                     Dispute the whole source (every subscriber of it still in screening)
                   </label>
                   {!wholeSource && (
@@ -134,7 +134,7 @@ export function OpenDisputeDialog() {
               )}
               <div className="grid gap-1.5">
                 <Label htmlFor={`${id}-reason`}>What is wrong?</Label>
-                <Textarea id={`${id}-reason`} value={reason} maxLength={2000} onChange={(e) => setReason(e.target.value)} />
+                <Textarea id={`${id}-reason`} maxLength={MAX_DISPUTE_REASON_LENGTH} {...form.register('reason')} />
               </div>
             </>
           )}

@@ -4,6 +4,8 @@ import { BadgeCheckIcon, CoinsIcon, LinkIcon, MailCheckIcon, MegaphoneIcon, Shie
 import { Button } from '@/components/ui/button'
 import { brand } from '@/config/brand'
 import { paths } from '@/config/paths'
+import { numberText } from '@rules/numbers'
+import { MIN_PAYOUT } from '@rules/payout'
 
 export function LandingHero() {
   return (
@@ -31,7 +33,7 @@ const advertiserPoints = [
 const influencerPoints = [
   { Icon: LinkIcon, text: 'One magic link per audience source: share it on X, in your newsletter, on YouTube or your site.' },
   { Icon: BadgeCheckIcon, text: 'Sources are reviewed by a person, so advertisers trust your numbers.' },
-  { Icon: CoinsIcon, text: 'Earn the subscriber price minus a 20% platform fee, available after a 7-day screening, paid out from 50 credits.' },
+  { Icon: CoinsIcon, text: `Earn the subscriber price minus a 20% platform fee, available after a 7-day screening, paid out from ${numberText(MIN_PAYOUT)} credits.` },
 ]
 
 function PointList({ points }: { points: typeof advertiserPoints }) {

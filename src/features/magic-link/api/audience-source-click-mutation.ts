@@ -2,7 +2,6 @@
  * The one backend call of a magic link (SPEC §7 `track_audience_source_click`): the database resolves the code
  * (unified code, legacy magic/{code}, id), checks the status and records the click in one round trip.
  */
-import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { ClickTrackingError, parseClickResult, type ClickResult, type TrackClickVariables } from './click-result'
 
@@ -14,5 +13,3 @@ export async function trackAudienceSourceClick({ unifiedCode, deviceInfo }: Trac
   if (error) throw new ClickTrackingError(error.message)
   return parseClickResult(data)
 }
-
-export const useAudienceSourceClickMutation = () => useMutation({ mutationFn: trackAudienceSourceClick })

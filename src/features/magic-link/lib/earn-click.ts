@@ -11,6 +11,7 @@
  * and `attach_click_fingerprint` records it on that click while the visitor already reads /newsletters.
  * Whether a click counts never depends on it (the server's visitor hash does).
  */
+import { EARN_PATH } from '@/config/paths'
 import { collectDeviceInfo } from '@/lib/device-info'
 import { postTrackClick } from '../api/track-click-request'
 import { storePendingEarnClick, type EarnClick } from './earn-pending'
@@ -20,7 +21,7 @@ export type { EarnClick } from './earn-pending'
 
 /** `/earn` or `/earn/{code}`: the code (maybe empty), else null for any other path. */
 export function earnCodeOf(pathname: string): string | null {
-  const match = /^\/earn(?:\/([^/]*))?\/?$/.exec(pathname)
+  const match = EARN_PATH.exec(pathname)
   if (!match) return null
   try {
     return decodeURIComponent(match[1] ?? '')

@@ -2,7 +2,6 @@
  * Records a campaign page view on the visitor's click session (SPEC §7 link_clicks update, done by the
  * `record_campaign_page_view` database function: page views, a unique view once per click, source counters).
  */
-import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 
 export type CampaignPageViewVariables = { clickId: string; campaignId: string }
@@ -12,5 +11,3 @@ export async function recordCampaignPageView({ clickId, campaignId }: CampaignPa
   if (error) throw new Error(error.message)
   return data
 }
-
-export const useCampaignPageViewMutation = () => useMutation({ mutationFn: recordCampaignPageView })

@@ -3,19 +3,21 @@
  * available balance, writes the ledger row, logs it and emails the publisher).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+import { transferReferenceProblem } from '@rules/payout'
+import { ruleIssue } from '@/lib/rule-issue'
 import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { adminQueryRoot } from '@/lib/admin-query-root'
 
 export type PayoutPaidVariables = { payoutId: string; reference: string }
 
-/** The form's rule; the database checks it again. */
-export function transferReferenceError(reference: string): string | null {
-  const r = reference.trim()
-  if (r.length < 3) return 'Enter the transfer reference of the payment (at least 3 characters)'
-  if (r.length > 200) return 'The transfer reference can be at most 200 characters'
-  return null
-}
+/** The mark-paid form (@rules/payout); admin_mark_payout_paid checks the same bounds again, with the same words. */
+export const markPaidSchema = z.object({
+  reference: z.string().superRefine(ruleIssue(transferReferenceProblem)).transform((value) => value.trim()),
+})
+export type MarkPaidInput = z.input<typeof markPaidSchema>
+export type MarkPaidValues = z.output<typeof markPaidSchema>
 
 export async function markPayoutPaid({ payoutId, reference }: PayoutPaidVariables) {
   const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId, p_reference: reference.trim() })

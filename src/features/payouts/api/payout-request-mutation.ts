@@ -1,11 +1,13 @@
-/** Ask for a payout of available earnings (database function `request_payout`: minimum 50 credits). */
+/**
+ * Ask for a payout of available earnings (database function `request_payout`; the minimum is MIN_PAYOUT of
+ * supabase/functions/_shared/rules/payout.ts, which the database's bound is pinned to).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
 import { z } from 'zod'
+import { MIN_PAYOUT, PAYOUT_MESSAGES } from '@rules/payout'
 import { supabase } from '@/lib/supabase'
 import { payoutKeys } from '../keys'
-
-export const MIN_PAYOUT = 50
 
 /** The form's rules; the database checks the same again (minimum, two decimals, available). */
 export const payoutSchema = (available: number) =>
@@ -16,7 +18,7 @@ export const payoutSchema = (available: number) =>
       .min(1, 'Enter an amount')
       .regex(/^\d+(\.\d{1,2})?$/, 'Enter an amount in credits with at most two decimals, e.g. 50 or 72.50')
       .transform(Number)
-      .refine((n) => n >= MIN_PAYOUT, `The minimum payout is ${MIN_PAYOUT} credits`)
+      .refine((n) => n >= MIN_PAYOUT, PAYOUT_MESSAGES.belowMinimum)
       .refine((n) => n <= available, `You can request at most your available ${available.toFixed(2)} credits`),
   })
 export type PayoutFormInput = z.input<ReturnType<typeof payoutSchema>>

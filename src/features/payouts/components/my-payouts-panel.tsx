@@ -2,7 +2,7 @@
 import { Badge } from '@/components/ui/badge'
 import { payoutStatus } from '@/lib/vocabulary'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
-import { MIN_PAYOUT } from '../api/payout-request-mutation'
+import { MIN_PAYOUT } from '@rules/payout'
 import { useMyPayoutRequestsQuery } from '../api/my-payout-requests-query'
 import { formatCredits } from '@/lib/format'
 import { PanelState } from '@/components/panel-state'

@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import { MIN_PAYOUT, payoutSchema, usePayoutRequestMutation, type PayoutFormInput, type PayoutFormValues } from '../api/payout-request-mutation'
+import { MIN_PAYOUT } from '@rules/payout'
+import { payoutSchema, usePayoutRequestMutation, type PayoutFormInput, type PayoutFormValues } from '../api/payout-request-mutation'
 import { formatCredits } from '@/lib/format'
 
 export function PayoutRequestDialog({ userId, available }: { userId: string; available: number }) {

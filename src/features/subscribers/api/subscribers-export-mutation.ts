@@ -3,16 +3,13 @@
  * page by page from the database, RFC 4180 quoted and escaped against spreadsheet formulas).
  */
 import { useMutation } from '@tanstack/react-query'
-import { FunctionsHttpError } from '@supabase/functions-js'
+import { functionError } from '@/lib/function-error'
 import { supabase } from '@/lib/supabase'
 import { toast } from '@/lib/toast'
 
 export async function exportSubscribers(campaignId: string): Promise<void> {
   const { data, error } = await supabase.functions.invoke<string>('export-subscribers', { body: { campaignId } })
-  if (error) {
-    const body = error instanceof FunctionsHttpError ? await (error.context as Response).json().catch(() => null) : null
-    throw new Error((body as { error?: string } | null)?.error ?? error.message)
-  }
+  if (error) throw await functionError(error, 'The export failed. Please try again.')
   const blob = new Blob([data ?? ''], { type: 'text/csv;charset=utf-8' })
   const link = document.createElement('a')
   link.href = URL.createObjectURL(blob)

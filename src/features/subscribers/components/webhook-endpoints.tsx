@@ -3,68 +3,60 @@
  * pause, delete, and read each endpoint's delivery log. Events: subscriber.confirmed, subscriber.refunded,
  * signed per Standard Webhooks (verify with the `standardwebhooks` package and the secret).
  */
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { QueryError } from '@/components/query-error'
 import { useWebhookEndpointsQuery } from '../api/webhook-endpoints-query'
-import { useWebhookEndpointCreateMutation } from '../api/webhook-endpoint-create-mutation'
+import {
+  useWebhookEndpointCreateMutation,
+  webhookEndpointSchema,
+  type WebhookEndpointInput,
+  type WebhookEndpointValues,
+} from '../api/webhook-endpoint-create-mutation'
 import { useWebhookEndpointUpdateMutation } from '../api/webhook-endpoint-update-mutation'
 import { useWebhookTestMutation } from '../api/webhook-test-mutation'
 import { WebhookDeliveries } from './webhook-deliveries'
 
 type Campaign = { id: string; name: string }
 
-/** What the form checks before the database checks it again (the database also refuses private addresses). */
-export function webhookUrlError(url: string): string | null {
-  const value = url.trim()
-  if (!value) return 'Enter the URL that should receive the webhooks'
-  let parsed: URL
-  try {
-    parsed = new URL(value)
-  } catch {
-    return 'Enter a full URL, such as https://example.com/webhooks'
-  }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && parsed.hostname === '127.0.0.1')) return 'The URL must start with https://'
-  return null
-}
-
 export function WebhookEndpoints({ campaigns }: { campaigns: Campaign[] }) {
   const endpoints = useWebhookEndpointsQuery()
-  const [url, setUrl] = useState('')
-  const [campaignId, setCampaignId] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useForm<WebhookEndpointInput, unknown, WebhookEndpointValues>({
+    resolver: zodResolver(webhookEndpointSchema),
+    defaultValues: { url: '', campaignId: '' },
+  })
+  const error = form.formState.errors.url?.message
   const [secret, setSecret] = useState<string | null>(null)
   const create = useWebhookEndpointCreateMutation({
     onSuccess: (created) => {
-      setUrl('')
+      // The URL clears for the next endpoint; the newsletter choice stays, as before.
+      form.resetField('url')
       setSecret(created.secret)
     },
-    onError: (e) => setError(e.message),
+    // The database's refusal (a private address, a bad newsletter) shows where the form's own checks do.
+    onError: (e) => form.setError('url', { message: e.message }),
   })
   const update = useWebhookEndpointUpdateMutation()
   const test = useWebhookTestMutation()
   const names = new Map(campaigns.map((c) => [c.id, c.name]))
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    const problem = webhookUrlError(url)
-    setError(problem)
-    if (!problem) create.mutate({ url: url.trim(), campaignId: campaignId || null })
-  }
+  const onSubmit = form.handleSubmit(({ url, campaignId }) => create.mutate({ url, campaignId: campaignId || null }))
 
   return (
     <div className="space-y-4">
-      <form noValidate onSubmit={onSubmit} className="grid gap-3 md:grid-cols-[1fr_16rem_auto] md:items-end" data-testid="webhook-form">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-3 md:grid-cols-[1fr_16rem_auto] md:items-end" data-testid="webhook-form">
         <div className="grid gap-1.5">
           <label htmlFor="webhook-url" className="text-sm font-medium">Endpoint URL</label>
-          <Input id="webhook-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/growletter"
+          <Input id="webhook-url" {...form.register('url')} placeholder="https://example.com/webhooks/growletter"
             aria-invalid={!!error} aria-describedby={error ? 'webhook-url-error' : undefined} />
         </div>
         <div className="grid gap-1.5">
           <label htmlFor="webhook-campaign" className="text-sm font-medium">Newsletters</label>
-          <select id="webhook-campaign" value={campaignId} onChange={(e) => setCampaignId(e.target.value)}
+          <select id="webhook-campaign" {...form.register('campaignId')}
             className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-base md:text-sm">
             <option value="">All my newsletters</option>
             {campaigns.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}

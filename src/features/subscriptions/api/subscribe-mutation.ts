@@ -2,17 +2,11 @@
  * Subscribe one email to several newsletters (edge function `subscribe`): pending subscriptions and ONE
  * email. The answer lists every newsletter the email is about and is the same whether or not the address
  * already subscribes (the email says which, so only the inbox's owner learns it). Bad input answers 400 and
- * too many attempts 429, both with a readable message.
+ * too many attempts 429, both with a readable message. The form's rule is ../subscribe-rules.ts; the form loads
+ * this module when it is first used and runs `subscribe` in its own mutation.
  */
-import { useMutation } from '@tanstack/react-query'
-import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
-import { functionErrorMessage } from './function-error'
-
-export const subscribeSchema = z.object({
-  email: z.string().trim().min(1, 'Please enter your email address').email('Please enter a valid email address'),
-})
-export type SubscribeFormValues = z.infer<typeof subscribeSchema>
+import { functionErrorMessage } from '@/lib/function-error'
 
 export type SubscribeVariables = { email: string; campaignIds: string[]; audienceSourceId?: string; clickId?: string }
 export type SubscribedNewsletter = { campaignId: string; newsletterName: string }
@@ -34,5 +28,3 @@ export async function subscribe(variables: SubscribeVariables): Promise<Subscrib
   if (body.success !== true) throw new Error(typeof body.error === 'string' ? body.error : 'Please try again later')
   return { pending: list(body.pending) }
 }
-
-export const useSubscribeMutation = () => useMutation({ mutationFn: subscribe })

@@ -2,9 +2,8 @@
  * Confirms a subscription by POSTing the token to `verify-subscription` from JavaScript, so a mail scanner that
  * fetches the link confirms nothing (PRODUCT.md "Subscriptions").
  */
-import { useMutation } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
-import { functionErrorBody } from './function-error'
+import { functionErrorBody } from '@/lib/function-error'
 
 export type VerifyVariables = { token: string; email: string }
 export type VerifyResult = {
@@ -36,5 +35,3 @@ export async function verifySubscription({ token, email }: VerifyVariables): Pro
   if (!data || typeof data !== 'object') throw new Error('Unexpected answer from verification')
   return toResult(data as Record<string, unknown>)
 }
-
-export const useSubscriptionVerifyMutation = () => useMutation({ mutationFn: verifySubscription })

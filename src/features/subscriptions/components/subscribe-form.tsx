@@ -3,17 +3,31 @@
  * the page passes its own (the campaign link pages know their source and click). On success the ids join
  * `subscribed_newsletters` and the visitor is told to check their inbox.
  */
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useMutation } from '@tanstack/react-query'
 import { MailCheckIcon } from 'lucide-react'
 import { toast } from '@/lib/toast'
+import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import type { SubscribeResult, SubscribeVariables } from '../api/subscribe-mutation'
 import { addSubscribedNewsletters } from '../lib/subscribed-newsletters'
 import { readSubscriptionAttribution, type SubscriptionAttribution } from '../lib/subscription-attribution'
-import { loadSubscribeApi, useEmailField } from './use-email-field'
+import { subscribeRules } from '../subscribe-rules'
+
+type SubscribeApi = typeof import('../api/subscribe-mutation')
+
+let api: Promise<SubscribeApi> | null = null
+/**
+ * The function call downloads when the visitor starts on the form (focus), not with every newsletter page.
+ * Loaded once; a failed chunk download is retried on the next use.
+ */
+const loadSubscribeApi = () =>
+  (api ??= import('../api/subscribe-mutation').catch((error: unknown) => {
+    api = null
+    throw error
+  }))
 
 export type SubscribeTarget = { id: string; name: string }
 
@@ -31,18 +45,16 @@ export function SubscribeForm({
   title?: string
 }) {
   const id = useId()
-  // The same call as useSubscribeMutation, loaded with the schema when the form is first used.
+  // The subscribe call, downloaded when the form is first used (see loadSubscribeApi).
   const mutation = useMutation({
     mutationFn: async (variables: SubscribeVariables) => (await loadSubscribeApi()).subscribe(variables),
   })
   const [done, setDone] = useState<{ email: string; result: SubscribeResult } | null>(null)
-  const field = useEmailField()
-  const emailError = field.error
+  const form = useFormFields({ initial: { email: '' }, ...subscribeRules })
+  const emailError = form.errors.email
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const email = await field.validate()
-    if (email === null || newsletters.length === 0) return
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    if (newsletters.length === 0) return
     try {
       const result = await mutation.mutateAsync({
         email,
@@ -51,15 +63,15 @@ export function SubscribeForm({
       })
       addSubscribedNewsletters(newsletters.map((n) => n.id))
       setDone({ email, result })
-      field.reset()
+      form.reset()
       toast.success('Check your inbox', { description: `We sent an email to ${email}.` })
       onSubscribed?.(result)
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Please try again later'
-      field.setError(message)
+      form.setError('email', message)
       toast.error(`Failed to subscribe: ${message}`)
     }
-  }
+  })
 
   return (
     <div className="flex flex-col gap-4 rounded-lg border bg-card p-5 shadow-sm" data-testid="subscribe-panel">
@@ -87,13 +99,12 @@ export function SubscribeForm({
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${id}-email`}>Email address</Label>
           <Input
-            id={`${id}-email`}
             type="email"
             autoComplete="email"
             placeholder="you@example.com"
+            {...form.fieldProps('email', `${id}-email`)}
             aria-invalid={Boolean(emailError)}
-            aria-describedby={emailError ? `${id}-email-error` : undefined}
-            {...field.inputProps}
+            onFocus={() => void loadSubscribeApi().catch(() => undefined)}
           />
           {emailError && (
             <p id={`${id}-email-error`} role="alert" className="text-sm text-red-700">

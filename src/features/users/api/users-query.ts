@@ -3,6 +3,7 @@
  * profiles table). One extra row is asked for to know whether a next page exists.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
 import { userKeys } from '../keys'
 
@@ -10,6 +11,11 @@ export const USERS_PAGE_SIZE = 20
 
 export type AdminUser = { id: string; email: string | null; user_type: string; full_name: string | null; created_at: string }
 export type UsersVariables = { search: string; page: number }
+
+/** The search form: any text (admin_list_users matches it against emails and names), sent trimmed. */
+export const userSearchSchema = z.object({ search: z.string().transform((value) => value.trim()) })
+export type UserSearchInput = z.input<typeof userSearchSchema>
+export type UserSearchValues = z.output<typeof userSearchSchema>
 
 export async function getUsers({ search, page }: UsersVariables): Promise<{ rows: AdminUser[]; hasMore: boolean }> {
   const { data, error } = await supabase.rpc('admin_list_users', {

@@ -1,5 +1,7 @@
 /** Users: search by email or name, page through (newest first), and change a user's type with a reason. */
-import { useMemo, useState, type FormEvent } from 'react'
+import { useMemo, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -10,23 +12,33 @@ import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { formatDateTime } from '@/lib/format'
 import { userTypeWord } from '@/lib/vocabulary'
-import { USERS_PAGE_SIZE, useUsersQuery, type AdminUser } from '../api/users-query'
+import {
+  USERS_PAGE_SIZE,
+  userSearchSchema,
+  useUsersQuery,
+  type AdminUser,
+  type UserSearchInput,
+  type UserSearchValues,
+} from '../api/users-query'
 import { UserTypeDialog } from './user-type-dialog'
 
 const col = dataTableColumns<AdminUser>()
 
 export function UsersPanel() {
-  const [draft, setDraft] = useState('')
+  // The search that ran (what the list shows), apart from the text being typed in the form.
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(0)
   const [editing, setEditing] = useState<AdminUser | null>(null)
   const users = useUsersQuery({ search, page })
+  const form = useForm<UserSearchInput, unknown, UserSearchValues>({
+    resolver: zodResolver(userSearchSchema),
+    defaultValues: { search: '' },
+  })
 
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault()
-    setSearch(draft)
+  const onSearch = form.handleSubmit((values) => {
+    setSearch(values.search)
     setPage(0)
-  }
+  })
 
   // The list comes from admin_list_users newest first, a page at a time; its order is the database's.
   const columns = useMemo(() => [
@@ -69,10 +81,10 @@ export function UsersPanel() {
 
   return (
     <div className="space-y-4">
-      <form role="search" onSubmit={onSearch} className="flex max-w-lg items-end gap-2">
+      <form role="search" onSubmit={(event) => void onSearch(event)} className="flex max-w-lg items-end gap-2">
         <div className="grid min-w-0 flex-1 gap-1.5">
           <Label htmlFor="user-search">Search by email or name</Label>
-          <Input id="user-search" type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <Input id="user-search" type="search" {...form.register('search')} />
         </div>
         <Button type="submit">Search</Button>
       </form>

@@ -1,5 +1,5 @@
 /**
- * The deposit dialog: an amount in credits (10 to 10,000, at most two decimals), what will be charged, and
+ * The deposit dialog: an amount in credits (within the deposit limits of @rules/deposit), what will be charged, and
  * Continue, which opens the hosted checkout. Bad amounts are refused here before any call, with the words
  * the function would use; a refusal from the function shows next to the field and in a toast.
  */
@@ -19,6 +19,8 @@ import {
 } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
+import { MAX_DEPOSIT, MIN_DEPOSIT } from '@rules/deposit'
+import { numberText } from '@rules/numbers'
 import { formatCredits } from '@/lib/format'
 import {
   depositSchema,
@@ -73,7 +75,8 @@ export function DepositDialog({ trigger, defaultAmount = '', redirect = openChec
         <DialogHeader>
           <DialogTitle>Add funds</DialogTitle>
           <DialogDescription>
-            Buy credits for your campaigns: 1 credit = 1 US dollar, from 10 to 10,000 credits per payment.
+            Buy credits for your campaigns: 1 credit = 1 US dollar, from {numberText(MIN_DEPOSIT)} to{' '}
+            {numberText(MAX_DEPOSIT)} credits per payment.
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4" data-testid="deposit-form">

@@ -13,7 +13,7 @@ import {
   totpCode,
   userType,
   missingCredentials,
-} from '@/features/auth/schemas'
+} from '@/features/auth/auth-rules'
 
 describe('account form validators', () => {
   it('email: asks for it when missing (blank counts as missing), format message when malformed', () => {

@@ -1,0 +1,37 @@
+/**
+ * Edge functions answer a refusal with `{ error: '<readable message>' }` (supabase/functions/_shared/http.ts) and
+ * a status; supabase-js's functions client turns any non-2xx answer into a `FunctionsHttpError` whose own message
+ * is only "Edge Function returned a non-2xx status code", with the response in `context`. Every caller of
+ * `supabase.functions.invoke` reads the function's words through here.
+ *
+ * The class comes from `@supabase/functions-js`, the client `lib/supabase.ts` composes (not from supabase-js,
+ * which would pull the whole umbrella package into the SPA's import graph); it is the same class supabase-js
+ * re-exports.
+ */
+import { FunctionsHttpError } from '@supabase/functions-js'
+
+/** The function's JSON answer to a refused call, or null when there is none (a network error, a non-JSON body). */
+export async function functionErrorBody(error: unknown): Promise<Record<string, unknown> | null> {
+  if (!(error instanceof FunctionsHttpError)) return null
+  const context: unknown = error.context
+  if (!(context instanceof Response)) return null
+  try {
+    // A clone: a caller may still want to read the body itself.
+    const body: unknown = await context.clone().json()
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+/** The function's own message (`error` of its answer), else the client's message, else `fallback`. */
+export async function functionErrorMessage(error: unknown, fallback: string): Promise<string> {
+  const body = await functionErrorBody(error)
+  if (typeof body?.error === 'string' && body.error) return body.error
+  return error instanceof Error && error.message ? error.message : fallback
+}
+
+/** The same, as an Error to throw from a mutation. */
+export async function functionError(error: unknown, fallback: string): Promise<Error> {
+  return new Error(await functionErrorMessage(error, fallback))
+}

@@ -138,7 +138,11 @@ function driverGetter(pool: pg.Pool) {
  * Driver and REST rounds alternate (ROUNDS of each) so that the load other processes put on this
  * shared machine falls on both sides alike.
  */
-async function selectByKey(backend: Backend, driver: (id: number) => Promise<void>, proxyHeader?: string): Promise<SelectFigures> {
+async function selectByKey(
+  backend: Backend,
+  driver: (id: number) => Promise<void>,
+  proxyHeader?: string,
+): Promise<SelectFigures> {
   const key = (i: number) => 1 + ((i * 7919) % ROWS)
   const get = driver
   for (let i = 0; i < 200; i++) await get(key(i))
@@ -200,7 +204,12 @@ async function onPglite(): Promise<SelectFigures> {
   try {
     await backend.db.exec(SETUP)
     await backend.reloadSchema()
-    const ctx = { role: 'anon' as const, claims: { role: 'anon' }, headers: { 'x-forwarded-for': '127.0.0.1' }, readOnly: true }
+    const ctx = {
+      role: 'anon' as const,
+      claims: { role: 'anon' },
+      headers: { 'x-forwarded-for': '127.0.0.1' },
+      readOnly: true,
+    }
     // In process there is no round trip: the driver side is the same transaction through the Db handle.
     return await selectByKey(backend, async (id) => {
       await withRequestContext(backend.db, ctx, (tx) => tx.query(restStatement(id)))

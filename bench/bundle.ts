@@ -10,7 +10,17 @@ import { build, preview } from 'vite'
 import { chromium } from 'playwright-core'
 import { startBackend } from '../supabase/local/server'
 
-export const PUBLIC_ROUTES = ['/', '/audiences', '/newsletters', '/newsletters/unavailable', '/earn/demo-approved', '/login', '/register', '/contact', '/help']
+export const PUBLIC_ROUTES = [
+  '/',
+  '/audiences',
+  '/newsletters',
+  '/newsletters/unavailable',
+  '/earn/demo-approved',
+  '/login',
+  '/register',
+  '/contact',
+  '/help',
+]
 const ONLY = process.env.BENCH_ROUTES?.split(',')
 const BUDGET_KB = 150
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
@@ -23,7 +33,10 @@ export async function run() {
   await build({ logLevel: 'error', mode: 'production', build: { outDir, emptyOutDir: true } })
   const server = await preview({ logLevel: 'error', preview: { port: 0, host: '127.0.0.1' }, build: { outDir } })
   const appUrl = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
   const results: { route: string; kb: number; scripts: number; dashboardChunks: string[] }[] = []
   try {
     for (const route of ONLY ?? PUBLIC_ROUTES) {
@@ -32,14 +45,18 @@ export async function run() {
       const scripts = new Map<string, Buffer>()
       page.on('response', async (response) => {
         const url = response.url()
-        if (url.startsWith(appUrl) && url.endsWith('.js')) scripts.set(url, await response.body().catch(() => Buffer.alloc(0)))
+        if (url.startsWith(appUrl) && url.endsWith('.js'))
+          scripts.set(url, await response.body().catch(() => Buffer.alloc(0)))
       })
       await page.goto(`${appUrl}${route}`, { waitUntil: 'networkidle' })
       await page.waitForTimeout(300)
       const bytes = [...scripts.values()].reduce((sum, body) => sum + gzipSync(body).length, 0)
-      const dashboardChunks = [...scripts.keys()].filter((u) => /(advertiser|publisher|admin|overview|analytics|wallet)-/i.test(u))
+      const dashboardChunks = [...scripts.keys()].filter((u) =>
+        /(advertiser|publisher|admin|overview|analytics|wallet)-/i.test(u),
+      )
       if (process.env.BENCH_VERBOSE) {
-        for (const [u, body] of scripts) console.log(`    ${String(gzipSync(body).length).padStart(7)}  ${u.slice(appUrl.length)}`)
+        for (const [u, body] of scripts)
+          console.log(`    ${String(gzipSync(body).length).padStart(7)}  ${u.slice(appUrl.length)}`)
       }
       results.push({ route, kb: Number((bytes / 1024).toFixed(1)), scripts: scripts.size, dashboardChunks })
       await context.close()

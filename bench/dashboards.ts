@@ -22,7 +22,8 @@ const session = (user: string) => user.replace('-b000-', '-c000-')
 const CAMPAIGN = '00000000-0000-4000-b000-00000000c001'
 
 const ms = (ns: bigint) => Number(ns) / 1e6
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN
 
 async function seed(db: Db) {
   const started = process.hrtime.bigint()
@@ -78,43 +79,89 @@ async function seed(db: Db) {
   `)
   // On its own: VACUUM cannot run inside the transaction a multi-statement exec opens.
   await db.exec('vacuum analyze')
-  console.log(`seeded 1,000,000 clicks and 110,000 subscriptions in ${(ms(process.hrtime.bigint() - started) / 1000).toFixed(1)} s`)
+  console.log(
+    `seeded 1,000,000 clicks and 110,000 subscriptions in ${(ms(process.hrtime.bigint() - started) / 1000).toFixed(1)} s`,
+  )
 }
 
 type Who = 'advertiser' | 'publisher' | 'admin' | 'anon' | 'service_role'
 const contexts: Record<Who, Parameters<typeof withRequestContext>[1]> = {
-  advertiser: { role: 'authenticated', claims: { sub: ADVERTISER, role: 'authenticated', aal: 'aal1', session_id: session(ADVERTISER) }, headers: {} },
-  publisher: { role: 'authenticated', claims: { sub: PUBLISHER, role: 'authenticated', aal: 'aal1', session_id: session(PUBLISHER) }, headers: {} },
-  admin: { role: 'authenticated', claims: { sub: ADMIN, role: 'authenticated', aal: 'aal2', session_id: session(ADMIN) }, headers: {} },
+  advertiser: {
+    role: 'authenticated',
+    claims: { sub: ADVERTISER, role: 'authenticated', aal: 'aal1', session_id: session(ADVERTISER) },
+    headers: {},
+  },
+  publisher: {
+    role: 'authenticated',
+    claims: { sub: PUBLISHER, role: 'authenticated', aal: 'aal1', session_id: session(PUBLISHER) },
+    headers: {},
+  },
+  admin: {
+    role: 'authenticated',
+    claims: { sub: ADMIN, role: 'authenticated', aal: 'aal2', session_id: session(ADMIN) },
+    headers: {},
+  },
   anon: { role: 'anon', claims: { role: 'anon' }, headers: {} },
   service_role: { role: 'service_role', claims: { role: 'service_role' }, headers: {} },
 }
 
-const from = "current_date - 29"
+const from = 'current_date - 29'
 const to = 'current_date'
 const queries: [Who, string, string][] = [
-  ['advertiser', 'analytics: per source, 30 days', `select * from public.campaign_source_figures('${CAMPAIGN}', null, ${from}, ${to})`],
+  [
+    'advertiser',
+    'analytics: per source, 30 days',
+    `select * from public.campaign_source_figures('${CAMPAIGN}', null, ${from}, ${to})`,
+  ],
   ['advertiser', 'analytics: per source, all time', `select * from public.campaign_source_figures('${CAMPAIGN}')`],
-  ['advertiser', 'analytics: totals, 30 days', `select * from public.figure_totals('${CAMPAIGN}', null, ${from}, ${to})`],
-  ['advertiser', 'analytics: per day, 30 days', `select * from public.daily_figures('${CAMPAIGN}', null, ${from}, ${to})`],
+  [
+    'advertiser',
+    'analytics: totals, 30 days',
+    `select * from public.figure_totals('${CAMPAIGN}', null, ${from}, ${to})`,
+  ],
+  [
+    'advertiser',
+    'analytics: per day, 30 days',
+    `select * from public.daily_figures('${CAMPAIGN}', null, ${from}, ${to})`,
+  ],
   ['advertiser', 'analytics: not counted', `select * from public.not_counted_figures('${CAMPAIGN}')`],
   ['advertiser', 'overview: campaign figures', `select * from public.campaign_figures(${from}, ${to})`],
   ['advertiser', 'subscribers: first page', `select * from public.campaign_subscribers('${CAMPAIGN}', null, 25, 0)`],
   ['advertiser', 'subscribers: page 100', `select * from public.campaign_subscribers('${CAMPAIGN}', null, 25, 2475)`],
   ['advertiser', 'subscribers: count', `select public.campaign_subscriber_count('${CAMPAIGN}')`],
-  ['advertiser', 'subscribers: search', `select * from public.campaign_subscribers('${CAMPAIGN}', 'reader4242', 25, 0)`],
+  [
+    'advertiser',
+    'subscribers: search',
+    `select * from public.campaign_subscribers('${CAMPAIGN}', 'reader4242', 25, 0)`,
+  ],
   ['advertiser', 'subscribers: search count', `select public.campaign_subscriber_count('${CAMPAIGN}', 'reader4242')`],
-  ['advertiser', 'export: one 1,000-row page', `select * from public.campaign_subscribers_export('${CAMPAIGN}', now() - interval '45 days', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 1000)`],
+  [
+    'advertiser',
+    'export: one 1,000-row page',
+    `select * from public.campaign_subscribers_export('${CAMPAIGN}', now() - interval '45 days', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 1000)`,
+  ],
   ['advertiser', 'wallet: advertiser_balance', 'select * from public.advertiser_balance()'],
   ['publisher', 'stats: sources, 30 days', `select * from public.source_figures(null, ${from}, ${to})`],
-  ['publisher', 'overview: source totals, 7 days', 'select * from public.source_totals(current_date - 6, current_date)'],
+  [
+    'publisher',
+    'overview: source totals, 7 days',
+    'select * from public.source_totals(current_date - 6, current_date)',
+  ],
   ['publisher', 'stats: per source', `select * from public.publisher_figures('source', ${from}, ${to})`],
   ['publisher', 'stats: per campaign', `select * from public.publisher_figures('campaign', ${from}, ${to})`],
   ['publisher', 'stats: not counted per source', `select * from public.source_not_counted(${from}, ${to})`],
   ['publisher', 'stats: per day', `select * from public.daily_figures(null, null, ${from}, ${to})`],
-  ['admin', 'admin: campaign per source', `select * from public.campaign_source_figures('${CAMPAIGN}', null, ${from}, ${to})`],
-  ['anon', '/audiences by confirmation rate', `select id, name, quality_confirmation_rate, quality_counted_share from public.audience_sources
-     where status in ('approved', 'verified', 'live') order by quality_confirmation_rate desc nulls last, created_at desc, id desc limit 24`],
+  [
+    'admin',
+    'admin: campaign per source',
+    `select * from public.campaign_source_figures('${CAMPAIGN}', null, ${from}, ${to})`,
+  ],
+  [
+    'anon',
+    '/audiences by confirmation rate',
+    `select id, name, quality_confirmation_rate, quality_counted_share from public.audience_sources
+     where status in ('approved', 'verified', 'live') order by quality_confirmation_rate desc nulls last, created_at desc, id desc limit 24`,
+  ],
 ]
 
 async function time(db: Db, who: Who, sql: string) {
@@ -151,7 +198,9 @@ export async function run() {
     }
     const job = await time(db, 'service_role', 'select public.refresh_source_quality()')
     console.log(`refresh-source-quality job (every 10 min, not a screen): p50 ${pct(job, 50).toFixed(1)} ms`)
-    console.log(over === 0 ? `every dashboard query within ${BUDGET_MS} ms` : `${over} dashboard queries over ${BUDGET_MS} ms`)
+    console.log(
+      over === 0 ? `every dashboard query within ${BUDGET_MS} ms` : `${over} dashboard queries over ${BUDGET_MS} ms`,
+    )
     await db.close()
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})

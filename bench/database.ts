@@ -160,7 +160,13 @@ async function clicksThroughBackend(url: string) {
   const server = await import('../supabase/local/server').catch(() => null)
   if (!server) throw new Error('supabase/local/server.ts not available')
   // Distinct visitor addresses arrive in x-forwarded-for, trusted as a reverse proxy's header would be.
-  const backend = await server.startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false, clientIpHeader: 'x-forwarded-for' })
+  const backend = await server.startBackend({
+    port: 0,
+    dataDir: null,
+    databaseUrl: url,
+    seed: false,
+    clientIpHeader: 'x-forwarded-for',
+  })
   try {
     const workerData = {
       url: `${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`,
@@ -179,7 +185,10 @@ async function clicksThroughBackend(url: string) {
       worker.once('message', resolve)
       worker.once('error', reject)
     })
-    return report('track_audience_source_click via the backend over HTTP (PostgreSQL, client in a worker thread)', result)
+    return report(
+      'track_audience_source_click via the backend over HTTP (PostgreSQL, client in a worker thread)',
+      result,
+    )
   } finally {
     await backend.close()
   }

@@ -17,7 +17,6 @@ const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
 const BUDGET = { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 } as const
 
-
 export async function run() {
   const backend = await startBackend({ port: 0, dataDir: null, seed: true })
   const outDir = 'dist-bench/lighthouse'
@@ -48,9 +47,17 @@ export async function run() {
       const tbtSpread = runs.map((r) => (r.audits['total-blocking-time']?.numericValue ?? NaN).toFixed(0)).join(', ')
       const scores = Object.fromEntries(Object.keys(BUDGET).map((id) => [id, lhr.categories[id]?.score ?? 0]))
       const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN
-      results[page] = { ...scores, fcpMs: metric('first-contentful-paint'), lcpMs: metric('largest-contentful-paint'), tbtMs: metric('total-blocking-time'), cls: metric('cumulative-layout-shift') }
+      results[page] = {
+        ...scores,
+        fcpMs: metric('first-contentful-paint'),
+        lcpMs: metric('largest-contentful-paint'),
+        tbtMs: metric('total-blocking-time'),
+        cls: metric('cumulative-layout-shift'),
+      }
       const verdict = Object.entries(BUDGET).every(([id, min]) => (scores[id] ?? 0) >= min) ? 'PASS' : 'OVER'
-      const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary').map((a) => a.id)
+      const failed = Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+        .map((a) => a.id)
       console.log(
         `  ${page.padEnd(13)} performance ${scores.performance!.toFixed(2)}, accessibility ${scores.accessibility!.toFixed(2)}, ` +
           `best practices ${scores['best-practices']!.toFixed(2)}, SEO ${scores.seo!.toFixed(2)}; FCP ${(metric('first-contentful-paint') / 1000).toFixed(2)} s, ` +
@@ -59,14 +66,30 @@ export async function run() {
           (failed.length ? `\n      failing audits: ${failed.join(', ')}` : ''),
       )
       if (process.env.BENCH_VERBOSE) {
-        const shifts = (lhr.audits['layout-shifts']?.details as { items?: Array<{ node?: { snippet?: string }; score?: number }> } | undefined)?.items ?? []
-        for (const item of shifts) console.log(`      layout shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`)
-        const tasks = (lhr.audits['bootup-time']?.details as { items?: Array<{ url: string; scripting: number }> } | undefined)?.items ?? []
+        const shifts =
+          (
+            lhr.audits['layout-shifts']?.details as
+              { items?: Array<{ node?: { snippet?: string }; score?: number }> } | undefined
+          )?.items ?? []
+        for (const item of shifts)
+          console.log(`      layout shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`)
+        const tasks =
+          (lhr.audits['bootup-time']?.details as { items?: Array<{ url: string; scripting: number }> } | undefined)
+            ?.items ?? []
         for (const task of tasks.slice(0, 5)) console.log(`      script ${task.scripting.toFixed(0)} ms: ${task.url}`)
-        const work = (lhr.audits['mainthread-work-breakdown']?.details as { items?: Array<{ groupLabel: string; duration: number }> } | undefined)?.items ?? []
+        const work =
+          (
+            lhr.audits['mainthread-work-breakdown']?.details as
+              { items?: Array<{ groupLabel: string; duration: number }> } | undefined
+          )?.items ?? []
         console.log(`      main thread: ${work.map((w) => `${w.groupLabel} ${w.duration.toFixed(0)} ms`).join(', ')}`)
-        const long = (lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? []
-        for (const task of long) console.log(`      long task ${task.duration.toFixed(0)} ms at ${task.startTime.toFixed(0)} ms: ${task.url}`)
+        const long =
+          (
+            lhr.audits['long-tasks']?.details as
+              { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined
+          )?.items ?? []
+        for (const task of long)
+          console.log(`      long task ${task.duration.toFixed(0)} ms at ${task.startTime.toFixed(0)} ms: ${task.url}`)
       }
     }
     console.log(`  at end: ${machineLoad()}`)

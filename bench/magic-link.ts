@@ -148,13 +148,23 @@ async function earnRun(browser: Browser, appUrl: string, apiUrl: string): Promis
   // The click id as the flow stored it (SPEC §3 `source_attribution`): the page that sent it is gone.
   const clickId = await page.evaluate(() => {
     try {
-      return (JSON.parse(localStorage.getItem('source_attribution') ?? 'null') as { clickId?: string } | null)?.clickId ?? null
+      return (
+        (JSON.parse(localStorage.getItem('source_attribution') ?? 'null') as { clickId?: string } | null)?.clickId ??
+        null
+      )
     } catch {
       return null
     }
   })
   await context.close()
-  return { elapsed: redirect.at, wall, backendRequests: requests.count, scriptKb: scriptBytes / 1024, clickId, firstRequest: captured }
+  return {
+    elapsed: redirect.at,
+    wall,
+    backendRequests: requests.count,
+    scriptKb: scriptBytes / 1024,
+    clickId,
+    firstRequest: captured,
+  }
 }
 
 /** One cold visit of the static page: the moment it called `location.replace`, on its own clock. */
@@ -237,7 +247,9 @@ export async function run() {
     console.log(
       `  ratio of the p50s: ${ratio.toFixed(2)} (budget ≤ ${BUDGET_RATIO}) ${ratio <= BUDGET_RATIO ? 'OK' : 'OVER'}`,
     )
-    console.log(`  wall clock incl. Chromium starting the navigation, to /newsletters committed: p50 ${percentile(wallTimings, 50).toFixed(0)} ms`)
+    console.log(
+      `  wall clock incl. Chromium starting the navigation, to /newsletters committed: p50 ${percentile(wallTimings, 50).toFixed(0)} ms`,
+    )
     const maxKb = Math.max(...scriptKbs)
     console.log(
       `  JavaScript before the redirect: ${maxKb.toFixed(1)} KB gzip (budget ≤ ${BUDGET_JS_KB} KB) ${maxKb <= BUDGET_JS_KB ? 'OK' : 'OVER'}`,

@@ -102,7 +102,10 @@ async function driverHot(url: string): Promise<Round> {
     Array.from({ length: CONCURRENCY }, async () => {
       while (Date.now() < end) {
         const i = visitor++
-        const headers = JSON.stringify({ 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 'user-agent': browserUa })
+        const headers = JSON.stringify({
+          'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+          'user-agent': browserUa,
+        })
         const t0 = performance.now()
         try {
           await pool.query(
@@ -134,14 +137,28 @@ export async function run() {
   const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
   try {
     await seed(url)
-    console.log(`Clicks at concurrency ${CONCURRENCY}, one hot source vs ${SOURCES} sources, PostgreSQL, ${ROUNDS} alternated rounds of ${SECONDS / ROUNDS} s`)
+    console.log(
+      `Clicks at concurrency ${CONCURRENCY}, one hot source vs ${SOURCES} sources, PostgreSQL, ${ROUNDS} alternated rounds of ${SECONDS / ROUNDS} s`,
+    )
     console.log(`  at start: ${machineLoad()}`)
-    const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: url, seed: false, clientIpHeader: 'x-forwarded-for', cron: false })
+    const backend = await startBackend({
+      port: 0,
+      dataDir: null,
+      databaseUrl: url,
+      seed: false,
+      clientIpHeader: 'x-forwarded-for',
+      cron: false,
+    })
     const worker = new Worker(LOAD, {
       eval: true,
       workerData: {
         url: `${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`,
-        headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}`, 'content-type': 'application/json', 'user-agent': browserUa },
+        headers: {
+          apikey: backend.anonKey,
+          authorization: `Bearer ${backend.anonKey}`,
+          'content-type': 'application/json',
+          'user-agent': browserUa,
+        },
         concurrency: CONCURRENCY,
         sources: SOURCES,
       },
@@ -168,11 +185,19 @@ export async function run() {
     const ratio = rate(hot) / rate(spread)
     const p99Ratio = p99(hot.latencies) / p99(spread.latencies)
     const verdict = (ok: boolean) => (ok ? 'within budget' : 'OVER BUDGET')
-    console.log(`  spread over ${SOURCES} sources: ${rate(spread).toFixed(0)} clicks/s, p99 ${p99(spread.latencies).toFixed(1)} ms, errors ${spread.errors}`)
-    console.log(`  one hot source:              ${rate(hot).toFixed(0)} clicks/s, p99 ${p99(hot.latencies).toFixed(1)} ms, errors ${hot.errors}`)
-    console.log(`  driver, one round trip, hot: ${rate(driver).toFixed(0)} clicks/s, p99 ${p99(driver.latencies).toFixed(1)} ms, errors ${driver.errors}`)
-    console.log(`  hot vs spread: ${(ratio * 100).toFixed(0)}% (budget ≥ ${HOT_RATIO_BUDGET * 100}%: ${verdict(ratio >= HOT_RATIO_BUDGET)}); ` +
-      `p99 ratio ${p99Ratio.toFixed(2)} (budget ≤ ${P99_RATIO_BUDGET}: ${verdict(p99Ratio <= P99_RATIO_BUDGET)})`)
+    console.log(
+      `  spread over ${SOURCES} sources: ${rate(spread).toFixed(0)} clicks/s, p99 ${p99(spread.latencies).toFixed(1)} ms, errors ${spread.errors}`,
+    )
+    console.log(
+      `  one hot source:              ${rate(hot).toFixed(0)} clicks/s, p99 ${p99(hot.latencies).toFixed(1)} ms, errors ${hot.errors}`,
+    )
+    console.log(
+      `  driver, one round trip, hot: ${rate(driver).toFixed(0)} clicks/s, p99 ${p99(driver.latencies).toFixed(1)} ms, errors ${driver.errors}`,
+    )
+    console.log(
+      `  hot vs spread: ${(ratio * 100).toFixed(0)}% (budget ≥ ${HOT_RATIO_BUDGET * 100}%: ${verdict(ratio >= HOT_RATIO_BUDGET)}); ` +
+        `p99 ratio ${p99Ratio.toFixed(2)} (budget ≤ ${P99_RATIO_BUDGET}: ${verdict(p99Ratio <= P99_RATIO_BUDGET)})`,
+    )
     console.log(`  at end: ${machineLoad()}`)
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})

@@ -41,12 +41,19 @@ const median = (xs: number[]) => {
   return s.length ? (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2 : NaN
 }
 const verdict = (ok: boolean) => (ok ? 'within budget' : 'OVER BUDGET')
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ')
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 
 /** A copy of the working tree as a clone would have it: git's files, no ignored ones, node_modules linked. */
 async function copyOfRepo(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'growletter-clone-'))
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repo, encoding: 'utf8' })
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repo,
+    encoding: 'utf8',
+  })
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`)
   const files = listed.stdout.split('\0').filter((f) => f && existsSync(path.join(repo, f)))
   for (const file of files) {
@@ -61,9 +68,15 @@ async function copyOfRepo(): Promise<string> {
 async function timeStart(cwd: string, env: Record<string, string>): Promise<StartRun> {
   const url = `http://127.0.0.1:${PORTS.BACKEND_PORT}/auth/v1/health`
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...PORTS, ...env, BACKEND_TIMING: '1' }
-  for (const name of ['DATABASE_URL', 'BACKEND_DATA_DIR', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'BACKEND_LOG']) delete childEnv[name]
+  for (const name of ['DATABASE_URL', 'BACKEND_DATA_DIR', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'BACKEND_LOG'])
+    delete childEnv[name]
   const started = performance.now()
-  const child = spawn('npm', ['run', '--silent', 'backend'], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawn('npm', ['run', '--silent', 'backend'], {
+    cwd,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   let output = ''
   child.stdout.on('data', (d: Buffer) => (output += d))
   child.stderr.on('data', (d: Buffer) => (output += d))
@@ -72,7 +85,10 @@ async function timeStart(cwd: string, env: Record<string, string>): Promise<Star
     let healthMs = 0
     while (!healthMs) {
       if (child.exitCode !== null) throw new Error(`npm run backend exited (${child.exitCode}):\n${output}`)
-      const ok = await fetch(url).then((r) => r.status === 200, () => false)
+      const ok = await fetch(url).then(
+        (r) => r.status === 200,
+        () => false,
+      )
       if (ok) healthMs = performance.now() - started
       else await new Promise((r) => setTimeout(r, 10))
     }
@@ -136,7 +152,10 @@ export async function run() {
     clones.push(noTemplate)
     await mkdir(path.join(noTemplate, '.bench-tmp'))
     const emptyCache = path.join(noTemplate, '.bench-empty-cache')
-    const without = await timeStart(noTemplate, { TMPDIR: path.join(noTemplate, '.bench-tmp'), GROWLETTER_CACHE_DIR: emptyCache })
+    const without = await timeStart(noTemplate, {
+      TMPDIR: path.join(noTemplate, '.bench-tmp'),
+      GROWLETTER_CACHE_DIR: emptyCache,
+    })
 
     const origins = [...new Set(fresh.map((r) => r.timing.origin))].join(', ')
     const freshMedian = median(fresh.map((r) => r.healthMs))
@@ -150,7 +169,9 @@ export async function run() {
         `(budget ≤ ${EXISTING_BUDGET_MS} ms: ${verdict(existingReady <= EXISTING_BUDGET_MS)}); spawn to health 200 median ${fmt(median(existing.map((r) => r.healthMs)))}\n` +
         `    ${describe(existing)}`,
     )
-    console.log(`memory after a first start (RSS of the backend): median ${median(fresh.map((r) => r.timing.rssMb)).toFixed(0)} MB`)
+    console.log(
+      `memory after a first start (RSS of the backend): median ${median(fresh.map((r) => r.timing.rssMb)).toFixed(0)} MB`,
+    )
     console.log(
       `for comparison, a fresh clone without the template (npm ci --ignore-scripts; ${without.timing.origin}): ${fmt(without.healthMs)}, ` +
         `CPU ${fmt(without.timing.cpuMs)} (main thread ${without.timing.mainThreadCpuMs ?? 'n/a'} ms)\n    steps: ${phaseList([without])}`,

@@ -11,11 +11,20 @@ import { DevMailbox, verifyLinkIn } from './pages/mailbox'
 const CONFIRM_SUBJECT = /Confirm your/i
 const RESET_SUBJECT = /Reset your/i
 
-test('a new influencer registers, confirms from the mailbox and lands on the influencer dashboard', async ({ page, request }) => {
+test('a new influencer registers, confirms from the mailbox and lands on the influencer dashboard', async ({
+  page,
+  request,
+}) => {
   const auth = new AuthPages(page)
   const mailbox = new DevMailbox(request)
   const email = uniqueEmail('influencer')
-  await auth.register({ role: 'publisher', firstName: 'Ines', lastName: 'Influencer', email, password: 'a-long-secret-1' })
+  await auth.register({
+    role: 'publisher',
+    firstName: 'Ines',
+    lastName: 'Influencer',
+    email,
+    password: 'a-long-secret-1',
+  })
 
   const confirmation = await mailbox.waitForEmail(email, CONFIRM_SUBJECT)
   await page.goto(verifyLinkIn(confirmation))
@@ -31,7 +40,13 @@ test('a new advertiser confirms by email and starts with the 10-credit bonus', a
   const auth = new AuthPages(page)
   const mailbox = new DevMailbox(request)
   const email = uniqueEmail('advertiser')
-  await auth.register({ role: 'advertiser', firstName: 'Arlo', lastName: 'Advertiser', email, password: 'a-long-secret-2' })
+  await auth.register({
+    role: 'advertiser',
+    firstName: 'Arlo',
+    lastName: 'Advertiser',
+    email,
+    password: 'a-long-secret-2',
+  })
 
   await page.goto(verifyLinkIn(await mailbox.waitForEmail(email, CONFIRM_SUBJECT)))
   await expect(page).toHaveURL(/\/dashboard\/advertiser$/)
@@ -82,7 +97,13 @@ test('logging in before confirming explains why and offers a new email', async (
   const auth = new AuthPages(page)
   const mailbox = new DevMailbox(request)
   const email = uniqueEmail('unconfirmed')
-  await auth.register({ role: 'advertiser', firstName: 'Una', lastName: 'Confirmed', email, password: 'a-long-secret-3' })
+  await auth.register({
+    role: 'advertiser',
+    firstName: 'Una',
+    lastName: 'Confirmed',
+    email,
+    password: 'a-long-secret-3',
+  })
   await mailbox.waitForEmail(email, CONFIRM_SUBJECT)
   const before = (await mailbox.messagesTo(email)).length
 

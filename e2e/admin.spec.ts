@@ -35,7 +35,10 @@ test('a newsletter rejected with a reason shows the advertiser that reason', asy
   const admin = new AdminReviewQueue(await adminContext.newPage())
   await admin.logIn()
   // Rejecting without a reason is refused in the dialog before anything is sent.
-  await admin.campaign(name).getByRole('button', { name: `Reject ${name}` }).click()
+  await admin
+    .campaign(name)
+    .getByRole('button', { name: `Reject ${name}` })
+    .click()
   const dialog = admin.page.getByRole('dialog')
   await dialog.getByRole('button', { name: 'Reject', exact: true }).click()
   await expect(dialog.getByText('Give a reason: the owner sees it and it is kept in the audit log.')).toBeVisible()

@@ -46,7 +46,10 @@ test('an advertiser lists a newsletter, an admin approves it, and it becomes act
   await expect(admin.campaign(name)).toBeVisible()
   await expectNoSeriousA11yViolations(admin.page)
   // The preview is a child of the review queue in the route table: its way in is this link, and back.
-  await admin.campaign(name).getByRole('link', { name: `Preview ${name}` }).click()
+  await admin
+    .campaign(name)
+    .getByRole('link', { name: `Preview ${name}` })
+    .click()
   await expect(admin.page.getByTestId('admin-preview-note')).toContainText('pending_review')
   await expect(admin.page).toHaveTitle(/^Newsletter preview · Admin · /)
   await admin.page.goBack()
@@ -72,7 +75,10 @@ test('the analytics and wallet pages show the demo advertiser their numbers', as
   await expectNoSeriousA11yViolations(page)
   // On a phone the tables become cards and the sections sit behind one button that names the current one.
   await page.setViewportSize({ width: 375, height: 800 })
-  await page.getByRole('navigation', { name: 'Advertiser dashboard' }).getByRole('button', { name: /Analytics/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Advertiser dashboard' })
+    .getByRole('button', { name: /Analytics/ })
+    .click()
   await expect(page.getByRole('menuitem', { name: 'Wallet' })).toBeVisible()
   await page.keyboard.press('Escape')
   await expectNoSeriousA11yViolations(page)

@@ -37,7 +37,9 @@ async function openOnboarding(page: Page) {
   return { account, returnUrl }
 }
 
-test('the onboarding page passes axe on a phone, and "Finish onboarding" returns with payouts enabled', async ({ page }) => {
+test('the onboarding page passes axe on a phone, and "Finish onboarding" returns with payouts enabled', async ({
+  page,
+}) => {
   const { account, returnUrl } = await openOnboarding(page)
   const results = await new AxeBuilder({ page }).analyze()
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -46,7 +48,10 @@ test('the onboarding page passes axe on a phone, and "Finish onboarding" returns
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   await page.getByRole('button', { name: 'Finish onboarding' }).click()
   await expect(page).toHaveURL(returnUrl)
-  expect(await stripeApi(`accounts/${account.id}`, {}, 'GET')).toMatchObject({ payouts_enabled: true, details_submitted: true })
+  expect(await stripeApi(`accounts/${account.id}`, {}, 'GET')).toMatchObject({
+    payouts_enabled: true,
+    details_submitted: true,
+  })
 })
 
 test('"Simulate a rejected account" returns with the account rejected', async ({ page }) => {

@@ -72,7 +72,11 @@ test('an advertiser deposits 25 through the local checkout and sees +25.00 exact
 
   // The receipt goes out through the notification queue: wait for it, then make sure it came once.
   const receipts = async () => {
-    const messages = (await (await fetch(`${E2E.mailboxUrl}/api/messages`)).json()) as { to: string; subject: string; text: string }[]
+    const messages = (await (await fetch(`${E2E.mailboxUrl}/api/messages`)).json()) as {
+      to: string
+      subject: string
+      text: string
+    }[]
     return messages.filter((m) => m.to.includes(DEMO_ADVERTISER) && m.text.includes(sessionId)).map((m) => m.subject)
   }
   await expect.poll(receipts).toEqual(['Receipt: 25.00 credits added to your wallet'])

@@ -122,7 +122,9 @@ async function visit(page: Page, path: string, first: boolean) {
 /** The page is ready once it shows its heading and nothing says it is still loading. */
 async function settle(page: Page) {
   await expect(page.locator('main h1').first()).toBeVisible()
-  await expect(page.locator('main [role="status"][aria-label^="Loading"], main [data-testid$="-skeleton"]')).toHaveCount(0)
+  await expect(
+    page.locator('main [role="status"][aria-label^="Loading"], main [data-testid$="-skeleton"]'),
+  ).toHaveCount(0)
 }
 
 async function checkPage(page: Page, withAxe: boolean, overflowOnly: boolean) {
@@ -136,7 +138,9 @@ async function checkPage(page: Page, withAxe: boolean, overflowOnly: boolean) {
     for (const image of images) image.loading = 'eager'
     await Promise.all(images.map((image) => image.decode().catch(() => undefined)))
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
-    return Array.from(document.images).filter((image) => image.complete && image.naturalWidth === 0).map((image) => image.src.slice(0, 80))
+    return Array.from(document.images)
+      .filter((image) => image.complete && image.naturalWidth === 0)
+      .map((image) => image.src.slice(0, 80))
   })
   expect.soft(broken, 'broken images').toEqual([])
 
@@ -179,7 +183,9 @@ for (const [viewportName, viewport] of Object.entries(viewports)) {
   }
 }
 
-test('the two-factor QR code on the account page loads and is the otpauth:// URI the server issued', async ({ browser }) => {
+test('the two-factor QR code on the account page loads and is the otpauth:// URI the server issued', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ storageState: await stateOf(browser, 'publisher') })
   const page = await context.newPage()
   await page.goto('/dashboard/account')

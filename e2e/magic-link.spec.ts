@@ -10,7 +10,13 @@ import { Directory } from './pages/directory'
 
 const APPROVED_ID = '10000000-0000-4000-a000-000000000001'
 
-type ClickRow = { id: string; counted: boolean; not_counted_reason: string | null; browser: string | null; fingerprint: string | null }
+type ClickRow = {
+  id: string
+  counted: boolean
+  not_counted_reason: string | null
+  browser: string | null
+  fingerprint: string | null
+}
 
 /** The newest clicks of a source, read with the service-role key (a visitor cannot read clicks). */
 async function clicksOf(request: APIRequestContext, sourceId: string): Promise<ClickRow[]> {
@@ -38,8 +44,14 @@ test('an approved source: /newsletters with the query, the storage keys and one 
   expect(rpcCalls.filter((u) => u.includes('/rpc/track_audience_source_click'))).toHaveLength(1)
 
   const stored = await directory.localStorage([
-    'audience_source_id', 'source_name', 'source_unified_code', 'magic_link_source', 'source_attribution',
-    'magic_link_timestamp', 'source_attribution_timestamp', 'source_attribution_page',
+    'audience_source_id',
+    'source_name',
+    'source_unified_code',
+    'magic_link_source',
+    'source_attribution',
+    'magic_link_timestamp',
+    'source_attribution_timestamp',
+    'source_attribution_page',
   ])
   expect(stored).toMatchObject({
     audience_source_id: APPROVED_ID,
@@ -92,7 +104,9 @@ test('the directory lists the seeded public sources with their badges', async ({
   await directory.open()
   await expect(directory.cards().first()).toBeVisible()
   await expect(page.getByTestId('audience-count')).toHaveText(/^\d+ audience sources?$/)
-  await expect(directory.cards().filter({ hasText: "Pat's Product Notes" }).getByTestId('status-badge')).toHaveText('Verified')
+  await expect(directory.cards().filter({ hasText: "Pat's Product Notes" }).getByTestId('status-badge')).toHaveText(
+    'Verified',
+  )
   await expect(directory.cards().filter({ hasText: 'Sam Builds Live' }).getByTestId('status-badge')).toHaveText('Live')
   await expect(directory.cards().filter({ hasText: 'Deal Blaster' })).toHaveCount(0)
 })

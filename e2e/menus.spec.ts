@@ -81,7 +81,8 @@ const mobileMenu: MenuKind = {
 
 /** The page shown now: its address, once its own heading is there (the previous page's is marked stale). */
 async function arrive(page: Page, from: string | null) {
-  if (from !== null) await expect.poll(() => pathOf(page), { message: 'the click leads to another page' }).not.toBe(from)
+  if (from !== null)
+    await expect.poll(() => pathOf(page), { message: 'the click leads to another page' }).not.toBe(from)
   const heading = page.locator('main h1:not([data-stale])').first()
   await expect(heading).toBeVisible()
   const text = (await heading.textContent())!.trim()
@@ -122,14 +123,18 @@ function expectAllReached(reached: Map<string, string>, role: MenuRole, how: str
 }
 
 for (const role of Object.keys(rolePages) as MenuRole[]) {
-  test(`the ${role} reaches every page of theirs from the landing page through the desk's sidebar`, async ({ page }) => {
+  test(`the ${role} reaches every page of theirs from the landing page through the desk's sidebar`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewports.desk)
     await signIn(page, role)
     expect(pathOf(page)).toBe(dashboardOf[role])
     expectAllReached(await walk(page, role, sidebar), role, sidebar.name)
   })
 
-  test(`the ${role} reaches every page of theirs on a phone, through the section switcher and the slide-in menu`, async ({ page }) => {
+  test(`the ${role} reaches every page of theirs on a phone, through the section switcher and the slide-in menu`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewports.phone)
     await signIn(page, role)
     expect(pathOf(page)).toBe(dashboardOf[role])

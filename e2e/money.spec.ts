@@ -22,7 +22,12 @@ async function service(request: APIRequestContext, method: 'GET' | 'PATCH', path
   const { serviceRoleKey } = await apiKeys()
   const response = await request.fetch(`${E2E.apiUrl}/rest/v1/${path}`, {
     method,
-    headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}`, 'Content-Type': 'application/json', Prefer: 'return=representation' },
+    headers: {
+      apikey: serviceRoleKey,
+      Authorization: `Bearer ${serviceRoleKey}`,
+      'Content-Type': 'application/json',
+      Prefer: 'return=representation',
+    },
     data,
   })
   expect(response.ok(), await response.text()).toBe(true)
@@ -38,7 +43,13 @@ const readerAgent = (version: number) =>
   `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version}.0.0.0 Safari/537.36`
 
 /** A reader follows the demo publisher's magic link, subscribes to the newsletters and confirms each one. */
-async function countedSubscribers(browser: Browser, request: APIRequestContext, agent: string, email: string, newsletters: string[]) {
+async function countedSubscribers(
+  browser: Browser,
+  request: APIRequestContext,
+  agent: string,
+  email: string,
+  newsletters: string[],
+) {
   const page = await (await browser.newContext({ userAgent: agent })).newPage()
   await new Directory(page).followMagicLink('demo-approved')
   const list = new NewslettersPage(page)
@@ -52,14 +63,21 @@ async function countedSubscribers(browser: Browser, request: APIRequestContext, 
     await expect(page.getByTestId('confirmation')).toHaveAttribute('data-state', 'success')
   }
   await page.context().close()
-  const rows = await service(request, 'GET', `newsletter_subscriptions?select=id,counted,not_counted_reason&email=eq.${encodeURIComponent(email)}`)
+  const rows = await service(
+    request,
+    'GET',
+    `newsletter_subscriptions?select=id,counted,not_counted_reason&email=eq.${encodeURIComponent(email)}`,
+  )
   expect(rows.map((r) => [r.counted, r.not_counted_reason])).toEqual(newsletters.map(() => [true, null]))
   return rows.map((r) => r.id as string)
 }
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''))
 
-test('earnings settle by themselves and are paid out; an upheld dispute refunds the advertiser', async ({ browser, request }) => {
+test('earnings settle by themselves and are paid out; an upheld dispute refunds the advertiser', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(360_000)
   const run = Date.now().toString(36)
   const mailbox = new DevMailbox(request)
@@ -73,7 +91,10 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const before = credits(await available.textContent())
 
   // Two subscribers (25.00 and 4.00 credits: 23.20 earned after the 20% fee), screening backdated: a week passes.
-  const paidIds = await countedSubscribers(browser, request, readerAgent(127), `payout-${run}@growletter-readers.dev`, ['Founder Finance', 'The Growth Memo'])
+  const paidIds = await countedSubscribers(browser, request, readerAgent(127), `payout-${run}@growletter-readers.dev`, [
+    'Founder Finance',
+    'The Growth Memo',
+  ])
   await service(request, 'PATCH', `wallet_transactions?subscription_id=in.(${paidIds.join(',')})&status=eq.pending`, {
     available_at: new Date(Date.now() - 60_000).toISOString(),
   })
@@ -109,7 +130,11 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const outcome = advertiser.getByTestId('dispute-row').filter({ hasText: reason })
   await expect(outcome).toContainText('Upheld')
   await expect(outcome.getByTestId('dispute-outcome')).toContainText('Refunded 1 subscriber (3.00 credits)')
-  const holds = await service(request, 'GET', `wallet_transactions?select=type,status&subscription_id=eq.${disputedId}&order=type`)
+  const holds = await service(
+    request,
+    'GET',
+    `wallet_transactions?select=type,status&subscription_id=eq.${disputedId}&order=type`,
+  )
   expect(holds).toEqual(
     expect.arrayContaining([
       { type: 'earning', status: 'canceled' },
@@ -155,6 +180,9 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const paid = publisher.getByTestId('payout-row').filter({ hasText: reference })
   await expect(paid).toContainText('Paid')
   await expect(paid).toContainText(amount)
-  const email = await mailbox.waitForEmail(DEMO_PUBLISHER, new RegExp(`^Your payout of ${amount.replace('.', '\\.')} is on its way$`))
+  const email = await mailbox.waitForEmail(
+    DEMO_PUBLISHER,
+    new RegExp(`^Your payout of ${amount.replace('.', '\\.')} is on its way$`),
+  )
   expect(email.text).toContain(`Transfer reference: ${reference}.`)
 })

@@ -27,7 +27,10 @@ const backend = await startBackend({
 process.env.VITE_SUPABASE_URL = backend.apiUrl
 process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
 await build({ logLevel: 'warn', mode: 'production', build: { outDir: 'dist-e2e', emptyOutDir: true } })
-const server = await preview({ preview: { port: E2E.appPort, host: '127.0.0.1', strictPort: true }, build: { outDir: 'dist-e2e' } })
+const server = await preview({
+  preview: { port: E2E.appPort, host: '127.0.0.1', strictPort: true },
+  build: { outDir: 'dist-e2e' },
+})
 console.log(`e2e stack ready: app ${E2E.appUrl}, api ${backend.apiUrl}, mailbox ${backend.mailboxUrl}`)
 
 const stop = async () => {

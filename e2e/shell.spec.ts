@@ -2,7 +2,17 @@
 import { expect, test } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 
-const PUBLIC_PAGES = ['/help', '/terms', '/privacy', '/about', '/cookies', '/gdpr', '/contact', '/forgot-password', '/no-such-page']
+const PUBLIC_PAGES = [
+  '/help',
+  '/terms',
+  '/privacy',
+  '/about',
+  '/cookies',
+  '/gdpr',
+  '/contact',
+  '/forgot-password',
+  '/no-such-page',
+]
 
 test('visitors get the navigation, Log in / Sign Up and the footer', async ({ page }) => {
   await page.goto('/about')
@@ -11,7 +21,9 @@ test('visitors get the navigation, Log in / Sign Up and the footer', async ({ pa
   await expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page')
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign Up' })).toBeVisible()
   const footer = page.getByRole('contentinfo')
-  await expect(footer).toContainText('The best platform to connect newsletters to influencers for explosive newsletter growth.')
+  await expect(footer).toContainText(
+    'The best platform to connect newsletters to influencers for explosive newsletter growth.',
+  )
   await expect(footer).toContainText(`© ${new Date().getFullYear()}`)
   await expect(footer.getByRole('link', { name: /Featured on Product Hunt/ })).toBeVisible()
   await footer.getByRole('link', { name: 'Cookie Policy' }).click()
@@ -22,13 +34,17 @@ test('visitors get the navigation, Log in / Sign Up and the footer', async ({ pa
 test('the landing page shows newsletters and audiences from the database', async ({ page }) => {
   await page.goto('/')
   await expect(page.getByRole('list', { name: 'active newsletters' }).getByRole('listitem').first()).toBeVisible()
-  await expect(page.getByRole('list', { name: 'verified audience sources' }).getByRole('listitem').first()).toBeVisible()
+  await expect(
+    page.getByRole('list', { name: 'verified audience sources' }).getByRole('listitem').first(),
+  ).toBeVisible()
 })
 
 test.describe('on a 390 px phone', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 
-  test('the menu slides in, highlights the route, traps focus, and closes on Escape and on navigation', async ({ page }) => {
+  test('the menu slides in, highlights the route, traps focus, and closes on Escape and on navigation', async ({
+    page,
+  }) => {
     await page.goto('/help')
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign Up' })).toHaveCount(0)
     const button = page.getByRole('button', { name: 'Open menu' })
@@ -57,7 +73,9 @@ test.describe('on a 390 px phone', () => {
     await page.getByRole('button', { name: 'Open menu' }).click()
     await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible()
     const results = await new AxeBuilder({ page }).analyze()
-    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+    expect(
+      results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([])
   })
 })
 

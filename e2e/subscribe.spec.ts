@@ -28,15 +28,26 @@ async function serviceGet<T>(request: APIRequestContext, path: string): Promise<
   return (await response.json()) as T
 }
 
-type Subscription = { campaign_id: string; status: string; counted: boolean; not_counted_reason: string | null; audience_source_id: string | null }
+type Subscription = {
+  campaign_id: string
+  status: string
+  counted: boolean
+  not_counted_reason: string | null
+  audience_source_id: string | null
+}
 
 test.describe('a reader who has not clicked this source before', () => {
   // A visitor is IP + browser (PRODUCT "visitor hash"); every browser of the suite is 127.0.0.1, and
   // magic-link.spec clicks the same source, which would make this click a duplicate_visitor (not counted,
   // so the subscription would be no_click). Another browser version is another visitor.
-  test.use({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36' })
+  test.use({
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36',
+  })
 
-  test('two newsletters, one email, two links: success, then already confirmed, counted for the source', async ({ page, request }) => {
+  test('two newsletters, one email, two links: success, then already confirmed, counted for the source', async ({
+    page,
+    request,
+  }) => {
     const email = `reader-${Date.now().toString(36)}@growletter-readers.dev`
     await new Directory(page).followMagicLink('demo-approved')
     await expect(page).toHaveURL(/\/newsletters\?source=demo-approved/)
@@ -44,7 +55,9 @@ test.describe('a reader who has not clicked this source before', () => {
     const newsletters = new NewslettersPage(page)
     await newsletters.pick('The Frontend Brief', 'Design Dispatch')
     await newsletters.subscribe(email)
-    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('subscribed_newsletters') ?? '[]'))).toHaveLength(2)
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('subscribed_newsletters') ?? '[]'))).toHaveLength(
+      2,
+    )
 
     const mailbox = new Mailbox(request)
     const messages = await mailbox.waitForMessagesTo(email)
@@ -55,7 +68,10 @@ test.describe('a reader who has not clicked this source before', () => {
     // A mail scanner fetching the link (no JavaScript) must not confirm anything.
     const scanned = await request.get(links[0].replace(/^https?:\/\/[^/]+/, E2E.appUrl))
     expect(scanned.ok()).toBe(true)
-    const pendingRows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}`)
+    const pendingRows = await serviceGet<Subscription[]>(
+      request,
+      `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}`,
+    )
     expect(pendingRows.map((r) => r.status)).toEqual(['pending', 'pending'])
     expect(pendingRows.every((r) => r.audience_source_id === APPROVED_ID)).toBe(true)
 
@@ -71,7 +87,10 @@ test.describe('a reader who has not clicked this source before', () => {
     await expect(confirmation).toHaveAttribute('data-state', 'already-confirmed')
     await expect(page.getByRole('link', { name: 'Return to Home' })).toBeVisible()
 
-    const rows = await serviceGet<Subscription[]>(request, `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`)
+    const rows = await serviceGet<Subscription[]>(
+      request,
+      `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`,
+    )
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ counted: true, not_counted_reason: null })
   })
@@ -88,10 +107,17 @@ test('an expired link: the expired state and its texts', async ({ page, request 
 
   // 48 hours pass: move the expiry into the past with the service role, as time would.
   const { serviceRoleKey } = await apiKeys()
-  const patched = await request.patch(`${E2E.apiUrl}/rest/v1/newsletter_subscriptions?email=eq.${encodeURIComponent(email)}`, {
-    headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}`, 'Content-Type': 'application/json' },
-    data: { token_expires_at: new Date(Date.now() - 60_000).toISOString() },
-  })
+  const patched = await request.patch(
+    `${E2E.apiUrl}/rest/v1/newsletter_subscriptions?email=eq.${encodeURIComponent(email)}`,
+    {
+      headers: {
+        apikey: serviceRoleKey,
+        Authorization: `Bearer ${serviceRoleKey}`,
+        'Content-Type': 'application/json',
+      },
+      data: { token_expires_at: new Date(Date.now() - 60_000).toISOString() },
+    },
+  )
   expect(patched.ok(), await patched.text()).toBe(true)
 
   await page.goto(link.replace(/^https?:\/\/[^/]+/, E2E.appUrl))

@@ -15,7 +15,11 @@ import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters
 
 type Hit = { headers: Record<string, string>; body: string }
 
-test('webhook and CSV: a confirmed reader reaches the advertiser, a pending one never does', async ({ page, browser, request }) => {
+test('webhook and CSV: a confirmed reader reaches the advertiser, a pending one never does', async ({
+  page,
+  browser,
+  request,
+}) => {
   const hits: Hit[] = []
   const receiver = http.createServer((req, res) => {
     let body = ''

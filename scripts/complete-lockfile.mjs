@@ -9,8 +9,12 @@ const file = process.argv[2] ?? 'package-lock.json'
 const lock = JSON.parse(readFileSync(file, 'utf8'))
 const packages = lock.packages
 const guess = (name) => {
-  const os = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix'].find((o) => name.includes(o))
-  const cpu = ['x64', 'arm64', 'ia32', 'arm', 'wasm32', 'riscv64', 'ppc64', 's390x', 'loong64'].find((c) => new RegExp(`[-_]${c}([-_]|$)`).test(name))
+  const os = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix'].find((o) =>
+    name.includes(o),
+  )
+  const cpu = ['x64', 'arm64', 'ia32', 'arm', 'wasm32', 'riscv64', 'ppc64', 's390x', 'loong64'].find((c) =>
+    new RegExp(`[-_]${c}([-_]|$)`).test(name),
+  )
   const libc = /musl/.test(name) ? ['musl'] : /gnu/.test(name) ? ['glibc'] : undefined
   return { ...(os && { os: [os] }), ...(cpu && { cpu: [cpu] }), ...(libc && { libc }) }
 }
@@ -41,6 +45,8 @@ for (const [key, entry] of Object.entries(packages)) {
 // npm orders the entries with an English collation, whatever the machine's locale (@npmcli/arborist's
 // shrinkwrap); sorting the same way keeps `npm install` from reordering what this script wrote.
 const collator = new Intl.Collator('en')
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : collator.compare(a, b))))
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : collator.compare(a, b))),
+)
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(`complete-lockfile: added ${added} optional platform entries to ${file}`)

@@ -65,9 +65,13 @@ export function prerender(): Plugin {
           await writeFile(file, out)
         }
         if (failures.size) {
-          config.logger.warn(`prerender: public data could not be fetched (${[...failures].join(', ')}); those pages load it in the browser`)
+          config.logger.warn(
+            `prerender: public data could not be fetched (${[...failures].join(', ')}); those pages load it in the browser`,
+          )
         }
-        config.logger.info(`prerendered ${app.PRERENDERED_PATHS.length} pages in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+        config.logger.info(
+          `prerendered ${app.PRERENDERED_PATHS.length} pages in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        )
       } finally {
         await server.close()
       }
@@ -110,7 +114,7 @@ export function earnPage(): Plugin {
         scripts: [...template.matchAll(/<script type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!),
         styles: [...template.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!),
       }
-      if (!assets.scripts.length) throw new Error("earn page: index.html has no module script to fall back on")
+      if (!assets.scripts.length) throw new Error('earn page: index.html has no module script to fall back on')
       const inline = (await buildEarnInlineScript(config, assets)).replace(/<\/script/gi, () => '<\\/script')
       const page =
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">' +
@@ -141,7 +145,10 @@ const EARN_PAGE_CSS =
  * `@/config/env` waits (top-level await) for zod when the environment is broken, which a classic script
  * cannot do: here it is the quick check alone, and the inline script only runs when that check passes.
  */
-async function buildEarnInlineScript(config: ResolvedConfig, appAssets: { scripts: string[]; styles: string[] }): Promise<string> {
+async function buildEarnInlineScript(
+  config: ResolvedConfig,
+  appAssets: { scripts: string[]; styles: string[] },
+): Promise<string> {
   const ENV = '\0earn-inline-env'
   const result = await build({
     configFile: false,
@@ -150,13 +157,20 @@ async function buildEarnInlineScript(config: ResolvedConfig, appAssets: { script
     envDir: config.envDir,
     logLevel: 'error',
     define: { __EARN_APP_ASSETS__: JSON.stringify(appAssets) },
-    resolve: { alias: [{ find: /^@\/config\/env$/, replacement: ENV }, { find: '@', replacement: path.resolve(config.root, 'src') }] },
+    resolve: {
+      alias: [
+        { find: /^@\/config\/env$/, replacement: ENV },
+        { find: '@', replacement: path.resolve(config.root, 'src') },
+      ],
+    },
     plugins: [
       {
         name: 'earn-inline-env',
         resolveId: (id) => (id === ENV ? ENV : null),
         load: (id) =>
-          id === ENV ? "import { quickEnv } from '@/config/env-check'\nexport const env = quickEnv(import.meta.env)" : null,
+          id === ENV
+            ? "import { quickEnv } from '@/config/env-check'\nexport const env = quickEnv(import.meta.env)"
+            : null,
       },
     ],
     build: {
@@ -173,7 +187,8 @@ async function buildEarnInlineScript(config: ResolvedConfig, appAssets: { script
   })
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
   const chunks = outputs.flatMap((o) => o.output).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
-  if (chunks.length !== 1) throw new Error(`earn page: the inline script should be one chunk, not ${chunks.map((c) => c.fileName).join(', ')}`)
+  if (chunks.length !== 1)
+    throw new Error(`earn page: the inline script should be one chunk, not ${chunks.map((c) => c.fileName).join(', ')}`)
   return chunks[0]!.code
 }
 

@@ -55,8 +55,17 @@ function execute(run: Run): Promise<{ code: number | null; output: string; cpuSe
   return new Promise((resolve) => {
     // bash's `time` reports the CPU the command and every process it waited for used (user + system): what a
     // stage costs whatever else the machine is doing, where its wall time depends on the machine's load.
-    const timed = ['bash', '-c', 'TIMEFORMAT="%U %S"; { time "$@" 2>&3; } 3>&2 2>"$GROWLETTER_CPU_FILE"', 'timed', ...cmd]
-    const child = spawn(timed[0]!, timed.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, GROWLETTER_CPU_FILE: cpuFile } })
+    const timed = [
+      'bash',
+      '-c',
+      'TIMEFORMAT="%U %S"; { time "$@" 2>&3; } 3>&2 2>"$GROWLETTER_CPU_FILE"',
+      'timed',
+      ...cmd,
+    ]
+    const child = spawn(timed[0]!, timed.slice(1), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...env, GROWLETTER_CPU_FILE: cpuFile },
+    })
     let output = ''
     child.stdout?.on('data', (chunk) => (output += chunk))
     child.stderr?.on('data', (chunk) => (output += chunk))
@@ -125,7 +134,11 @@ if (!databaseUrl) console.warn('No PostgreSQL available: database suites run on 
 function filesOnTheEngine(dir: string): string[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.test.ts'))
-    .filter((name) => /TEST_DATABASE_URL|from '\.\/rest-fixture'|from '\.\/helpers\/trust-backend'/.test(readFileSync(path.join(dir, name), 'utf8')))
+    .filter((name) =>
+      /TEST_DATABASE_URL|from '\.\/rest-fixture'|from '\.\/helpers\/trust-backend'/.test(
+        readFileSync(path.join(dir, name), 'utf8'),
+      ),
+    )
     .map((name) => path.join(dir, name))
 }
 
@@ -141,7 +154,14 @@ const onBothEngines = (project: string, { files = [] as string[], shards = 1, ur
     env: { TEST_DATABASE_URL: '' },
   })),
   ...(url
-    ? [{ label: `${project}, PostgreSQL`, cmd: ['npx', 'vitest', 'run', '--project', project, ...files], report: 'vitest' as const, env: { TEST_DATABASE_URL: url } }]
+    ? [
+        {
+          label: `${project}, PostgreSQL`,
+          cmd: ['npx', 'vitest', 'run', '--project', project, ...files],
+          report: 'vitest' as const,
+          env: { TEST_DATABASE_URL: url },
+        },
+      ]
     : []),
 ]
 
@@ -156,12 +176,22 @@ const checks: Stage[] = [
     ],
   },
   // Two workers, each with one module registry for its files (vitest.config.ts).
-  { name: 'unit and integration (SPA)', runs: [{ cmd: ['npx', 'vitest', 'run', '--project', 'unit', '--maxWorkers=2'], report: 'vitest' }] },
+  {
+    name: 'unit and integration (SPA)',
+    runs: [{ cmd: ['npx', 'vitest', 'run', '--project', 'unit', '--maxWorkers=2'], report: 'vitest' }],
+  },
 ]
 // Backend on PGlite in two halves and on PostgreSQL at once: the backend files mostly wait on their own servers.
-const backend: Stage[] = [{ name: `backend protocol (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: backendRuns }]
-const database: Stage = { name: `database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: onBothEngines('db', { url: dbSuiteUrl }) }
-const browser: Stage[] = [{ name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] }]
+const backend: Stage[] = [
+  { name: `backend protocol (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: backendRuns },
+]
+const database: Stage = {
+  name: `database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`,
+  runs: onBothEngines('db', { url: dbSuiteUrl }),
+}
+const browser: Stage[] = [
+  { name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] },
+]
 // The database suite (half a minute) follows the browser suite. A server given in TEST_DATABASE_URL serves the
 // backend suite too: then it follows the backend suite instead, as the two would race to create the
 // cluster-wide API roles (see localServer).

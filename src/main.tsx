@@ -58,5 +58,6 @@ if (isEarnPath(window.location.pathname)) {
 } else {
   void startApp()
   // Arrived from dist/earn.html: the click's toast (shown once the app's toaster mounts) and its fingerprint.
-  if (arrivedFromEarn()) void import('./app/earn-entry').then(({ runPendingEarnClick }) => runPendingEarnClick()).catch(() => undefined)
+  if (arrivedFromEarn())
+    void import('./app/earn-entry').then(({ runPendingEarnClick }) => runPendingEarnClick()).catch(() => undefined)
 }

@@ -27,10 +27,16 @@ export type TestUser = {
   aal?: 'aal1' | 'aal2'
 }
 
-const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')
+const base64url = (value: object) =>
+  btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')
 
 /** A session that supabase-js accepts without refreshing (it expires in an hour). */
-export function storeTestSession({ id, email, userType = 'advertiser', aal = userType === 'admin' ? 'aal2' : 'aal1' }: TestUser) {
+export function storeTestSession({
+  id,
+  email,
+  userType = 'advertiser',
+  aal = userType === 'admin' ? 'aal2' : 'aal1',
+}: TestUser) {
   const expiresAt = Math.floor(Date.now() / 1000) + 3600
   const claims = { sub: id, email, role: 'authenticated', aud: 'authenticated', exp: expiresAt, aal }
   const accessToken = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.signature`
@@ -55,7 +61,16 @@ export function storeTestSession({ id, email, userType = 'advertiser', aal = use
       identities: [],
       factors:
         aal === 'aal2'
-          ? [{ id: 'test-factor', factor_type: 'totp', status: 'verified', friendly_name: null, created_at: now, updated_at: now }]
+          ? [
+              {
+                id: 'test-factor',
+                factor_type: 'totp',
+                status: 'verified',
+                friendly_name: null,
+                created_at: now,
+                updated_at: now,
+              },
+            ]
           : [],
       created_at: now,
       updated_at: now,

@@ -25,10 +25,12 @@ configure({ asyncUtilTimeout: 15_000 })
 type ModuleNode = { promise?: Promise<unknown>; evaluated?: boolean }
 /** Module evaluations still in flight in this worker (Vitest's own registry, as its runner waits for them). */
 function loadingModules(): Promise<unknown>[] {
-  const state = (globalThis as { __vitest_worker__?: { evaluatedModules?: { idToModuleMap: Map<string, ModuleNode> } } })
-    .__vitest_worker__
+  const state = (
+    globalThis as { __vitest_worker__?: { evaluatedModules?: { idToModuleMap: Map<string, ModuleNode> } } }
+  ).__vitest_worker__
   const modules = state?.evaluatedModules?.idToModuleMap
-  if (!modules) throw new Error('tests/setup.ts: Vitest no longer exposes its module registry; see vitest.config.ts isolate')
+  if (!modules)
+    throw new Error('tests/setup.ts: Vitest no longer exposes its module registry; see vitest.config.ts isolate')
   return [...modules.values()].filter((node) => node.promise && !node.evaluated).map((node) => node.promise!)
 }
 

@@ -34,8 +34,17 @@ export async function logInAsAdmin(page: Page, dashboardPath = '/dashboard/admin
     // Either the dashboard opens or the form says the code did not work: wait for whichever happens, however
     // long a busy machine takes, rather than guessing from a few seconds of silence.
     const outcome = await Promise.race([
-      page.waitForURL(new RegExp(`${dashboardPath}$`)).then(() => 'signed in' as const, () => 'closed' as const),
-      page.getByText(/^That code did not work/).waitFor().then(() => 'refused' as const, () => 'closed' as const),
+      page.waitForURL(new RegExp(`${dashboardPath}$`)).then(
+        () => 'signed in' as const,
+        () => 'closed' as const,
+      ),
+      page
+        .getByText(/^That code did not work/)
+        .waitFor()
+        .then(
+          () => 'refused' as const,
+          () => 'closed' as const,
+        ),
     ])
     if (outcome === 'signed in') return void (adminSession = await readAuthSession(page))
   }
@@ -80,12 +89,16 @@ export class AdminReviewQueue {
   }
 
   campaign(name: string) {
-    return this.page.getByTestId('review-campaign').filter({ has: this.page.getByRole('heading', { name, exact: true }) })
+    return this.page
+      .getByTestId('review-campaign')
+      .filter({ has: this.page.getByRole('heading', { name, exact: true }) })
   }
 
   /** Approve, Reject (or Ban for sources) a waiting newsletter, with a reason, through the dialog. */
   async decideCampaign(name: string, decision: 'Approve' | 'Reject', reason: string) {
-    await this.campaign(name).getByRole('button', { name: `${decision} ${name}` }).click()
+    await this.campaign(name)
+      .getByRole('button', { name: `${decision} ${name}` })
+      .click()
     const dialog = this.page.getByRole('dialog')
     await dialog.getByLabel(/^Reason/).fill(reason)
     await dialog.getByRole('button', { name: decision, exact: true }).click()

@@ -39,7 +39,10 @@ export class AdvertiserDashboard {
   }
 
   async openSubmitNewsletter() {
-    await this.page.getByRole('navigation', { name: 'Advertiser dashboard' }).getByRole('link', { name: 'Submit newsletter' }).click()
+    await this.page
+      .getByRole('navigation', { name: 'Advertiser dashboard' })
+      .getByRole('link', { name: 'Submit newsletter' })
+      .click()
     await expect(this.page.getByRole('heading', { name: 'Submit a newsletter' })).toBeVisible()
   }
 

@@ -8,17 +8,30 @@ export const DEMO_ACCOUNTS = {
   publisher: 'publisher@growletter.test',
 } as const
 
-export const dashboardOf = { advertiser: '/dashboard/advertiser', publisher: '/dashboard/publisher', admin: '/dashboard/admin' } as const
+export const dashboardOf = {
+  advertiser: '/dashboard/advertiser',
+  publisher: '/dashboard/publisher',
+  admin: '/dashboard/admin',
+} as const
 
 /** A unique address per run, so tests never collide with each other or with the seed. */
-export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`
+export const uniqueEmail = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`
 
 export class AuthPages {
   constructor(readonly page: Page) {}
 
-  async register(input: { role: 'advertiser' | 'publisher'; firstName: string; lastName: string; email: string; password: string }) {
+  async register(input: {
+    role: 'advertiser' | 'publisher'
+    firstName: string
+    lastName: string
+    email: string
+    password: string
+  }) {
     await this.page.goto(`/register?role=${input.role}`)
-    await expect(this.page.getByRole('radio', { name: input.role === 'publisher' ? /Influencer/ : /Advertiser/ })).toBeChecked()
+    await expect(
+      this.page.getByRole('radio', { name: input.role === 'publisher' ? /Influencer/ : /Advertiser/ }),
+    ).toBeChecked()
     await this.page.getByLabel('First name').fill(input.firstName)
     await this.page.getByLabel('Last name').fill(input.lastName)
     await this.page.getByLabel('Email').fill(input.email)

@@ -23,6 +23,9 @@ export class Directory {
   }
 
   localStorage(keys: readonly string[]) {
-    return this.page.evaluate((names) => Object.fromEntries(names.map((k) => [k, window.localStorage.getItem(k)])), keys)
+    return this.page.evaluate(
+      (names) => Object.fromEntries(names.map((k) => [k, window.localStorage.getItem(k)])),
+      keys,
+    )
   }
 }

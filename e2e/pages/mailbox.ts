@@ -5,7 +5,15 @@
 import { expect, type APIRequestContext } from '@playwright/test'
 import { E2E } from '../ports'
 
-export type MailMessage = { id: string; from: string; to: string; subject: string; date: string; text: string; html: string }
+export type MailMessage = {
+  id: string
+  from: string
+  to: string
+  subject: string
+  date: string
+  text: string
+  html: string
+}
 
 export class DevMailbox {
   constructor(readonly request: APIRequestContext) {}

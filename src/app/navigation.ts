@@ -83,7 +83,10 @@ export function buildNavigation(routes: RouteObject[]): Navigation {
   })
   const byOrder = (a: RoutedPage, b: RoutedPage) => a.meta.menu!.order - b.meta.menu!.order
   const inMenu = pages.filter((p) => p.meta.menu && !p.meta.redirect)
-  const account = inMenu.filter((p) => p.meta.role === 'user').sort(byOrder).map(item)
+  const account = inMenu
+    .filter((p) => p.meta.role === 'user')
+    .sort(byOrder)
+    .map(item)
   return Object.fromEntries(
     areas.map((area) => {
       const sections: MenuSection[] = []

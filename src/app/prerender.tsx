@@ -31,7 +31,8 @@ export const PRERENDERED_PATHS = [
 async function renderAt(tree: RouteObject[], path: string, client: QueryClient): Promise<string> {
   const handler = createStaticHandler(tree)
   const context = await handler.query(new Request(`http://prerender.local${path}`))
-  if (context instanceof Response) throw new Error(`${path} answered a redirect (${context.status}); it cannot be prerendered`)
+  if (context instanceof Response)
+    throw new Error(`${path} answered a redirect (${context.status}); it cannot be prerendered`)
   const router = createStaticRouter(handler.dataRoutes, context)
   // `prerender` (unlike renderToString) waits for lazy components inside Suspense boundaries, so the HTML
   // holds what the browser's first render shows instead of a fallback it would have to replace.
@@ -46,7 +47,8 @@ async function renderAt(tree: RouteObject[], path: string, client: QueryClient):
     { onError: (error) => void errors.push(error), progressiveChunkSize: Number.POSITIVE_INFINITY },
   )
   const html = await new Response(prelude).text()
-  if (errors.length) throw new AggregateError(errors, `Prerendering ${path} failed: ${String((errors[0] as Error)?.stack ?? errors[0])}`)
+  if (errors.length)
+    throw new AggregateError(errors, `Prerendering ${path} failed: ${String((errors[0] as Error)?.stack ?? errors[0])}`)
   return html
 }
 
@@ -62,7 +64,9 @@ export async function renderPage(path: string): Promise<Prerendered> {
   await renderAt(routes, path, client)
   const queries = client.getQueryCache().getAll()
   const results = await Promise.allSettled(queries.map((query) => query.fetch({ ...query.options, retry: false })))
-  const failedQueries = queries.filter((_, i) => results[i]!.status === 'rejected').map((q) => JSON.stringify(q.queryKey))
+  const failedQueries = queries
+    .filter((_, i) => results[i]!.status === 'rejected')
+    .map((q) => JSON.stringify(q.queryKey))
   const html = await renderAt(routes, path, client)
   const data = dehydrate(client)
   return { html, data: data.queries.length ? data : null, failedQueries }

@@ -29,7 +29,8 @@ const menu = (
   section: string,
   order: number,
   { label, role, parent }: Pick<MenuPlacement, 'label'> & Pick<RouteMeta, 'role' | 'parent'> = {},
-) => titled(title, { ...(role && { role }), ...(parent && { parent }), menu: { section, order, ...(label && { label }) } })
+) =>
+  titled(title, { ...(role && { role }), ...(parent && { parent }), menu: { section, order, ...(label && { label }) } })
 /** A route that only sends the visitor elsewhere. */
 const redirect = (to: string): Pick<RouteObject, 'element' | 'handle'> => ({
   element: <Navigate replace to={to} />,
@@ -50,7 +51,11 @@ const advertiserArea: RouteObject = {
   }),
   children: [
     { index: true, ...page(() => import('./routes/advertiser/overview')), ...menu('Overview', 'Newsletters', 10) },
-    { path: 'analytics', ...page(() => import('./routes/advertiser/analytics')), ...menu('Analytics', 'Newsletters', 20) },
+    {
+      path: 'analytics',
+      ...page(() => import('./routes/advertiser/analytics')),
+      ...menu('Analytics', 'Newsletters', 20),
+    },
     {
       path: 'subscribers',
       ...page(() => import('./routes/advertiser/subscribers')),
@@ -114,7 +119,11 @@ const adminArea: RouteObject = {
 }
 
 const pages: RouteObject[] = [
-  { index: true, ...page(() => import('./routes/home')), ...titled(`${brand.name} · Newsletter growth through trusted influencers`) },
+  {
+    index: true,
+    ...page(() => import('./routes/home')),
+    ...titled(`${brand.name} · Newsletter growth through trusted influencers`),
+  },
   { path: paths.login, ...page(() => import('./routes/login')), ...titled('Log in') },
   { path: paths.register, ...page(() => import('./routes/register')), ...titled('Sign up') },
   { path: paths.forgotPassword, ...page(() => import('./routes/forgot-password')), ...titled('Forgot password') },
@@ -149,14 +158,22 @@ const pages: RouteObject[] = [
     // Opened from a newsletter waiting in the review queue.
     ...titled('Newsletter preview · Admin', { role: 'admin', parent: paths.admin.root }),
   },
-  { path: '/campaign/:campaignId', ...page(() => import('./routes/campaign-link')), ...titled('Subscribe to a newsletter') },
+  {
+    path: '/campaign/:campaignId',
+    ...page(() => import('./routes/campaign-link')),
+    ...titled('Subscribe to a newsletter'),
+  },
   {
     path: '/campaign/:magicLinkId/:campaignId',
     ...page(() => import('./routes/campaign-link')),
     ...titled('A recommended newsletter'),
   },
   // Sends a signed-in user to their dashboard: a redirect, yet with a page of its own while an email link signs in.
-  { path: paths.dashboard, ...page(() => import('./routes/dashboard-redirect')), ...titled('Dashboard', { redirect: true }) },
+  {
+    path: paths.dashboard,
+    ...page(() => import('./routes/dashboard-redirect')),
+    ...titled('Dashboard', { redirect: true }),
+  },
   {
     path: paths.account,
     ...page(() => import('./routes/account')),

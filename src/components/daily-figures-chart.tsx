@@ -38,15 +38,31 @@ export function DailyFiguresChart({ title, points, series, unit, empty }: Props)
             <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid vertical={false} strokeDasharray="3 3" />
               <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={16} fontSize={12} />
-              <YAxis allowDecimals={unit === 'credits'} tickLine={false} axisLine={false} width={48} fontSize={12}
-                label={{ value: unit, angle: -90, position: 'insideLeft', fontSize: 12 }} />
+              <YAxis
+                allowDecimals={unit === 'credits'}
+                tickLine={false}
+                axisLine={false}
+                width={48}
+                fontSize={12}
+                label={{ value: unit, angle: -90, position: 'insideLeft', fontSize: 12 }}
+              />
               <Tooltip
                 labelFormatter={(_label, payload) => String(payload?.[0]?.payload?.day ?? _label)}
-                formatter={(value, _name, item) => [formatSeriesValue(item.dataKey as ChartSeries, Number(value)), names[item.dataKey as ChartSeries]]}
+                formatter={(value, _name, item) => [
+                  formatSeriesValue(item.dataKey as ChartSeries, Number(value)),
+                  names[item.dataKey as ChartSeries],
+                ]}
               />
               <Legend />
               {series.map((key) => (
-                <Bar key={key} dataKey={key} name={names[key]} fill={colours[key]} radius={[3, 3, 0, 0]} isAnimationActive={false} />
+                <Bar
+                  key={key}
+                  dataKey={key}
+                  name={names[key]}
+                  fill={colours[key]}
+                  radius={[3, 3, 0, 0]}
+                  isAnimationActive={false}
+                />
               ))}
             </BarChart>
           </ResponsiveContainer>

@@ -21,13 +21,25 @@ export function DateRangePicker({ value, onChange }: { value: DateRange; onChang
       <div className="flex flex-wrap items-end gap-3">
         <div className="space-y-1">
           <Label htmlFor={`${id}-from`}>From</Label>
-          <Input id={`${id}-from`} type="date" value={draft.from} aria-invalid={!!error}
-            aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => update({ ...draft, from: e.target.value })} />
+          <Input
+            id={`${id}-from`}
+            type="date"
+            value={draft.from}
+            aria-invalid={!!error}
+            aria-describedby={error ? `${id}-error` : undefined}
+            onChange={(e) => update({ ...draft, from: e.target.value })}
+          />
         </div>
         <div className="space-y-1">
           <Label htmlFor={`${id}-to`}>To</Label>
-          <Input id={`${id}-to`} type="date" value={draft.to} aria-invalid={!!error}
-            aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => update({ ...draft, to: e.target.value })} />
+          <Input
+            id={`${id}-to`}
+            type="date"
+            value={draft.to}
+            aria-invalid={!!error}
+            aria-describedby={error ? `${id}-error` : undefined}
+            onChange={(e) => update({ ...draft, to: e.target.value })}
+          />
         </div>
         <div className="flex flex-wrap gap-1" role="group" aria-label="Quick ranges">
           {presets.map((days) => (

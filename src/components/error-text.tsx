@@ -4,6 +4,7 @@
  */
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message
-  if (typeof error === 'object' && error && 'message' in error && typeof error.message === 'string') return error.message
+  if (typeof error === 'object' && error && 'message' in error && typeof error.message === 'string')
+    return error.message
   return String(error)
 }

@@ -1,7 +1,17 @@
 /** One figure in a card (label, value, optional hint), and how a figure reads while its query loads or fails. */
 import type { ReactNode } from 'react'
 
-export function Metric({ label, value, hint, testId }: { label: string; value: ReactNode; hint?: string; testId: string }) {
+export function Metric({
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  label: string
+  value: ReactNode
+  hint?: string
+  testId: string
+}) {
   return (
     <div className="flex flex-col gap-1 rounded-lg border bg-card p-4" data-testid={testId}>
       <dt className="text-sm text-muted-foreground">{label}</dt>

@@ -62,7 +62,11 @@ export function UserAvatar({ email, imageUrl, className }: UserAvatarProps) {
   }
   return (
     <span aria-hidden="true" className={frame} style={{ background: pattern.background }} data-testid="pixel-avatar">
-      <svg viewBox={`-1 -1 ${PIXEL_GRID_SIZE + 2} ${PIXEL_GRID_SIZE + 2}`} className="size-full" shapeRendering="crispEdges">
+      <svg
+        viewBox={`-1 -1 ${PIXEL_GRID_SIZE + 2} ${PIXEL_GRID_SIZE + 2}`}
+        className="size-full"
+        shapeRendering="crispEdges"
+      >
         {pattern.cells.map((on, index) =>
           on ? (
             <rect

@@ -2,9 +2,17 @@
 import { Button } from '@/components/ui/button'
 
 export function QueryError({ title, error, onRetry }: { title: string; error: unknown; onRetry?: () => void }) {
-  const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String(error.message) : ''
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof error === 'object' && error && 'message' in error
+        ? String(error.message)
+        : ''
   return (
-    <div role="alert" className="flex flex-col items-start gap-2 rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+    <div
+      role="alert"
+      className="flex flex-col items-start gap-2 rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+    >
       <p className="font-semibold">{title}</p>
       {message && <p>{message}</p>}
       {onRetry && (

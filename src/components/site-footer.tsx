@@ -45,7 +45,10 @@ export function SiteFooter({ year = new Date().getFullYear() }: { year?: number 
             rel="noopener noreferrer"
             className="inline-flex w-fit items-center gap-2 rounded-md border bg-background px-3 py-1.5 text-sm font-medium hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
           >
-            <span aria-hidden="true" className="flex size-5 items-center justify-center rounded-full bg-[#b23a0e] text-xs font-bold text-white">
+            <span
+              aria-hidden="true"
+              className="flex size-5 items-center justify-center rounded-full bg-[#b23a0e] text-xs font-bold text-white"
+            >
               P
             </span>
             Featured on Product Hunt

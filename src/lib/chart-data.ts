@@ -10,7 +10,15 @@ export type DailyFigureRow = {
   spend: number | string
   earnings: number | string
 }
-export type ChartPoint = { day: string; label: string; views: number; clicks: number; conversions: number; spend: number; earnings: number }
+export type ChartPoint = {
+  day: string
+  label: string
+  views: number
+  clicks: number
+  conversions: number
+  spend: number
+  earnings: number
+}
 export type ChartSeries = 'views' | 'clicks' | 'conversions' | 'spend' | 'earnings'
 
 const num = (value: number | string) => {

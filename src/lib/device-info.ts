@@ -31,7 +31,12 @@ export type DeviceInfo = {
   doNotTrack: string | null
   hardwareConcurrency: number | null
   deviceMemory: number | null
-  connection: { downlink: number | null; effectiveType: string | null; rtt: number | null; saveData: boolean | null } | null
+  connection: {
+    downlink: number | null
+    effectiveType: string | null
+    rtt: number | null
+    saveData: boolean | null
+  } | null
   timestamp: string
   ip: null
   country: null

@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini'
 
-const hint = 'Run `npm run dev` (it starts the local backend and writes .env.local), or set it for your hosted Supabase project.'
+const hint =
+  'Run `npm run dev` (it starts the local backend and writes .env.local), or set it for your hosted Supabase project.'
 
 export const envSchema = z.object({
   VITE_SUPABASE_URL: z.url({ error: `VITE_SUPABASE_URL is missing or not a URL. ${hint}` }),

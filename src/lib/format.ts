@@ -7,9 +7,11 @@ export const toCredits = (value: number | string | null | undefined) => {
 // Made on first use: the first Intl formatter of a page costs tens of milliseconds of a phone's CPU (its
 // locale data is loaded), which public pages that import this module for `formatCount` never pay.
 let credits: Intl.NumberFormat | undefined
-const creditsFormatter = () => (credits ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }))
+const creditsFormatter = () =>
+  (credits ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }))
 
-export const formatCredits = (value: number | string | null | undefined) => `${creditsFormatter().format(toCredits(value))} credits`
+export const formatCredits = (value: number | string | null | undefined) =>
+  `${creditsFormatter().format(toCredits(value))} credits`
 
 /**
  * A whole number the way `toLocaleString('en-US')` writes it (12,345), without Intl: the public lists show

@@ -47,7 +47,10 @@ export function createLazyAuth(importClient: () => Promise<AuthClient>): LazyAut
   function onAuthStateChange(callback: Listener): { data: { subscription: Subscription } } {
     if (client) return client.onAuthStateChange(callback)
     let real: Subscription | null = null
-    const entry = { callback, attach: (loaded: AuthClient) => (real = loaded.onAuthStateChange(callback).data.subscription) }
+    const entry = {
+      callback,
+      attach: (loaded: AuthClient) => (real = loaded.onAuthStateChange(callback).data.subscription),
+    }
     waiting.add(entry)
     const subscription: Subscription = {
       id: Symbol('lazy-auth-subscription'),

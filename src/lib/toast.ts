@@ -60,9 +60,10 @@ const raiseWith =
   (message, data) =>
     show((toast) => toast[kind](message, data))
 
-export const toast: Raise & Record<'success' | 'error' | 'info' | 'warning', Raise> & {
-  dismiss: (id?: string | number) => void
-} = Object.assign((message: Message, data?: ExternalToast) => show((raise) => raise(message, data)), {
+export const toast: Raise &
+  Record<'success' | 'error' | 'info' | 'warning', Raise> & {
+    dismiss: (id?: string | number) => void
+  } = Object.assign((message: Message, data?: ExternalToast) => show((raise) => raise(message, data)), {
   success: raiseWith('success'),
   error: raiseWith('error'),
   info: raiseWith('info'),

@@ -149,7 +149,8 @@ export function humanise(value: string): string {
 const lookup = <K extends string, V>(table: Record<K, V>, value: string | null | undefined): V | undefined =>
   value != null && Object.hasOwn(table, value) ? table[value as K] : undefined
 
-const word = (table: Record<string, Word>, value: string): Word => lookup(table, value) ?? { label: humanise(value), tone: 'grey' }
+const word = (table: Record<string, Word>, value: string): Word =>
+  lookup(table, value) ?? { label: humanise(value), tone: 'grey' }
 
 /** Category slug → label; none reads 'Other' (SPEC §2); a legacy free-text word is capitalised. */
 export function categoryLabel(category: string | null | undefined): string {

@@ -24,7 +24,10 @@ const env = {
 }
 
 export function envFor(
-  backend: Pick<Backend, 'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret' | 'stripeConnectWebhookSecret'>,
+  backend: Pick<
+    Backend,
+    'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret' | 'stripeConnectWebhookSecret'
+  >,
 ) {
   return {
     VITE_SUPABASE_URL: backend.apiUrl,
@@ -122,7 +125,9 @@ export async function startForeground(onStop?: () => Promise<void>): Promise<Bac
     const processMs = Math.round(process.uptime() * 1000)
     const cpuMs = Math.round((cpu.user + cpu.system) / 1000)
     const rssMb = Math.round(process.memoryUsage().rss / 1e6)
-    console.log(`startup-timing ${JSON.stringify({ ...backend.startup, readyMs, processMs, cpuMs, mainThreadCpuMs: await mainThreadCpuMs(), rssMb })}`)
+    console.log(
+      `startup-timing ${JSON.stringify({ ...backend.startup, readyMs, processMs, cpuMs, mainThreadCpuMs: await mainThreadCpuMs(), rssMb })}`,
+    )
   }
   let stopping = false
   const stop = async () => {
@@ -150,13 +155,19 @@ async function reset() {
     afterBootstrap: ensureAuthSchema,
   })
   await db.close()
-  const how = fromSnapshot ? 'from the cached build of the same migrations and seed' : `${migration.applied.length} migrations applied`
+  const how = fromSnapshot
+    ? 'from the cached build of the same migrations and seed'
+    : `${migration.applied.length} migrations applied`
   console.log(`Database rebuilt: ${how}${migration.seeded ? ', seed.sql loaded' : ''}.`)
 }
 
 /** Types come from a fresh in-memory database built from the migrations, so they match the files. */
 async function types() {
-  const { db } = await openBackendDb({ databaseUrl: process.env.DATABASE_URL, seed: false, afterBootstrap: ensureAuthSchema })
+  const { db } = await openBackendDb({
+    databaseUrl: process.env.DATABASE_URL,
+    seed: false,
+    afterBootstrap: ensureAuthSchema,
+  })
   const out = path.join(supabaseDir, '..', 'src', 'types', 'database.types.ts')
   // Imported here: it loads prettier (~0.2 s), which starting the backend does not need.
   const { generateTypes } = await import('./db/types')
@@ -169,7 +180,9 @@ async function types() {
     await db.close()
   }
   console.log(`Wrote ${path.relative(process.cwd(), out)}`)
-  console.log(`Wrote ${schemaFiles.length} files in ${path.relative(process.cwd(), schemasDir)}/ (the schema's current state, by domain)`)
+  console.log(
+    `Wrote ${schemaFiles.length} files in ${path.relative(process.cwd(), schemasDir)}/ (the schema's current state, by domain)`,
+  )
 }
 
 const commands: Record<string, () => Promise<unknown>> = { start: () => startForeground(), reset, types }
@@ -192,4 +205,3 @@ if (isMain) {
     },
   )
 }
-

@@ -25,7 +25,9 @@ export function numberSetting(config: SupabaseConfig, keys: string[]): number | 
  */
 export async function writeEnvLocal(file: string, values: Record<string, string>): Promise<void> {
   const existing = await readFile(file, 'utf8').catch(() => '')
-  const lines = existing.split('\n').filter((l) => l.trim() !== '' && !Object.keys(values).some((k) => l.startsWith(`${k}=`)))
+  const lines = existing
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !Object.keys(values).some((k) => l.startsWith(`${k}=`)))
   const next = [...lines, ...Object.entries(values).map(([k, v]) => `${k}=${v}`)].join('\n') + '\n'
   await writeFile(file, next)
 }

@@ -77,11 +77,17 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
 
   async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
     const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
-    if (!match) return { status: 404, headers: { 'content-type': 'application/json' }, body: { message: 'no Route matched with those values' } }
+    if (!match)
+      return {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: { message: 'no Route matched with those values' },
+      }
     const api = match[1] as Api
     const path = match[2] ?? '/'
     const headers: Record<string, string> = {}
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
     // SQL (request.headers) and edge functions read the client IP from these two headers: whatever the
     // client wrote there is replaced by the one address the gateway resolved.
     headers['x-forwarded-for'] = ip
@@ -91,7 +97,8 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
     let role: ApiRole = 'anon'
     let claims: JwtClaims = { role: 'anon' }
     const open =
-      (api === 'auth' && OPEN_AUTH_PATHS.has(path)) || (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
+      (api === 'auth' && OPEN_AUTH_PATHS.has(path)) ||
+      (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
     if (apikey === undefined) {
       if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
     } else {
@@ -113,8 +120,14 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
         token = bearer[1].trim()
       } else if (api === 'rest') {
         const expired = verified.reason === 'expired'
-        const answer = apiError('rest', 401, expired ? 'PGRST303' : 'PGRST301', expired ? 'JWT expired' : 'JWSError JWSInvalidSignature')
-        answer.headers!['www-authenticate'] = `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'}"`
+        const answer = apiError(
+          'rest',
+          401,
+          expired ? 'PGRST303' : 'PGRST301',
+          expired ? 'JWT expired' : 'JWSError JWSInvalidSignature',
+        )
+        answer.headers!['www-authenticate'] =
+          `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'}"`
         return answer
       }
     } else if (api === 'rest' && headers['authorization'] !== undefined) {
@@ -122,7 +135,17 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
     }
     // The key is the gateway's business; left in, the REST API would read it as a filter.
     url.searchParams.delete('apikey')
-    const apiRequest: ApiRequest = { method: req.method ?? 'GET', path, query: url.searchParams, headers, body, ip, role, claims, token }
+    const apiRequest: ApiRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: url.searchParams,
+      headers,
+      body,
+      ip,
+      role,
+      claims,
+      token,
+    }
     try {
       return await routes()[api](apiRequest)
     } catch (error) {
@@ -140,7 +163,11 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
       answer = await handle(req)
     } catch (error) {
       log?.(`[gateway] ${req.method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`)
-      answer = { status: 500, headers: { 'content-type': 'application/json' }, body: { message: 'Internal server error' } }
+      answer = {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+        body: { message: 'Internal server error' },
+      }
     }
     send(res, req.method === 'HEAD', answer)
     log?.(`${req.method} ${req.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`)
@@ -167,9 +194,19 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
       // Stripe's and the ESPs' stand-ins: browsers and the functions reach them with no apikey, as they reach
       // the real services (which check their own credentials).
       const headers: Record<string, string> = {}
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
       const claims: JwtClaims = { role: 'anon' }
-      return local({ method: req.method ?? 'GET', path: standIn[2] ?? '/', query: url.searchParams, headers, body, ip, role: 'anon', claims })
+      return local({
+        method: req.method ?? 'GET',
+        path: standIn[2] ?? '/',
+        query: url.searchParams,
+        headers,
+        body,
+        ip,
+        role: 'anon',
+        claims,
+      })
     }
     return dispatch(req, url, body, ip)
   }
@@ -219,7 +256,8 @@ function send(res: ServerResponse, head: boolean, answer: ApiResponse) {
   else if (body instanceof Uint8Array) payload = Buffer.from(body)
   else {
     payload = JSON.stringify(body)
-    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json; charset=utf-8'
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json; charset=utf-8'
   }
   if (payload !== undefined && !head) headers['content-length'] = String(Buffer.byteLength(payload))
   try {

@@ -52,13 +52,17 @@ export async function loadSigningKey(jwks: unknown): Promise<SigningKey> {
   const jwk = list.find((k) => k && typeof k === 'object' && typeof k.d === 'string')
   if (!jwk) throw new Error('the signing keys file holds no private key (a JWK with "d")')
   const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : jwk.kty === 'RSA' ? 'RS256' : jwk.kty === 'OKP' ? 'EdDSA' : '')
-  if (!ASYMMETRIC.includes(alg)) throw new Error(`signing key algorithm ${alg || jwk.kty} is not one of ${ASYMMETRIC.join(', ')}`)
+  if (!ASYMMETRIC.includes(alg))
+    throw new Error(`signing key algorithm ${alg || jwk.kty} is not one of ${ASYMMETRIC.join(', ')}`)
   if (!jwk.kid) throw new Error('the signing key has no "kid"')
   // The public half: only the public members of EC, RSA and OKP keys.
   const publicJwk: JWK = { kty: jwk.kty, kid: jwk.kid, alg, use: 'sig', key_ops: ['verify'] }
-  for (const member of ['crv', 'x', 'y', 'n', 'e'] as const) if (jwk[member] !== undefined) publicJwk[member] = jwk[member]
+  for (const member of ['crv', 'x', 'y', 'n', 'e'] as const)
+    if (jwk[member] !== undefined) publicJwk[member] = jwk[member]
   // The CLI's file lists key_ops ["sign", "verify"]; WebCrypto refuses `verify` on a private key, so import without them.
-  const privateJwk = Object.fromEntries(Object.entries(jwk).filter(([k]) => k !== 'key_ops' && k !== 'ext' && k !== 'use')) as JWK
+  const privateJwk = Object.fromEntries(
+    Object.entries(jwk).filter(([k]) => k !== 'key_ops' && k !== 'ext' && k !== 'use'),
+  ) as JWK
   const privateKey = await importJWK({ ...privateJwk, alg }, alg)
   publicKeys.set(jwk.kid, { alg, key: await importJWK(publicJwk, alg) })
   return { kid: jwk.kid, alg, privateKey, publicJwk }

@@ -91,7 +91,8 @@ export type Backend = {
  * tokens are signed with. A path that cannot be read or holds no usable key stops the start with the reason:
  * quietly falling back to HS256 would hide the difference from production this setting exists to remove.
  */
-async function readSigningKey(config: Record<string, any>): Promise<SigningKey | undefined> { // eslint-disable-line @typescript-eslint/no-explicit-any -- TOML
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TOML
+async function readSigningKey(config: Record<string, any>): Promise<SigningKey | undefined> {
   const file = config.auth?.signing_keys_path
   if (typeof file !== 'string' || file === '') return undefined
   const full = path.resolve(supabaseDir, file)
@@ -131,10 +132,19 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const [configR, keysR, mailboxR, openedR] = await Promise.allSettled([
     loadConfig(),
     apiKeys(),
-    startMailbox({ httpPort: opts.mailPort ?? (ephemeral ? 0 : 54324), smtpPort: opts.smtpPort ?? (ephemeral ? 0 : 54325), host: HOST }),
+    startMailbox({
+      httpPort: opts.mailPort ?? (ephemeral ? 0 : 54324),
+      smtpPort: opts.smtpPort ?? (ephemeral ? 0 : 54325),
+      host: HOST,
+    }),
     openBackendDb({ dataDir, databaseUrl, reset: opts.reset, seed: opts.seed, afterBootstrap: ensureAuthSchema }),
   ])
-  if (configR.status === 'rejected' || keysR.status === 'rejected' || mailboxR.status === 'rejected' || openedR.status === 'rejected') {
+  if (
+    configR.status === 'rejected' ||
+    keysR.status === 'rejected' ||
+    mailboxR.status === 'rejected' ||
+    openedR.status === 'rejected'
+  ) {
     // Whatever did start is stopped again, so a failed start leaves no port or database open.
     if (mailboxR.status === 'fulfilled') await mailboxR.value.close().catch(() => {})
     if (openedR.status === 'fulfilled') await openedR.value.db.close().catch(() => {})
@@ -192,7 +202,16 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   // accepted before this function yields to the event loop.
   const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
   const smtp = { host: HOST, port: mailbox.smtpPort }
-  const ctx: BackendContext = { db, config, apiUrl, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey, smtp, mailer: createSmtpMailer(smtp), signingKey }
+  const ctx: BackendContext = {
+    db,
+    config,
+    apiUrl,
+    anonKey: keys.anonKey,
+    serviceRoleKey: keys.serviceRoleKey,
+    smtp,
+    mailer: createSmtpMailer(smtp),
+    signingKey,
+  }
   // STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
   // Unset: the local checkout plays Stripe and signs with the local secret.
   const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''
@@ -223,7 +242,12 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     })
   } catch (error) {
     server.closeAllConnections()
-    await Promise.allSettled([new Promise((resolve) => server.close(resolve)), functions.close(), mailbox.close(), db.close()])
+    await Promise.allSettled([
+      new Promise((resolve) => server.close(resolve)),
+      functions.close(),
+      mailbox.close(),
+      db.close(),
+    ])
     throw error
   }
 

@@ -12,9 +12,11 @@ const address = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@example.com
 describe('attack: sinking a rival source’s public quality figures', () => {
   const quality = async (id: string) =>
     (
-      await queryAs(anon, 'select quality_counted_share::text as share, quality_confirmation_rate::text as rate from public.audience_sources where id = $1', [
-        id,
-      ])
+      await queryAs(
+        anon,
+        'select quality_counted_share::text as share, quality_confirmation_rate::text as rate from public.audience_sources where id = $1',
+        [id],
+      )
     )[0]
 
   it('200 bot clicks and 30 never-confirmed click-less subscriptions leave the counted share and confirmation rate as they were', async () => {
@@ -22,7 +24,8 @@ describe('attack: sinking a rival source’s public quality figures', () => {
     // Honest traffic: 20 real visitors, 5 of whom subscribe through their click; 4 confirm.
     const emails = [0, 1, 2, 3, 4].map((i) => address(`reader${i}`))
     const tokens: string[] = []
-    for (const email of emails) tokens.push((await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]!)
+    for (const email of emails)
+      tokens.push((await subscribe(email, [m.campaignId], { sourceId: m.sourceId })).tokens[0]!)
     for (let i = 0; i < 15; i++) await clickSource(m.sourceId)
     for (const [i, email] of emails.slice(0, 4).entries()) {
       await ageSubscription(email)
@@ -33,8 +36,10 @@ describe('attack: sinking a rival source’s public quality figures', () => {
 
     // The attack: crawler clicks from ever-new addresses (200 here; the issue's 400 sank it to 5.9%), and
     // subscriptions started with no click at all.
-    for (let i = 0; i < 200; i++) await clickSource(m.sourceId, { ...newVisitor(), userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
-    for (let i = 0; i < 30; i++) await subscribe(address('bogus'), [m.campaignId], { sourceId: m.sourceId, click: false })
+    for (let i = 0; i < 200; i++)
+      await clickSource(m.sourceId, { ...newVisitor(), userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
+    for (let i = 0; i < 30; i++)
+      await subscribe(address('bogus'), [m.campaignId], { sourceId: m.sourceId, click: false })
     await queryAs(service, 'select public.refresh_source_quality()')
     expect(await quality(m.sourceId)).toEqual({ share: '100.0', rate: '80.0' })
 
@@ -50,7 +55,9 @@ describe('attack: sinking a rival source’s public quality figures', () => {
 describe('attack: resend_webhook_delivery as a request cannon', () => {
   it('allows 10 resends a minute per advertiser, then says to wait', async () => {
     const m = await createMarket({ deposit: 0 })
-    const [w] = await queryAs<{ id: string }>(m.advertiser.actor, 'select id from public.create_webhook_endpoint($1)', ['https://hooks.example.com/cannon'])
+    const [w] = await queryAs<{ id: string }>(m.advertiser.actor, 'select id from public.create_webhook_endpoint($1)', [
+      'https://hooks.example.com/cannon',
+    ])
     const db = await testDb()
     const deliveries = (
       await db.query<{ id: string }>(
@@ -63,7 +70,9 @@ describe('attack: resend_webhook_delivery as a request cannon', () => {
     for (const id of deliveries.slice(0, 10)) expect(await resend(id)).toBe('')
     expect(await resend(deliveries[10]!)).toBe('You resent 10 deliveries in the last minute; wait a moment')
     // Honest: a minute later the advertiser can resend again.
-    await db.query("update private.rate_limits set window_start = now() - interval '61 seconds' where key = $1", [`webhook-resend:${m.advertiser.id}`])
+    await db.query("update private.rate_limits set window_start = now() - interval '61 seconds' where key = $1", [
+      `webhook-resend:${m.advertiser.id}`,
+    ])
     expect(await resend(deliveries[10]!)).toBe('')
   })
 })
@@ -83,14 +92,27 @@ describe('attack: flooding /contact', () => {
     for (let i = 0; i < 5; i++) expect(await send(ip, address(`flood${i}`))).toBe('')
     expect(await send(ip, address('flood6'))).toBe(FLOOD)
     const local = `kim${randomUUID().slice(0, 6)}`
-    const spellings = [`${local}@gmail.com`, `${local.slice(0, 2)}.${local.slice(2)}@gmail.com`, `${local}+a@googlemail.com`, `${local.toUpperCase()}@gmail.com`, `${local}+b@gmail.com`]
+    const spellings = [
+      `${local}@gmail.com`,
+      `${local.slice(0, 2)}.${local.slice(2)}@gmail.com`,
+      `${local}+a@googlemail.com`,
+      `${local.toUpperCase()}@gmail.com`,
+      `${local}+b@gmail.com`,
+    ]
     for (const email of spellings) expect(await send(newVisitor().ip, email)).toBe('')
     expect(await send(newVisitor().ip, `${local.slice(0, 1)}.${local.slice(1)}+c@gmail.com`)).toBe(FLOOD)
     // Honest: someone else, from another address, is heard.
     expect(await send(newVisitor().ip, address('someone'))).toBe('')
-    expect(await errorOf(actors.publisher, `insert into public.contact_messages (name, email, subject, message) values ('Pat', $1, 'Hi', 'Hello')`, [address('pat')], {
-      'x-real-ip': newVisitor().ip,
-    })).toBe('')
+    expect(
+      await errorOf(
+        actors.publisher,
+        `insert into public.contact_messages (name, email, subject, message) values ('Pat', $1, 'Hi', 'Hello')`,
+        [address('pat')],
+        {
+          'x-real-ip': newVisitor().ip,
+        },
+      ),
+    ).toBe('')
   })
 })
 
@@ -98,16 +120,30 @@ describe('attack: one Gmail inbox under many spellings', () => {
   it('counts confirmation emails per canonical inbox: 3 an hour across dots, +tags and googlemail.com', async () => {
     const local = `victim${randomUUID().slice(0, 6)}`
     const spellings = Array.from({ length: 15 }, (_, i) =>
-      i % 3 === 0 ? `${local.slice(0, i % 5 + 1)}.${local.slice(i % 5 + 1)}@gmail.com` : i % 3 === 1 ? `${local}+${i}@googlemail.com` : `${local.toUpperCase()}@GMail.com`,
+      i % 3 === 0
+        ? `${local.slice(0, (i % 5) + 1)}.${local.slice((i % 5) + 1)}@gmail.com`
+        : i % 3 === 1
+          ? `${local}+${i}@googlemail.com`
+          : `${local.toUpperCase()}@GMail.com`,
     )
     const waits: number[] = []
     for (const email of spellings)
-      waits.push((await queryAs<{ wait: number }>(service, 'select public.take_confirmation_email_allowance($1) as wait', [email]))[0]!.wait)
+      waits.push(
+        (
+          await queryAs<{ wait: number }>(service, 'select public.take_confirmation_email_allowance($1) as wait', [
+            email,
+          ])
+        )[0]!.wait,
+      )
     expect(waits.slice(0, 3)).toEqual([0, 0, 0])
     expect(waits.slice(3).every((w) => w > 0 && w <= 3600)).toBe(true)
     // Honest: another inbox has its own allowance.
-    expect(await queryAs(service, 'select public.take_confirmation_email_allowance($1) as wait', [address('other')])).toEqual([{ wait: 0 }])
-    expect(await errorOf(anon, 'select public.take_confirmation_email_allowance($1)', ['x@example.com'])).toMatch(/permission denied/)
+    expect(
+      await queryAs(service, 'select public.take_confirmation_email_allowance($1) as wait', [address('other')]),
+    ).toEqual([{ wait: 0 }])
+    expect(await errorOf(anon, 'select public.take_confirmation_email_allowance($1)', ['x@example.com'])).toMatch(
+      /permission denied/,
+    )
   })
 })
 
@@ -122,27 +158,40 @@ describe('attack: opening checkout sessions without end', () => {
       expect(await check()).toBe('')
       await open()
     }
-    expect(await check()).toBe('You already have 5 payment pages open. Finish or cancel one, or wait an hour, before opening another.')
+    expect(await check()).toBe(
+      'You already have 5 payment pages open. Finish or cancel one, or wait an hour, before opening another.',
+    )
     // Honest: another advertiser, and the same one once a session is paid.
     expect(await check((await createUser('advertiser')).id)).toBe('')
     const db = await testDb()
-    const [pending] = (await db.query<{ stripe_session_id: string }>("select stripe_session_id from public.deposits where user_id = $1 and status = 'pending' and expires_at > now() limit 1", [a.id])).rows
+    const [pending] = (
+      await db.query<{ stripe_session_id: string }>(
+        "select stripe_session_id from public.deposits where user_id = $1 and status = 'pending' and expires_at > now() limit 1",
+        [a.id],
+      )
+    ).rows
     await queryAs(service, 'select public.complete_deposit($1, $2, 25, null, true)', [pending!.stripe_session_id, a.id])
     expect(await check()).toBe('')
-    expect(await errorOf(actors.advertiser, 'select public.check_checkout_allowance($1)', [a.id])).toMatch(/permission denied/)
+    expect(await errorOf(actors.advertiser, 'select public.check_checkout_allowance($1)', [a.id])).toMatch(
+      /permission denied/,
+    )
   })
 })
 
 describe('rate-limit counters', () => {
   it('are purged daily once their window is a day old (purge-rate-limits)', async () => {
     const db = await testDb()
-    const job = await db.query<{ schedule: string; command: string }>("select schedule, command from cron.job where jobname = 'purge-rate-limits'")
+    const job = await db.query<{ schedule: string; command: string }>(
+      "select schedule, command from cron.job where jobname = 'purge-rate-limits'",
+    )
     expect(job.rows).toHaveLength(1)
     expect(job.rows[0]!.schedule).toBe('37 3 * * *')
     await db.query(`insert into private.rate_limits (key, window_start, hits) values ('test:old', now() - interval '2 days', 3), ('test:new', now(), 1)
       on conflict (key) do update set window_start = excluded.window_start`)
     await db.query(job.rows[0]!.command)
-    const left = await db.query<{ key: string }>("select key from private.rate_limits where key like 'test:%' order by key")
+    const left = await db.query<{ key: string }>(
+      "select key from private.rate_limits where key like 'test:%' order by key",
+    )
     expect(left.rows.map((r) => r.key)).toEqual(['test:new'])
   })
 })

@@ -37,7 +37,8 @@ const allowedWalletWriters: Record<string, string> = {
   request_payout: "locks the caller's wallet to read it; only inserts a payout request",
   admin_mark_payout_paid: 'admins only (require_admin), re-checks the balance under the lock',
   decide_dispute: 'admins only (require_admin); refunds through refund_subscription, pending rows only',
-  admin_set_campaign_status: 'admins only (require_admin); locks the wallet and releases reservations of a banned campaign',
+  admin_set_campaign_status:
+    'admins only (require_admin); locks the wallet and releases reservations of a banned campaign',
   admin_refund_subscription: 'admins only (require_admin); cancels pending rows only',
   admin_set_source_status: 'admins only (require_admin); rejecting or banning refunds pending rows of that source only',
 }

@@ -180,7 +180,9 @@ describe('attach_click_fingerprint', () => {
     expect(await attach(withFingerprint.click_id, 'fp-x', '198.51.100.44')).toBe(false)
     expect((await clickRow(withFingerprint.click_id!)).fingerprint).toBe('fp-sent')
     const db = await testDb()
-    await db.query(`update public.link_clicks set created_at = now() - interval '11 minutes' where id = $1`, [click.click_id])
+    await db.query(`update public.link_clicks set created_at = now() - interval '11 minutes' where id = $1`, [
+      click.click_id,
+    ])
     expect(await attach(click.click_id, 'fp-x', '198.51.100.42')).toBe(false)
     expect((await clickRow(click.click_id!)).fingerprint).toBeNull()
     expect(await errorOf(anon, 'select public.attach_click_fingerprint(null, $1)', ['fp-x'])).toBe(

@@ -132,7 +132,9 @@ describe('complete_deposit', () => {
     await complete(id, u.id, 25)
     await complete(id, u.id, 25)
     await (await testDb()).query('select public.credit_deposit($1, 40, $2)', [u.id, `support-${randomUUID()}`])
-    const queued = await queryAs(service, `select template, data from public.notification_queue where user_id = $1`, [u.id])
+    const queued = await queryAs(service, `select template, data from public.notification_queue where user_id = $1`, [
+      u.id,
+    ])
     expect(queued).toEqual([{ template: 'deposit_receipt', data: { amount: 25, reference: id, balance: 25 } }])
   })
 
@@ -162,7 +164,8 @@ describe('a campaign short of money', () => {
     const m = await createMarket({ deposit: 0, price: 5, budget: 100 })
     const db = await testDb()
     const funding = async () =>
-      (await db.query<{ f: string }>('select funding_status as f from public.campaigns where id = $1', [m.campaignId])).rows[0]!.f
+      (await db.query<{ f: string }>('select funding_status as f from public.campaigns where id = $1', [m.campaignId]))
+        .rows[0]!.f
     expect(await funding()).toBe('balance_exhausted')
     const id = session()
     await open(m.advertiser.id, 25, id)

@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { anon, errorOf, queryAs, service, type Actor } from './helpers/db'
 import { actors } from './helpers/fixtures'
-import { ageSubscription, clickSource, confirm, createMarket, newVisitor, subscribe, type Market } from './helpers/market'
+import {
+  ageSubscription,
+  clickSource,
+  confirm,
+  createMarket,
+  newVisitor,
+  subscribe,
+  type Market,
+} from './helpers/market'
 
 type Figure = {
   campaign_id: string
@@ -29,7 +37,12 @@ async function view(clickId: string, campaignId: string) {
   await queryAs(anon, 'select public.record_campaign_page_view($1, $2)', [clickId, campaignId])
 }
 
-async function figures(actor: Actor, campaignId: string | null, sourceId: string | null, range: [string, string] | null = null) {
+async function figures(
+  actor: Actor,
+  campaignId: string | null,
+  sourceId: string | null,
+  range: [string, string] | null = null,
+) {
   const rows = await queryAs<Figure>(
     actor,
     `select campaign_id, source_id, views::text, clicks::text, conversions::text, ctr::text, spend::text, earnings::text
@@ -62,10 +75,11 @@ beforeAll(async () => {
   await confirm(s1.tokens[0]!, e1)
   await confirm(s1.tokens[1]!, e1)
   // …and the subscriber to campaign 2 is refunded during screening (rejected as fraud).
-  await queryAs(service, "select public.refund_subscription(id, 'fraud') from public.newsletter_subscriptions where email = $1 and campaign_id = $2", [
-    e1,
-    m2.campaignId,
-  ])
+  await queryAs(
+    service,
+    "select public.refund_subscription(id, 'fraud') from public.newsletter_subscriptions where email = $1 and campaign_id = $2",
+    [e1, m2.campaignId],
+  )
 
   // Visitor 2: source 2, opens campaign 2 (newsletter page), subscribes and confirms.
   const v2 = newVisitor()
@@ -88,21 +102,61 @@ beforeAll(async () => {
   const v4 = newVisitor()
   const e4 = email('fast')
   const s4 = await subscribe(e4, [m1.campaignId], { sourceId: m2.sourceId, visitor: v4 })
-  expect(await confirm(s4.tokens[0]!, e4)).toMatchObject({ counted: false, not_counted_reason: 'too_fast_confirmation' })
+  expect(await confirm(s4.tokens[0]!, e4)).toMatchObject({
+    counted: false,
+    not_counted_reason: 'too_fast_confirmation',
+  })
 })
 
 describe('the same figures for every role', () => {
   it('are right for each campaign and source, and equal for the advertiser, the publisher and the admin', async () => {
     const pair = (c: string, s: string) => `${c}|${s}`
     const expected = {
-      [pair(m1.campaignId, m1.sourceId)]: { views: '2', clicks: '2', conversions: '1', ctr: '50.00', spend: '10.00', earnings: '8.00' },
-      [pair(m2.campaignId, m1.sourceId)]: { views: '0', clicks: '1', conversions: '0', ctr: '0.00', spend: '0.00', earnings: '0.00' },
-      [pair(m2.campaignId, m2.sourceId)]: { views: '1', clicks: '1', conversions: '1', ctr: '100.00', spend: '4.00', earnings: '3.20' },
-      [pair(m1.campaignId, m2.sourceId)]: { views: '0', clicks: '1', conversions: '0', ctr: '0.00', spend: '0.00', earnings: '0.00' },
+      [pair(m1.campaignId, m1.sourceId)]: {
+        views: '2',
+        clicks: '2',
+        conversions: '1',
+        ctr: '50.00',
+        spend: '10.00',
+        earnings: '8.00',
+      },
+      [pair(m2.campaignId, m1.sourceId)]: {
+        views: '0',
+        clicks: '1',
+        conversions: '0',
+        ctr: '0.00',
+        spend: '0.00',
+        earnings: '0.00',
+      },
+      [pair(m2.campaignId, m2.sourceId)]: {
+        views: '1',
+        clicks: '1',
+        conversions: '1',
+        ctr: '100.00',
+        spend: '4.00',
+        earnings: '3.20',
+      },
+      [pair(m1.campaignId, m2.sourceId)]: {
+        views: '0',
+        clicks: '1',
+        conversions: '0',
+        ctr: '0.00',
+        spend: '0.00',
+        earnings: '0.00',
+      },
     }
-    const byAdvertiser = { ...(await figures(m1.advertiser.actor, m1.campaignId, null)), ...(await figures(m2.advertiser.actor, m2.campaignId, null)) }
-    const byPublisher = { ...(await figures(m1.publisher.actor, null, m1.sourceId)), ...(await figures(m2.publisher.actor, null, m2.sourceId)) }
-    const byAdmin = { ...(await figures(actors.admin, m1.campaignId, null)), ...(await figures(actors.admin, m2.campaignId, null)) }
+    const byAdvertiser = {
+      ...(await figures(m1.advertiser.actor, m1.campaignId, null)),
+      ...(await figures(m2.advertiser.actor, m2.campaignId, null)),
+    }
+    const byPublisher = {
+      ...(await figures(m1.publisher.actor, null, m1.sourceId)),
+      ...(await figures(m2.publisher.actor, null, m2.sourceId)),
+    }
+    const byAdmin = {
+      ...(await figures(actors.admin, m1.campaignId, null)),
+      ...(await figures(actors.admin, m2.campaignId, null)),
+    }
     const inRange = {
       ...(await figures(m1.advertiser.actor, m1.campaignId, null, [today, today])),
       ...(await figures(m2.advertiser.actor, m2.campaignId, null, [today, today])),
@@ -156,64 +210,101 @@ describe('the same figures for every role', () => {
       `select clicks::int, counted_clicks::int, subscriptions::int, confirmations::int, conversions::int, earnings::text
        from public.source_figures()`,
     )
-    expect(rows).toEqual([{ clicks: 2, counted_clicks: 2, subscriptions: 2, confirmations: 2, conversions: 1, earnings: '8.00' }])
+    expect(rows).toEqual([
+      { clicks: 2, counted_clicks: 2, subscriptions: 2, confirmations: 2, conversions: 1, earnings: '8.00' },
+    ])
   })
 
   it("refuses someone else's campaign or source, and bad date ranges, with a clear message", async () => {
     const other = 'You can only see figures of your own campaigns and sources'
-    expect(await errorOf(m2.advertiser.actor, 'select * from public.campaign_source_figures($1)', [m1.campaignId])).toBe(other)
-    expect(await errorOf(m1.publisher.actor, 'select * from public.not_counted_figures(null, $1)', [m2.sourceId])).toBe(other)
+    expect(
+      await errorOf(m2.advertiser.actor, 'select * from public.campaign_source_figures($1)', [m1.campaignId]),
+    ).toBe(other)
+    expect(await errorOf(m1.publisher.actor, 'select * from public.not_counted_figures(null, $1)', [m2.sourceId])).toBe(
+      other,
+    )
     expect(await errorOf(actors.advertiser, 'select * from public.daily_figures(null, $1)', [m1.sourceId])).toBe(other)
     expect(await errorOf(anon, 'select * from public.campaign_source_figures()')).toMatch(/permission denied/)
     // A publisher asking about a campaign sees only their own sources' rows.
-    expect(Object.keys(await figures(m1.publisher.actor, m2.campaignId, null))).toEqual([`${m2.campaignId}|${m1.sourceId}`])
-    expect(await errorOf(m1.advertiser.actor, "select * from public.daily_figures($1, null, '2026-02-01', '2026-01-01')", [m1.campaignId])).toBe(
-      'The start date must be on or before the end date',
+    expect(Object.keys(await figures(m1.publisher.actor, m2.campaignId, null))).toEqual([
+      `${m2.campaignId}|${m1.sourceId}`,
+    ])
+    expect(
+      await errorOf(m1.advertiser.actor, "select * from public.daily_figures($1, null, '2026-02-01', '2026-01-01')", [
+        m1.campaignId,
+      ]),
+    ).toBe('The start date must be on or before the end date')
+    expect(
+      await errorOf(m1.advertiser.actor, "select * from public.daily_figures($1, null, '2025-01-01', '2026-01-10')", [
+        m1.campaignId,
+      ]),
+    ).toBe('Pick a date range of one year or less')
+    expect(await errorOf(m1.advertiser.actor, "select * from public.source_figures(null, '2025-01-01')")).toBe(
+      'Pick both a start and an end date',
     )
-    expect(await errorOf(m1.advertiser.actor, "select * from public.daily_figures($1, null, '2025-01-01', '2026-01-10')", [m1.campaignId])).toBe(
-      'Pick a date range of one year or less',
-    )
-    expect(await errorOf(m1.advertiser.actor, "select * from public.source_figures(null, '2025-01-01')")).toBe('Pick both a start and an end date')
     expect(await errorOf(anon, 'select * from public.source_figures()')).toMatch(/permission denied/)
   })
 
-  it('lists the publisher\'s not-counted totals per source, equal to not_counted_figures for that source', async () => {
-    expect(await queryAs(m2.publisher.actor, 'select source_id, kind, reason, total::int from public.source_not_counted()')).toEqual([
+  it("lists the publisher's not-counted totals per source, equal to not_counted_figures for that source", async () => {
+    expect(
+      await queryAs(m2.publisher.actor, 'select source_id, kind, reason, total::int from public.source_not_counted()'),
+    ).toEqual([
       { source_id: m2.sourceId, kind: 'click', reason: 'bot_user_agent', total: 1 },
       { source_id: m2.sourceId, kind: 'subscription', reason: 'too_fast_confirmation', total: 1 },
     ])
   })
 
   it('opens analytics on the most recent active campaign', async () => {
-    expect(await queryAs(m1.advertiser.actor, 'select public.my_default_campaign() as id')).toEqual([{ id: m1.campaignId }])
+    expect(await queryAs(m1.advertiser.actor, 'select public.my_default_campaign() as id')).toEqual([
+      { id: m1.campaignId },
+    ])
   })
 })
 
 describe('totals for the overviews', () => {
   it('sum the same figures in the database for the advertiser, the publisher and their campaign list', async () => {
     expect(
-      await queryAs(m2.advertiser.actor, 'select views::int, clicks::int, conversions::int, ctr::text, spend::text from public.figure_totals($1)', [
-        m2.campaignId,
-      ]),
+      await queryAs(
+        m2.advertiser.actor,
+        'select views::int, clicks::int, conversions::int, ctr::text, spend::text from public.figure_totals($1)',
+        [m2.campaignId],
+      ),
     ).toEqual([{ views: 1, clicks: 2, conversions: 1, ctr: '50.00', spend: '4.00' }])
-    expect(await queryAs(m2.publisher.actor, 'select clicks::int, counted_clicks::int, conversions::int, earnings::text from public.source_totals()')).toEqual([
-      { clicks: 3, counted_clicks: 2, conversions: 1, earnings: '3.20' },
-    ])
     expect(
-      await queryAs(m1.advertiser.actor, 'select campaign_id, clicks::int, conversions::int, spend::text from public.campaign_figures($1, $1)', [today]),
+      await queryAs(
+        m2.publisher.actor,
+        'select clicks::int, counted_clicks::int, conversions::int, earnings::text from public.source_totals()',
+      ),
+    ).toEqual([{ clicks: 3, counted_clicks: 2, conversions: 1, earnings: '3.20' }])
+    expect(
+      await queryAs(
+        m1.advertiser.actor,
+        'select campaign_id, clicks::int, conversions::int, spend::text from public.campaign_figures($1, $1)',
+        [today],
+      ),
     ).toEqual([{ campaign_id: m1.campaignId, clicks: 3, conversions: 1, spend: '10.00' }])
   })
 })
 
 describe("the publisher's stats page", () => {
   it('groups the same figures per source and per campaign, with real campaign names', async () => {
-    const bySource = await queryAs(m1.publisher.actor, `select id, name, clicks::int, conversions::int, ctr::text, earnings::text from public.publisher_figures('source')`)
-    expect(bySource).toEqual([{ id: m1.sourceId, name: 'Test source', clicks: 3, conversions: 1, ctr: '33.33', earnings: '8.00' }])
-    const byCampaign = await queryAs(m1.publisher.actor, `select id, name, clicks::int, conversions::int from public.publisher_figures('campaign')`)
+    const bySource = await queryAs(
+      m1.publisher.actor,
+      `select id, name, clicks::int, conversions::int, ctr::text, earnings::text from public.publisher_figures('source')`,
+    )
+    expect(bySource).toEqual([
+      { id: m1.sourceId, name: 'Test source', clicks: 3, conversions: 1, ctr: '33.33', earnings: '8.00' },
+    ])
+    const byCampaign = await queryAs(
+      m1.publisher.actor,
+      `select id, name, clicks::int, conversions::int from public.publisher_figures('campaign')`,
+    )
     expect(byCampaign).toEqual([
       { id: m1.campaignId, name: 'Test newsletter', clicks: 2, conversions: 1 },
       { id: m2.campaignId, name: 'Test newsletter', clicks: 1, conversions: 0 },
     ])
-    expect(await errorOf(m1.publisher.actor, `select * from public.publisher_figures('day')`)).toBe('Group figures by source or by campaign')
+    expect(await errorOf(m1.publisher.actor, `select * from public.publisher_figures('day')`)).toBe(
+      'Group figures by source or by campaign',
+    )
   })
 })

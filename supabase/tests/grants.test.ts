@@ -34,16 +34,36 @@ describe('column grants (the catalog)', () => {
       'profiles UPDATE authenticated': ['first_name', 'full_name', 'last_name'],
       // The source form; status only on insert, where the policy allows 'pending_review' alone.
       'audience_sources INSERT authenticated': [
-        'category', 'description', 'image_url', 'name', 'platform', 'publisher_id', 'status', 'url',
+        'category',
+        'description',
+        'image_url',
+        'name',
+        'platform',
+        'publisher_id',
+        'status',
+        'url',
       ],
       'audience_sources UPDATE authenticated': ['category', 'description', 'image_url', 'name', 'platform', 'url'],
       // The submit, edit and budget forms; status only on insert ('draft' or 'pending_review').
       'campaigns INSERT authenticated': [
-        'advertiser_id', 'budget_total', 'category', 'description', 'image_url', 'name', 'price_per_subscriber',
-        'status', 'website_url',
+        'advertiser_id',
+        'budget_total',
+        'category',
+        'description',
+        'image_url',
+        'name',
+        'price_per_subscriber',
+        'status',
+        'website_url',
       ],
       'campaigns UPDATE authenticated': [
-        'budget_total', 'category', 'description', 'image_url', 'name', 'price_per_subscriber', 'website_url',
+        'budget_total',
+        'category',
+        'description',
+        'image_url',
+        'name',
+        'price_per_subscriber',
+        'website_url',
       ],
       // The /contact form; admins mark a message handled.
       'contact_messages INSERT anon': ['email', 'message', 'name', 'subject'],
@@ -80,14 +100,16 @@ describe('column grants (the catalog)', () => {
 
   it('attack: TRUNCATE from the API roles is refused', async () => {
     for (const table of ['campaigns', 'wallet_transactions', 'contact_messages']) {
-      expect(await errorOf(actors.advertiser, `truncate public.${table} cascade`)).toBe(`permission denied for table ${table}`)
+      expect(await errorOf(actors.advertiser, `truncate public.${table} cascade`)).toBe(
+        `permission denied for table ${table}`,
+      )
       expect(await errorOf(anon, `truncate public.${table} cascade`)).toBe(`permission denied for table ${table}`)
     }
   })
 })
 
 describe('attack: an owner writes the bookkeeping of their own campaign', () => {
-  it("PATCH budget_reserved / reservations_open (twice) is refused; the reservation and what it promises stay", async () => {
+  it('PATCH budget_reserved / reservations_open (twice) is refused; the reservation and what it promises stay', async () => {
     const m = await createMarket({ deposit: 10, price: 5, budget: 10 })
     await subscribe(`a-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId })
     await subscribe(`b-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId })
@@ -98,25 +120,39 @@ describe('attack: an owner writes the bookkeeping of their own campaign', () => 
       expect(await patch('reservations_open = 0')).toBe('permission denied for table campaigns')
     }
     for (const set of [
-      'budget_spent = 0', `funding_status = 'funded'`, 'approved_at = null', `created_at = '2000-01-01'`,
-      `updated_at = '2000-01-01'`, `status = 'active'`, `review_note = 'ok'`, `advertiser_id = '${ids.otherAdvertiser}'`,
+      'budget_spent = 0',
+      `funding_status = 'funded'`,
+      'approved_at = null',
+      `created_at = '2000-01-01'`,
+      `updated_at = '2000-01-01'`,
+      `status = 'active'`,
+      `review_note = 'ok'`,
+      `advertiser_id = '${ids.otherAdvertiser}'`,
     ]) {
       expect(await patch(set), set).toBe('permission denied for table campaigns')
     }
-    const [row] = await queryAs(m.advertiser.actor, 'select budget_reserved, reservations_open, funding_status from public.campaigns where id = $1', [
-      m.campaignId,
-    ])
-    expect(row).toEqual({ budget_reserved: '10.00', reservations_open: 2, funding_status: 'budget_exhausted' })
-    await expect(subscribe(`c-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId })).rejects.toThrow(
-      'This newsletter is not accepting subscribers',
+    const [row] = await queryAs(
+      m.advertiser.actor,
+      'select budget_reserved, reservations_open, funding_status from public.campaigns where id = $1',
+      [m.campaignId],
     )
+    expect(row).toEqual({ budget_reserved: '10.00', reservations_open: 2, funding_status: 'budget_exhausted' })
+    await expect(
+      subscribe(`c-${randomUUID().slice(0, 8)}@example.com`, [m.campaignId], { sourceId: m.sourceId }),
+    ).rejects.toThrow('This newsletter is not accepting subscribers')
   })
 
   it('INSERT keeps no bookkeeping or review column', async () => {
     const a = await createUser('advertiser')
     for (const [column, value] of [
-      ['approved_at', 'now()'], ['budget_reserved', '5'], ['reservations_open', '3'], ['budget_spent', '1'],
-      ['funding_status', `'funded'`], ['created_at', `'2000-01-01'`], ['review_note', `'approved'`], ['id', 'gen_random_uuid()'],
+      ['approved_at', 'now()'],
+      ['budget_reserved', '5'],
+      ['reservations_open', '3'],
+      ['budget_spent', '1'],
+      ['funding_status', `'funded'`],
+      ['created_at', `'2000-01-01'`],
+      ['review_note', `'approved'`],
+      ['id', 'gen_random_uuid()'],
     ]) {
       expect(
         await errorOf(
@@ -134,21 +170,37 @@ describe('attack: an owner clears approved_at to publish an edit unreviewed', ()
   it('PATCH approved_at = null is refused, so a rename of an approved source or campaign still waits for an admin', async () => {
     const m = await createMarket()
     // createMarket's source and campaign start approved and active, so approved_at is set.
-    expect(await errorOf(m.publisher.actor, 'update public.audience_sources set approved_at = null where id = $1', [m.sourceId])).toBe(
-      'permission denied for table audience_sources',
-    )
-    expect(await errorOf(m.advertiser.actor, 'update public.campaigns set approved_at = null where id = $1', [m.campaignId])).toBe(
-      'permission denied for table campaigns',
-    )
-    for (const set of [`created_at = '2000-01-01'`, 'quality_counted_clicks = 999', `unified_code = 'lookalike'`, `status = 'live'`]) {
-      expect(await errorOf(m.publisher.actor, `update public.audience_sources set ${set} where id = $1`, [m.sourceId]), set).toBe(
-        'permission denied for table audience_sources',
-      )
+    expect(
+      await errorOf(m.publisher.actor, 'update public.audience_sources set approved_at = null where id = $1', [
+        m.sourceId,
+      ]),
+    ).toBe('permission denied for table audience_sources')
+    expect(
+      await errorOf(m.advertiser.actor, 'update public.campaigns set approved_at = null where id = $1', [m.campaignId]),
+    ).toBe('permission denied for table campaigns')
+    for (const set of [
+      `created_at = '2000-01-01'`,
+      'quality_counted_clicks = 999',
+      `unified_code = 'lookalike'`,
+      `status = 'live'`,
+    ]) {
+      expect(
+        await errorOf(m.publisher.actor, `update public.audience_sources set ${set} where id = $1`, [m.sourceId]),
+        set,
+      ).toBe('permission denied for table audience_sources')
     }
-    await queryAs(m.publisher.actor, `update public.audience_sources set name = 'Account suspended' where id = $1`, [m.sourceId])
-    await queryAs(m.advertiser.actor, `update public.campaigns set name = 'Account suspended' where id = $1`, [m.campaignId])
-    expect(await queryAs(anon, 'select name from public.audience_sources where id = $1', [m.sourceId])).toEqual([{ name: 'Test source' }])
-    expect(await queryAs(anon, 'select name from public.campaigns where id = $1', [m.campaignId])).toEqual([{ name: 'Test newsletter' }])
+    await queryAs(m.publisher.actor, `update public.audience_sources set name = 'Account suspended' where id = $1`, [
+      m.sourceId,
+    ])
+    await queryAs(m.advertiser.actor, `update public.campaigns set name = 'Account suspended' where id = $1`, [
+      m.campaignId,
+    ])
+    expect(await queryAs(anon, 'select name from public.audience_sources where id = $1', [m.sourceId])).toEqual([
+      { name: 'Test source' },
+    ])
+    expect(await queryAs(anon, 'select name from public.campaigns where id = $1', [m.campaignId])).toEqual([
+      { name: 'Test newsletter' },
+    ])
     const pending = await queryAs<{ changes: unknown }>(
       actors.admin,
       "select changes from public.content_revisions where status = 'pending' and subject_id in ($1, $2)",
@@ -160,11 +212,18 @@ describe('attack: an owner clears approved_at to publish an edit unreviewed', ()
   it('INSERT of a source keeps no approval, code or quality column', async () => {
     const p = await createUser('publisher')
     for (const [column, value] of [
-      ['approved_at', 'now()'], ['unified_code', `'chosen-code'`], ['quality_confirmation_rate', '100'], ['created_at', `'2000-01-01'`],
+      ['approved_at', 'now()'],
+      ['unified_code', `'chosen-code'`],
+      ['quality_confirmation_rate', '100'],
+      ['created_at', `'2000-01-01'`],
       ['review_note', `'ok'`],
     ]) {
       expect(
-        await errorOf(p.actor, `insert into public.audience_sources (publisher_id, name, ${column}) values ($1, 'Sneaky source', ${value})`, [p.id]),
+        await errorOf(
+          p.actor,
+          `insert into public.audience_sources (publisher_id, name, ${column}) values ($1, 'Sneaky source', ${value})`,
+          [p.id],
+        ),
         column,
       ).toBe('permission denied for table audience_sources')
     }
@@ -200,28 +259,45 @@ describe('the triggers behind the grants (a second fence)', () => {
   it('still refuse spend, status, owner, code and quality changes from the API if a column is ever granted', async () => {
     const m = await createMarket()
     const campaign = (column: string, set: string) =>
-      underMistakenGrant(`grant update (${column}) on public.campaigns to authenticated`, m.advertiser, `update public.campaigns set ${set} where id = $1`, [
-        m.campaignId,
-      ])
+      underMistakenGrant(
+        `grant update (${column}) on public.campaigns to authenticated`,
+        m.advertiser,
+        `update public.campaigns set ${set} where id = $1`,
+        [m.campaignId],
+      )
     const source = (column: string, set: string) =>
-      underMistakenGrant(`grant update (${column}) on public.audience_sources to authenticated`, m.publisher, `update public.audience_sources set ${set} where id = $1`, [
-        m.sourceId,
-      ])
+      underMistakenGrant(
+        `grant update (${column}) on public.audience_sources to authenticated`,
+        m.publisher,
+        `update public.audience_sources set ${set} where id = $1`,
+        [m.sourceId],
+      )
     expect(await campaign('budget_spent', 'budget_spent = 0.5')).toBe('Spend is recorded by the platform')
     expect(await campaign('status', `status = 'completed'`)).toBe("Only an admin can change a campaign's status")
     expect(await campaign('review_note', `review_note = 'fine'`)).toBe("Only an admin can change a campaign's status")
-    expect(await campaign('advertiser_id', `advertiser_id = '${ids.otherAdvertiser}'`)).toBe('A campaign cannot change owner')
+    expect(await campaign('advertiser_id', `advertiser_id = '${ids.otherAdvertiser}'`)).toBe(
+      'A campaign cannot change owner',
+    )
     expect(await source('unified_code', `unified_code = 'mine'`)).toBe('A unified code cannot be changed')
     expect(await source('status', `status = 'live'`)).toBe("Only an admin can change a source's status")
     expect(await source('publisher_id', `publisher_id = '${ids.publisher}'`)).toBe('A source cannot change owner')
-    expect(await source('quality_confirmation_rate', 'quality_confirmation_rate = 100')).toBe('Quality figures are computed by the platform')
+    expect(await source('quality_confirmation_rate', 'quality_confirmation_rate = 100')).toBe(
+      'Quality figures are computed by the platform',
+    )
   })
 })
 
 describe("honest: the SPA's writes", () => {
   it('publishers add and edit a source with the fields of the source form', async () => {
     const p = await createUser('publisher')
-    const form = { name: 'My podcast', description: 'Weekly', platform: 'podcast', url: 'https://pod.example', category: 'technology', image_url: null }
+    const form = {
+      name: 'My podcast',
+      description: 'Weekly',
+      platform: 'podcast',
+      url: 'https://pod.example',
+      category: 'technology',
+      image_url: null,
+    }
     const [created] = await queryAs<{ id: string; status: string }>(
       p.actor,
       `insert into public.audience_sources (name, description, platform, url, category, image_url, publisher_id, status)
@@ -236,7 +312,9 @@ describe("honest: the SPA's writes", () => {
       [created!.id, 'My podcast 2', 'Daily', 'newsletter', null, null, 'https://img.example/a.png', p.id],
     )
     expect(updated).toEqual([{ name: 'My podcast 2', platform: 'newsletter' }])
-    expect(await queryAs(p.actor, 'delete from public.audience_sources where id = $1 returning id', [created!.id])).toHaveLength(1)
+    expect(
+      await queryAs(p.actor, 'delete from public.audience_sources where id = $1 returning id', [created!.id]),
+    ).toHaveLength(1)
   })
 
   it('advertisers submit a newsletter, edit it and change price and budget', async () => {
@@ -254,22 +332,31 @@ describe("honest: the SPA's writes", () => {
        category = 'technology' where id = $1`,
       [created!.id],
     )
-    await queryAs(a.actor, 'update public.campaigns set budget_total = 80, price_per_subscriber = 1.5 where id = $1', [created!.id])
-    expect(await queryAs(a.actor, 'select name, budget_total, price_per_subscriber from public.campaigns where id = $1', [created!.id])).toEqual([
-      { name: 'Weekly Rust!', budget_total: '80.00', price_per_subscriber: '1.50' },
+    await queryAs(a.actor, 'update public.campaigns set budget_total = 80, price_per_subscriber = 1.5 where id = $1', [
+      created!.id,
     ])
+    expect(
+      await queryAs(a.actor, 'select name, budget_total, price_per_subscriber from public.campaigns where id = $1', [
+        created!.id,
+      ]),
+    ).toEqual([{ name: 'Weekly Rust!', budget_total: '80.00', price_per_subscriber: '1.50' }])
   })
 
   it('visitors and signed-in users write to /contact; profiles keep their name form', async () => {
     for (const actor of [anon, actors.publisher]) {
       expect(
-        await errorOf(actor, `insert into public.contact_messages (name, email, subject, message) values ('Kim', 'kim@example.com', 'Hi', 'A question')`),
+        await errorOf(
+          actor,
+          `insert into public.contact_messages (name, email, subject, message) values ('Kim', 'kim@example.com', 'Hi', 'A question')`,
+        ),
       ).toBe('')
     }
     expect(
-      await queryAs(actors.publisher, `update public.profiles set first_name = 'Pat', last_name = 'P', full_name = 'Pat P' where id = $1 returning full_name`, [
-        ids.publisher,
-      ]),
+      await queryAs(
+        actors.publisher,
+        `update public.profiles set first_name = 'Pat', last_name = 'P', full_name = 'Pat P' where id = $1 returning full_name`,
+        [ids.publisher],
+      ),
     ).toEqual([{ full_name: 'Pat P' }])
   })
 })

@@ -67,17 +67,29 @@ describe('attack: a token whose session ended calls money and admin functions', 
     expect(await errorOf(advertiser, 'select * from public.advertiser_balance()')).toBe(ENDED)
     expect(await errorOf(advertiser, "select public.open_dispute('They are bots', null, $1)", [m.sourceId])).toBe(ENDED)
     expect(await errorOf(advertiser, 'select * from public.campaign_subscribers($1)', [m.campaignId])).toBe(ENDED)
-    expect(await errorOf(advertiser, 'select * from public.campaign_subscribers_export($1)', [m.campaignId])).toBe(ENDED)
+    expect(await errorOf(advertiser, 'select * from public.campaign_subscribers_export($1)', [m.campaignId])).toBe(
+      ENDED,
+    )
     // Webhook endpoints carry every new subscriber's address: no new one, no new secret, no redirect.
-    const [endpoint] = await queryAs<{ id: string }>(m.advertiser.actor, 'select id from public.create_webhook_endpoint($1)', [
-      'https://hooks.example.com/mine',
-    ])
-    expect(await errorOf(advertiser, 'select * from public.create_webhook_endpoint($1)', ['https://attacker.example/hook'])).toBe(ENDED)
+    const [endpoint] = await queryAs<{ id: string }>(
+      m.advertiser.actor,
+      'select id from public.create_webhook_endpoint($1)',
+      ['https://hooks.example.com/mine'],
+    )
+    expect(
+      await errorOf(advertiser, 'select * from public.create_webhook_endpoint($1)', ['https://attacker.example/hook']),
+    ).toBe(ENDED)
     expect(await errorOf(advertiser, 'select public.rotate_webhook_secret($1)', [endpoint!.id])).toBe(ENDED)
-    expect(await queryAs(advertiser, `update public.webhook_endpoints set url = 'https://attacker.example/hook' where id = $1 returning id`, [endpoint!.id])).toEqual([])
-    expect(await queryAs(m.advertiser.actor, 'select url from public.webhook_endpoints where id = $1', [endpoint!.id])).toEqual([
-      { url: 'https://hooks.example.com/mine' },
-    ])
+    expect(
+      await queryAs(
+        advertiser,
+        `update public.webhook_endpoints set url = 'https://attacker.example/hook' where id = $1 returning id`,
+        [endpoint!.id],
+      ),
+    ).toEqual([])
+    expect(
+      await queryAs(m.advertiser.actor, 'select url from public.webhook_endpoints where id = $1', [endpoint!.id]),
+    ).toEqual([{ url: 'https://hooks.example.com/mine' }])
     for (const table of ['wallets', 'wallet_balances', 'wallet_transactions', 'deposits']) {
       expect(await queryAs(advertiser, `select 1 from public.${table}`), table).toEqual([])
     }
@@ -90,7 +102,9 @@ describe('attack: a token whose session ended calls money and admin functions', 
     expect(await errorOf(noSession, 'select public.request_payout(50)')).toBe(ENDED)
     const othersSession = await startSession(m.advertiser.id, 'aal1')
     expect(await errorOf(inSession(m.publisher.actor, othersSession), 'select public.request_payout(50)')).toBe(ENDED)
-    expect(await errorOf(inSession(m.publisher.actor, 'not-a-uuid'), 'select * from public.publisher_balance()')).toBe(ENDED)
+    expect(await errorOf(inSession(m.publisher.actor, 'not-a-uuid'), 'select * from public.publisher_balance()')).toBe(
+      ENDED,
+    )
   })
 })
 
@@ -106,6 +120,8 @@ describe('honest: live sessions', () => {
     expect((await queryAs(admin, 'select * from public.admin_marketplace_totals()')).length).toBe(1)
     // Visitors and the service role have no session to check.
     expect(await queryAs({ role: 'anon' }, 'select public.session_is_live() as live')).toEqual([{ live: true }])
-    expect(await queryAs({ role: 'service_role' }, 'select count(*)::int as n from public.publisher_balance()')).toEqual([{ n: 1 }])
+    expect(
+      await queryAs({ role: 'service_role' }, 'select count(*)::int as n from public.publisher_balance()'),
+    ).toEqual([{ n: 1 }])
   })
 })

@@ -110,7 +110,10 @@ describe('holds, earnings and screening', () => {
   it('never promises a campaign past its budget, so every confirmed subscriber it accepted is paid', async () => {
     const m = await createMarket({ deposit: 1000, price: 10, budget: 25 })
     const { results, refused } = await reserveAndConfirm(m, 4)
-    expect(refused).toEqual(['This newsletter is not accepting subscribers', 'This newsletter is not accepting subscribers'])
+    expect(refused).toEqual([
+      'This newsletter is not accepting subscribers',
+      'This newsletter is not accepting subscribers',
+    ])
     expect(results.map((r) => [r.result, r.counted])).toEqual([
       ['confirmed', true],
       ['confirmed', true],

@@ -33,7 +33,8 @@ const queueOf = async (userId: string) =>
   ).rows
 
 const enqueue = async (userId: string, template = 'payout_paid', data: object = { amount: 50, reference: 'T-1' }) =>
-  (await db.query<{ id: string }>('select private.enqueue_notification($1, $2, $3) as id', [userId, template, data])).rows[0]!.id
+  (await db.query<{ id: string }>('select private.enqueue_notification($1, $2, $3) as id', [userId, template, data]))
+    .rows[0]!.id
 
 /** Vault secrets as the backend writes them at start; removed again so other files see none. */
 async function withSecrets<T>(fn: () => Promise<T>): Promise<T> {
@@ -57,11 +58,13 @@ describe('notification queue', () => {
       expect(await errorOf(actor, 'select * from public.notification_queue')).toMatch(/permission denied/)
       expect(await errorOf(actor, 'select * from public.claim_notifications(1)')).toMatch(/permission denied/)
       expect(await errorOf(actor, 'select public.finish_notification($1)', [randomUUID()])).toMatch(/permission denied/)
-      expect(await errorOf(actor, "select private.enqueue_notification($1, 'payout_paid', '{}')", [p.id])).toMatch(/permission denied/)
+      expect(await errorOf(actor, "select private.enqueue_notification($1, 'payout_paid', '{}')", [p.id])).toMatch(
+        /permission denied/,
+      )
     }
-    expect(await queryAs(service, 'select template from public.notification_queue where user_id = $1', [p.id])).toEqual([
-      { template: 'payout_paid' },
-    ])
+    expect(await queryAs(service, 'select template from public.notification_queue where user_id = $1', [p.id])).toEqual(
+      [{ template: 'payout_paid' }],
+    )
   })
 
   it('queues an event once per dedupe key and refuses unknown templates', async () => {
@@ -96,7 +99,10 @@ describe('notification queue', () => {
     expect((await claim()).some((r) => r.id === id)).toBe(false) // not due yet
     // Due again; after the 8th failed attempt it is given up.
     for (let attempt = 2; attempt <= 8; attempt++) {
-      await db.query("update public.notification_queue set next_attempt_at = now() - interval '1 second' where id = $1", [id])
+      await db.query(
+        "update public.notification_queue set next_attempt_at = now() - interval '1 second' where id = $1",
+        [id],
+      )
       expect((await claim()).some((r) => r.id === id)).toBe(true)
       expect(await finish('still failing')).toBe(attempt === 8 ? 'failed' : 'queued')
     }
@@ -106,9 +112,19 @@ describe('notification queue', () => {
   it('gives a claimed email to another sender when the first one died (lease expired), and marks it sent once', async () => {
     const p = await createUser('publisher')
     const id = await enqueue(p.id)
-    expect((await queryAs<{ id: string }>(service, 'select * from public.claim_notifications(100)')).some((r) => r.id === id)).toBe(true)
-    await db.query("update public.notification_queue set locked_until = now() - interval '1 second' where id = $1", [id])
-    expect((await queryAs<{ id: string }>(service, 'select * from public.claim_notifications(100)')).some((r) => r.id === id)).toBe(true)
+    expect(
+      (await queryAs<{ id: string }>(service, 'select * from public.claim_notifications(100)')).some(
+        (r) => r.id === id,
+      ),
+    ).toBe(true)
+    await db.query("update public.notification_queue set locked_until = now() - interval '1 second' where id = $1", [
+      id,
+    ])
+    expect(
+      (await queryAs<{ id: string }>(service, 'select * from public.claim_notifications(100)')).some(
+        (r) => r.id === id,
+      ),
+    ).toBe(true)
     expect(await queryAs(service, 'select public.finish_notification($1) as r', [id])).toEqual([{ r: 'sent' }])
     expect(await queryAs(service, 'select public.finish_notification($1) as r', [id])).toEqual([{ r: 'sent' }])
     expect((await queueOf(p.id))[0]).toMatchObject({ status: 'sent', attempts: 2 })
@@ -124,7 +140,9 @@ describe('notification queue', () => {
           throw new Error('roll back')
         })
         .catch(() => {})
-      expect((await db.query<{ n: number }>('select count(*)::int as n from net.http_request_queue')).rows).toEqual(before.rows)
+      expect((await db.query<{ n: number }>('select count(*)::int as n from net.http_request_queue')).rows).toEqual(
+        before.rows,
+      )
       await db.transaction(async (tx) => {
         await tx.query("select private.enqueue_notification($1, 'payout_paid', '{}')", [p.id])
         await tx.query("select private.enqueue_notification($1, 'payout_paid', '{}')", [p.id])
@@ -157,11 +175,15 @@ describe('notification queue', () => {
 })
 
 describe('events that notify', () => {
-  it("tells a publisher their source was approved, rejected with the note, banned and reinstated", async () => {
+  it('tells a publisher their source was approved, rejected with the note, banned and reinstated', async () => {
     const m = await createMarket({ deposit: 0 })
     await db.query("update public.audience_sources set status = 'pending_review' where id = $1", [m.sourceId])
     const set = (status: string, note: string | null) =>
-      db.query('update public.audience_sources set status = $2, review_note = $3 where id = $1', [m.sourceId, status, note])
+      db.query('update public.audience_sources set status = $2, review_note = $3 where id = $1', [
+        m.sourceId,
+        status,
+        note,
+      ])
     await set('rejected', 'Add a description')
     await set('approved', null)
     await set('banned', 'Bought traffic')
@@ -177,11 +199,20 @@ describe('events that notify', () => {
     )
   })
 
-  it("tells an advertiser their campaign was approved or rejected, but not when they pause or resume it", async () => {
+  it('tells an advertiser their campaign was approved or rejected, but not when they pause or resume it', async () => {
     const m = await createMarket({ deposit: 100 })
     await db.query("update public.campaigns set status = 'pending_review' where id = $1", [m.campaignId])
-    for (const [status, note] of [['rejected', 'Broken link'], ['active', null], ['paused', null], ['active', null]]) {
-      await db.query('update public.campaigns set status = $2, review_note = $3 where id = $1', [m.campaignId, status, note])
+    for (const [status, note] of [
+      ['rejected', 'Broken link'],
+      ['active', null],
+      ['paused', null],
+      ['active', null],
+    ]) {
+      await db.query('update public.campaigns set status = $2, review_note = $3 where id = $1', [
+        m.campaignId,
+        status,
+        note,
+      ])
     }
     const reviewed = (await queueOf(m.advertiser.id)).filter((n) => n.template === 'campaign_reviewed')
     expect(reviewed.map((n) => n.data).sort(byJson)).toEqual(
@@ -203,6 +234,8 @@ describe('events that notify', () => {
     await db.query('select public.credit_deposit($1, 100, $2)', [m.advertiser.id, `cs_${randomUUID()}`])
     await run()
     expect(await lows()).toHaveLength(1)
-    expect((await db.query('select 1 from private.low_balance_alerts where user_id = $1', [m.advertiser.id])).rows).toEqual([])
+    expect(
+      (await db.query('select 1 from private.low_balance_alerts where user_id = $1', [m.advertiser.id])).rows,
+    ).toEqual([])
   })
 })

@@ -43,10 +43,16 @@ describe('payouts', () => {
     const pay = (actor: Parameters<typeof queryAs>[0], payoutId: string, reference: string | null) =>
       errorOf(actor, 'select public.admin_mark_payout_paid($1, $2)', [payoutId, reference])
     expect(await pay(p.actor, id, 'SEPA-1')).toBe('Only an admin can do this')
-    expect(await pay(actors.admin, id, '  ')).toBe('Enter the transfer reference of the payment (at least 3 characters)')
-    expect(await pay(actors.admin, id, null)).toBe('Enter the transfer reference of the payment (at least 3 characters)')
+    expect(await pay(actors.admin, id, '  ')).toBe(
+      'Enter the transfer reference of the payment (at least 3 characters)',
+    )
+    expect(await pay(actors.admin, id, null)).toBe(
+      'Enter the transfer reference of the payment (at least 3 characters)',
+    )
     expect(await pay(actors.admin, id, 'x'.repeat(201))).toBe('The transfer reference can be at most 200 characters')
-    expect(await one(actors.admin, "select public.admin_mark_payout_paid($1, ' SEPA-2026-0042 ') as r", [id])).toMatchObject({
+    expect(
+      await one(actors.admin, "select public.admin_mark_payout_paid($1, ' SEPA-2026-0042 ') as r", [id]),
+    ).toMatchObject({
       status: 'paid',
       amount: 60,
       transfer_reference: 'SEPA-2026-0042',
@@ -56,13 +62,17 @@ describe('payouts', () => {
     expect(await pay(actors.admin, randomUUID(), 'SEPA-3')).toBe('Payout request not found')
     // The publisher sees it paid with the reference, in the ledger too; the audit log and an email say so.
     expect(
-      await queryAs(p.actor, 'select status, transfer_reference, paid_at is not null as paid from public.payout_requests where id = $1', [id]),
+      await queryAs(
+        p.actor,
+        'select status, transfer_reference, paid_at is not null as paid from public.payout_requests where id = $1',
+        [id],
+      ),
     ).toEqual([{ status: 'paid', transfer_reference: 'SEPA-2026-0042', paid: true }])
     expect(
       await queryAs(p.actor, "select amount::text, description from public.wallet_transactions where type = 'payout'"),
     ).toEqual([{ amount: '-60.00', description: 'Payout (transfer SEPA-2026-0042)' }])
     expect(
-      await queryAs(actors.admin, "select reason from public.moderation_events where subject_id = $1", [id]),
+      await queryAs(actors.admin, 'select reason from public.moderation_events where subject_id = $1', [id]),
     ).toEqual([{ reason: 'Transfer reference SEPA-2026-0042' }])
     const emails = await db.query('select template, data from public.notification_queue where user_id = $1', [p.id])
     expect(emails.rows).toEqual([
@@ -89,16 +99,31 @@ describe('payouts', () => {
   it("shows the publisher's own pending, available, requested and paid earnings from the database", async () => {
     const p = await createUser('publisher')
     const db = await testDb()
-    await db.query('select private.post_ledger($1, 120, $2, $3, $4, $5)', [p.id, 'earning', 'completed', 'Test', `e-${p.id}`])
-    await db.query("select private.post_ledger($1, 8, 'earning', 'pending', 'Test', $2, null, null, now() + interval '7 days')", [p.id, `ep-${p.id}`])
-    const balance = () => queryAs(p.actor, 'select pending::text, available::text, requested::text, paid::text from public.publisher_balance()')
+    await db.query('select private.post_ledger($1, 120, $2, $3, $4, $5)', [
+      p.id,
+      'earning',
+      'completed',
+      'Test',
+      `e-${p.id}`,
+    ])
+    await db.query(
+      "select private.post_ledger($1, 8, 'earning', 'pending', 'Test', $2, null, null, now() + interval '7 days')",
+      [p.id, `ep-${p.id}`],
+    )
+    const balance = () =>
+      queryAs(
+        p.actor,
+        'select pending::text, available::text, requested::text, paid::text from public.publisher_balance()',
+      )
     expect(await balance()).toEqual([{ pending: '8.00', available: '120.00', requested: '0.00', paid: '0.00' }])
     const created = await one(p.actor, 'select public.request_payout(50) as r')
     expect(await balance()).toEqual([{ pending: '8.00', available: '70.00', requested: '50.00', paid: '0.00' }])
     await one(actors.admin, "select public.admin_mark_payout_paid($1, 'WIRE-77') as r", [created.id])
     expect(await balance()).toEqual([{ pending: '8.00', available: '70.00', requested: '0.00', paid: '50.00' }])
     // What the screen shows is what request_payout accepts: exactly the available amount, not a cent more.
-    expect(await errorOf(p.actor, 'select public.request_payout(70.01)')).toMatch(/^You can only withdraw available earnings/)
+    expect(await errorOf(p.actor, 'select public.request_payout(70.01)')).toMatch(
+      /^You can only withdraw available earnings/,
+    )
     expect(await errorOf(p.actor, 'select public.request_payout(70)')).toBe('')
   })
 })

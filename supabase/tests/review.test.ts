@@ -84,15 +84,17 @@ describe('campaigns', () => {
       [m.advertiser.id],
     )
     expect(
-      await errorOf(m.advertiser.actor, `update public.campaigns set status = 'pending_review' where id = $1`, [draft!.id]),
+      await errorOf(m.advertiser.actor, `update public.campaigns set status = 'pending_review' where id = $1`, [
+        draft!.id,
+      ]),
     ).toBe('permission denied for table campaigns')
     const submit = (actor: typeof m.advertiser.actor, id: string) =>
       errorOf(actor, 'select public.submit_campaign_for_review($1)', [id])
     expect(await submit(actors.otherAdvertiser, draft!.id)).toBe('You can only submit your own campaigns')
     expect(await submit(m.advertiser.actor, m.campaignId)).toBe('Only a draft can be sent for review')
-    expect(
-      await queryAs(m.advertiser.actor, 'select public.submit_campaign_for_review($1) as r', [draft!.id]),
-    ).toEqual([{ r: { id: draft!.id, status: 'pending_review' } }])
+    expect(await queryAs(m.advertiser.actor, 'select public.submit_campaign_for_review($1) as r', [draft!.id])).toEqual(
+      [{ r: { id: draft!.id, status: 'pending_review' } }],
+    )
     expect(
       await errorOf(
         m.advertiser.actor,

@@ -31,7 +31,8 @@ async function countedSubscriber(m: Market) {
   const { tokens } = await subscribe(email, [m.campaignId], { sourceId: m.sourceId })
   await ageSubscription(email)
   expect(await confirm(tokens[0]!, email)).toMatchObject({ counted: true })
-  return (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email])).rows[0]!.id
+  return (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email]))
+    .rows[0]!.id
 }
 
 /** Screening ended a minute ago for this subscriber's hold and earning. */
@@ -135,24 +136,39 @@ describe('settle-matured-holds', () => {
     const t0 = new Date(Date.now() + 2 * 3_600_000)
     try {
       await scheduler.tick(t0)
-      const run = (await scheduler.tick(new Date(t0.getTime() + 60_000))).find((r) => r.jobname === 'settle-matured-holds')
+      const run = (await scheduler.tick(new Date(t0.getTime() + 60_000))).find(
+        (r) => r.jobname === 'settle-matured-holds',
+      )
       expect(run).toMatchObject({ status: 'succeeded' })
       // Everything but the faulty row settled: both holds, the first earning; the second earning waits.
       expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '8.00', pending_earnings: '8.00' })
       expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '80.00', held: '0.00' })
       expect(
-        (await db.query('select type, reason, resolved_at is null as open from public.settlement_failures where subscription_id = $1', [second]))
-          .rows,
+        (
+          await db.query(
+            'select type, reason, resolved_at is null as open from public.settlement_failures where subscription_id = $1',
+            [second],
+          )
+        ).rows,
       ).toEqual([{ type: 'earning', reason: 'simulated fault while settling', open: true }])
     } finally {
-      await db.exec('drop trigger test_fail_settlement on public.wallet_transactions; drop function public.test_fail_settlement();')
+      await db.exec(
+        'drop trigger test_fail_settlement on public.wallet_transactions; drop function public.test_fail_settlement();',
+      )
     }
-    const next = (await scheduler.tick(new Date(t0.getTime() + 120_000))).find((r) => r.jobname === 'settle-matured-holds')
+    const next = (await scheduler.tick(new Date(t0.getTime() + 120_000))).find(
+      (r) => r.jobname === 'settle-matured-holds',
+    )
     expect(next).toMatchObject({ status: 'succeeded' })
     expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '16.00', pending_earnings: '0.00' })
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '80.00', held: '0.00' })
     expect(
-      (await db.query('select resolved_at is not null as resolved from public.settlement_failures where subscription_id = $1', [second])).rows,
+      (
+        await db.query(
+          'select resolved_at is not null as resolved from public.settlement_failures where subscription_id = $1',
+          [second],
+        )
+      ).rows,
     ).toEqual([{ resolved: true }])
     await expectEarningsMatchCharges(m)
   })

@@ -34,7 +34,8 @@ async function baselineCatalog(): Promise<SchemaCatalog> {
   if (files.at(-1) === LAST_BASELINE_MIGRATION) return catalog
   const dir = await mkdtemp(path.join(os.tmpdir(), 'growletter-baseline-'))
   try {
-    for (const file of files.filter((f) => f <= LAST_BASELINE_MIGRATION)) await copyFile(path.join(migrations, file), path.join(dir, file))
+    for (const file of files.filter((f) => f <= LAST_BASELINE_MIGRATION))
+      await copyFile(path.join(migrations, file), path.join(dir, file))
     const baseline = await freshDb({ migrationsDir: dir })
     try {
       return await readSchemaCatalog(baseline.db)
@@ -76,12 +77,16 @@ describe('supabase/schemas', () => {
   it('is what the current migrations build (run `npm run db:types` when this fails)', async () => {
     const generated = await generateSchemaFiles(fresh.db)
     const committed = (await readdir(schemasDir).catch(() => [] as string[])).filter((f) => f.endsWith('.sql')).sort()
-    expect(committed, 'supabase/schemas holds other files than npm run db:types writes: run it').toEqual([...generated.keys()].sort())
+    expect(committed, 'supabase/schemas holds other files than npm run db:types writes: run it').toEqual(
+      [...generated.keys()].sort(),
+    )
     if (fresh.engine === 'pglite') {
       // npm run db:types renders on PGlite: the text must be the same.
       for (const [name, sql] of generated) {
         const text = await readFile(path.join(schemasDir, name), 'utf8')
-        expect(text === sql, `supabase/schemas/${name} is stale: run \`npm run db:types\` and commit the result`).toBe(true)
+        expect(text === sql, `supabase/schemas/${name} is stale: run \`npm run db:types\` and commit the result`).toBe(
+          true,
+        )
       }
     } else {
       // PostgreSQL 15 has no `maintain` privilege, so it cannot tell `revoke all` from revoking each privilege and
@@ -89,7 +94,10 @@ describe('supabase/schemas', () => {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'growletter-schemas-'))
       try {
         for (const [i, name] of committed.entries()) {
-          await copyFile(path.join(schemasDir, name), path.join(dir, `20260101${String(i + 1).padStart(4, '0')}00_${name.slice(3)}`))
+          await copyFile(
+            path.join(schemasDir, name),
+            path.join(dir, `20260101${String(i + 1).padStart(4, '0')}00_${name.slice(3)}`),
+          )
         }
         const fromSnapshot = await freshDb({ migrationsDir: dir })
         try {

@@ -15,7 +15,8 @@ async function paidSubscriber(m: Market, tag: string) {
   await ageSubscription(email)
   expect(await confirm(tokens[0]!, email)).toMatchObject({ result: 'confirmed', counted: true })
   const db = await testDb()
-  return (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email])).rows[0]!.id
+  return (await db.query<{ id: string }>('select id from public.newsletter_subscriptions where email = $1', [email]))
+    .rows[0]!.id
 }
 
 /** Money leaves the wallet outside the marketplace (a card chargeback, say), as the ledger records it. */
@@ -49,7 +50,8 @@ const failuresOf = async (subscriptionId: string) => {
   ).rows
 }
 
-const settle = () => queryAs<{ n: number }>(service, "select public.settle_matured_holds(now() + interval '8 days') as n")
+const settle = () =>
+  queryAs<{ n: number }>(service, "select public.settle_matured_holds(now() + interval '8 days') as n")
 
 describe('settlement, row by row', () => {
   it('settles every other row when one wallet cannot pay, records the failure for admins, and settles it once funded', async () => {
@@ -65,21 +67,35 @@ describe('settlement, row by row', () => {
     // The healthy market settled: the advertiser paid, the publisher can withdraw.
     expect(await ledgerOf(fine)).toEqual(['debit completed', 'earning completed', 'hold canceled'])
     expect(await walletOf(healthy.advertiser.id)).toMatchObject({ balance: '90.00', held: '0.00' })
-    expect(await queryAs(healthy.publisher.actor, 'select available from public.publisher_balance()')).toEqual([{ available: '8.00' }])
+    expect(await queryAs(healthy.publisher.actor, 'select available from public.publisher_balance()')).toEqual([
+      { available: '8.00' },
+    ])
     // The broke advertiser's holds stay pending, and so do the earnings on those subscribers.
     for (const id of stuck) {
       expect(await ledgerOf(id)).toEqual(['earning pending', 'hold pending'])
       expect(await failuresOf(id)).toEqual([
-        { type: 'earning', reason: "Waiting for the advertiser's hold on this subscriber to settle", attempts: 1, resolved: false },
-        { type: 'hold', reason: "The advertiser's balance (5.00 credits) cannot pay this hold of 10.00 credits", attempts: 1, resolved: false },
+        {
+          type: 'earning',
+          reason: "Waiting for the advertiser's hold on this subscriber to settle",
+          attempts: 1,
+          resolved: false,
+        },
+        {
+          type: 'hold',
+          reason: "The advertiser's balance (5.00 credits) cannot pay this hold of 10.00 credits",
+          attempts: 1,
+          resolved: false,
+        },
       ])
     }
     expect(await walletOf(broke.advertiser.id)).toMatchObject({ balance: '5.00', held: '20.00' })
 
     // Admins read the report; nobody else does.
-    const seen = await queryAs<{ reason: string }>(actors.admin, 'select reason from public.settlement_failures where subscription_id = $1 order by type', [
-      stuck[0],
-    ])
+    const seen = await queryAs<{ reason: string }>(
+      actors.admin,
+      'select reason from public.settlement_failures where subscription_id = $1 order by type',
+      [stuck[0]],
+    )
     expect(seen).toHaveLength(2)
     expect(await queryAs(broke.advertiser.actor, 'select 1 from public.settlement_failures')).toEqual([])
 
@@ -94,7 +110,12 @@ describe('settlement, row by row', () => {
         [stuck[0]],
       )
     expect(await audit()).toEqual([
-      { old_status: 'on hold', new_status: 'settlement failed', reason: "The advertiser's balance (5.00 credits) cannot pay this hold of 10.00 credits", actor_name: 'System' },
+      {
+        old_status: 'on hold',
+        new_status: 'settlement failed',
+        reason: "The advertiser's balance (5.00 credits) cannot pay this hold of 10.00 credits",
+        actor_name: 'System',
+      },
     ])
 
     // The advertiser tops up: the next run settles both subscribers and closes the records.
@@ -114,7 +135,10 @@ describe('settlement, row by row', () => {
     const stuck = await paidSubscriber(broke, 'cron')
     await chargeBack(broke.advertiser.id, 5)
     const db = await testDb()
-    await db.query("update public.wallet_transactions set available_at = now() - interval '1 minute' where subscription_id = $1", [stuck])
+    await db.query(
+      "update public.wallet_transactions set available_at = now() - interval '1 minute' where subscription_id = $1",
+      [stuck],
+    )
     expect(await errorOf(service, 'select public.settle_matured_holds()')).toBe('')
     expect(await ledgerOf(stuck)).toEqual(['earning pending', 'hold pending'])
     expect((await failuresOf(stuck)).map((f) => f.type)).toEqual(['earning', 'hold'])
@@ -129,7 +153,11 @@ describe('a hold the wallet cannot cover is never placed', () => {
     expect(await walletOf(m.advertiser.id)).toMatchObject({ reserved: '10.00', available: '0.00' })
     await chargeBack(m.advertiser.id, 5)
     await ageSubscription(email)
-    expect(await confirm(tokens[0]!, email)).toMatchObject({ result: 'confirmed', counted: false, not_counted_reason: 'budget_exhausted' })
+    expect(await confirm(tokens[0]!, email)).toMatchObject({
+      result: 'confirmed',
+      counted: false,
+      not_counted_reason: 'budget_exhausted',
+    })
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '5.00', held: '0.00', reserved: '0.00' })
     expect(await ledgerMismatches()).toEqual([])
   })
@@ -145,7 +173,11 @@ describe('a hold the wallet cannot cover is never placed', () => {
     const db = await testDb()
     const hold = (amount: number) =>
       db
-        .query(`select private.post_ledger($1, $2, 'hold', 'pending', 'Forged hold', $3)`, [m.advertiser.id, -amount, `test:${randomUUID()}`])
+        .query(`select private.post_ledger($1, $2, 'hold', 'pending', 'Forged hold', $3)`, [
+          m.advertiser.id,
+          -amount,
+          `test:${randomUUID()}`,
+        ])
         .then(() => '')
         .catch((error: Error) => error.message)
     expect(await hold(11)).toBe('The wallet cannot cover this hold')

@@ -28,25 +28,45 @@ beforeAll(async () => {
 
 describe('subscriber list', () => {
   it('lists confirmed subscribers newest first with source and charge, never a pending one', async () => {
-    const rows = await queryAs<{ email: string; source_name: string | null; status: string; counted: boolean; price: string | null }>(
+    const rows = await queryAs<{
+      email: string
+      source_name: string | null
+      status: string
+      counted: boolean
+      price: string | null
+    }>(
       m.advertiser.actor,
       'select email, source_name, status, counted, price::text from public.campaign_subscribers($1, null, 25, 0)',
       [m.campaignId],
     )
     expect(rows.map((r) => r.email)).toEqual([...confirmedEmails].reverse())
-    expect(rows[0]).toEqual({ email: confirmedEmails[2], source_name: 'Test source', status: 'confirmed', counted: true, price: '5.00' })
+    expect(rows[0]).toEqual({
+      email: confirmedEmails[2],
+      source_name: 'Test source',
+      status: 'confirmed',
+      counted: true,
+      price: '5.00',
+    })
     expect(rows[1]).toMatchObject({ email: confirmedEmails[1], source_name: null, counted: false, price: null })
-    const count = await queryAs<{ n: string }>(m.advertiser.actor, 'select public.campaign_subscriber_count($1)::text as n', [m.campaignId])
+    const count = await queryAs<{ n: string }>(
+      m.advertiser.actor,
+      'select public.campaign_subscriber_count($1)::text as n',
+      [m.campaignId],
+    )
     expect(count[0]!.n).toBe('3')
   })
 
   it('searches by any part of the address, treating _ and % as letters', async () => {
-    const found = await queryAs<{ email: string }>(m.advertiser.actor, 'select email from public.campaign_subscribers($1, $2)', [
-      m.campaignId,
-      `b_${tag}`,
-    ])
+    const found = await queryAs<{ email: string }>(
+      m.advertiser.actor,
+      'select email from public.campaign_subscribers($1, $2)',
+      [m.campaignId, `b_${tag}`],
+    )
     expect(found.map((r) => r.email)).toEqual([confirmedEmails[2]])
-    const none = await queryAs(m.advertiser.actor, 'select email from public.campaign_subscribers($1, $2)', [m.campaignId, '%'])
+    const none = await queryAs(m.advertiser.actor, 'select email from public.campaign_subscribers($1, $2)', [
+      m.campaignId,
+      '%',
+    ])
     expect(none).toEqual([])
   })
 
@@ -72,18 +92,20 @@ describe('subscriber list', () => {
     expect(await errorOf(other.actor, 'select * from public.campaign_subscribers($1)', [m.campaignId])).toBe(
       'You can only see subscribers of your own campaigns',
     )
-    expect(await errorOf(m.publisher.actor, 'select * from public.campaign_subscribers_export($1)', [m.campaignId])).toBe(
-      'You can only see subscribers of your own campaigns',
-    )
-    expect(await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers($1, null, 500)', [m.campaignId])).toBe(
-      'Ask for 1 to 100 subscribers at a time',
-    )
-    expect(await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers($1, null, 10, -1)', [m.campaignId])).toBe(
-      'The page must be 0 or more',
-    )
-    expect(await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers_export($1, null, null, 9999)', [m.campaignId])).toBe(
-      'Ask for 1 to 5000 subscribers at a time',
-    )
+    expect(
+      await errorOf(m.publisher.actor, 'select * from public.campaign_subscribers_export($1)', [m.campaignId]),
+    ).toBe('You can only see subscribers of your own campaigns')
+    expect(
+      await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers($1, null, 500)', [m.campaignId]),
+    ).toBe('Ask for 1 to 100 subscribers at a time')
+    expect(
+      await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers($1, null, 10, -1)', [m.campaignId]),
+    ).toBe('The page must be 0 or more')
+    expect(
+      await errorOf(m.advertiser.actor, 'select * from public.campaign_subscribers_export($1, null, null, 9999)', [
+        m.campaignId,
+      ]),
+    ).toBe('Ask for 1 to 5000 subscribers at a time')
   })
 })
 
@@ -94,14 +116,23 @@ describe('webhook endpoints', () => {
     ['https://api.localhost:8443/hook', 'localhost is not a public address'],
     ['https://127.0.0.1/hook', 'The address 127.0.0.1 is private, loopback or link-local; use a public address'],
     ['https://10.1.2.3/hook', 'The address 10.1.2.3 is private, loopback or link-local; use a public address'],
-    ['https://169.254.169.254/latest', 'The address 169.254.169.254 is private, loopback or link-local; use a public address'],
+    [
+      'https://169.254.169.254/latest',
+      'The address 169.254.169.254 is private, loopback or link-local; use a public address',
+    ],
     ['https://192.168.0.10/', 'The address 192.168.0.10 is private, loopback or link-local; use a public address'],
     ['https://[::1]/hook', 'The address ::1 is private, loopback or link-local; use a public address'],
     ['https://[fe80::1]/hook', 'The address fe80::1 is private, loopback or link-local; use a public address'],
-    ['https://[::ffff:10.0.0.1]/hook', 'The address ::ffff:10.0.0.1 is private, loopback or link-local; use a public address'],
+    [
+      'https://[::ffff:10.0.0.1]/hook',
+      'The address ::ffff:10.0.0.1 is private, loopback or link-local; use a public address',
+    ],
     ['https://0x7f.1/hook', 'Write an IP address as four numbers from 0 to 255, or use a domain name'],
     ['https://2130706433/hook', 'Write an IP address as four numbers from 0 to 255, or use a domain name'],
-    ['https://user:pw@example.com/hook', 'Leave user names and passwords out of the URL; verify the webhook signature instead'],
+    [
+      'https://user:pw@example.com/hook',
+      'Leave user names and passwords out of the URL; verify the webhook signature instead',
+    ],
     ['https://intranet/hook', 'Use a public domain name, such as example.com'],
     ['https://printer.local/hook', 'The name printer.local is for a private network; use a public address'],
     ['http://127.0.0.1:9999/hook', 'The URL must start with https://'],
@@ -115,7 +146,10 @@ describe('webhook endpoints', () => {
       'https://hooks.example.com/a',
     ])
     expect(
-      await errorOf(m.advertiser.actor, 'update public.webhook_endpoints set url = $2 where id = $1', [w!.id, 'https://10.0.0.1/']),
+      await errorOf(m.advertiser.actor, 'update public.webhook_endpoints set url = $2 where id = $1', [
+        w!.id,
+        'https://10.0.0.1/',
+      ]),
     ).toBe('The address 10.0.0.1 is private, loopback or link-local; use a public address')
     await queryAs(m.advertiser.actor, 'delete from public.webhook_endpoints where id = $1', [w!.id])
   })
@@ -124,13 +158,15 @@ describe('webhook endpoints', () => {
     const db = await testDb()
     await db.query('update private.settings set allow_loopback_webhooks = true')
     try {
-      const [w] = await queryAs<{ id: string }>(m.advertiser.actor, 'select id from public.create_webhook_endpoint($1)', [
-        'http://127.0.0.1:9/hook',
-      ])
-      expect(w!.id).toBeTruthy()
-      expect(await errorOf(m.advertiser.actor, 'select * from public.create_webhook_endpoint($1)', ['http://10.0.0.1/'])).toBe(
-        'The URL must start with https://',
+      const [w] = await queryAs<{ id: string }>(
+        m.advertiser.actor,
+        'select id from public.create_webhook_endpoint($1)',
+        ['http://127.0.0.1:9/hook'],
       )
+      expect(w!.id).toBeTruthy()
+      expect(
+        await errorOf(m.advertiser.actor, 'select * from public.create_webhook_endpoint($1)', ['http://10.0.0.1/']),
+      ).toBe('The URL must start with https://')
       await queryAs(m.advertiser.actor, 'delete from public.webhook_endpoints where id = $1', [w!.id])
     } finally {
       await db.query('update private.settings set allow_loopback_webhooks = false')
@@ -138,14 +174,18 @@ describe('webhook endpoints', () => {
   })
 
   it('shows the secret once, in the Standard Webhooks format, and never lets the API read it back', async () => {
-    const [w] = await queryAs<{ id: string; secret: string }>(m.advertiser.actor, 'select * from public.create_webhook_endpoint($1)', [
-      'https://hooks.example.com/secret',
-    ])
-    expect(w!.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
-    expect(await errorOf(m.advertiser.actor, 'select secret from public.webhook_endpoints where id = $1', [w!.id])).toMatch(
-      /permission denied/,
+    const [w] = await queryAs<{ id: string; secret: string }>(
+      m.advertiser.actor,
+      'select * from public.create_webhook_endpoint($1)',
+      ['https://hooks.example.com/secret'],
     )
-    const rotated = await queryAs<{ s: string }>(m.advertiser.actor, 'select public.rotate_webhook_secret($1) as s', [w!.id])
+    expect(w!.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    expect(
+      await errorOf(m.advertiser.actor, 'select secret from public.webhook_endpoints where id = $1', [w!.id]),
+    ).toMatch(/permission denied/)
+    const rotated = await queryAs<{ s: string }>(m.advertiser.actor, 'select public.rotate_webhook_secret($1) as s', [
+      w!.id,
+    ])
     expect(rotated[0]!.s).not.toBe(w!.secret)
     const other = await createUser('advertiser')
     expect(await errorOf(other.actor, 'select public.rotate_webhook_secret($1)', [w!.id])).toBe(
@@ -156,36 +196,52 @@ describe('webhook endpoints', () => {
 
   it('allows at most 10 endpoints per advertiser', async () => {
     const a = await createUser('advertiser')
-    for (let i = 0; i < 10; i++) await queryAs(a.actor, 'select * from public.create_webhook_endpoint($1)', [`https://hooks.example.com/${i}`])
-    expect(await errorOf(a.actor, 'select * from public.create_webhook_endpoint($1)', ['https://hooks.example.com/11'])).toBe(
-      'You can have at most 10 webhook endpoints; delete one first',
-    )
+    for (let i = 0; i < 10; i++)
+      await queryAs(a.actor, 'select * from public.create_webhook_endpoint($1)', [`https://hooks.example.com/${i}`])
+    expect(
+      await errorOf(a.actor, 'select * from public.create_webhook_endpoint($1)', ['https://hooks.example.com/11']),
+    ).toBe('You can have at most 10 webhook endpoints; delete one first')
   })
 
   it("refuses publishers and other people's campaigns", async () => {
-    expect(await errorOf(m.publisher.actor, 'select * from public.create_webhook_endpoint($1)', ['https://hooks.example.com/p'])).toBe(
-      'Only advertisers can receive subscriber webhooks',
-    )
+    expect(
+      await errorOf(m.publisher.actor, 'select * from public.create_webhook_endpoint($1)', [
+        'https://hooks.example.com/p',
+      ]),
+    ).toBe('Only advertisers can receive subscriber webhooks')
     const other = await createUser('advertiser')
     expect(
-      await errorOf(other.actor, 'select * from public.create_webhook_endpoint($1, $2)', ['https://hooks.example.com/o', m.campaignId]),
+      await errorOf(other.actor, 'select * from public.create_webhook_endpoint($1, $2)', [
+        'https://hooks.example.com/o',
+        m.campaignId,
+      ]),
     ).toBe('Choose one of your own newsletters')
   })
 })
 
 describe('webhook deliveries', () => {
-  type Delivery = { id: string; event_type: string; status: string; attempts: number; payload: { type: string; data: Record<string, unknown> } }
+  type Delivery = {
+    id: string
+    event_type: string
+    status: string
+    attempts: number
+    payload: { type: string; data: Record<string, unknown> }
+  }
   let market: Market
   let endpointId: string
   const deliveries = async () =>
-    queryAs<Delivery>(market.advertiser.actor, 'select id, event_type, status, attempts, payload from public.webhook_deliveries order by created_at')
+    queryAs<Delivery>(
+      market.advertiser.actor,
+      'select id, event_type, status, attempts, payload from public.webhook_deliveries order by created_at',
+    )
 
   beforeAll(async () => {
     market = await createMarket({ deposit: 200, price: 5, budget: 100 })
-    const [w] = await queryAs<{ id: string }>(market.advertiser.actor, 'select id from public.create_webhook_endpoint($1, $2)', [
-      'https://hooks.example.com/deliveries',
-      market.campaignId,
-    ])
+    const [w] = await queryAs<{ id: string }>(
+      market.advertiser.actor,
+      'select id from public.create_webhook_endpoint($1, $2)',
+      ['https://hooks.example.com/deliveries', market.campaignId],
+    )
     endpointId = w!.id
   })
 
@@ -207,7 +263,13 @@ describe('webhook deliveries', () => {
     const [d] = await deliveries()
     expect(d).toMatchObject({ event_type: 'subscriber.confirmed', status: 'pending', attempts: 0 })
     expect(d!.payload.type).toBe('subscriber.confirmed')
-    expect(d!.payload.data).toMatchObject({ email, campaign_id: market.campaignId, source_name: 'Test source', charged: true, price: 5 })
+    expect(d!.payload.data).toMatchObject({
+      email,
+      campaign_id: market.campaignId,
+      source_name: 'Test source',
+      charged: true,
+      price: 5,
+    })
     // …and asked for delivery right away, through pg_net after commit (Vault holds the project URL).
     const kicked = await db.query<{ n: string }>(
       "delete from net.http_request_queue where url like '%/functions/v1/deliver-webhooks' returning 1 as n",
@@ -216,9 +278,11 @@ describe('webhook deliveries', () => {
   })
 
   it('queues subscriber.refunded when a paid subscriber is refunded during screening', async () => {
-    await queryAs(service, "select public.refund_subscription(id, 'fraud') from public.newsletter_subscriptions where campaign_id = $1", [
-      market.campaignId,
-    ])
+    await queryAs(
+      service,
+      "select public.refund_subscription(id, 'fraud') from public.newsletter_subscriptions where campaign_id = $1",
+      [market.campaignId],
+    )
     const all = await deliveries()
     expect(all.map((d) => d.event_type)).toEqual(['subscriber.confirmed', 'subscriber.refunded'])
     expect(all[1]!.payload.data).toMatchObject({ charged: false, reason: 'refunded', price: 5 })
@@ -229,12 +293,20 @@ describe('webhook deliveries', () => {
     const [first] = await deliveries()
     const waits: number[] = []
     for (let attempt = 1; attempt <= 8; attempt++) {
-      await db.query("update public.webhook_deliveries set next_attempt_at = now() - interval '1 second' where id = $1", [first!.id])
-      const claimed = await queryAs<{ id: string; secret: string; attempts: number }>(service, 'select * from public.claim_webhook_deliveries(100)')
+      await db.query(
+        "update public.webhook_deliveries set next_attempt_at = now() - interval '1 second' where id = $1",
+        [first!.id],
+      )
+      const claimed = await queryAs<{ id: string; secret: string; attempts: number }>(
+        service,
+        'select * from public.claim_webhook_deliveries(100)',
+      )
       const mine = claimed.find((c) => c.id === first!.id)!
       expect(mine.attempts).toBe(attempt)
       expect(mine.secret).toMatch(/^whsec_/)
-      const [r] = await queryAs<{ r: string }>(service, 'select public.finish_webhook_delivery($1, 500) as r', [first!.id])
+      const [r] = await queryAs<{ r: string }>(service, 'select public.finish_webhook_delivery($1, 500) as r', [
+        first!.id,
+      ])
       expect(r!.r).toBe(attempt < 8 ? 'pending' : 'failed')
       const row = await db.query<{ wait: number }>(
         'select extract(epoch from next_attempt_at - now())::int as wait from public.webhook_deliveries where id = $1',
@@ -252,7 +324,10 @@ describe('webhook deliveries', () => {
     expect(gaveUp).toEqual({ status: 'failed', response_status: 500, last_error: 'The endpoint answered 500' })
 
     await queryAs(market.advertiser.actor, 'select public.resend_webhook_delivery($1)', [first!.id])
-    const again = await queryAs<{ id: string; attempts: number }>(service, 'select * from public.claim_webhook_deliveries(100)')
+    const again = await queryAs<{ id: string; attempts: number }>(
+      service,
+      'select * from public.claim_webhook_deliveries(100)',
+    )
     expect(again.find((c) => c.id === first!.id)?.attempts).toBe(1)
     await queryAs(service, 'select public.finish_webhook_delivery($1, 204)', [first!.id])
     const [done] = await queryAs<{ status: string; response_status: number }>(
@@ -267,7 +342,8 @@ describe('webhook deliveries', () => {
   })
 
   it('sends a test event on request, at most 5 a minute', async () => {
-    for (let i = 0; i < 5; i++) await queryAs(market.advertiser.actor, 'select public.send_test_webhook($1)', [endpointId])
+    for (let i = 0; i < 5; i++)
+      await queryAs(market.advertiser.actor, 'select public.send_test_webhook($1)', [endpointId])
     expect(await errorOf(market.advertiser.actor, 'select public.send_test_webhook($1)', [endpointId])).toBe(
       'You sent 5 test events in the last minute; wait a moment',
     )
@@ -283,15 +359,21 @@ describe('webhook deliveries', () => {
   })
 
   it('lets nobody but the service role claim or finish deliveries', async () => {
-    expect(await errorOf(market.advertiser.actor, 'select * from public.claim_webhook_deliveries(1)')).toMatch(/permission denied/)
-    expect(await errorOf(market.advertiser.actor, 'select public.finish_webhook_delivery($1, 200)', [endpointId])).toMatch(
+    expect(await errorOf(market.advertiser.actor, 'select * from public.claim_webhook_deliveries(1)')).toMatch(
       /permission denied/,
     )
+    expect(
+      await errorOf(market.advertiser.actor, 'select public.finish_webhook_delivery($1, 200)', [endpointId]),
+    ).toMatch(/permission denied/)
   })
 })
 
 describe('directory quality', () => {
-  type Quality = { quality_counted_clicks: number | null; quality_confirmation_rate: string | null; quality_counted_share: string | null }
+  type Quality = {
+    quality_counted_clicks: number | null
+    quality_confirmation_rate: string | null
+    quality_counted_share: string | null
+  }
   const quality = async (id: string) =>
     (
       await queryAs<Quality>(
@@ -320,12 +402,20 @@ describe('directory quality', () => {
     await stats(ago(10), 12, 9, 4, 2)
     await stats(ago(40), 100, 100, 50, 50) // outside the window
     await queryAs(service, 'select public.refresh_source_quality()')
-    expect(await quality(market.sourceId)).toEqual({ quality_counted_clicks: 19, quality_confirmation_rate: null, quality_counted_share: null })
+    expect(await quality(market.sourceId)).toEqual({
+      quality_counted_clicks: 19,
+      quality_confirmation_rate: null,
+      quality_counted_share: null,
+    })
 
     await stats(ago(0), 6, 1, 2, 2)
     await queryAs(service, 'select public.refresh_source_quality()')
     // 20 counted of 30 clicks; 7 confirmed of 10 started.
-    expect(await quality(market.sourceId)).toEqual({ quality_counted_clicks: 20, quality_confirmation_rate: '70.0', quality_counted_share: '66.7' })
+    expect(await quality(market.sourceId)).toEqual({
+      quality_counted_clicks: 20,
+      quality_confirmation_rate: '70.0',
+      quality_counted_share: '66.7',
+    })
     // Unchanged figures are not rewritten.
     const [again] = await queryAs<{ n: number }>(service, 'select public.refresh_source_quality() as n')
     expect(again!.n).toBe(0)
@@ -334,7 +424,11 @@ describe('directory quality', () => {
   it('lets nobody but the platform write quality figures', async () => {
     const market = await createMarket({ deposit: 0 })
     expect(
-      await errorOf(market.publisher.actor, 'update public.audience_sources set quality_confirmation_rate = 100 where id = $1', [market.sourceId]),
+      await errorOf(
+        market.publisher.actor,
+        'update public.audience_sources set quality_confirmation_rate = 100 where id = $1',
+        [market.sourceId],
+      ),
     ).toBe('permission denied for table audience_sources')
     expect(await errorOf(market.publisher.actor, 'select public.refresh_source_quality()')).toMatch(/permission denied/)
   })

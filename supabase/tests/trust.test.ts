@@ -72,7 +72,9 @@ describe('attack 1: admin functions at aal1', () => {
     const m = await createMarket()
     const publisher = m.publisher
     await addVerifiedFactor(publisher.id)
-    expect(await errorOf(publisher.actor, 'select public.request_payout(50)')).toBe('Enter your two-factor code to do this')
+    expect(await errorOf(publisher.actor, 'select public.request_payout(50)')).toBe(
+      'Enter your two-factor code to do this',
+    )
     // At aal2 the request reaches the money rules.
     expect(await errorOf(atAal2(publisher.actor), 'select public.request_payout(50)')).toMatch(
       /^You can only withdraw available earnings \(0\.00 credits available\)$/,
@@ -85,10 +87,20 @@ describe('attack 3: one inbox, many paid conversions', () => {
     const m = await createMarket({ deposit: 1000, price: 5, budget: 1000 })
     const inbox = `jo.anne.${randomUUID().slice(0, 6)}`
     const plain = inbox.replace(/\./g, '')
-    const variants = [`${inbox}@gmail.com`, `${plain}@gmail.com`, `${plain}+x@googlemail.com`, `J.${plain.slice(1)}@GMAIL.com`]
+    const variants = [
+      `${inbox}@gmail.com`,
+      `${plain}@gmail.com`,
+      `${plain}+x@googlemail.com`,
+      `J.${plain.slice(1)}@GMAIL.com`,
+    ]
     const results = []
     for (const v of variants) results.push(await confirmedThrough(m, v))
-    expect(results.map((r) => r.not_counted_reason)).toEqual([null, 'duplicate_email', 'duplicate_email', 'duplicate_email'])
+    expect(results.map((r) => r.not_counted_reason)).toEqual([
+      null,
+      'duplicate_email',
+      'duplicate_email',
+      'duplicate_email',
+    ])
     expect(await queryAs(anon, "select public.canonical_email('Jo.Anne+news@googlemail.com') as e")).toEqual([
       { e: 'joanne@gmail.com' },
     ])
@@ -155,7 +167,9 @@ describe('attack 3: one inbox, many paid conversions', () => {
       reasons.push((await confirm(s.tokens[0]!, address)).not_counted_reason)
     }
     expect(reasons).toEqual([...Array(10).fill(null), 'address_velocity'])
-    const { rows: labels } = await (await testDb()).query(
+    const { rows: labels } = await (
+      await testDb()
+    ).query(
       "select code, label from public.not_counted_reasons where code in ('velocity', 'address_velocity') order by code",
     )
     expect(labels).toEqual([
@@ -187,7 +201,7 @@ describe('attack 4 and 7: what advertisers and publishers may read', () => {
     }
   })
 
-  it("keeps raw click data (IP, browser string, fingerprint, device info) from publishers and advertisers", async () => {
+  it('keeps raw click data (IP, browser string, fingerprint, device info) from publishers and advertisers', async () => {
     const m = await createMarket()
     await clickSource(m.sourceId)
     for (const actor of [m.publisher.actor, m.advertiser.actor]) {
@@ -197,9 +211,11 @@ describe('attack 4 and 7: what advertisers and publishers may read', () => {
         )
       }
     }
-    const own = await queryAs(m.publisher.actor, 'select counted, not_counted_reason from public.link_clicks where audience_source_id = $1', [
-      m.sourceId,
-    ])
+    const own = await queryAs(
+      m.publisher.actor,
+      'select counted, not_counted_reason from public.link_clicks where audience_source_id = $1',
+      [m.sourceId],
+    )
     expect(own).toEqual([{ counted: true, not_counted_reason: null }])
   })
 })
@@ -215,9 +231,11 @@ describe('attack 5 and 13: price and budget are promises', () => {
     expect(
       await errorOf(m.advertiser.actor, 'update public.campaigns set budget_total = 10 where id = $1', [m.campaignId]),
     ).toBe("The budget can't be lower than what is already spent, on hold or reserved (20.00 credits)")
-    await queryAs(m.advertiser.actor, 'update public.campaigns set budget_total = 20, price_per_subscriber = 0.5 where id = $1', [
-      m.campaignId,
-    ])
+    await queryAs(
+      m.advertiser.actor,
+      'update public.campaigns set budget_total = 20, price_per_subscriber = 0.5 where id = $1',
+      [m.campaignId],
+    )
     expect(await queryAs(m.advertiser.actor, 'select * from public.advertiser_balance()')).toEqual([
       { available: '80.00', reserved: '10.00', on_hold: '10.00', balance: '100.00' },
     ])
@@ -232,9 +250,11 @@ describe('attack 5 and 13: price and budget are promises', () => {
     const { tokens } = await subscribe(before, [m.campaignId], { sourceId: m.sourceId })
     await ageSubscription(before)
     await queryAs(m.advertiser.actor, 'select public.set_campaign_paused($1, true)', [m.campaignId])
-    const own = await queryAs(m.advertiser.actor, 'select status, reservations_open, budget_reserved from public.campaigns where id = $1', [
-      m.campaignId,
-    ])
+    const own = await queryAs(
+      m.advertiser.actor,
+      'select status, reservations_open, budget_reserved from public.campaigns where id = $1',
+      [m.campaignId],
+    )
     expect(own).toEqual([{ status: 'paused', reservations_open: 1, budget_reserved: '10.00' }])
     await expect(subscribe(email('after'), [m.campaignId], { sourceId: m.sourceId })).rejects.toThrow(
       'This newsletter is not accepting subscribers',
@@ -249,9 +269,10 @@ describe('attack 5 and 13: price and budget are promises', () => {
     const { tokens } = await subscribe(lapsed, [m.campaignId], { sourceId: m.sourceId })
     expect(await walletOf(m.advertiser.id)).toMatchObject({ reserved: '10.00', available: '90.00' })
     const db = await testDb()
-    await db.query("update public.newsletter_subscriptions set token_expires_at = now() - interval '1 minute' where email = $1", [
-      lapsed,
-    ])
+    await db.query(
+      "update public.newsletter_subscriptions set token_expires_at = now() - interval '1 minute' where email = $1",
+      [lapsed],
+    )
     const runs = await Promise.all([
       queryAs<{ n: number }>(service, 'select public.expire_reservations() as n'),
       queryAs<{ n: number }>(service, 'select public.expire_reservations() as n'),
@@ -266,19 +287,23 @@ describe('attack 5 and 13: price and budget are promises', () => {
 describe('attack 6: edits after approval are revisions', () => {
   it('keeps the approved name and URL live while a renamed source or campaign waits for an admin', async () => {
     const m = await createMarket()
-    await queryAs(m.publisher.actor, "update public.audience_sources set name = 'Claim your prize', url = 'https://evil.example' where id = $1", [
-      m.sourceId,
-    ])
-    await queryAs(m.advertiser.actor, "update public.campaigns set name = 'Verify your bank account', budget_total = 200 where id = $1", [
-      m.campaignId,
-    ])
+    await queryAs(
+      m.publisher.actor,
+      "update public.audience_sources set name = 'Claim your prize', url = 'https://evil.example' where id = $1",
+      [m.sourceId],
+    )
+    await queryAs(
+      m.advertiser.actor,
+      "update public.campaigns set name = 'Verify your bank account', budget_total = 200 where id = $1",
+      [m.campaignId],
+    )
     expect(await queryAs(anon, 'select name, url from public.audience_sources where id = $1', [m.sourceId])).toEqual([
       { name: 'Test source', url: null },
     ])
     // Non-public fields (the budget) apply at once; the name waits.
-    expect(await queryAs(anon, 'select name, budget_total from public.campaigns where id = $1', [m.campaignId])).toEqual([
-      { name: 'Test newsletter', budget_total: '200.00' },
-    ])
+    expect(
+      await queryAs(anon, 'select name, budget_total from public.campaigns where id = $1', [m.campaignId]),
+    ).toEqual([{ name: 'Test newsletter', budget_total: '200.00' }])
     const revisions = await queryAs<{ id: string; subject_type: string; changes: Record<string, unknown> }>(
       actors.admin,
       "select id, subject_type, changes from public.content_revisions where status = 'pending' and subject_id in ($1, $2) order by subject_type",
@@ -288,13 +313,15 @@ describe('attack 6: edits after approval are revisions', () => {
       ['audience_source', { name: 'Claim your prize', url: 'https://evil.example' }],
       ['campaign', { name: 'Verify your bank account' }],
     ])
-    expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 'rejected', ' ')", [revisions[0]!.id])).toBe(
-      'Give a reason when rejecting',
-    )
+    expect(
+      await errorOf(actors.admin, "select public.admin_decide_revision($1, 'rejected', ' ')", [revisions[0]!.id]),
+    ).toBe('Give a reason when rejecting')
     expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 'maybe')", [revisions[0]!.id])).toBe(
       'Choose approve or reject',
     )
-    await queryAs(actors.admin, "select public.admin_decide_revision($1, 'rejected', 'Looks like phishing')", [revisions[0]!.id])
+    await queryAs(actors.admin, "select public.admin_decide_revision($1, 'rejected', 'Looks like phishing')", [
+      revisions[0]!.id,
+    ])
     await queryAs(actors.admin, "select public.admin_decide_revision($1, 'approved')", [revisions[1]!.id])
     expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 'approved')", [revisions[1]!.id])).toBe(
       'This revision was already decided',
@@ -312,7 +339,9 @@ describe('attack 6: edits after approval are revisions', () => {
     expect(await revise(m.advertiser.actor, 'audience_source', m.sourceId, { name: 'x' })).toBe(
       'You can only revise your own listings',
     )
-    expect(await revise(m.publisher.actor, 'audience_source', m.sourceId, { status: 'approved' })).toBe('Nothing to revise')
+    expect(await revise(m.publisher.actor, 'audience_source', m.sourceId, { status: 'approved' })).toBe(
+      'Nothing to revise',
+    )
     expect(await queryAs(anon, 'select name from public.campaigns where id = $1', [m.campaignId])).toEqual([
       { name: 'Verify your bank account' },
     ])
@@ -344,10 +373,13 @@ describe('attack 8 and 14: evidence stays, and a rejected source earns nothing',
     expect(await errorOf(banned.publisher.actor, 'select public.archive_audience_source($1)', [banned.sourceId])).toBe(
       'A banned source stays banned',
     )
+    expect((await db.query('select status from public.audience_sources where id = $1', [m.sourceId])).rows[0]).toEqual({
+      status: 'archived',
+    })
     expect(
-      (await db.query('select status from public.audience_sources where id = $1', [m.sourceId])).rows[0],
-    ).toEqual({ status: 'archived' })
-    expect((await db.query('select count(*)::int as n from public.link_clicks where audience_source_id = $1', [m.sourceId])).rows[0]).toEqual({
+      (await db.query('select count(*)::int as n from public.link_clicks where audience_source_id = $1', [m.sourceId]))
+        .rows[0],
+    ).toEqual({
       n: 1,
     })
   })
@@ -393,7 +425,9 @@ describe('attack 12: re-submitting a pending subscription', () => {
     await subscribe(victim, [m.campaignId], { sourceId: m.sourceId })
     const again = await subscribe(victim, [m.campaignId], { sourceId: rival })
     expect(again.rows[0]!.result).toBe('pending')
-    const row = await db.query('select audience_source_id from public.newsletter_subscriptions where email = $1', [victim])
+    const row = await db.query('select audience_source_id from public.newsletter_subscriptions where email = $1', [
+      victim,
+    ])
     expect(row.rows).toEqual([{ audience_source_id: m.sourceId }])
     // The re-sent link still works and pays the first source.
     await ageSubscription(victim)
@@ -408,19 +442,33 @@ describe('attack 15 and bots: views and clicks that count once', () => {
     const results = []
     for (let i = 0; i < 50; i++) {
       results.push(
-        (await queryAs<{ r: { recorded: boolean } }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [click, m.campaignId]))[0]!.r
-          .recorded,
+        (
+          await queryAs<{ r: { recorded: boolean } }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [
+            click,
+            m.campaignId,
+          ])
+        )[0]!.r.recorded,
       )
     }
     expect(results.filter(Boolean)).toHaveLength(10)
     const db = await testDb()
-    const stats = await db.query('select total_views, total_clicks from public.campaign_source_stats where campaign_id = $1', [m.campaignId])
+    const stats = await db.query(
+      'select total_views, total_clicks from public.campaign_source_stats where campaign_id = $1',
+      [m.campaignId],
+    )
     expect(stats.rows).toEqual([{ total_views: 1, total_clicks: 1 }])
     // A minute later the page counts again (for the click), still one view for the counters.
-    await db.query("update public.link_clicks set view_window_started_at = now() - interval '2 minutes' where id = $1", [click])
+    await db.query(
+      "update public.link_clicks set view_window_started_at = now() - interval '2 minutes' where id = $1",
+      [click],
+    )
     expect(
-      (await queryAs<{ r: { page_views: number } }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [click, m.campaignId]))[0]!.r
-        .page_views,
+      (
+        await queryAs<{ r: { page_views: number } }>(anon, 'select public.record_campaign_page_view($1, $2) as r', [
+          click,
+          m.campaignId,
+        ])
+      )[0]!.r.page_views,
     ).toBe(11)
   })
 

@@ -50,9 +50,13 @@ describe('vocabulary', () => {
     const db = await testDb()
     await db.query('begin')
     try {
-      await db.query(`update public.campaigns set category = 'finance' where id = '20000000-0000-4000-a000-000000000001'`)
+      await db.query(
+        `update public.campaigns set category = 'finance' where id = '20000000-0000-4000-a000-000000000001'`,
+      )
       await expect(
-        db.query(`update public.campaigns set category = 'Technology' where id = '20000000-0000-4000-a000-000000000001'`),
+        db.query(
+          `update public.campaigns set category = 'Technology' where id = '20000000-0000-4000-a000-000000000001'`,
+        ),
       ).rejects.toThrow(/campaigns_category_check/)
     } finally {
       await db.query('rollback')
@@ -60,7 +64,9 @@ describe('vocabulary', () => {
     await db.query('begin')
     try {
       await expect(
-        db.query(`update public.audience_sources set platform = 'twitter' where id = '10000000-0000-4000-a000-000000000001'`),
+        db.query(
+          `update public.audience_sources set platform = 'twitter' where id = '10000000-0000-4000-a000-000000000001'`,
+        ),
       ).rejects.toThrow(/audience_sources_platform_check/)
     } finally {
       await db.query('rollback')

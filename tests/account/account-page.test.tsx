@@ -68,7 +68,9 @@ describe('/dashboard/account', () => {
     await user.clear(within(section).getByLabelText('New email address'))
     await user.type(within(section).getByLabelText('New email address'), 'ada@new.example.com')
     await user.click(within(section).getByRole('button', { name: 'Change email' }))
-    expect(await within(section).findByRole('status')).toHaveTextContent('Check your email: follow the link we sent to ada@new.example.com')
+    expect(await within(section).findByRole('status')).toHaveTextContent(
+      'Check your email: follow the link we sent to ada@new.example.com',
+    )
     expect(body).toMatchObject({ email: 'ada@new.example.com' })
   })
 

@@ -44,16 +44,33 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
     // One row aggregated by the database over every wallet, ledger row and stat (admin_marketplace_totals).
     http.post(restUrl('rpc/admin_marketplace_totals'), () =>
       HttpResponse.json({
-        wallets: 2, balance: 120, on_hold: 4, reserved: 6, pending_earnings: 3.2, spend: 10, earnings: 8,
-        platform_fees: 2, open_payouts: payoutStatus === 'requested' ? 60 : 0, open_payout_count: payoutStatus === 'requested' ? 1 : 0,
-        paid_out: 50, open_disputes: 1,
+        wallets: 2,
+        balance: 120,
+        on_hold: 4,
+        reserved: 6,
+        pending_earnings: 3.2,
+        spend: 10,
+        earnings: 8,
+        platform_fees: 2,
+        open_payouts: payoutStatus === 'requested' ? 60 : 0,
+        open_payout_count: payoutStatus === 'requested' ? 1 : 0,
+        paid_out: 50,
+        open_disputes: 1,
       }),
     ),
     http.get(restUrl('payout_requests'), ({ request }) => {
       const url = new URL(request.url)
-      if (url.searchParams.get('status') === 'eq.requested') return HttpResponse.json(payoutStatus === 'requested' ? [{ amount: 60 }] : [])
+      if (url.searchParams.get('status') === 'eq.requested')
+        return HttpResponse.json(payoutStatus === 'requested' ? [{ amount: 60 }] : [])
       return HttpResponse.json([
-        { id: 'p1', amount: 60, status: payoutStatus, created_at: '2026-11-01T00:00:00Z', paid_at: null, publisher: { full_name: 'Pat Publisher' } },
+        {
+          id: 'p1',
+          amount: 60,
+          status: payoutStatus,
+          created_at: '2026-11-01T00:00:00Z',
+          paid_at: null,
+          publisher: { full_name: 'Pat Publisher' },
+        },
       ])
     }),
     http.post(restUrl('rpc/admin_mark_payout_paid'), async ({ request }) => {
@@ -128,7 +145,9 @@ describe('admin money', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(21)
     expect(table).toHaveTextContent('Ada Advertiser')
     expect(table).toHaveTextContent('Settles')
-    await user.click(within(screen.getByRole('navigation', { name: 'Transaction pages' })).getByRole('button', { name: 'Next' }))
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Transaction pages' })).getByRole('button', { name: 'Next' }),
+    )
     expect(await screen.findByText('Subscriber 24')).toBeInTheDocument()
     expect(screen.getByText('Page 2 of 2')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'On hold' }))
@@ -165,7 +184,9 @@ describe('admin money', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Mark 60.00 credits paid' })
     expect(dialog).toHaveTextContent('Confirm that you transferred 60.00 credits (US$60.00) to Pat Publisher')
     await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
-    expect(await within(dialog).findByText('Enter the transfer reference of the payment (at least 3 characters)')).toBeInTheDocument()
+    expect(
+      await within(dialog).findByText('Enter the transfer reference of the payment (at least 3 characters)'),
+    ).toBeInTheDocument()
     expect(markPaidCalls).toEqual([])
     await user.type(within(dialog).getByLabelText('Transfer reference'), ' SEPA-2026-0042 ')
     await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))

@@ -54,7 +54,10 @@ function queue({ campaigns = [pendingCampaign], sources = [pendingSource], event
 describe('admin review queue', () => {
   it('is for admins only: an advertiser lands on their own dashboard', async () => {
     signInAs('advertiser')
-    server.use(http.get(restUrl('wallets'), () => new Promise(() => {})), http.get(restUrl('campaigns'), () => new Promise(() => {})))
+    server.use(
+      http.get(restUrl('wallets'), () => new Promise(() => {})),
+      http.get(restUrl('campaigns'), () => new Promise(() => {})),
+    )
     const { router } = renderRoute('/dashboard/admin')
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))
   })
@@ -62,7 +65,11 @@ describe('admin review queue', () => {
   it('shows loading placeholders', async () => {
     signInAs('admin')
     const never = () => new Promise<never>(() => {})
-    server.use(http.get(restUrl('campaigns'), never), http.get(restUrl('audience_sources'), never), http.post(restUrl('rpc/admin_audit_log'), never))
+    server.use(
+      http.get(restUrl('campaigns'), never),
+      http.get(restUrl('audience_sources'), never),
+      http.post(restUrl('rpc/admin_audit_log'), never),
+    )
     renderRoute('/dashboard/admin')
     expect(await screen.findByRole('status', { name: 'Loading newsletters to review' })).toBeInTheDocument()
     expect(screen.getByRole('status', { name: 'Loading sources to review' })).toBeInTheDocument()
@@ -80,7 +87,10 @@ describe('admin review queue', () => {
 
   it('says so when the queue cannot be loaded', async () => {
     signInAs('admin')
-    server.use(http.get(restUrl('campaigns'), () => postgrestError(500, 'queue offline')), ...queue())
+    server.use(
+      http.get(restUrl('campaigns'), () => postgrestError(500, 'queue offline')),
+      ...queue(),
+    )
     renderRoute('/dashboard/admin')
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Could not load newsletters to review')
@@ -94,7 +104,10 @@ describe('admin review queue', () => {
     const campaign = await screen.findByTestId('review-campaign')
     expect(campaign).toHaveTextContent('Morning Brew')
     expect(campaign).toHaveTextContent('By Ada Advertiser')
-    expect(within(campaign).getByRole('link', { name: 'Preview Morning Brew' })).toHaveAttribute('href', '/campaign/admin/c9')
+    expect(within(campaign).getByRole('link', { name: 'Preview Morning Brew' })).toHaveAttribute(
+      'href',
+      '/campaign/admin/c9',
+    )
     expect(screen.getByTestId('review-source')).toHaveTextContent('By Pat Publisher')
     const log = await screen.findByTestId('audit-log')
     expect(log).toHaveTextContent('Alex Admin')
@@ -143,7 +156,9 @@ describe('admin review queue', () => {
     await user.click(await screen.findByRole('button', { name: 'Reject Growth Tweets' }))
     const dialog = await screen.findByRole('dialog')
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }))
-    expect(within(dialog).getByText('Give a reason: the owner sees it and it is kept in the audit log.')).toBeInTheDocument()
+    expect(
+      within(dialog).getByText('Give a reason: the owner sees it and it is kept in the audit log.'),
+    ).toBeInTheDocument()
     expect(calls).toEqual([])
     await user.type(within(dialog).getByLabelText('Reason'), 'Not your account')
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }))
@@ -154,7 +169,9 @@ describe('admin review queue', () => {
   it("bans a source and shows the database's message when it refuses", async () => {
     signInAs('admin')
     server.use(
-      http.post(restUrl('rpc/admin_set_source_status'), () => postgrestError(403, 'Only an admin can do this', '42501')),
+      http.post(restUrl('rpc/admin_set_source_status'), () =>
+        postgrestError(403, 'Only an admin can do this', '42501'),
+      ),
       ...queue(),
     )
     const user = userEvent.setup()

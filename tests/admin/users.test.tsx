@@ -7,7 +7,13 @@ import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
 const people = [
-  { id: 'u1', email: 'ada@example.com', user_type: 'advertiser', full_name: 'Ada Lovelace', created_at: '2026-11-01T00:00:00Z' },
+  {
+    id: 'u1',
+    email: 'ada@example.com',
+    user_type: 'advertiser',
+    full_name: 'Ada Lovelace',
+    created_at: '2026-11-01T00:00:00Z',
+  },
   { id: 'u2', email: 'pat@example.com', user_type: 'publisher', full_name: null, created_at: '2026-10-01T00:00:00Z' },
 ]
 

@@ -7,16 +7,76 @@ import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
 const campaigns = [
-  { id: 'c1', name: 'Morning Brew', category: 'business', image_url: null, status: 'active', review_note: null, price_per_subscriber: 2, budget_total: 100, budget_spent: 10, created_at: '2026-11-02T00:00:00Z' },
-  { id: 'c2', name: 'Dev Digest', category: 'technology', image_url: null, status: 'paused', review_note: null, price_per_subscriber: 1, budget_total: 50, budget_spent: 5, created_at: '2026-11-01T00:00:00Z' },
+  {
+    id: 'c1',
+    name: 'Morning Brew',
+    category: 'business',
+    image_url: null,
+    status: 'active',
+    review_note: null,
+    price_per_subscriber: 2,
+    budget_total: 100,
+    budget_spent: 10,
+    created_at: '2026-11-02T00:00:00Z',
+  },
+  {
+    id: 'c2',
+    name: 'Dev Digest',
+    category: 'technology',
+    image_url: null,
+    status: 'paused',
+    review_note: null,
+    price_per_subscriber: 1,
+    budget_total: 50,
+    budget_spent: 5,
+    created_at: '2026-11-01T00:00:00Z',
+  },
 ]
 
 const figuresFor: Record<string, unknown[]> = {
   c1: [
-    { campaign_id: 'c1', campaign_name: 'Morning Brew', campaign_status: 'active', source_id: 's1', source_name: 'Growth Tweets', views: 40, clicks: 20, conversions: 5, ctr: '25.00', spend: '10.00', earnings: '8.00' },
-    { campaign_id: 'c1', campaign_name: 'Morning Brew', campaign_status: 'active', source_id: 's2', source_name: 'Banned Blog', views: 0, clicks: 5, conversions: 0, ctr: '0.00', spend: '0.00', earnings: '0.00' },
+    {
+      campaign_id: 'c1',
+      campaign_name: 'Morning Brew',
+      campaign_status: 'active',
+      source_id: 's1',
+      source_name: 'Growth Tweets',
+      views: 40,
+      clicks: 20,
+      conversions: 5,
+      ctr: '25.00',
+      spend: '10.00',
+      earnings: '8.00',
+    },
+    {
+      campaign_id: 'c1',
+      campaign_name: 'Morning Brew',
+      campaign_status: 'active',
+      source_id: 's2',
+      source_name: 'Banned Blog',
+      views: 0,
+      clicks: 5,
+      conversions: 0,
+      ctr: '0.00',
+      spend: '0.00',
+      earnings: '0.00',
+    },
   ],
-  c2: [{ campaign_id: 'c2', campaign_name: 'Dev Digest', campaign_status: 'paused', source_id: 's3', source_name: 'Code Weekly', views: 9, clicks: 3, conversions: 1, ctr: '33.33', spend: '1.00', earnings: '0.80' }],
+  c2: [
+    {
+      campaign_id: 'c2',
+      campaign_name: 'Dev Digest',
+      campaign_status: 'paused',
+      source_id: 's3',
+      source_name: 'Code Weekly',
+      views: 9,
+      clicks: 3,
+      conversions: 1,
+      ctr: '33.33',
+      spend: '1.00',
+      earnings: '0.80',
+    },
+  ],
 }
 
 type RpcBody = { p_campaign_id?: string; p_from?: string; p_to?: string }
@@ -50,7 +110,10 @@ function dataHandlers(requested: RpcBody[] = []) {
 describe('advertiser analytics', () => {
   it('shows a loading state while the newsletters load', async () => {
     signInAs('advertiser')
-    server.use(http.get(restUrl('campaigns'), () => new Promise(() => {})), http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)))
+    server.use(
+      http.get(restUrl('campaigns'), () => new Promise(() => {})),
+      http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)),
+    )
     renderRoute('/dashboard/advertiser/analytics')
     // The page's code (charts included) loads on demand first.
     expect(await screen.findByRole('status', { name: 'Loading newsletters' })).toBeInTheDocument()
@@ -58,7 +121,10 @@ describe('advertiser analytics', () => {
 
   it('invites an advertiser without newsletters to list one', async () => {
     signInAs('advertiser')
-    server.use(http.get(restUrl('campaigns'), () => HttpResponse.json([])), http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)))
+    server.use(
+      http.get(restUrl('campaigns'), () => HttpResponse.json([])),
+      http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)),
+    )
     renderRoute('/dashboard/advertiser/analytics')
     expect(await screen.findByText('No newsletters to analyse yet.')).toBeInTheDocument()
   })
@@ -66,7 +132,10 @@ describe('advertiser analytics', () => {
   it('says so when the statistics cannot be loaded', async () => {
     signInAs('advertiser')
     // The first matching handler wins: the failing one goes before the rest.
-    server.use(http.post(restUrl('rpc/figure_totals'), () => postgrestError(500, 'stats offline')), ...dataHandlers())
+    server.use(
+      http.post(restUrl('rpc/figure_totals'), () => postgrestError(500, 'stats offline')),
+      ...dataHandlers(),
+    )
     renderRoute('/dashboard/advertiser/analytics')
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent("Could not load this newsletter's figures")
@@ -88,7 +157,11 @@ describe('advertiser analytics', () => {
     expect(within(summary).getByText('Spend').nextSibling).toHaveTextContent('10.00 credits')
 
     const table = await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
-    const names = () => within(table).getAllByRole('row').slice(1).map((row) => within(row).getByRole('rowheader').textContent)
+    const names = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getByRole('rowheader').textContent)
     expect(names()).toEqual(['Growth Tweets', 'Banned Blog'])
     await user.click(within(table).getByRole('button', { name: /Clicks/ }))
     expect(names()).toEqual(['Growth Tweets', 'Banned Blog'])
@@ -102,7 +175,9 @@ describe('advertiser analytics', () => {
     expect(screen.getByRole('img', { name: /Spend per day/ })).toBeInTheDocument()
     const notCounted = await screen.findByTestId('not-counted')
     expect(within(notCounted).getByRole('rowheader', { name: 'Bot or crawler' })).toBeInTheDocument()
-    expect(within(notCounted).getByRole('rowheader', { name: 'Refunded during screening (fraud or dispute)' })).toBeInTheDocument()
+    expect(
+      within(notCounted).getByRole('rowheader', { name: 'Refunded during screening (fraud or dispute)' }),
+    ).toBeInTheDocument()
     expect(requested[0]).toMatchObject({ p_campaign_id: 'c1' })
     expect(requested[0]!.p_from! <= requested[0]!.p_to!).toBe(true)
   })

@@ -38,7 +38,9 @@ describe('date range', () => {
   })
 
   it('refuses a reversed range, one over a year and a missing end, with the database messages', () => {
-    expect(rangeError({ from: '2026-02-01', to: '2026-01-01' })).toBe('The start date must be on or before the end date')
+    expect(rangeError({ from: '2026-02-01', to: '2026-01-01' })).toBe(
+      'The start date must be on or before the end date',
+    )
     expect(rangeError({ from: '2025-01-01', to: '2026-01-10' })).toBe('Pick a date range of one year or less')
     expect(rangeError({ from: '2026-01-01', to: '' })).toBe('Pick both a start and an end date')
     expect(rangeError({ from: '2025-01-10', to: '2026-01-10' })).toBeNull()

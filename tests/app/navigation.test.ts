@@ -26,9 +26,14 @@ const areas: DashboardArea[] = ['advertiser', 'publisher', 'admin']
 /** The tab title of a path, as the root layout computes it from the router's matches. */
 function titleAt(path: string) {
   const matches = matchRoutes(routes, path) ?? []
-  const ui = matches.map(
-    (m): UIMatch => ({ id: m.route.id ?? '', pathname: m.pathname, params: m.params, data: undefined, loaderData: undefined, handle: m.route.handle }),
-  )
+  const ui = matches.map((m): UIMatch => ({
+    id: m.route.id ?? '',
+    pathname: m.pathname,
+    params: m.params,
+    data: undefined,
+    loaderData: undefined,
+    handle: m.route.handle,
+  }))
   return documentTitle(titleOfMatches(ui))
 }
 
@@ -116,7 +121,9 @@ describe('the route table', () => {
   })
 
   it('leads a deep page back to the page it is reached from', () => {
-    expect(breadcrumbsOf(pages, paths.advertiser.submitNewsletter)).toEqual([{ label: 'Overview', to: paths.advertiser.root }])
+    expect(breadcrumbsOf(pages, paths.advertiser.submitNewsletter)).toEqual([
+      { label: 'Overview', to: paths.advertiser.root },
+    ])
     expect(breadcrumbsOf(pages, paths.advertiser.wallet)).toEqual([])
   })
 

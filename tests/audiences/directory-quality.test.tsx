@@ -40,8 +40,16 @@ describe('/audiences quality', () => {
     expect(seen[0]!.searchParams.get('order')).toMatch(/^created_at\.desc/)
 
     await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'confirmation')
-    await waitFor(() => expect(seen.at(-1)!.searchParams.get('order')).toBe('quality_confirmation_rate.desc.nullslast,created_at.desc,id.desc'))
+    await waitFor(() =>
+      expect(seen.at(-1)!.searchParams.get('order')).toBe(
+        'quality_confirmation_rate.desc.nullslast,created_at.desc,id.desc',
+      ),
+    )
     await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'counted')
-    await waitFor(() => expect(seen.at(-1)!.searchParams.get('order')).toBe('quality_counted_share.desc.nullslast,created_at.desc,id.desc'))
+    await waitFor(() =>
+      expect(seen.at(-1)!.searchParams.get('order')).toBe(
+        'quality_counted_share.desc.nullslast,created_at.desc,id.desc',
+      ),
+    )
   })
 })

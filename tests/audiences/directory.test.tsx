@@ -28,7 +28,10 @@ function directory(all: ReturnType<typeof source>[], seen: URL[] = []) {
       const limit = Number(url.searchParams.get('limit') ?? 1000)
       return HttpResponse.json(all.slice(offset, offset + limit))
     }),
-    http.head(restUrl('audience_sources'), () => new HttpResponse(null, { headers: { 'Content-Range': `*/${all.length}` } })),
+    http.head(
+      restUrl('audience_sources'),
+      () => new HttpResponse(null, { headers: { 'Content-Range': `*/${all.length}` } }),
+    ),
   )
   return seen
 }
@@ -63,7 +66,14 @@ describe('/audiences directory (SPEC §2)', () => {
 
   it('renders each card by the SPEC rules', async () => {
     directory([
-      source(1, { name: 'Pat on X', platform: 'x', status: 'verified', category: null, url: null, description: 'no link' }),
+      source(1, {
+        name: 'Pat on X',
+        platform: 'x',
+        status: 'verified',
+        category: null,
+        url: null,
+        description: 'no link',
+      }),
       source(2, { name: 'Live Show', platform: 'youtube', status: 'live', image_url: '/seed/a.svg' }),
     ])
     renderRoute('/audiences')
@@ -83,7 +93,10 @@ describe('/audiences directory (SPEC §2)', () => {
     expect(img).toHaveAttribute('loading', 'lazy')
     expect(img).toHaveAttribute('width', '56')
     expect(img).toHaveAttribute('height', '56')
-    expect(within(live).getByRole('link', { name: /Visit Page/ })).toHaveAttribute('href', 'https://source2.example.com')
+    expect(within(live).getByRole('link', { name: /Visit Page/ })).toHaveAttribute(
+      'href',
+      'https://source2.example.com',
+    )
   })
 
   it('shows the empty text when there are no public sources', async () => {

@@ -72,12 +72,20 @@ describe('account form rules', () => {
       password: 'Enter your password.',
     })
     expect(missingCredentials({ email: ' ', password: 'x' })).toBe(MISSING_CREDENTIALS_MESSAGE)
-    expect(missingCredentials({ email: 'a@b.co', password: '' })).toBe('You must provide either an email or phone number and a password')
+    expect(missingCredentials({ email: 'a@b.co', password: '' })).toBe(
+      'You must provide either an email or phone number and a password',
+    )
     expect(missingCredentials({ email: 'a@b.co', password: 'x' })).toBeNull()
   })
 
   it('register: every field checked, and names and email submitted trimmed', () => {
-    const values = { userType: 'publisher', firstName: ' Ada ', lastName: '', email: ' ada@example.com ', password: 'short' } as const
+    const values = {
+      userType: 'publisher',
+      firstName: ' Ada ',
+      lastName: '',
+      email: ' ada@example.com ',
+      password: 'short',
+    } as const
     expect(validateAll(registerRules, values)).toEqual({
       lastName: 'Enter your last name.',
       password: 'Use at least 8 characters.',

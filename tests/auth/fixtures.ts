@@ -17,7 +17,14 @@ export type FixtureUser = {
   factors?: { id: string; status: 'verified' | 'unverified'; friendly_name?: string }[]
 }
 
-export function authUser({ id, email, userType = 'advertiser', confirmed = true, metadata, factors = [] }: FixtureUser) {
+export function authUser({
+  id,
+  email,
+  userType = 'advertiser',
+  confirmed = true,
+  metadata,
+  factors = [],
+}: FixtureUser) {
   const now = new Date().toISOString()
   return {
     id,
@@ -47,7 +54,14 @@ export function authUser({ id, email, userType = 'advertiser', confirmed = true,
 
 export function accessToken(userId: string, aal: 'aal1' | 'aal2' = 'aal1') {
   const exp = Math.floor(Date.now() / 1000) + 3600
-  const claims = { sub: userId, role: 'authenticated', aud: 'authenticated', exp, aal, amr: [{ method: 'password', timestamp: exp - 3600 }] }
+  const claims = {
+    sub: userId,
+    role: 'authenticated',
+    aud: 'authenticated',
+    exp,
+    aal,
+    amr: [{ method: 'password', timestamp: exp - 3600 }],
+  }
   return `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.c2lnbmF0dXJl`
 }
 
@@ -63,7 +77,10 @@ export function authSession(user: FixtureUser, aal: 'aal1' | 'aal2' = 'aal1') {
 }
 
 export function authError(status: number, code: string, msg: string) {
-  return HttpResponse.json({ code: status, error_code: code, msg }, { status, headers: { 'X-Supabase-Api-Version': '2024-01-01' } })
+  return HttpResponse.json(
+    { code: status, error_code: code, msg },
+    { status, headers: { 'X-Supabase-Api-Version': '2024-01-01' } },
+  )
 }
 
 /** What the shell asks after any sign-in: the profile's type and the wallet (answered, not under test). */
@@ -89,8 +106,16 @@ export function emptyDashboards() {
   )
 }
 
-export const ADVERTISER: FixtureUser = { id: '11111111-1111-4111-8111-111111111111', email: 'ada@example.com', userType: 'advertiser' }
-export const PUBLISHER: FixtureUser = { id: '22222222-2222-4222-8222-222222222222', email: 'pat@example.com', userType: 'publisher' }
+export const ADVERTISER: FixtureUser = {
+  id: '11111111-1111-4111-8111-111111111111',
+  email: 'ada@example.com',
+  userType: 'advertiser',
+}
+export const PUBLISHER: FixtureUser = {
+  id: '22222222-2222-4222-8222-222222222222',
+  email: 'pat@example.com',
+  userType: 'publisher',
+}
 
 /** Puts a session for this user where supabase-js looks for it on start (the test URL's storage key). */
 export function storeSession(user: FixtureUser, aal: 'aal1' | 'aal2' = 'aal1') {

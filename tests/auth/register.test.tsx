@@ -8,7 +8,10 @@ import { authError, authUser } from './fixtures'
 
 const MISSING = 'You must provide either an email or phone number and a password'
 
-async function fill(user: ReturnType<typeof userEvent.setup>, values: { first?: string; last?: string; email?: string; password?: string }) {
+async function fill(
+  user: ReturnType<typeof userEvent.setup>,
+  values: { first?: string; last?: string; email?: string; password?: string },
+) {
   if (values.first) await user.type(screen.getByLabelText('First name'), values.first)
   if (values.last) await user.type(screen.getByLabelText('Last name'), values.last)
   if (values.email) await user.type(screen.getByLabelText('Email'), values.email)
@@ -46,7 +49,9 @@ describe('registration', () => {
       http.post(authUrl('signup'), async ({ request }) => {
         redirectTo = new URL(request.url).searchParams.get('redirect_to')
         body = (await request.json()) as Record<string, unknown>
-        return HttpResponse.json(authUser({ id: 'new-user', email: 'pat@example.com', userType: 'publisher', confirmed: false }))
+        return HttpResponse.json(
+          authUser({ id: 'new-user', email: 'pat@example.com', userType: 'publisher', confirmed: false }),
+        )
       }),
     )
     const user = userEvent.setup()
@@ -97,14 +102,20 @@ describe('registration', () => {
   })
 
   it("reports other failures as 'Failed to sign up: ' + the reason", async () => {
-    server.use(http.post(authUrl('signup'), () => authError(422, 'weak_password', 'Password is known to be weak and easy to guess')))
+    server.use(
+      http.post(authUrl('signup'), () =>
+        authError(422, 'weak_password', 'Password is known to be weak and easy to guess'),
+      ),
+    )
     const user = userEvent.setup()
     renderRoute('/register')
     await screen.findByRole('heading', { name: 'Create your account' })
     await fill(user, { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', password: 'password1' })
     await user.click(screen.getByRole('button', { name: 'Create account' }))
     await waitFor(() =>
-      expect(screen.getAllByText('Failed to sign up: Password is known to be weak and easy to guess').length).toBeGreaterThanOrEqual(2),
+      expect(
+        screen.getAllByText('Failed to sign up: Password is known to be weak and easy to guess').length,
+      ).toBeGreaterThanOrEqual(2),
     )
   })
 })

@@ -3,7 +3,11 @@ import { EMAIL_EXISTS_MESSAGE, mapSignUpError } from '@/features/auth/api/sign-u
 
 describe('sign-up error mapping (SPEC §8)', () => {
   it("maps 'Email already …' to EMAIL_EXISTS", () => {
-    expect(mapSignUpError('Email already in use')).toEqual({ success: false, errorType: 'EMAIL_EXISTS', message: EMAIL_EXISTS_MESSAGE })
+    expect(mapSignUpError('Email already in use')).toEqual({
+      success: false,
+      errorType: 'EMAIL_EXISTS',
+      message: EMAIL_EXISTS_MESSAGE,
+    })
   })
 
   it("maps '… already registered' to EMAIL_EXISTS", () => {

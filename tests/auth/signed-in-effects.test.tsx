@@ -19,7 +19,11 @@ let nextId = 0
 /** A fresh user per test: the verification reminder is one-time per user in a page load. */
 const freshUser = (overrides: Partial<FixtureUser> = {}): FixtureUser => {
   nextId += 1
-  return { id: `33333333-3333-4333-8333-${String(nextId).padStart(12, '0')}`, email: `user${nextId}@example.com`, ...overrides }
+  return {
+    id: `33333333-3333-4333-8333-${String(nextId).padStart(12, '0')}`,
+    email: `user${nextId}@example.com`,
+    ...overrides,
+  }
 }
 
 function profileAndWallet(user: FixtureUser) {
@@ -158,7 +162,10 @@ describe('wallet initialisation on sign-in (SPEC §6, §8)', () => {
       http.post(restUrl('rpc/ensure_wallet_exists'), () => {
         times.push(Date.now())
         return times.length === 1
-          ? HttpResponse.json({ code: '40001', message: 'could not serialize access', details: null, hint: null }, { status: 500 })
+          ? HttpResponse.json(
+              { code: '40001', message: 'could not serialize access', details: null, hint: null },
+              { status: 500 },
+            )
           : HttpResponse.json({ id: 'w', user_id: user.id, balance: 0 })
       }),
       http.post(restUrl('rpc/claim_signup_bonus'), () => HttpResponse.json({ paid: false, balance: 10 })),
@@ -178,7 +185,10 @@ describe('wallet initialisation on sign-in (SPEC §6, §8)', () => {
       http.get(restUrl('profiles'), () => HttpResponse.json([{ user_type: 'advertiser' }])),
       http.post(restUrl('rpc/ensure_wallet_exists'), () => {
         attempts += 1
-        return HttpResponse.json({ code: 'XX000', message: 'database is down', details: null, hint: null }, { status: 500 })
+        return HttpResponse.json(
+          { code: 'XX000', message: 'database is down', details: null, hint: null },
+          { status: 500 },
+        )
       }),
     )
     renderRoute('/help')

@@ -11,7 +11,12 @@ describe('registration details in local storage (SPEC §3 keys)', () => {
     expect(localStorage.getItem('user_full_name')).toBe('Pat Publisher')
     expect(localStorage.getItem('user_first_name')).toBe('Pat')
     expect(localStorage.getItem('user_last_name')).toBe('Publisher')
-    expect(readRegistration()).toEqual({ userType: 'publisher', fullName: 'Pat Publisher', firstName: 'Pat', lastName: 'Publisher' })
+    expect(readRegistration()).toEqual({
+      userType: 'publisher',
+      fullName: 'Pat Publisher',
+      firstName: 'Pat',
+      lastName: 'Publisher',
+    })
   })
 
   it('never reads admin as an intended type', () => {
@@ -28,7 +33,9 @@ describe('registration details in local storage (SPEC §3 keys)', () => {
 
 describe('links from auth emails', () => {
   it('reads a session from the hash', () => {
-    expect(parseAuthHash('#access_token=a.b.c&refresh_token=r1&expires_in=3600&token_type=bearer&type=recovery')).toEqual({
+    expect(
+      parseAuthHash('#access_token=a.b.c&refresh_token=r1&expires_in=3600&token_type=bearer&type=recovery'),
+    ).toEqual({
       kind: 'session',
       accessToken: 'a.b.c',
       refreshToken: 'r1',
@@ -46,7 +53,11 @@ describe('links from auth emails', () => {
   })
 
   it('reads an error from the hash', () => {
-    expect(parseAuthHash('#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired')).toEqual({
+    expect(
+      parseAuthHash(
+        '#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired',
+      ),
+    ).toEqual({
       kind: 'error',
       code: 'otp_expired',
       description: 'Email link is invalid or has expired',

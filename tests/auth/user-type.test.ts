@@ -5,7 +5,8 @@ import { accessTokenAal, pickUserType, resolveUserType, sessionNeedsMfa } from '
 import { restUrl, server } from '../msw/server'
 import { ADVERTISER, accessToken, authSession, authUser } from './fixtures'
 
-const user = (metadataType?: string) => authUser({ ...ADVERTISER, metadata: { user_type: metadataType } }) as unknown as User
+const user = (metadataType?: string) =>
+  authUser({ ...ADVERTISER, metadata: { user_type: metadataType } }) as unknown as User
 
 describe('user type resolution (SPEC §2, §6)', () => {
   it('takes the profile first', () => {
@@ -53,7 +54,9 @@ describe('second factor owed', () => {
     const withFactor = { ...ADVERTISER, factors: [{ id: 'f1', status: 'verified' as const }] }
     expect(sessionNeedsMfa(authSession(withFactor, 'aal1') as never)).toBe(true)
     expect(sessionNeedsMfa(authSession(withFactor, 'aal2') as never)).toBe(false)
-    expect(sessionNeedsMfa(authSession({ ...ADVERTISER, factors: [{ id: 'f1', status: 'unverified' }] }) as never)).toBe(false)
+    expect(
+      sessionNeedsMfa(authSession({ ...ADVERTISER, factors: [{ id: 'f1', status: 'unverified' }] }) as never),
+    ).toBe(false)
     expect(sessionNeedsMfa(null)).toBe(false)
   })
 })

@@ -45,7 +45,10 @@ describe('advertiser overview', () => {
 
   it('invites an advertiser without campaigns to list a newsletter', async () => {
     signInAs('advertiser')
-    server.use(walletHandler(10, 0), http.get(restUrl('campaigns'), () => HttpResponse.json([])))
+    server.use(
+      walletHandler(10, 0),
+      http.get(restUrl('campaigns'), () => HttpResponse.json([])),
+    )
     renderRoute('/dashboard/advertiser')
     expect(await screen.findByText('You have not listed a newsletter yet.')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'List your first newsletter' })).toHaveAttribute(
@@ -57,7 +60,10 @@ describe('advertiser overview', () => {
 
   it('says so when the campaigns cannot be loaded', async () => {
     signInAs('advertiser')
-    server.use(walletHandler(), http.get(restUrl('campaigns'), () => postgrestError(500, 'database is down')))
+    server.use(
+      walletHandler(),
+      http.get(restUrl('campaigns'), () => postgrestError(500, 'database is down')),
+    )
     renderRoute('/dashboard/advertiser')
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Could not load your campaigns')
@@ -149,12 +155,16 @@ describe('advertiser overview', () => {
       walletHandler(),
       http.get(restUrl('campaigns'), () => HttpResponse.json([campaign({})])),
       subscriberCounts({}),
-      http.post(restUrl('rpc/set_campaign_paused'), () => postgrestError(400, 'Only active campaigns can be paused', '22023')),
+      http.post(restUrl('rpc/set_campaign_paused'), () =>
+        postgrestError(400, 'Only active campaigns can be paused', '22023'),
+      ),
     )
     const user = userEvent.setup()
     renderRoute('/dashboard/advertiser')
     await user.click(await screen.findByRole('button', { name: 'Pause Morning Brew' }))
-    expect(await screen.findByText('Failed to pause the campaign: Only active campaigns can be paused')).toBeInTheDocument()
+    expect(
+      await screen.findByText('Failed to pause the campaign: Only active campaigns can be paused'),
+    ).toBeInTheDocument()
   })
 
   it('sends a publisher to their own dashboard', async () => {

@@ -10,7 +10,10 @@ import { storeTestSession } from '../render-route'
 export const ADVERTISER = { id: '00000000-0000-4000-8000-0000000000a1', email: 'advertiser@growletter.test' }
 export const ADMIN = { id: '00000000-0000-4000-8000-0000000000f1', email: 'admin@growletter.test' }
 
-export function signInAs(userType: 'advertiser' | 'admin' | 'publisher', user = userType === 'admin' ? ADMIN : ADVERTISER) {
+export function signInAs(
+  userType: 'advertiser' | 'admin' | 'publisher',
+  user = userType === 'admin' ? ADMIN : ADVERTISER,
+) {
   storeTestSession({ ...user, userType })
   server.use(
     http.get(restUrl('profiles'), () => HttpResponse.json([{ id: user.id, user_type: userType }])),

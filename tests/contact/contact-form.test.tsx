@@ -41,9 +41,19 @@ describe('contact form', () => {
       }),
     )
     renderRoute('/contact')
-    await fillAndSend({ name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Payouts', message: 'When are payouts sent out?' })
+    await fillAndSend({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      subject: 'Payouts',
+      message: 'When are payouts sent out?',
+    })
     expect(await screen.findByTestId('contact-sent')).toHaveTextContent('Thanks, your message is on its way.')
-    expect(body).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Payouts', message: 'When are payouts sent out?' })
+    expect(body).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      subject: 'Payouts',
+      message: 'When are payouts sent out?',
+    })
     // Visitors cannot read messages back, so the insert must not ask for the row.
     expect(prefer ?? '').not.toContain('return=representation')
 
@@ -55,7 +65,12 @@ describe('contact form', () => {
     server.use(
       http.post(restUrl('contact_messages'), () =>
         HttpResponse.json(
-          { code: '23514', message: 'new row for relation "contact_messages" violates check constraint', details: null, hint: null },
+          {
+            code: '23514',
+            message: 'new row for relation "contact_messages" violates check constraint',
+            details: null,
+            hint: null,
+          },
           { status: 400 },
         ),
       ),

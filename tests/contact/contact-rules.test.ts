@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { validateAll, submittedValues } from '@/lib/use-form-fields'
 import { contactMessageRules, type ContactMessageValues } from '@/features/contact/contact-message-rules'
 
-const valid: ContactMessageValues = { name: 'Ana', email: 'ana@example.com', subject: 'Payouts', message: 'When are payouts sent?' }
+const valid: ContactMessageValues = {
+  name: 'Ana',
+  email: 'ana@example.com',
+  subject: 'Payouts',
+  message: 'When are payouts sent?',
+}
 
 describe('contact message rules', () => {
   it('accept a complete message', () => {

@@ -16,12 +16,26 @@ describe('landing page', () => {
         sourceQuery = new URL(request.url).searchParams
         return HttpResponse.json([
           { id: 's1', name: 'Frontend Weekly on X', category: 'technology', platform: 'x', image_url: null },
-          { id: 's2', name: 'Plant Parents', category: null, platform: 'newsletter', image_url: '/seed/source-newsletter.svg' },
+          {
+            id: 's2',
+            name: 'Plant Parents',
+            category: null,
+            platform: 'newsletter',
+            image_url: '/seed/source-newsletter.svg',
+          },
         ])
       }),
       http.get(restUrl('campaigns'), ({ request }) => {
         campaignQuery = new URL(request.url).searchParams
-        return HttpResponse.json([{ id: 'c1', name: 'Morning Moon', description: 'Astronomy before breakfast', category: 'science', image_url: null }])
+        return HttpResponse.json([
+          {
+            id: 'c1',
+            name: 'Morning Moon',
+            description: 'Astronomy before breakfast',
+            category: 'science',
+            image_url: null,
+          },
+        ])
       }),
     )
     renderRoute('/')
@@ -44,13 +58,18 @@ describe('landing page', () => {
 
   it('still explains the product when the examples cannot be loaded', async () => {
     server.use(
-      http.get(restUrl('audience_sources'), () => HttpResponse.json({ message: 'down', code: 'XX000' }, { status: 500 })),
+      http.get(restUrl('audience_sources'), () =>
+        HttpResponse.json({ message: 'down', code: 'XX000' }, { status: 500 }),
+      ),
       http.get(restUrl('campaigns'), () => HttpResponse.json([])),
     )
     renderRoute('/')
     expect(await screen.findByText('No newsletters are running yet. Be the first.')).toBeInTheDocument()
     expect(await screen.findByText('Could not load verified audience sources right now.')).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'Earn from my audience' })).toHaveAttribute('href', '/register?role=publisher')
+    expect(screen.getByRole('link', { name: 'Earn from my audience' })).toHaveAttribute(
+      'href',
+      '/register?role=publisher',
+    )
   })
 })
 

@@ -13,7 +13,10 @@ tester.run('feature-boundaries', featureBoundaries, {
   valid: [
     { filename: `${src}/features/auth/api/x.ts`, code: "import { y } from '@/features/auth/keys'" },
     { filename: `${src}/features/auth/api/x.ts`, code: "import { supabase } from '@/lib/supabase'" },
-    { filename: `${src}/app/routes/home.tsx`, code: "import { a } from '@/features/auth/a'; import { b } from '@/features/wallet/b'" },
+    {
+      filename: `${src}/app/routes/home.tsx`,
+      code: "import { a } from '@/features/auth/a'; import { b } from '@/features/wallet/b'",
+    },
   ],
   invalid: [
     {

@@ -8,7 +8,12 @@ import { waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
 import { historyRedirect, recordEarnClick } from '@/features/magic-link/lib/earn-click'
-import { earnCodeOf, finishEarnClick, finishPendingEarnClick, runEarnFastPath } from '@/features/magic-link/lib/earn-fast-path'
+import {
+  earnCodeOf,
+  finishEarnClick,
+  finishPendingEarnClick,
+  runEarnFastPath,
+} from '@/features/magic-link/lib/earn-fast-path'
 import { EARN_PENDING_KEY, hasPendingEarnClick, takePendingEarnClick } from '@/features/magic-link/lib/earn-pending'
 import { currentTimeZone } from '@/lib/device-info'
 import { restUrl, server } from '../msw/server'
@@ -17,7 +22,16 @@ const SOURCE_ID = '10000000-0000-4000-a000-000000000001'
 const fingerprint = () => Promise.resolve('fp-fast-path')
 const CLICK_ID = '30000000-0000-4000-a000-000000000001'
 const validAnswer = () =>
-  HttpResponse.json({ click_id: CLICK_ID, source_id: SOURCE_ID, source_name: 'Pat', unified_code: 'demo-approved', status: 'valid', source_status: 'approved', counted: true, not_counted_reason: null })
+  HttpResponse.json({
+    click_id: CLICK_ID,
+    source_id: SOURCE_ID,
+    source_name: 'Pat',
+    unified_code: 'demo-approved',
+    status: 'valid',
+    source_status: 'approved',
+    counted: true,
+    not_counted_reason: null,
+  })
 
 function attachHandler(answer: () => Response = () => HttpResponse.json(true)) {
   const calls: { p_click_id: string; p_fingerprint: string }[] = []
@@ -34,7 +48,10 @@ function trackHandler(answer: () => Response) {
   const calls: { body: { unified_code: string; device_info: Record<string, unknown> }; apikey: string | null }[] = []
   server.use(
     http.post(restUrl('rpc/track_audience_source_click'), async ({ request }) => {
-      calls.push({ body: (await request.json()) as (typeof calls)[number]['body'], apikey: request.headers.get('apikey') })
+      calls.push({
+        body: (await request.json()) as (typeof calls)[number]['body'],
+        apikey: request.headers.get('apikey'),
+      })
       return answer()
     }),
   )
@@ -79,7 +96,9 @@ describe('runEarnFastPath', () => {
     // The click never waits for the fingerprint: null says it follows.
     expect(calls[0]!.body.device_info).toMatchObject({ fingerprint: null, ip: null, country: null })
     expect(calls[0]!.body.device_info.userAgent).toBe(window.navigator.userAgent)
-    expect(window.location.pathname + window.location.search).toBe(`/newsletters?source=demo-approved&audience_source_id=${SOURCE_ID}`)
+    expect(window.location.pathname + window.location.search).toBe(
+      `/newsletters?source=demo-approved&audience_source_id=${SOURCE_ID}`,
+    )
     expect(window.localStorage.getItem('audience_source_id')).toBe(SOURCE_ID)
     expect(window.localStorage.getItem('source_attribution_page')).toBe('magic_link_redirect')
     expect(window.sessionStorage.getItem('magic_link_source')).toBe('demo-approved')
@@ -101,7 +120,7 @@ describe('runEarnFastPath', () => {
     expect(pathWhenComputed).toBe('/newsletters')
   })
 
-  it("a failed fingerprint call changes nothing for the visitor and never throws", async () => {
+  it('a failed fingerprint call changes nothing for the visitor and never throws', async () => {
     trackHandler(validAnswer)
     attachHandler(() => HttpResponse.json({ message: 'boom' }, { status: 500 }))
     const result = await runEarnFastPath('demo-approved', fingerprint)
@@ -124,7 +143,15 @@ describe('runEarnFastPath', () => {
   })
 
   it("an inactive source: 'Source Unavailable' → /newsletters/unavailable", async () => {
-    trackHandler(() => HttpResponse.json({ click_id: null, source_id: SOURCE_ID, status: 'inactive', source_status: 'banned', counted: false }))
+    trackHandler(() =>
+      HttpResponse.json({
+        click_id: null,
+        source_id: SOURCE_ID,
+        status: 'inactive',
+        source_status: 'banned',
+        counted: false,
+      }),
+    )
     await runEarnFastPath('demo-banned', fingerprint)
     expect(window.location.pathname).toBe('/newsletters/unavailable')
     await waitFor(() => expect(activeToasts()).toContain('Source Unavailable'))
@@ -138,7 +165,15 @@ describe('runEarnFastPath', () => {
   })
 
   it("the inline half (dist/earn.html) records and redirects only; the app's half then toasts and attaches", async () => {
-    trackHandler(() => HttpResponse.json({ click_id: null, source_id: SOURCE_ID, status: 'inactive', source_status: 'banned', counted: false }))
+    trackHandler(() =>
+      HttpResponse.json({
+        click_id: null,
+        source_id: SOURCE_ID,
+        status: 'inactive',
+        source_status: 'banned',
+        counted: false,
+      }),
+    )
     const click = await recordEarnClick('demo-banned', historyRedirect)
     expect(window.location.pathname).toBe('/newsletters/unavailable')
     expect(click).toMatchObject({ toast: 'unavailable', clickId: null })
@@ -183,7 +218,10 @@ describe('dist/earn.html → the destination document', () => {
     // The SPEC §3 keys are written before the redirect, as before.
     expect(window.localStorage.getItem('audience_source_id')).toBe(SOURCE_ID)
     expect(hasPendingEarnClick()).toBe(true)
-    expect(JSON.parse(window.sessionStorage.getItem(EARN_PENDING_KEY)!)).toMatchObject({ clickId: CLICK_ID, fingerprintFollows: true })
+    expect(JSON.parse(window.sessionStorage.getItem(EARN_PENDING_KEY)!)).toMatchObject({
+      clickId: CLICK_ID,
+      fingerprintFollows: true,
+    })
   })
 
   it('the destination attaches the fingerprint to the handed-over click, once', async () => {
@@ -217,7 +255,12 @@ describe('dist/earn.html → the destination document', () => {
     window.sessionStorage.setItem(EARN_PENDING_KEY, '{not json')
     expect(takePendingEarnClick()).toBeNull()
     window.sessionStorage.setItem(EARN_PENDING_KEY, JSON.stringify({ ...record, toast: 'bogus' }))
-    expect(takePendingEarnClick(1_000)).toEqual({ to: '/newsletters', toast: null, clickId: CLICK_ID, fingerprintFollows: true })
+    expect(takePendingEarnClick(1_000)).toEqual({
+      to: '/newsletters',
+      toast: null,
+      clickId: CLICK_ID,
+      fingerprintFollows: true,
+    })
   })
 })
 
@@ -228,7 +271,7 @@ describe('currentTimeZone', () => {
     globals.Temporal = original
   })
 
-  it("asks Temporal when the browser has it (no Intl formatter is built)", () => {
+  it('asks Temporal when the browser has it (no Intl formatter is built)', () => {
     globals.Temporal = { Now: { timeZoneId: () => 'America/Buenos_Aires' } }
     expect(currentTimeZone()).toBe('America/Buenos_Aires')
   })
@@ -237,13 +280,19 @@ describe('currentTimeZone', () => {
     const intl = Intl.DateTimeFormat().resolvedOptions().timeZone
     globals.Temporal = undefined
     expect(currentTimeZone()).toBe(intl)
-    globals.Temporal = { Now: { timeZoneId: () => { throw new RangeError('no zone') } } }
+    globals.Temporal = {
+      Now: {
+        timeZoneId: () => {
+          throw new RangeError('no zone')
+        },
+      },
+    }
     expect(currentTimeZone()).toBe(intl)
   })
 })
 
 describe('src/main.tsx', () => {
-  it("looks for the hand-over under the key dist/earn.html writes", async () => {
+  it('looks for the hand-over under the key dist/earn.html writes', async () => {
     const source = (await import('../../src/main.tsx?raw')).default
     expect(source).toContain(`sessionStorage.getItem('${EARN_PENDING_KEY}')`)
   })

@@ -67,15 +67,24 @@ describe('/earn/{code}: the SPEC §4 magic-link flow', () => {
     expect(localStorage.getItem('source_attribution_page')).toBe('magic_link_redirect')
     expect(Date.parse(localStorage.getItem('magic_link_timestamp')!)).not.toBeNaN()
     expect(localStorage.getItem('source_attribution_timestamp')).toBe(localStorage.getItem('magic_link_timestamp'))
-    expect(JSON.parse(localStorage.getItem('source_attribution')!)).toMatchObject({ sourceId: SOURCE_ID, clickId: CLICK_ID })
+    expect(JSON.parse(localStorage.getItem('source_attribution')!)).toMatchObject({
+      sourceId: SOURCE_ID,
+      clickId: CLICK_ID,
+    })
     expect(sessionStorage.getItem('magic_link_source')).toBe('demo-approved')
     // The newsletter list names the source the visitor came through.
     expect(await screen.findByTestId('source-banner')).toHaveTextContent("Pat's Product Notes")
   })
 
   it.each([
-    ['an inactive source', { status: 'inactive', source_status: 'pending', counted: false, not_counted_reason: 'source_inactive' }],
-    ['an unknown code', { status: 'not_found', click_id: null, source_id: null, source_name: null, unified_code: null }],
+    [
+      'an inactive source',
+      { status: 'inactive', source_status: 'pending', counted: false, not_counted_reason: 'source_inactive' },
+    ],
+    [
+      'an unknown code',
+      { status: 'not_found', click_id: null, source_id: null, source_name: null, unified_code: null },
+    ],
   ])("%s: 'Source Unavailable' toast → /newsletters/unavailable", async (_name, answer) => {
     trackHandler(() => HttpResponse.json(clickAnswer(answer)))
     const { router } = renderRoute('/earn/demo-pending')
@@ -87,7 +96,9 @@ describe('/earn/{code}: the SPEC §4 magic-link flow', () => {
   })
 
   it("tracking fails: the 'Note' toast, and the visitor still reaches /newsletters?source={code}", async () => {
-    trackHandler(() => HttpResponse.json({ code: 'XX000', message: 'database unavailable', details: null, hint: null }, { status: 500 }))
+    trackHandler(() =>
+      HttpResponse.json({ code: 'XX000', message: 'database unavailable', details: null, hint: null }, { status: 500 }),
+    )
     const { router } = renderRoute('/earn/demo-approved')
     await waitFor(() => expect(router.state.location.pathname).toBe('/newsletters'))
     expect(location(router)).toBe('/newsletters?source=demo-approved')

@@ -58,7 +58,10 @@ describe('Browse Newsletters', () => {
     server.use(campaignsHandler())
     renderRoute('/newsletters?source=demo-approved')
     await screen.findAllByTestId('newsletter-card')
-    expect(info).toHaveBeenCalledWith('[tracking] page view', expect.objectContaining({ page: 'newsletters', source: 'demo-approved' }))
+    expect(info).toHaveBeenCalledWith(
+      '[tracking] page view',
+      expect.objectContaining({ page: 'newsletters', source: 'demo-approved' }),
+    )
     await userEvent.selectOptions(screen.getByLabelText('Category'), 'Business')
     expect(info).toHaveBeenCalledWith('[tracking] category filter', { category: 'business' })
     await userEvent.type(screen.getByLabelText('Search newsletters'), 'brew')
@@ -94,7 +97,9 @@ describe('campaign link pages', () => {
     renderRoute(`/campaign/demo-approved/${BREW.id}`)
     expect(await screen.findByRole('heading', { level: 1, name: 'Morning Brew' })).toBeInTheDocument()
     expect(await screen.findByTestId('campaign-source')).toHaveTextContent("Pat's Product Notes")
-    await waitFor(() => expect(calls.map((c) => c.fn)).toEqual(['track_audience_source_click', 'record_campaign_page_view']))
+    await waitFor(() =>
+      expect(calls.map((c) => c.fn)).toEqual(['track_audience_source_click', 'record_campaign_page_view']),
+    )
     expect(calls[1].body).toEqual({ p_click_id: 'click-new', p_campaign_id: BREW.id })
     expect(localStorage.getItem('audience_source_id')).toBe(SOURCE_ID)
   })
@@ -103,7 +108,10 @@ describe('campaign link pages', () => {
     server.use(campaignsHandler())
     sessionStorage.setItem('magic_link_source', 'demo-approved')
     localStorage.setItem('audience_source_id', SOURCE_ID)
-    localStorage.setItem('source_attribution', JSON.stringify({ sourceId: SOURCE_ID, unifiedCode: 'demo-approved', clickId: 'click-old' }))
+    localStorage.setItem(
+      'source_attribution',
+      JSON.stringify({ sourceId: SOURCE_ID, unifiedCode: 'demo-approved', clickId: 'click-old' }),
+    )
     const calls = rpcRecorder()
     renderRoute(`/campaign/demo-approved/${BREW.id}`)
     await waitFor(() => expect(calls.map((c) => c.fn)).toEqual(['record_campaign_page_view']))
@@ -146,6 +154,8 @@ describe('campaign link pages', () => {
     renderRoute(`/campaign/admin/${BREW.id}`)
     expect(await screen.findByTestId('admin-preview-note')).toHaveTextContent('paused')
     expect(seen.at(-1)!.searchParams.get('status')).toBeNull()
-    expect(calls.filter((c) => c.fn === 'track_audience_source_click' || c.fn === 'record_campaign_page_view')).toHaveLength(0)
+    expect(
+      calls.filter((c) => c.fn === 'track_audience_source_click' || c.fn === 'record_campaign_page_view'),
+    ).toHaveLength(0)
   })
 })

@@ -34,14 +34,28 @@ function signInPublisher(userType: 'publisher' | 'advertiser' = 'publisher') {
   )
 }
 
-function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat on X', status: 'pending_review', unified_code: 'demo-pending', review_note: 'Add a link to your profile' })]) {
+function publisherData(
+  sources = [
+    sourceRow(),
+    sourceRow({
+      id: 's2',
+      name: 'Pat on X',
+      status: 'pending_review',
+      unified_code: 'demo-pending',
+      review_note: 'Add a link to your profile',
+    }),
+  ],
+) {
   const inserted: unknown[] = []
   server.use(
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
     http.post(restUrl('audience_sources'), async ({ request }) => {
       const body = await request.json()
       inserted.push(body)
-      return HttpResponse.json({ ...sourceRow({ id: 's3', status: 'pending_review' }), ...(body as object) }, { status: 201 })
+      return HttpResponse.json(
+        { ...sourceRow({ id: 's3', status: 'pending_review' }), ...(body as object) },
+        { status: 201 },
+      )
     }),
     // Click totals per source and the reasons, as the database totals them.
     http.post(restUrl('rpc/source_figures'), () =>
@@ -57,7 +71,14 @@ function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat 
       ]),
     ),
     http.post(restUrl('rpc/source_totals'), () =>
-      HttpResponse.json({ clicks: 9, counted_clicks: 7, subscriptions: 4, confirmations: 3, conversions: 3, earnings: '4.80' }),
+      HttpResponse.json({
+        clicks: 9,
+        counted_clicks: 7,
+        subscriptions: 4,
+        confirmations: 3,
+        conversions: 3,
+        earnings: '4.80',
+      }),
     ),
     http.head(restUrl('wallet_transactions'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/3' } })),
     http.get(restUrl('wallet_transactions'), () =>
@@ -76,7 +97,17 @@ function publisherData(sources = [sourceRow(), sourceRow({ id: 's2', name: 'Pat 
       const { p_group } = (await request.json()) as { p_group: string }
       return HttpResponse.json(
         p_group === 'source'
-          ? [{ id: 's1', name: "Pat's Product Notes", views: 11, clicks: 4, conversions: 1, ctr: '25.00', earnings: '1.60' }]
+          ? [
+              {
+                id: 's1',
+                name: "Pat's Product Notes",
+                views: 11,
+                clicks: 4,
+                conversions: 1,
+                ctr: '25.00',
+                earnings: '1.60',
+              },
+            ]
           : [
               { id: 'c1', name: 'Morning Brew', views: 9, clicks: 4, conversions: 1, ctr: '25.00', earnings: '1.60' },
               { id: 'c9', name: 'Paused Letter', views: 2, clicks: 0, conversions: 0, ctr: '0.00', earnings: '0.00' },
@@ -112,7 +143,9 @@ describe('publisher area', () => {
 
     const [approved, pending] = await screen.findAllByTestId('publisher-source')
     expect(within(approved).getByTestId('magic-link')).toHaveTextContent(`${window.location.origin}/earn/demo-approved`)
-    expect(within(approved).getByRole('button', { name: "Copy the magic link of Pat's Product Notes" })).toBeInTheDocument()
+    expect(
+      within(approved).getByRole('button', { name: "Copy the magic link of Pat's Product Notes" }),
+    ).toBeInTheDocument()
     await waitFor(() => expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Counted clicks2'))
     expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Same visitor within 1 hour: 1')
     expect(within(pending).getByText('Waiting for review')).toBeInTheDocument()
@@ -166,7 +199,14 @@ describe('publisher area', () => {
     server.use(
       http.get(restUrl('payout_requests'), () =>
         HttpResponse.json([
-          { id: 'p0', amount: 50, status: 'paid', created_at: '2026-10-01T00:00:00Z', paid_at: '2026-10-02T00:00:00Z', transfer_reference: 'SEPA-77' },
+          {
+            id: 'p0',
+            amount: 50,
+            status: 'paid',
+            created_at: '2026-10-01T00:00:00Z',
+            paid_at: '2026-10-02T00:00:00Z',
+            transfer_reference: 'SEPA-77',
+          },
         ]),
       ),
       http.post(restUrl('rpc/request_payout'), async ({ request }) => {

@@ -23,6 +23,8 @@ describe('click breakdown', () => {
 describe('share links', () => {
   it('builds the magic link and the per-newsletter campaign link', () => {
     expect(magicLinkUrl('https://growletter.app', 'demo-approved')).toBe('https://growletter.app/earn/demo-approved')
-    expect(campaignLinkUrl('https://growletter.app', 'demo-approved', 'c1')).toBe('https://growletter.app/campaign/demo-approved/c1')
+    expect(campaignLinkUrl('https://growletter.app', 'demo-approved', 'c1')).toBe(
+      'https://growletter.app/campaign/demo-approved/c1',
+    )
   })
 })

@@ -19,12 +19,14 @@ function emptyData() {
 }
 
 describe('dashboard menus from the route table', () => {
-  it("lists every admin page in four sections, marks the current one, and titles the tab", async () => {
+  it('lists every admin page in four sections, marks the current one, and titles the tab', async () => {
     emptyData()
     signInAs('admin')
     renderRoute('/dashboard/admin/disputes')
     const nav = await screen.findByRole('navigation', { name: 'Admin dashboard' })
-    const links = within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])
+    const links = within(nav)
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')])
     expect(links).toEqual([
       ['Review queue', '/dashboard/admin'],
       ['Disputes', '/dashboard/admin/disputes'],
@@ -33,7 +35,11 @@ describe('dashboard menus from the route table', () => {
       ['Users', '/dashboard/admin/users'],
       ['Audit log', '/dashboard/admin/audit-log'],
     ])
-    expect(within(nav).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Review', 'Market', 'Money', 'People'])
+    expect(
+      within(nav)
+        .getAllByRole('heading')
+        .map((h) => h.textContent),
+    ).toEqual(['Review', 'Market', 'Money', 'People'])
     expect(within(nav).getByRole('link', { name: 'Disputes' })).toHaveAttribute('aria-current', 'page')
     expect(within(nav).getByRole('link', { name: 'Review queue' })).not.toHaveAttribute('aria-current')
     const account = screen.getByRole('navigation', { name: 'Your account' })

@@ -36,7 +36,9 @@ describe('pixel avatar', () => {
   it('renders the pixel art for an email and the letter without one', () => {
     const { container, rerender } = render(<UserAvatar email="ada@example.com" />)
     expect(screen.getByTestId('pixel-avatar')).toBeInTheDocument()
-    expect(container.querySelectorAll('rect').length).toBe(pixelAvatarPattern('ada@example.com')!.cells.filter(Boolean).length)
+    expect(container.querySelectorAll('rect').length).toBe(
+      pixelAvatarPattern('ada@example.com')!.cells.filter(Boolean).length,
+    )
     rerender(<UserAvatar email="" />)
     expect(screen.queryByTestId('pixel-avatar')).not.toBeInTheDocument()
     expect(screen.getByText('?')).toBeInTheDocument()

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { composePrerenderedPage, DATA_ID, insertLiteral, SHELL_TEMPLATE_ID } from '@/app/prerender-page'
 
-const PAGE = '<html><head><title>Growletter</title></head><body><div id="root"></div><script src="/a.js"></script></body></html>'
+const PAGE =
+  '<html><head><title>Growletter</title></head><body><div id="root"></div><script src="/a.js"></script></body></html>'
 const NAMES = ['Deals $` today', 'Tips & $& tricks', "Rock $' roll", 'Cash $$ flow', 'Group $1 and $<name>']
 
 describe('prerendered pages', () => {
@@ -27,12 +28,17 @@ describe('prerendered pages', () => {
   })
 
   it('puts the first-paint shell on the home page only, literally too', () => {
-    const home = composePrerenderedPage(PAGE, { route: '/', html: '<p>Home $&</p>', data: null, shell: '<header>$` shell</header>' })
+    const home = composePrerenderedPage(PAGE, {
+      route: '/',
+      html: '<p>Home $&</p>',
+      data: null,
+      shell: '<header>$` shell</header>',
+    })
     expect(home).toContain(`<div id="root" data-prerendered="/"><p>Home $&</p></div>`)
     expect(home).toContain(`<template id="${SHELL_TEMPLATE_ID}"><header>$\` shell</header></template><script>`)
     expect(home.endsWith('</script></body></html>')).toBe(true)
-    expect(composePrerenderedPage(PAGE, { route: '/about', html: '<p>About</p>', data: null, shell: '<header/>' })).not.toContain(
-      SHELL_TEMPLATE_ID,
-    )
+    expect(
+      composePrerenderedPage(PAGE, { route: '/about', html: '<p>About</p>', data: null, shell: '<header/>' }),
+    ).not.toContain(SHELL_TEMPLATE_ID)
   })
 })

@@ -6,9 +6,9 @@ import { webhookUrlProblem as webhookUrlError } from '@rules/webhook-url'
 describe('chargeLabel', () => {
   it('says what was paid, why nothing was, or that a direct subscriber is free', () => {
     expect(chargeLabel({ counted: true, price: 2.5, reason_label: null, source_name: 'X' })).toBe('Paid 2.50 credits')
-    expect(chargeLabel({ counted: false, price: null, reason_label: 'Disposable email address', source_name: 'X' })).toBe(
-      'Not charged: Disposable email address',
-    )
+    expect(
+      chargeLabel({ counted: false, price: null, reason_label: 'Disposable email address', source_name: 'X' }),
+    ).toBe('Not charged: Disposable email address')
     expect(chargeLabel({ counted: false, price: null, reason_label: null, source_name: null })).toBe('Free (no source)')
   })
 })

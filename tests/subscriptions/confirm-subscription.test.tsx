@@ -19,7 +19,14 @@ function verifyHandler(answer: () => Response) {
 }
 
 const answer = (overrides: Record<string, unknown>) =>
-  HttpResponse.json({ success: false, alreadyConfirmed: false, expired: false, newsletterName: null, error: null, ...overrides })
+  HttpResponse.json({
+    success: false,
+    alreadyConfirmed: false,
+    expired: false,
+    newsletterName: null,
+    error: null,
+    ...overrides,
+  })
 
 const state = async (kind: string) => {
   const section = await screen.findByTestId('confirmation')
@@ -47,7 +54,9 @@ describe('/confirm-subscription (SPEC §2, §4, §8)', () => {
   it('already confirmed: the info toast and state', async () => {
     verifyHandler(() => answer({ success: true, alreadyConfirmed: true, newsletterName: 'Morning Brew' }))
     renderRoute(URL_WITH_TOKEN)
-    expect(await state('already-confirmed')).toHaveTextContent('Your subscription to Morning Brew was already confirmed.')
+    expect(await state('already-confirmed')).toHaveTextContent(
+      'Your subscription to Morning Brew was already confirmed.',
+    )
     await expectToast('Already confirmed')
   })
 
@@ -61,7 +70,9 @@ describe('/confirm-subscription (SPEC §2, §4, §8)', () => {
   })
 
   it("a refused token: 'Verification failed' with the details", async () => {
-    verifyHandler(() => HttpResponse.json({ success: false, error: 'This confirmation link is not valid' }, { status: 400 }))
+    verifyHandler(() =>
+      HttpResponse.json({ success: false, error: 'This confirmation link is not valid' }, { status: 400 }),
+    )
     renderRoute(URL_WITH_TOKEN)
     const section = await state('error')
     expect(section).toHaveTextContent('There was an error verifying your subscription.')

@@ -10,7 +10,11 @@ async function openFormWithOneNewsletter() {
   renderRoute('/newsletters')
   await userEvent.click(await screen.findByLabelText('Select Morning Brew'))
   const panel = screen.getByTestId('subscribe-panel')
-  return { panel, input: within(panel).getByLabelText('Email address'), submit: within(panel).getByRole('button', { name: 'Subscribe' }) }
+  return {
+    panel,
+    input: within(panel).getByLabelText('Email address'),
+    submit: within(panel).getByRole('button', { name: 'Subscribe' }),
+  }
 }
 
 describe('subscribe form: the email field', () => {

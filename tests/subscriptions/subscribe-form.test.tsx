@@ -41,7 +41,10 @@ describe('subscribe: several newsletters, one email', () => {
     const bodies = subscribeHandler((body) =>
       HttpResponse.json({
         success: true,
-        pending: body.campaignIds.map((id) => ({ campaignId: id, newsletterName: CAMPAIGNS.find((c) => c.id === id)!.name })),
+        pending: body.campaignIds.map((id) => ({
+          campaignId: id,
+          newsletterName: CAMPAIGNS.find((c) => c.id === id)!.name,
+        })),
       }),
     )
     const panel = await pickBothAndSubscribe()
@@ -49,7 +52,12 @@ describe('subscribe: several newsletters, one email', () => {
       'we sent one email to reader@example.com about Morning Brew, Dev Digest. Confirm each newsletter with its link.',
     )
     expect(bodies).toEqual([
-      { email: 'reader@example.com', campaignIds: [CAMPAIGNS[0].id, CAMPAIGNS[1].id], audienceSourceId: 'src-1', clickId: 'click-1' },
+      {
+        email: 'reader@example.com',
+        campaignIds: [CAMPAIGNS[0].id, CAMPAIGNS[1].id],
+        audienceSourceId: 'src-1',
+        clickId: 'click-1',
+      },
     ])
     expect(JSON.parse(localStorage.getItem('subscribed_newsletters')!)).toEqual([CAMPAIGNS[0].id, CAMPAIGNS[1].id])
     expect(screen.getByTestId('source-banner')).toHaveTextContent("Pat's Product Notes")

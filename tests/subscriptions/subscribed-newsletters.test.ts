@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { addSubscribedNewsletters, readSubscribedNewsletters } from '@/features/subscriptions/lib/subscribed-newsletters'
+import {
+  addSubscribedNewsletters,
+  readSubscribedNewsletters,
+} from '@/features/subscriptions/lib/subscribed-newsletters'
 
 const KEY = 'subscribed_newsletters'
 

@@ -48,7 +48,11 @@ describe('advertiser wallet', () => {
 
   it('says so when the ledger cannot be loaded', async () => {
     signInAs('advertiser')
-    server.use(walletSummary, noDeposits, http.get(restUrl('wallet_transactions'), () => postgrestError(500, 'ledger offline')))
+    server.use(
+      walletSummary,
+      noDeposits,
+      http.get(restUrl('wallet_transactions'), () => postgrestError(500, 'ledger offline')),
+    )
     renderRoute('/dashboard/advertiser/wallet')
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Could not load your transactions')
@@ -64,7 +68,12 @@ describe('advertiser wallet', () => {
       noDeposits,
       http.get(restUrl('wallet_transactions'), ({ request }) => {
         const params = new URL(request.url).searchParams
-        asked.push({ offset: params.get('offset'), limit: params.get('limit'), user: params.get('user_id'), order: params.get('order') })
+        asked.push({
+          offset: params.get('offset'),
+          limit: params.get('limit'),
+          user: params.get('user_id'),
+          order: params.get('order'),
+        })
         const offset = Number(params.get('offset') ?? 0)
         return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
       }),

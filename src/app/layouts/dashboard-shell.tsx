@@ -69,7 +69,11 @@ function PhoneSwitcher({ area }: { area: DashboardArea }) {
   const navigate = useNavigate()
   const here = currentItem([...sections.flatMap((s) => s.items), ...account], pathname)
   const entry = (item: (typeof account)[number]) => (
-    <DropdownMenuItem key={item.to} onSelect={() => navigate(item.to)} aria-current={here === item ? 'page' : undefined}>
+    <DropdownMenuItem
+      key={item.to}
+      onSelect={() => navigate(item.to)}
+      aria-current={here === item ? 'page' : undefined}
+    >
       {item.label}
     </DropdownMenuItem>
   )

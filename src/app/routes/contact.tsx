@@ -13,8 +13,11 @@ export default function ContactPage() {
       title="Contact us"
       intro={
         <>
-          Questions about campaigns, sources, payouts or your data? Many answers are in the <Link to={paths.help} className="text-primary underline">help center</Link>;
-          otherwise write to us here or at {brand.supportEmail}.
+          Questions about campaigns, sources, payouts or your data? Many answers are in the{' '}
+          <Link to={paths.help} className="text-primary underline">
+            help center
+          </Link>
+          ; otherwise write to us here or at {brand.supportEmail}.
         </>
       }
     >

@@ -26,8 +26,8 @@ export default function HelpPage() {
         <Question q="How do I list my newsletter?">
           <p>
             Create an advertiser account, open your dashboard and choose “Submit newsletter”. Give it a name, a
-            description, an image, a category, your website, the price you pay per subscriber ({PRICE_RANGE_TEXT} credits)
-            and a budget. A person reviews every newsletter before it goes live.
+            description, an image, a category, your website, the price you pay per subscriber ({PRICE_RANGE_TEXT}{' '}
+            credits) and a budget. A person reviews every newsletter before it goes live.
           </p>
         </Question>
         <Question q="What exactly do I pay for?">
@@ -40,8 +40,9 @@ export default function HelpPage() {
         <Question q="How do credits and the wallet work?">
           <p>
             1 credit = 1 US dollar. Advertisers start with a one-time 10-credit bonus. Add credits from the wallet page
-            ({numberText(MIN_DEPOSIT)} to {numberText(MAX_DEPOSIT)} per payment). When a subscriber confirms, the price is put on hold for a 7-day screening
-            period and then charged; if they unsubscribe or are rejected as fraud during screening, you get it back.
+            ({numberText(MIN_DEPOSIT)} to {numberText(MAX_DEPOSIT)} per payment). When a subscriber confirms, the price
+            is put on hold for a 7-day screening period and then charged; if they unsubscribe or are rejected as fraud
+            during screening, you get it back.
           </p>
         </Question>
         <Question q="Why did my campaign stop showing?">

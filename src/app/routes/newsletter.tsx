@@ -20,7 +20,9 @@ export default function NewsletterPage() {
     const { clickId } = readSubscriptionAttribution()
     if (!clickId || !campaignId) return
     // A lost view must not get in the visitor's way: it only affects the counters.
-    recordCampaignPageView({ clickId, campaignId }).catch((error: unknown) => console.warn('Could not record the newsletter view', error))
+    recordCampaignPageView({ clickId, campaignId }).catch((error: unknown) =>
+      console.warn('Could not record the newsletter view', error),
+    )
   }, [campaignId])
 
   if (campaign.isPending) return <NewsletterState state="loading" />

@@ -7,7 +7,8 @@ import { isUserType, type UserType } from '@/lib/session'
 
 export type RegistrationDetails = { userType: Exclude<UserType, 'admin'>; firstName: string; lastName: string }
 
-export const fullNameOf = (firstName: string, lastName: string) => [firstName.trim(), lastName.trim()].filter(Boolean).join(' ')
+export const fullNameOf = (firstName: string, lastName: string) =>
+  [firstName.trim(), lastName.trim()].filter(Boolean).join(' ')
 
 export function rememberRegistration({ userType, firstName, lastName }: RegistrationDetails) {
   writeLocal(storageKeys.intendedUserType, userType)
@@ -16,7 +17,12 @@ export function rememberRegistration({ userType, firstName, lastName }: Registra
   writeLocal(storageKeys.userLastName, lastName.trim())
 }
 
-export function readRegistration(): { userType: Exclude<UserType, 'admin'> | null; fullName: string | null; firstName: string | null; lastName: string | null } {
+export function readRegistration(): {
+  userType: Exclude<UserType, 'admin'> | null
+  fullName: string | null
+  firstName: string | null
+  lastName: string | null
+} {
   const type = readLocal(storageKeys.intendedUserType)
   return {
     userType: isUserType(type) && type !== 'admin' ? type : null,
@@ -27,7 +33,12 @@ export function readRegistration(): { userType: Exclude<UserType, 'admin'> | nul
 }
 
 export function forgetRegistration() {
-  for (const key of [storageKeys.intendedUserType, storageKeys.userFullName, storageKeys.userFirstName, storageKeys.userLastName]) {
+  for (const key of [
+    storageKeys.intendedUserType,
+    storageKeys.userFullName,
+    storageKeys.userFirstName,
+    storageKeys.userLastName,
+  ]) {
     removeLocal(key)
   }
 }

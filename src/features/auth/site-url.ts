@@ -5,7 +5,10 @@
 import { env } from '@/config/env'
 import { paths } from '@/config/paths'
 
-export function siteOrigin(configured: string | undefined = env.VITE_PUBLIC_SITE_URL, current = window.location.origin) {
+export function siteOrigin(
+  configured: string | undefined = env.VITE_PUBLIC_SITE_URL,
+  current = window.location.origin,
+) {
   return (configured ?? current).replace(/\/+$/, '')
 }
 

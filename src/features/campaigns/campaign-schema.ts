@@ -17,30 +17,31 @@ const optionalUrl = (label: string) =>
       error: `${label} must start with http:// or https://`,
     })
 
-
-export const campaignFormSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(2, { error: 'Name must be at least 2 characters' })
-    .max(120, { error: 'Name must be at most 120 characters' }),
-  description: z.string().trim().max(2000, { error: 'Description must be at most 2,000 characters' }),
-  imageUrl: optionalUrl('Image URL'),
-  category: z.enum(CATEGORIES, { error: 'Choose a category' }),
-  websiteUrl: optionalUrl('Website URL').refine((value) => value !== '', { error: 'Website URL is required' }),
-  pricePerSubscriber: z
-    .number({ error: PRICE_MESSAGES.missing })
-    .min(MIN_PRICE_PER_SUBSCRIBER, { error: PRICE_MESSAGES.tooLow })
-    .max(MAX_PRICE_PER_SUBSCRIBER, { error: PRICE_MESSAGES.tooHigh })
-    .refine(hasAtMostTwoDecimals, { error: PRICE_MESSAGES.decimals }),
-  budgetTotal: z
-    .number({ error: 'Enter a budget' })
-    .positive({ error: 'Budget must be more than 0 credits' })
-    .max(1_000_000, { error: 'Budget must be at most 1,000,000 credits' }),
-}).refine((values) => values.budgetTotal >= values.pricePerSubscriber, {
-  error: 'Budget must cover at least one subscriber at your price',
-  path: ['budgetTotal'],
-})
+export const campaignFormSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(2, { error: 'Name must be at least 2 characters' })
+      .max(120, { error: 'Name must be at most 120 characters' }),
+    description: z.string().trim().max(2000, { error: 'Description must be at most 2,000 characters' }),
+    imageUrl: optionalUrl('Image URL'),
+    category: z.enum(CATEGORIES, { error: 'Choose a category' }),
+    websiteUrl: optionalUrl('Website URL').refine((value) => value !== '', { error: 'Website URL is required' }),
+    pricePerSubscriber: z
+      .number({ error: PRICE_MESSAGES.missing })
+      .min(MIN_PRICE_PER_SUBSCRIBER, { error: PRICE_MESSAGES.tooLow })
+      .max(MAX_PRICE_PER_SUBSCRIBER, { error: PRICE_MESSAGES.tooHigh })
+      .refine(hasAtMostTwoDecimals, { error: PRICE_MESSAGES.decimals }),
+    budgetTotal: z
+      .number({ error: 'Enter a budget' })
+      .positive({ error: 'Budget must be more than 0 credits' })
+      .max(1_000_000, { error: 'Budget must be at most 1,000,000 credits' }),
+  })
+  .refine((values) => values.budgetTotal >= values.pricePerSubscriber, {
+    error: 'Budget must cover at least one subscriber at your price',
+    path: ['budgetTotal'],
+  })
 
 export type CampaignFormValues = z.infer<typeof campaignFormSchema>
 export type CampaignFormInput = z.input<typeof campaignFormSchema>

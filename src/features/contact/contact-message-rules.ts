@@ -28,7 +28,12 @@ export const contactMessageRules: FormRules<ContactMessageValues> = {
     name: text('Tell us your name.', 120, 'Keep your name under 120 characters.'),
     email,
     subject: text('Add a subject.', 200, 'Keep the subject under 200 characters.'),
-    message: text('Write at least 10 characters so we can help.', 5000, 'Keep your message under 5,000 characters.', 10),
+    message: text(
+      'Write at least 10 characters so we can help.',
+      5000,
+      'Keep your message under 5,000 characters.',
+      10,
+    ),
   },
   trim: ['name', 'email', 'subject', 'message'],
 }

@@ -1,7 +1,8 @@
 /** Query keys of the subscribers feature (list, webhooks); all start with 'subscribers'. */
 export const subscriberKeys = {
   all: ['subscribers'] as const,
-  list: (campaignId: string, search: string, page: number) => [...subscriberKeys.all, 'list', campaignId, search, page] as const,
+  list: (campaignId: string, search: string, page: number) =>
+    [...subscriberKeys.all, 'list', campaignId, search, page] as const,
   count: (campaignId: string, search: string) => [...subscriberKeys.all, 'count', campaignId, search] as const,
   endpoints: () => [...subscriberKeys.all, 'webhook-endpoints'] as const,
   deliveries: (endpointId: string) => [...subscriberKeys.all, 'webhook-deliveries', endpointId] as const,

@@ -35,7 +35,9 @@ export function canonicalEmail(email: string): string {
   if (at < 0) return normal.split('+')[0]
   const local = normal.slice(0, at).split('+')[0]
   const domain = normal.slice(at + 1)
-  return domain === 'gmail.com' || domain === 'googlemail.com' ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`
+  return domain === 'gmail.com' || domain === 'googlemail.com'
+    ? `${local.replaceAll('.', '')}@gmail.com`
+    : `${local}@${domain}`
 }
 
 /** True for a throwaway-inbox domain or any subdomain of one. */

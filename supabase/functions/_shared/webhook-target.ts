@@ -14,11 +14,16 @@ export type Resolve = (host: string) => Promise<string[]>
 export class RefusedTarget extends Error {}
 
 export async function checkWebhookTarget(url: URL, resolve: Resolve, allowLoopbackHttp: boolean): Promise<void> {
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase()
   if (url.username || url.password) throw new RefusedTarget('The URL must not carry a user name or password')
   if (url.protocol === 'http:' && allowLoopbackHttp && host === '127.0.0.1') return
-  if (url.protocol !== 'https:') throw new RefusedTarget(`Refused ${url.protocol}// — webhooks are sent over https only`)
-  if (host === 'localhost' || host.endsWith('.localhost')) throw new RefusedTarget(`Refused ${host}: not a public address`)
+  if (url.protocol !== 'https:')
+    throw new RefusedTarget(`Refused ${url.protocol}// — webhooks are sent over https only`)
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    throw new RefusedTarget(`Refused ${host}: not a public address`)
   if (parseIp(host)) {
     if (!isPublicIp(host)) throw new RefusedTarget(`Refused ${host}: a private, loopback or link-local address`)
     return
@@ -31,5 +36,6 @@ export async function checkWebhookTarget(url: URL, resolve: Resolve, allowLoopba
   }
   if (addresses.length === 0) throw new RefusedTarget(`Could not resolve ${host}`)
   const blocked = addresses.find((a) => !isPublicIp(a))
-  if (blocked) throw new RefusedTarget(`Refused ${host}: it resolves to ${blocked}, a private, loopback or link-local address`)
+  if (blocked)
+    throw new RefusedTarget(`Refused ${host}: it resolves to ${blocked}, a private, loopback or link-local address`)
 }

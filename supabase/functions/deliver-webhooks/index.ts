@@ -13,7 +13,15 @@ import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { checkWebhookTarget, RefusedTarget, type Resolve } from '../_shared/webhook-target.ts'
 
-type Claimed = { id: string; message_id: string; event_type: string; payload: unknown; url: string; secret: string; attempts: number }
+type Claimed = {
+  id: string
+  message_id: string
+  event_type: string
+  payload: unknown
+  url: string
+  secret: string
+  attempts: number
+}
 type Outcome = { status: number | null; error: string | null }
 
 const BATCH = 20
@@ -58,7 +66,8 @@ async function deliver(d: Claimed): Promise<Outcome> {
     return { status: null, error: `More than ${MAX_REDIRECTS} redirects` }
   } catch (error) {
     if (error instanceof RefusedTarget) return { status: null, error: error.message }
-    if ((error as Error).name === 'TimeoutError') return { status: null, error: `No answer within ${TIMEOUT_MS / 1000} seconds` }
+    if ((error as Error).name === 'TimeoutError')
+      return { status: null, error: `No answer within ${TIMEOUT_MS / 1000} seconds` }
     return { status: null, error: `Could not connect: ${(error as Error).message}`.slice(0, 300) }
   }
 }
@@ -66,7 +75,8 @@ async function deliver(d: Claimed): Promise<Outcome> {
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
   const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may deliver webhooks')
+  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
+    throw new HttpError(403, 'Only the database may deliver webhooks')
   const db = serviceClient()
   let delivered = 0
   let failed = 0
@@ -77,7 +87,11 @@ async function handle(req: Request): Promise<Response> {
     if (batch.length === 0) break
     const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, ...(await deliver(d)) })))
     for (const o of outcomes) {
-      const finished = await db.rpc('finish_webhook_delivery', { p_id: o.id, p_response_status: o.status, p_error: o.error })
+      const finished = await db.rpc('finish_webhook_delivery', {
+        p_id: o.id,
+        p_response_status: o.status,
+        p_error: o.error,
+      })
       if (finished.error) throw new Error(`finish_webhook_delivery failed: ${finished.error.message}`)
       if (o.error) failed++
       else delivered++

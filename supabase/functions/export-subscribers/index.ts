@@ -18,7 +18,14 @@ const PAGE = 1000
 const HEADER = ['email', 'confirmed_at', 'source', 'status', 'charged']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-type Row = { id: string; email: string; confirmed_at: string; source_name: string | null; status: string; charged: string }
+type Row = {
+  id: string
+  email: string
+  confirmed_at: string
+  source_name: string | null
+  status: string
+  charged: string
+}
 
 function callerClient(req: Request) {
   const authorization = req.headers.get('authorization') ?? ''
@@ -68,7 +75,9 @@ async function handle(req: Request): Promise<Response> {
       }
       last = rows[rows.length - 1]!
       controller.enqueue(
-        encoder.encode(rows.map((r) => csvRow([r.email, r.confirmed_at, r.source_name ?? '', r.status, r.charged])).join('')),
+        encoder.encode(
+          rows.map((r) => csvRow([r.email, r.confirmed_at, r.source_name ?? '', r.status, r.charged])).join(''),
+        ),
       )
       if (rows.length < PAGE) controller.close()
     },

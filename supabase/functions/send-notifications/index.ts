@@ -12,7 +12,13 @@ import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
 import { sendEmail } from '../_shared/mailer.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
-type Claimed = { id: string; template: string; data: Record<string, unknown>; email: string | null; full_name: string | null }
+type Claimed = {
+  id: string
+  template: string
+  data: Record<string, unknown>
+  email: string | null
+  full_name: string | null
+}
 
 const BATCH = 20
 /** Enough batches for a burst; what remains waits for the next call (the job runs every minute). */
@@ -32,7 +38,8 @@ async function deliver(n: Claimed): Promise<string | null> {
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
   const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may send notifications')
+  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
+    throw new HttpError(403, 'Only the database may send notifications')
   const db = serviceClient()
   let sent = 0
   let failed = 0

@@ -56,7 +56,10 @@ function alreadySubscribedEmail(to: string, lines: NewsletterLine[]): EmailMessa
       ? 'Someone (hopefully you) asked to subscribe this address to a newsletter on Growletter that it already receives. There is nothing to confirm.'
       : 'Someone (hopefully you) asked to subscribe this address to newsletters on Growletter that it already receives. There is nothing to confirm.'
   const itemsHtml = lines
-    .map((l) => `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0;font-weight:600">${escapeHtml(l.newsletterName)}</p></td></tr>`)
+    .map(
+      (l) =>
+        `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0;font-weight:600">${escapeHtml(l.newsletterName)}</p></td></tr>`,
+    )
     .join('\n')
   const itemsText = lines.map((l) => `* ${l.newsletterName}`).join('\n')
   const { html, text } = renderLayout({

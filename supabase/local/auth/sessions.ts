@@ -59,22 +59,25 @@ async function newRefreshToken(db: Queryable, userId: string, sessionId: string,
 export async function accessToken(issuer: Omit<Issuer, 'db'>, user: UserRow, session: SessionRow) {
   const iat = Math.floor(Date.now() / 1000)
   const exp = iat + issuer.settings.jwtExpiry
-  const token = await signAccessToken({
-    aud: 'authenticated',
-    exp,
-    iat,
-    iss: `${issuer.apiUrl}/auth/v1`,
-    sub: user.id,
-    email: user.email ?? '',
-    phone: user.phone ?? '',
-    app_metadata: appMetadataOf(user),
-    user_metadata: user.raw_user_meta_data ?? {},
-    role: 'authenticated',
-    aal: session.aal,
-    amr: session.amr,
-    session_id: session.id,
-    is_anonymous: user.is_anonymous === true,
-  }, issuer.settings.signingKey)
+  const token = await signAccessToken(
+    {
+      aud: 'authenticated',
+      exp,
+      iat,
+      iss: `${issuer.apiUrl}/auth/v1`,
+      sub: user.id,
+      email: user.email ?? '',
+      phone: user.phone ?? '',
+      app_metadata: appMetadataOf(user),
+      user_metadata: user.raw_user_meta_data ?? {},
+      role: 'authenticated',
+      aal: session.aal,
+      amr: session.amr,
+      session_id: session.id,
+      is_anonymous: user.is_anonymous === true,
+    },
+    issuer.settings.signingKey,
+  )
   return { token, exp }
 }
 

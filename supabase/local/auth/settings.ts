@@ -41,7 +41,13 @@ export type AuthSettings = {
   }
   templates: Record<string, { subject?: string; content_path?: string }>
   /** `[auth.sms]`: phone sign-ups (routes/phone.ts); codes only for the numbers of `test_otp`. */
-  sms: { enabled: boolean; autoconfirm: boolean; testOtp: Record<string, string>; maxFrequencySeconds: number; otpExpiry: number }
+  sms: {
+    enabled: boolean
+    autoconfirm: boolean
+    testOtp: Record<string, string>
+    maxFrequencySeconds: number
+    otpExpiry: number
+  }
   mfa: { maxFactors: number; totpEnroll: boolean; totpVerify: boolean; challengeAndVerifyPerMinute: number }
 }
 
@@ -64,7 +70,7 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz'
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 const DIGITS = '0123456789'
 // The Supabase CLI's symbol set for lower_upper_letters_digits_symbols.
-const SYMBOLS = "!@#$%^&*()_+-=[]{};'\\:\"|<>?,./`~"
+const SYMBOLS = '!@#$%^&*()_+-=[]{};\'\\:"|<>?,./`~'
 
 /** `[auth] password_requirements` → the character sets a password needs one of each (GoTrue's RequiredCharacters). */
 export const REQUIRED_CHARACTERS: Record<string, string[]> = {

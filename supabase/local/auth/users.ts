@@ -80,7 +80,8 @@ export const isValidEmail = (email: string) => email.length <= 255 && EMAIL_RE.t
 export function validateEmail(email: string | undefined): string {
   if (!email) throw httpError(400, 'validation_failed', 'An email address is required')
   if (email.length > 255) throw httpError(400, 'validation_failed', 'An email address is too long')
-  if (!EMAIL_RE.test(email)) throw httpError(400, 'validation_failed', 'Unable to validate email address: invalid format')
+  if (!EMAIL_RE.test(email))
+    throw httpError(400, 'validation_failed', 'Unable to validate email address: invalid format')
   return email.toLowerCase()
 }
 

@@ -121,7 +121,15 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
       null,
       2,
     )
-    return { eventId: id, type, sessionId: session.id, payload, attempts: 0, nextAttemptAt: Date.now(), state: 'pending' }
+    return {
+      eventId: id,
+      type,
+      sessionId: session.id,
+      payload,
+      attempts: 0,
+      nextAttemptAt: Date.now(),
+      state: 'pending',
+    }
   }
 
   /** One attempt; on failure the next is saved and scheduled, until the last delay has passed. */

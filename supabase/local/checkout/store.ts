@@ -100,9 +100,11 @@ export async function databaseStore(db: Db): Promise<CheckoutStore> {
     )
   return {
     async load() {
-      const sessions = await db.query<{ session: LocalSession | string; product_name: string; idempotency_key: string | null }>(
-        'select session, product_name, idempotency_key from local_checkout.sessions',
-      )
+      const sessions = await db.query<{
+        session: LocalSession | string
+        product_name: string
+        idempotency_key: string | null
+      }>('select session, product_name, idempotency_key from local_checkout.sessions')
       const deliveries = await db.query<{
         event_id: string
         type: string

@@ -28,17 +28,41 @@ export type LocalAccount = Pick<
   tos_acceptance: { date: number | null; ip: string | null; user_agent: string | null }
   external_accounts: {
     object: 'list'
-    data: Array<{ id: string; object: 'bank_account'; account: string; bank_name: string; country: string; currency: string; last4: string; status: string }>
+    data: Array<{
+      id: string
+      object: 'bank_account'
+      account: string
+      bank_name: string
+      country: string
+      currency: string
+      last4: string
+      status: string
+    }>
     has_more: false
     total_count: number
     url: string
   }
-  controller: { type: 'application'; is_controller: true; stripe_dashboard: { type: 'express' }; requirement_collection: 'stripe' }
+  controller: {
+    type: 'application'
+    is_controller: true
+    stripe_dashboard: { type: 'express' }
+    requirement_collection: 'stripe'
+  }
 }
 
 export type LocalTransfer = Pick<
   Stripe.Transfer,
-  'id' | 'object' | 'amount' | 'amount_reversed' | 'created' | 'currency' | 'description' | 'livemode' | 'reversed' | 'source_transaction' | 'transfer_group'
+  | 'id'
+  | 'object'
+  | 'amount'
+  | 'amount_reversed'
+  | 'created'
+  | 'currency'
+  | 'description'
+  | 'livemode'
+  | 'reversed'
+  | 'source_transaction'
+  | 'transfer_group'
 > & {
   balance_transaction: string
   destination: string
@@ -152,7 +176,13 @@ export function createConnect(options: ConnectOptions) {
   /** Per endpoint: key → the request's parameters and its answer (a promise, so a concurrent retry shares it). */
   const idempotent = new Map<string, { params: string; result: Promise<{ id: string }> }>()
 
-  const stored = (kind: ObjectKind, id: string, body: unknown, key: string | null = null, params: string | null = null): StoredObject => ({
+  const stored = (
+    kind: ObjectKind,
+    id: string,
+    body: unknown,
+    key: string | null = null,
+    params: string | null = null,
+  ): StoredObject => ({
     kind,
     id,
     body,
@@ -196,7 +226,13 @@ export function createConnect(options: ConnectOptions) {
 
   function account(id: string): LocalAccount {
     const found = accounts.get(id)
-    if (!found) throw new StripeRequestError(404, { type: 'invalid_request_error', message: `No such account: '${id}'`, code: 'resource_missing', param: 'account' })
+    if (!found)
+      throw new StripeRequestError(404, {
+        type: 'invalid_request_error',
+        message: `No such account: '${id}'`,
+        code: 'resource_missing',
+        param: 'account',
+      })
     return found
   }
 
@@ -210,7 +246,13 @@ export function createConnect(options: ConnectOptions) {
       if (JSON.stringify(before[key]) !== JSON.stringify(current[key])) previous[key] = before[key]
     }
     if (Object.keys(previous).length === 0) return current
-    await deliveries.send([stored('account', id, current)], 'account.updated', current, { account: id, previousAttributes: previous }, wait)
+    await deliveries.send(
+      [stored('account', id, current)],
+      'account.updated',
+      current,
+      { account: id, previousAttributes: previous },
+      wait,
+    )
     return current
   }
 
@@ -224,7 +266,10 @@ export function createConnect(options: ConnectOptions) {
         else links.set(o.id, o.body as LocalLink)
         const endpoint = o.kind === 'account' ? 'accounts' : o.kind === 'transfer' ? 'transfers' : null
         if (endpoint && o.idempotencyKey && o.requestParams) {
-          idempotent.set(`${endpoint} ${o.idempotencyKey}`, { params: o.requestParams, result: Promise.resolve(o.body as { id: string }) })
+          idempotent.set(`${endpoint} ${o.idempotencyKey}`, {
+            params: o.requestParams,
+            result: Promise.resolve(o.body as { id: string }),
+          })
         }
       }
       deliveries.resume(saved.deliveries)
@@ -236,12 +281,21 @@ export function createConnect(options: ConnectOptions) {
         const type = params.get('type')
         if (!type && !params.has('controller[stripe_dashboard][type]')) throw missing('type')
         if (type && type !== 'express') {
-          throw invalid(`The local Connect stand-in makes Express accounts only (type=express), not type=${type}.`, 'type')
+          throw invalid(
+            `The local Connect stand-in makes Express accounts only (type=express), not type=${type}.`,
+            'type',
+          )
         }
         const country = (params.get('country') ?? 'US').toUpperCase()
-        if (!/^[A-Z]{2}$/.test(country)) throw invalid(`Country '${country}' is unknown. Use a two-letter code such as US.`, 'country', 'country_unsupported')
+        if (!/^[A-Z]{2}$/.test(country))
+          throw invalid(
+            `Country '${country}' is unknown. Use a two-letter code such as US.`,
+            'country',
+            'country_unsupported',
+          )
         const email = params.get('email')
-        if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw invalid('Invalid email address: ' + email, 'email', 'email_invalid')
+        if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+          throw invalid('Invalid email address: ' + email, 'email', 'email_invalid')
         const capabilities: Record<string, CapabilityStatus> = {}
         for (const [name, value] of params) {
           const m = /^capabilities\[([a-z_]+)\]\[requested\]$/.exec(name)
@@ -257,12 +311,23 @@ export function createConnect(options: ConnectOptions) {
           charges_enabled: false,
           payouts_enabled: false,
           details_submitted: false,
-          controller: { type: 'application', is_controller: true, stripe_dashboard: { type: 'express' }, requirement_collection: 'stripe' },
+          controller: {
+            type: 'application',
+            is_controller: true,
+            stripe_dashboard: { type: 'express' },
+            requirement_collection: 'stripe',
+          },
           country,
           created: nowSeconds(),
           default_currency: 'usd',
           email,
-          external_accounts: { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/accounts/${id}/external_accounts` },
+          external_accounts: {
+            object: 'list',
+            data: [],
+            has_more: false,
+            total_count: 0,
+            url: `/v1/accounts/${id}/external_accounts`,
+          },
           metadata: metadataOf(params),
           requirements: requirements(ONBOARDING_DUE, 'requirements.past_due'),
           future_requirements: requirements([], null),
@@ -282,7 +347,10 @@ export function createConnect(options: ConnectOptions) {
       const type = params.get('type')
       if (!type) throw missing('type')
       if (type !== 'account_onboarding') {
-        throw invalid(`The local Connect stand-in makes account_onboarding links only, not type=${type} (Express accounts have no account_update links).`, 'type')
+        throw invalid(
+          `The local Connect stand-in makes account_onboarding links only, not type=${type} (Express accounts have no account_update links).`,
+          'type',
+        )
       }
       const target = account(accountId)
       const link: LocalLink = {
@@ -297,7 +365,12 @@ export function createConnect(options: ConnectOptions) {
       }
       links.set(link.token, link)
       await store.save([stored('account_link', link.token, link)])
-      return { object: 'account_link', created: link.created, expires_at: link.expires_at, url: `${options.pageBaseUrl}/${target.id}/${link.token}` }
+      return {
+        object: 'account_link',
+        created: link.created,
+        expires_at: link.expires_at,
+        url: `${options.pageBaseUrl}/${target.id}/${link.token}`,
+      }
     },
 
     link: (accountId: string, token: string) => {
@@ -333,7 +406,8 @@ export function createConnect(options: ConnectOptions) {
           for (const name of Object.keys(a.capabilities)) a.capabilities[name] = 'active'
           a.business_type = 'individual'
           a.requirements = requirements([], null)
-          if (a.tos_acceptance.date === null) a.tos_acceptance = { date: nowSeconds(), ip: who.ip, user_agent: who.userAgent }
+          if (a.tos_acceptance.date === null)
+            a.tos_acceptance = { date: nowSeconds(), ip: who.ip, user_agent: who.userAgent }
           if (a.external_accounts.data.length === 0) {
             a.external_accounts.data.push({
               id: stripeId('ba'),
@@ -381,7 +455,8 @@ export function createConnect(options: ConnectOptions) {
         if (amount < 1) throw invalid('This value must be greater than or equal to 1.', 'amount', 'amount_too_small')
         const currency = params.get('currency')?.toLowerCase()
         if (!currency) throw missing('currency')
-        if (currency !== 'usd') throw invalid(`The local Connect stand-in transfers usd only, not ${currency}.`, 'currency')
+        if (currency !== 'usd')
+          throw invalid(`The local Connect stand-in transfers usd only, not ${currency}.`, 'currency')
         const destinationId = params.get('destination')
         if (!destinationId) throw missing('destination')
         const destination = accounts.get(destinationId)
@@ -408,7 +483,13 @@ export function createConnect(options: ConnectOptions) {
           destination_payment: stripeId('py'),
           livemode: false,
           metadata: metadataOf(params),
-          reversals: { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/transfers/${id}/reversals` },
+          reversals: {
+            object: 'list',
+            data: [],
+            has_more: false,
+            total_count: 0,
+            url: `/v1/transfers/${id}/reversals`,
+          },
           reversed: false,
           source_transaction: null,
           transfer_group: params.get('transfer_group'),
@@ -416,13 +497,25 @@ export function createConnect(options: ConnectOptions) {
         transfers.set(id, transfer)
         // Saved with its event before the answer; the event itself goes in the background (the caller of
         // /v1/transfers must not wait on its own webhook, which may wait on the caller's transaction).
-        await deliveries.send([stored('transfer', id, transfer, idempotencyKey, request)], 'transfer.created', transfer, { idempotencyKey }, false)
+        await deliveries.send(
+          [stored('transfer', id, transfer, idempotencyKey, request)],
+          'transfer.created',
+          transfer,
+          { idempotencyKey },
+          false,
+        )
         return transfer
       }),
 
     getTransfer(id: string): LocalTransfer {
       const found = transfers.get(id)
-      if (!found) throw new StripeRequestError(404, { type: 'invalid_request_error', message: `No such transfer: '${id}'`, code: 'resource_missing', param: 'id' })
+      if (!found)
+        throw new StripeRequestError(404, {
+          type: 'invalid_request_error',
+          message: `No such transfer: '${id}'`,
+          code: 'resource_missing',
+          param: 'id',
+        })
       return found
     },
 

@@ -25,8 +25,7 @@ export type DeliveryOptions = {
   store?: ConnectStore
 }
 
-export const stripeId = (prefix: string) =>
-  `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x')}`
+export const stripeId = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x')}`
 
 export function createDeliveries(options: DeliveryOptions) {
   const store = options.store ?? memoryStore()
@@ -115,7 +114,10 @@ export function createDeliveries(options: DeliveryOptions) {
           livemode: false,
           pending_webhooks: 1,
           // Stripe names the API request behind an event; the page's buttons are no API request.
-          request: { id: extra.idempotencyKey ? `req_local_${id.slice(4)}` : null, idempotency_key: extra.idempotencyKey ?? null },
+          request: {
+            id: extra.idempotencyKey ? `req_local_${id.slice(4)}` : null,
+            idempotency_key: extra.idempotencyKey ?? null,
+          },
           type,
         },
         null,

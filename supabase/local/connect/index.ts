@@ -24,7 +24,8 @@ export const connectWebhookSecret = (env: NodeJS.ProcessEnv = process.env) =>
   env.STRIPE_CONNECT_WEBHOOK_SECRET || LOCAL_STRIPE_CONNECT_WEBHOOK_SECRET
 
 /** The paths below /checkout that are Connect's; the rest stay the checkout's. */
-export const isConnectPath = (path: string) => /^\/(v1\/(accounts|account_links|transfers)(\/|$)|connect(\/|$))/.test(path)
+export const isConnectPath = (path: string) =>
+  /^\/(v1\/(accounts|account_links|transfers)(\/|$)|connect(\/|$))/.test(path)
 
 export type ConnectHandlerOptions = Pick<ConnectOptions, 'retryDelaysMs' | 'now'> & {
   apiUrl: string
@@ -55,7 +56,9 @@ const COOKIE = 'growletter_connect_session'
 const cookieOf = (req: ApiRequest) =>
   /(?:^|;\s*)growletter_connect_session=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1]
 
-export function createConnectHandler(options: ConnectHandlerOptions): Handler & { connect: ReturnType<typeof createConnect>; close(): void } {
+export function createConnectHandler(
+  options: ConnectHandlerOptions,
+): Handler & { connect: ReturnType<typeof createConnect>; close(): void } {
   const log = options.log ?? ((line: string) => process.stderr.write(`[connect] ${line}\n`))
   const make = (store?: Awaited<ReturnType<typeof databaseStore>>) =>
     createConnect({
@@ -81,7 +84,11 @@ export function createConnectHandler(options: ConnectHandlerOptions): Handler & 
     // The stripe package authenticates with `Bearer sk_…`; only test-mode keys make sense here.
     if (!/^Bearer sk_test_\S+$/.test(req.headers.authorization ?? '')) {
       return stripeJson(401, {
-        error: { type: 'invalid_request_error', message: 'Invalid API Key provided. The local Connect stand-in accepts test-mode secret keys (sk_test_…) only.' },
+        error: {
+          type: 'invalid_request_error',
+          message:
+            'Invalid API Key provided. The local Connect stand-in accepts test-mode secret keys (sk_test_…) only.',
+        },
       })
     }
     const params = new URLSearchParams(req.body.toString('utf8'))
@@ -89,14 +96,18 @@ export function createConnectHandler(options: ConnectHandlerOptions): Handler & 
     try {
       if (req.method === 'POST' && id === undefined) {
         if (resource === 'account_links') return stripeJson(200, await connect.createAccountLink(params))
-        const made = resource === 'accounts' ? await connect.createAccount(params, key) : await connect.createTransfer(params, key)
+        const made =
+          resource === 'accounts' ? await connect.createAccount(params, key) : await connect.createTransfer(params, key)
         return stripeJson(200, made.object, made.replayed ? { 'idempotent-replayed': 'true' } : {})
       }
       if (req.method === 'GET' && id !== undefined && resource !== 'account_links') {
         return stripeJson(200, resource === 'accounts' ? connect.getAccount(id) : connect.getTransfer(id))
       }
       return stripeJson(404, {
-        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: /v1/${resource}${id ? `/${id}` : ''}). The local Connect stand-in serves create and retrieve only.` },
+        error: {
+          type: 'invalid_request_error',
+          message: `Unrecognized request URL (${req.method}: /v1/${resource}${id ? `/${id}` : ''}). The local Connect stand-in serves create and retrieve only.`,
+        },
       })
     } catch (error) {
       if (error instanceof StripeRequestError) return stripeJson(error.status, { error: error.error })
@@ -104,10 +115,21 @@ export function createConnectHandler(options: ConnectHandlerOptions): Handler & 
     }
   }
 
-  async function page(req: ApiRequest, accountId: string, token: string, action: string | undefined): Promise<ApiResponse> {
+  async function page(
+    req: ApiRequest,
+    accountId: string,
+    token: string,
+    action: string | undefined,
+  ): Promise<ApiResponse> {
     const link: LocalLink | undefined = connect.link(accountId, token)
     if (!link) {
-      return html(404, closedPage('Onboarding link not found', 'This onboarding link does not exist. Start setting up payouts again from Growletter.'))
+      return html(
+        404,
+        closedPage(
+          'Onboarding link not found',
+          'This onboarding link does not exist. Start setting up payouts again from Growletter.',
+        ),
+      )
     }
     const base = `/checkout/connect/${encodeURIComponent(accountId)}/${encodeURIComponent(token)}`
     if (action === undefined && req.method === 'GET') {
@@ -136,7 +158,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): Handler & 
     const pageMatch = /^\/connect\/(acct_[A-Za-z0-9]+)\/([A-Za-z0-9_-]+)(?:\/(finish|reject))?\/?$/.exec(req.path)
     if (pageMatch) return page(req, pageMatch[1]!, pageMatch[2]!, pageMatch[3])
     if (req.path.startsWith('/v1/')) {
-      return stripeJson(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path}).` } })
+      return stripeJson(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path}).` },
+      })
     }
     return html(404, closedPage('Not found', 'There is no onboarding page at this address.'))
   }
@@ -150,5 +174,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): Handler & 
 }
 
 /** One handler for the /checkout prefix: Connect's paths to the stand-in, everything else to the test checkout. */
-export const withConnect = (checkout: Handler, connect: Handler): Handler => (req) =>
-  isConnectPath(req.path) ? connect(req) : checkout(req)
+export const withConnect =
+  (checkout: Handler, connect: Handler): Handler =>
+  (req) =>
+    isConnectPath(req.path) ? connect(req) : checkout(req)

@@ -97,7 +97,9 @@ export async function databaseStore(db: Db): Promise<ConnectStore> {
         body: unknown
         idempotency_key: string | null
         request_params: string | null
-      }>('select id, kind, body, idempotency_key, request_params from local_checkout.connect_objects order by updated_at')
+      }>(
+        'select id, kind, body, idempotency_key, request_params from local_checkout.connect_objects order by updated_at',
+      )
       const deliveries = await db.query<{
         event_id: string
         type: string

@@ -46,15 +46,16 @@ export class NetWorker {
     const { db } = this.opts
     let done = 0
     for (;;) {
-      const batch = await db.transaction(async (tx) =>
-        (
-          await tx.query<QueuedRequest>(
-            `delete from net.http_request_queue where id in (
+      const batch = await db.transaction(
+        async (tx) =>
+          (
+            await tx.query<QueuedRequest>(
+              `delete from net.http_request_queue where id in (
                select id from net.http_request_queue order by id limit $1 for update skip locked)
              returning id::text as id, method::text as method, url, headers, body, timeout_milliseconds`,
-            [this.opts.batchSize ?? 50],
-          )
-        ).rows,
+              [this.opts.batchSize ?? 50],
+            )
+          ).rows,
       )
       if (batch.length === 0) break
       await Promise.all(batch.map((request) => this.perform(request)))
@@ -101,12 +102,16 @@ export class NetWorker {
          values ($1, $2, $3, $4, $5, $6, $7)`,
         row,
       )
-      .catch((error: unknown) => this.opts.log?.(`[net] could not store the answer to ${request.id}: ${describe(error)}`))
+      .catch((error: unknown) =>
+        this.opts.log?.(`[net] could not store the answer to ${request.id}: ${describe(error)}`),
+      )
   }
 
   private async isReady(): Promise<boolean> {
     if (this.ready) return true
-    const r = await this.opts.db.query<{ ok: boolean }>("select to_regclass('net.http_request_queue') is not null as ok")
+    const r = await this.opts.db.query<{ ok: boolean }>(
+      "select to_regclass('net.http_request_queue') is not null as ok",
+    )
     this.ready = r.rows[0]?.ok === true
     return this.ready
   }

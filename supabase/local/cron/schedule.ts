@@ -6,9 +6,7 @@
 import { Cron } from 'croner'
 
 export type Schedule =
-  | { kind: 'cron'; next: (after: Date) => Date | null }
-  | { kind: 'interval'; seconds: number }
-  | { kind: 'reboot' }
+  { kind: 'cron'; next: (after: Date) => Date | null } | { kind: 'interval'; seconds: number } | { kind: 'reboot' }
 
 export function parseSchedule(text: string): Schedule {
   const s = text.trim()
@@ -21,7 +19,10 @@ export function parseSchedule(text: string): Schedule {
   if (/^@reboot$/i.test(s)) return { kind: 'reboot' }
   // pg_cron writes the month's last day as '$'; croner writes it 'L'.
   const fields = s.split(/\s+/)
-  const pattern = fields.length === 5 ? [fields[0], fields[1], fields[2]!.replace(/\$/g, 'L'), fields[3], fields[4]].join(' ') : s.toLowerCase()
+  const pattern =
+    fields.length === 5
+      ? [fields[0], fields[1], fields[2]!.replace(/\$/g, 'L'), fields[3], fields[4]].join(' ')
+      : s.toLowerCase()
   const cron = new Cron(pattern, { paused: true, timezone: 'Etc/UTC', mode: s.startsWith('@') ? 'auto' : '5-part' })
   return { kind: 'cron', next: (after) => cron.nextRun(after) }
 }

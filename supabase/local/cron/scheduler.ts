@@ -10,7 +10,13 @@ import { parseSchedule, type Schedule } from './schedule'
 import { commandTag, splitStatements } from './statements'
 
 export type Job = { jobid: number; schedule: string; command: string; username: string; jobname: string | null }
-export type JobRun = { jobid: number; jobname: string | null; runid: number; status: 'succeeded' | 'failed'; message: string }
+export type JobRun = {
+  jobid: number
+  jobname: string | null
+  runid: number
+  status: 'succeeded' | 'failed'
+  message: string
+}
 
 export type SchedulerOptions = {
   db: Db
@@ -86,7 +92,9 @@ export class Scheduler {
     try {
       parsed = parseSchedule(job.schedule)
     } catch (error) {
-      this.opts.log?.(`[cron] job ${job.jobid} has a schedule the scheduler cannot read (${job.schedule}): ${(error as Error).message}`)
+      this.opts.log?.(
+        `[cron] job ${job.jobid} has a schedule the scheduler cannot read (${job.schedule}): ${(error as Error).message}`,
+      )
     }
     // A new cron job first runs at its next matching minute; an interval job at once (pg_cron counts its
     // interval from the previous start); an @reboot job only when the scheduler starts.

@@ -69,7 +69,12 @@ function endOfBlockComment(sql: string, i: number): number {
 
 /** True when the text holds only whitespace and comments. */
 function isBlank(sql: string): boolean {
-  return sql.replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '').trim() === ''
+  return (
+    sql
+      .replace(/--[^\n]*/g, '')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .trim() === ''
+  )
 }
 
 /**

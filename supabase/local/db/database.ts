@@ -53,7 +53,11 @@ export interface Db extends Queryable {
    * the first statement, so a request transaction costs one round trip plus its commit (or just one, with
    * `oneStatement`).
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>, prelude?: string | Statement, options?: TransactionOptions): Promise<T>
+  transaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    prelude?: string | Statement,
+    options?: TransactionOptions,
+  ): Promise<T>
   close(): Promise<void>
   /** PGlite only: a gzip tarball of the data directory (see snapshot.ts). */
   dumpDataDir?(): Promise<Blob>
@@ -97,7 +101,10 @@ function oneStatementGuard(tx: Queryable): Queryable {
 }
 
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
-  const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, { extensions: pgliteExtensions, loadDataDir })
+  const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, {
+    extensions: pgliteExtensions,
+    loadDataDir,
+  })
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as never[])
@@ -164,7 +171,11 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
    * it only reads, else on a pooled connection of its own (a write may wait on a row lock, and PostgreSQL runs a
    * connection's batches in order: every batch queued behind it would wait too).
    */
-  function laneTransaction<T>(fn: (tx: Queryable) => Promise<T>, prelude: Statement | undefined, readOnly: boolean): Promise<T> {
+  function laneTransaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    prelude: Statement | undefined,
+    readOnly: boolean,
+  ): Promise<T> {
     let used = false
     const claim = () => {
       if (used) throw new Error(SECOND_STATEMENT)
@@ -185,8 +196,13 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
     })
   }
 
-  async function transaction<T>(fn: (tx: Queryable) => Promise<T>, prelude?: string | Statement, options?: TransactionOptions): Promise<T> {
-    if (options?.oneStatement && typeof prelude !== 'string') return laneTransaction(fn, prelude, options.readOnly === true)
+  async function transaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    prelude?: string | Statement,
+    options?: TransactionOptions,
+  ): Promise<T> {
+    if (options?.oneStatement && typeof prelude !== 'string')
+      return laneTransaction(fn, prelude, options.readOnly === true)
     const client = await pool.connect()
     const oneStatement = options?.oneStatement === true
     /** `begin` was sent: the transaction ends with an explicit commit or rollback. */
@@ -280,7 +296,12 @@ const REQUEST_PRELUDE =
  * request headers as transaction-local settings. Row-level security then applies inside Postgres.
  * On PostgreSQL the prelude travels with the first statement (and, with `oneStatement`, with the commit).
  */
-export function withRequestContext<T>(db: Db, ctx: RequestContext, fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) {
+export function withRequestContext<T>(
+  db: Db,
+  ctx: RequestContext,
+  fn: (tx: Queryable) => Promise<T>,
+  options?: TransactionOptions,
+) {
   const prelude: Statement = {
     sql: REQUEST_PRELUDE,
     params: [

@@ -30,7 +30,10 @@ export type MigrateOptions = {
   migrationsDir?: string
 }
 
-export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsDir }: MigrateOptions = {}): Promise<MigrateResult> {
+export async function migrate(
+  db: Db,
+  { seed = true, afterBootstrap, migrationsDir }: MigrateOptions = {},
+): Promise<MigrateResult> {
   const phases: Record<string, number> = {}
   let last = performance.now()
   const lap = (name: string) => {
@@ -44,7 +47,9 @@ export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsD
   await afterBootstrap?.(db)
   lap('auth')
   const recorded = (
-    await db.query<{ version: string; name: string | null }>('select version, name from supabase_migrations.schema_migrations')
+    await db.query<{ version: string; name: string | null }>(
+      'select version, name from supabase_migrations.schema_migrations',
+    )
   ).rows
   const done = new Set(recorded.map((r) => r.version))
   const dir = migrationsDir ?? path.join(supabaseDir, 'migrations')
@@ -57,7 +62,12 @@ export async function migrate(db: Db, { seed = true, afterBootstrap, migrationsD
   // Pending migrations (on a new database, all of them) go in one transaction and one exec (~15% less than a
   // transaction per file). If that fails, nothing of it stays, and they run again one by one, each in its own transaction as
   // the Supabase CLI applies them: the ones before the failing file stay applied and the error names it.
-  const batched = pending.length > 1 && (await applyAll(db, pending).then(() => true, () => false))
+  const batched =
+    pending.length > 1 &&
+    (await applyAll(db, pending).then(
+      () => true,
+      () => false,
+    ))
   if (!batched) for (const migration of pending) await applyOne(db, migration)
   const applied = pending.map((m) => m.file)
   lap('migrations')
@@ -133,7 +143,9 @@ async function bootstrap(db: Db, fresh: boolean) {
   const sql = await readFile(path.join(here, 'bootstrap.sql'), 'utf8')
   const mark = `bootstrap ${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`
   if (!fresh) {
-    const r = await db.query<{ mark: string | null }>("select obj_description('supabase_migrations'::regnamespace, 'pg_namespace') as mark")
+    const r = await db.query<{ mark: string | null }>(
+      "select obj_description('supabase_migrations'::regnamespace, 'pg_namespace') as mark",
+    )
     if (r.rows[0]?.mark === mark) return
   }
   await db.exec(`${sql};\ncomment on schema supabase_migrations is ${literal(mark)};`)

@@ -76,7 +76,13 @@ async function openFreshPglite(opts: BackendDbOptions): Promise<OpenedDb> {
   const cached = await readSnapshot(cacheFile)
   const fromTemplate = !cached && opts.dataDir ? await copyInitdbTemplate(opts.dataDir) : false
   const initdb = cached || fromTemplate ? null : await cachedInitdbSnapshot()
-  const origin: Origin = cached ? 'migrated-dump' : fromTemplate ? 'initdb-template' : initdb || !opts.dataDir ? 'initdb-dump' : 'initdb'
+  const origin: Origin = cached
+    ? 'migrated-dump'
+    : fromTemplate
+      ? 'initdb-template'
+      : initdb || !opts.dataDir
+        ? 'initdb-dump'
+        : 'initdb'
   const phases: Record<string, number> = { prepare: lap() }
   if (opts.dataDir) await mkdir(path.dirname(opts.dataDir), { recursive: true })
   const db = await openDatabase({
@@ -92,10 +98,17 @@ async function openFreshPglite(opts: BackendDbOptions): Promise<OpenedDb> {
       const saving = db.dumpDataDir().then((blob) => saveMigratedSnapshot(cacheFile, blob))
       // A backend with a folder (npm run dev) is ready before the dump is written; an in-memory one (tests)
       // may be closed at once, so it waits for it.
-      if (opts.dataDir) void saving.catch((error: unknown) => console.error('[backend] could not cache the migrated database:', error))
+      if (opts.dataDir)
+        void saving.catch((error: unknown) => console.error('[backend] could not cache the migrated database:', error))
       else await saving
     }
-    return { db, migration: cached ? { applied: [], seeded: seed } : migration, fromSnapshot: cached !== null, origin, phases }
+    return {
+      db,
+      migration: cached ? { applied: [], seeded: seed } : migration,
+      fromSnapshot: cached !== null,
+      origin,
+      phases,
+    }
   } catch (error) {
     await db.close().catch(() => {})
     throw error

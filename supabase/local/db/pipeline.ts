@@ -71,7 +71,8 @@ function preparedState(connection: Connection): Prepared {
 
 function nameFor(state: Prepared, text: string): { name: string; parse: boolean } | null {
   let name = names.get(text)
-  if (name !== undefined && (state.done.has(name) || state.pending.some((p) => p.name === name))) return { name, parse: false }
+  if (name !== undefined && (state.done.has(name) || state.pending.some((p) => p.name === name)))
+    return { name, parse: false }
   if (state.done.size + state.pending.length >= MAX_PREPARED_PER_CONNECTION) return null
   if (name === undefined) {
     // A process that has seen this many different statements stops preparing new ones.
@@ -205,7 +206,12 @@ export function runBatch(client: pg.ClientBase, statements: BatchStatement[]): P
 const MAX_IN_FLIGHT = 4
 
 export class Lanes {
-  private readonly lanes: Array<{ client: pg.Client | null; connecting: Promise<pg.Client> | null; inFlight: number; corked: boolean }>
+  private readonly lanes: Array<{
+    client: pg.Client | null
+    connecting: Promise<pg.Client> | null
+    inFlight: number
+    corked: boolean
+  }>
   private closed = false
 
   constructor(

@@ -186,7 +186,8 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
       [scope],
     )
   ).map(({ typtype, ...t }) => {
-    if (typtype === 'd') throw new Error(`schema-catalog: domain ${t.schema}.${t.name} is not supported yet; add it here`)
+    if (typtype === 'd')
+      throw new Error(`schema-catalog: domain ${t.schema}.${t.name} is not supported yet; add it here`)
     return { ...t, acl: sortAcl(t.acl) }
   })
 
@@ -302,7 +303,15 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     } else {
       const s = sequences.find((x) => String(x.oid) === oid)!
       // An identity column's sequence comes with the column; only its grants are the migrations' own.
-      sequenceInfos.push({ schema: r.schema, name: r.name, owner: r.owner, identity: s.identity, definition: s.definition, ownedBy: s.ownedBy, acl: sortAcl(r.acl) })
+      sequenceInfos.push({
+        schema: r.schema,
+        name: r.name,
+        owner: r.owner,
+        identity: s.identity,
+        definition: s.definition,
+        ownedBy: s.ownedBy,
+        acl: sortAcl(r.acl),
+      })
     }
   }
 
@@ -346,7 +355,9 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
   for (const t of tables) {
     // A column filled by a volatile default (private.settings' random secret, ids, timestamps) is left to it:
     // its value is no part of the schema, and a secret must never be written into a file.
-    const names = t.columns.filter((c) => c.generated === '' && !VOLATILE_DEFAULT.test(c.default ?? '')).map((c) => c.name)
+    const names = t.columns
+      .filter((c) => c.generated === '' && !VOLATILE_DEFAULT.test(c.default ?? ''))
+      .map((c) => c.name)
     const target = `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`
     const list = names.map((n) => `${quoteIdent(n)}::text`).join(', ')
     const rows = await q<{ r: (string | null)[] }>(
@@ -356,7 +367,10 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
   }
 
   // Sorted here rather than by the database, whose collation differs between engines and servers.
-  const by = <T>(key: (x: T) => string) => (a: T, b: T) => compare(key(a), key(b))
+  const by =
+    <T>(key: (x: T) => string) =>
+    (a: T, b: T) =>
+      compare(key(a), key(b))
   types.sort(by((t) => `${t.schema}.${t.name}`))
   tables.sort(by((t) => `${t.schema}.${t.name}`))
   viewInfos.sort(by((v) => `${v.schema}.${v.name}`))
@@ -383,7 +397,8 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
   }
 }
 
-const VOLATILE_DEFAULT = /\b(gen_random_bytes|gen_random_uuid|random|now|clock_timestamp|statement_timestamp|transaction_timestamp|nextval)\(/
+const VOLATILE_DEFAULT =
+  /\b(gen_random_bytes|gen_random_uuid|random|now|clock_timestamp|statement_timestamp|transaction_timestamp|nextval)\(/
 
 export function quoteIdent(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) && !RESERVED.has(name) ? name : `"${name.replace(/"/g, '""')}"`
@@ -391,8 +406,57 @@ export function quoteIdent(name: string): string {
 
 // Words that must be quoted as identifiers (the reserved ones a column here could plausibly be named).
 const RESERVED = new Set([
-  'all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'both', 'case', 'cast', 'check', 'collate', 'column',
-  'constraint', 'create', 'default', 'desc', 'distinct', 'do', 'else', 'end', 'for', 'foreign', 'from', 'grant', 'group',
-  'having', 'in', 'into', 'leading', 'limit', 'not', 'null', 'offset', 'on', 'only', 'or', 'order', 'primary',
-  'references', 'select', 'table', 'then', 'to', 'trailing', 'union', 'unique', 'user', 'using', 'when', 'where', 'with',
+  'all',
+  'analyse',
+  'analyze',
+  'and',
+  'any',
+  'array',
+  'as',
+  'asc',
+  'both',
+  'case',
+  'cast',
+  'check',
+  'collate',
+  'column',
+  'constraint',
+  'create',
+  'default',
+  'desc',
+  'distinct',
+  'do',
+  'else',
+  'end',
+  'for',
+  'foreign',
+  'from',
+  'grant',
+  'group',
+  'having',
+  'in',
+  'into',
+  'leading',
+  'limit',
+  'not',
+  'null',
+  'offset',
+  'on',
+  'only',
+  'or',
+  'order',
+  'primary',
+  'references',
+  'select',
+  'table',
+  'then',
+  'to',
+  'trailing',
+  'union',
+  'unique',
+  'user',
+  'using',
+  'when',
+  'where',
+  'with',
 ])

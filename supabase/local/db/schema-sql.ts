@@ -23,18 +23,52 @@ export type Domain = { slug: string; title: string; about: string }
 
 /** The domains, in the order their files run. */
 export const DOMAINS: Domain[] = [
-  { slug: 'extensions_and_helpers', title: 'Extensions and helpers', about: 'extensions, the private schema and its settings, rate limits, the API roles\' timeouts, and helpers every domain uses (sessions, second factor, client address, email folding)' },
-  { slug: 'vocabulary', title: 'Vocabulary', about: 'the statuses, reasons, platforms, categories and transaction types, defined once (the SPA reads them through the generated types)' },
-  { slug: 'profiles_and_auth', title: 'Profiles and auth', about: 'one profile per auth user, user types, admins and their audit log, revisions reviewed by admins' },
-  { slug: 'wallet_and_ledger', title: 'Wallet and ledger', about: 'wallets, the ledger every money move goes through, deposits by Stripe Checkout, low-balance alerts' },
-  { slug: 'sources', title: 'Sources', about: 'the publishers\' audience sources, their review, quality and public directory' },
-  { slug: 'campaigns', title: 'Campaigns', about: 'advertisers\' campaigns, their budget and funding, review, revisions and the per-source counters' },
+  {
+    slug: 'extensions_and_helpers',
+    title: 'Extensions and helpers',
+    about:
+      "extensions, the private schema and its settings, rate limits, the API roles' timeouts, and helpers every domain uses (sessions, second factor, client address, email folding)",
+  },
+  {
+    slug: 'vocabulary',
+    title: 'Vocabulary',
+    about:
+      'the statuses, reasons, platforms, categories and transaction types, defined once (the SPA reads them through the generated types)',
+  },
+  {
+    slug: 'profiles_and_auth',
+    title: 'Profiles and auth',
+    about: 'one profile per auth user, user types, admins and their audit log, revisions reviewed by admins',
+  },
+  {
+    slug: 'wallet_and_ledger',
+    title: 'Wallet and ledger',
+    about: 'wallets, the ledger every money move goes through, deposits by Stripe Checkout, low-balance alerts',
+  },
+  {
+    slug: 'sources',
+    title: 'Sources',
+    about: "the publishers' audience sources, their review, quality and public directory",
+  },
+  {
+    slug: 'campaigns',
+    title: 'Campaigns',
+    about: "advertisers' campaigns, their budget and funding, review, revisions and the per-source counters",
+  },
   { slug: 'clicks', title: 'Clicks', about: 'magic-link clicks, their attribution and trust checks' },
-  { slug: 'subscriptions', title: 'Subscriptions', about: 'newsletter subscriptions, confirmation, holds and the subscriber list' },
-  { slug: 'payouts', title: 'Payouts', about: 'settling matured holds and publishers\' payout requests' },
-  { slug: 'disputes', title: 'Disputes', about: 'advertisers\' disputes of subscribers and admins\' decisions' },
-  { slug: 'notifications_and_jobs', title: 'Notifications and jobs', about: 'the notification queue, the contact form, and the scheduled jobs that are not a domain\'s own' },
-  { slug: 'webhooks', title: 'Webhooks', about: 'advertisers\' webhook endpoints and the deliveries sent to them' },
+  {
+    slug: 'subscriptions',
+    title: 'Subscriptions',
+    about: 'newsletter subscriptions, confirmation, holds and the subscriber list',
+  },
+  { slug: 'payouts', title: 'Payouts', about: "settling matured holds and publishers' payout requests" },
+  { slug: 'disputes', title: 'Disputes', about: "advertisers' disputes of subscribers and admins' decisions" },
+  {
+    slug: 'notifications_and_jobs',
+    title: 'Notifications and jobs',
+    about: "the notification queue, the contact form, and the scheduled jobs that are not a domain's own",
+  },
+  { slug: 'webhooks', title: 'Webhooks', about: "advertisers' webhook endpoints and the deliveries sent to them" },
   { slug: 'figures', title: 'Figures', about: 'the daily aggregates and the figures the dashboards read' },
 ]
 
@@ -71,8 +105,14 @@ const RELATION_DOMAINS: Record<string, string> = {
 
 /** Functions by name, first match wins; a function no rule names goes to the latest domain of the tables it names. */
 const FUNCTION_DOMAINS: [RegExp, string][] = [
-  [/^(set_updated_at|forbid_column_changes|utc_day|client_ip|hit_rate_limit|is_non_public_address|require_live_session|session_is_live|session_aal|require_aal|has_verified_factor|is_api_caller|visitor_hash|is_bot_user_agent|canonical_email|fold_email|email_search_pattern)$/, 'extensions_and_helpers'],
-  [/^(handle_new_user|handle_user_email_change|fill_profile_email|guard_profile_columns|current_user_type|is_admin|is_admin_account|require_admin|admin_set_user_type|admin_list_users|log_moderation_event|admin_audit_log)$/, 'profiles_and_auth'],
+  [
+    /^(set_updated_at|forbid_column_changes|utc_day|client_ip|hit_rate_limit|is_non_public_address|require_live_session|session_is_live|session_aal|require_aal|has_verified_factor|is_api_caller|visitor_hash|is_bot_user_agent|canonical_email|fold_email|email_search_pattern)$/,
+    'extensions_and_helpers',
+  ],
+  [
+    /^(handle_new_user|handle_user_email_change|fill_profile_email|guard_profile_columns|current_user_type|is_admin|is_admin_account|require_admin|admin_set_user_type|admin_list_users|log_moderation_event|admin_audit_log)$/,
+    'profiles_and_auth',
+  ],
   [/revision|divert_public_edits|refuse_deleting_evidence/, 'campaigns'],
   [/notify_review_decision/, 'notifications_and_jobs'],
   [/figures|totals|_daily|_day$|not_counted|figures_viewer|sees_pair|bump_|campaign_source_stats/, 'figures'],
@@ -89,8 +129,21 @@ const FUNCTION_DOMAINS: [RegExp, string][] = [
 
 const domainIndex = new Map(DOMAINS.map((d, i) => [d.slug, i]))
 
-type Category = 'schema' | 'type' | 'table' | 'constraint' | 'function' | 'view' | 'index' | 'data' | 'trigger' | 'policy' | 'job'
-const CATEGORY_ORDER: Category[] = ['schema', 'type', 'table', 'constraint', 'function', 'view', 'index', 'data', 'trigger', 'policy', 'job']
+type Category =
+  'schema' | 'type' | 'table' | 'constraint' | 'function' | 'view' | 'index' | 'data' | 'trigger' | 'policy' | 'job'
+const CATEGORY_ORDER: Category[] = [
+  'schema',
+  'type',
+  'table',
+  'constraint',
+  'function',
+  'view',
+  'index',
+  'data',
+  'trigger',
+  'policy',
+  'job',
+]
 const SECTION_TITLES: Record<Category, string> = {
   schema: 'Extensions, schemas and roles',
   type: 'Types',
@@ -139,7 +192,9 @@ export function renderSchemaSql(catalog: SchemaCatalog, options: RenderOptions):
   DOMAINS.forEach((domain, index) => {
     const mine = items
       .filter((i) => domainOf(i) === index)
-      .sort((a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category) || compare(a.name, b.name))
+      .sort(
+        (a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category) || compare(a.name, b.name),
+      )
     const done = new Set(items.filter((i) => domainOf(i) < index).map((i) => i.key))
     const ordered: Item[] = []
     const left = [...mine]
@@ -155,7 +210,10 @@ export function renderSchemaSql(catalog: SchemaCatalog, options: RenderOptions):
     for (const item of ordered) {
       if (item.category !== section) {
         section = item.category
-        parts.push(`-- ${'='.repeat(3)} ${SECTION_TITLES[section]} ${'='.repeat(Math.max(3, 100 - SECTION_TITLES[section].length))}`, '')
+        parts.push(
+          `-- ${'='.repeat(3)} ${SECTION_TITLES[section]} ${'='.repeat(Math.max(3, 100 - SECTION_TITLES[section].length))}`,
+          '',
+        )
       }
       parts.push(item.sql.trimEnd(), '')
     }
@@ -169,7 +227,9 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
   const standalone = catalog.sequences.filter((s) => !s.identity)
   if (standalone.length) {
-    throw new Error(`schema-sql: sequences ${standalone.map((s) => s.name).join(', ')} are not rendered yet; add them here`)
+    throw new Error(
+      `schema-sql: sequences ${standalone.map((s) => s.name).join(', ')} are not rendered yet; add them here`,
+    )
   }
   const items: Item[] = []
   const relationKeys = new Map<string, string>()
@@ -196,7 +256,10 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
   const relationDomain = (schema: string, name: string) => {
     // A table not listed yet goes where the function rules put its name (a webhook_* table with the webhooks).
     const slug = RELATION_DOMAINS[`${schema}.${name}`] ?? FUNCTION_DOMAINS.find(([re]) => re.test(name))?.[1]
-    if (!slug) throw new Error(`schema-sql: ${schema}.${name} has no domain; add it to RELATION_DOMAINS in supabase/local/db/schema-sql.ts`)
+    if (!slug)
+      throw new Error(
+        `schema-sql: ${schema}.${name} has no domain; add it to RELATION_DOMAINS in supabase/local/db/schema-sql.ts`,
+      )
     return domainIndex.get(slug)!
   }
   const functionDomain = (f: FunctionInfo) => {
@@ -214,10 +277,13 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
 
   // Extensions, schemas, roles: the first file.
   const head: string[] = []
-  for (const e of catalog.extensions) head.push(`create extension if not exists ${quoteIdent(e.name)} with schema ${quoteIdent(e.schema)};`)
+  for (const e of catalog.extensions)
+    head.push(`create extension if not exists ${quoteIdent(e.name)} with schema ${quoteIdent(e.schema)};`)
   // Emulated locally (supabase/local/cron): written as on hosted Supabase, where they are real extensions.
-  if (catalog.emulatedExtensions.includes('pg_cron')) head.push('create extension if not exists pg_cron with schema pg_catalog;')
-  if (catalog.emulatedExtensions.includes('pg_net')) head.push('create extension if not exists pg_net with schema extensions;')
+  if (catalog.emulatedExtensions.includes('pg_cron'))
+    head.push('create extension if not exists pg_cron with schema pg_catalog;')
+  if (catalog.emulatedExtensions.includes('pg_net'))
+    head.push('create extension if not exists pg_net with schema extensions;')
   for (const s of catalog.schemas) {
     if (s.name === 'public') continue // Supabase's own; the migrations only use it
     head.push('', `create schema if not exists ${quoteIdent(s.name)};`)
@@ -230,10 +296,18 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       head.push(`alter role ${quoteIdent(r.role)} set ${setting.slice(0, at)} = ${literal(setting.slice(at + 1))};`)
     }
   }
-  if (head.length) items.push({ key: 'schema:', name: '', domain: 0, category: 'schema', deps: [], sql: head.join('\n').trim() })
+  if (head.length)
+    items.push({ key: 'schema:', name: '', domain: 0, category: 'schema', deps: [], sql: head.join('\n').trim() })
 
   for (const t of catalog.types) {
-    items.push({ key: `type:${t.schema}.${t.name}`, name: t.name, domain: domainIndex.get('vocabulary')!, category: 'type', deps: depsOf(t.attributes.map((a) => a.type).join(' ')), sql: typeSql(t, catalog) })
+    items.push({
+      key: `type:${t.schema}.${t.name}`,
+      name: t.name,
+      domain: domainIndex.get('vocabulary')!,
+      category: 'type',
+      deps: depsOf(t.attributes.map((a) => a.type).join(' ')),
+      sql: typeSql(t, catalog),
+    })
   }
 
   for (const t of catalog.tables) {
@@ -264,20 +338,48 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       })
     }
     for (const index of separateIndexes) {
-      items.push({ key: `index:${t.schema}.${index.name}`, name: index.name, domain, category: 'index', deps: [key, ...depsOf(index.definition, key)], sql: `${lower(index.definition)};` })
+      items.push({
+        key: `index:${t.schema}.${index.name}`,
+        name: index.name,
+        domain,
+        category: 'index',
+        deps: [key, ...depsOf(index.definition, key)],
+        sql: `${lower(index.definition)};`,
+      })
     }
     for (const trigger of t.triggers) {
-      items.push({ key: `trigger:${t.schema}.${t.name}.${trigger.name}`, name: `${t.name} ${trigger.name}`, domain, category: 'trigger', deps: [key, ...depsOf(trigger.definition, key)], sql: triggerSql(trigger.definition, trigger.enabled, `${t.schema}.${t.name}`) })
+      items.push({
+        key: `trigger:${t.schema}.${t.name}.${trigger.name}`,
+        name: `${t.name} ${trigger.name}`,
+        domain,
+        category: 'trigger',
+        deps: [key, ...depsOf(trigger.definition, key)],
+        sql: triggerSql(trigger.definition, trigger.enabled, `${t.schema}.${t.name}`),
+      })
     }
     if (t.policies.length) {
       const policyText = t.policies.map((p) => `${p.using ?? ''} ${p.check ?? ''}`).join('\n')
-      items.push({ key: `policy:${t.schema}.${t.name}`, name: t.name, domain, category: 'policy', deps: [key, ...depsOf(policyText, key)], sql: t.policies.map((p) => policySql(t, p)).join('\n') })
+      items.push({
+        key: `policy:${t.schema}.${t.name}`,
+        name: t.name,
+        domain,
+        category: 'policy',
+        deps: [key, ...depsOf(policyText, key)],
+        sql: t.policies.map((p) => policySql(t, p)).join('\n'),
+      })
     }
   }
 
   for (const v of catalog.views) {
     const key = `view:${v.schema}.${v.name}`
-    items.push({ key, name: v.name, domain: relationDomain(v.schema, v.name), category: 'view', deps: depsOf(v.definition, key), sql: viewSql(v, catalog) })
+    items.push({
+      key,
+      name: v.name,
+      domain: relationDomain(v.schema, v.name),
+      category: 'view',
+      deps: depsOf(v.definition, key),
+      sql: viewSql(v, catalog),
+    })
   }
 
   for (const f of catalog.functions) {
@@ -285,24 +387,43 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
     const at = f.definition.search(/\nAS /)
     // A `language sql` body is checked against the catalog when the function is created; of a plpgsql body, only
     // the types its variables are declared with (`r public.payout_requests;`), not its statements.
-    const checked = f.language === 'sql' ? f.definition : `${f.definition.slice(0, at)}\n${declaredTypes(f.definition.slice(at))}`
+    const checked =
+      f.language === 'sql' ? f.definition : `${f.definition.slice(0, at)}\n${declaredTypes(f.definition.slice(at))}`
     const deps = depsOf(checked, key).filter((d) => !d.startsWith('function:') || f.language === 'sql')
-    items.push({ key, name: f.signature, domain: functionDomain(f), category: 'function', deps, sql: functionSql(f, catalog, options.createFunction ?? 'create or replace function') })
+    items.push({
+      key,
+      name: f.signature,
+      domain: functionDomain(f),
+      category: 'function',
+      deps,
+      sql: functionSql(f, catalog, options.createFunction ?? 'create or replace function'),
+    })
   }
 
   for (const trigger of catalog.foreignTriggers) {
     const deps = depsOf(trigger.definition)
     const fn = deps.find((d) => d.startsWith('function:'))
     const fnInfo = catalog.functions.find((f) => `function:${f.schema}.${f.signature}` === fn)
-    items.push({ key: `trigger:${trigger.table}.${trigger.name}`, name: `${trigger.table} ${trigger.name}`, domain: fnInfo ? functionDomain(fnInfo) : 0, category: 'trigger', deps, sql: `${lower(trigger.definition)};` })
+    items.push({
+      key: `trigger:${trigger.table}.${trigger.name}`,
+      name: `${trigger.table} ${trigger.name}`,
+      domain: fnInfo ? functionDomain(fnInfo) : 0,
+      category: 'trigger',
+      deps,
+      sql: `${lower(trigger.definition)};`,
+    })
   }
 
   for (const d of catalog.data) {
     const table = catalog.tables.find((t) => t.schema === d.schema && t.name === d.table)!
     const key = `table:${d.schema}.${d.table}`
-    const overriding = table.columns.some((c) => c.identity === 'a' && d.columns.includes(c.name)) ? ' overriding system value' : ''
+    const overriding = table.columns.some((c) => c.identity === 'a' && d.columns.includes(c.name))
+      ? ' overriding system value'
+      : ''
     if (table.columns.some((c) => c.identity !== '')) {
-      throw new Error(`schema-sql: rows of ${key}, which has an identity column: set its sequence after the insert before using this`)
+      throw new Error(
+        `schema-sql: rows of ${key}, which has an identity column: set its sequence after the insert before using this`,
+      )
     }
     const rows = d.rows.map((r) => `  (${r.map((v) => (v === null ? 'null' : literal(v))).join(', ')})`)
     const referenced = table.constraints.filter((c) => c.references).map((c) => `data:${c.references}`)
@@ -325,14 +446,23 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       if (item) domain = Math.max(domain, item.domain)
     }
     if (!deps.length) domain = domainIndex.get('notifications_and_jobs')!
-    items.push({ key: `job:${job.name}`, name: job.name, domain, category: 'job', deps, sql: `select cron.schedule(${literal(job.name)}, ${literal(job.schedule)}, ${dollar(job.command, 'job')});` })
+    items.push({
+      key: `job:${job.name}`,
+      name: job.name,
+      domain,
+      category: 'job',
+      deps,
+      sql: `select cron.schedule(${literal(job.name)}, ${literal(job.schedule)}, ${dollar(job.command, 'job')});`,
+    })
   }
   return items
 }
 
 // Words that start a statement or clause, not a variable declaration (`perform public.x()`, `from public.t`).
 const NOT_A_VARIABLE = new Set(
-  'perform return select from join into update delete insert table exists in on using query execute call and or not when then else is if elsif raise'.split(' '),
+  'perform return select from join into update delete insert table exists in on using query execute call and or not when then else is if elsif raise'.split(
+    ' ',
+  ),
 )
 
 /** The lines of a plpgsql body that declare a variable of one of our types: `name [constant] schema.type…`. */
@@ -375,14 +505,20 @@ function tableSql(t: TableInfo, catalog: SchemaCatalog, laterKeys: TableInfo['co
     .filter((c) => !laterKeys.includes(c))
     .sort((a, b) => rank[a.type]! - rank[b.type]! || compare(a.name, b.name))
     .map((c) => `  constraint ${quoteIdent(c.name)} ${lower(c.definition)}`)
-  const lines = [`create table ${name} (\n${[...columns, ...constraints].join(',\n')}\n)${t.options?.length ? ` with (${t.options.join(', ')})` : ''};`]
+  const lines = [
+    `create table ${name} (\n${[...columns, ...constraints].join(',\n')}\n)${t.options?.length ? ` with (${t.options.join(', ')})` : ''};`,
+  ]
   if (t.rls) lines.push(`alter table ${name} enable row level security;`)
   if (t.forceRls) lines.push(`alter table ${name} force row level security;`)
   // An index whose expression calls one of our functions is created after the functions.
-  const separateIndexes = t.indexes.filter((i) => !i.constraint && /\b(public|private)\.[a-z_0-9]+\(/.test(i.definition.replace(/ON (public|private)\.\S+/, '')))
+  const separateIndexes = t.indexes.filter(
+    (i) =>
+      !i.constraint && /\b(public|private)\.[a-z_0-9]+\(/.test(i.definition.replace(/ON (public|private)\.\S+/, '')),
+  )
   for (const i of t.indexes) if (!i.constraint && !separateIndexes.includes(i)) lines.push(`${lower(i.definition)};`)
   if (t.comment !== null) lines.push(`comment on table ${name} is ${literal(t.comment)};`)
-  for (const c of t.columns) if (c.comment !== null) lines.push(`comment on column ${name}.${quoteIdent(c.name)} is ${literal(c.comment)};`)
+  for (const c of t.columns)
+    if (c.comment !== null) lines.push(`comment on column ${name}.${quoteIdent(c.name)} is ${literal(c.comment)};`)
   lines.push(...aclSql(`table ${name}`, 'r', t.acl, t.owner, t.schema, catalog))
   lines.push(...columnAclSql(name, t.columns))
   // The sequence of an identity column gets the schema's default grants for sequences: the migrations revoke them.
@@ -398,7 +534,8 @@ function viewSql(v: ViewInfo, catalog: SchemaCatalog): string {
   const body = lower(v.definition.replace(/;\s*$/, '').replace(/^\s+/, ' '))
   const lines = [`create ${kind} ${name}${v.options?.length ? ` with (${v.options.join(', ')})` : ''} as\n${body};`]
   if (v.comment !== null) lines.push(`comment on ${kind} ${name} is ${literal(v.comment)};`)
-  for (const c of v.columns) if (c.comment !== null) lines.push(`comment on column ${name}.${quoteIdent(c.name)} is ${literal(c.comment)};`)
+  for (const c of v.columns)
+    if (c.comment !== null) lines.push(`comment on column ${name}.${quoteIdent(c.name)} is ${literal(c.comment)};`)
   lines.push(...aclSql(`table ${name}`, 'r', v.acl, v.owner, v.schema, catalog))
   lines.push(...columnAclSql(name, v.columns))
   return lines.join('\n')
@@ -408,8 +545,13 @@ function functionSql(f: FunctionInfo, catalog: SchemaCatalog, create: string): s
   // pg_get_functiondef: a header Postgres writes in capitals, then the body exactly as written.
   const at = f.definition.search(/\nAS /)
   if (at < 0) throw new Error(`schema-sql: ${f.schema}.${f.signature} has no AS body (begin atomic?); render it here`)
-  const header = lower(f.definition.slice(0, at)).replace(/^create or replace function/, create).replace(/^create or replace procedure/, create.replace('function', 'procedure'))
-  const body = f.definition.slice(at + 1).trimEnd().replace(/^AS /, 'as ')
+  const header = lower(f.definition.slice(0, at))
+    .replace(/^create or replace function/, create)
+    .replace(/^create or replace procedure/, create.replace('function', 'procedure'))
+  const body = f.definition
+    .slice(at + 1)
+    .trimEnd()
+    .replace(/^AS /, 'as ')
   const kind = f.kind === 'p' ? 'procedure' : 'function'
   const name = `${f.schema}.${lower(f.signature).replace(/^([a-z_0-9]+)/, (n) => quoteIdent(n))}`
   const lines = [`${header}\n${body};`]
@@ -422,7 +564,8 @@ function triggerSql(definition: string, enabled: string, table: string): string 
   const lines = [`${lower(definition)};`]
   const name = definition.match(/^CREATE (?:CONSTRAINT )?TRIGGER (\S+)/)?.[1]
   if (enabled === 'D') lines.push(`alter table ${table} disable trigger ${name};`)
-  else if (enabled !== 'O') throw new Error(`schema-sql: trigger ${name} on ${table} has mode ${enabled}; render it here`)
+  else if (enabled !== 'O')
+    throw new Error(`schema-sql: trigger ${name} on ${table} has mode ${enabled}; render it here`)
   return lines.join('\n')
 }
 
@@ -439,8 +582,17 @@ function policySql(t: TableInfo, p: TableInfo['policies'][number]): string {
 // ---- privileges --------------------------------------------------------------------------------------------
 
 const PRIVILEGE_WORDS: Record<string, string> = {
-  r: 'select', a: 'insert', w: 'update', d: 'delete', D: 'truncate', x: 'references', t: 'trigger', m: 'maintain',
-  X: 'execute', U: 'usage', C: 'create',
+  r: 'select',
+  a: 'insert',
+  w: 'update',
+  d: 'delete',
+  D: 'truncate',
+  x: 'references',
+  t: 'trigger',
+  m: 'maintain',
+  X: 'execute',
+  U: 'usage',
+  C: 'create',
 }
 const ORDER = 'rawdDxtmXUC'
 // Every privilege of a kind of object, but `maintain` (m): PostgreSQL 17 added it, so PGlite (18) has it and
@@ -448,7 +600,8 @@ const ORDER = 'rawdDxtmXUC'
 const ALL: Record<string, string> = { r: 'arwdDxt', f: 'X', T: 'U', n: 'UC', S: 'rwU' }
 
 type Grants = Map<string, string>
-const normal = (privileges: Iterable<string>) => [...new Set(privileges)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).join('')
+const normal = (privileges: Iterable<string>) =>
+  [...new Set(privileges)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).join('')
 
 function parseAcl(acl: Acl): Grants {
   const grants: Grants = new Map()
@@ -469,8 +622,11 @@ function defaultGrants(objectType: string, owner: string, schema: string, catalo
   if (objectType === 'f' || objectType === 'T') builtin.set('public', ALL[objectType]!)
   const global = catalog.defaultAcls.find((d) => d.role === owner && d.schema === '' && d.objectType === objectType)
   const grants = global ? parseAcl(global.acl) : builtin
-  const inSchema = catalog.defaultAcls.find((d) => d.role === owner && d.schema === schema && d.objectType === objectType)
-  for (const [grantee, privileges] of parseAcl(inSchema?.acl ?? null)) grants.set(grantee, normal([...(grants.get(grantee) ?? ''), ...privileges]))
+  const inSchema = catalog.defaultAcls.find(
+    (d) => d.role === owner && d.schema === schema && d.objectType === objectType,
+  )
+  for (const [grantee, privileges] of parseAcl(inSchema?.acl ?? null))
+    grants.set(grantee, normal([...(grants.get(grantee) ?? ''), ...privileges]))
   return grants
 }
 
@@ -484,7 +640,14 @@ const words = (privileges: string, objectType: string) =>
  * (PGlite), a role that lost it lost everything (`revoke all`), and one that kept it had the others revoked by name;
  * both give the same ACL on PostgreSQL 15, which cannot tell the two apart (so the snapshot is rendered on PGlite).
  */
-function aclSql(object: string, objectType: string, acl: Acl, owner: string, schema: string, catalog: SchemaCatalog): string[] {
+function aclSql(
+  object: string,
+  objectType: string,
+  acl: Acl,
+  owner: string,
+  schema: string,
+  catalog: SchemaCatalog,
+): string[] {
   const initial = defaultGrants(objectType, owner, schema, catalog)
   const target = acl === null ? initial : parseAcl(acl)
   const ownerHas = target.get(owner) ?? ''
@@ -493,7 +656,8 @@ function aclSql(object: string, objectType: string, acl: Acl, owner: string, sch
   }
   const revokes = new Map<string, string[]>()
   const grants = new Map<string, string[]>()
-  const add = (map: Map<string, string[]>, what: string, grantee: string) => map.set(what, [...(map.get(what) ?? []), grantee])
+  const add = (map: Map<string, string[]>, what: string, grantee: string) =>
+    map.set(what, [...(map.get(what) ?? []), grantee])
   for (const grantee of [...new Set([...initial.keys(), ...target.keys()])].filter((g) => g !== owner).sort()) {
     const has = initial.get(grantee) ?? ''
     const wants = target.get(grantee) ?? ''

@@ -62,7 +62,8 @@ export async function makeInitdbTemplate(cacheDir = installCacheDir()): Promise<
     })
     // Templates of other PGlite versions are of no further use.
     for (const name of await readdir(cacheDir)) {
-      if (/^pglite-.+-initdb$/.test(name) && name !== path.basename(dir)) await rm(path.join(cacheDir, name), { recursive: true, force: true })
+      if (/^pglite-.+-initdb$/.test(name) && name !== path.basename(dir))
+        await rm(path.join(cacheDir, name), { recursive: true, force: true })
     }
     return { dir, made: true }
   } finally {
@@ -124,12 +125,17 @@ async function writeAtomically(file: string, bytes: Buffer) {
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort()
 }
 
 /** Where the migrated dump for the current sources lives (it may not exist yet). */
 export async function migratedSnapshotFile(seed: boolean): Promise<string> {
-  const hash = createHash('sha256').update(await pgliteVersion()).update(`seed:${seed}`)
+  const hash = createHash('sha256')
+    .update(await pgliteVersion())
+    .update(`seed:${seed}`)
   const sources = [
     path.join(supabaseDir, 'local', 'db', 'bootstrap.sql'),
     ...(await filesUnder(path.join(supabaseDir, 'local', 'auth'))),
@@ -138,7 +144,10 @@ export async function migratedSnapshotFile(seed: boolean): Promise<string> {
     ...(seed ? [path.join(supabaseDir, 'seed.sql')] : []),
   ]
   for (const file of sources) hash.update(file).update(await readFile(file).catch(() => Buffer.alloc(0)))
-  return path.join(localStateDir, `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar.gz`)
+  return path.join(
+    localStateDir,
+    `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar.gz`,
+  )
 }
 
 export async function readSnapshot(file: string): Promise<Blob | null> {

@@ -1,6 +1,17 @@
 /** The sandbox's beehiiv API v2 (see supabase/functions/_shared/esp/beehiiv.ts for the docs it follows). */
 import { randomUUID } from 'node:crypto'
-import { ESP_SANDBOX_KEYS, json, mask, obj, refused, SANDBOX_TARGETS, target, text, type ProviderAnswer, type ProviderRequest } from './common'
+import {
+  ESP_SANDBOX_KEYS,
+  json,
+  mask,
+  obj,
+  refused,
+  SANDBOX_TARGETS,
+  target,
+  text,
+  type ProviderAnswer,
+  type ProviderRequest,
+} from './common'
 import type { EspStore, SandboxSubscriber } from './store'
 
 export const beehiivError = (status: number, statusText: string, message: string, code: string) =>
@@ -22,7 +33,13 @@ function beehiivSubscription(s: SandboxSubscriber, stats: boolean) {
     referral_code: s.remoteId.slice(4, 14),
     // Percentages, as beehiiv reports them.
     ...(stats
-      ? { stats: { emails_received: 10, open_rate: s.engagement.opens * 10, click_through_rate: s.engagement.clicks * 10 } }
+      ? {
+          stats: {
+            emails_received: 10,
+            open_rate: s.engagement.opens * 10,
+            click_through_rate: s.engagement.clicks * 10,
+          },
+        }
       : {}),
   }
 }
@@ -30,15 +47,34 @@ function beehiivSubscription(s: SandboxSubscriber, stats: boolean) {
 export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
   const auth = bearer ? mask('Bearer', bearer) : null
-  if (bearer !== ESP_SANDBOX_KEYS.beehiiv) return { auth, response: beehiivError(401, 'Unauthorized', 'Unauthorized', 'unauthorized') }
-  const notFound = (what: string) => ({ auth, response: beehiivError(404, 'Not Found', `${what} not found`, 'not_found') })
+  if (bearer !== ESP_SANDBOX_KEYS.beehiiv)
+    return { auth, response: beehiivError(401, 'Unauthorized', 'Unauthorized', 'unauthorized') }
+  const notFound = (what: string) => ({
+    auth,
+    response: beehiivError(404, 'Not Found', `${what} not found`, 'not_found'),
+  })
   const p = req.path
   if (req.method === 'GET' && p === '/v2/publications') {
     const all = SANDBOX_TARGETS.beehiiv
     const limit = Math.min(100, Number(req.query.get('limit') ?? 10) || 10)
     const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1)
-    const data = all.slice((page - 1) * limit, page * limit).map((t) => ({ id: t.id, name: t.name, organization_name: 'Local sandbox', referral_program_enabled: false, created: 1735689600 }))
-    return { auth, response: json(200, { data, limit, page, total_results: all.length, total_pages: Math.max(1, Math.ceil(all.length / limit)) }) }
+    const data = all.slice((page - 1) * limit, page * limit).map((t) => ({
+      id: t.id,
+      name: t.name,
+      organization_name: 'Local sandbox',
+      referral_program_enabled: false,
+      created: 1735689600,
+    }))
+    return {
+      auth,
+      response: json(200, {
+        data,
+        limit,
+        page,
+        total_results: all.length,
+        total_pages: Math.max(1, Math.ceil(all.length / limit)),
+      }),
+    }
   }
   const pub = /^\/v2\/publications\/([^/]+)(\/.*)?$/.exec(p)
   if (!pub) return notFound('Resource')
@@ -46,17 +82,46 @@ export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<Pr
   if (!publication) return notFound('Publication')
   const rest = pub[2] ?? ''
   if (req.method === 'GET' && rest === '') {
-    return { auth, response: json(200, { data: { id: publication.id, name: publication.name, organization_name: 'Local sandbox', referral_program_enabled: false, created: 1735689600 } }) }
+    return {
+      auth,
+      response: json(200, {
+        data: {
+          id: publication.id,
+          name: publication.name,
+          organization_name: 'Local sandbox',
+          referral_program_enabled: false,
+          created: 1735689600,
+        },
+      }),
+    }
   }
   if (req.method === 'POST' && rest === '/subscriptions') {
     const body = obj(req.body)
     const email = text(body.email)
-    if (refused(email)) return { auth, response: beehiivError(400, 'Bad Request', `Invalid email: ${email || '(blank)'}`, 'invalid_email') }
+    if (refused(email))
+      return {
+        auth,
+        response: beehiivError(400, 'Bad Request', `Invalid email: ${email || '(blank)'}`, 'invalid_email'),
+      }
     if (body.double_opt_override !== undefined && !['on', 'off', 'not_set'].includes(text(body.double_opt_override))) {
-      return { auth, response: beehiivError(400, 'Bad Request', 'double_opt_override must be one of on, off, not_set', 'invalid_parameter') }
+      return {
+        auth,
+        response: beehiivError(
+          400,
+          'Bad Request',
+          'double_opt_override must be one of on, off, not_set',
+          'invalid_parameter',
+        ),
+      }
     }
     const existing = await store.get('beehiiv', publication.id, email)
-    const { created, subscriber } = await store.put({ provider: 'beehiiv', target: publication.id, email, remoteId: existing?.remoteId ?? `sub_${randomUUID()}`, fields: body })
+    const { created, subscriber } = await store.put({
+      provider: 'beehiiv',
+      target: publication.id,
+      email,
+      remoteId: existing?.remoteId ?? `sub_${randomUUID()}`,
+      fields: body,
+    })
     return { auth, response: json(created ? 201 : 200, { data: beehiivSubscription(subscriber, false) }) }
   }
   const byEmail = /^\/subscriptions\/by_email\/([^/]+)$/.exec(rest)
@@ -68,4 +133,3 @@ export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<Pr
   }
   return notFound('Resource')
 }
-

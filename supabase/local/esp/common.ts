@@ -44,7 +44,13 @@ export const SANDBOX_TARGETS: Record<SandboxProvider, { id: string; name: string
   ],
 }
 
-export type ProviderRequest = { method: string; path: string; query: URLSearchParams; headers: Record<string, string>; body: unknown }
+export type ProviderRequest = {
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: Record<string, string>
+  body: unknown
+}
 /** An answer, and the masked credential it came with (for the log). */
 export type ProviderAnswer = { response: ApiResponse; auth: string | null }
 
@@ -59,9 +65,11 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 export function mask(scheme: string, secret: string): string {
   return `${scheme} ${secret.length > 10 ? `${secret.slice(0, 4)}…${secret.slice(-4)}` : '…'}`
 }
-export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
+export const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
 export const text = (v: unknown) => (typeof v === 'string' ? v : '')
 export const target = (provider: SandboxProvider, id: string) => SANDBOX_TARGETS[provider].find((t) => t.id === id)
 export const md5 = (s: string) => createHash('md5').update(s).digest('hex')
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
-export const isIp = (s: string) => (IPV4.test(s) && s.split('.').every((n) => Number(n) <= 255)) || (/^[0-9a-f:]+$/i.test(s) && s.includes(':'))
+export const isIp = (s: string) =>
+  (IPV4.test(s) && s.split('.').every((n) => Number(n) <= 255)) || (/^[0-9a-f:]+$/i.test(s) && s.includes(':'))

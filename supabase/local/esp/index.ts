@@ -18,7 +18,6 @@ import { mask, SANDBOX_BASE_PATHS, SANDBOX_PROVIDERS, type SandboxProvider } fro
 import { forcedFailure, PROVIDER_HANDLERS } from './providers'
 import { databaseEspStore, type EspStore } from './store'
 
-
 /** The `ESP_*_API_URL` values that point the functions at this sandbox. */
 export function espSandboxUrls(apiUrl: string): Record<string, string> {
   const url = (p: SandboxProvider) => `${apiUrl}/esp/${p}${SANDBOX_BASE_PATHS[p]}`
@@ -32,15 +31,22 @@ export function espSandboxUrls(apiUrl: string): Record<string, string> {
 
 type Fault = { status: number; remaining: number; retryAfterSeconds?: number }
 
-const json = (status: number, body: unknown): ApiResponse => ({ status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body })
-const isProvider = (v: unknown): v is SandboxProvider => typeof v === 'string' && (SANDBOX_PROVIDERS as readonly string[]).includes(v)
+const json = (status: number, body: unknown): ApiResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  body,
+})
+const isProvider = (v: unknown): v is SandboxProvider =>
+  typeof v === 'string' && (SANDBOX_PROVIDERS as readonly string[]).includes(v)
 
 /** The credential a request carried, masked, for the log of a request the sandbox answered without looking. */
 function credentialOf(headers: Record<string, string>): string | null {
   if (headers['x-kit-api-key']) return mask('X-Kit-Api-Key', headers['x-kit-api-key'])
   const m = /^(\S+)\s+(.+)$/.exec(headers.authorization ?? '')
   if (!m) return null
-  const secret = /^basic$/i.test(m[1]!) ? Buffer.from(m[2]!, 'base64').toString('utf8').split(':').slice(1).join(':') : m[2]!
+  const secret = /^basic$/i.test(m[1]!)
+    ? Buffer.from(m[2]!, 'base64').toString('utf8').split(':').slice(1).join(':')
+    : m[2]!
   return mask(m[1]!, secret)
 }
 
@@ -55,7 +61,13 @@ function parseBody(raw: Buffer): unknown {
 }
 
 /** `mailboxUrl`: the dev mailbox, linked from the sandbox's page (and the mailbox links back). */
-export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: string }): Handler & { store: Promise<EspStore> } {
+export function createEspHandler({
+  db,
+  mailboxUrl,
+}: {
+  db: Db
+  mailboxUrl?: string
+}): Handler & { store: Promise<EspStore> } {
   const store = databaseEspStore(db)
   store.catch((error: unknown) => console.error('[esp] could not prepare the sandbox tables:', error))
   // Forced failures are a developer's or a test's instruction for the next requests, not history: memory only.
@@ -72,25 +84,35 @@ export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: stri
       const status = Number(b.status)
       const count = b.count === undefined ? 1 : Number(b.count)
       const retryAfter = b.retryAfterSeconds === undefined ? undefined : Number(b.retryAfterSeconds)
-      if (!isProvider(b.provider)) return json(400, { message: `provider must be one of ${SANDBOX_PROVIDERS.join(', ')}.` })
+      if (!isProvider(b.provider))
+        return json(400, { message: `provider must be one of ${SANDBOX_PROVIDERS.join(', ')}.` })
       if (![429, 500, 502, 503].includes(status)) return json(400, { message: 'status must be 429, 500, 502 or 503.' })
-      if (!Number.isInteger(count) || count < 0 || count > 1000) return json(400, { message: 'count must be a whole number from 0 to 1000.' })
+      if (!Number.isInteger(count) || count < 0 || count > 1000)
+        return json(400, { message: 'count must be a whole number from 0 to 1000.' })
       if (retryAfter !== undefined && (!Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > 86_400)) {
         return json(400, { message: 'retryAfterSeconds must be a whole number of seconds from 0 to 86400.' })
       }
       // Without a stated wait each provider's 429 says what that provider documents (providers.ts, forcedFailure).
-      const fault: Fault = { status, remaining: count, ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) }
+      const fault: Fault = {
+        status,
+        remaining: count,
+        ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+      }
       faults.set(b.provider, fault)
       return json(200, { provider: b.provider, ...fault })
     }
     if (what === 'engagement' && method === 'POST') {
       const opens = Number(b.opens ?? 0)
       const clicks = Number(b.clicks ?? 0)
-      if (!isProvider(b.provider)) return json(400, { message: `provider must be one of ${SANDBOX_PROVIDERS.join(', ')}.` })
+      if (!isProvider(b.provider))
+        return json(400, { message: `provider must be one of ${SANDBOX_PROVIDERS.join(', ')}.` })
       if (typeof b.email !== 'string' || !b.email) return json(400, { message: 'email is required.' })
-      if (![opens, clicks].every((n) => Number.isInteger(n) && n >= 0)) return json(400, { message: 'opens and clicks must be whole numbers of 0 or more.' })
+      if (![opens, clicks].every((n) => Number.isInteger(n) && n >= 0))
+        return json(400, { message: 'opens and clicks must be whole numbers of 0 or more.' })
       const updated = await (await store).setEngagement(b.provider, b.email, { opens, clicks })
-      return updated ? json(200, { updated }) : json(404, { message: `No ${b.provider} subscriber ${b.email} in the sandbox.` })
+      return updated
+        ? json(200, { updated })
+        : json(404, { message: `No ${b.provider} subscriber ${b.email} in the sandbox.` })
     }
     return json(404, { message: 'Unknown control: use /esp/_control/fail or /esp/_control/engagement.' })
   }
@@ -100,7 +122,11 @@ export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: stri
     const path = req.path
     if ((path === '/' || path === '') && (req.method === 'GET' || req.method === 'HEAD')) {
       const [subscribers, requests] = await Promise.all([s.subscribers(), s.requests(undefined, 100)])
-      return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: espPage({ subscribers, requests, faults, mailboxUrl }) }
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+        body: espPage({ subscribers, requests, faults, mailboxUrl }),
+      }
     }
     const ctl = /^\/_control\/([a-z]+)$/.exec(path)
     if (ctl) return control(req.method, ctl[1]!, parseBody(req.body))
@@ -115,7 +141,10 @@ export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: stri
       return json(200, api[1] === 'requests' ? await s.requests(provider) : await s.subscribers(provider))
     }
     const match = /^\/([a-z]+)(\/.*)$/.exec(path)
-    if (!match || !isProvider(match[1])) return json(404, { message: `No sandbox here: use /esp/{${SANDBOX_PROVIDERS.join('|')}}/… or the page at /esp/.` })
+    if (!match || !isProvider(match[1]))
+      return json(404, {
+        message: `No sandbox here: use /esp/{${SANDBOX_PROVIDERS.join('|')}}/… or the page at /esp/.`,
+      })
     const provider = match[1]
     const providerPath = match[2]!
     const query = req.query.toString()
@@ -130,7 +159,10 @@ export function createEspHandler({ db, mailboxUrl }: { db: Db; mailboxUrl?: stri
       answer = forcedFailure(provider, fault.status, fault.retryAfterSeconds)
       auth = credentialOf(req.headers)
     } else {
-      ;({ response: answer, auth } = await PROVIDER_HANDLERS[provider]({ method: req.method, path: providerPath, query: req.query, headers: req.headers, body }, s))
+      ;({ response: answer, auth } = await PROVIDER_HANDLERS[provider](
+        { method: req.method, path: providerPath, query: req.query, headers: req.headers, body },
+        s,
+      ))
     }
     await s.record({ provider, method: req.method, path: logged, auth, body, status: answer.status })
     return answer

@@ -1,13 +1,32 @@
 /** The sandbox's Kit API v4 (see supabase/functions/_shared/esp/kit.ts for the docs it follows). */
 import { createHash } from 'node:crypto'
-import { ESP_SANDBOX_KEYS, json, mask, obj, refused, SANDBOX_TARGETS, target, text, type ProviderAnswer, type ProviderRequest } from './common'
+import {
+  ESP_SANDBOX_KEYS,
+  json,
+  mask,
+  obj,
+  refused,
+  SANDBOX_TARGETS,
+  target,
+  text,
+  type ProviderAnswer,
+  type ProviderRequest,
+} from './common'
 import type { EspStore, SandboxSubscriber } from './store'
 
 export const kitError = (status: number, ...errors: string[]) => json(status, { errors })
-const kitId = (email: string) => String(100000 + (parseInt(createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 8), 16) % 900000))
+const kitId = (email: string) =>
+  String(100000 + (parseInt(createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 8), 16) % 900000))
 
 function kitSubscriber(s: SandboxSubscriber) {
-  return { id: Number(s.remoteId), first_name: s.fields.first_name ?? null, email_address: s.email, state: s.fields.state ?? 'active', created_at: s.createdAt, fields: {} }
+  return {
+    id: Number(s.remoteId),
+    first_name: s.fields.first_name ?? null,
+    email_address: s.email,
+    state: s.fields.state ?? 'active',
+    created_at: s.createdAt,
+    fields: {},
+  }
 }
 
 /** Kit parses the referrer's utm_* parameters into `referrer_utm_parameters`. */
@@ -19,7 +38,13 @@ function utm(referrer: string) {
     // Not a URL: no parameters.
   }
   const get = (k: string) => params.get(`utm_${k}`) ?? ''
-  return { source: get('source'), medium: get('medium'), campaign: get('campaign'), term: get('term'), content: get('content') }
+  return {
+    source: get('source'),
+    medium: get('medium'),
+    campaign: get('campaign'),
+    term: get('term'),
+    content: get('content'),
+  }
 }
 
 export async function kit(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
@@ -39,16 +64,37 @@ export async function kit(req: ProviderRequest, store: EspStore): Promise<Provid
       archived: false,
       uid: `local${t.id}`,
     }))
-    return { auth, response: json(200, { forms, pagination: { has_previous_page: false, has_next_page: false, start_cursor: null, end_cursor: null, per_page: Number(req.query.get('per_page') ?? 500) } }) }
+    return {
+      auth,
+      response: json(200, {
+        forms,
+        pagination: {
+          has_previous_page: false,
+          has_next_page: false,
+          start_cursor: null,
+          end_cursor: null,
+          per_page: Number(req.query.get('per_page') ?? 500),
+        },
+      }),
+    }
   }
   if (req.method === 'POST' && p === '/v4/subscribers') {
     const body = obj(req.body)
     const email = text(body.email_address)
     if (refused(email)) return { auth, response: kitError(422, 'Email address is invalid') }
-    if (body.state !== undefined && !['active', 'inactive', 'bounced', 'cancelled', 'complained'].includes(text(body.state))) {
+    if (
+      body.state !== undefined &&
+      !['active', 'inactive', 'bounced', 'cancelled', 'complained'].includes(text(body.state))
+    ) {
       return { auth, response: kitError(422, 'State is not included in the list') }
     }
-    const { created, subscriber } = await store.put({ provider: 'kit', target: '', email, remoteId: kitId(email), fields: body })
+    const { created, subscriber } = await store.put({
+      provider: 'kit',
+      target: '',
+      email,
+      remoteId: kitId(email),
+      fields: body,
+    })
     return { auth, response: json(created ? 201 : 200, { subscriber: kitSubscriber(subscriber) }) }
   }
   const form = /^\/v4\/forms\/([^/]+)\/subscribers$/.exec(p)
@@ -61,14 +107,24 @@ export async function kit(req: ProviderRequest, store: EspStore): Promise<Provid
     const known = await store.get('kit', '', email)
     if (!known) return { auth, response: kitError(404, 'Not Found') }
     const referrer = text(body.referrer)
-    const { created, subscriber } = await store.put({ provider: 'kit', target: f.id, email, remoteId: known.remoteId, fields: { ...known.fields, referrer } })
+    const { created, subscriber } = await store.put({
+      provider: 'kit',
+      target: f.id,
+      email,
+      remoteId: known.remoteId,
+      fields: { ...known.fields, referrer },
+    })
     return {
       auth,
       response: json(created ? 201 : 200, {
-        subscriber: { ...kitSubscriber(subscriber), added_at: subscriber.createdAt, referrer, referrer_utm_parameters: utm(referrer) },
+        subscriber: {
+          ...kitSubscriber(subscriber),
+          added_at: subscriber.createdAt,
+          referrer,
+          referrer_utm_parameters: utm(referrer),
+        },
       }),
     }
   }
   return { auth, response: kitError(404, 'Not Found') }
 }
-

@@ -1,15 +1,36 @@
 /** The sandbox's Mailchimp Marketing API v3 (see supabase/functions/_shared/esp/mailchimp.ts for the docs it follows). */
 import { randomUUID } from 'node:crypto'
-import { ESP_SANDBOX_KEYS, isIp, json, mask, md5, obj, refused, SANDBOX_TARGETS, target, text, type ProviderAnswer, type ProviderRequest } from './common'
+import {
+  ESP_SANDBOX_KEYS,
+  isIp,
+  json,
+  mask,
+  md5,
+  obj,
+  refused,
+  SANDBOX_TARGETS,
+  target,
+  text,
+  type ProviderAnswer,
+  type ProviderRequest,
+} from './common'
 import type { EspStore, SandboxSubscriber } from './store'
 
 export const problem = (status: number, title: string, detail: string, errors?: { field: string; message: string }[]) =>
-  json(status, { type: 'https://mailchimp.com/developer/marketing/docs/errors/', title, status, detail, instance: randomUUID(), ...(errors ? { errors } : {}) }, {
-    'content-type': 'application/problem+json; charset=utf-8',
-  })
-
-
-
+  json(
+    status,
+    {
+      type: 'https://mailchimp.com/developer/marketing/docs/errors/',
+      title,
+      status,
+      detail,
+      instance: randomUUID(),
+      ...(errors ? { errors } : {}),
+    },
+    {
+      'content-type': 'application/problem+json; charset=utf-8',
+    },
+  )
 
 function mailchimpMember(listId: string, s: SandboxSubscriber) {
   const f = s.fields
@@ -22,7 +43,10 @@ function mailchimpMember(listId: string, s: SandboxSubscriber) {
     timestamp_opt: f.timestamp_opt ?? '',
     tags: Array.isArray(f.tags) ? f.tags : [],
     // Fractions, as Mailchimp reports them.
-    stats: { avg_open_rate: Math.min(1, s.engagement.opens / 10), avg_click_rate: Math.min(1, s.engagement.clicks / 10) },
+    stats: {
+      avg_open_rate: Math.min(1, s.engagement.opens / 10),
+      avg_click_rate: Math.min(1, s.engagement.clicks / 10),
+    },
     list_id: listId,
     last_changed: s.updatedAt,
   }
@@ -34,13 +58,27 @@ export async function mailchimp(req: ProviderRequest, store: EspStore): Promise<
   const password = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':') : undefined
   const auth = basic ? mask('Basic', password ?? '') : null
   if (password !== ESP_SANDBOX_KEYS.mailchimp) {
-    return { auth, response: problem(401, 'API Key Invalid', "Your API key may be invalid, or you've attempted to access the wrong datacenter.") }
+    return {
+      auth,
+      response: problem(
+        401,
+        'API Key Invalid',
+        "Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+      ),
+    }
   }
-  const notFound = () => ({ auth, response: problem(404, 'Resource Not Found', 'The requested resource could not be found.') })
+  const notFound = () => ({
+    auth,
+    response: problem(404, 'Resource Not Found', 'The requested resource could not be found.'),
+  })
   const p = req.path
   if (req.method === 'GET' && p === '/3.0/lists') {
     const lists = await Promise.all(
-      SANDBOX_TARGETS.mailchimp.map(async (t) => ({ id: t.id, name: t.name, stats: { member_count: (await store.subscribers('mailchimp')).filter((s) => s.target === t.id).length } })),
+      SANDBOX_TARGETS.mailchimp.map(async (t) => ({
+        id: t.id,
+        name: t.name,
+        stats: { member_count: (await store.subscribers('mailchimp')).filter((s) => s.target === t.id).length },
+      })),
     )
     return { auth, response: json(200, { lists, total_items: lists.length }) }
   }
@@ -48,7 +86,8 @@ export async function mailchimp(req: ProviderRequest, store: EspStore): Promise<
   const audience = list ? target('mailchimp', decodeURIComponent(list[1]!)) : undefined
   if (!list || !audience) return notFound()
   const rest = list[2] ?? ''
-  if (req.method === 'GET' && rest === '') return { auth, response: json(200, { id: audience.id, name: audience.name }) }
+  if (req.method === 'GET' && rest === '')
+    return { auth, response: json(200, { id: audience.id, name: audience.name }) }
   const member = /^\/members\/([^/]+)(\/tags)?$/.exec(rest)
   if (!member) return notFound()
   const hash = decodeURIComponent(member[1]!).toLowerCase()
@@ -57,38 +96,80 @@ export async function mailchimp(req: ProviderRequest, store: EspStore): Promise<
     const body = obj(req.body)
     const email = text(body.email_address)
     if (refused(email)) {
-      return { auth, response: problem(400, 'Invalid Resource', `${email || 'The email address'} looks fake or invalid, please enter a real email address.`) }
+      return {
+        auth,
+        response: problem(
+          400,
+          'Invalid Resource',
+          `${email || 'The email address'} looks fake or invalid, please enter a real email address.`,
+        ),
+      }
     }
     if (md5(email.toLowerCase()) !== hash) {
-      return { auth, response: problem(400, 'Invalid Resource', 'The subscriber hash in the path does not match the email address.') }
+      return {
+        auth,
+        response: problem(400, 'Invalid Resource', 'The subscriber hash in the path does not match the email address.'),
+      }
     }
     const errors: { field: string; message: string }[] = []
-    if (!existing && !['subscribed', 'unsubscribed', 'cleaned', 'pending', 'transactional'].includes(text(body.status_if_new))) {
+    if (
+      !existing &&
+      !['subscribed', 'unsubscribed', 'cleaned', 'pending', 'transactional'].includes(text(body.status_if_new))
+    ) {
       errors.push({ field: 'status_if_new', message: 'The status_if_new field is required for a new member.' })
     }
-    if (body.ip_opt !== undefined && !isIp(text(body.ip_opt))) errors.push({ field: 'ip_opt', message: 'This value is not a valid IP address.' })
+    if (body.ip_opt !== undefined && !isIp(text(body.ip_opt)))
+      errors.push({ field: 'ip_opt', message: 'This value is not a valid IP address.' })
     if (body.timestamp_opt !== undefined && Number.isNaN(Date.parse(text(body.timestamp_opt)))) {
       errors.push({ field: 'timestamp_opt', message: 'This value is not a valid ISO 8601 date and time.' })
     }
-    if (errors.length) return { auth, response: problem(400, 'Invalid Resource', 'The resource submitted could not be validated. For field-specific details, see the \'errors\' array.', errors) }
-    const { subscriber } = await store.put({ provider: 'mailchimp', target: audience.id, email, remoteId: hash, fields: body })
+    if (errors.length)
+      return {
+        auth,
+        response: problem(
+          400,
+          'Invalid Resource',
+          "The resource submitted could not be validated. For field-specific details, see the 'errors' array.",
+          errors,
+        ),
+      }
+    const { subscriber } = await store.put({
+      provider: 'mailchimp',
+      target: audience.id,
+      email,
+      remoteId: hash,
+      fields: body,
+    })
     return { auth, response: json(200, mailchimpMember(audience.id, subscriber)) }
   }
   if (!existing) return notFound()
   if (req.method === 'POST' && member[2]) {
     const tags = obj(req.body).tags
-    if (!Array.isArray(tags) || tags.some((t) => !text(obj(t).name) || !['active', 'inactive'].includes(text(obj(t).status)))) {
-      return { auth, response: problem(400, 'Invalid Resource', 'tags must be a list of { name, status: active | inactive }.') }
+    if (
+      !Array.isArray(tags) ||
+      tags.some((t) => !text(obj(t).name) || !['active', 'inactive'].includes(text(obj(t).status)))
+    ) {
+      return {
+        auth,
+        response: problem(400, 'Invalid Resource', 'tags must be a list of { name, status: active | inactive }.'),
+      }
     }
-    const current = new Set(Array.isArray(existing.fields.tags) ? (existing.fields.tags as { name: string }[]).map((t) => t.name) : [])
+    const current = new Set(
+      Array.isArray(existing.fields.tags) ? (existing.fields.tags as { name: string }[]).map((t) => t.name) : [],
+    )
     for (const t of tags) {
       if (obj(t).status === 'active') current.add(text(obj(t).name))
       else current.delete(text(obj(t).name))
     }
-    await store.put({ provider: 'mailchimp', target: audience.id, email: existing.email, remoteId: hash, fields: { tags: [...current].map((name) => ({ id: md5(name).slice(0, 6), name })) } })
+    await store.put({
+      provider: 'mailchimp',
+      target: audience.id,
+      email: existing.email,
+      remoteId: hash,
+      fields: { tags: [...current].map((name) => ({ id: md5(name).slice(0, 6), name })) },
+    })
     return { auth, response: { status: 204 } }
   }
   if (req.method === 'GET' && !member[2]) return { auth, response: json(200, mailchimpMember(audience.id, existing)) }
   return notFound()
 }
-

@@ -1,8 +1,22 @@
 /** The sandbox's MailerLite API (see supabase/functions/_shared/esp/mailerlite.ts for the docs it follows). */
-import { ESP_SANDBOX_KEYS, isIp, json, md5, mask, obj, refused, SANDBOX_TARGETS, target, text, type ProviderAnswer, type ProviderRequest } from './common'
+import {
+  ESP_SANDBOX_KEYS,
+  isIp,
+  json,
+  md5,
+  mask,
+  obj,
+  refused,
+  SANDBOX_TARGETS,
+  target,
+  text,
+  type ProviderAnswer,
+  type ProviderRequest,
+} from './common'
 import type { EspStore } from './store'
 
-export const mlError = (status: number, message: string, errors?: Record<string, string[]>) => json(status, { message, ...(errors ? { errors } : {}) })
+export const mlError = (status: number, message: string, errors?: Record<string, string[]>) =>
+  json(status, { message, ...(errors ? { errors } : {}) })
 const ML_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 
 async function mailerliteSubscriber(store: EspStore, email: string) {
@@ -39,30 +53,67 @@ export async function mailerlite(req: ProviderRequest, store: EspStore): Promise
   const p = req.path
   if (req.method === 'GET' && p === '/api/groups') {
     const all = SANDBOX_TARGETS.mailerlite
-    const data = all.map((t) => ({ id: t.id, name: t.name, active_count: 0, sent_count: 0, opens_count: 0, open_rate: { float: 0, string: '0%' }, clicks_count: 0, click_rate: { float: 0, string: '0%' }, unsubscribed_count: 0, unconfirmed_count: 0, bounced_count: 0, junk_count: 0, created_at: '2025-01-01 00:00:00' }))
-    return { auth, response: json(200, { data, links: { first: null, last: null, prev: null, next: null }, meta: { current_page: 1, from: 1, last_page: 1, path: '/api/groups', per_page: 250, to: data.length, total: data.length } }) }
+    const data = all.map((t) => ({
+      id: t.id,
+      name: t.name,
+      active_count: 0,
+      sent_count: 0,
+      opens_count: 0,
+      open_rate: { float: 0, string: '0%' },
+      clicks_count: 0,
+      click_rate: { float: 0, string: '0%' },
+      unsubscribed_count: 0,
+      unconfirmed_count: 0,
+      bounced_count: 0,
+      junk_count: 0,
+      created_at: '2025-01-01 00:00:00',
+    }))
+    return {
+      auth,
+      response: json(200, {
+        data,
+        links: { first: null, last: null, prev: null, next: null },
+        meta: {
+          current_page: 1,
+          from: 1,
+          last_page: 1,
+          path: '/api/groups',
+          per_page: 250,
+          to: data.length,
+          total: data.length,
+        },
+      }),
+    }
   }
   if (req.method === 'POST' && p === '/api/subscribers') {
     const body = obj(req.body)
     const email = text(body.email)
     const errors: Record<string, string[]> = {}
     if (refused(email)) errors.email = ['The email must be a valid email address.']
-    if (body.status !== undefined && !['active', 'unsubscribed', 'unconfirmed', 'bounced', 'junk'].includes(text(body.status))) errors.status = ['The selected status is invalid.']
+    if (
+      body.status !== undefined &&
+      !['active', 'unsubscribed', 'unconfirmed', 'bounced', 'junk'].includes(text(body.status))
+    )
+      errors.status = ['The selected status is invalid.']
     const groups = Array.isArray(body.groups) ? body.groups.map(String) : []
     groups.forEach((g, i) => {
       if (!target('mailerlite', g)) errors[`groups.${i}`] = [`The selected groups.${i} is invalid.`]
     })
     for (const k of ['opted_in_at', 'subscribed_at'] as const) {
-      if (body[k] !== undefined && !ML_TIME.test(text(body[k]))) errors[k] = [`The ${k.replace(/_/g, ' ')} does not match the format Y-m-d H:i:s.`]
+      if (body[k] !== undefined && !ML_TIME.test(text(body[k])))
+        errors[k] = [`The ${k.replace(/_/g, ' ')} does not match the format Y-m-d H:i:s.`]
     }
-    if (body.optin_ip !== undefined && !isIp(text(body.optin_ip))) errors.optin_ip = ['The optin ip must be a valid IP address.']
+    if (body.optin_ip !== undefined && !isIp(text(body.optin_ip)))
+      errors.optin_ip = ['The optin ip must be a valid IP address.']
     const messages = Object.values(errors).flat()
     if (messages.length) {
-      const more = messages.length > 1 ? ` (and ${messages.length - 1} more error${messages.length > 2 ? 's' : ''})` : ''
+      const more =
+        messages.length > 1 ? ` (and ${messages.length - 1} more error${messages.length > 2 ? 's' : ''})` : ''
       return { auth, response: mlError(422, `${messages[0]}${more}`, errors) }
     }
     const known = await store.find('mailerlite', email)
-    const remoteId = known?.remoteId ?? String(200000000000000000n + BigInt(parseInt(md5(email.toLowerCase()).slice(0, 12), 16)))
+    const remoteId =
+      known?.remoteId ?? String(200000000000000000n + BigInt(parseInt(md5(email.toLowerCase()).slice(0, 12), 16)))
     let created = !known
     for (const g of groups.length ? groups : ['']) {
       await store.put({ provider: 'mailerlite', target: g, email, remoteId, fields: body })
@@ -74,10 +125,11 @@ export async function mailerlite(req: ProviderRequest, store: EspStore): Promise
   const one = /^\/api\/subscribers\/([^/]+)$/.exec(p)
   if (req.method === 'GET' && one) {
     const idOrEmail = decodeURIComponent(one[1]!)
-    const email = idOrEmail.includes('@') ? idOrEmail : (await store.subscribers('mailerlite')).find((s) => s.remoteId === idOrEmail)?.email
+    const email = idOrEmail.includes('@')
+      ? idOrEmail
+      : (await store.subscribers('mailerlite')).find((s) => s.remoteId === idOrEmail)?.email
     const data = email ? await mailerliteSubscriber(store, email) : undefined
     return { auth, response: data ? json(200, { data }) : mlError(404, 'Resource not found.') }
   }
   return { auth, response: mlError(404, 'Resource not found.') }
 }
-

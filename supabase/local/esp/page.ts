@@ -6,8 +6,18 @@
 import { ESP_SANDBOX_KEYS, SANDBOX_PROVIDERS, SANDBOX_TARGETS, type SandboxProvider } from './common'
 import type { RecordedRequest, SandboxSubscriber } from './store'
 
-const esc = (s: unknown) => String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-const NAMES: Record<SandboxProvider, string> = { beehiiv: 'beehiiv', kit: 'Kit', mailchimp: 'Mailchimp', mailerlite: 'MailerLite' }
+const esc = (s: unknown) =>
+  String(s ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+const NAMES: Record<SandboxProvider, string> = {
+  beehiiv: 'beehiiv',
+  kit: 'Kit',
+  mailchimp: 'Mailchimp',
+  mailerlite: 'MailerLite',
+}
 /** The fields that carry consent and source, per provider; the rest is in the request log. */
 const SHOWN: Record<SandboxProvider, string[]> = {
   beehiiv: ['double_opt_override', 'utm_source', 'utm_medium', 'utm_campaign', 'referring_site'],
@@ -18,7 +28,11 @@ const SHOWN: Record<SandboxProvider, string[]> = {
 const when = (iso: string) => new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC'
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
 
-function section(provider: SandboxProvider, subscribers: SandboxSubscriber[], fault?: { status: number; remaining: number; retryAfterSeconds?: number }) {
+function section(
+  provider: SandboxProvider,
+  subscribers: SandboxSubscriber[],
+  fault?: { status: number; remaining: number; retryAfterSeconds?: number },
+) {
   const targets = SANDBOX_TARGETS[provider]
   const listName = (id: string) => (id ? (targets.find((t) => t.id === id)?.name ?? id) : '(no form yet)')
   const rows = subscribers
@@ -52,7 +66,9 @@ export function espPage({
 }): string {
   const log = requests
     .map(
-      (r) => `<tr><td><time datetime="${esc(r.receivedAt)}">${esc(when(r.receivedAt))}</time></td><td>${esc(NAMES[r.provider as SandboxProvider] ?? r.provider)}</td>
+      (
+        r,
+      ) => `<tr><td><time datetime="${esc(r.receivedAt)}">${esc(when(r.receivedAt))}</time></td><td>${esc(NAMES[r.provider as SandboxProvider] ?? r.provider)}</td>
       <td><code>${esc(r.method)} ${esc(r.path)}</code></td><td>${esc(r.auth ?? '(none)')}</td><td class="s${String(r.status)[0]}">${r.status}</td></tr>`,
     )
     .join('')
@@ -73,7 +89,13 @@ export function espPage({
 <main>
 <p>What the ESP clients delivered to the sandboxed beehiiv, Kit, Mailchimp and MailerLite. Force failures with
 <code>curl -X POST ${'$'}API/esp/_control/fail -d '{"provider":"kit","status":429,"count":2,"retryAfterSeconds":5}'</code> (see the README).</p>
-${SANDBOX_PROVIDERS.map((p) => section(p, subscribers.filter((s) => s.provider === p), faults.get(p))).join('\n')}
+${SANDBOX_PROVIDERS.map((p) =>
+  section(
+    p,
+    subscribers.filter((s) => s.provider === p),
+    faults.get(p),
+  ),
+).join('\n')}
 <section aria-labelledby="h-log"><h2 id="h-log">Latest requests</h2>
 ${log ? `<table><thead><tr><th>Received</th><th>Provider</th><th>Request</th><th>Credential</th><th>Answer</th></tr></thead><tbody>${log}</tbody></table>` : '<p>No requests yet.</p>'}
 </section>

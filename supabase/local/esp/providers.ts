@@ -13,7 +13,10 @@ import { mailchimp, problem } from './mailchimp'
 import { mailerlite, mlError } from './mailerlite'
 import type { EspStore } from './store'
 
-export const PROVIDER_HANDLERS: Record<SandboxProvider, (req: ProviderRequest, store: EspStore) => Promise<ProviderAnswer>> = {
+export const PROVIDER_HANDLERS: Record<
+  SandboxProvider,
+  (req: ProviderRequest, store: EspStore) => Promise<ProviderAnswer>
+> = {
   beehiiv,
   kit,
   mailchimp,
@@ -26,12 +29,24 @@ export const PROVIDER_HANDLERS: Record<SandboxProvider, (req: ProviderRequest, s
  * header at all, MailerLite X-RateLimit-* and Retry-After (60 s unless told). `retryAfterSeconds`, when the
  * control call names it, is also sent as Retry-After whatever the provider (a developer asked for it).
  */
-export function forcedFailure(provider: SandboxProvider, status: number, retryAfterSeconds: number | undefined, now = Date.now()): ApiResponse {
+export function forcedFailure(
+  provider: SandboxProvider,
+  status: number,
+  retryAfterSeconds: number | undefined,
+  now = Date.now(),
+): ApiResponse {
   const limited = status === 429
-  const message = limited ? 'Too many requests (forced by the local ESP sandbox)' : 'Internal server error (forced by the local ESP sandbox)'
+  const message = limited
+    ? 'Too many requests (forced by the local ESP sandbox)'
+    : 'Internal server error (forced by the local ESP sandbox)'
   let answer: ApiResponse
   if (provider === 'beehiiv') {
-    answer = beehiivError(status, limited ? 'Too Many Requests' : 'Internal Server Error', message, limited ? 'rate_limited' : 'internal_error')
+    answer = beehiivError(
+      status,
+      limited ? 'Too Many Requests' : 'Internal Server Error',
+      message,
+      limited ? 'rate_limited' : 'internal_error',
+    )
     if (limited) {
       answer.headers = {
         ...answer.headers,
@@ -41,12 +56,24 @@ export function forcedFailure(provider: SandboxProvider, status: number, retryAf
       }
     }
   } else if (provider === 'kit') {
-    answer = limited ? { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Retry later' } : kitError(status, message)
+    answer = limited
+      ? { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Retry later' }
+      : kitError(status, message)
   } else if (provider === 'mailchimp') {
-    answer = problem(status, limited ? 'Too Many Requests' : 'Internal Server Error', limited ? 'You have exceeded the limit of 10 simultaneous connections.' : message)
+    answer = problem(
+      status,
+      limited ? 'Too Many Requests' : 'Internal Server Error',
+      limited ? 'You have exceeded the limit of 10 simultaneous connections.' : message,
+    )
   } else {
     answer = mlError(status, limited ? 'Too Many Attempts.' : message)
-    if (limited) answer.headers = { ...answer.headers, 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '0', 'retry-after': String(retryAfterSeconds ?? 60) }
+    if (limited)
+      answer.headers = {
+        ...answer.headers,
+        'x-ratelimit-limit': '120',
+        'x-ratelimit-remaining': '0',
+        'retry-after': String(retryAfterSeconds ?? 60),
+      }
   }
   if (retryAfterSeconds !== undefined) answer.headers = { ...answer.headers, 'retry-after': String(retryAfterSeconds) }
   return answer

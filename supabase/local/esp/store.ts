@@ -41,7 +41,9 @@ export type EspStore = {
   /** The subscriber with `email` on any list of the provider (MailerLite and Kit address people account-wide). */
   find(provider: string, email: string): Promise<SandboxSubscriber | undefined>
   /** Inserts or replaces one subscriber; answers whether it was new. */
-  put(s: Omit<SandboxSubscriber, 'createdAt' | 'updatedAt' | 'engagement'>): Promise<{ created: boolean; subscriber: SandboxSubscriber }>
+  put(
+    s: Omit<SandboxSubscriber, 'createdAt' | 'updatedAt' | 'engagement'>,
+  ): Promise<{ created: boolean; subscriber: SandboxSubscriber }>
   setEngagement(provider: string, email: string, engagement: { opens: number; clicks: number }): Promise<number>
   subscribers(provider?: string): Promise<SandboxSubscriber[]>
   clear(): Promise<void>
@@ -97,20 +99,26 @@ const fromRow = (r: Row): SandboxSubscriber => ({
 
 export async function databaseEspStore(db: Db): Promise<EspStore> {
   await db.exec(SCHEMA)
-  const select = 'select provider, target, email, remote_id, fields, engagement, created_at, updated_at from local_esp.subscribers'
+  const select =
+    'select provider, target, email, remote_id, fields, engagement, created_at, updated_at from local_esp.subscribers'
   return {
     async record(r) {
-      await db.query('insert into local_esp.requests (provider, method, path, auth, body, status) values ($1, $2, $3, $4, $5, $6)', [
-        r.provider,
-        r.method,
-        r.path,
-        r.auth,
-        r.body === undefined ? null : JSON.stringify(r.body),
-        r.status,
-      ])
+      await db.query(
+        'insert into local_esp.requests (provider, method, path, auth, body, status) values ($1, $2, $3, $4, $5, $6)',
+        [r.provider, r.method, r.path, r.auth, r.body === undefined ? null : JSON.stringify(r.body), r.status],
+      )
     },
     async requests(provider, limit = 200) {
-      const rows = await db.query<{ id: string | number; provider: string; method: string; path: string; auth: string | null; body: unknown; status: number; received_at: Date | string }>(
+      const rows = await db.query<{
+        id: string | number
+        provider: string
+        method: string
+        path: string
+        auth: string | null
+        body: unknown
+        status: number
+        received_at: Date | string
+      }>(
         `select id, provider, method, path, auth, body, status, received_at from local_esp.requests
           where $1::text is null or provider = $1 order by id desc limit $2`,
         [provider ?? null, limit],
@@ -127,11 +135,18 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       }))
     },
     async get(provider, target, email) {
-      const rows = await db.query<Row>(`${select} where provider = $1 and target = $2 and email = $3`, [provider, target, email.toLowerCase()])
+      const rows = await db.query<Row>(`${select} where provider = $1 and target = $2 and email = $3`, [
+        provider,
+        target,
+        email.toLowerCase(),
+      ])
       return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
     },
     async find(provider, email) {
-      const rows = await db.query<Row>(`${select} where provider = $1 and email = $2 order by created_at limit 1`, [provider, email.toLowerCase()])
+      const rows = await db.query<Row>(`${select} where provider = $1 and email = $2 order by created_at limit 1`, [
+        provider,
+        email.toLowerCase(),
+      ])
       return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
     },
     async put(s) {
@@ -145,15 +160,16 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       return { created: row.created, subscriber: fromRow(row) }
     },
     async setEngagement(provider, email, engagement) {
-      const rows = await db.query('update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2', [
-        provider,
-        email.toLowerCase(),
-        JSON.stringify(engagement),
-      ])
+      const rows = await db.query(
+        'update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2',
+        [provider, email.toLowerCase(), JSON.stringify(engagement)],
+      )
       return rows.affectedRows
     },
     async subscribers(provider) {
-      const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [provider ?? null])
+      const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
+        provider ?? null,
+      ])
       return rows.rows.map(fromRow)
     },
     async clear() {

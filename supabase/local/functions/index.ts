@@ -100,7 +100,9 @@ function functionsEnv(ctx: BackendContext): Record<string, string> {
     WEBHOOKS_ALLOW_LOOPBACK_HTTP: 'true',
     // The ESP clients talk to the local ESP sandbox (/esp) unless the developer names a real API in the
     // environment (ESP_BEEHIIV_API_URL=https://api.beehiiv.com/v2, and so on).
-    ...Object.fromEntries(Object.entries(espSandboxUrls(ctx.apiUrl)).map(([name, url]) => [name, process.env[name] || url])),
+    ...Object.fromEntries(
+      Object.entries(espSandboxUrls(ctx.apiUrl)).map(([name, url]) => [name, process.env[name] || url]),
+    ),
   }
 }
 

@@ -27,7 +27,11 @@ function viewer(message: StoredMessage): string {
   </article>`
 }
 
-export function mailboxPage(messages: StoredMessage[], selected?: StoredMessage, links: { espUrl?: string } = {}): string {
+export function mailboxPage(
+  messages: StoredMessage[],
+  selected?: StoredMessage,
+  links: { espUrl?: string } = {},
+): string {
   const items = messages
     .map(
       (m) => `<li${m.id === selected?.id ? ' aria-current="true"' : ''}><a href="/?id=${encodeURIComponent(m.id)}">

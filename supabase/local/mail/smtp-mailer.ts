@@ -19,10 +19,14 @@ export function createSmtpMailer({
   // nodemailer loads with the first message (~0.1 s of CPU the start does not need).
   let transport: Promise<Transporter> | undefined
   const connect = () =>
-    (transport ??= import('nodemailer').then((m) => m.default.createTransport({ host, port, secure: false, ignoreTLS: true, pool: true })))
+    (transport ??= import('nodemailer').then((m) =>
+      m.default.createTransport({ host, port, secure: false, ignoreTLS: true, pool: true }),
+    ))
   return {
     async send(message) {
-      await (await connect()).sendMail({
+      await (
+        await connect()
+      ).sendMail({
         from: message.from ?? from,
         to: message.to,
         subject: message.subject,

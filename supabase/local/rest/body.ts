@@ -26,7 +26,11 @@ export function parseJsonBody(body: Buffer, allowEmpty: boolean): unknown {
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The rows of an insert and the columns they write: `columns=` when given, else the first row's keys. */
-export function insertRows(body: unknown, columnsParam: string | null, table: Table): { rows: JsonObject[]; columns: string[] } {
+export function insertRows(
+  body: unknown,
+  columnsParam: string | null,
+  table: Table,
+): { rows: JsonObject[]; columns: string[] } {
   const rows = Array.isArray(body) ? body : [body]
   if (!rows.every(isObject)) throw invalidJson('Expected a JSON object or an array of JSON objects')
   let columns: string[]

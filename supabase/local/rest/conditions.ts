@@ -34,7 +34,13 @@ export type RowScope = {
 export type EmbedRef = { join: string; toOne: boolean }
 
 /** The SQL of a field (with its JSON path) and the type its values compare as. */
-export function fieldSql(alias: string, table: Table, field: Field, params: Params, scope?: RowScope): { sql: string; type: string } {
+export function fieldSql(
+  alias: string,
+  table: Table,
+  field: Field,
+  params: Params,
+  scope?: RowScope,
+): { sql: string; type: string } {
   const column = table.columns.get(field.name)
   let sql: string
   let type: string
@@ -56,12 +62,35 @@ export function fieldSql(alias: string, table: Table, field: Field, params: Para
 }
 
 const COMPARE: Record<string, string> = {
-  eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', cs: '@>', cd: '<@', ov: '&&',
-  sl: '<<', sr: '>>', nxl: '&<', nxr: '&>', adj: '-|-',
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxl: '&<',
+  nxr: '&>',
+  adj: '-|-',
 }
 const TEXT_MATCH: Record<string, string> = { like: 'like', ilike: 'ilike', match: '~', imatch: '~*' }
-const TS_QUERY: Record<string, string> = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' }
-const IS_VALUES: Record<string, string> = { null: 'null', not_null: 'not null', true: 'true', false: 'false', unknown: 'unknown' }
+const TS_QUERY: Record<string, string> = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+}
+const IS_VALUES: Record<string, string> = {
+  null: 'null',
+  not_null: 'not null',
+  true: 'true',
+  false: 'false',
+  unknown: 'unknown',
+}
 
 /** A Postgres array literal of `values`, every element quoted. */
 export function arrayLiteral(values: string[]): string {
@@ -73,7 +102,8 @@ export function conditionSql(c: Condition, alias: string, table: Table, params: 
     const inner = c.children.map((child) => conditionSql(child, alias, table, params, scope)).join(` ${c.op} `)
     return c.negate ? `not (${inner})` : `(${inner})`
   }
-  const embed = c.field.path.length === 0 && !table.columns.has(c.field.name) ? scope?.embeds?.get(c.field.name) : undefined
+  const embed =
+    c.field.path.length === 0 && !table.columns.has(c.field.name) ? scope?.embeds?.get(c.field.name) : undefined
   if (embed) return embedNullSql(c, embed)
   const { sql: lhs, type } = fieldSql(alias, table, c.field, params, scope)
   const sql = operationSql(c, lhs, type, params)
@@ -84,7 +114,12 @@ export function conditionSql(c: Condition, alias: string, table: Table, params: 
 function embedNullSql(c: Extract<Condition, { kind: 'filter' }>, embed: EmbedRef): string {
   const name = c.field.name
   if (c.op !== 'is' || !['null', 'not_null'].includes(c.value.toLowerCase())) {
-    throw new RestError(400, 'PGRST120', `Bad operator on the '${name}' embedded resource`, 'Only is null or not is null filters are allowed on embedded resources')
+    throw new RestError(
+      400,
+      'PGRST120',
+      `Bad operator on the '${name}' embedded resource`,
+      'Only is null or not is null filters are allowed on embedded resources',
+    )
   }
   const isNull = (c.value.toLowerCase() === 'null') !== c.negate
   const absent = embed.toOne ? `${embed.join}.v is null` : `coalesce(json_array_length(${embed.join}.v), 0) = 0`
@@ -105,7 +140,10 @@ function operationSql(c: Extract<Condition, { kind: 'filter' }>, lhs: string, ty
   }
   if (op in COMPARE) {
     // `ov.(a,b)` is an array overlap written as a list; on a range column `(1,5)` is already a range.
-    const v = op === 'ov' && type.endsWith('[]') && value.startsWith('(') && value.endsWith(')') ? `{${value.slice(1, -1)}}` : value
+    const v =
+      op === 'ov' && type.endsWith('[]') && value.startsWith('(') && value.endsWith(')')
+        ? `{${value.slice(1, -1)}}`
+        : value
     return `${lhs} ${COMPARE[op]} ${params.typed(v, type)}`
   }
   if (op in TEXT_MATCH) {
@@ -114,7 +152,8 @@ function operationSql(c: Extract<Condition, { kind: 'filter' }>, lhs: string, ty
   }
   if (op === 'is') {
     const v = IS_VALUES[value.toLowerCase()]
-    if (!v) throw parseError(`"failed to parse filter (is.${value})"`, 'is. accepts null, not_null, true, false, unknown')
+    if (!v)
+      throw parseError(`"failed to parse filter (is.${value})"`, 'is. accepts null, not_null, true, false, unknown')
     return `${lhs} is ${v}`
   }
   if (op === 'isdistinct') return `${lhs} is distinct from ${params.typed(value, type)}`

@@ -28,12 +28,7 @@ export const parseError = (message: string, details: string | null = null) =>
   new RestError(400, 'PGRST100', message, details)
 
 export const singleObjectError = (rows: number) =>
-  new RestError(
-    406,
-    'PGRST116',
-    'Cannot coerce the result to a single JSON object',
-    `The result contains ${rows} rows`,
-  )
+  new RestError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${rows} rows`)
 
 type PgError = { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown }
 
@@ -51,7 +46,9 @@ function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true
   const message = String((error as { message?: unknown }).message ?? '')
-  return /^Connection terminated|^Client has encountered a connection error|^The database connection is closed/.test(message)
+  return /^Connection terminated|^Client has encountered a connection error|^The database connection is closed/.test(
+    message,
+  )
 }
 
 /** PostgREST's PGRST001 (503): what a client sees while the database is down, with no host or port in it. */
@@ -110,5 +107,9 @@ export function errorResponse(error: unknown, role: ApiRole): ApiResponse {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) }
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  }
 }

@@ -42,7 +42,13 @@ class Answer extends Error {
   }
 }
 
-export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggregates = false, planEnabled = false }: RestSettings): RestHandler {
+export function createRestHandler({
+  db,
+  maxRows,
+  schemas = DEFAULT_SCHEMAS,
+  aggregates = false,
+  planEnabled = false,
+}: RestSettings): RestHandler {
   let caches: Map<string, SchemaCache> | null = null
   let timeouts: RoleTimeouts = {}
   let loading: Promise<Map<string, SchemaCache>> | null = null
@@ -71,7 +77,11 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
   }
 
   /** Runs `fn` in the request's transaction, honouring `Prefer: tx`, `timezone` and the plan Accept type. */
-  async function transact(req: ApiRequest, opts: Options, fn: (tx: Queryable) => Promise<ApiResponse>): Promise<ApiResponse> {
+  async function transact(
+    req: ApiRequest,
+    opts: Options,
+    fn: (tx: Queryable) => Promise<ApiResponse>,
+  ): Promise<ApiResponse> {
     const context = {
       role: req.role,
       claims: req.claims,
@@ -80,16 +90,24 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
       statementTimeout: timeouts[req.role],
     }
     try {
-      return await withRequestContext(db, context, async (base) => {
-        const tx = preparing(base)
-        if (opts.timezone) {
-          const r = await tx.query(`select set_config('timezone', name, true) from pg_timezone_names where name = $1`, [opts.timezone])
-          if (r.rows.length) opts.applied.push(`timezone=${opts.timezone}`)
-        }
-        const response = await fn(opts.plan ? explaining(tx, opts.plan) : tx)
-        if (opts.tx === 'rollback') throw new Answer(response)
-        return response
-      }, { oneStatement: isOneStatement(opts) })
+      return await withRequestContext(
+        db,
+        context,
+        async (base) => {
+          const tx = preparing(base)
+          if (opts.timezone) {
+            const r = await tx.query(
+              `select set_config('timezone', name, true) from pg_timezone_names where name = $1`,
+              [opts.timezone],
+            )
+            if (r.rows.length) opts.applied.push(`timezone=${opts.timezone}`)
+          }
+          const response = await fn(opts.plan ? explaining(tx, opts.plan) : tx)
+          if (opts.tx === 'rollback') throw new Answer(response)
+          return response
+        },
+        { oneStatement: isOneStatement(opts) },
+      )
     } catch (error) {
       if (error instanceof Answer) return error.response
       throw error
@@ -117,8 +135,13 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
     const table = s.tables.get(name)
     if (!table) {
       const near = closestName(name, s.tables.keys())
-      throw new RestError(404, 'PGRST205', `Could not find the table '${s.schema}.${name}' in the schema cache`, null,
-        near === undefined ? null : `Perhaps you meant the table '${s.schema}.${near}'`)
+      throw new RestError(
+        404,
+        'PGRST205',
+        `Could not find the table '${s.schema}.${name}' in the schema cache`,
+        null,
+        near === undefined ? null : `Perhaps you meant the table '${s.schema}.${near}'`,
+      )
     }
     if (db.kind === 'pglite') assertBoundedPatterns(req.query)
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -134,7 +157,16 @@ export function createRestHandler({ db, maxRows, schemas = DEFAULT_SCHEMAS, aggr
   async function read(tx: Queryable, req: ApiRequest, s: SchemaCache, table: Table, opts: Options) {
     const params = new Params()
     const bag = readQuery(req.query)
-    const node = planRead({ schema: s, table, source: qualified(table), items: parseSelect(req.query.get('select')), bag, params, aliases: new Aliases(), aggregates })
+    const node = planRead({
+      schema: s,
+      table,
+      source: qualified(table),
+      items: parseSelect(req.query.get('select')),
+      bag,
+      params,
+      aliases: new Aliases(),
+      aggregates,
+    })
     if (node.offset === undefined && opts.range) node.offset = opts.range.offset
     if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
     if (maxRows !== undefined) node.limit = Math.min(node.limit ?? maxRows, maxRows)
@@ -201,9 +233,14 @@ function explaining(tx: Queryable, plan: PlanFormat): Queryable {
     async query(sql, params) {
       const r = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (${options}) ${sql}`, params)
       const mediaType = `application/vnd.pgrst.plan+${plan.format}; for="${plan.for}"; charset=utf-8`
-      const body = plan.format === 'json'
-        ? JSON.stringify(typeof r.rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(r.rows[0]['QUERY PLAN']) : r.rows[0]['QUERY PLAN'])
-        : r.rows.map((row) => String(row['QUERY PLAN'])).join('\n')
+      const body =
+        plan.format === 'json'
+          ? JSON.stringify(
+              typeof r.rows[0]['QUERY PLAN'] === 'string'
+                ? JSON.parse(r.rows[0]['QUERY PLAN'])
+                : r.rows[0]['QUERY PLAN'],
+            )
+          : r.rows.map((row) => String(row['QUERY PLAN'])).join('\n')
       throw new Answer({ status: 200, headers: { 'content-type': mediaType }, body })
     },
   }

@@ -28,7 +28,13 @@ function buildInsert(req: ApiRequest, table: Table, opts: Options, params: Param
   const target = `insert into ${qualified(table)} as t0`
   let sql: string
   if (columns.length === 0) {
-    if (rows.length > 1) throw new RestError(400, 'PGRST102', 'All object keys must match', 'Rows without columns cannot be inserted in bulk')
+    if (rows.length > 1)
+      throw new RestError(
+        400,
+        'PGRST102',
+        'All object keys must match',
+        'Rows without columns cannot be inserted in bulk',
+      )
     sql = `${target} default values`
   } else if (opts.missingDefault) {
     const cells = rows.map((row) => {
@@ -93,7 +99,11 @@ export async function runMutation(
   const params = new Params()
   const method = req.method
   const statement: string | null =
-    method === 'POST' ? buildInsert(req, table, opts, params) : method === 'PATCH' ? buildUpdate(req, schema, table, bag, params) : buildDelete(schema, table, bag, params)
+    method === 'POST'
+      ? buildInsert(req, table, opts, params)
+      : method === 'PATCH'
+        ? buildUpdate(req, schema, table, bag, params)
+        : buildDelete(schema, table, bag, params)
   // Only an upsert that may update needs to know whether any row was new.
   const upsert = method === 'POST' && opts.resolution === 'merge-duplicates' && statement !== null
   const inserted = upsert ? ', (t0.xmax = 0) as "pgrst_inserted"' : ''
@@ -103,7 +113,12 @@ export async function runMutation(
   const checkAffected = (affected: number) => {
     // PostgREST 12 applies max-affected to PATCH and DELETE, and only with handling=strict.
     if (opts.maxAffected !== undefined && opts.strict && method !== 'POST' && affected > opts.maxAffected) {
-      throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`)
+      throw new RestError(
+        400,
+        'PGRST124',
+        'Query result exceeds max-affected preference constraint',
+        `The query affects ${affected} rows`,
+      )
     }
   }
   if (opts.returning !== 'representation') {
@@ -130,13 +145,24 @@ export async function runMutation(
   const root = rest.get('')
   if (root) rest.set('', { ...root, conditions: [] })
   const source = statement === null ? `(select * from ${qualified(table)} where false)` : 'pgrst_source'
-  const node = planRead({ schema, table, source, items: parseSelect(req.query.get('select')), bag: rest, params, aliases: new Aliases(), aggregates: run.aggregates })
+  const node = planRead({
+    schema,
+    table,
+    source,
+    items: parseSelect(req.query.get('select')),
+    bag: rest,
+    params,
+    aliases: new Aliases(),
+    aggregates: run.aggregates,
+  })
   const prefix = statement === null ? '' : `with pgrst_source as (${statement} returning t0.*${inserted}) `
   const extra = upsert ? `select count(*) filter (where "pgrst_inserted") from pgrst_source` : undefined
   const result = await runRead(tx, node, params, { prefix, extra })
   checkAffected(result.page)
   const body = shapeBody(result, opts)
-  headers['content-type'] = opts.single ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8'
+  headers['content-type'] = opts.single
+    ? 'application/vnd.pgrst.object+json; charset=utf-8'
+    : 'application/json; charset=utf-8'
   headers['content-range'] = opts.count ? `*/${result.page}` : '*/*'
   return { status: status(result.page, result.extra), headers, body }
 }

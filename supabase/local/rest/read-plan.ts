@@ -49,8 +49,13 @@ export function planRead(input: PlanInput): ReadNode {
   const node = planNode(input, input.table, input.source, input.items, '', 't0', usedPaths)
   for (const path of input.bag.keys()) {
     if (!usedPaths.has(path)) {
-      throw new RestError(400, 'PGRST108', `'${path}' is not an embedded resource in this request`, null,
-        `Verify that '${path}' is included in the 'select' query parameter.`)
+      throw new RestError(
+        400,
+        'PGRST108',
+        `'${path}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${path}' is included in the 'select' query parameter.`,
+      )
     }
   }
   return node
@@ -66,15 +71,35 @@ function rowExpression(table: Table, source: string, alias: string): string {
 
 type Shaped = { sql: string; key: string; aggregate: boolean }
 
-function planNode(input: PlanInput, table: Table, source: string, items: SelectItem[], path: string, alias: string, used: Set<string>): ReadNode {
+function planNode(
+  input: PlanInput,
+  table: Table,
+  source: string,
+  items: SelectItem[],
+  path: string,
+  alias: string,
+  used: Set<string>,
+): ReadNode {
   const { params, schema } = input
-  const node: ReadNode = { alias, source, joins: [], output: [], keys: [], laterals: [], where: [], order: [], aggregated: false, groupBy: [] }
+  const node: ReadNode = {
+    alias,
+    source,
+    joins: [],
+    output: [],
+    keys: [],
+    laterals: [],
+    where: [],
+    order: [],
+    aggregated: false,
+    groupBy: [],
+  }
   const embeds = new Map<string, EmbedRef>()
   const label = path ? `${table.name}_${path.split('.').length}` : table.name
   const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds, label }
   const own = input.bag.get(path)
   const filtered = new Set<string>()
-  const collect = (c: Condition) => (c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name))
+  const collect = (c: Condition) =>
+    c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name)
   own?.conditions.forEach(collect)
   const shaped: Shaped[] = []
   const embedKeys = new Set<string>()
@@ -91,7 +116,12 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
       checkAggregates()
       shaped.push({ sql: withCast('count(*)', item.cast), key: item.alias ?? 'count', aggregate: true })
     } else if (item.kind === 'field') {
-      const legacyCount = item.field.name === 'count' && item.field.path.length === 0 && !item.cast && !item.aggregate && !table.columns.has('count')
+      const legacyCount =
+        item.field.name === 'count' &&
+        item.field.path.length === 0 &&
+        !item.cast &&
+        !item.aggregate &&
+        !table.columns.has('count')
       if (legacyCount) {
         // `select=count` (and `messages(count)`) predates aggregate functions and stays available without them.
         shaped.push({ sql: 'count(*)', key: item.alias ?? 'count', aggregate: true })
@@ -101,7 +131,11 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
       const value = item.cast ? `(${sql})::${item.cast}` : sql
       if (item.aggregate) {
         checkAggregates()
-        shaped.push({ sql: withCast(`${item.aggregate}(${value})`, item.aggCast), key: item.alias ?? item.aggregate, aggregate: true })
+        shaped.push({
+          sql: withCast(`${item.aggregate}(${value})`, item.aggCast),
+          key: item.alias ?? item.aggregate,
+          aggregate: true,
+        })
       } else {
         shaped.push({ sql: value, key: item.alias ?? fieldKey(item.field), aggregate: false })
       }
@@ -150,7 +184,14 @@ function planNode(input: PlanInput, table: Table, source: string, items: SelectI
 const withCast = (sql: string, cast?: string) => (cast ? `(${sql})::${cast}` : sql)
 
 function planEmbed(
-  input: PlanInput, table: Table, scope: RowScope, parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, path: string, used: Set<string>, filtered: boolean,
+  input: PlanInput,
+  table: Table,
+  scope: RowScope,
+  parent: ReadNode,
+  item: Extract<SelectItem, { kind: 'embed' }>,
+  path: string,
+  used: Set<string>,
+  filtered: boolean,
 ): Relationship {
   const rel = resolveRelationship(input.schema, table, item.name, item.hint)
   const key = item.alias ?? item.name
@@ -162,9 +203,13 @@ function planEmbed(
   if (rel.junction) {
     const j = rel.junction
     const jAlias = input.aliases.next('j')
-    const on = j.toTarget.columns.map((c, i) => `${jAlias}.${ident(c)} = ${childAlias}.${ident(j.toTarget.refColumns[i])}`).join(' and ')
+    const on = j.toTarget.columns
+      .map((c, i) => `${jAlias}.${ident(c)} = ${childAlias}.${ident(j.toTarget.refColumns[i])}`)
+      .join(' and ')
     child.joins.push(`inner join ${qualified(j.table)} as ${jAlias} on ${on}`)
-    j.toParent.columns.forEach((c, i) => child.where.unshift(`${jAlias}.${ident(c)} = ${parent.alias}.${ident(j.toParent.refColumns[i])}`))
+    j.toParent.columns.forEach((c, i) =>
+      child.where.unshift(`${jAlias}.${ident(c)} = ${parent.alias}.${ident(j.toParent.refColumns[i])}`),
+    )
   } else {
     rel.targetColumns.forEach((col, i) => {
       child.where.unshift(`${childAlias}.${ident(col)} = ${parent.alias}.${ident(rel.parentColumns[i])}`)
@@ -173,7 +218,10 @@ function planEmbed(
   const join = input.aliases.next('e')
   const s = input.aliases.next('_s')
   if (item.spread && rel.toOne) {
-    parent.laterals.push({ sql: `left join lateral (select true as "_present", ${s}.* from (${renderNode(child)}) ${s}) as ${join} on true`, inner: item.inner })
+    parent.laterals.push({
+      sql: `left join lateral (select true as "_present", ${s}.* from (${renderNode(child)}) ${s}) as ${join} on true`,
+      inner: item.inner,
+    })
     if (item.inner) parent.where.push(`${join}."_present"`)
     for (const k of child.keys) {
       parent.output.push(`${join}.${ident(k)} as ${ident(k)}`)
@@ -184,7 +232,10 @@ function planEmbed(
   if (item.spread) {
     // PostgREST 13: a spread to-many embed gives each of its columns as an array.
     const columns = child.keys.map((k) => `json_agg(${s}.${ident(k)}) as ${ident(k)}`)
-    parent.laterals.push({ sql: `left join lateral (select count(*) as "_n"${columns.map((c) => `, ${c}`).join('')} from (${renderNode(child)}) ${s}) as ${join} on true`, inner: item.inner })
+    parent.laterals.push({
+      sql: `left join lateral (select count(*) as "_n"${columns.map((c) => `, ${c}`).join('')} from (${renderNode(child)}) ${s}) as ${join} on true`,
+      inner: item.inner,
+    })
     if (item.inner) parent.where.push(`${join}."_n" > 0`)
     for (const k of child.keys) {
       parent.output.push(`coalesce(${join}.${ident(k)}, '[]'::json) as ${ident(k)}`)
@@ -198,7 +249,10 @@ function planEmbed(
   scope.embeds?.set(key, { join, toOne: rel.toOne })
   const agg = rel.toOne ? `row_to_json(${s})` : `coalesce(json_agg(${s}), '[]'::json)`
   const limitOne = rel.toOne ? ' limit 1' : ''
-  parent.laterals.push({ sql: `left join lateral (select ${agg} as v from (${renderNode(child)}) ${s}${limitOne}) as ${join} on true`, inner: item.inner })
+  parent.laterals.push({
+    sql: `left join lateral (select ${agg} as v from (${renderNode(child)}) ${s}${limitOne}) as ${join} on true`,
+    inner: item.inner,
+  })
   if (item.inner) parent.where.push(rel.toOne ? `${join}.v is not null` : `json_array_length(${join}.v) > 0`)
   if (item.children.length > 0) {
     parent.output.push(`${join}.v as ${ident(key)}`)
@@ -212,7 +266,8 @@ function orderSql(raw: string, alias: string, table: Table, params: Params, scop
     const related = /^([A-Za-z0-9_$]+)\((.+)\)((?:\.[a-z]+)*)$/.exec(term.trim())
     if (related && !table.columns.has(related[1])) return relatedOrderSql(related, raw, table, params, scope)
     const { field, rest } = parseField(term.trim())
-    if (rest !== '' && !rest.startsWith('.')) throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
+    if (rest !== '' && !rest.startsWith('.'))
+      throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
     return `${fieldSql(alias, table, field, params, scope).sql}${modifiers(rest.replace(/^\./, ''), raw)}`
   })
 }
@@ -238,15 +293,27 @@ function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: 
   const [, name, inner, mods] = m
   const embed = scope.embeds?.get(name)
   if (!embed) {
-    throw new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null, `Verify that '${name}' is included in the 'select' query parameter.`)
+    throw new RestError(
+      400,
+      'PGRST108',
+      `'${name}' is not an embedded resource in this request`,
+      null,
+      `Verify that '${name}' is included in the 'select' query parameter.`,
+    )
   }
   if (!embed.toOne) {
-    throw new RestError(400, 'PGRST118', `A related order on '${name}' is not possible`, `'${table.name}' and '${name}' do not form a many-to-one or one-to-one relationship`)
+    throw new RestError(
+      400,
+      'PGRST118',
+      `A related order on '${name}' is not possible`,
+      `'${table.name}' and '${name}' do not form a many-to-one or one-to-one relationship`,
+    )
   }
   const { field, rest } = parseField(inner)
   if (rest !== '') throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
   let sql = `nullif(${embed.join}.v::jsonb -> ${params.add(field.name)}::text, 'null'::jsonb)`
-  for (const step of field.path) sql = `(${sql}${step.arrow}${/^-?\d+$/.test(step.key) ? `${params.add(step.key)}::int` : `${params.add(step.key)}::text`})`
+  for (const step of field.path)
+    sql = `(${sql}${step.arrow}${/^-?\d+$/.test(step.key) ? `${params.add(step.key)}::int` : `${params.add(step.key)}::text`})`
   return `${sql}${modifiers(mods.replace(/^\./, ''), raw)}`
 }
 
@@ -254,7 +321,10 @@ function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: 
 export function renderNode(node: ReadNode, forCount = false): string {
   // Counting an aggregating node counts its groups, so it keeps its outputs and grouping.
   const cols = forCount && !node.aggregated ? '1' : node.output.join(', ')
-  const laterals = node.laterals.filter((l) => !forCount || l.inner || node.aggregated).map((l) => ` ${l.sql}`).join('')
+  const laterals = node.laterals
+    .filter((l) => !forCount || l.inner || node.aggregated)
+    .map((l) => ` ${l.sql}`)
+    .join('')
   const joins = node.joins.map((j) => ` ${j}`).join('')
   let sql = `select ${cols} from ${node.source} as ${node.alias}${joins}${laterals}`
   if (node.where.length) sql += ` where ${node.where.join(' and ')}`

@@ -35,7 +35,8 @@ export async function runRead(tx: Queryable, node: ReadNode, params: Params, run
   const { count, maxRows } = run
   const capped = count === 'estimated' && maxRows !== undefined
   let total = 'null::int'
-  if (count === 'exact' || (count === 'estimated' && !capped)) total = `(select count(*) from (${renderNode(node, true)}) _c)::int`
+  if (count === 'exact' || (count === 'estimated' && !capped))
+    total = `(select count(*) from (${renderNode(node, true)}) _c)::int`
   else if (capped) total = `(select count(*) from (${renderNode(node, true)} limit ${maxRows + 1}) _c)::int`
   const extra = run.extra ? `, (${run.extra})::int as extra` : ''
   const sql = run.csv
@@ -43,7 +44,12 @@ export async function runRead(tx: Queryable, node: ReadNode, params: Params, run
     : `${run.prefix ?? ''}select ${total} as total, count(*)::int as page, coalesce(json_agg(_r), '[]')::text as body${extra} from (${renderNode(node)}) _r`
   const r = await tx.query<ReadResult>(sql, params.values)
   const row = r.rows[0]
-  const result: ReadResult = { total: row.total === null ? null : Number(row.total), page: Number(row.page), body: row.body, extra: row.extra === undefined ? undefined : Number(row.extra) }
+  const result: ReadResult = {
+    total: row.total === null ? null : Number(row.total),
+    page: Number(row.page),
+    body: row.body,
+    extra: row.extra === undefined ? undefined : Number(row.extra),
+  }
   if (count === 'planned' || (capped && result.total !== null && result.total > maxRows)) {
     result.total = await plannedCount(tx, node, params, run.prefix)
   }
@@ -63,7 +69,10 @@ async function plannedCount(tx: Queryable, node: ReadNode, params: Params, prefi
   const used = new Set([...`${prefix}${countSql}`.matchAll(/\$(\d+)(?!\d)/g)].map((m) => Number(m[1])))
   const unused = params.values.map((_, i) => i + 1).filter((n) => !used.has(n))
   const pad = unused.length ? `, (select ${unused.map((n) => `$${n}::text`).join(', ')}) _p` : ''
-  const r = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${prefix}select 1 from (${countSql}) _c${pad}`, params.values)
+  const r = await tx.query<{ 'QUERY PLAN': unknown }>(
+    `explain (format json) ${prefix}select 1 from (${countSql}) _c${pad}`,
+    params.values,
+  )
   const plan = r.rows[0]['QUERY PLAN']
   const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: { 'Plan Rows': number } }[]
   return Math.round(parsed[0].Plan['Plan Rows'])

@@ -31,7 +31,7 @@ function walk(conditions: Condition[]) {
     if (c.kind === 'logic') walk(c.children)
     else if (c.op === 'match' || c.op === 'imatch') {
       // `match(any).{a,b}` carries its patterns in the list.
-      const problem = (c.quantifier ? c.list ?? [] : [c.value]).map(patternProblem).find(Boolean)
+      const problem = (c.quantifier ? (c.list ?? []) : [c.value]).map(patternProblem).find(Boolean)
       if (problem) {
         throw new RestError(
           400,

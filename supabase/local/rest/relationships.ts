@@ -43,14 +43,30 @@ export function relationshipsOf(schema: SchemaCache, parent: Table): Relationshi
       const target = schema.tables.get(fk.refTable)
       if (target) {
         const unique = parent.uniqueKeys.some((k) => sameSet(k, fk.columns))
-        rels.push({ cardinality: unique ? 'one-to-one' : 'many-to-one', target, toOne: true, isSelf, fk, parentColumns: fk.columns, targetColumns: fk.refColumns })
+        rels.push({
+          cardinality: unique ? 'one-to-one' : 'many-to-one',
+          target,
+          toOne: true,
+          isSelf,
+          fk,
+          parentColumns: fk.columns,
+          targetColumns: fk.refColumns,
+        })
       }
     }
     if (fk.refTable === parent.name) {
       const target = schema.tables.get(fk.table)
       if (target) {
         const unique = target.uniqueKeys.some((k) => sameSet(k, fk.columns))
-        rels.push({ cardinality: unique ? 'one-to-one' : 'one-to-many', target, toOne: unique, isSelf, fk, parentColumns: fk.refColumns, targetColumns: fk.columns })
+        rels.push({
+          cardinality: unique ? 'one-to-one' : 'one-to-many',
+          target,
+          toOne: unique,
+          isSelf,
+          fk,
+          parentColumns: fk.refColumns,
+          targetColumns: fk.columns,
+        })
       }
     }
   }
@@ -65,7 +81,12 @@ export function relationshipsOf(schema: SchemaCache, parent: Table): Relationshi
       const target = schema.tables.get(toTarget.refTable)
       if (!target) continue
       rels.push({
-        cardinality: 'many-to-many', target, toOne: false, isSelf: target.name === parent.name, parentColumns: toParent.refColumns, targetColumns: toTarget.refColumns,
+        cardinality: 'many-to-many',
+        target,
+        toOne: false,
+        isSelf: target.name === parent.name,
+        parentColumns: toParent.refColumns,
+        targetColumns: toTarget.refColumns,
         junction: { table: junction, toParent, toTarget },
       })
     }
@@ -75,7 +96,15 @@ export function relationshipsOf(schema: SchemaCache, parent: Table): Relationshi
       if (fn.rowOf !== parent.name || fn.shape !== 'composite' || !fn.table) continue
       const target = schema.tables.get(fn.table)
       if (!target) continue
-      rels.push({ cardinality: 'computed', target, toOne: !fn.returnsSet || fn.rows === 1, isSelf: target.name === parent.name, fn, parentColumns: [], targetColumns: [] })
+      rels.push({
+        cardinality: 'computed',
+        target,
+        toOne: !fn.returnsSet || fn.rows === 1,
+        isSelf: target.name === parent.name,
+        fn,
+        parentColumns: [],
+        targetColumns: [],
+      })
     }
   }
   return rels
@@ -83,13 +112,17 @@ export function relationshipsOf(schema: SchemaCache, parent: Table): Relationshi
 
 /** For single-column keys: the parent's column (`fst` in PostgREST) and the target's (`snd`). */
 const singleCols = (r: Relationship): [string, string] | null =>
-  r.fk && r.cardinality !== 'many-to-many' && r.parentColumns.length === 1 ? [r.parentColumns[0], r.targetColumns[0]] : null
+  r.fk && r.cardinality !== 'many-to-many' && r.parentColumns.length === 1
+    ? [r.parentColumns[0], r.targetColumns[0]]
+    : null
 
 export function resolveRelationship(schema: SchemaCache, parent: Table, name: string, hint?: string): Relationship {
   const all = relationshipsOf(schema, parent)
   const computed = all.filter((r) => r.cardinality === 'computed' && r.fn!.name === name)
   // A computed relationship named like a detected one overrides it.
-  const matching = computed.length ? computed : all.filter((r) => r.cardinality !== 'computed' && matches(r, name, hint))
+  const matching = computed.length
+    ? computed
+    : all.filter((r) => r.cardinality !== 'computed' && matches(r, name, hint))
   if (matching.length === 1) return matching[0]
   if (matching.length === 0) {
     throw new RestError(
@@ -117,7 +150,10 @@ function matches(r: Relationship, target: string, hint: string | undefined): boo
   if (r.isSelf && r.cardinality !== 'many-to-many') {
     // One key, two directions: the table name means the children, the key column the parent.
     if (hint === undefined) {
-      return (target === r.target.name && r.cardinality === 'one-to-many') || (fkSingleCol(target) && r.cardinality === 'many-to-one')
+      return (
+        (target === r.target.name && r.cardinality === 'one-to-many') ||
+        (fkSingleCol(target) && r.cardinality === 'many-to-one')
+      )
     }
     return target === r.target.name && r.cardinality === 'one-to-many' && fkRefSingleCol(hint)
   }
@@ -125,7 +161,10 @@ function matches(r: Relationship, target: string, hint: string | undefined): boo
   if (hint === undefined) {
     return target === r.target.name || (constraint(target) && !targetIsView) || (fkSingleCol(target) && !targetIsView)
   }
-  return target === r.target.name && (constraint(hint) || fkSingleCol(hint) || fkRefSingleCol(hint) || r.junction?.table.name === hint)
+  return (
+    target === r.target.name &&
+    (constraint(hint) || fkSingleCol(hint) || fkRefSingleCol(hint) || r.junction?.table.name === hint)
+  )
 }
 
 /** PostgREST's `details` entry for one candidate of an ambiguous embed. */
@@ -134,7 +173,15 @@ function describe(parent: Table, r: Relationship) {
   const embedding = `${parent.name} with ${r.target.name}`
   if (r.junction) {
     const j = r.junction
-    return { cardinality: 'many-to-many', embedding, relationship: `${j.table.name} using ${j.toParent.name}${els(j.toParent.columns)} and ${j.toTarget.name}${els(j.toTarget.columns)}` }
+    return {
+      cardinality: 'many-to-many',
+      embedding,
+      relationship: `${j.table.name} using ${j.toParent.name}${els(j.toParent.columns)} and ${j.toTarget.name}${els(j.toTarget.columns)}`,
+    }
   }
-  return { cardinality: r.cardinality, embedding, relationship: `${r.fk!.name} using ${parent.name}${els(r.parentColumns)} and ${r.target.name}${els(r.targetColumns)}` }
+  return {
+    cardinality: r.cardinality,
+    embedding,
+    relationship: `${r.fk!.name} using ${parent.name}${els(r.parentColumns)} and ${r.target.name}${els(r.targetColumns)}`,
+  }
 }

@@ -40,21 +40,27 @@ export type RunContext = { maxRows?: number; aggregates: boolean }
 
 export type OptionSettings = { schemas: string[]; planEnabled: boolean }
 
-const PREFERENCES = new Map<string, RegExp>(Object.entries({
-  return: /^(minimal|representation|headers-only)$/,
-  count: /^(exact|planned|estimated)$/,
-  resolution: /^(merge-duplicates|ignore-duplicates)$/,
-  missing: /^(default|null)$/,
-  handling: /^(strict|lenient)$/,
-  tx: /^(commit|rollback)$/,
-  timezone: /^[A-Za-z0-9_+\-/]{1,64}$/,
-  'max-affected': /^\d{1,15}$/,
-  params: /^(single-object|multiple-objects)$/,
-}))
+const PREFERENCES = new Map<string, RegExp>(
+  Object.entries({
+    return: /^(minimal|representation|headers-only)$/,
+    count: /^(exact|planned|estimated)$/,
+    resolution: /^(merge-duplicates|ignore-duplicates)$/,
+    missing: /^(default|null)$/,
+    handling: /^(strict|lenient)$/,
+    tx: /^(commit|rollback)$/,
+    timezone: /^[A-Za-z0-9_+\-/]{1,64}$/,
+    'max-affected': /^\d{1,15}$/,
+    params: /^(single-object|multiple-objects)$/,
+  }),
+)
 
 const PLAN_OPTIONS = new Set(['analyze', 'verbose', 'settings', 'buffers', 'wal'])
 
-export function readOptions(headers: Record<string, string>, method: string, settings: OptionSettings = { schemas: ['public'], planEnabled: false }): Options {
+export function readOptions(
+  headers: Record<string, string>,
+  method: string,
+  settings: OptionSettings = { schemas: ['public'], planEnabled: false },
+): Options {
   const prefer = new Map<string, string>()
   const invalid: string[] = []
   for (const token of (headers['prefer'] ?? '').split(/[,;]/)) {
@@ -62,13 +68,24 @@ export function readOptions(headers: Record<string, string>, method: string, set
     if (!t) continue
     const eq = t.indexOf('=')
     const k = (eq < 0 ? t : t.slice(0, eq)).trim()
-    const v = eq < 0 ? '' : t.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
+    const v =
+      eq < 0
+        ? ''
+        : t
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1')
     if (PREFERENCES.get(k)?.test(v) && !prefer.has(k)) prefer.set(k, v)
     else invalid.push(t)
   }
   const strict = prefer.get('handling') === 'strict'
   if (strict && invalid.length) {
-    throw new RestError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${invalid.join(', ')}`)
+    throw new RestError(
+      400,
+      'PGRST122',
+      'Invalid preferences given with handling=strict',
+      `Invalid preferences: ${invalid.join(', ')}`,
+    )
   }
   const read = method === 'GET' || method === 'HEAD'
   const profile = read ? headers['accept-profile'] : headers['content-profile']
@@ -82,9 +99,7 @@ export function readOptions(headers: Record<string, string>, method: string, set
   }
   const returning = prefer.get('return') as Options['returning'] | undefined
   const maxAffected = prefer.get('max-affected')
-  const applied = [...prefer.entries()]
-    .filter(([k]) => k !== 'timezone' && k !== 'params')
-    .map(([k, v]) => `${k}=${v}`)
+  const applied = [...prefer.entries()].filter(([k]) => k !== 'timezone' && k !== 'params').map(([k, v]) => `${k}=${v}`)
   return {
     returning: returning ?? 'minimal',
     count: prefer.get('count') as CountKind | undefined,
@@ -113,8 +128,15 @@ function parsePlan(accept: string): PlanFormat | undefined {
     const [k, v] = p.split('=').map((x) => x?.trim())
     if (k) params.set(k.toLowerCase(), (v ?? '').replace(/^"(.*)"$/, '$1'))
   }
-  const options = (params.get('options') ?? '').split('|').map((o) => o.trim().toLowerCase()).filter((o) => PLAN_OPTIONS.has(o))
-  return { format: m[1]?.toLowerCase() === '+json' ? 'json' : 'text', for: params.get('for') || 'application/json', options }
+  const options = (params.get('options') ?? '')
+    .split('|')
+    .map((o) => o.trim().toLowerCase())
+    .filter((o) => PLAN_OPTIONS.has(o))
+  return {
+    format: m[1]?.toLowerCase() === '+json' ? 'json' : 'text',
+    for: params.get('for') || 'application/json',
+    options,
+  }
 }
 
 function parseRange(header: string | undefined): Options['range'] {

@@ -28,19 +28,30 @@ export function notFound(schema: string, name: string, keys: string[]) {
   )
 }
 
-const singleJsonArg = (f: FunctionDef) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb')
+const singleJsonArg = (f: FunctionDef) =>
+  f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb')
 
-export function chooseFunction(candidates: FunctionDef[], name: string, keys: string[]): { fn: FunctionDef; whole: boolean } {
+export function chooseFunction(
+  candidates: FunctionDef[],
+  name: string,
+  keys: string[],
+): { fn: FunctionDef; whole: boolean } {
   const schema = candidates[0]?.schema ?? 'public'
   const fits = candidates.filter(
-    (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
+    (f) =>
+      keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
   )
   if (fits.length === 1) return { fn: fits[0], whole: false }
   if (fits.length > 1) {
     const exact = fits.filter((f) => f.args.length === keys.length)
     if (exact.length === 1) return { fn: exact[0], whole: false }
-    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${fits.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`, null,
-      'Try renaming the parameters or the function itself in the database so function overloading can be resolved')
+    throw new RestError(
+      300,
+      'PGRST203',
+      `Could not choose the best candidate function between: ${fits.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+      null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+    )
   }
   const whole = candidates.find(singleJsonArg)
   if (whole) return { fn: whole, whole: true }
@@ -55,7 +66,9 @@ function callSql(fn: FunctionDef, args: Args, whole: boolean, params: Params): {
   if (keys.length === 0) return { from: '', call: `${name}()` }
   const p = params.add(JSON.stringify(args))
   const types = keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')
-  const named = keys.map((k) => `${fn.args.find((a) => a.name === k)!.mode === 'variadic' ? 'variadic ' : ''}${ident(k)} := _a.${ident(k)}`)
+  const named = keys.map(
+    (k) => `${fn.args.find((a) => a.name === k)!.mode === 'variadic' ? 'variadic ' : ''}${ident(k)} := _a.${ident(k)}`,
+  )
   return { from: `json_to_record(${p}::json) as _a(${types})`, call: `${name}(${named.join(', ')})` }
 }
 
@@ -90,18 +103,30 @@ export async function runRpc(
     return { status: 204, headers: {} }
   }
   if (fn.shape === 'scalar' && !fn.returnsSet) {
-    const r = await tx.query<{ body: string | null }>(`select to_json(${call})::text as body${fromClause}`, params.values)
+    const r = await tx.query<{ body: string | null }>(
+      `select to_json(${call})::text as body${fromClause}`,
+      params.values,
+    )
     // PostgREST answers a scalar call as a one-row result: Content-Range 0-0/*, or 0-0/1 when a count is asked
     // (supabase-js then reports count 1), and HEAD gets the headers without the value.
-    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-range': contentRange(0, 1, opts.count ? 1 : null) }
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-range': contentRange(0, 1, opts.count ? 1 : null),
+    }
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : (r.rows[0]?.body ?? 'null') }
   }
   if (fn.shape === 'scalar') {
     const lateral = from ? `${from}, lateral ` : ''
-    const r = await tx.query<{ body: string; page: number }>(`select coalesce(json_agg(_r.v), '[]')::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`, params.values)
+    const r = await tx.query<{ body: string; page: number }>(
+      `select coalesce(json_agg(_r.v), '[]')::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
+      params.values,
+    )
     const page = Number(r.rows[0].page)
     // Every row is returned, so the count is the page (planned and estimated included).
-    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-range': contentRange(0, page, opts.count ? page : null) }
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-range': contentRange(0, page, opts.count ? page : null),
+    }
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : r.rows[0].body }
   }
   const table = fn.table ? schema.tables.get(fn.table) : undefined
@@ -115,7 +140,16 @@ export async function runRpc(
   }
   const source = `(select _f.* from ${from ? `${from}, lateral ` : ''}${call} as _f)`
   const bag = readQuery(req.query, isGet ? argNames : new Set())
-  const node = planRead({ schema, table: pseudo, source, items: parseSelect(req.query.get('select')), bag, params, aliases: new Aliases(), aggregates: run.aggregates })
+  const node = planRead({
+    schema,
+    table: pseudo,
+    source,
+    items: parseSelect(req.query.get('select')),
+    bag,
+    params,
+    aliases: new Aliases(),
+    aggregates: run.aggregates,
+  })
   const root = bag.get('')
   const offset = root?.offset ?? opts.range?.offset ?? 0
   if (node.offset === undefined && opts.range) node.offset = opts.range.offset
@@ -124,7 +158,9 @@ export async function runRpc(
   const result = await runRead(tx, node, params, { count: opts.count, maxRows: run.maxRows, csv: opts.csv })
   if (!fn.returnsSet && !opts.single) {
     const rows = JSON.parse(result.body) as unknown[]
-    const answer = json(200, rows[0] ?? null, { 'content-range': contentRange(0, result.page, opts.count ? result.page : null) })
+    const answer = json(200, rows[0] ?? null, {
+      'content-range': contentRange(0, result.page, opts.count ? result.page : null),
+    })
     return req.method === 'HEAD' ? { ...answer, body: undefined } : answer
   }
   return readResponse(result, opts, offset, req.method === 'HEAD')

@@ -114,8 +114,27 @@ left join pg_namespace rtn on rtn.oid = rtc.relnamespace
 where n.nspname = any($1::text[]) and p.prokind = 'f'
   and rt.typname not in ('trigger', 'event_trigger', 'internal', 'language_handler', 'fdw_handler', 'index_am_handler', 'table_am_handler')`
 
-type TableRow = { schema: string; oid: string | number; table: string; kind: string; attnum: number; column: string; type: string; nullable: boolean; has_default: boolean }
-type ConstraintRow = { name: string; type: string; schema: string; table: string; ref_schema: string | null; ref_table: string | null; columns: string[]; ref_columns: string[] }
+type TableRow = {
+  schema: string
+  oid: string | number
+  table: string
+  kind: string
+  attnum: number
+  column: string
+  type: string
+  nullable: boolean
+  has_default: boolean
+}
+type ConstraintRow = {
+  name: string
+  type: string
+  schema: string
+  table: string
+  ref_schema: string | null
+  ref_table: string | null
+  columns: string[]
+  ref_columns: string[]
+}
 type ViewRow = { schema: string; view: string; action: string }
 type RawArg = { name: string; type: string; mode: string }
 type FunctionRow = {
@@ -138,7 +157,9 @@ const asJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v)
 
 /** Loads every schema in `schemas` (the `[api] schemas` of config.toml) in four catalog queries. */
 export async function loadSchemaCaches(db: Queryable, schemas: string[]): Promise<Map<string, SchemaCache>> {
-  const caches = new Map<string, SchemaCache>(schemas.map((s) => [s, { schema: s, tables: new Map(), foreignKeys: [], functions: new Map() }]))
+  const caches = new Map<string, SchemaCache>(
+    schemas.map((s) => [s, { schema: s, tables: new Map(), foreignKeys: [], functions: new Map() }]),
+  )
   // An array literal, so both drivers bind it the same way.
   const list = `{${schemas.map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`).join(',')}}`
   const [tableRows, constraintRows, viewRows, functionRows] = await Promise.all([
@@ -154,7 +175,14 @@ export async function loadSchemaCaches(db: Queryable, schemas: string[]): Promis
     const cache = caches.get(r.schema)!
     let t = cache.tables.get(r.table)
     if (!t) {
-      t = { schema: r.schema, name: r.table, kind: r.kind === 'r' || r.kind === 'p' ? 'table' : 'view', columns: new Map(), primaryKey: [], uniqueKeys: [] }
+      t = {
+        schema: r.schema,
+        name: r.table,
+        kind: r.kind === 'r' || r.kind === 'p' ? 'table' : 'view',
+        columns: new Map(),
+        primaryKey: [],
+        uniqueKeys: [],
+      }
       cache.tables.set(r.table, t)
     }
     t.columns.set(r.column, { name: r.column, type: r.type, nullable: r.nullable, hasDefault: r.has_default })
@@ -168,7 +196,15 @@ export async function loadSchemaCaches(db: Queryable, schemas: string[]): Promis
     if (r.type === 'f') {
       // Relationships stay within one schema, as each profile is its own API.
       if (r.ref_table && r.ref_schema === r.schema) {
-        cache.foreignKeys.push({ name: r.name, table: r.table, columns: r.columns, refTable: r.ref_table, refColumns: r.ref_columns, tableIsView: false, refIsView: false })
+        cache.foreignKeys.push({
+          name: r.name,
+          table: r.table,
+          columns: r.columns,
+          refTable: r.ref_table,
+          refColumns: r.ref_columns,
+          tableIsView: false,
+          refIsView: false,
+        })
       }
     } else if (t) {
       if (r.type === 'p') t.primaryKey = r.columns
@@ -190,7 +226,11 @@ const TARGET_ENTRY = /:resno (\d+) :resname (\S+) :ressortgroupref \d+ :resorigt
  * Gives a view the keys and foreign keys of its base table for the columns it exposes unchanged, as
  * PostgREST does, so `view?select=*,other(*)` embeds like the table would.
  */
-function addViewKeys(cache: SchemaCache, row: ViewRow, byOid: Map<string, { schema: string; table: string; columns: Map<number, string> }>) {
+function addViewKeys(
+  cache: SchemaCache,
+  row: ViewRow,
+  byOid: Map<string, { schema: string; table: string; columns: Map<number, string> }>,
+) {
   const view = cache.tables.get(row.view)
   if (!view) return
   const viewColumns = [...view.columns.keys()]
@@ -241,7 +281,12 @@ function toFunctionDef(r: FunctionRow): FunctionDef {
     mode: a.mode === 'v' ? 'variadic' : 'in',
     hasDefault: i >= firstDefault,
   }))
-  const toColumn = (c: { name: string; type: string }): Column => ({ name: c.name, type: c.type, nullable: true, hasDefault: false })
+  const toColumn = (c: { name: string; type: string }): Column => ({
+    name: c.name,
+    type: c.type,
+    nullable: true,
+    hasDefault: false,
+  })
   let shape: FunctionDef['shape'] = 'scalar'
   let columns: Column[] = []
   if (r.return_type === 'void') shape = 'void'
@@ -252,7 +297,8 @@ function toFunctionDef(r: FunctionRow): FunctionDef {
     shape = 'composite'
     columns = asJson<{ name: string; type: string }[]>(r.ret_columns).map(toColumn)
   }
-  const rowOf = r.first_arg_table && args.length >= 1 && args.slice(1).every((a) => a.hasDefault) ? r.first_arg_table : undefined
+  const rowOf =
+    r.first_arg_table && args.length >= 1 && args.slice(1).every((a) => a.hasDefault) ? r.first_arg_table : undefined
   return {
     schema: r.schema,
     name: r.name,
@@ -270,5 +316,9 @@ function toFunctionDef(r: FunctionRow): FunctionDef {
 
 /** Functions taking a row of `table` that return a scalar: columns computed on read (`select=full_name`). */
 export function computedField(s: SchemaCache, table: Table, name: string): FunctionDef | undefined {
-  return s.functions.get(name)?.find((f) => f.rowOf === table.name && !f.returnsSet && f.shape !== 'void' && !(f.shape === 'composite' && f.table))
+  return s.functions
+    .get(name)
+    ?.find(
+      (f) => f.rowOf === table.name && !f.returnsSet && f.shape !== 'void' && !(f.shape === 'composite' && f.table),
+    )
 }

@@ -54,7 +54,8 @@ function parseItem(part: string, raw: string): SelectItem {
   const count = COUNT.exec(rest)
   if (count && !spread) return { kind: 'count', alias, cast: count[1] }
   const open = rest.indexOf('(')
-  if (open >= 0 && rest.endsWith(')') && EMBED_HEAD.test(rest.slice(0, open))) return parseEmbed(rest, open, alias, spread, raw)
+  if (open >= 0 && rest.endsWith(')') && EMBED_HEAD.test(rest.slice(0, open)))
+    return parseEmbed(rest, open, alias, spread, raw)
   if (spread) throw fail('only embedded resources can be spread')
   const { field, rest: afterField } = parseField(rest)
   const tail = TAIL.exec(afterField)

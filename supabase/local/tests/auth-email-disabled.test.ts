@@ -22,10 +22,21 @@ describe('email provider off', () => {
       message: 'Email signups are disabled',
     })
     const logins = { code: 'email_provider_disabled', message: 'Email logins are disabled' }
-    expect((await client.auth.signInWithPassword({ email: 'off@example.test', password: 'password-123' })).error).toMatchObject({ status: 422, ...logins })
-    expect((await client.auth.signInWithOtp({ email: 'off@example.test' })).error).toMatchObject({ status: 422, ...logins })
-    expect((await client.auth.resetPasswordForEmail('off@example.test')).error).toMatchObject({ status: 400, ...logins })
-    expect((await client.auth.resend({ type: 'signup', email: 'off@example.test' })).error).toMatchObject({ status: 400, ...logins })
+    expect(
+      (await client.auth.signInWithPassword({ email: 'off@example.test', password: 'password-123' })).error,
+    ).toMatchObject({ status: 422, ...logins })
+    expect((await client.auth.signInWithOtp({ email: 'off@example.test' })).error).toMatchObject({
+      status: 422,
+      ...logins,
+    })
+    expect((await client.auth.resetPasswordForEmail('off@example.test')).error).toMatchObject({
+      status: 400,
+      ...logins,
+    })
+    expect((await client.auth.resend({ type: 'signup', email: 'off@example.test' })).error).toMatchObject({
+      status: 400,
+      ...logins,
+    })
   })
 
   it('says so in /settings', async () => {

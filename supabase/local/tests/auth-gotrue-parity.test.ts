@@ -23,7 +23,13 @@ beforeAll(async () => {
         enable_signup: true,
         enable_confirmations: true,
         max_frequency: '0s',
-        test_otp: { '15550101': '123456', '15550102': '654321', '15550103': '111111', '15550104': '222222', '15550105': '333333' },
+        test_otp: {
+          '15550101': '123456',
+          '15550102': '654321',
+          '15550103': '111111',
+          '15550104': '222222',
+          '15550105': '333333',
+        },
       },
     },
   })
@@ -96,7 +102,11 @@ describe('admin create', () => {
     expect(byPhone.data.user).toMatchObject({ phone: '15550200', email: '', app_metadata: { provider: 'phone' } })
     expect(byPhone.data.user?.phone_confirmed_at).toBeTruthy()
     const both = await admin.createUser({ email: 'both@example.test', phone: '15550201' })
-    expect(both.data.user).toMatchObject({ email: 'both@example.test', phone: '15550201', app_metadata: { providers: ['email', 'phone'] } })
+    expect(both.data.user).toMatchObject({
+      email: 'both@example.test',
+      phone: '15550201',
+      app_metadata: { providers: ['email', 'phone'] },
+    })
     expect((await admin.createUser({ password: 'password-123' })).error).toMatchObject({
       status: 400,
       code: 'validation_failed',
@@ -144,7 +154,13 @@ describe('GET /settings tells what the backend does', () => {
       saml_enabled: false,
       passkeys_enabled: false,
     })
-    expect(body.external).toMatchObject({ email: true, phone: false, anonymous_users: false, google: false, github: false })
+    expect(body.external).toMatchObject({
+      email: true,
+      phone: false,
+      anonymous_users: false,
+      google: false,
+      github: false,
+    })
   })
 
   it('reports anonymous sign-ins on when config.toml turns them on', async () => {
@@ -157,7 +173,11 @@ describe("GoTrue's answers for features that are off", () => {
   it('anonymous sign-in: 422 anonymous_provider_disabled', async () => {
     const { data, error } = await backend.client().auth.signInAnonymously()
     expect(data.session).toBeNull()
-    expect(error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' })
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'anonymous_provider_disabled',
+      message: 'Anonymous sign-ins are disabled',
+    })
   })
 
   it('SAML SSO: 404 saml_provider_disabled', async () => {
@@ -168,7 +188,11 @@ describe("GoTrue's answers for features that are off", () => {
   it('identity linking and unlinking: 404 manual_linking_disabled for a signed-in user, 403 bad_jwt for the anon key', async () => {
     const { client, user } = await signedInUser(backend, 'linker@example.test')
     const linked = await client.auth.linkIdentity({ provider: 'github' })
-    expect(linked.error).toMatchObject({ status: 404, code: 'manual_linking_disabled', message: 'Manual linking is disabled' })
+    expect(linked.error).toMatchObject({
+      status: 404,
+      code: 'manual_linking_disabled',
+      message: 'Manual linking is disabled',
+    })
     const unlinked = await client.auth.unlinkIdentity(user.identities![0]!)
     expect(unlinked.error).toMatchObject({ status: 404, code: 'manual_linking_disabled' })
     const anon = await raw(backend, 'GET', '/user/identities/authorize?provider=github')
@@ -191,7 +215,10 @@ describe("GoTrue's answers for features that are off", () => {
 
   it('Web3 sign-in: 422 web3_provider_disabled', async () => {
     const res = await raw(backend, 'POST', '/token?grant_type=web3', { chain: 'solana', message: 'm', signature: 's' })
-    expect(res).toMatchObject({ status: 422, body: { error_code: 'web3_provider_disabled', msg: 'Web3 provider is disabled' } })
+    expect(res).toMatchObject({
+      status: 422,
+      body: { error_code: 'web3_provider_disabled', msg: 'Web3 provider is disabled' },
+    })
   })
 
   it('OAuth: 400 "Unsupported provider" for a known provider that is off and for an unknown one', async () => {
@@ -214,7 +241,10 @@ describe("GoTrue's answers for features that are off", () => {
       status: 404,
       body: { error_code: 'feature_disabled', msg: 'OAuth server is disabled' },
     })
-    expect(await raw(backend, 'GET', '/admin/oauth/clients')).toMatchObject({ status: 403, body: { error_code: 'not_admin' } })
+    expect(await raw(backend, 'GET', '/admin/oauth/clients')).toMatchObject({
+      status: 403,
+      body: { error_code: 'not_admin' },
+    })
     const asAdmin = await fetch(`${backend.apiUrl}/auth/v1/admin/oauth/clients`, {
       headers: { apikey: backend.serviceRoleKey, authorization: `Bearer ${backend.serviceRoleKey}` },
     })
@@ -300,14 +330,22 @@ describe('phone sign-up and sign-in with [auth.sms.test_otp]', () => {
     expect(error).toMatchObject({ status: 400, code: 'sms_send_failed' })
     expect(error?.message).toContain('[auth.sms.test_otp]')
     const malformed = await anonymous.client().auth.signInWithOtp({ phone: 'call me' })
-    expect(malformed.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Invalid phone number format (E.164 required)' })
+    expect(malformed.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Invalid phone number format (E.164 required)',
+    })
   })
 })
 
 describe('passwords', () => {
   it('refuses more than 72 bytes with 400 validation_failed, before any other rule', async () => {
     const { error } = await backend.client().auth.signUp({ email: 'long@example.test', password: 'x'.repeat(73) })
-    expect(error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Password cannot be longer than 72 characters' })
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Password cannot be longer than 72 characters',
+    })
   })
 
   it('applies password_requirements: 422 weak_password with reason characters and the sets named', async () => {

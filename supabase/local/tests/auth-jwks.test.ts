@@ -20,7 +20,12 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'growletter-keys-'))
   const { privateKey } = await generateKeyPair('ES256', { extractable: true })
   const file = path.join(dir, 'signing_keys.json')
-  await writeFile(file, JSON.stringify([{ ...(await exportJWK(privateKey)), kid: KID, alg: 'ES256', use: 'sig', key_ops: ['sign', 'verify'], ext: true }]))
+  await writeFile(
+    file,
+    JSON.stringify([
+      { ...(await exportJWK(privateKey)), kid: KID, alg: 'ES256', use: 'sig', key_ops: ['sign', 'verify'], ext: true },
+    ]),
+  )
   // One after the other: on PostgreSQL both would create the cluster-wide API roles at once and collide.
   backend = await startAuthTestBackend({ auth: { signing_keys_path: file } })
   plain = await startAuthTestBackend()

@@ -144,7 +144,12 @@ describe('local checkout sessions', () => {
       db = await openDatabase({ loadDataDir: await initdbSnapshot() })
       // The webhook fails while the first backend runs: the paid session's event is still owed when it stops.
       const hook = await webhook([500])
-      const options = { pageBaseUrl: 'http://x/checkout', webhookUrl: hook.url, webhookSecret: SECRET, retryDelaysMs: [60_000] }
+      const options = {
+        pageBaseUrl: 'http://x/checkout',
+        webhookUrl: hook.url,
+        webhookSecret: SECRET,
+        retryDelaysMs: [60_000],
+      }
       const first = createCheckoutSessions({ ...options, store: await databaseStore(db), log: () => {} })
       sessions = first
       const paid = await first.create(params(), 'key-restart')

@@ -16,7 +16,12 @@ import { writeEnvLocal } from '../config'
 import type { Handler } from '../context'
 import { openDatabase, type Db } from '../db/database'
 import { initdbSnapshot } from '../db/snapshot'
-import { connectWebhookSecret, createConnectHandler, LOCAL_STRIPE_CONNECT_WEBHOOK_SECRET, withConnect } from '../connect/index'
+import {
+  connectWebhookSecret,
+  createConnectHandler,
+  LOCAL_STRIPE_CONNECT_WEBHOOK_SECRET,
+  withConnect,
+} from '../connect/index'
 import { createGateway } from '../gateway'
 import { engines, postgresDatabase } from './rest-fixture'
 import { startBackend } from '../server'
@@ -33,7 +38,15 @@ const until = async (check: () => boolean) => {
 
 const servers: http.Server[] = []
 const closeAll = async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve) })))
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((resolve) => {
+          s.closeAllConnections()
+          s.close(resolve)
+        }),
+    ),
+  )
 }
 
 async function listen(server: http.Server): Promise<string> {
@@ -52,7 +65,10 @@ async function webhook(statuses: number[] = []) {
       req.on('end', () => {
         const signature = String(req.headers['stripe-signature'])
         try {
-          received.push({ event: verifier.webhooks.constructEvent(Buffer.concat(chunks), signature, SECRET), signature })
+          received.push({
+            event: verifier.webhooks.constructEvent(Buffer.concat(chunks), signature, SECRET),
+            signature,
+          })
         } catch {
           res.writeHead(400).end('bad signature')
           return
@@ -61,7 +77,11 @@ async function webhook(statuses: number[] = []) {
       })
     }),
   )
-  return { url: `${url}/functions/v1/connect-webhook`, received, of: (type: string) => received.filter((r) => r.event.type === type).map((r) => r.event) }
+  return {
+    url: `${url}/functions/v1/connect-webhook`,
+    received,
+    of: (type: string) => received.filter((r) => r.event.type === type).map((r) => r.event),
+  }
 }
 
 /** The stand-in behind the real gateway (its /checkout route), as the backend mounts it. */
@@ -71,7 +91,12 @@ async function standIn(options: { webhookUrl: string; db?: Db; retryDelaysMs?: n
   // The handler needs the bound URL, the server needs the handler: it is mounted once made, before any request.
   const mounted: { connect?: Handler } = {}
   const gateway = createGateway({
-    routes: () => ({ auth: notHere, rest: notHere, functions: notHere, checkout: withConnect(checkout, mounted.connect!) }),
+    routes: () => ({
+      auth: notHere,
+      rest: notHere,
+      functions: notHere,
+      checkout: withConnect(checkout, mounted.connect!),
+    }),
   })
   const apiUrl = await listen(http.createServer(gateway))
   const connect = createConnectHandler({ apiUrl, webhookSecret: SECRET, log: () => {}, ...options })
@@ -166,7 +191,9 @@ describe('local Stripe Connect stand-in', () => {
       requirements: { disabled_reason: 'requirements.past_due' },
     })
     expect(account.id).toMatch(/^acct_[A-Za-z0-9]+$/)
-    expect(account.requirements?.currently_due).toEqual(expect.arrayContaining(['external_account', 'tos_acceptance.date']))
+    expect(account.requirements?.currently_due).toEqual(
+      expect.arrayContaining(['external_account', 'tos_acceptance.date']),
+    )
     expect(await stripe.accounts.retrieve(account.id)).toEqual(account)
 
     const unknown = await caught(stripe.accounts.retrieve('acct_doesnotexist'))
@@ -194,9 +221,25 @@ describe('local Stripe Connect stand-in', () => {
     )
     expect(noReturn).toMatchObject({ code: 'parameter_missing', param: 'return_url' })
     expect(
-      await caught(stripe.accountLinks.create({ account: 'acct_nobody', refresh_url: REFRESH_URL, return_url: RETURN_URL, type: 'account_onboarding' })),
+      await caught(
+        stripe.accountLinks.create({
+          account: 'acct_nobody',
+          refresh_url: REFRESH_URL,
+          return_url: RETURN_URL,
+          type: 'account_onboarding',
+        }),
+      ),
     ).toMatchObject({ code: 'resource_missing', statusCode: 404 })
-    expect(await caught(stripe.accountLinks.create({ account: account.id, type: 'account_update', refresh_url: REFRESH_URL, return_url: RETURN_URL }))).toMatchObject({ param: 'type' })
+    expect(
+      await caught(
+        stripe.accountLinks.create({
+          account: account.id,
+          type: 'account_update',
+          refresh_url: REFRESH_URL,
+          return_url: RETURN_URL,
+        }),
+      ),
+    ).toMatchObject({ param: 'type' })
   })
 
   it('"Finish onboarding" enables payouts, tells the webhook (signed) before sending the browser back, and uses the link up', async () => {
@@ -227,7 +270,13 @@ describe('local Stripe Connect stand-in', () => {
       account: account.id,
       livemode: false,
       data: {
-        object: { id: account.id, details_submitted: true, payouts_enabled: true, capabilities: { transfers: 'active' }, requirements: { currently_due: [], past_due: [], disabled_reason: null } },
+        object: {
+          id: account.id,
+          details_submitted: true,
+          payouts_enabled: true,
+          capabilities: { transfers: 'active' },
+          requirements: { currently_due: [], past_due: [], disabled_reason: null },
+        },
         previous_attributes: { details_submitted: false, payouts_enabled: false },
       },
     })
@@ -252,21 +301,37 @@ describe('local Stripe Connect stand-in', () => {
     expect(hook.of('account.updated')).toMatchObject([
       {
         account: account.id,
-        data: { object: { payouts_enabled: false, charges_enabled: false, capabilities: { transfers: 'inactive' }, requirements: { disabled_reason: 'rejected.other' } } },
+        data: {
+          object: {
+            payouts_enabled: false,
+            charges_enabled: false,
+            capabilities: { transfers: 'inactive' },
+            requirements: { disabled_reason: 'rejected.other' },
+          },
+        },
       },
     ])
 
-    const refused = await caught(stripe.transfers.create({ amount: 5000, currency: 'usd', destination: account.id }, { idempotencyKey: 'payout-rejected' }))
+    const refused = await caught(
+      stripe.transfers.create(
+        { amount: 5000, currency: 'usd', destination: account.id },
+        { idempotencyKey: 'payout-rejected' },
+      ),
+    )
     expect(refused).toMatchObject({
       type: 'StripeInvalidRequestError',
       statusCode: 400,
       code: 'insufficient_capabilities_for_transfer',
       param: 'destination',
     })
-    expect(refused.message).toMatch(/destination account needs to have at least one of the following capabilities enabled: transfers/)
+    expect(refused.message).toMatch(
+      /destination account needs to have at least one of the following capabilities enabled: transfers/,
+    )
     // An account that never finished onboarding cannot receive one either.
     const fresh = await newAccount(stripe)
-    expect(await caught(stripe.transfers.create({ amount: 5000, currency: 'usd', destination: fresh.id }))).toMatchObject({
+    expect(
+      await caught(stripe.transfers.create({ amount: 5000, currency: 'usd', destination: fresh.id })),
+    ).toMatchObject({
       code: 'insufficient_capabilities_for_transfer',
     })
     expect(hook.of('transfer.created')).toEqual([])
@@ -274,7 +339,10 @@ describe('local Stripe Connect stand-in', () => {
     const again = await browser((await newLink(stripe, account.id)).url)
     expect(again.html).toContain('Rejected')
     await again.press('finish')
-    expect(await stripe.accounts.retrieve(account.id)).toMatchObject({ payouts_enabled: false, requirements: { disabled_reason: 'rejected.other' } })
+    expect(await stripe.accounts.retrieve(account.id)).toMatchObject({
+      payouts_enabled: false,
+      requirements: { disabled_reason: 'rejected.other' },
+    })
   })
 
   it('sends an expired link to refresh_url', async () => {
@@ -304,7 +372,14 @@ describe('local Stripe Connect stand-in', () => {
       stripe.transfers.create(params, { idempotencyKey: 'payout-1' }),
       stripe.transfers.create(params, { idempotencyKey: 'payout-1' }),
     ])
-    expect(first).toMatchObject({ object: 'transfer', amount: 5000, currency: 'usd', destination: account.id, metadata: { payout_id: 'payout-1' }, reversed: false })
+    expect(first).toMatchObject({
+      object: 'transfer',
+      amount: 5000,
+      currency: 'usd',
+      destination: account.id,
+      metadata: { payout_id: 'payout-1' },
+      reversed: false,
+    })
     expect(first.id).toMatch(/^tr_[A-Za-z0-9]+$/)
     expect(concurrent.id).toBe(first.id)
     const retried = await stripe.transfers.create(params, { idempotencyKey: 'payout-1' })
@@ -312,29 +387,56 @@ describe('local Stripe Connect stand-in', () => {
     // Stripe marks an answer given again: the same request sent by hand, in another parameter order.
     const replay = await fetch(`${apiUrl}/checkout/v1/transfers`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sk_test_by_hand', 'idempotency-key': 'payout-1', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ 'metadata[payout_id]': 'payout-1', destination: account.id, currency: 'usd', amount: '5000' }),
+      headers: {
+        authorization: 'Bearer sk_test_by_hand',
+        'idempotency-key': 'payout-1',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        'metadata[payout_id]': 'payout-1',
+        destination: account.id,
+        currency: 'usd',
+        amount: '5000',
+      }),
     })
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(((await replay.json()) as { id: string }).id).toBe(first.id)
-    expect(await caught(stripe.transfers.create({ ...params, amount: 9999 }, { idempotencyKey: 'payout-1' }))).toMatchObject({
+    expect(
+      await caught(stripe.transfers.create({ ...params, amount: 9999 }, { idempotencyKey: 'payout-1' })),
+    ).toMatchObject({
       type: 'StripeIdempotencyError',
     })
     const second = await stripe.transfers.create({ ...params, amount: 2500 }, { idempotencyKey: 'payout-2' })
     expect(second.id).not.toBe(first.id)
     expect(await stripe.transfers.retrieve(first.id)).toEqual(expect.objectContaining({ id: first.id, amount: 5000 }))
-    expect(await caught(stripe.transfers.retrieve('tr_nothing'))).toMatchObject({ statusCode: 404, code: 'resource_missing' })
+    expect(await caught(stripe.transfers.retrieve('tr_nothing'))).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    })
 
     await until(() => hook.of('transfer.created').length >= 2)
-    await vi.waitFor(() => expect(hook.of('transfer.created').map((e) => (e.data.object as Stripe.Transfer).id).sort()).toEqual([first.id, second.id].sort()))
+    await vi.waitFor(() =>
+      expect(
+        hook
+          .of('transfer.created')
+          .map((e) => (e.data.object as Stripe.Transfer).id)
+          .sort(),
+      ).toEqual([first.id, second.id].sort()),
+    )
     const created = hook.of('transfer.created').find((e) => (e.data.object as Stripe.Transfer).id === first.id)
     // A platform event (no `account`), naming the request that made it, as Stripe's do.
     expect(created).not.toHaveProperty('account')
     expect(created?.request).toMatchObject({ idempotency_key: 'payout-1' })
 
-    expect(await caught(stripe.transfers.create({ amount: 0, currency: 'usd', destination: account.id }))).toMatchObject({ param: 'amount' })
-    expect(await caught(stripe.transfers.create({ amount: 100, currency: 'eur', destination: account.id }))).toMatchObject({ param: 'currency' })
-    expect(await caught(stripe.transfers.create({ amount: 100, currency: 'usd', destination: 'acct_nobody' }))).toMatchObject({ code: 'resource_missing', param: 'destination' })
+    expect(
+      await caught(stripe.transfers.create({ amount: 0, currency: 'usd', destination: account.id })),
+    ).toMatchObject({ param: 'amount' })
+    expect(
+      await caught(stripe.transfers.create({ amount: 100, currency: 'eur', destination: account.id })),
+    ).toMatchObject({ param: 'currency' })
+    expect(
+      await caught(stripe.transfers.create({ amount: 100, currency: 'usd', destination: 'acct_nobody' })),
+    ).toMatchObject({ code: 'resource_missing', param: 'destination' })
   })
 
   it('retries an event the webhook did not accept, signing each attempt anew, until it answers 2xx', async () => {
@@ -371,20 +473,43 @@ describe('local Stripe Connect stand-in', () => {
       const account = await newAccount(first.stripe)
       const link = await newLink(first.stripe, account.id)
       await (await browser(link.url)).press('finish')
-      const transfer = await first.stripe.transfers.create({ amount: 5000, currency: 'usd', destination: account.id }, { idempotencyKey: 'payout-restart' })
+      const transfer = await first.stripe.transfers.create(
+        { amount: 5000, currency: 'usd', destination: account.id },
+        { idempotencyKey: 'payout-restart' },
+      )
       await until(() => hook.received.length >= 2)
       first.handler.close()
 
       // The next start: the retries a minute away fell due while it was down, so they go at once.
-      await db.exec(`update local_checkout.connect_deliveries set next_attempt_at = now() - interval '1 second' where state = 'pending'`)
+      await db.exec(
+        `update local_checkout.connect_deliveries set next_attempt_at = now() - interval '1 second' where state = 'pending'`,
+      )
       const second = await standIn({ webhookUrl: hook.url, db, retryDelaysMs: [60_000] })
       close = second.handler.close
       await until(() => hook.received.length >= 4)
-      expect(hook.received.map((r) => r.event.type).sort()).toEqual(['account.updated', 'account.updated', 'transfer.created', 'transfer.created'])
+      expect(hook.received.map((r) => r.event.type).sort()).toEqual([
+        'account.updated',
+        'account.updated',
+        'transfer.created',
+        'transfer.created',
+      ])
       expect(new Set(hook.received.map((r) => r.event.id)).size).toBe(2)
-      expect(await second.stripe.accounts.retrieve(account.id)).toMatchObject({ payouts_enabled: true, details_submitted: true })
-      expect(await second.stripe.transfers.retrieve(transfer.id)).toMatchObject({ amount: 5000, destination: account.id })
-      expect((await second.stripe.transfers.create({ amount: 5000, currency: 'usd', destination: account.id }, { idempotencyKey: 'payout-restart' })).id).toBe(transfer.id)
+      expect(await second.stripe.accounts.retrieve(account.id)).toMatchObject({
+        payouts_enabled: true,
+        details_submitted: true,
+      })
+      expect(await second.stripe.transfers.retrieve(transfer.id)).toMatchObject({
+        amount: 5000,
+        destination: account.id,
+      })
+      expect(
+        (
+          await second.stripe.transfers.create(
+            { amount: 5000, currency: 'usd', destination: account.id },
+            { idempotencyKey: 'payout-restart' },
+          )
+        ).id,
+      ).toBe(transfer.id)
       const reopened = await fetch(link.url.replace(first.apiUrl, second.apiUrl), { redirect: 'manual' })
       expect(reopened.headers.get('location')).toBe(REFRESH_URL)
       // Delivered: nothing is owed any more, so a third start sends nothing again.
@@ -429,6 +554,9 @@ describe('the backend runs the Connect stand-in', () => {
     expect(link.url.startsWith(`${backend.apiUrl}/checkout/connect/${account.id}/`)).toBe(true)
     expect((await fetch(link.url)).status).toBe(200)
     // The checkout's own API still answers there.
-    expect(await caught(stripe.checkout.sessions.retrieve('cs_test_nothing'))).toMatchObject({ statusCode: 404, message: "No such checkout.session: 'cs_test_nothing'" })
+    expect(await caught(stripe.checkout.sessions.retrieve('cs_test_nothing'))).toMatchObject({
+      statusCode: 404,
+      message: "No such checkout.session: 'cs_test_nothing'",
+    })
   })
 })

@@ -27,14 +27,21 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
   beforeAll(async () => {
     backend = await startTestBackend(engine, SETUP, { cron: false })
     // The migrations may already have installed them; `create extension if not exists` is idempotent.
-    await backend.db.exec(withLocalExtensions('create extension if not exists pg_cron with schema pg_catalog;\ncreate extension if not exists "pg_net" with schema extensions;'))
+    await backend.db.exec(
+      withLocalExtensions(
+        'create extension if not exists pg_cron with schema pg_catalog;\ncreate extension if not exists "pg_net" with schema extensions;',
+      ),
+    )
     receiver = http.createServer((req, res) => {
       let body = ''
       req.on('data', (c: Buffer) => (body += c.toString()))
       req.on('end', () => {
         received.push({ method: req.method!, url: req.url!, headers: req.headers, body })
         if (req.url?.startsWith('/slow')) return // never answers: the request times out
-        res.writeHead(req.url?.startsWith('/missing') ? 404 : 200, { 'content-type': 'application/json', 'x-probe': 'yes' })
+        res.writeHead(req.url?.startsWith('/missing') ? 404 : 200, {
+          'content-type': 'application/json',
+          'x-probe': 'yes',
+        })
         res.end(JSON.stringify({ ok: true, echo: body }))
       })
     })
@@ -49,7 +56,8 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
     await backend?.close()
   })
 
-  const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await backend.db.query<T>(sql, params)).rows
+  const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    (await backend.db.query<T>(sql, params)).rows
   const errorOf = async (sql: string) => {
     try {
       await backend.db.query(sql)
@@ -71,11 +79,18 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
     )
     expect(columns).toEqual([
       { table_name: 'job', cols: 'jobid,schedule,command,nodename,nodeport,database,username,active,jobname' },
-      { table_name: 'job_run_details', cols: 'jobid,runid,job_pid,database,username,command,status,return_message,start_time,end_time' },
+      {
+        table_name: 'job_run_details',
+        cols: 'jobid,runid,job_pid,database,username,command,status,return_message,start_time,end_time',
+      },
     ])
-    expect(await errorOf("select cron.schedule('bad', 'every minute', 'select 1')")).toBe('invalid schedule: every minute')
+    expect(await errorOf("select cron.schedule('bad', 'every minute', 'select 1')")).toBe(
+      'invalid schedule: every minute',
+    )
     expect(await errorOf("select cron.schedule('bad', '61 seconds', 'select 1')")).toBe('invalid schedule: 61 seconds')
-    expect(await errorOf("select cron.unschedule('no-such-job')")).toBe("could not find valid entry for job 'no-such-job'")
+    expect(await errorOf("select cron.unschedule('no-such-job')")).toBe(
+      "could not find valid entry for job 'no-such-job'",
+    )
   })
 
   it('schedules by name once (a second call updates the job), alters and unschedules it', async () => {
@@ -86,7 +101,9 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
       { schedule: '0 3 * * *', command: 'select 2', active: true },
     ])
     await q('select cron.alter_job($1, active => false)', [a!.id])
-    expect((await q<{ active: boolean }>("select active from cron.job where jobname = 'probe-upsert'"))[0]!.active).toBe(false)
+    expect(
+      (await q<{ active: boolean }>("select active from cron.job where jobname = 'probe-upsert'"))[0]!.active,
+    ).toBe(false)
     expect(await q("select cron.unschedule('probe-upsert') as ok")).toEqual([{ ok: true }])
     expect(await q("select 1 from cron.job where jobname = 'probe-upsert'")).toEqual([])
   })
@@ -145,17 +162,30 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
   })
 
   it('runs jobs on its own timer when the backend runs it', async () => {
-    await q("select cron.schedule('probe-timer', '1 seconds', $$insert into public.cron_probe (note) values ('timer')$$)")
-    const background = await startBackground({ db: backend.db, apiUrl: backend.apiUrl, serviceRoleKey: backend.serviceRoleKey, tickMs: 50 })
+    await q(
+      "select cron.schedule('probe-timer', '1 seconds', $$insert into public.cron_probe (note) values ('timer')$$)",
+    )
+    const background = await startBackground({
+      db: backend.db,
+      apiUrl: backend.apiUrl,
+      serviceRoleKey: backend.serviceRoleKey,
+      tickMs: 50,
+    })
     try {
       await expect
-        .poll(async () => (await q<{ n: number }>("select count(*)::int as n from public.cron_probe where note = 'timer'"))[0]!.n, { timeout: 5000 })
+        .poll(
+          async () =>
+            (await q<{ n: number }>("select count(*)::int as n from public.cron_probe where note = 'timer'"))[0]!.n,
+          { timeout: 5000 },
+        )
         .toBeGreaterThanOrEqual(2)
     } finally {
       await q("select cron.unschedule('probe-timer')")
       await background.close()
     }
-    const [job] = await q<{ jobid: string }>("select jobid from cron.job_run_details where command like '%''timer''%' limit 1")
+    const [job] = await q<{ jobid: string }>(
+      "select jobid from cron.job_run_details where command like '%''timer''%' limit 1",
+    )
     expect(job).toBeDefined()
   })
 
@@ -165,15 +195,20 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
          '{"Content-Type":"application/json","Authorization":"Bearer probe"}'::jsonb) as id`,
       [receiverUrl],
     )) as [{ id: string }]
-    const [{ id: getId }] = (await q<{ id: string }>(`select net.http_get($1 || '/missing') as id`, [receiverUrl])) as [{ id: string }]
+    const [{ id: getId }] = (await q<{ id: string }>(`select net.http_get($1 || '/missing') as id`, [receiverUrl])) as [
+      { id: string },
+    ]
     expect(await backend.cron.drainNet()).toBe(2)
     const post = received.find((r) => r.url.startsWith('/hook'))!
     expect(post).toMatchObject({ method: 'POST', url: '/hook?a=1%202', body: '{"hello": "world"}' })
     expect(post.headers.authorization).toBe('Bearer probe')
-    const [answer] = await q<{ status_code: number; content_type: string; content: string; timed_out: boolean; headers: Record<string, string> }>(
-      'select status_code, content_type, content, timed_out, headers from net._http_response where id = $1',
-      [id],
-    )
+    const [answer] = await q<{
+      status_code: number
+      content_type: string
+      content: string
+      timed_out: boolean
+      headers: Record<string, string>
+    }>('select status_code, content_type, content, timed_out, headers from net._http_response where id = $1', [id])
     expect(answer).toMatchObject({ status_code: 200, content_type: 'application/json', timed_out: false })
     expect(answer!.headers['x-probe']).toBe('yes')
     expect(JSON.parse(answer!.content)).toEqual({ ok: true, echo: '{"hello": "world"}' })
@@ -186,7 +221,9 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
       `select net.http_get($1 || '/slow', timeout_milliseconds => 200) as id`,
       [receiverUrl],
     )) as [{ id: string }]
-    const [{ id: refused }] = (await q<{ id: string }>(`select net.http_get('http://127.0.0.1:9/nothing-listens') as id`)) as [{ id: string }]
+    const [{ id: refused }] = (await q<{ id: string }>(
+      `select net.http_get('http://127.0.0.1:9/nothing-listens') as id`,
+    )) as [{ id: string }]
     await backend.db
       .transaction(async (tx) => {
         await tx.query(`select net.http_post($1 || '/rolled-back')`, [receiverUrl])
@@ -194,10 +231,16 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
       })
       .catch(() => {})
     await backend.cron.drainNet()
-    expect(await q('select timed_out, status_code, error_msg like $2 as msg from net._http_response where id = $1', [slow, 'Timeout of 200 ms reached%'])).toEqual([
-      { timed_out: true, status_code: null, msg: true },
-    ])
-    const [unreachable] = await q<{ timed_out: boolean; error_msg: string }>('select timed_out, error_msg from net._http_response where id = $1', [refused])
+    expect(
+      await q('select timed_out, status_code, error_msg like $2 as msg from net._http_response where id = $1', [
+        slow,
+        'Timeout of 200 ms reached%',
+      ]),
+    ).toEqual([{ timed_out: true, status_code: null, msg: true }])
+    const [unreachable] = await q<{ timed_out: boolean; error_msg: string }>(
+      'select timed_out, error_msg from net._http_response where id = $1',
+      [refused],
+    )
     expect(unreachable!.timed_out).toBe(false)
     expect(unreachable!.error_msg).toMatch(/fetch failed/)
     expect(received.some((r) => r.url.startsWith('/rolled-back'))).toBe(false)

@@ -49,7 +49,9 @@ for (const engine of engines) {
       try {
         // Concurrent, so they would share connections with the waiting write if it were pipelined with them.
         const others = await Promise.all([
-          ...Array.from({ length: 12 }, (_, i) => backend.fetch(`/rest/v1/gw_hol_items?select=name&id=eq.${i + 1}`).then((r) => r.status)),
+          ...Array.from({ length: 12 }, (_, i) =>
+            backend.fetch(`/rest/v1/gw_hol_items?select=name&id=eq.${i + 1}`).then((r) => r.status),
+          ),
           ...Array.from({ length: 12 }, (_, i) => patch(i + 2, 50).then((r) => r.status)),
         ])
         expect(others).toEqual([...Array(12).fill(200), ...Array(12).fill(204)])

@@ -107,7 +107,9 @@ describe('makeInitdbTemplate (a real PGlite initdb)', () => {
       const files = (await readdir(path.join(supabaseDir, 'migrations'))).filter((f) => f.endsWith('.sql'))
       expect(result.applied).toHaveLength(files.length)
       expect(result.batched).toBe(true)
-      const users = await db.query<{ n: number }>("select count(*)::int as n from auth.users where email = 'admin@growletter.test'")
+      const users = await db.query<{ n: number }>(
+        "select count(*)::int as n from auth.users where email = 'admin@growletter.test'",
+      )
       expect(users.rows[0]?.n).toBe(1)
     } finally {
       await db.close()
@@ -129,33 +131,60 @@ describe('migrate', () => {
 
   const write = (name: string, sql: string) => writeFile(path.join(dir, name), sql)
   const recorded = async () =>
-    (await db.query<{ version: string; name: string; statements: string[] }>(
-      'select version, name, statements from supabase_migrations.schema_migrations order by version',
-    )).rows
+    (
+      await db.query<{ version: string; name: string; statements: string[] }>(
+        'select version, name, statements from supabase_migrations.schema_migrations order by version',
+      )
+    ).rows
 
   it('applies pending migrations in order and records each one as written', async () => {
     await write('20990101000001_first.sql', 'create table public.m_first (id int primary key);')
     // No final semicolon and a trailing line comment without a newline: still its own statement.
-    await write('20990101000002_second.sql', "insert into public.m_first values (1), (2) -- two rows")
-    await write('20990101000003_third.sql', "create view public.m_count as select count(*)::int as n from public.m_first;\n-- it's done\n")
+    await write('20990101000002_second.sql', 'insert into public.m_first values (1), (2) -- two rows')
+    await write(
+      '20990101000003_third.sql',
+      "create view public.m_count as select count(*)::int as n from public.m_first;\n-- it's done\n",
+    )
     const result = await migrate(db, { seed: false, migrationsDir: dir })
-    expect(result.applied).toEqual(['20990101000001_first.sql', '20990101000002_second.sql', '20990101000003_third.sql'])
+    expect(result.applied).toEqual([
+      '20990101000001_first.sql',
+      '20990101000002_second.sql',
+      '20990101000003_third.sql',
+    ])
     expect(result.batched).toBe(true)
     expect((await db.query<{ n: number }>('select n from public.m_count')).rows[0]?.n).toBe(2)
     expect(await recorded()).toEqual([
       { version: '20990101000001', name: 'first', statements: ['create table public.m_first (id int primary key);'] },
-      { version: '20990101000002', name: 'second', statements: ['insert into public.m_first values (1), (2) -- two rows'] },
-      { version: '20990101000003', name: 'third', statements: ["create view public.m_count as select count(*)::int as n from public.m_first;\n-- it's done\n"] },
+      {
+        version: '20990101000002',
+        name: 'second',
+        statements: ['insert into public.m_first values (1), (2) -- two rows'],
+      },
+      {
+        version: '20990101000003',
+        name: 'third',
+        statements: ["create view public.m_count as select count(*)::int as n from public.m_first;\n-- it's done\n"],
+      },
     ])
     expect((await migrate(db, { seed: false, migrationsDir: dir })).applied).toEqual([])
   })
 
   it('a failing migration fails alone and by name; the ones before it stay applied, the ones after it wait', async () => {
     await write('20990101000004_fourth.sql', 'create table public.m_fourth (id int);')
-    await write('20990101000005_broken.sql', 'create table public.m_broken (id int);\nselect * from public.no_such_table;')
+    await write(
+      '20990101000005_broken.sql',
+      'create table public.m_broken (id int);\nselect * from public.no_such_table;',
+    )
     await write('20990101000006_sixth.sql', 'create table public.m_sixth (id int);')
-    await expect(migrate(db, { seed: false, migrationsDir: dir })).rejects.toThrow(/^Migration 20990101000005_broken\.sql failed: .*no_such_table/)
-    expect((await recorded()).map((r) => r.version)).toEqual(['20990101000001', '20990101000002', '20990101000003', '20990101000004'])
+    await expect(migrate(db, { seed: false, migrationsDir: dir })).rejects.toThrow(
+      /^Migration 20990101000005_broken\.sql failed: .*no_such_table/,
+    )
+    expect((await recorded()).map((r) => r.version)).toEqual([
+      '20990101000001',
+      '20990101000002',
+      '20990101000003',
+      '20990101000004',
+    ])
     const tables = await db.query<{ name: string }>(
       "select tablename as name from pg_tables where schemaname = 'public' and tablename like 'm\\_%' order by 1",
     )
@@ -168,7 +197,12 @@ describe('migrate', () => {
     await expect(migrate(db, { seed: false, migrationsDir: dir })).rejects.toThrow(
       /built from older migrations \(it recorded 20990101000001_first\.sql, the file is now 20990101000001_renamed\.sql\)\. Rebuild it from the current ones with `npm run db:reset`/,
     )
-    expect((await recorded()).map((r) => r.version)).toEqual(['20990101000001', '20990101000002', '20990101000003', '20990101000004'])
+    expect((await recorded()).map((r) => r.version)).toEqual([
+      '20990101000001',
+      '20990101000002',
+      '20990101000003',
+      '20990101000004',
+    ])
   })
 })
 
@@ -176,9 +210,14 @@ describe('ensureAuthSchema', () => {
   it('marks the database and skips the SQL while it is unchanged, and runs it again when the mark differs', async () => {
     const db = await openDatabase({ loadDataDir: await initdbSnapshot() })
     try {
-      await migrate(db, { seed: false, migrationsDir: path.join(scratch, 'no-migrations'), afterBootstrap: ensureAuthSchema })
+      await migrate(db, {
+        seed: false,
+        migrationsDir: path.join(scratch, 'no-migrations'),
+        afterBootstrap: ensureAuthSchema,
+      })
       const mark = async () =>
-        (await db.query<{ mark: string }>("select obj_description('auth.sessions'::regclass, 'pg_class') as mark")).rows[0]?.mark
+        (await db.query<{ mark: string }>("select obj_description('auth.sessions'::regclass, 'pg_class') as mark"))
+          .rows[0]?.mark
       expect(await mark()).toBe(AUTH_SCHEMA_MARK)
       // Unchanged: nothing runs, so a table dropped behind its back is not made again.
       await db.exec('drop table auth.otp_failures')
@@ -187,7 +226,9 @@ describe('ensureAuthSchema', () => {
       // Another version of the SQL (a different mark) runs it again.
       await db.exec("comment on table auth.sessions is 'growletter auth schema older'")
       await ensureAuthSchema(db)
-      expect((await db.query("select to_regclass('auth.otp_failures')::text as t")).rows[0]).toEqual({ t: 'auth.otp_failures' })
+      expect((await db.query("select to_regclass('auth.otp_failures')::text as t")).rows[0]).toEqual({
+        t: 'auth.otp_failures',
+      })
       expect(await mark()).toBe(AUTH_SCHEMA_MARK)
     } finally {
       await db.close()
@@ -197,9 +238,12 @@ describe('ensureAuthSchema', () => {
 
 describe('describeStartup', () => {
   it('names where a new database came from and its slower steps', () => {
-    expect(describeStartup({ origin: 'initdb-template', phases: { prepare: 12, open: 850, migrations: 700, seed: 600, database: 2200 } })).toBe(
-      "new database from npm install's initdb template: open 850 ms, migrations 700 ms, seed 600 ms",
-    )
+    expect(
+      describeStartup({
+        origin: 'initdb-template',
+        phases: { prepare: 12, open: 850, migrations: 700, seed: 600, database: 2200 },
+      }),
+    ).toBe("new database from npm install's initdb template: open 850 ms, migrations 700 ms, seed 600 ms")
     expect(describeStartup({ origin: 'existing', phases: { open: 20 } })).toBe('existing database')
   })
 })

@@ -56,7 +56,9 @@ async function countingProxy(target: URL) {
   return { url: url.toString(), count: () => readyForQuery, close: () => new Promise((r) => server.close(r)) }
 }
 
-async function open(engine: Engine): Promise<{ db: Db; close(): Promise<void>; proxy?: Awaited<ReturnType<typeof countingProxy>> }> {
+async function open(
+  engine: Engine,
+): Promise<{ db: Db; close(): Promise<void>; proxy?: Awaited<ReturnType<typeof countingProxy>> }> {
   if (engine === 'pglite') {
     const db = await openDatabase({ loadDataDir: await initdbSnapshot() })
     await db.exec(`create role anon nologin; create role authenticated nologin; ${SETUP}`)
@@ -95,7 +97,12 @@ describe.each(engines)('request transactions on %s', (engine) => {
   for (const oneStatement of [true, false]) {
     describe(oneStatement ? 'one statement' : 'several statements', () => {
       it('runs the statement as the request role, with its claims and headers', async () => {
-        const r = await withRequestContext(opened.db, asUser('user-1'), (tx) => tx.query<{ who: string }>('select tx_whoami() as who', [], { prepare: true }), { oneStatement })
+        const r = await withRequestContext(
+          opened.db,
+          asUser('user-1'),
+          (tx) => tx.query<{ who: string }>('select tx_whoami() as who', [], { prepare: true }),
+          { oneStatement },
+        )
         expect(r.rows[0]!.who).toBe('authenticated|user-1|10.0.0.6')
         // Nothing of it stays on the connection.
         const after = await opened.db.query<{ who: string }>('select tx_whoami() as who')
@@ -105,20 +112,37 @@ describe.each(engines)('request transactions on %s', (engine) => {
       it('rolls the whole statement back when it fails, and the prepared statement still works after', async () => {
         const id = oneStatement ? 1 : 2
         const insert = 'insert into tx_items (id, owner) select $1::int, $2::text from generate_series(1, $3::int)'
-        const failing = withRequestContext(opened.db, asUser('user-2'), (tx) => tx.query(insert, [id, 'twice', 2], { prepare: true }), { oneStatement })
+        const failing = withRequestContext(
+          opened.db,
+          asUser('user-2'),
+          (tx) => tx.query(insert, [id, 'twice', 2], { prepare: true }),
+          { oneStatement },
+        )
         await expect(failing).rejects.toThrow(/duplicate key/)
         expect((await opened.db.query('select * from tx_items where id = $1', [id])).rows).toHaveLength(0)
-        await withRequestContext(opened.db, asUser('user-2'), (tx) => tx.query(insert, [id, 'once', 1], { prepare: true }), { oneStatement })
-        expect((await opened.db.query('select owner from tx_items where id = $1', [id])).rows).toEqual([{ owner: 'once' }])
+        await withRequestContext(
+          opened.db,
+          asUser('user-2'),
+          (tx) => tx.query(insert, [id, 'once', 1], { prepare: true }),
+          { oneStatement },
+        )
+        expect((await opened.db.query('select owner from tx_items where id = $1', [id])).rows).toEqual([
+          { owner: 'once' },
+        ])
       })
     })
   }
 
   it('refuses a second statement in a one-statement transaction', async () => {
-    const run = withRequestContext(opened.db, asUser('user-3'), async (tx) => {
-      await tx.query('select 1')
-      await tx.query('select 2')
-    }, { oneStatement: true })
+    const run = withRequestContext(
+      opened.db,
+      asUser('user-3'),
+      async (tx) => {
+        await tx.query('select 1')
+        await tx.query('select 2')
+      },
+      { oneStatement: true },
+    )
     await expect(run).rejects.toThrow('A one-statement transaction ran a second statement')
   })
 
@@ -137,7 +161,10 @@ describe.each(engines)('request transactions on %s', (engine) => {
       withRequestContext(
         opened.db,
         asUser(`concurrent-${i}`),
-        (tx) => tx.query<{ who: string; n: number }>('select tx_whoami() as who, 1 / ($1::int % 7) as n', [i], { prepare: true }),
+        (tx) =>
+          tx.query<{ who: string; n: number }>('select tx_whoami() as who, 1 / ($1::int % 7) as n', [i], {
+            prepare: true,
+          }),
         { oneStatement: true },
       ).then(
         (r) => r.rows[0]!.who,
@@ -151,19 +178,22 @@ describe.each(engines)('request transactions on %s', (engine) => {
     })
   })
 
-  it.runIf(engine === 'postgres')('sends a one-statement transaction in one round trip, and several statements in one each plus the commit', async () => {
-    const statement = (tx: { query: Db['query'] }) => tx.query('select tx_whoami() as who', [], { prepare: true })
-    await withRequestContext(opened.db, asUser('warm'), statement, { oneStatement: true })
-    let before = opened.proxy!.count()
-    await withRequestContext(opened.db, asUser('rt-1'), statement, { oneStatement: true })
-    expect(opened.proxy!.count() - before).toBe(1)
+  it.runIf(engine === 'postgres')(
+    'sends a one-statement transaction in one round trip, and several statements in one each plus the commit',
+    async () => {
+      const statement = (tx: { query: Db['query'] }) => tx.query('select tx_whoami() as who', [], { prepare: true })
+      await withRequestContext(opened.db, asUser('warm'), statement, { oneStatement: true })
+      let before = opened.proxy!.count()
+      await withRequestContext(opened.db, asUser('rt-1'), statement, { oneStatement: true })
+      expect(opened.proxy!.count() - before).toBe(1)
 
-    before = opened.proxy!.count()
-    await withRequestContext(opened.db, asUser('rt-2'), async (tx) => {
-      await statement(tx)
-      await statement(tx)
-    })
-    // begin + prelude + first statement, the second statement, the commit.
-    expect(opened.proxy!.count() - before).toBe(3)
-  })
+      before = opened.proxy!.count()
+      await withRequestContext(opened.db, asUser('rt-2'), async (tx) => {
+        await statement(tx)
+        await statement(tx)
+      })
+      // begin + prelude + first statement, the second statement, the commit.
+      expect(opened.proxy!.count() - before).toBe(3)
+    },
+  )
 })

@@ -38,10 +38,18 @@ describe('beehiiv client against the sandbox', () => {
   })
 
   it('delivers with POST /v2/publications/{id}/subscriptions as already confirmed, with utm fields naming Growletter and the source', async () => {
-    const result = await beehiivClient({ baseUrl: sandbox.env.ESP_BEEHIIV_API_URL, siteUrl: 'https://growletter.example' }).deliver(KEY, PUB, SUBSCRIBER)
+    const result = await beehiivClient({
+      baseUrl: sandbox.env.ESP_BEEHIIV_API_URL,
+      siteUrl: 'https://growletter.example',
+    }).deliver(KEY, PUB, SUBSCRIBER)
     expect(result).toMatchObject({ ok: true, remoteId: expect.stringMatching(/^sub_/) })
     const [req] = await sandbox.requests('beehiiv')
-    expect(req).toMatchObject({ method: 'POST', path: `/v2/publications/${PUB}/subscriptions`, status: 201, auth: 'Bearer loca…-key' })
+    expect(req).toMatchObject({
+      method: 'POST',
+      path: `/v2/publications/${PUB}/subscriptions`,
+      status: 201,
+      auth: 'Bearer loca…-key',
+    })
     expect(req!.body).toEqual({
       email: SUBSCRIBER.email,
       reactivate_existing: false,
@@ -52,22 +60,47 @@ describe('beehiiv client against the sandbox', () => {
       referring_site: 'https://growletter.example',
     })
     const [held] = await sandbox.subscribers('beehiiv')
-    expect(held).toMatchObject({ target: PUB, email: 'reader.one@example.com', remoteId: (result as { remoteId: string }).remoteId })
+    expect(held).toMatchObject({
+      target: PUB,
+      email: 'reader.one@example.com',
+      remoteId: (result as { remoteId: string }).remoteId,
+    })
   })
 
   it('reads engagement back from the subscription by email with stats, as fractions', async () => {
     await client().deliver(KEY, PUB, SUBSCRIBER)
-    expect(await client().engagement!(KEY, PUB, SUBSCRIBER.email)).toEqual({ ok: true, engagement: { openRate: 0, clickRate: 0, engaged: false } })
-    expect((await sandbox.control('engagement', { provider: 'beehiiv', email: SUBSCRIBER.email, opens: 5, clicks: 1 })).status).toBe(200)
-    expect(await client().engagement!(KEY, PUB, SUBSCRIBER.email)).toEqual({ ok: true, engagement: { openRate: 0.5, clickRate: 0.1, engaged: true } })
+    expect(await client().engagement!(KEY, PUB, SUBSCRIBER.email)).toEqual({
+      ok: true,
+      engagement: { openRate: 0, clickRate: 0, engaged: false },
+    })
+    expect(
+      (await sandbox.control('engagement', { provider: 'beehiiv', email: SUBSCRIBER.email, opens: 5, clicks: 1 }))
+        .status,
+    ).toBe(200)
+    expect(await client().engagement!(KEY, PUB, SUBSCRIBER.email)).toEqual({
+      ok: true,
+      engagement: { openRate: 0.5, clickRate: 0.1, engaged: true },
+    })
     const last = (await sandbox.requests('beehiiv')).at(-1)!
-    expect(last.path).toBe(`/v2/publications/${PUB}/subscriptions/by_email/${encodeURIComponent(SUBSCRIBER.email)}?${encodeURIComponent('expand[]')}=stats`)
+    expect(last.path).toBe(
+      `/v2/publications/${PUB}/subscriptions/by_email/${encodeURIComponent(SUBSCRIBER.email)}?${encodeURIComponent('expand[]')}=stats`,
+    )
   })
 
   it('tests the connection with GET /v2/publications/{id}; a wrong key fails with beehiiv’s message, final', async () => {
     expect(await client().testConnection(KEY, PUB)).toEqual({ ok: true, target: SANDBOX_TARGETS.beehiiv[0] })
-    expect(await client().testConnection('wrong-key', PUB)).toEqual({ ok: false, retryable: false, status: 401, message: 'Unauthorized' })
-    expect(await client().testConnection(KEY, 'pub_missing')).toEqual({ ok: false, retryable: false, status: 404, message: 'Publication not found' })
+    expect(await client().testConnection('wrong-key', PUB)).toEqual({
+      ok: false,
+      retryable: false,
+      status: 401,
+      message: 'Unauthorized',
+    })
+    expect(await client().testConnection(KEY, 'pub_missing')).toEqual({
+      ok: false,
+      retryable: false,
+      status: 404,
+      message: 'Publication not found',
+    })
   })
 
   it('answers two 429s as retryable with Retry-After, then delivers', async () => {
@@ -82,7 +115,12 @@ describe('beehiiv client against the sandbox', () => {
   it('without Retry-After, honours beehiiv’s RateLimit-Reset (epoch seconds) as the wait', async () => {
     await sandbox.control('fail', { provider: 'beehiiv', status: 429, count: 1 })
     const result = await client().deliver(KEY, PUB, SUBSCRIBER)
-    expect(result).toMatchObject({ ok: false, retryable: true, status: 429, message: 'Too many requests (forced by the local ESP sandbox)' })
+    expect(result).toMatchObject({
+      ok: false,
+      retryable: true,
+      status: 429,
+      message: 'Too many requests (forced by the local ESP sandbox)',
+    })
     // The sandbox sets the reset 60 s ahead, rounded up to a whole second.
     const wait = (result as { retryAfterMs: number }).retryAfterMs
     expect(wait).toBeGreaterThan(55_000)

@@ -37,18 +37,30 @@ describe('Kit client against the sandbox', () => {
   })
 
   it('delivers in two steps: POST /v4/subscribers as active, then POST /v4/forms/{id}/subscribers with a referrer naming Growletter and the source', async () => {
-    const result = await kitClient({ baseUrl: sandbox.env.ESP_KIT_API_URL, siteUrl: 'https://growletter.example/' }).deliver(KEY, FORM, SUBSCRIBER)
+    const result = await kitClient({
+      baseUrl: sandbox.env.ESP_KIT_API_URL,
+      siteUrl: 'https://growletter.example/',
+    }).deliver(KEY, FORM, SUBSCRIBER)
     expect(result).toMatchObject({ ok: true, remoteId: expect.stringMatching(/^\d+$/) })
     const [create, add] = await sandbox.requests('kit')
-    expect(create).toMatchObject({ method: 'POST', path: '/v4/subscribers', status: 201, auth: 'X-Kit-Api-Key loca…-key' })
+    expect(create).toMatchObject({
+      method: 'POST',
+      path: '/v4/subscribers',
+      status: 201,
+      auth: 'X-Kit-Api-Key loca…-key',
+    })
     expect(create!.body).toEqual({ email_address: SUBSCRIBER.email, state: 'active' })
     expect(add).toMatchObject({ method: 'POST', path: `/v4/forms/${FORM}/subscribers`, status: 201 })
     expect(add!.body).toEqual({
       email_address: SUBSCRIBER.email,
-      referrer: 'https://growletter.example/?utm_source=growletter&utm_medium=The+Morning+Fold&utm_campaign=Winter+launch',
+      referrer:
+        'https://growletter.example/?utm_source=growletter&utm_medium=The+Morning+Fold&utm_campaign=Winter+launch',
     })
     const onForm = (await sandbox.subscribers('kit')).find((s) => s.target === FORM)
-    expect(onForm).toMatchObject({ email: 'reader.one@example.com', remoteId: (result as { remoteId: string }).remoteId })
+    expect(onForm).toMatchObject({
+      email: 'reader.one@example.com',
+      remoteId: (result as { remoteId: string }).remoteId,
+    })
   })
 
   it('has no engagement read-back: Kit’s API does not report a subscriber’s opens and clicks', () => {
@@ -58,7 +70,12 @@ describe('Kit client against the sandbox', () => {
   it('tests the connection by finding the form under the key; a wrong key fails with Kit’s message, final', async () => {
     expect(await client().testConnection(KEY, FORM)).toEqual({ ok: true, target: SANDBOX_TARGETS.kit[1] })
     expect(await client().testConnection(KEY, '999')).toMatchObject({ ok: false, retryable: false, status: 404 })
-    expect(await client().testConnection('wrong-key', FORM)).toEqual({ ok: false, retryable: false, status: 401, message: 'The access token is invalid' })
+    expect(await client().testConnection('wrong-key', FORM)).toEqual({
+      ok: false,
+      retryable: false,
+      status: 401,
+      message: 'The access token is invalid',
+    })
   })
 
   it('answers two 429s ("Retry later", no Retry-After, as Kit documents) as retryable after Kit’s 60 s window, then delivers', async () => {
@@ -72,7 +89,12 @@ describe('Kit client against the sandbox', () => {
 
   it('honours a Retry-After when one is sent', async () => {
     await sandbox.control('fail', { provider: 'kit', status: 429, count: 1, retryAfterSeconds: 12 })
-    expect(await client().listTargets(KEY)).toMatchObject({ ok: false, retryable: true, status: 429, retryAfterMs: 12_000 })
+    expect(await client().listTargets(KEY)).toMatchObject({
+      ok: false,
+      retryable: true,
+      status: 429,
+      retryAfterMs: 12_000,
+    })
   })
 
   it('answers a 500 as retryable without a wait, and the retry delivers', async () => {

@@ -31,7 +31,11 @@ describe('Mailchimp client against the sandbox', () => {
     }) as unknown as typeof fetch
     await espClient('mailchimp', () => undefined, { fetch: spy }).listTargets('0123abcd-us21')
     expect(calls[0]).toMatch(/^https:\/\/us21\.api\.mailchimp\.com\/3\.0\/lists\?/)
-    expect(await espClient('mailchimp', () => undefined, { fetch: spy }).listTargets('bad')).toMatchObject({ ok: false, retryable: false, status: 401 })
+    expect(await espClient('mailchimp', () => undefined, { fetch: spy }).listTargets('bad')).toMatchObject({
+      ok: false,
+      retryable: false,
+      status: 401,
+    })
     expect(calls).toHaveLength(1)
   })
 
@@ -52,7 +56,12 @@ describe('Mailchimp client against the sandbox', () => {
   it('delivers with PUT /3.0/lists/{id}/members/{md5} as subscribed-if-new with ip_opt and timestamp_opt, then tags Growletter and the source', async () => {
     expect(await client().deliver(KEY, LIST, SUBSCRIBER)).toEqual({ ok: true, remoteId: HASH })
     const [put, tags] = await sandbox.requests('mailchimp')
-    expect(put).toMatchObject({ method: 'PUT', path: `/3.0/lists/${LIST}/members/${HASH}`, status: 200, auth: 'Basic loca…-us1' })
+    expect(put).toMatchObject({
+      method: 'PUT',
+      path: `/3.0/lists/${LIST}/members/${HASH}`,
+      status: 200,
+      auth: 'Basic loca…-us1',
+    })
     expect(put!.body).toEqual({
       email_address: SUBSCRIBER.email,
       status_if_new: 'subscribed',
@@ -76,9 +85,15 @@ describe('Mailchimp client against the sandbox', () => {
 
   it('reads engagement back from the member’s stats', async () => {
     await client().deliver(KEY, LIST, SUBSCRIBER)
-    expect(await client().engagement!(KEY, LIST, SUBSCRIBER.email)).toEqual({ ok: true, engagement: { openRate: 0, clickRate: 0, engaged: false } })
+    expect(await client().engagement!(KEY, LIST, SUBSCRIBER.email)).toEqual({
+      ok: true,
+      engagement: { openRate: 0, clickRate: 0, engaged: false },
+    })
     await sandbox.control('engagement', { provider: 'mailchimp', email: SUBSCRIBER.email, opens: 3, clicks: 0 })
-    expect(await client().engagement!(KEY, LIST, SUBSCRIBER.email)).toEqual({ ok: true, engagement: { openRate: 0.3, clickRate: 0, engaged: true } })
+    expect(await client().engagement!(KEY, LIST, SUBSCRIBER.email)).toEqual({
+      ok: true,
+      engagement: { openRate: 0.3, clickRate: 0, engaged: true },
+    })
     expect((await sandbox.requests('mailchimp')).at(-1)!.path).toBe(`/3.0/lists/${LIST}/members/${HASH}?fields=stats`)
   })
 

@@ -31,7 +31,12 @@ describe('MailerLite client against the sandbox', () => {
   it('lists groups with GET /api/groups and the Bearer token', async () => {
     expect(await client().listTargets(KEY)).toEqual({ ok: true, targets: SANDBOX_TARGETS.mailerlite })
     const [req] = await sandbox.requests('mailerlite')
-    expect(req).toMatchObject({ method: 'GET', path: '/api/groups?limit=250&page=1', status: 200, auth: 'Bearer loca…-key' })
+    expect(req).toMatchObject({
+      method: 'GET',
+      path: '/api/groups?limit=250&page=1',
+      status: 200,
+      auth: 'Bearer loca…-key',
+    })
   })
 
   it('delivers with POST /api/subscribers as active, in the group, with opted_in_at and optin_ip', async () => {
@@ -53,16 +58,29 @@ describe('MailerLite client against the sandbox', () => {
 
   it('reads engagement back from the subscriber’s opens and clicks', async () => {
     await client().deliver(KEY, GROUP, SUBSCRIBER)
-    expect(await client().engagement!(KEY, GROUP, SUBSCRIBER.email)).toEqual({ ok: true, engagement: { opens: 0, clicks: 0, engaged: false } })
+    expect(await client().engagement!(KEY, GROUP, SUBSCRIBER.email)).toEqual({
+      ok: true,
+      engagement: { opens: 0, clicks: 0, engaged: false },
+    })
     await sandbox.control('engagement', { provider: 'mailerlite', email: SUBSCRIBER.email, opens: 2, clicks: 1 })
-    expect(await client().engagement!(KEY, GROUP, SUBSCRIBER.email)).toEqual({ ok: true, engagement: { opens: 2, clicks: 1, engaged: true } })
-    expect((await sandbox.requests('mailerlite')).at(-1)!.path).toBe(`/api/subscribers/${encodeURIComponent(SUBSCRIBER.email)}`)
+    expect(await client().engagement!(KEY, GROUP, SUBSCRIBER.email)).toEqual({
+      ok: true,
+      engagement: { opens: 2, clicks: 1, engaged: true },
+    })
+    expect((await sandbox.requests('mailerlite')).at(-1)!.path).toBe(
+      `/api/subscribers/${encodeURIComponent(SUBSCRIBER.email)}`,
+    )
   })
 
   it('tests the connection by finding the group under the token; a wrong token fails with MailerLite’s message, final', async () => {
     expect(await client().testConnection(KEY, GROUP)).toEqual({ ok: true, target: SANDBOX_TARGETS.mailerlite[0] })
     expect(await client().testConnection(KEY, '42')).toMatchObject({ ok: false, retryable: false, status: 404 })
-    expect(await client().testConnection('wrong', GROUP)).toEqual({ ok: false, retryable: false, status: 401, message: 'Unauthenticated.' })
+    expect(await client().testConnection('wrong', GROUP)).toEqual({
+      ok: false,
+      retryable: false,
+      status: 401,
+      message: 'Unauthenticated.',
+    })
   })
 
   it('answers two 429s as retryable with Retry-After, then delivers', async () => {
@@ -87,6 +105,11 @@ describe('MailerLite client against the sandbox', () => {
       status: 422,
       message: 'The email must be a valid email address.',
     })
-    expect(await client().deliver(KEY, '42', SUBSCRIBER)).toEqual({ ok: false, retryable: false, status: 422, message: 'The selected groups.0 is invalid.' })
+    expect(await client().deliver(KEY, '42', SUBSCRIBER)).toEqual({
+      ok: false,
+      retryable: false,
+      status: 422,
+      message: 'The selected groups.0 is invalid.',
+    })
   })
 })

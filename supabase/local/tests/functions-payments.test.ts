@@ -218,15 +218,20 @@ describe('open checkout sessions per advertiser', () => {
     for (let i = 0; i < 5; i++) await deposit(adv, 10 + i)
     expect(await checkout(adv.client, { amount: 30 })).toEqual({
       status: 429,
-      body: { error: 'You already have 5 payment pages open. Finish or cancel one, or wait an hour, before opening another.' },
+      body: {
+        error: 'You already have 5 payment pages open. Finish or cancel one, or wait an hour, before opening another.',
+      },
     })
-    const open = await backend.db.query<{ n: number }>("select count(*)::int as n from public.deposits where user_id = $1 and status = 'pending'", [adv.id])
+    const open = await backend.db.query<{ n: number }>(
+      "select count(*)::int as n from public.deposits where user_id = $1 and status = 'pending'",
+      [adv.id],
+    )
     expect(open.rows[0]!.n).toBe(5)
     // Honest: once one is paid, the advertiser can open another.
     const { sessionId } = await deposit(await account(), 25)
     expect(sessionId).toMatch(/^cs_/)
     const first = await backend.db.query<{ stripe_session_id: string }>(
-      "select stripe_session_id from public.deposits where user_id = $1 order by created_at limit 1",
+      'select stripe_session_id from public.deposits where user_id = $1 order by created_at limit 1',
       [adv.id],
     )
     const payload = event('checkout.session.completed', paid(await sessionObject(first.rows[0]!.stripe_session_id)))

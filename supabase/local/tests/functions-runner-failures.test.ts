@@ -66,7 +66,9 @@ describe('functions host process', () => {
 
   it('ends with the process that started it, even when that process is killed with SIGKILL', async () => {
     const starter = path.join(import.meta.dirname, 'fixtures/host-parent/start-host.ts')
-    const parent = spawn(process.execPath, ['--import', 'tsx', starter, fixtures], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const parent = spawn(process.execPath, ['--import', 'tsx', starter, fixtures], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let hostPid = 0
     try {
       hostPid = await new Promise<number>((resolve, reject) => {

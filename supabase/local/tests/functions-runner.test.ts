@@ -58,7 +58,11 @@ describe('functions runner', () => {
   })
 
   it('replaces a client-written x-forwarded-for or x-real-ip with the IP the gateway resolved', async () => {
-    const headers = { authorization: `Bearer ${keys.anonKey}`, 'x-forwarded-for': '198.51.100.7, 10.0.0.1', 'x-real-ip': '198.51.100.8' }
+    const headers = {
+      authorization: `Bearer ${keys.anonKey}`,
+      'x-forwarded-for': '198.51.100.7, 10.0.0.1',
+      'x-real-ip': '198.51.100.8',
+    }
     const seen = bodyOf((await handler(request('echo', { headers, ip: '203.0.113.5' }))).body)
     expect(seen.headers['x-forwarded-for']).toBe('203.0.113.5')
     expect(seen.headers['x-real-ip']).toBe('203.0.113.5')

@@ -1,6 +1,12 @@
 // The edge functions' pure helpers (supabase/functions/_shared), run under Node: they use only web APIs.
 import { describe, expect, it } from 'vitest'
-import { canonicalEmail, foldEmail, isDisposableEmail, isValidEmail, normalizeEmail } from '../../functions/_shared/email-address.ts'
+import {
+  canonicalEmail,
+  foldEmail,
+  isDisposableEmail,
+  isValidEmail,
+  normalizeEmail,
+} from '../../functions/_shared/email-address.ts'
 import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.ts'
 import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
 import { signatureTimestampProblem } from '../../functions/_shared/stripe-signature.ts'
@@ -39,7 +45,12 @@ describe('email addresses', () => {
   })
 
   it('keys one inbox the way the database canonical_email does: +tags, and Gmail dots and googlemail.com', () => {
-    for (const spelling of ['Ann.Lee@gmail.com', 'annlee+news@googlemail.com', 'a.n.n.l.e.e+x@GMail.com', ' ANNLEE@gmail.com '])
+    for (const spelling of [
+      'Ann.Lee@gmail.com',
+      'annlee+news@googlemail.com',
+      'a.n.n.l.e.e+x@GMail.com',
+      ' ANNLEE@gmail.com ',
+    ])
       expect(canonicalEmail(spelling)).toBe('annlee@gmail.com')
     expect(canonicalEmail('ann.lee+news@example.com')).toBe('ann.lee@example.com')
   })

@@ -164,14 +164,23 @@ describe('subscribe', () => {
 
   it('attack: 15 Gmail spellings of one inbox (dots, +tags, googlemail.com) get 3 emails, then a 429', async () => {
     const local = `victim${Date.now().toString(36)}`
-    const spellings = Array.from({ length: 15 }, (_, i) =>
-      [`${local.slice(0, (i % 5) + 1)}.${local.slice((i % 5) + 1)}@gmail.com`, `${local}+${i}@googlemail.com`, `${local.toUpperCase()}@gmail.com`][i % 3]!,
+    const spellings = Array.from(
+      { length: 15 },
+      (_, i) =>
+        [
+          `${local.slice(0, (i % 5) + 1)}.${local.slice((i % 5) + 1)}@gmail.com`,
+          `${local}+${i}@googlemail.com`,
+          `${local.toUpperCase()}@gmail.com`,
+        ][i % 3]!,
     )
     const statuses: number[] = []
-    for (const email of spellings) statuses.push((await invoke(visitor(), 'subscribe', { email, campaignIds: [MORNING_STACK] })).status)
+    for (const email of spellings)
+      statuses.push((await invoke(visitor(), 'subscribe', { email, campaignIds: [MORNING_STACK] })).status)
     expect(statuses).toEqual([200, 200, 200, ...Array(12).fill(429)])
     // Honest: another inbox is not affected.
-    expect((await invoke(visitor(), 'subscribe', { email: uniqueEmail('neighbour'), campaignIds: [MORNING_STACK] })).status).toBe(200)
+    expect(
+      (await invoke(visitor(), 'subscribe', { email: uniqueEmail('neighbour'), campaignIds: [MORNING_STACK] })).status,
+    ).toBe(200)
   })
 
   it('limits one IP address with a 429 after 30 requests in 15 minutes', async () => {
@@ -255,7 +264,10 @@ describe('verify-subscription', () => {
     const probe = await invoke(visitor(), 'subscribe', { email: subscriber, campaignIds: [MORNING_STACK] })
     const control = await invoke(visitor(), 'subscribe', { email: stranger, campaignIds: [MORNING_STACK] })
     expect(probe).toEqual(control)
-    expect(probe).toEqual({ status: 200, body: { success: true, pending: [{ campaignId: MORNING_STACK, newsletterName: 'Morning Stack' }] } })
+    expect(probe).toEqual({
+      status: 200,
+      body: { success: true, pending: [{ campaignId: MORNING_STACK, newsletterName: 'Morning Stack' }] },
+    })
     // Each inbox gets an email: a confirmation for the stranger, a note for the subscriber.
     const [note] = await waitForEmail(subscriber, 2)
     expect(note.subject).toBe('You are already subscribed to Morning Stack')

@@ -28,7 +28,9 @@ describe.each(engines)('gateway (%s)', (engine) => {
     const res = await fetch(`${b.apiUrl}/rest/v1/gw_books`, { headers: { apikey: await forgedToken('x') } })
     expect(res.status).toBe(401)
     expect(await res.json()).toMatchObject({ message: 'Invalid API key' })
-    const userAsKey = await fetch(`${b.apiUrl}/auth/v1/settings`, { headers: { apikey: await userToken('00000000-0000-4000-8000-000000000001') } })
+    const userAsKey = await fetch(`${b.apiUrl}/auth/v1/settings`, {
+      headers: { apikey: await userToken('00000000-0000-4000-8000-000000000001') },
+    })
     expect(userAsKey.status).toBe(401)
   })
 
@@ -60,7 +62,11 @@ describe.each(engines)('gateway (%s)', (engine) => {
   it('answers CORS preflight and exposes Content-Range', async () => {
     const pre = await fetch(`${b.apiUrl}/rest/v1/gw_books`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://127.0.0.1:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'apikey,prefer' },
+      headers: {
+        origin: 'http://127.0.0.1:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'apikey,prefer',
+      },
     })
     expect(pre.status).toBe(200)
     expect(pre.headers.get('access-control-allow-origin')).toBe('*')
@@ -75,7 +81,11 @@ describe.each(engines)('gateway (%s)', (engine) => {
 
   it('answers a body over 1 MB with 413 and keeps serving', async () => {
     const big = JSON.stringify({ sku: 'big', label: 'x'.repeat(1024 * 1024) })
-    const res = await b.fetch('/rest/v1/gw_items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big })
+    const res = await b.fetch('/rest/v1/gw_items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    })
     expect(res.status).toBe(413)
     expect((await b.fetch('/rest/v1/gw_items?select=id&sku=eq.big')).status).toBe(200)
     expect((await b.db.query("select count(*)::int as n from gw_items where sku = 'big'")).rows[0]).toEqual({ n: 0 })
@@ -83,7 +93,11 @@ describe.each(engines)('gateway (%s)', (engine) => {
 
   it('hands the client IP to Postgres in request.headers x-forwarded-for, never the one a client wrote', async () => {
     expect((await b.anon().rpc('gw_request_ip')).data).toBe('127.0.0.1')
-    const res = await b.fetch('/rest/v1/rpc/gw_request_ip', { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9', 'content-type': 'application/json' }, body: '{}' })
+    const res = await b.fetch('/rest/v1/rpc/gw_request_ip', {
+      method: 'POST',
+      headers: { 'x-forwarded-for': '203.0.113.9', 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(await res.json()).toBe('127.0.0.1')
   })
 

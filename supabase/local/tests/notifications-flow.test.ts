@@ -32,10 +32,12 @@ async function publisher() {
 }
 
 const statusOf = async (userId: string) =>
-  (await backend.db.query<{ status: string; attempts: number; last_error: string | null }>(
-    'select status, attempts, last_error from public.notification_queue where user_id = $1',
-    [userId],
-  )).rows
+  (
+    await backend.db.query<{ status: string; attempts: number; last_error: string | null }>(
+      'select status, attempts, last_error from public.notification_queue where user_id = $1',
+      [userId],
+    )
+  ).rows
 
 it('emails a review decision right after it commits, through pg_net and the send-notifications function', async () => {
   const p = await publisher()
@@ -45,14 +47,16 @@ it('emails a review decision right after it commits, through pg_net and the send
   )
   expect(await backend.cron.drainNet()).toBe(1)
   const mail = await latestMail(backend.mailboxUrl, p.email, 'was not approved')
-  expect(mail.subject).toBe('Your source “Nora\'s list” was not approved')
+  expect(mail.subject).toBe("Your source “Nora's list” was not approved")
   expect(mail.text).toContain('Hi Nora Notified,')
-  expect(mail.text).toContain('The reviewer\'s note: “Tell us who reads it”')
+  expect(mail.text).toContain("The reviewer's note: “Tell us who reads it”")
   expect(mail.html).toContain('/dashboard/publisher/sources')
   expect(await statusOf(p.id)).toEqual([{ status: 'sent', attempts: 1, last_error: null }])
-  const [answer] = (await backend.db.query<{ status_code: number; content: string }>(
-    "select status_code, content from net._http_response order by created desc limit 1",
-  )).rows
+  const [answer] = (
+    await backend.db.query<{ status_code: number; content: string }>(
+      'select status_code, content from net._http_response order by created desc limit 1',
+    )
+  ).rows
   // The call sends everything due: this email and any the seed's decisions queued.
   expect(answer!.status_code).toBe(200)
   expect(JSON.parse(answer!.content)).toMatchObject({ failed: 0 })
@@ -69,7 +73,7 @@ it('delivers through the scheduled job what a lost call left queued', async () =
   const runs = await backend.cron.tick(new Date(t0.getTime() + 60_000))
   expect(runs.find((r) => r.jobname === 'send-notifications')).toMatchObject({ status: 'succeeded' })
   const mail = await latestMail(backend.mailboxUrl, p.email, 'is approved')
-  expect(mail.subject).toBe('Your source “Nora\'s list” is approved')
+  expect(mail.subject).toBe("Your source “Nora's list” is approved")
   expect(await statusOf(p.id)).toEqual([{ status: 'sent', attempts: 1, last_error: null }])
 })
 
@@ -79,9 +83,11 @@ it('keeps a notification it could not send and retries it later', async () => {
   await backend.db.query('update public.profiles set email = null where id = $1', [p.id])
   await backend.db.query("update public.audience_sources set status = 'approved' where id = $1", [p.sourceId])
   await backend.cron.drainNet()
-  expect(await statusOf(p.id)).toEqual([{ status: 'queued', attempts: 1, last_error: 'The recipient has no email address' }])
+  expect(await statusOf(p.id)).toEqual([
+    { status: 'queued', attempts: 1, last_error: 'The recipient has no email address' },
+  ])
   await backend.db.query('update public.profiles set email = $2 where id = $1', [p.id, p.email])
-  await backend.db.query("update public.notification_queue set next_attempt_at = now() where user_id = $1", [p.id])
+  await backend.db.query('update public.notification_queue set next_attempt_at = now() where user_id = $1', [p.id])
   expect(await backend.db.query('select private.dispatch_notifications()')).toBeTruthy()
   await backend.cron.drainNet()
   expect(await statusOf(p.id)).toEqual([{ status: 'sent', attempts: 2, last_error: null }])
@@ -91,7 +97,11 @@ it('keeps a notification it could not send and retries it later', async () => {
 it('refuses callers other than the database', async () => {
   const res = await fetch(`${backend.apiUrl}/functions/v1/send-notifications`, {
     method: 'POST',
-    headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}`, 'content-type': 'application/json' },
+    headers: {
+      apikey: backend.anonKey,
+      authorization: `Bearer ${backend.anonKey}`,
+      'content-type': 'application/json',
+    },
     body: '{}',
   })
   expect(res.status).toBe(403)

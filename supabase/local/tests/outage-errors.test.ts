@@ -30,7 +30,10 @@ describe('REST while the database is down', () => {
     const answer = errorResponse(refused, 'anon')
     expect(answer.status).toBe(503)
     const body = JSON.parse(String(answer.body))
-    expect(body).toMatchObject({ code: 'PGRST001', message: 'Could not connect with the database due to an internal error.' })
+    expect(body).toMatchObject({
+      code: 'PGRST001',
+      message: 'Could not connect with the database due to an internal error.',
+    })
     expect(String(answer.body)).not.toContain('127.0.0.1')
     expect(String(answer.body)).not.toContain(String(port))
   })
@@ -74,6 +77,8 @@ describe('create-checkout-session while the auth server is down', () => {
       }),
     )
     expect(res.status).toBe(503)
-    expect(JSON.parse(String(res.body))).toEqual({ error: 'We could not check your sign-in just now. Try again in a moment.' })
+    expect(JSON.parse(String(res.body))).toEqual({
+      error: 'We could not check your sign-in just now. Try again in a moment.',
+    })
   })
 })

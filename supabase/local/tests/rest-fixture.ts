@@ -39,7 +39,13 @@ export const clientFor = (apiUrl: string, key: string, token?: string) =>
   })
 
 export const userToken = (sub: string, expiresIn = 3600) =>
-  signJwt({ sub, role: 'authenticated', aud: 'authenticated', email: `${sub.slice(0, 8)}@example.test`, exp: Math.floor(Date.now() / 1000) + expiresIn })
+  signJwt({
+    sub,
+    role: 'authenticated',
+    aud: 'authenticated',
+    email: `${sub.slice(0, 8)}@example.test`,
+    exp: Math.floor(Date.now() / 1000) + expiresIn,
+  })
 
 /** A token with the right shape signed with a different secret. */
 export const forgedToken = (sub: string) =>
@@ -68,9 +74,19 @@ export async function postgresDatabase(): Promise<{ url: string; drop(): Promise
 }
 
 /** `options` are startBackend's, e.g. `{ cron: false }` or `{ api: { db_aggregates_enabled: true } }`. */
-export async function startTestBackend(engine: Engine, setupSql: string, options: BackendOptions = {}): Promise<TestBackend> {
+export async function startTestBackend(
+  engine: Engine,
+  setupSql: string,
+  options: BackendOptions = {},
+): Promise<TestBackend> {
   const database = engine === 'postgres' ? await postgresDatabase() : null
-  const backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false, ...options })
+  const backend = await startBackend({
+    port: 0,
+    dataDir: null,
+    databaseUrl: database?.url ?? '',
+    seed: false,
+    ...options,
+  })
   await backend.db.exec(setupSql)
   await backend.reloadSchema()
   return {
@@ -83,7 +99,11 @@ export async function startTestBackend(engine: Engine, setupSql: string, options
     fetch: (path, init = {}) =>
       fetch(`${backend.apiUrl}${path}`, {
         ...init,
-        headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}`, ...(init.headers as Record<string, string>) },
+        headers: {
+          apikey: backend.anonKey,
+          authorization: `Bearer ${backend.anonKey}`,
+          ...(init.headers as Record<string, string>),
+        },
       }),
     async close() {
       await backend.close()

@@ -14,10 +14,19 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('selects columns with in() and order, as the select/in/order row sends', async () => {
-    const { data, error, status } = await b.anon().from('gw_books').select('id,title').in('status', ['published', 'draft']).order('title', { ascending: false })
+    const { data, error, status } = await b
+      .anon()
+      .from('gw_books')
+      .select('id,title')
+      .in('status', ['published', 'draft'])
+      .order('title', { ascending: false })
     expect(error).toBeNull()
     expect(status).toBe(200)
-    expect(data).toEqual([{ id: 3, title: 'Gamma' }, { id: 2, title: 'Beta' }, { id: 1, title: 'Alpha' }])
+    expect(data).toEqual([
+      { id: 3, title: 'Gamma' },
+      { id: 2, title: 'Beta' },
+      { id: 1, title: 'Alpha' },
+    ])
   })
 
   it('renames with aliases and casts with ::', async () => {
@@ -26,12 +35,21 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('reads JSON paths with -> and ->> and filters on them', async () => {
-    const { data } = await b.anon().from('gw_authors').select('name, country:meta->>country, age:meta->age').eq('meta->>country', 'FR')
+    const { data } = await b
+      .anon()
+      .from('gw_authors')
+      .select('name, country:meta->>country, age:meta->age')
+      .eq('meta->>country', 'FR')
     expect(data).toEqual([{ name: 'Ben', country: 'FR', age: 35 }])
   })
 
   it('embeds a many-to-one relationship named by its foreign key as an object', async () => {
-    const { data } = await b.anon().from('gw_books').select('title, gw_authors!gw_books_author_id_fkey(name)').eq('id', 3).single()
+    const { data } = await b
+      .anon()
+      .from('gw_books')
+      .select('title, gw_authors!gw_books_author_id_fkey(name)')
+      .eq('id', 3)
+      .single()
     expect(data).toEqual({ title: 'Gamma', gw_authors: { name: 'Ben' } })
   })
 
@@ -46,7 +64,12 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('spreads a to-one embed into its parent with ...', async () => {
-    const { data } = await b.anon().from('gw_books').select('title, ...gw_authors!author_id(author_name:name)').eq('id', 3).single()
+    const { data } = await b
+      .anon()
+      .from('gw_books')
+      .select('title, ...gw_authors!author_id(author_name:name)')
+      .eq('id', 3)
+      .single()
     expect(data).toEqual({ title: 'Gamma', author_name: 'Ben' })
   })
 
@@ -57,7 +80,8 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('embeds one-to-many as arrays, ordered and limited per parent', async () => {
-    const { data } = await b.anon()
+    const { data } = await b
+      .anon()
       .from('gw_books')
       .select('title, gw_reviews(stars)')
       .order('id')
@@ -70,20 +94,38 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('nests embeds two levels deep', async () => {
-    const { data } = await b.anon().from('gw_reviews').select('stars, book:gw_books(title, author:gw_authors!author_id(name))').eq('id', 3).single()
+    const { data } = await b
+      .anon()
+      .from('gw_reviews')
+      .select('stars, book:gw_books(title, author:gw_authors!author_id(name))')
+      .eq('id', 3)
+      .single()
     expect(data).toEqual({ stars: 3, book: { title: 'Gamma', author: { name: 'Ben' } } })
   })
 
   it('filters embedded rows without !inner and filters parents with !inner', async () => {
-    const plain = await b.anon().from('gw_books').select('id, author:gw_authors!author_id(name)').eq('author.name', 'Ann').order('id')
+    const plain = await b
+      .anon()
+      .from('gw_books')
+      .select('id, author:gw_authors!author_id(name)')
+      .eq('author.name', 'Ann')
+      .order('id')
     expect(plain.data).toEqual([
       { id: 1, author: { name: 'Ann' } },
       { id: 2, author: { name: 'Ann' } },
       { id: 3, author: null },
       { id: 4, author: null },
     ])
-    const inner = await b.anon().from('gw_books').select('id, advertiser:gw_authors!author_id!inner(name)').eq('advertiser.name', 'Ann').order('id')
-    expect(inner.data).toEqual([{ id: 1, advertiser: { name: 'Ann' } }, { id: 2, advertiser: { name: 'Ann' } }])
+    const inner = await b
+      .anon()
+      .from('gw_books')
+      .select('id, advertiser:gw_authors!author_id!inner(name)')
+      .eq('advertiser.name', 'Ann')
+      .order('id')
+    expect(inner.data).toEqual([
+      { id: 1, advertiser: { name: 'Ann' } },
+      { id: 2, advertiser: { name: 'Ann' } },
+    ])
   })
 
   it('keeps only parents with children for a one-to-many !inner embed', async () => {
@@ -92,7 +134,8 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('applies every comparison operator', async () => {
-    const ids = async (q: PromiseLike<{ data: { id: number }[] | null }>) => ((await q).data ?? []).map((r) => r.id).sort()
+    const ids = async (q: PromiseLike<{ data: { id: number }[] | null }>) =>
+      ((await q).data ?? []).map((r) => r.id).sort()
     const t = () => b.anon().from('gw_books').select('id')
     expect(await ids(t().eq('pages', 100))).toEqual([1])
     expect(await ids(t().neq('status', 'published'))).toEqual([2, 4])
@@ -111,7 +154,12 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   })
 
   it('combines or() and nested and() trees', async () => {
-    const { data } = await b.anon().from('gw_books').select('id').or('status.eq.draft,and(pages.gte.50,pages.lt.100),title.eq."Gamma"').order('id')
+    const { data } = await b
+      .anon()
+      .from('gw_books')
+      .select('id')
+      .or('status.eq.draft,and(pages.gte.50,pages.lt.100),title.eq."Gamma"')
+      .order('id')
     expect(data).toEqual([{ id: 2 }, { id: 3 }, { id: 4 }])
   })
 
@@ -123,7 +171,12 @@ describe.each(engines)('REST reads (%s)', (engine) => {
   it('orders by several columns with nullsfirst/nullslast', async () => {
     const last = await b.anon().from('gw_books').select('id').order('pages', { ascending: true, nullsFirst: false })
     expect(last.data?.map((r) => r.id)).toEqual([4, 1, 2, 3])
-    const first = await b.anon().from('gw_books').select('id').order('author_id', { ascending: false }).order('pages', { nullsFirst: true })
+    const first = await b
+      .anon()
+      .from('gw_books')
+      .select('id')
+      .order('author_id', { ascending: false })
+      .order('pages', { nullsFirst: true })
     expect(first.data?.map((r) => r.id)).toEqual([3, 4, 1, 2])
   })
 
@@ -131,14 +184,19 @@ describe.each(engines)('REST reads (%s)', (engine) => {
     const { data, count } = await b.anon().from('gw_books').select('id', { count: 'exact' }).order('id').range(1, 2)
     expect(data).toEqual([{ id: 2 }, { id: 3 }])
     expect(count).toBe(4)
-    const res = await b.fetch('/rest/v1/gw_books?select=id&order=id&offset=1&limit=2', { headers: { prefer: 'count=exact' } })
+    const res = await b.fetch('/rest/v1/gw_books?select=id&order=id&offset=1&limit=2', {
+      headers: { prefer: 'count=exact' },
+    })
     expect(res.headers.get('content-range')).toBe('1-2/4')
   })
 
   it('counts with HEAD and Prefer: count=exact, including */0 for no rows', async () => {
     const all = await b.anon().from('gw_books').select('*', { count: 'exact', head: true })
     expect(all).toMatchObject({ count: 4, data: null, error: null })
-    const none = await b.fetch('/rest/v1/gw_books?select=*&id=eq.999', { method: 'HEAD', headers: { prefer: 'count=exact' } })
+    const none = await b.fetch('/rest/v1/gw_books?select=*&id=eq.999', {
+      method: 'HEAD',
+      headers: { prefer: 'count=exact' },
+    })
     expect(none.status).toBe(200)
     expect(none.headers.get('content-range')).toBe('*/0')
   })
@@ -156,10 +214,18 @@ describe.each(engines)('REST reads (%s)', (engine) => {
     for (const select of ['pages.sum()', 'count()', 'title,gw_reviews(stars.max())']) {
       const res = await b.fetch(`/rest/v1/gw_books?select=${select}`)
       expect(res.status, select).toBe(400)
-      expect(await res.json(), select).toEqual({ code: 'PGRST123', message: 'Use of aggregate functions is not allowed', details: null, hint: null })
+      expect(await res.json(), select).toEqual({
+        code: 'PGRST123',
+        message: 'Use of aggregate functions is not allowed',
+        details: null,
+        hint: null,
+      })
     }
     const { data } = await b.anon().from('gw_books').select('title, gw_reviews(count)').order('id').limit(2)
-    expect(data).toEqual([{ title: 'Alpha', gw_reviews: [{ count: 2 }] }, { title: 'Beta', gw_reviews: [{ count: 0 }] }])
+    expect(data).toEqual([
+      { title: 'Alpha', gw_reviews: [{ count: 2 }] },
+      { title: 'Beta', gw_reviews: [{ count: 0 }] },
+    ])
   })
 
   it('refuses execution plans unless db_plan_enabled (406 PGRST107)', async () => {

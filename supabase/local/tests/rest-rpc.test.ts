@@ -20,9 +20,17 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
     })
 
     it('counts a scalar or single-row call as one row: Content-Range 0-0/1 for GET, POST and HEAD', async () => {
-      expect(await b.anon().rpc('gw_add', { a: 2, b: 3 }, { count: 'exact' })).toMatchObject({ data: 5, count: 1, status: 200 })
+      expect(await b.anon().rpc('gw_add', { a: 2, b: 3 }, { count: 'exact' })).toMatchObject({
+        data: 5,
+        count: 1,
+        status: 200,
+      })
       expect(await b.anon().rpc('gw_add', { a: 2 }, { get: true, count: 'exact' })).toMatchObject({ data: 3, count: 1 })
-      expect(await b.anon().rpc('gw_add', { a: 2 }, { head: true, count: 'exact' })).toMatchObject({ data: null, count: 1, status: 200 })
+      expect(await b.anon().rpc('gw_add', { a: 2 }, { head: true, count: 'exact' })).toMatchObject({
+        data: null,
+        count: 1,
+        status: 200,
+      })
       expect(await b.anon().rpc('gw_first_book', {}, { count: 'exact' })).toMatchObject({ count: 1, data: { id: 1 } })
       const uncounted = await b.fetch('/rest/v1/rpc/gw_add?a=1')
       expect(uncounted.headers.get('content-range')).toBe('0-0/*')
@@ -34,7 +42,8 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
     })
 
     it('returns setof rows as an array that can be filtered, selected and embedded', async () => {
-      const { data } = await b.anon()
+      const { data } = await b
+        .anon()
         .rpc('gw_books_by_status', { p_status: 'published' })
         .select('title, author:gw_authors!author_id(name)')
         .gt('id', 1)
@@ -89,25 +98,44 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
     })
 
     it('maps not-null, check and bad input to 400', async () => {
-      expect(await b.anon().from('gw_books').insert({ title: null, author_id: 1 })).toMatchObject({ status: 400, error: { code: '23502' } })
-      expect(await b.anon().from('gw_books').insert({ title: 't', author_id: 1, status: 'weird' })).toMatchObject({ status: 400, error: { code: '23514' } })
-      expect(await b.anon().from('gw_books').select().eq('id', 'abc')).toMatchObject({ status: 400, error: { code: '22P02' } })
+      expect(await b.anon().from('gw_books').insert({ title: null, author_id: 1 })).toMatchObject({
+        status: 400,
+        error: { code: '23502' },
+      })
+      expect(await b.anon().from('gw_books').insert({ title: 't', author_id: 1, status: 'weird' })).toMatchObject({
+        status: 400,
+        error: { code: '23514' },
+      })
+      expect(await b.anon().from('gw_books').select().eq('id', 'abc')).toMatchObject({
+        status: 400,
+        error: { code: '22P02' },
+      })
     })
 
     it('answers 404 for an unknown table and 400 for an unknown column', async () => {
       const table = await b.anon().from('gw_missing').select()
       expect(table).toMatchObject({
         status: 404,
-        error: { code: 'PGRST205', message: "Could not find the table 'public.gw_missing' in the schema cache", hint: null },
+        error: {
+          code: 'PGRST205',
+          message: "Could not find the table 'public.gw_missing' in the schema cache",
+          hint: null,
+        },
       })
       // PostgREST 13 names a close table name (0.75 similar or more) in the hint.
       const typo = await b.anon().from('gw_boks').select()
       expect(typo.error).toMatchObject({ code: 'PGRST205', hint: "Perhaps you meant the table 'public.gw_books'" })
       const selected = await b.anon().from('gw_books').select('nope')
-      expect(selected).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_books.nope does not exist' } })
+      expect(selected).toMatchObject({
+        status: 400,
+        error: { code: '42703', message: 'column gw_books.nope does not exist' },
+      })
       // Inside embeds PostgREST's statement names the table <name>_<depth>, and Postgres's message says so.
       const embedded = await b.anon().from('gw_books').select('title, gw_reviews(sum)')
-      expect(embedded).toMatchObject({ status: 400, error: { code: '42703', message: 'column gw_reviews_1.sum does not exist', details: null, hint: null } })
+      expect(embedded).toMatchObject({
+        status: 400,
+        error: { code: '42703', message: 'column gw_reviews_1.sum does not exist', details: null, hint: null },
+      })
       const nested = await b.anon().from('gw_authors').select('name, gw_books!author_id(title, gw_reviews(nope))')
       expect(nested.error).toMatchObject({ code: '42703', message: 'column gw_reviews_2.nope does not exist' })
       const written = await b.anon().from('gw_books').insert({ nope: 1 })
@@ -123,7 +151,11 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
     })
 
     it('answers 400 PGRST102 for a body that is not JSON', async () => {
-      const res = await b.fetch('/rest/v1/gw_items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sku":' })
+      const res = await b.fetch('/rest/v1/gw_items', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"sku":',
+      })
       expect(res.status).toBe(400)
       expect(await res.json()).toMatchObject({ code: 'PGRST102', message: 'Empty or invalid json' })
     })
@@ -135,7 +167,9 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
     })
 
     it('finds a table created after start without a restart', async () => {
-      await b.db.exec('create table gw_late (id int primary key); grant select on gw_late to anon; insert into gw_late values (7)')
+      await b.db.exec(
+        'create table gw_late (id int primary key); grant select on gw_late to anon; insert into gw_late values (7)',
+      )
       await new Promise((r) => setTimeout(r, 1100))
       expect((await b.anon().from('gw_late').select('id')).data).toEqual([{ id: 7 }])
     })

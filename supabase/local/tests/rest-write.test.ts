@@ -27,7 +27,13 @@ describe.each(engines)('REST writes (%s)', (engine) => {
   })
 
   it('inserts many rows with the columns parameter and returns nothing by default (201)', async () => {
-    const { data, status, error } = await b.anon().from('gw_items').insert([{ sku: 'w-2', qty: 1 }, { sku: 'w-3', qty: 4, label: 'three' }])
+    const { data, status, error } = await b
+      .anon()
+      .from('gw_items')
+      .insert([
+        { sku: 'w-2', qty: 1 },
+        { sku: 'w-3', qty: 4, label: 'three' },
+      ])
     expect(error).toBeNull()
     expect(status).toBe(201)
     expect(data).toBeNull()
@@ -38,23 +44,39 @@ describe.each(engines)('REST writes (%s)', (engine) => {
   })
 
   it('sends a key missing from some rows as null, as PostgREST does without missing=default', async () => {
-    const { error } = await b.anon().from('gw_items').insert([{ sku: 'w-n1', qty: 1 }, { sku: 'w-n2' }])
+    const { error } = await b
+      .anon()
+      .from('gw_items')
+      .insert([{ sku: 'w-n1', qty: 1 }, { sku: 'w-n2' }])
     expect(error?.code).toBe('23502')
     expect(await items("sku like 'w-n%'")).toEqual([])
   })
 
   it('returns the inserted row with embeds as one object for .single()', async () => {
-    const { data } = await b.anon().from('gw_reviews').insert({ book_id: 2, stars: 2 }).select('stars, book:gw_books(title)').single()
+    const { data } = await b
+      .anon()
+      .from('gw_reviews')
+      .insert({ book_id: 2, stars: 2 })
+      .select('stars, book:gw_books(title)')
+      .single()
     expect(data).toEqual({ stars: 2, book: { title: 'Beta' } })
   })
 
   it('upserts with merge-duplicates on a unique column and with ignore-duplicates', async () => {
     await b.anon().from('gw_items').insert({ sku: 'w-up', qty: 1, label: 'old' })
-    const merged = await b.anon().from('gw_items').upsert({ sku: 'w-up', qty: 5, label: 'new' }, { onConflict: 'sku' }).select('sku, qty, label')
+    const merged = await b
+      .anon()
+      .from('gw_items')
+      .upsert({ sku: 'w-up', qty: 5, label: 'new' }, { onConflict: 'sku' })
+      .select('sku, qty, label')
     // Only an existing row changed: PostgREST answers 200 (201 is for upserts that insert).
     expect(merged.status).toBe(200)
     expect(merged.data).toEqual([{ sku: 'w-up', qty: 5, label: 'new' }])
-    const ignored = await b.anon().from('gw_items').upsert({ sku: 'w-up', qty: 9 }, { onConflict: 'sku', ignoreDuplicates: true }).select('sku')
+    const ignored = await b
+      .anon()
+      .from('gw_items')
+      .upsert({ sku: 'w-up', qty: 9 }, { onConflict: 'sku', ignoreDuplicates: true })
+      .select('sku')
     expect(ignored.data).toEqual([])
     expect(await items("sku = 'w-up'")).toEqual([{ sku: 'w-up', qty: 5, label: 'new' }])
   })
@@ -67,7 +89,10 @@ describe.each(engines)('REST writes (%s)', (engine) => {
   })
 
   it('fills missing keys with column defaults when asked (missing=default)', async () => {
-    const { error } = await b.anon().from('gw_items').insert([{ sku: 'w-d1', qty: 3 }, { sku: 'w-d2' }], { defaultToNull: false })
+    const { error } = await b
+      .anon()
+      .from('gw_items')
+      .insert([{ sku: 'w-d1', qty: 3 }, { sku: 'w-d2' }], { defaultToNull: false })
     expect(error).toBeNull()
     expect(await items("sku like 'w-d%'")).toEqual([
       { sku: 'w-d1', qty: 3, label: null },
@@ -85,7 +110,10 @@ describe.each(engines)('REST writes (%s)', (engine) => {
   })
 
   it('deletes with filters and reports the count', async () => {
-    await b.anon().from('gw_items').insert([{ sku: 'w-x1' }, { sku: 'w-x2' }])
+    await b
+      .anon()
+      .from('gw_items')
+      .insert([{ sku: 'w-x1' }, { sku: 'w-x2' }])
     const { status, count } = await b.anon().from('gw_items').delete({ count: 'exact' }).like('sku', 'w-x%')
     expect(status).toBe(204)
     expect(count).toBe(2)
@@ -100,7 +128,10 @@ describe.each(engines)('REST writes (%s)', (engine) => {
   })
 
   it('rolls back a write whose single() result is not exactly one row', async () => {
-    await b.anon().from('gw_items').insert([{ sku: 'w-s1' }, { sku: 'w-s2' }])
+    await b
+      .anon()
+      .from('gw_items')
+      .insert([{ sku: 'w-s1' }, { sku: 'w-s2' }])
     const { status } = await b.anon().from('gw_items').update({ qty: 99 }).like('sku', 'w-s%').select().single()
     expect(status).toBe(406)
     expect((await items("sku like 'w-s%'")).map((r) => r.qty)).toEqual([0, 0])
@@ -135,9 +166,17 @@ describe.each(engines)('REST writes (%s)', (engine) => {
     })
 
     it('updates only rows the policy lets the user see', async () => {
-      const { data } = await (await b.user(USER_B)).from('gw_notes').update({ body: 'hijacked' }).eq('body', 'private note of A').select()
+      const { data } = await (
+        await b.user(USER_B)
+      )
+        .from('gw_notes')
+        .update({ body: 'hijacked' })
+        .eq('body', 'private note of A')
+        .select()
       expect(data).toEqual([])
-      expect((await b.db.query("select count(*)::int as n from gw_notes where body = 'private note of A'")).rows[0]).toEqual({ n: 1 })
+      expect(
+        (await b.db.query("select count(*)::int as n from gw_notes where body = 'private note of A'")).rows[0],
+      ).toEqual({ n: 1 })
     })
 
     it('lets the service role bypass the policies', async () => {

@@ -39,7 +39,9 @@ describe(`emailed OTPs (${engine})`, () => {
   async function requestSignInCode(email: string) {
     // Each request is a new token; the cooldown between emails to one user is a minute, so tests backdate it.
     await b.db.query("update auth.users set recovery_sent_at = now() - interval '2 minutes' where email = $1", [email])
-    expect((await b.client(nextIp()).auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull()
+    expect(
+      (await b.client(nextIp()).auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error,
+    ).toBeNull()
     const mail = await latestMail(b.mailboxUrl, email, 'sign-in')
     await fetch(`${b.mailboxUrl}/api/messages`, { method: 'DELETE' })
     return { code: otpIn(mail), link: verifyLinkIn(mail) }
@@ -70,7 +72,9 @@ describe(`emailed OTPs (${engine})`, () => {
     const { code } = await requestSignInCode(email)
     const client = b.client(nextIp())
     for (let i = 0; i < 4; i++) {
-      expect((await client.auth.verifyOtp({ email, token: wrongCode(code, i), type: 'email' })).error?.code).toBe('otp_expired')
+      expect((await client.auth.verifyOtp({ email, token: wrongCode(code, i), type: 'email' })).error?.code).toBe(
+        'otp_expired',
+      )
     }
     const { data, error } = await client.auth.verifyOtp({ email, token: code, type: 'email' })
     expect(error).toBeNull()
@@ -87,7 +91,11 @@ describe(`emailed OTPs (${engine})`, () => {
       expect(error).toMatchObject({ status: 422, code: 'reauthentication_not_valid' })
     }
     const { error } = await client.auth.updateUser({ password: 'new-password-ok', nonce })
-    expect(error).toMatchObject({ status: 422, code: 'reauthentication_not_valid', message: 'Requires reauthentication' })
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'reauthentication_not_valid',
+      message: 'Requires reauthentication',
+    })
   })
 })
 
@@ -101,8 +109,14 @@ describe(`sign-in limits (${engine})`, () => {
       const { error } = await attacker.auth.signInWithPassword({ email, password: `guess-${i}` })
       expect(error?.code).toBe('invalid_credentials')
     }
-    const blocked = await b.client(attackerProxyIp, { 'x-forwarded-for': forgedIp() }).auth.signInWithPassword({ email, password: PASSWORD })
-    expect(blocked.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' })
+    const blocked = await b
+      .client(attackerProxyIp, { 'x-forwarded-for': forgedIp() })
+      .auth.signInWithPassword({ email, password: PASSWORD })
+    expect(blocked.error).toMatchObject({
+      status: 429,
+      code: 'over_request_rate_limit',
+      message: 'Request rate limit reached',
+    })
 
     // The owner, from their own address, is not locked out.
     const { data, error } = await b.client(nextIp()).auth.signInWithPassword({ email, password: PASSWORD })
@@ -114,7 +128,8 @@ describe(`sign-in limits (${engine})`, () => {
 describe(`MFA (${engine})`, () => {
   const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) })
   /** The code of the current 30-second step, or of a later one (the server accepts one step of drift). */
-  const codeAt = (secret: string, stepsAhead = 0) => totp(secret).generate({ timestamp: Date.now() + stepsAhead * 30_000 })
+  const codeAt = (secret: string, stepsAhead = 0) =>
+    totp(secret).generate({ timestamp: Date.now() + stepsAhead * 30_000 })
 
   /** A user with a verified TOTP factor (its current step used up by the enrolment) and an aal1 session. */
   async function userWithFactor(label: string) {
@@ -135,8 +150,13 @@ describe(`MFA (${engine})`, () => {
       message: 'AAL2 session is required to update email or password when MFA is enabled.',
     }
     expect((await aal1.auth.updateUser({ password: 'attacker-password-1' })).error).toMatchObject(insufficient)
-    expect((await aal1.auth.updateUser({ email: `attacker-${Date.now()}@example.test` })).error).toMatchObject(insufficient)
-    const stored = await b.db.query<{ email_change: string | null }>('select email_change from auth.users where email = $1', [email])
+    expect((await aal1.auth.updateUser({ email: `attacker-${Date.now()}@example.test` })).error).toMatchObject(
+      insufficient,
+    )
+    const stored = await b.db.query<{ email_change: string | null }>(
+      'select email_change from auth.users where email = $1',
+      [email],
+    )
     expect(stored.rows[0]!.email_change || null).toBeNull()
     // Metadata is not a takeover: it still works at aal1.
     expect((await aal1.auth.updateUser({ data: { full_name: 'Still Me' } })).error).toBeNull()
@@ -154,13 +174,18 @@ describe(`MFA (${engine})`, () => {
     const { data: challenge } = await aal1.auth.mfa.challenge({ factorId })
     for (let i = 0; i < 5; i++) {
       const { error } = await aal1.auth.mfa.verify({ factorId, challengeId: challenge!.id, code: wrongCode(right, i) })
-      expect(error).toMatchObject({ status: 422, code: 'mfa_verification_failed', message: 'Invalid TOTP code entered' })
+      expect(error).toMatchObject({
+        status: 422,
+        code: 'mfa_verification_failed',
+        message: 'Invalid TOTP code entered',
+      })
     }
     const sixth = await aal1.auth.mfa.verify({ factorId, challengeId: challenge!.id, code: right })
     expect(sixth.error).toMatchObject({
       status: 422,
       code: 'mfa_challenge_expired',
-      message: 'Too many wrong codes for this challenge. Start a new challenge and enter the current code from your authenticator app.',
+      message:
+        'Too many wrong codes for this challenge. Start a new challenge and enter the current code from your authenticator app.',
     })
 
     // Honest: a new challenge with the right code raises the session to aal2.
@@ -191,14 +216,21 @@ describe(`MFA (${engine})`, () => {
     const post = (path: string, body: unknown) =>
       fetch(`${b.apiUrl}/auth/v1/factors/${factorId}/${path}`, {
         method: 'POST',
-        headers: { apikey: b.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-real-ip': nextIp() },
+        headers: {
+          apikey: b.anonKey,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-real-ip': nextIp(),
+        },
         body: JSON.stringify(body),
       })
     const statuses: number[] = []
     for (let round = 0; round < 4; round++) {
       const challenge = (await (await post('challenge', {})).json()) as { id: string }
       for (let i = 0; i < 4; i++) {
-        statuses.push((await post('verify', { challenge_id: challenge.id, code: wrongCode(right, round * 4 + i) })).status)
+        statuses.push(
+          (await post('verify', { challenge_id: challenge.id, code: wrongCode(right, round * 4 + i) })).status,
+        )
       }
     }
     // 15 verifications a minute for this factor, the enrolment's included: 14 guesses, then 429s.
@@ -207,6 +239,8 @@ describe(`MFA (${engine})`, () => {
 
     // Another user's factor is not affected.
     const other = await userWithFactor('mfa-neighbour')
-    expect((await other.aal1.auth.mfa.challengeAndVerify({ factorId: other.factorId, code: codeAt(other.secret, 1) })).error).toBeNull()
+    expect(
+      (await other.aal1.auth.mfa.challengeAndVerify({ factorId: other.factorId, code: codeAt(other.secret, 1) })).error,
+    ).toBeNull()
   })
 })

@@ -21,7 +21,9 @@ describe('the gateway resolves one client IP', () => {
       seen.push(req)
       return { status: 200, body: {} }
     }
-    const server = http.createServer(createGateway({ routes: () => ({ auth: record, rest: record, functions: record }), clientIpHeader }))
+    const server = http.createServer(
+      createGateway({ routes: () => ({ auth: record, rest: record, functions: record }), clientIpHeader }),
+    )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     return { seen, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
@@ -35,7 +37,9 @@ describe('the gateway resolves one client IP', () => {
     const g = await gateway()
     try {
       for (const path of ['/auth/v1/health', '/rest/v1/anything', '/functions/v1/anything']) {
-        await fetch(`${g.url}${path}`, { headers: { apikey: key, 'x-forwarded-for': '198.51.100.77', 'x-real-ip': '198.51.100.78' } })
+        await fetch(`${g.url}${path}`, {
+          headers: { apikey: key, 'x-forwarded-for': '198.51.100.77', 'x-real-ip': '198.51.100.78' },
+        })
       }
       expect(g.seen).toHaveLength(3)
       for (const req of g.seen) {
@@ -52,8 +56,12 @@ describe('the gateway resolves one client IP', () => {
     const realIp = await gateway('x-real-ip')
     const forwarded = await gateway('x-forwarded-for')
     try {
-      await fetch(`${realIp.url}/rest/v1/x`, { headers: { apikey: key, 'x-real-ip': '203.0.113.7', 'x-forwarded-for': '198.51.100.1' } })
-      await fetch(`${forwarded.url}/rest/v1/x`, { headers: { apikey: key, 'x-forwarded-for': '198.51.100.1, 203.0.113.8' } })
+      await fetch(`${realIp.url}/rest/v1/x`, {
+        headers: { apikey: key, 'x-real-ip': '203.0.113.7', 'x-forwarded-for': '198.51.100.1' },
+      })
+      await fetch(`${forwarded.url}/rest/v1/x`, {
+        headers: { apikey: key, 'x-forwarded-for': '198.51.100.1, 203.0.113.8' },
+      })
       // A malformed value is not an address: the socket's is used instead of passing garbage to SQL.
       await fetch(`${realIp.url}/rest/v1/x`, { headers: { apikey: key, 'x-real-ip': "1.2.3.4'; drop table x" } })
       expect(realIp.seen.map((r) => [r.ip, r.headers['x-forwarded-for'], r.headers['x-real-ip']])).toEqual([
@@ -67,11 +75,15 @@ describe('the gateway resolves one client IP', () => {
   })
 
   it('edge functions read the address the gateway wrote into x-real-ip, never a forged X-Forwarded-For', () => {
-    const req = new Request('http://fn.test', { headers: { 'x-real-ip': '203.0.113.5', 'x-forwarded-for': '10.9.9.9' } })
+    const req = new Request('http://fn.test', {
+      headers: { 'x-real-ip': '203.0.113.5', 'x-forwarded-for': '10.9.9.9' },
+    })
     expect(clientIp(req)).toBe('203.0.113.5')
     expect(clientIp(new Request('http://fn.test', { headers: { 'x-forwarded-for': '10.9.9.9' } }))).toBe('unknown')
     // Hosted: the operator names the platform's header (CLIENT_IP_HEADER secret); a list's last entry counts.
-    const hosted = new Request('http://fn.test', { headers: { 'cf-connecting-ip': '198.51.100.2', 'x-forwarded-for': '10.9.9.9, 198.51.100.3' } })
+    const hosted = new Request('http://fn.test', {
+      headers: { 'cf-connecting-ip': '198.51.100.2', 'x-forwarded-for': '10.9.9.9, 198.51.100.3' },
+    })
     expect(clientIp(hosted, 'cf-connecting-ip')).toBe('198.51.100.2')
     expect(clientIp(hosted, 'x-forwarded-for')).toBe('198.51.100.3')
   })
@@ -95,7 +107,11 @@ describe(`client IP through the backend (${engine})`, () => {
         as $$ select nullif(current_setting('request.headers', true), '')::json $$;
       grant execute on function public.trust_request_headers() to anon;`)
     await b.reloadSchema()
-    code = (await b.db.query<{ unified_code: string }>("select unified_code from public.audience_sources where status = 'approved' order by created_at limit 1")).rows[0]!.unified_code
+    code = (
+      await b.db.query<{ unified_code: string }>(
+        "select unified_code from public.audience_sources where status = 'approved' order by created_at limit 1",
+      )
+    ).rows[0]!.unified_code
   })
   afterAll(async () => {
     await b?.close()
@@ -121,13 +137,17 @@ describe(`client IP through the backend (${engine})`, () => {
     }
     expect(results.map((r) => r.counted)).toEqual([true, false, false, false])
     expect(results.slice(1).every((r) => r.not_counted_reason === 'duplicate_visitor')).toBe(true)
-    const stored = await b.db.query<{ ip: string }>('select distinct ip from public.link_clicks where ip = $1', [visitor])
+    const stored = await b.db.query<{ ip: string }>('select distinct ip from public.link_clicks where ip = $1', [
+      visitor,
+    ])
     expect(stored.rows).toEqual([{ ip: visitor }])
   })
 
   it('honest: distinct visitors behind the proxy each count', async () => {
     for (let i = 0; i < 3; i++) {
-      const { data } = await b.client(nextIp(), { 'user-agent': BROWSER }).rpc('track_audience_source_click', { unified_code: code, device_info: {} })
+      const { data } = await b
+        .client(nextIp(), { 'user-agent': BROWSER })
+        .rpc('track_audience_source_click', { unified_code: code, device_info: {} })
       expect(data).toMatchObject({ counted: true, not_counted_reason: null })
     }
   })

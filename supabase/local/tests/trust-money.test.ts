@@ -46,8 +46,12 @@ async function newPublisher() {
 describe(`mass assignment through the REST API (${engine})`, () => {
   it('attack: PATCH budget_reserved = 0 (twice), reservations_open, approved_at, created_at on my own campaign is refused', async () => {
     const { client } = await signIn('advertiser@growletter.test')
-    const before = (await b.db.query('select budget_reserved, reservations_open, approved_at, created_at from public.campaigns where id = $1', [CAMPAIGN]))
-      .rows[0]
+    const before = (
+      await b.db.query(
+        'select budget_reserved, reservations_open, approved_at, created_at from public.campaigns where id = $1',
+        [CAMPAIGN],
+      )
+    ).rows[0]
     for (const patch of [
       { budget_reserved: 0 },
       { budget_reserved: 0 },
@@ -61,18 +65,34 @@ describe(`mass assignment through the REST API (${engine})`, () => {
       expect(status, JSON.stringify(patch)).toBe(403)
       expect(error).toMatchObject({ code: '42501', message: 'permission denied for table campaigns' })
     }
-    const after = (await b.db.query('select budget_reserved, reservations_open, approved_at, created_at from public.campaigns where id = $1', [CAMPAIGN]))
-      .rows[0]
+    const after = (
+      await b.db.query(
+        'select budget_reserved, reservations_open, approved_at, created_at from public.campaigns where id = $1',
+        [CAMPAIGN],
+      )
+    ).rows[0]
     expect(after).toEqual(before)
   })
 
   it('attack: INSERT a campaign that is already approved or has reserved money is refused', async () => {
     const { client, session } = await signIn('advertiser@growletter.test')
-    for (const extra of [{ approved_at: new Date().toISOString() }, { budget_reserved: 5 }, { reservations_open: 2 }, { budget_spent: 1 }]) {
-      const { error } = await client
-        .from('campaigns')
-        .insert({ advertiser_id: session.user.id, name: 'Sneaky letter', budget_total: 10, status: 'pending_review', ...extra })
-      expect(error, JSON.stringify(extra)).toMatchObject({ code: '42501', message: 'permission denied for table campaigns' })
+    for (const extra of [
+      { approved_at: new Date().toISOString() },
+      { budget_reserved: 5 },
+      { reservations_open: 2 },
+      { budget_spent: 1 },
+    ]) {
+      const { error } = await client.from('campaigns').insert({
+        advertiser_id: session.user.id,
+        name: 'Sneaky letter',
+        budget_total: 10,
+        status: 'pending_review',
+        ...extra,
+      })
+      expect(error, JSON.stringify(extra)).toMatchObject({
+        code: '42501',
+        message: 'permission denied for table campaigns',
+      })
     }
   })
 
@@ -81,7 +101,9 @@ describe(`mass assignment through the REST API (${engine})`, () => {
     const { data: mine } = await client.from('audience_sources').select('id').not('approved_at', 'is', null).limit(1)
     const { error } = await client.from('audience_sources').update({ approved_at: null }).eq('id', mine![0]!.id)
     expect(error).toMatchObject({ code: '42501', message: 'permission denied for table audience_sources' })
-    const truncate = await b.db.query(`select has_table_privilege('authenticated', 'public.campaigns', 'TRUNCATE') as t`)
+    const truncate = await b.db.query(
+      `select has_table_privilege('authenticated', 'public.campaigns', 'TRUNCATE') as t`,
+    )
     expect(truncate.rows).toEqual([{ t: false }])
   })
 
@@ -91,14 +113,27 @@ describe(`mass assignment through the REST API (${engine})`, () => {
     expect(budget).toBeNull()
     const { error: edit } = await client
       .from('campaigns')
-      .update({ name: 'The Frontend Brief', description: 'Weekly', image_url: null, website_url: 'https://frontend.example', category: 'technology' })
+      .update({
+        name: 'The Frontend Brief',
+        description: 'Weekly',
+        image_url: null,
+        website_url: 'https://frontend.example',
+        category: 'technology',
+      })
       .eq('id', CAMPAIGN)
     expect(edit).toBeNull()
     const { data, error } = await client
       .from('campaigns')
       .insert({
-        advertiser_id: session.user.id, name: 'A new letter', description: null, image_url: null, category: 'technology',
-        website_url: 'https://new.example', price_per_subscriber: 1, budget_total: 10, status: 'pending_review',
+        advertiser_id: session.user.id,
+        name: 'A new letter',
+        description: null,
+        image_url: null,
+        category: 'technology',
+        website_url: 'https://new.example',
+        price_per_subscriber: 1,
+        budget_total: 10,
+        status: 'pending_review',
       })
       .select('id, name, status')
       .single()
@@ -115,7 +150,9 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
     const stolen = await signIn(email)
     const owner = await signIn(email)
     expect((await owner.client.rpc('ensure_wallet_exists', { p_user_id: owner.session.user.id })).error).toBeNull()
-    expect((await payout(stolen.client)).error?.message).toBe('You can only withdraw available earnings (0.00 credits available)')
+    expect((await payout(stolen.client)).error?.message).toBe(
+      'You can only withdraw available earnings (0.00 credits available)',
+    )
     expect((await stolen.client.from('wallets').select('balance')).data).toHaveLength(1)
 
     expect((await owner.client.auth.signOut({ scope: 'others' })).error).toBeNull()
@@ -127,8 +164,12 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
     expect((await stolen.client.from('wallet_transactions').select('id')).data).toEqual([])
     expect((await stolen.client.from('payout_requests').select('id')).data).toEqual([])
     // Honest: the device that stayed signed in goes on.
-    expect((await owner.client.rpc('publisher_balance')).data).toEqual([{ pending: 0, available: 0, requested: 0, paid: 0 }])
-    expect((await payout(owner.client)).error?.message).toBe('You can only withdraw available earnings (0.00 credits available)')
+    expect((await owner.client.rpc('publisher_balance')).data).toEqual([
+      { pending: 0, available: 0, requested: 0, paid: 0 },
+    ])
+    expect((await payout(owner.client)).error?.message).toBe(
+      'You can only withdraw available earnings (0.00 credits available)',
+    )
   })
 
   it('attack: a signed-out advertiser token cannot open a checkout (the function asks the auth server)', async () => {
@@ -153,7 +194,9 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
     expect((await owner.client.auth.updateUser({ password: 'a-brand-new-passphrase-42' })).error).toBeNull()
     expect((await payout(stolen.client)).error?.message).toBe(ENDED)
     expect((await stolen.client.from('wallets').select('balance')).data).toEqual([])
-    expect((await payout(owner.client)).error?.message).toBe('You can only withdraw available earnings (0.00 credits available)')
+    expect((await payout(owner.client)).error?.message).toBe(
+      'You can only withdraw available earnings (0.00 credits available)',
+    )
   })
 
   it('attack: refresh-token reuse revokes the session, and its access token with it', async () => {
@@ -167,7 +210,10 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
       })
     expect((await refresh(session.refresh_token)).status).toBe(200)
     // The leaked token comes back after the reuse interval: GoTrue revokes the whole session.
-    await b.db.query("update auth.refresh_tokens set updated_at = now() - interval '1 minute' where revoked and user_id = $1", [session.user.id])
+    await b.db.query(
+      "update auth.refresh_tokens set updated_at = now() - interval '1 minute' where revoked and user_id = $1",
+      [session.user.id],
+    )
     expect((await refresh(session.refresh_token)).status).toBe(400)
     expect((await payout(client)).error?.message).toBe(ENDED)
   })
@@ -197,7 +243,10 @@ describe(`a stolen access token after its session ended (${engine})`, () => {
     const refused = await thief('/rest/v1/rpc/admin_list_users', {})
     expect(refused.status).toBe(403)
     expect(await refused.json()).toMatchObject({ code: '42501', message: ENDED })
-    const paid = await thief('/rest/v1/rpc/admin_mark_payout_paid', { p_payout_id: '30000000-0000-4000-a000-000000000002', p_reference: 'TR-9' })
+    const paid = await thief('/rest/v1/rpc/admin_mark_payout_paid', {
+      p_payout_id: '30000000-0000-4000-a000-000000000002',
+      p_reference: 'TR-9',
+    })
     expect(await paid.json()).toMatchObject({ message: ENDED })
     expect(await (await thief('/rest/v1/moderation_events?select=id&limit=1')).json()).toEqual([])
   })
@@ -209,10 +258,17 @@ describe(`/contact through the REST API (${engine})`, () => {
     const send = (from: string, email: string) =>
       b.client(from).from('contact_messages').insert({ name: 'Kim', email, subject: 'Hello', message: 'A question' })
     const results = []
-    for (let i = 0; i < 8; i++) results.push((await send(ip, `flood${i}-${Date.now()}@example.com`)).error?.message ?? 'ok')
+    for (let i = 0; i < 8; i++)
+      results.push((await send(ip, `flood${i}-${Date.now()}@example.com`)).error?.message ?? 'ok')
     expect(results).toEqual([
-      'ok', 'ok', 'ok', 'ok', 'ok',
-      ...Array(3).fill('You have sent several messages in a short time. Please wait a few minutes before sending another.'),
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      ...Array(3).fill(
+        'You have sent several messages in a short time. Please wait a few minutes before sending another.',
+      ),
     ])
     expect((await send(nextIp(), `someone-${Date.now()}@example.com`)).error).toBeNull()
   })

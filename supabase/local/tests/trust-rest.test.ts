@@ -27,7 +27,11 @@ beforeAll(async () => {
       as $$ select current_setting('statement_timeout') $$;
     grant execute on function public.trust_statement_timeout() to anon, authenticated, service_role;`)
   await b.reloadSchema()
-  const source = (await b.db.query<{ id: string; unified_code: string }>("select id, unified_code from public.audience_sources where status = 'approved' order by created_at limit 1")).rows[0]!
+  const source = (
+    await b.db.query<{ id: string; unified_code: string }>(
+      "select id, unified_code from public.audience_sources where status = 'approved' order by created_at limit 1",
+    )
+  ).rows[0]!
   code = source.unified_code
   sourceId = source.id
 })
@@ -36,7 +40,11 @@ afterAll(async () => {
 })
 
 const clicks = async () =>
-  (await b.db.query<{ n: number }>('select count(*)::int as n from public.link_clicks where audience_source_id = $1', [sourceId])).rows[0]!.n
+  (
+    await b.db.query<{ n: number }>('select count(*)::int as n from public.link_clicks where audience_source_id = $1', [
+      sourceId,
+    ])
+  ).rows[0]!.n
 
 describe(`read-only GET and HEAD on /rpc (${engine})`, () => {
   it('attack: GET and HEAD on track_audience_source_click (an image tag, a prefetcher) record nothing: 405', async () => {
@@ -44,7 +52,10 @@ describe(`read-only GET and HEAD on /rpc (${engine})`, () => {
     const url = `${b.apiUrl}/rest/v1/rpc/track_audience_source_click?unified_code=${code}&apikey=${b.anonKey}`
     const get = await fetch(url, { headers: { 'user-agent': BROWSER } })
     expect(get.status).toBe(405)
-    expect(await get.json()).toMatchObject({ code: '25006', message: 'cannot execute INSERT in a read-only transaction' })
+    expect(await get.json()).toMatchObject({
+      code: '25006',
+      message: 'cannot execute INSERT in a read-only transaction',
+    })
     const head = await fetch(url, { method: 'HEAD', headers: { 'user-agent': BROWSER } })
     expect(head.status).toBe(405)
     expect(await clicks()).toBe(before)
@@ -52,7 +63,9 @@ describe(`read-only GET and HEAD on /rpc (${engine})`, () => {
 
   it('honest: POST records the click, and GET still reads', async () => {
     const before = await clicks()
-    const { data, error } = await b.client(nextIp(), { 'user-agent': BROWSER }).rpc('track_audience_source_click', { unified_code: code, device_info: {} })
+    const { data, error } = await b
+      .client(nextIp(), { 'user-agent': BROWSER })
+      .rpc('track_audience_source_click', { unified_code: code, device_info: {} })
     expect(error).toBeNull()
     expect(data).toMatchObject({ source_id: sourceId, counted: true })
     expect(await clicks()).toBe(before + 1)
@@ -71,7 +84,10 @@ describe(`statement_timeout of the API roles (${engine})`, () => {
   })
 
   it('honest: an ordinary match filter answers', async () => {
-    const res = await b.fetch(`/rest/v1/trust_notes?select=id&${new URLSearchParams({ body: 'match.^(abc)+$' })}&order=id`, nextIp())
+    const res = await b.fetch(
+      `/rest/v1/trust_notes?select=id&${new URLSearchParams({ body: 'match.^(abc)+$' })}&order=id`,
+      nextIp(),
+    )
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual([{ id: 1 }, { id: 2 }])
   })
@@ -80,7 +96,10 @@ describe(`statement_timeout of the API roles (${engine})`, () => {
     'attack: a pathological match from anon is cancelled after 3 s (500, 57014) while other requests are answered',
     async () => {
       const started = Date.now()
-      const slow = b.fetch(`/rest/v1/trust_notes?select=id&${new URLSearchParams({ body: `match.${PATHOLOGICAL}` })}`, nextIp())
+      const slow = b.fetch(
+        `/rest/v1/trust_notes?select=id&${new URLSearchParams({ body: `match.${PATHOLOGICAL}` })}`,
+        nextIp(),
+      )
       let slowAnswered = false
       void slow.then(() => (slowAnswered = true))
       await new Promise((resolve) => setTimeout(resolve, 300))
@@ -131,7 +150,10 @@ describe('the PGlite regex guard', () => {
     expect(patternProblem(pattern)).toBe(problem)
   })
 
-  it.each(['^(abc)+$', 'news(letter)?s*', '[(+*)]+', '\\d{3}-\\d{4}', '(a|b)+c', '[[:alpha:]]+\\.(com|org)$'])('accepts %s', (pattern) => {
-    expect(patternProblem(pattern)).toBeNull()
-  })
+  it.each(['^(abc)+$', 'news(letter)?s*', '[(+*)]+', '\\d{3}-\\d{4}', '(a|b)+c', '[[:alpha:]]+\\.(com|org)$'])(
+    'accepts %s',
+    (pattern) => {
+      expect(patternProblem(pattern)).toBeNull()
+    },
+  )
 })

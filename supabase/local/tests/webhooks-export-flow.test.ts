@@ -33,9 +33,16 @@ async function signIn(email: string) {
 
 async function subscriber(email: string, confirmIt: boolean) {
   const token = randomUUID()
-  await backend.db.query('select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[])', [email, [CAMPAIGN], [hash(token)]])
+  await backend.db.query('select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[])', [
+    email,
+    [CAMPAIGN],
+    [hash(token)],
+  ])
   if (!confirmIt) return
-  await backend.db.query("update public.newsletter_subscriptions set armed_at = now() - interval '1 minute' where email = $1", [email])
+  await backend.db.query(
+    "update public.newsletter_subscriptions set armed_at = now() - interval '1 minute' where email = $1",
+    [email],
+  )
   await backend.db.query('select public.confirm_subscription($1, $2)', [hash(token), email])
 }
 
@@ -87,7 +94,9 @@ describe('export-subscribers', () => {
     })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present')
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="subscribers-20000000-\d{4}-\d{2}-\d{2}\.csv"$/)
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="subscribers-20000000-\d{4}-\d{2}-\d{2}\.csv"$/,
+    )
     const csv = await res.text()
     const lines = csv.split('\r\n')
     expect(lines[0]).toBe('"email","confirmed_at","source","status","charged"')
@@ -137,15 +146,32 @@ describe('deliver-webhooks', () => {
     // The redirect to a private address was never followed.
     expect(received.filter((r) => r.path === '/steal')).toEqual([])
 
-    const log = await backend.db.query<{ path: string; status: string; attempts: number; response_status: number | null; last_error: string | null }>(
+    const log = await backend.db.query<{
+      path: string
+      status: string
+      attempts: number
+      response_status: number | null
+      last_error: string | null
+    }>(
       `select substring(w.url from '/[a-z]+$') as path, d.status, d.attempts, d.response_status, d.last_error
        from public.webhook_deliveries d join public.webhook_endpoints w on w.id = d.endpoint_id
        where d.payload -> 'data' ->> 'email' = $1 order by 1`,
       [email],
     )
     const byPath = Object.fromEntries(log.rows.map((r) => [r.path, r]))
-    expect(byPath['/ok']).toEqual({ path: '/ok', status: 'succeeded', attempts: 1, response_status: 204, last_error: null })
-    expect(byPath['/fail']).toMatchObject({ status: 'pending', attempts: 1, response_status: 500, last_error: 'The endpoint answered 500' })
+    expect(byPath['/ok']).toEqual({
+      path: '/ok',
+      status: 'succeeded',
+      attempts: 1,
+      response_status: 204,
+      last_error: null,
+    })
+    expect(byPath['/fail']).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      response_status: 500,
+      last_error: 'The endpoint answered 500',
+    })
     expect(byPath['/drop']).toMatchObject({ status: 'pending', attempts: 1, response_status: null })
     expect(byPath['/drop']!.last_error).toMatch(/^Could not connect/)
     expect(byPath['/redirect']).toMatchObject({
@@ -155,7 +181,9 @@ describe('deliver-webhooks', () => {
   })
 
   it('the scheduled job delivers what is due when the immediate call was lost', async () => {
-    await backend.db.query("update public.webhook_deliveries set next_attempt_at = now() - interval '1 second' where status = 'pending'")
+    await backend.db.query(
+      "update public.webhook_deliveries set next_attempt_at = now() - interval '1 second' where status = 'pending'",
+    )
     const before = received.length
     const t0 = new Date()
     await backend.cron.tick(t0)
@@ -200,14 +228,18 @@ describe('pure helpers', () => {
 
   it('checks every resolved address and every scheme rule', async () => {
     const resolveTo = (addresses: string[]) => async () => addresses
-    await expect(checkWebhookTarget(new URL('https://hooks.example.com/x'), resolveTo(['93.184.215.14']), false)).resolves.toBeUndefined()
-    await expect(checkWebhookTarget(new URL('https://evil.example/x'), resolveTo(['93.184.215.14', '10.0.0.5']), false)).rejects.toThrow(
-      'Refused evil.example: it resolves to 10.0.0.5, a private, loopback or link-local address',
+    await expect(
+      checkWebhookTarget(new URL('https://hooks.example.com/x'), resolveTo(['93.184.215.14']), false),
+    ).resolves.toBeUndefined()
+    await expect(
+      checkWebhookTarget(new URL('https://evil.example/x'), resolveTo(['93.184.215.14', '10.0.0.5']), false),
+    ).rejects.toThrow('Refused evil.example: it resolves to 10.0.0.5, a private, loopback or link-local address')
+    await expect(
+      checkWebhookTarget(new URL('http://hooks.example.com/x'), resolveTo(['93.184.215.14']), false),
+    ).rejects.toThrow('Refused http:// — webhooks are sent over https only')
+    await expect(checkWebhookTarget(new URL('http://127.0.0.1:8080/x'), resolveTo([]), false)).rejects.toThrow(
+      /https only/,
     )
-    await expect(checkWebhookTarget(new URL('http://hooks.example.com/x'), resolveTo(['93.184.215.14']), false)).rejects.toThrow(
-      'Refused http:// — webhooks are sent over https only',
-    )
-    await expect(checkWebhookTarget(new URL('http://127.0.0.1:8080/x'), resolveTo([]), false)).rejects.toThrow(/https only/)
     await expect(checkWebhookTarget(new URL('http://127.0.0.1:8080/x'), resolveTo([]), true)).resolves.toBeUndefined()
     await expect(checkWebhookTarget(new URL('https://0x7f.1/x'), resolveTo([]), false)).rejects.toThrow(
       'Refused 127.0.0.1: a private, loopback or link-local address',

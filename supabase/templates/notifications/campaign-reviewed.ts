@@ -11,7 +11,10 @@ export function campaignReviewed(to: Recipient, data: NotificationData, siteUrl:
       return notificationEmail(to, {
         subject: `“${name}” is approved and listed`,
         heading: 'Your newsletter is listed',
-        paragraphs: [`“${name}” is approved: visitors can now find it and subscribe, and publishers can promote it.`, withNote],
+        paragraphs: [
+          `“${name}” is approved: visitors can now find it and subscribe, and publishers can promote it.`,
+          withNote,
+        ],
         action,
       })
     case 'reinstated':

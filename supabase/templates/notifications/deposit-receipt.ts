@@ -1,5 +1,12 @@
 /** A deposit was credited to the advertiser's wallet. */
-import { credits, notificationEmail, str, type NotificationData, type Recipient, type Rendered } from './notification-email.ts'
+import {
+  credits,
+  notificationEmail,
+  str,
+  type NotificationData,
+  type Recipient,
+  type Rendered,
+} from './notification-email.ts'
 
 export function depositReceipt(to: Recipient, data: NotificationData, siteUrl: string): Rendered {
   return notificationEmail(to, {

@@ -1,5 +1,12 @@
 /** An admin decided a dispute: one email to the advertiser who opened it, one to the publisher concerned. */
-import { credits, notificationEmail, str, type NotificationData, type Recipient, type Rendered } from './notification-email.ts'
+import {
+  credits,
+  notificationEmail,
+  str,
+  type NotificationData,
+  type Recipient,
+  type Rendered,
+} from './notification-email.ts'
 
 export function disputeDecided(to: Recipient, data: NotificationData, siteUrl: string): Rendered {
   const upheld = str(data, 'decision') === 'upheld'

@@ -1,5 +1,11 @@
 /** The advertiser's available balance can pay fewer than five subscribers of their active newsletters. */
-import { credits, notificationEmail, type NotificationData, type Recipient, type Rendered } from './notification-email.ts'
+import {
+  credits,
+  notificationEmail,
+  type NotificationData,
+  type Recipient,
+  type Rendered,
+} from './notification-email.ts'
 
 export function lowBalance(to: Recipient, data: NotificationData, siteUrl: string): Rendered {
   return notificationEmail(to, {

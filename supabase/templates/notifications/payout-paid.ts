@@ -1,5 +1,12 @@
 /** An admin paid one of the publisher's payout requests. */
-import { credits, notificationEmail, str, type NotificationData, type Recipient, type Rendered } from './notification-email.ts'
+import {
+  credits,
+  notificationEmail,
+  str,
+  type NotificationData,
+  type Recipient,
+  type Rendered,
+} from './notification-email.ts'
 
 export function payoutPaid(to: Recipient, data: NotificationData, siteUrl: string): Rendered {
   return notificationEmail(to, {

@@ -11,7 +11,10 @@ export function sourceReviewed(to: Recipient, data: NotificationData, siteUrl: s
       return notificationEmail(to, {
         subject: `Your source “${name}” is approved`,
         heading: 'Your source is live',
-        paragraphs: [`“${name}” is approved: its magic link now earns you credits for every confirmed subscriber it brings.`, withNote],
+        paragraphs: [
+          `“${name}” is approved: its magic link now earns you credits for every confirmed subscriber it brings.`,
+          withNote,
+        ],
         action,
       })
     case 'reinstated':

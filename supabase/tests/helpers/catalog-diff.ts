@@ -26,17 +26,27 @@ export function catalogDiff(expected: unknown, actual: unknown, at = ''): string
       const a = new Map(expected.map((x) => [keyOf(x)!, x]))
       const b = new Map(actual.map((x) => [keyOf(x)!, x]))
       const out: string[] = []
-      for (const [k, v] of a) out.push(...(b.has(k) ? catalogDiff(v, b.get(k), `${at}[${k}]`) : [`${at}[${k}]: missing`]))
+      for (const [k, v] of a)
+        out.push(...(b.has(k) ? catalogDiff(v, b.get(k), `${at}[${k}]`) : [`${at}[${k}]: missing`]))
       for (const k of b.keys()) if (!a.has(k)) out.push(`${at}[${k}]: unexpected ${show(b.get(k))}`)
       return out
     }
     if (expected.length !== actual.length) return [`${at}: ${show(expected)} ≠ ${show(actual)}`]
     return expected.flatMap((x, i) => catalogDiff(x, actual[i], `${at}[${i}]`))
   }
-  if (expected && actual && typeof expected === 'object' && typeof actual === 'object' && !Array.isArray(expected) && !Array.isArray(actual)) {
+  if (
+    expected &&
+    actual &&
+    typeof expected === 'object' &&
+    typeof actual === 'object' &&
+    !Array.isArray(expected) &&
+    !Array.isArray(actual)
+  ) {
     const e = expected as Record<string, unknown>
     const a = actual as Record<string, unknown>
-    return [...new Set([...Object.keys(e), ...Object.keys(a)])].flatMap((k) => catalogDiff(e[k], a[k], at ? `${at}.${k}` : k))
+    return [...new Set([...Object.keys(e), ...Object.keys(a)])].flatMap((k) =>
+      catalogDiff(e[k], a[k], at ? `${at}.${k}` : k),
+    )
   }
   return JSON.stringify(expected) === JSON.stringify(actual) ? [] : [`${at}: ${show(expected)} ≠ ${show(actual)}`]
 }

@@ -11,7 +11,10 @@ import { ensureAuthSchema } from '../../local/auth/schema'
 
 export type FreshDb = { db: Db; engine: 'pglite' | 'postgres'; dispose(): Promise<void> }
 
-export async function freshDb({ migrationsDir, serverUrl = process.env.TEST_DATABASE_URL }: { migrationsDir?: string; serverUrl?: string } = {}): Promise<FreshDb> {
+export async function freshDb({
+  migrationsDir,
+  serverUrl = process.env.TEST_DATABASE_URL,
+}: { migrationsDir?: string; serverUrl?: string } = {}): Promise<FreshDb> {
   if (!serverUrl && !migrationsDir) {
     // From the cached dump of the same migrations when there is one (what `npm run db:types` reads too).
     const { db } = await openBackendDb({ seed: false, afterBootstrap: ensureAuthSchema })

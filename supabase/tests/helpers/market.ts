@@ -32,10 +32,14 @@ export const tokenHash = (token: string) => createHash('sha256').update(token).d
 
 export type PendingResult = { campaign_id: string; campaign_name: string; result: string }
 
-export const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
+export const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
 let visitorSeq = 0
 /** A visitor of their own (a fresh address), so per-visitor rules (duplicate visitor, velocity) stay out of the way. */
-export const newVisitor = () => ({ ip: `10.${(++visitorSeq >> 16) & 255}.${(visitorSeq >> 8) & 255}.${visitorSeq & 255}`, userAgent: BROWSER_UA })
+export const newVisitor = () => ({
+  ip: `10.${(++visitorSeq >> 16) & 255}.${(visitorSeq >> 8) & 255}.${visitorSeq & 255}`,
+  userAgent: BROWSER_UA,
+})
 export type Visitor = ReturnType<typeof newVisitor>
 
 /** A magic-link click on the source by the visitor, as the browser records it; resolves to the click id. */
@@ -99,7 +103,13 @@ export async function confirm(token: string, email: string): Promise<Confirmatio
 
 export async function walletOf(userId: string) {
   const db = await testDb()
-  const r = await db.query<{ balance: string; held: string; available: string; pending_earnings: string; reserved: string }>(
+  const r = await db.query<{
+    balance: string
+    held: string
+    available: string
+    pending_earnings: string
+    reserved: string
+  }>(
     'select balance::text, held::text, available::text, pending_earnings::text, reserved::text from public.wallets where user_id = $1',
     [userId],
   )

@@ -63,7 +63,9 @@ export async function loadTargets() {
     'insert into dispute_subscriptions (dispute_id, subscription_id, campaign_id) select $1, id, campaign_id from newsletter_subscriptions where id = $2',
     [ctx.dispute, ctx.subscription],
   )
-  ctx.disputeCampaign = await one(`select campaign_id as id from newsletter_subscriptions where id = '${ctx.idleSubscription}'`)
+  ctx.disputeCampaign = await one(
+    `select campaign_id as id from newsletter_subscriptions where id = '${ctx.idleSubscription}'`,
+  )
   ctx.notification = await one(
     `insert into notification_queue (user_id, template, data) values ('${ids.publisher}', 'payout_paid', '{}') returning id`,
   )
@@ -379,7 +381,12 @@ export const cases: Case[] = [
   { table: 'moderation_events', op: 'delete', sql: remove('moderation_events', 'event'), allowed: only('service') },
   // content_revisions: the author and admins read; only definer functions (submit_revision, the edit trigger,
   // admin_decide_revision) write.
-  { table: 'content_revisions', op: 'select', sql: byId('content_revisions', 'revision'), allowed: only('publisher', 'admin', 'service') },
+  {
+    table: 'content_revisions',
+    op: 'select',
+    sql: byId('content_revisions', 'revision'),
+    allowed: only('publisher', 'admin', 'service'),
+  },
   {
     table: 'content_revisions',
     op: 'insert',
@@ -420,7 +427,12 @@ export const cases: Case[] = [
     allowed: only('service'),
   },
   { table: 'deposits', op: 'delete', sql: remove('deposits', 'deposit'), allowed: only('service') },
-  { table: 'disputes', op: 'select', sql: byId('disputes', 'dispute'), allowed: only('advertiser', 'publisher', 'admin', 'service') },
+  {
+    table: 'disputes',
+    op: 'select',
+    sql: byId('disputes', 'dispute'),
+    allowed: only('advertiser', 'publisher', 'admin', 'service'),
+  },
   {
     table: 'disputes',
     op: 'insert',
@@ -430,7 +442,12 @@ export const cases: Case[] = [
     ],
     allowed: only('service'),
   },
-  { table: 'disputes', op: 'update', sql: update('disputes', 'dispute', `status = 'upheld'`), allowed: only('service') },
+  {
+    table: 'disputes',
+    op: 'update',
+    sql: update('disputes', 'dispute', `status = 'upheld'`),
+    allowed: only('service'),
+  },
   { table: 'disputes', op: 'delete', sql: remove('disputes', 'dispute'), allowed: only('service') },
 
   {
@@ -461,19 +478,42 @@ export const cases: Case[] = [
     allowed: only('service'),
   },
 
-  { table: 'notification_queue', op: 'select', sql: byId('notification_queue', 'notification'), allowed: only('service') },
+  {
+    table: 'notification_queue',
+    op: 'select',
+    sql: byId('notification_queue', 'notification'),
+    allowed: only('service'),
+  },
   {
     table: 'notification_queue',
     op: 'insert',
-    sql: (_c, me) => [`insert into public.notification_queue (user_id, template) values ($1, 'low_balance')`, [me ?? ids.advertiser]],
+    sql: (_c, me) => [
+      `insert into public.notification_queue (user_id, template) values ($1, 'low_balance')`,
+      [me ?? ids.advertiser],
+    ],
     allowed: only('service'),
   },
-  { table: 'notification_queue', op: 'update', sql: update('notification_queue', 'notification', `status = 'sent'`), allowed: only('service') },
-  { table: 'notification_queue', op: 'delete', sql: remove('notification_queue', 'notification'), allowed: only('service') },
+  {
+    table: 'notification_queue',
+    op: 'update',
+    sql: update('notification_queue', 'notification', `status = 'sent'`),
+    allowed: only('service'),
+  },
+  {
+    table: 'notification_queue',
+    op: 'delete',
+    sql: remove('notification_queue', 'notification'),
+    allowed: only('service'),
+  },
 
   // Webhook endpoints: their advertiser reads, edits and deletes them (created through create_webhook_endpoint,
   // which returns the secret once); deliveries are a log its advertiser reads and only the platform writes.
-  { table: 'webhook_endpoints', op: 'select', sql: byId('webhook_endpoints', 'webhook', 'url'), allowed: only('advertiser', 'admin', 'service') },
+  {
+    table: 'webhook_endpoints',
+    op: 'select',
+    sql: byId('webhook_endpoints', 'webhook', 'url'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
   {
     table: 'webhook_endpoints',
     op: 'insert',
@@ -483,9 +523,24 @@ export const cases: Case[] = [
     ],
     allowed: only('service'),
   },
-  { table: 'webhook_endpoints', op: 'update', sql: update('webhook_endpoints', 'webhook', 'enabled = false'), allowed: only('advertiser', 'service') },
-  { table: 'webhook_endpoints', op: 'delete', sql: remove('webhook_endpoints', 'webhook'), allowed: only('advertiser', 'service') },
-  { table: 'webhook_deliveries', op: 'select', sql: byId('webhook_deliveries', 'delivery', 'status'), allowed: only('advertiser', 'admin', 'service') },
+  {
+    table: 'webhook_endpoints',
+    op: 'update',
+    sql: update('webhook_endpoints', 'webhook', 'enabled = false'),
+    allowed: only('advertiser', 'service'),
+  },
+  {
+    table: 'webhook_endpoints',
+    op: 'delete',
+    sql: remove('webhook_endpoints', 'webhook'),
+    allowed: only('advertiser', 'service'),
+  },
+  {
+    table: 'webhook_deliveries',
+    op: 'select',
+    sql: byId('webhook_deliveries', 'delivery', 'status'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
   {
     table: 'webhook_deliveries',
     op: 'insert',
@@ -495,8 +550,18 @@ export const cases: Case[] = [
     ],
     allowed: only('service'),
   },
-  { table: 'webhook_deliveries', op: 'update', sql: update('webhook_deliveries', 'delivery', `status = 'succeeded'`), allowed: only('service') },
-  { table: 'webhook_deliveries', op: 'delete', sql: remove('webhook_deliveries', 'delivery'), allowed: only('service') },
+  {
+    table: 'webhook_deliveries',
+    op: 'update',
+    sql: update('webhook_deliveries', 'delivery', `status = 'succeeded'`),
+    allowed: only('service'),
+  },
+  {
+    table: 'webhook_deliveries',
+    op: 'delete',
+    sql: remove('webhook_deliveries', 'delivery'),
+    allowed: only('service'),
+  },
 
   // Settlement failures: admins read what the scheduled settlement could not settle; only it writes them.
   {
@@ -517,7 +582,10 @@ export const cases: Case[] = [
   {
     table: 'settlement_failures',
     op: 'update',
-    sql: (c) => ['update public.settlement_failures set resolved_at = now() where transaction_id = $1', [c.settlementFailure]],
+    sql: (c) => [
+      'update public.settlement_failures set resolved_at = now() where transaction_id = $1',
+      [c.settlementFailure],
+    ],
     allowed: only('service'),
   },
   {
@@ -538,7 +606,10 @@ export const cases: Case[] = [
   {
     table: 'not_counted_reasons',
     op: 'insert',
-    sql: () => [`insert into public.not_counted_reasons (code, label, applies_to, position) values ('made_up', 'Made up', '{click}', 99)`, []],
+    sql: () => [
+      `insert into public.not_counted_reasons (code, label, applies_to, position) values ('made_up', 'Made up', '{click}', 99)`,
+      [],
+    ],
     allowed: only('service'),
   },
   {
@@ -553,14 +624,26 @@ export const cases: Case[] = [
     sql: () => [`delete from public.not_counted_reasons where code = 'head_request'`, []],
     allowed: only('service'),
   },
-  ...aggregateCases('campaign_source_daily_stats', `campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}'`, 'views = views + 99', only('advertiser', 'publisher', 'admin', 'service'), () => [
-    `insert into public.campaign_source_daily_stats (campaign_id, audience_source_id, day, views) values ($1, $2, '2000-01-01', 99)`,
-    [ids.campaignActive, ids.sourceApproved],
-  ]),
-  ...aggregateCases('source_daily_stats', `audience_source_id = '${ids.sourceApproved}'`, 'clicks = clicks + 99', only('publisher', 'admin', 'service'), () => [
-    `insert into public.source_daily_stats (audience_source_id, day, clicks) values ($1, '2000-01-01', 99)`,
-    [ids.sourceApproved],
-  ]),
+  ...aggregateCases(
+    'campaign_source_daily_stats',
+    `campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}'`,
+    'views = views + 99',
+    only('advertiser', 'publisher', 'admin', 'service'),
+    () => [
+      `insert into public.campaign_source_daily_stats (campaign_id, audience_source_id, day, views) values ($1, $2, '2000-01-01', 99)`,
+      [ids.campaignActive, ids.sourceApproved],
+    ],
+  ),
+  ...aggregateCases(
+    'source_daily_stats',
+    `audience_source_id = '${ids.sourceApproved}'`,
+    'clicks = clicks + 99',
+    only('publisher', 'admin', 'service'),
+    () => [
+      `insert into public.source_daily_stats (audience_source_id, day, clicks) values ($1, '2000-01-01', 99)`,
+      [ids.sourceApproved],
+    ],
+  ),
   ...aggregateCases(
     'not_counted_daily',
     `audience_source_id = '${ids.sourceApproved}' and campaign_id is null and reason = 'bot_user_agent'`,
@@ -578,7 +661,17 @@ function aggregateCases(table: string, where: string, set: string, readers: Acto
   return [
     { table, op: 'select', sql: () => [`select 1 from public.${table} where ctid = ${one}`, []], allowed: readers },
     { table, op: 'insert', sql: insert, allowed: only('service') },
-    { table, op: 'update', sql: () => [`update public.${table} set ${set} where ctid = ${one}`, []], allowed: only('service') },
-    { table, op: 'delete', sql: () => [`delete from public.${table} where ctid = ${one}`, []], allowed: only('service') },
+    {
+      table,
+      op: 'update',
+      sql: () => [`update public.${table} set ${set} where ctid = ${one}`, []],
+      allowed: only('service'),
+    },
+    {
+      table,
+      op: 'delete',
+      sql: () => [`delete from public.${table} where ctid = ${one}`, []],
+      allowed: only('service'),
+    },
   ]
 }

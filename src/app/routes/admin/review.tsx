@@ -7,7 +7,10 @@ import { AuditLog } from '@/features/review/components/audit-log'
 export default function AdminReviewPage() {
   return (
     <>
-      <PageHeader title="Review queue" description="Sources and newsletters waiting for a decision, and the latest decisions." />
+      <PageHeader
+        title="Review queue"
+        description="Sources and newsletters waiting for a decision, and the latest decisions."
+      />
       <div className="space-y-8">
         <ReviewQueue previewHref={paths.campaignAdminPreview} />
         <section aria-labelledby="audit-heading" className="space-y-3">

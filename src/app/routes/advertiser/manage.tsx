@@ -17,7 +17,10 @@ import { PageHeader } from '@/components/page-header'
 function ManageCampaign({ campaignId }: { campaignId: string }) {
   const detail = useCampaignDetailQuery(campaignId)
   if (detail.isPending) return <Skeleton className="h-64" />
-  if (detail.isError) return <QueryError title="Could not load this newsletter" error={detail.error} onRetry={() => void detail.refetch()} />
+  if (detail.isError)
+    return (
+      <QueryError title="Could not load this newsletter" error={detail.error} onRetry={() => void detail.refetch()} />
+    )
   const c = detail.data
   const archived = c.status === 'archived'
   return (
@@ -25,17 +28,33 @@ function ManageCampaign({ campaignId }: { campaignId: string }) {
       <CampaignStatusBadge status={c.status} />
       {c.review_note && <p className="text-sm text-muted-foreground">The reviewer's note: “{c.review_note}”</p>}
       <Card>
-        <CardHeader><CardTitle>Listing</CardTitle></CardHeader>
-        <CardContent>{archived ? <p className="text-sm">Archived newsletters cannot be edited.</p> : <CampaignEditForm key={c.id} campaign={c} />}</CardContent>
+        <CardHeader>
+          <CardTitle>Listing</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {archived ? (
+            <p className="text-sm">Archived newsletters cannot be edited.</p>
+          ) : (
+            <CampaignEditForm key={c.id} campaign={c} />
+          )}
+        </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>Budget</CardTitle></CardHeader>
-        <CardContent><CampaignBudgetForm key={`${c.id}-${c.budget_total}`} campaign={c} /></CardContent>
+        <CardHeader>
+          <CardTitle>Budget</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <CampaignBudgetForm key={`${c.id}-${c.budget_total}`} campaign={c} />
+        </CardContent>
       </Card>
       {!archived && (
         <Card>
-          <CardHeader><CardTitle>Archive</CardTitle></CardHeader>
-          <CardContent><CampaignArchiveButton campaignId={c.id} name={c.name} /></CardContent>
+          <CardHeader>
+            <CardTitle>Archive</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CampaignArchiveButton campaignId={c.id} name={c.name} />
+          </CardContent>
         </Card>
       )}
     </div>
@@ -48,20 +67,35 @@ export default function ManagePage() {
   const [params, setParams] = useSearchParams()
   let body: ReactNode
   if (campaigns.isPending) body = <Skeleton className="h-10 max-w-md" />
-  else if (campaigns.isError) body = <QueryError title="Could not load your newsletters" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
-  else if (campaigns.data.length === 0) body = <p className="text-sm text-muted-foreground">You have not listed a newsletter yet.</p>
+  else if (campaigns.isError)
+    body = (
+      <QueryError
+        title="Could not load your newsletters"
+        error={campaigns.error}
+        onRetry={() => void campaigns.refetch()}
+      />
+    )
+  else if (campaigns.data.length === 0)
+    body = <p className="text-sm text-muted-foreground">You have not listed a newsletter yet.</p>
   else {
     const selected = campaigns.data.find((c) => c.id === params.get('newsletterId')) ?? campaigns.data[0]!
     body = (
       <div className="space-y-6">
-        <CampaignPicker campaigns={campaigns.data} value={selected.id} onChange={(id) => setParams({ newsletterId: id }, { replace: true })} />
+        <CampaignPicker
+          campaigns={campaigns.data}
+          value={selected.id}
+          onChange={(id) => setParams({ newsletterId: id }, { replace: true })}
+        />
         <ManageCampaign key={selected.id} campaignId={selected.id} />
       </div>
     )
   }
   return (
     <>
-      <PageHeader title="Manage newsletter" description="Edit a newsletter (changes to an approved one are reviewed first), raise or lower its budget, pause or archive it." />
+      <PageHeader
+        title="Manage newsletter"
+        description="Edit a newsletter (changes to an approved one are reviewed first), raise or lower its budget, pause or archive it."
+      />
       {body}
     </>
   )

@@ -20,13 +20,26 @@ export default function SubscribersPage() {
   let body: ReactNode
   if (campaigns.isPending) body = <Skeleton className="h-40" />
   else if (campaigns.isError)
-    body = <QueryError title="Could not load your newsletters" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
-  else if (campaigns.data.length === 0) body = <p className="text-sm text-muted-foreground">List a newsletter first: its confirmed subscribers appear here.</p>
+    body = (
+      <QueryError
+        title="Could not load your newsletters"
+        error={campaigns.error}
+        onRetry={() => void campaigns.refetch()}
+      />
+    )
+  else if (campaigns.data.length === 0)
+    body = (
+      <p className="text-sm text-muted-foreground">List a newsletter first: its confirmed subscribers appear here.</p>
+    )
   else {
     const selected = campaigns.data.find((c) => c.id === requested) ?? campaigns.data[0]!
     body = (
       <div className="space-y-6">
-        <CampaignPicker campaigns={campaigns.data} value={selected.id} onChange={(id) => setParams({ newsletterId: id }, { replace: true })} />
+        <CampaignPicker
+          campaigns={campaigns.data}
+          value={selected.id}
+          onChange={(id) => setParams({ newsletterId: id }, { replace: true })}
+        />
         <Card>
           <CardHeader>
             <CardTitle>Confirmed subscribers</CardTitle>
@@ -39,8 +52,8 @@ export default function SubscribersPage() {
           <CardHeader>
             <CardTitle>Webhooks</CardTitle>
             <p className="text-sm text-muted-foreground">
-              Receive <code>subscriber.confirmed</code> and <code>subscriber.refunded</code> events at your own https endpoint, signed per
-              Standard Webhooks and retried for about a day if your endpoint is down.
+              Receive <code>subscriber.confirmed</code> and <code>subscriber.refunded</code> events at your own https
+              endpoint, signed per Standard Webhooks and retried for about a day if your endpoint is down.
             </p>
           </CardHeader>
           <CardContent>
@@ -52,7 +65,10 @@ export default function SubscribersPage() {
   }
   return (
     <>
-      <PageHeader title="Subscribers" description="Confirmed subscribers of each newsletter, the CSV export and your webhooks." />
+      <PageHeader
+        title="Subscribers"
+        description="Confirmed subscribers of each newsletter, the CSV export and your webhooks."
+      />
       {body}
     </>
   )

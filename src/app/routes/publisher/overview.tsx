@@ -10,7 +10,10 @@ export default function PublisherOverviewPage() {
   const userId = user?.id ?? ''
   return (
     <>
-      <PageHeader title="Overview" description="Share your magic links, follow your clicks and subscribers, get paid." />
+      <PageHeader
+        title="Overview"
+        description="Share your magic links, follow your clicks and subscribers, get paid."
+      />
       <div className="flex flex-col gap-8">
         <EarningsSummary userId={userId} />
         <PublisherWeekSummary userId={userId} />

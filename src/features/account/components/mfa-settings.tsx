@@ -21,7 +21,9 @@ import { errorText } from '@/components/error-text'
 import { MfaFactorList } from './mfa-factor-list'
 
 const codeSchema = z.object({
-  code: z.string().check(z.trim(), z.regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' })),
+  code: z
+    .string()
+    .check(z.trim(), z.regex(/^\d{6}$/, { error: 'Enter the 6-digit code from your authenticator app.' })),
 })
 type CodeValues = z.infer<typeof codeSchema>
 
@@ -120,10 +122,18 @@ export function MfaSettings() {
         <li>Enter the 6-digit code it shows.</li>
       </ol>
       {enrollment.qrCode ? (
-        <img src={enrollment.qrCode} alt="QR code to add Growletter to your authenticator app" className="mx-auto size-44 bg-white p-2" data-testid="mfa-qr" />
+        <img
+          src={enrollment.qrCode}
+          alt="QR code to add Growletter to your authenticator app"
+          className="mx-auto size-44 bg-white p-2"
+          data-testid="mfa-qr"
+        />
       ) : null}
       <p className="text-sm">
-        Or type this key: <code className="rounded bg-muted px-1.5 py-0.5 break-all" data-testid="mfa-secret">{enrollment.secret}</code>
+        Or type this key:{' '}
+        <code className="rounded bg-muted px-1.5 py-0.5 break-all" data-testid="mfa-secret">
+          {enrollment.secret}
+        </code>
       </p>
       <FormField id="mfa-enroll-code" label="Code from your app" error={form.formState.errors.code?.message}>
         <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...form.register('code')} />

@@ -41,8 +41,8 @@ export function OtherSessions() {
               tools, renew itself or change your account.
             </li>
             <li>
-              Pages already open on another device may still show your data for up to an hour, until their sign-in
-              token expires.
+              Pages already open on another device may still show your data for up to an hour, until their sign-in token
+              expires.
             </li>
           </ul>
           <DialogFooter>

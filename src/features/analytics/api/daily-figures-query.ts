@@ -6,7 +6,11 @@ import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 
 export async function getDailyFigures(campaignId: string, range: DateRange) {
-  const { data, error } = await supabase.rpc('daily_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+  const { data, error } = await supabase.rpc('daily_figures', {
+    p_campaign_id: campaignId,
+    p_from: range.from,
+    p_to: range.to,
+  })
   if (error) throw new Error(error.message)
   return toChartPoints(data ?? [])
 }
@@ -14,4 +18,5 @@ export async function getDailyFigures(campaignId: string, range: DateRange) {
 export const dailyFiguresQueryOptions = (campaignId: string, range: DateRange) =>
   queryOptions({ queryKey: analyticsKeys.daily(campaignId, range), queryFn: () => getDailyFigures(campaignId, range) })
 
-export const useDailyFiguresQuery = (campaignId: string, range: DateRange) => useQuery(dailyFiguresQueryOptions(campaignId, range))
+export const useDailyFiguresQuery = (campaignId: string, range: DateRange) =>
+  useQuery(dailyFiguresQueryOptions(campaignId, range))

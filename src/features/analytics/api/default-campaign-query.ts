@@ -12,4 +12,5 @@ export async function getDefaultCampaign(): Promise<string | null> {
 export const defaultCampaignQueryOptions = (userId: string) =>
   queryOptions({ queryKey: analyticsKeys.defaultCampaign(userId), queryFn: getDefaultCampaign })
 
-export const useDefaultCampaignQuery = (userId: string, enabled = true) => useQuery({ ...defaultCampaignQueryOptions(userId), enabled })
+export const useDefaultCampaignQuery = (userId: string, enabled = true) =>
+  useQuery({ ...defaultCampaignQueryOptions(userId), enabled })

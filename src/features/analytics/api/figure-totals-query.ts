@@ -24,4 +24,5 @@ export async function getFigureTotals(campaignId: string, range: DateRange): Pro
 export const figureTotalsQueryOptions = (campaignId: string, range: DateRange) =>
   queryOptions({ queryKey: analyticsKeys.totals(campaignId, range), queryFn: () => getFigureTotals(campaignId, range) })
 
-export const useFigureTotalsQuery = (campaignId: string, range: DateRange) => useQuery(figureTotalsQueryOptions(campaignId, range))
+export const useFigureTotalsQuery = (campaignId: string, range: DateRange) =>
+  useQuery(figureTotalsQueryOptions(campaignId, range))

@@ -7,12 +7,25 @@ import { analyticsKeys } from '../keys'
 export type NotCountedRow = { kind: 'click' | 'subscription'; reason: string; label: string; total: number }
 
 export async function getNotCounted(campaignId: string, range: DateRange): Promise<NotCountedRow[]> {
-  const { data, error } = await supabase.rpc('not_counted_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+  const { data, error } = await supabase.rpc('not_counted_figures', {
+    p_campaign_id: campaignId,
+    p_from: range.from,
+    p_to: range.to,
+  })
   if (error) throw new Error(error.message)
-  return (data ?? []).map((row) => ({ kind: row.kind as NotCountedRow['kind'], reason: row.reason, label: row.label, total: Number(row.total) }))
+  return (data ?? []).map((row) => ({
+    kind: row.kind as NotCountedRow['kind'],
+    reason: row.reason,
+    label: row.label,
+    total: Number(row.total),
+  }))
 }
 
 export const notCountedQueryOptions = (campaignId: string, range: DateRange) =>
-  queryOptions({ queryKey: analyticsKeys.notCounted(campaignId, range), queryFn: () => getNotCounted(campaignId, range) })
+  queryOptions({
+    queryKey: analyticsKeys.notCounted(campaignId, range),
+    queryFn: () => getNotCounted(campaignId, range),
+  })
 
-export const useNotCountedQuery = (campaignId: string, range: DateRange) => useQuery(notCountedQueryOptions(campaignId, range))
+export const useNotCountedQuery = (campaignId: string, range: DateRange) =>
+  useQuery(notCountedQueryOptions(campaignId, range))

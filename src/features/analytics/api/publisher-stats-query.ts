@@ -6,7 +6,15 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { analyticsKeys } from '../keys'
 
-export type StatsLine = { id: string; name: string; views: number; clicks: number; conversions: number; ctr: number; earnings: number }
+export type StatsLine = {
+  id: string
+  name: string
+  views: number
+  clicks: number
+  conversions: number
+  ctr: number
+  earnings: number
+}
 export type PublisherStats = { bySource: StatsLine[]; byCampaign: StatsLine[] }
 
 async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {

@@ -11,7 +11,9 @@ export function startOfWeek(now = new Date()): Date {
 }
 
 export async function getPublisherWeek(now = new Date()) {
-  const { data, error } = await supabase.rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) }).single()
+  const { data, error } = await supabase
+    .rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) })
+    .single()
   if (error) throw new Error(error.message)
   return { clicks: Number(data.counted_clicks), subscribers: Number(data.conversions) }
 }

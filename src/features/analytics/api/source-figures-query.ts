@@ -5,10 +5,22 @@ import { toCredits } from '@/lib/format'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 
-export type SourceFigure = { sourceId: string; sourceName: string; views: number; clicks: number; conversions: number; ctr: number; spend: number }
+export type SourceFigure = {
+  sourceId: string
+  sourceName: string
+  views: number
+  clicks: number
+  conversions: number
+  ctr: number
+  spend: number
+}
 
 export async function getSourceFigures(campaignId: string, range: DateRange): Promise<SourceFigure[]> {
-  const { data, error } = await supabase.rpc('campaign_source_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+  const { data, error } = await supabase.rpc('campaign_source_figures', {
+    p_campaign_id: campaignId,
+    p_from: range.from,
+    p_to: range.to,
+  })
   if (error) throw new Error(error.message)
   return (data ?? []).map((row) => ({
     sourceId: row.source_id,
@@ -22,6 +34,10 @@ export async function getSourceFigures(campaignId: string, range: DateRange): Pr
 }
 
 export const sourceFiguresQueryOptions = (campaignId: string, range: DateRange) =>
-  queryOptions({ queryKey: analyticsKeys.sourceFigures(campaignId, range), queryFn: () => getSourceFigures(campaignId, range) })
+  queryOptions({
+    queryKey: analyticsKeys.sourceFigures(campaignId, range),
+    queryFn: () => getSourceFigures(campaignId, range),
+  })
 
-export const useSourceFiguresQuery = (campaignId: string, range: DateRange) => useQuery(sourceFiguresQueryOptions(campaignId, range))
+export const useSourceFiguresQuery = (campaignId: string, range: DateRange) =>
+  useQuery(sourceFiguresQueryOptions(campaignId, range))

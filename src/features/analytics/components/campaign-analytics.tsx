@@ -30,8 +30,14 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
   return (
     <div className="space-y-6">
       <DateRangePicker value={range} onChange={setRange} />
-      {totals.isPending ? loading('Loading analytics', 'h-16') : totals.isError ? (
-        <QueryError title="Could not load this newsletter's figures" error={totals.error} onRetry={() => void totals.refetch()} />
+      {totals.isPending ? (
+        loading('Loading analytics', 'h-16')
+      ) : totals.isError ? (
+        <QueryError
+          title="Could not load this newsletter's figures"
+          error={totals.error}
+          onRetry={() => void totals.refetch()}
+        />
       ) : (
         <SummaryFigures totals={totals.data} />
       )}
@@ -40,16 +46,33 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
           <CardTitle>Per day</CardTitle>
         </CardHeader>
         <CardContent>
-          {daily.isPending ? loading('Loading daily figures') : daily.isError ? (
+          {daily.isPending ? (
+            loading('Loading daily figures')
+          ) : daily.isError ? (
             <QueryError title="Could not load daily figures" error={daily.error} onRetry={() => void daily.refetch()} />
           ) : (
             <div className="grid gap-6 md:grid-cols-2">
-              <DailyFiguresChart title="Clicks and views" points={daily.data} series={['clicks', 'views']} unit="count"
-                empty="No clicks or views in this range. They appear when visitors follow a publisher's link to this newsletter." />
-              <DailyFiguresChart title="Confirmed subscribers" points={daily.data} series={['conversions']} unit="count"
-                empty="No confirmed subscribers in this range. Each subscriber who confirms by email through a source appears here." />
-              <DailyFiguresChart title="Spend" points={daily.data} series={['spend']} unit="credits"
-                empty="Nothing spent in this range: you pay only for confirmed subscribers." />
+              <DailyFiguresChart
+                title="Clicks and views"
+                points={daily.data}
+                series={['clicks', 'views']}
+                unit="count"
+                empty="No clicks or views in this range. They appear when visitors follow a publisher's link to this newsletter."
+              />
+              <DailyFiguresChart
+                title="Confirmed subscribers"
+                points={daily.data}
+                series={['conversions']}
+                unit="count"
+                empty="No confirmed subscribers in this range. Each subscriber who confirms by email through a source appears here."
+              />
+              <DailyFiguresChart
+                title="Spend"
+                points={daily.data}
+                series={['spend']}
+                unit="credits"
+                empty="Nothing spent in this range: you pay only for confirmed subscribers."
+              />
             </div>
           )}
         </CardContent>
@@ -59,10 +82,18 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
           <CardTitle>Per source</CardTitle>
         </CardHeader>
         <CardContent>
-          {sources.isPending ? loading('Loading per-source figures') : sources.isError ? (
-            <QueryError title="Could not load per-source figures" error={sources.error} onRetry={() => void sources.refetch()} />
+          {sources.isPending ? (
+            loading('Loading per-source figures')
+          ) : sources.isError ? (
+            <QueryError
+              title="Could not load per-source figures"
+              error={sources.error}
+              onRetry={() => void sources.refetch()}
+            />
           ) : sources.data.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No source has sent traffic to this newsletter in this range.</p>
+            <p className="text-sm text-muted-foreground">
+              No source has sent traffic to this newsletter in this range.
+            </p>
           ) : (
             <SourceFiguresTable rows={sources.data} />
           )}
@@ -73,8 +104,14 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
           <CardTitle>Not counted, by reason</CardTitle>
         </CardHeader>
         <CardContent>
-          {notCounted.isPending ? loading('Loading not-counted totals') : notCounted.isError ? (
-            <QueryError title="Could not load not-counted totals" error={notCounted.error} onRetry={() => void notCounted.refetch()} />
+          {notCounted.isPending ? (
+            loading('Loading not-counted totals')
+          ) : notCounted.isError ? (
+            <QueryError
+              title="Could not load not-counted totals"
+              error={notCounted.error}
+              onRetry={() => void notCounted.refetch()}
+            />
           ) : (
             <NotCountedTable rows={notCounted.data} />
           )}

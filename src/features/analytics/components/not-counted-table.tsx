@@ -14,7 +14,8 @@ const columns = [
 export function NotCountedTable({ rows }: { rows: NotCountedRow[] }) {
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">Everything in this range was counted.</p>
   // The database gives one row per kind and reason; a line per reason puts clicks and subscribers side by side.
-  const total = (kind: NotCountedRow['kind'], reason: string) => rows.find((r) => r.kind === kind && r.reason === reason)?.total ?? 0
+  const total = (kind: NotCountedRow['kind'], reason: string) =>
+    rows.find((r) => r.kind === kind && r.reason === reason)?.total ?? 0
   const lines = [...new Map(rows.map((r) => [r.reason, r.label])).entries()].map(([reason, label]) => ({
     reason,
     label,
@@ -23,7 +24,12 @@ export function NotCountedTable({ rows }: { rows: NotCountedRow[] }) {
   }))
   return (
     <div data-testid="not-counted">
-      <DataTable columns={columns} data={lines} caption="Not counted in this range, by reason" getRowId={(line) => line.reason} />
+      <DataTable
+        columns={columns}
+        data={lines}
+        caption="Not counted in this range, by reason"
+        getRowId={(line) => line.reason}
+      />
     </div>
   )
 }

@@ -12,7 +12,11 @@ export function PublisherWeekSummary({ userId }: { userId: string }) {
       {week.isError && <p className="text-sm text-red-700">Could not load this week: {week.error.message}</p>}
       <dl className="grid gap-3 sm:grid-cols-2">
         <Metric testId="week-clicks" label="Counted clicks" value={metricValue(week, () => week.data!.clicks)} />
-        <Metric testId="week-subscribers" label="Confirmed subscribers" value={metricValue(week, () => week.data!.subscribers)} />
+        <Metric
+          testId="week-subscribers"
+          label="Confirmed subscribers"
+          value={metricValue(week, () => week.data!.subscribers)}
+        />
       </dl>
     </section>
   )

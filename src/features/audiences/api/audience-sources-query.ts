@@ -31,10 +31,9 @@ export type AudienceSourceCard = {
 /** Escapes the LIKE wildcards and PostgREST's reserved characters in a visitor's search text. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/[,()]/g, ' ')}%`
 
-export function applyAudienceFilters<Q extends { ilike: (column: string, pattern: string) => Q; eq: (column: string, value: string) => Q }>(
-  query: Q,
-  { search, category }: AudienceFilters,
-): Q {
+export function applyAudienceFilters<
+  Q extends { ilike: (column: string, pattern: string) => Q; eq: (column: string, value: string) => Q },
+>(query: Q, { search, category }: AudienceFilters): Q {
   let next = query
   if (search.trim()) next = next.ilike('name', likePattern(search.trim()))
   // Categories are one list of slugs (src/lib/vocabulary.ts); an old link's 'Technology' still finds them.
@@ -45,12 +44,18 @@ export function applyAudienceFilters<Q extends { ilike: (column: string, pattern
 export async function getAudienceSources(filters: AudienceFilters, page: number): Promise<AudienceSourceCard[]> {
   const from = page * AUDIENCE_PAGE_SIZE
   // Each order has its own partial index (newest; confirmation rate; counted share), so no sort reads every row.
-  const qualityColumn = filters.sort === 'confirmation' ? 'quality_confirmation_rate' : filters.sort === 'counted' ? 'quality_counted_share' : null
-  let query = supabase.from('audience_sources').select(AUDIENCE_SOURCE_COLUMNS).in('status', [...PUBLIC_SOURCE_STATUSES])
+  const qualityColumn =
+    filters.sort === 'confirmation'
+      ? 'quality_confirmation_rate'
+      : filters.sort === 'counted'
+        ? 'quality_counted_share'
+        : null
+  let query = supabase
+    .from('audience_sources')
+    .select(AUDIENCE_SOURCE_COLUMNS)
+    .in('status', [...PUBLIC_SOURCE_STATUSES])
   if (qualityColumn) query = query.order(qualityColumn, { ascending: false, nullsFirst: false })
-  query = query
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
+  query = query.order('created_at', { ascending: false }).order('id', { ascending: false })
   const { data, error } = await applyAudienceFilters(query, filters).range(from, from + AUDIENCE_PAGE_SIZE - 1)
   if (error) throw new Error(error.message || 'Could not load audience sources.')
   return (data ?? []) as AudienceSourceCard[]

@@ -17,4 +17,5 @@ export async function getSourceClicks() {
 export const sourceClicksQueryOptions = (userId: string) =>
   queryOptions({ queryKey: audienceKeys.ownClicks(userId), queryFn: getSourceClicks })
 
-export const useSourceClicksQuery = (userId: string, enabled = true) => useQuery({ ...sourceClicksQueryOptions(userId), enabled })
+export const useSourceClicksQuery = (userId: string, enabled = true) =>
+  useQuery({ ...sourceClicksQueryOptions(userId), enabled })

@@ -9,7 +9,6 @@ import { supabase } from '@/lib/supabase'
 import { CATEGORIES, SOURCE_PLATFORMS } from '@/lib/vocabulary'
 import { audienceKeys } from '../keys'
 
-
 const optionalUrl = z
   .string()
   .trim()
@@ -41,7 +40,13 @@ export async function saveSource({ userId, sourceId, values }: SaveSourceVariabl
     image_url: blankToNull(values.image_url),
   }
   const { data, error } = sourceId
-    ? await supabase.from('audience_sources').update(row).eq('id', sourceId).eq('publisher_id', userId).select().single()
+    ? await supabase
+        .from('audience_sources')
+        .update(row)
+        .eq('id', sourceId)
+        .eq('publisher_id', userId)
+        .select()
+        .single()
     : await supabase
         .from('audience_sources')
         .insert({ ...row, publisher_id: userId, status: 'pending_review' })

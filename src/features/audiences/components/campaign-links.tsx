@@ -6,8 +6,10 @@ import { CopyButton } from './copy-button'
 export function CampaignLinks({ unifiedCode, sourceName }: { unifiedCode: string; sourceName: string }) {
   const campaigns = usePromotableCampaignsQuery()
   if (campaigns.isPending) return <p className="text-sm text-muted-foreground">Loading newsletters…</p>
-  if (campaigns.isError) return <p className="text-sm text-red-700">Could not load newsletters: {campaigns.error.message}</p>
-  if (campaigns.data.length === 0) return <p className="text-sm text-muted-foreground">No newsletters to promote yet.</p>
+  if (campaigns.isError)
+    return <p className="text-sm text-red-700">Could not load newsletters: {campaigns.error.message}</p>
+  if (campaigns.data.length === 0)
+    return <p className="text-sm text-muted-foreground">No newsletters to promote yet.</p>
   return (
     <details className="text-sm">
       <summary className="cursor-pointer font-medium">Campaign links per newsletter ({campaigns.data.length})</summary>

@@ -38,7 +38,9 @@ export function MySourcesPanel({ userId, showCampaignLinks = true }: { userId: s
         </p>
       ) : (
         <>
-          {clicks.isError && <p className="text-sm text-red-700">Could not load click counts: {clicks.error.message}</p>}
+          {clicks.isError && (
+            <p className="text-sm text-red-700">Could not load click counts: {clicks.error.message}</p>
+          )}
           <ul className="flex flex-col gap-4">
             {sources.data.map((source) => (
               <SourceItem

@@ -63,7 +63,11 @@ function SourceQuality({ source }: { source: AudienceSourceCard }) {
   if (share === null || share === undefined) return null
   const rate = source.quality_confirmation_rate
   return (
-    <dl className="grid grid-cols-2 gap-2 rounded-md bg-muted/60 p-2 text-sm" data-testid="source-quality" aria-label="Last 30 days">
+    <dl
+      className="grid grid-cols-2 gap-2 rounded-md bg-muted/60 p-2 text-sm"
+      data-testid="source-quality"
+      aria-label="Last 30 days"
+    >
       <div>
         <dt className="text-xs text-muted-foreground">Confirmation rate</dt>
         <dd className="font-semibold">{rate === null || rate === undefined ? '—' : `${Number(rate).toFixed(1)}%`}</dd>
@@ -87,7 +91,7 @@ export function SourceCardSkeleton() {
         </div>
       </div>
       <div className="h-3 w-3/4 animate-pulse rounded bg-muted" />
-      <div className="mt-auto h-9 w-24 self-end animate-pulse rounded bg-muted" />
+      <div className="mt-auto h-9 w-24 animate-pulse self-end rounded bg-muted" />
     </div>
   )
 }

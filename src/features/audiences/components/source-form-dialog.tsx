@@ -4,7 +4,15 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from '@/lib/toast'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
@@ -35,7 +43,15 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
   )
 }
 
-export function SourceFormDialog({ userId, source, trigger }: { userId: string; source?: PublisherSource; trigger: ReactNode }) {
+export function SourceFormDialog({
+  userId,
+  source,
+  trigger,
+}: {
+  userId: string
+  source?: PublisherSource
+  trigger: ReactNode
+}) {
   const id = useId()
   const [open, setOpen] = useState(false)
   const form = useForm<SourceFormValues>({ resolver: zodResolver(sourceFormSchema), defaultValues: toValues(source) })

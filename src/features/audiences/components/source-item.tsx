@@ -47,7 +47,11 @@ export function SourceItem({
           Magic link
         </span>
         <div className="flex items-center gap-2">
-          <code className="min-w-0 flex-1 truncate rounded bg-muted px-2 py-1.5 text-sm" aria-labelledby={`link-${source.id}`} data-testid="magic-link">
+          <code
+            className="min-w-0 flex-1 truncate rounded bg-muted px-2 py-1.5 text-sm"
+            aria-labelledby={`link-${source.id}`}
+            data-testid="magic-link"
+          >
             {link}
           </code>
           <CopyButton value={link} label={`Copy the magic link of ${source.name}`} />

@@ -6,7 +6,10 @@ import { supabase } from '@/lib/supabase'
 import type { AuthHash } from '../auth-hash'
 
 export async function startSessionFromHash(hash: Extract<AuthHash, { kind: 'session' }>) {
-  const { data, error } = await supabase.auth.setSession({ access_token: hash.accessToken, refresh_token: hash.refreshToken })
+  const { data, error } = await supabase.auth.setSession({
+    access_token: hash.accessToken,
+    refresh_token: hash.refreshToken,
+  })
   if (error) throw error
   return { user: data.user, type: hash.type }
 }

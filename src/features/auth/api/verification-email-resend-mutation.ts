@@ -7,7 +7,8 @@ import { functionErrorMessage } from '@/lib/function-error'
 import { supabase } from '@/lib/supabase'
 import { emailRedirectUrl, passwordResetRedirectUrl } from '../site-url'
 
-export type ResendResult = { sent: true; via: 'resend' | 'password-reset' | 'backup' } | { sent: false; reason: string | null }
+export type ResendResult =
+  { sent: true; via: 'resend' | 'password-reset' | 'backup' } | { sent: false; reason: string | null }
 
 async function invokeBackup(email: string): Promise<string | null> {
   let lastError: string | null = null

@@ -7,7 +7,11 @@ import { supabase } from '@/lib/supabase'
 
 export const WALLET_RETRY_DELAY_MS = 2000
 
-export type WalletInitOptions = { userId: string | null | undefined; isAdvertiser: boolean; wait?: (ms: number) => Promise<void> }
+export type WalletInitOptions = {
+  userId: string | null | undefined
+  isAdvertiser: boolean
+  wait?: (ms: number) => Promise<void>
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

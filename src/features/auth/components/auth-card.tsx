@@ -20,14 +20,26 @@ export function AuthCard({ title, description, children, footer }: AuthCardProps
 }
 
 /** A highlighted message inside a form: an error the user must read, or a confirmation. */
-export function FormMessage({ tone, children, testId }: { tone: 'error' | 'success' | 'info'; children: ReactNode; testId?: string }) {
+export function FormMessage({
+  tone,
+  children,
+  testId,
+}: {
+  tone: 'error' | 'success' | 'info'
+  children: ReactNode
+  testId?: string
+}) {
   const styles = {
     error: 'border-destructive/40 bg-destructive/5 text-destructive',
     success: 'border-primary/40 bg-accent text-accent-foreground',
     info: 'border-border bg-muted text-foreground',
   }[tone]
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} className={`rounded-md border px-3 py-2 text-sm ${styles}`}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+      className={`rounded-md border px-3 py-2 text-sm ${styles}`}
+    >
       {children}
     </div>
   )

@@ -13,7 +13,8 @@ import { completeProfileFromRegistration } from '../api/profile-complete'
 import { resendVerificationWithToasts } from '../resend-verification'
 
 export const WALLET_FAILURE_TITLE = 'Wallet Initialization Failed'
-export const WALLET_FAILURE_DESCRIPTION = 'There was an issue setting up your wallet. Your funds may not be available immediately.'
+export const WALLET_FAILURE_DESCRIPTION =
+  'There was an issue setting up your wallet. Your funds may not be available immediately.'
 
 /** Users already reminded in this page load: the reminder is one-time, not on every token refresh. */
 const remindedUsers = new Set<string>()

@@ -17,7 +17,10 @@ export function ForgotPasswordForm() {
 
   if (sentTo) {
     return (
-      <CheckEmail email={sentTo} onResend={() => requestPasswordReset(sentTo).then(() => toast.success('Reset link sent'))}>
+      <CheckEmail
+        email={sentTo}
+        onResend={() => requestPasswordReset(sentTo).then(() => toast.success('Reset link sent'))}
+      >
         Open the link in the email to choose a new password.
       </CheckEmail>
     )

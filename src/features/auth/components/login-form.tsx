@@ -39,9 +39,7 @@ export function LoginForm() {
   }, [needsMfa, outcome])
 
   if (outcome?.status === 'mfa-required') {
-    return (
-      <MfaCodeForm factorId={outcome.factorId} onCancel={() => void signOut().finally(() => setOutcome(null))} />
-    )
+    return <MfaCodeForm factorId={outcome.factorId} onCancel={() => void signOut().finally(() => setOutcome(null))} />
   }
 
   const onSubmit = form.handleSubmit(async (values) => {

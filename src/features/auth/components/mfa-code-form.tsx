@@ -25,7 +25,9 @@ export function MfaCodeForm({ factorId, onVerified, onCancel }: MfaCodeFormProps
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="mfa-form">
-      <p className="text-sm text-muted-foreground">Your account has two-factor sign-in. Enter the code from your authenticator app.</p>
+      <p className="text-sm text-muted-foreground">
+        Your account has two-factor sign-in. Enter the code from your authenticator app.
+      </p>
       <FormField id="login-mfa-code" label="6-digit code" error={form.errors.code}>
         <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...form.fieldProps('code')} />
       </FormField>

@@ -28,9 +28,12 @@ export function useAuthHashSession(): AuthHashState {
     once.current = true
     clearAuthHash()
     if (hash.kind !== 'session') return
-    if (isStaleUrlSession(hash)) console.warn('The session in this link was issued more than 120 s ago; check the device clock.')
+    if (isStaleUrlSession(hash))
+      console.warn('The session in this link was issued more than 120 s ago; check the device clock.')
     startSessionFromHash(hash)
-      .then(({ user: next, type }) => (next ? setStarted({ userId: next.id, type }) : setError('This link did not sign you in.')))
+      .then(({ user: next, type }) =>
+        next ? setStarted({ userId: next.id, type }) : setError('This link did not sign you in.'),
+      )
       .catch((cause: unknown) => setError(errorText(cause)))
   }, [hash])
 

@@ -21,7 +21,9 @@ export type MyCampaign = Pick<
 export async function getMyCampaigns(advertiserId: string): Promise<MyCampaign[]> {
   const { data, error } = await supabase
     .from('campaigns')
-    .select('id, name, category, image_url, status, review_note, price_per_subscriber, budget_total, budget_spent, created_at')
+    .select(
+      'id, name, category, image_url, status, review_note, price_per_subscriber, budget_total, budget_spent, created_at',
+    )
     .eq('advertiser_id', advertiserId)
     .order('created_at', { ascending: false })
   if (error) throw error

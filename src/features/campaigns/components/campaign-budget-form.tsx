@@ -13,7 +13,10 @@ import { FormField } from '@/components/form-field'
 export function CampaignBudgetForm({ campaign }: { campaign: CampaignDetail }) {
   const committed = toCredits(campaign.budget_spent) + toCredits(campaign.budget_reserved)
   const schema = campaignBudgetSchema(committed)
-  const form = useForm<{ budgetTotal: number }>({ resolver: zodResolver(schema), defaultValues: { budgetTotal: toCredits(campaign.budget_total) } })
+  const form = useForm<{ budgetTotal: number }>({
+    resolver: zodResolver(schema),
+    defaultValues: { budgetTotal: toCredits(campaign.budget_total) },
+  })
   const error = form.formState.errors.budgetTotal?.message
   const save = useCampaignUpdateMutation({
     action: 'change the budget',
@@ -29,14 +32,29 @@ export function CampaignBudgetForm({ campaign }: { campaign: CampaignDetail }) {
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-3" data-testid="campaign-budget-form">
       <p className="text-sm text-muted-foreground">
-        Budget {formatCredits(campaign.budget_total)} · spent or on hold {formatCredits(campaign.budget_spent)} · reserved{' '}
-        {formatCredits(campaign.budget_reserved)} ({campaign.reservations_open} open)
+        Budget {formatCredits(campaign.budget_total)} · spent or on hold {formatCredits(campaign.budget_spent)} ·
+        reserved {formatCredits(campaign.budget_reserved)} ({campaign.reservations_open} open)
       </p>
-      <FormField id="budget-total" label="New budget (credits)" hint={`At least ${committed.toFixed(2)} credits`} error={error}>
-        <Input id="budget-total" type="number" inputMode="decimal" step="0.01" min={committed} {...form.register('budgetTotal', { valueAsNumber: true })} aria-invalid={!!error} />
+      <FormField
+        id="budget-total"
+        label="New budget (credits)"
+        hint={`At least ${committed.toFixed(2)} credits`}
+        error={error}
+      >
+        <Input
+          id="budget-total"
+          type="number"
+          inputMode="decimal"
+          step="0.01"
+          min={committed}
+          {...form.register('budgetTotal', { valueAsNumber: true })}
+          aria-invalid={!!error}
+        />
       </FormField>
       <div>
-        <Button type="submit" disabled={form.formState.isSubmitting}>Save budget</Button>
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          Save budget
+        </Button>
       </div>
     </form>
   )

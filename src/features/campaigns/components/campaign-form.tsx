@@ -45,7 +45,12 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4" data-testid="submit-newsletter-form">
       <FormField id="name" label="Newsletter name" error={errors.name?.message}>
-        <Input id="name" {...register('name')} aria-invalid={!!errors.name} aria-describedby={errors.name ? 'name-error' : undefined} />
+        <Input
+          id="name"
+          {...register('name')}
+          aria-invalid={!!errors.name}
+          aria-describedby={errors.name ? 'name-error' : undefined}
+        />
       </FormField>
       <FormField id="description" label="Description" error={errors.description?.message}>
         <Textarea
@@ -58,14 +63,35 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id="imageUrl" label="Image URL" hint="Optional" error={errors.imageUrl?.message}>
-          <Input id="imageUrl" type="url" placeholder="https://" {...register('imageUrl')} aria-invalid={!!errors.imageUrl} aria-describedby={errors.imageUrl ? 'imageUrl-error' : 'imageUrl-hint'} />
+          <Input
+            id="imageUrl"
+            type="url"
+            placeholder="https://"
+            {...register('imageUrl')}
+            aria-invalid={!!errors.imageUrl}
+            aria-describedby={errors.imageUrl ? 'imageUrl-error' : 'imageUrl-hint'}
+          />
         </FormField>
         <FormField id="websiteUrl" label="Website URL" error={errors.websiteUrl?.message}>
-          <Input id="websiteUrl" type="url" placeholder="https://" {...register('websiteUrl')} aria-invalid={!!errors.websiteUrl} aria-describedby={errors.websiteUrl ? 'websiteUrl-error' : undefined} />
+          <Input
+            id="websiteUrl"
+            type="url"
+            placeholder="https://"
+            {...register('websiteUrl')}
+            aria-invalid={!!errors.websiteUrl}
+            aria-describedby={errors.websiteUrl ? 'websiteUrl-error' : undefined}
+          />
         </FormField>
       </div>
       <FormField id="category" label="Category" error={errors.category?.message}>
-        <select id="category" className={selectClass} defaultValue="" {...register('category')} aria-invalid={!!errors.category} aria-describedby={errors.category ? 'category-error' : undefined}>
+        <select
+          id="category"
+          className={selectClass}
+          defaultValue=""
+          {...register('category')}
+          aria-invalid={!!errors.category}
+          aria-describedby={errors.category ? 'category-error' : undefined}
+        >
           <option value="" disabled>
             Choose a category
           </option>
@@ -77,7 +103,12 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
         </select>
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="pricePerSubscriber" label="Price per subscriber (credits)" hint={PRICE_RANGE_HINT} error={errors.pricePerSubscriber?.message}>
+        <FormField
+          id="pricePerSubscriber"
+          label="Price per subscriber (credits)"
+          hint={PRICE_RANGE_HINT}
+          error={errors.pricePerSubscriber?.message}
+        >
           <Input
             id="pricePerSubscriber"
             type="number"
@@ -90,7 +121,12 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
             aria-describedby={errors.pricePerSubscriber ? 'pricePerSubscriber-error' : 'pricePerSubscriber-hint'}
           />
         </FormField>
-        <FormField id="budgetTotal" label="Budget (credits)" hint="The most this newsletter may spend" error={errors.budgetTotal?.message}>
+        <FormField
+          id="budgetTotal"
+          label="Budget (credits)"
+          hint="The most this newsletter may spend"
+          error={errors.budgetTotal?.message}
+        >
           <Input
             id="budgetTotal"
             type="number"

@@ -27,7 +27,14 @@ type CampaignListProps = {
   empty: ReactNode
 }
 
-export function CampaignList({ advertiserId, availableBalance, analyticsHref, walletHref, fundAction, empty }: CampaignListProps) {
+export function CampaignList({
+  advertiserId,
+  availableBalance,
+  analyticsHref,
+  walletHref,
+  fundAction,
+  empty,
+}: CampaignListProps) {
   const campaigns = useMyCampaignsQuery(advertiserId)
   const ids = campaigns.data?.map((c) => c.id) ?? []
   const week = useWeekSubscribersQuery(ids)
@@ -44,7 +51,13 @@ export function CampaignList({ advertiserId, availableBalance, analyticsHref, wa
     )
   }
   if (campaigns.isError) {
-    return <QueryError title="Could not load your campaigns" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
+    return (
+      <QueryError
+        title="Could not load your campaigns"
+        error={campaigns.error}
+        onRetry={() => void campaigns.refetch()}
+      />
+    )
   }
   if (campaigns.data.length === 0) return <>{empty}</>
 
@@ -103,7 +116,10 @@ export function CampaignList({ advertiserId, availableBalance, analyticsHref, wa
               </p>
             )}
             {problem && (
-              <p role="note" className="mt-3 flex items-start gap-2 rounded-md bg-yellow-50 p-2 text-sm text-yellow-900">
+              <p
+                role="note"
+                className="mt-3 flex items-start gap-2 rounded-md bg-yellow-50 p-2 text-sm text-yellow-900"
+              >
                 <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
                 <span>
                   {problem.message}{' '}

@@ -29,15 +29,16 @@ function ContactFormRound({ defaults, onAnother }: ContactFormProps & { onAnothe
 
   if (sent) {
     return (
-      <div role="status" className="flex flex-col items-start gap-3 rounded-lg border border-primary/40 bg-accent p-6 text-accent-foreground" data-testid="contact-sent">
+      <div
+        role="status"
+        className="flex flex-col items-start gap-3 rounded-lg border border-primary/40 bg-accent p-6 text-accent-foreground"
+        data-testid="contact-sent"
+      >
         <p className="flex items-center gap-2 text-lg font-semibold">
           <CheckCircle2Icon className="size-5" aria-hidden="true" /> Thanks, your message is on its way.
         </p>
         <p>We read every message and usually answer within two working days.</p>
-        <Button
-          variant="outline"
-          onClick={onAnother}
-        >
+        <Button variant="outline" onClick={onAnother}>
           Send another message
         </Button>
       </div>

@@ -19,7 +19,10 @@ export function ContentPage({ title, intro, updated, children }: ContentPageProp
 export function ContentSection({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
   const headingId = id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-3 leading-relaxed [&_a]:text-primary [&_a]:underline [&_li]:ml-5 [&_ul]:list-disc [&_ul]:space-y-1">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-3 leading-relaxed [&_a]:text-primary [&_a]:underline [&_li]:ml-5 [&_ul]:list-disc [&_ul]:space-y-1"
+    >
       <h2 id={headingId} className="text-xl font-bold tracking-tight">
         {title}
       </h2>

@@ -35,6 +35,7 @@ export type AdminDispute = {
   subscribers: { count: number }[]
 }
 
-export const adminDisputesQueryOptions = () => queryOptions({ queryKey: disputeKeys.admin(), queryFn: getAdminDisputes })
+export const adminDisputesQueryOptions = () =>
+  queryOptions({ queryKey: disputeKeys.admin(), queryFn: getAdminDisputes })
 
 export const useAdminDisputesQuery = () => useQuery(adminDisputesQueryOptions())

@@ -24,10 +24,18 @@ export const disputeDecisionSchema = z.object({
 export type DisputeDecisionValues = z.infer<typeof disputeDecisionSchema>
 
 export async function decideDispute({ disputeId, decision, note, banSourceId }: DecideDisputeVariables) {
-  const { data, error } = await supabase.rpc('decide_dispute', { p_dispute_id: disputeId, p_decision: decision, p_note: note.trim() })
+  const { data, error } = await supabase.rpc('decide_dispute', {
+    p_dispute_id: disputeId,
+    p_decision: decision,
+    p_note: note.trim(),
+  })
   if (error) throw error
   if (decision === 'upheld' && banSourceId) {
-    const ban = await supabase.rpc('admin_set_source_status', { p_source_id: banSourceId, p_status: 'banned', p_reason: note.trim() })
+    const ban = await supabase.rpc('admin_set_source_status', {
+      p_source_id: banSourceId,
+      p_status: 'banned',
+      p_reason: note.trim(),
+    })
     if (ban.error) throw new Error(`The dispute was upheld, but banning the source failed: ${ban.error.message}`)
   }
   return data as { refunded: number; refunded_subscribers: number }

@@ -14,4 +14,5 @@ export type DisputableSubscriber = Awaited<ReturnType<typeof getDisputableSubscr
 export const disputableSubscribersQueryOptions = () =>
   queryOptions({ queryKey: disputeKeys.disputable(), queryFn: getDisputableSubscribers })
 
-export const useDisputableSubscribersQuery = (enabled = true) => useQuery({ ...disputableSubscribersQueryOptions(), enabled })
+export const useDisputableSubscribersQuery = (enabled = true) =>
+  useQuery({ ...disputableSubscribersQueryOptions(), enabled })

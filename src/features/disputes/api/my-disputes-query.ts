@@ -9,7 +9,9 @@ import { disputeKeys } from '../keys'
 export async function getMyDisputes() {
   const { data, error } = await supabase
     .from('disputes')
-    .select('id, kind, reason, status, decision_note, refunded, refunded_subscribers, created_at, decided_at, source:audience_sources(name)')
+    .select(
+      'id, kind, reason, status, decision_note, refunded, refunded_subscribers, created_at, decided_at, source:audience_sources(name)',
+    )
     .order('created_at', { ascending: false })
     .limit(50)
   if (error) throw error

@@ -53,7 +53,9 @@ export function useOpenDisputeMutation({ onSuccess }: { onSuccess?: () => void }
     mutationFn: openDispute,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: disputeKeys.all })
-      toast.success('Dispute opened', { description: 'An admin will look at the evidence; you will get an email with the decision.' })
+      toast.success('Dispute opened', {
+        description: 'An admin will look at the evidence; you will get an email with the decision.',
+      })
       onSuccess?.()
     },
     onError: (error: Error) => toast.error(`Failed to open the dispute: ${error.message}`),

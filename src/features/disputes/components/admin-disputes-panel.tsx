@@ -18,7 +18,8 @@ export function AdminDisputesPanel() {
       </div>
     )
   }
-  if (disputes.isError) return <QueryError title="Could not load disputes" error={disputes.error} onRetry={() => void disputes.refetch()} />
+  if (disputes.isError)
+    return <QueryError title="Could not load disputes" error={disputes.error} onRetry={() => void disputes.refetch()} />
   if (disputes.data.length === 0) return <p className="text-muted-foreground">No disputes yet.</p>
   return (
     <ul className="space-y-3" aria-label="Disputes">
@@ -29,7 +30,8 @@ export function AdminDisputesPanel() {
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="space-y-1 text-sm">
                 <p className="font-semibold">
-                  {d.advertiser?.full_name ?? 'An advertiser'} disputes {d.kind === 'source' ? 'the whole source' : `${count} subscriber${count === 1 ? '' : 's'} of`}{' '}
+                  {d.advertiser?.full_name ?? 'An advertiser'} disputes{' '}
+                  {d.kind === 'source' ? 'the whole source' : `${count} subscriber${count === 1 ? '' : 's'} of`}{' '}
                   {d.source?.name ?? 'a deleted source'} ({d.publisher?.full_name ?? 'publisher without a name'})
                 </p>
                 <p className="text-muted-foreground">
@@ -37,14 +39,23 @@ export function AdminDisputesPanel() {
                 </p>
                 {d.status !== 'open' && (
                   <p>
-                    {d.status === 'upheld' ? `Upheld, ${formatCredits(d.refunded)} refunded for ${d.refunded_subscribers} subscribers` : 'Rejected'}:{' '}
-                    {d.decision_note}
+                    {d.status === 'upheld'
+                      ? `Upheld, ${formatCredits(d.refunded)} refunded for ${d.refunded_subscribers} subscribers`
+                      : 'Rejected'}
+                    : {d.decision_note}
                   </p>
                 )}
               </div>
               <div className="flex items-center gap-2">
-                <Badge variant={d.status === 'open' ? 'yellow' : d.status === 'upheld' ? 'green' : 'grey'}>{d.status}</Badge>
-                <Button size="sm" variant="outline" aria-expanded={openId === d.id} onClick={() => setOpenId(openId === d.id ? null : d.id)}>
+                <Badge variant={d.status === 'open' ? 'yellow' : d.status === 'upheld' ? 'green' : 'grey'}>
+                  {d.status}
+                </Badge>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  aria-expanded={openId === d.id}
+                  onClick={() => setOpenId(openId === d.id ? null : d.id)}
+                >
                   {openId === d.id ? 'Hide evidence' : d.status === 'open' ? 'Review' : 'Evidence'}
                 </Button>
               </div>

@@ -15,14 +15,23 @@ import {
 } from '../api/decide-dispute-mutation'
 import { useDisputeEvidenceQuery, type ReasonCount } from '../api/dispute-evidence-query'
 
-const seconds = (s: number | null | undefined) => (s === null || s === undefined ? '—' : s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`)
+const seconds = (s: number | null | undefined) =>
+  s === null || s === undefined ? '—' : s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`
 
 function Counts({ title, rows }: { title: string; rows: ReasonCount[] }) {
   return (
     <div>
       <h4 className="font-medium">{title}</h4>
       <ul className="text-muted-foreground">
-        {rows.length === 0 ? <li>None</li> : rows.map((r) => <li key={r.reason}>{r.reason.replace(/_/g, ' ')}: {r.count}</li>)}
+        {rows.length === 0 ? (
+          <li>None</li>
+        ) : (
+          rows.map((r) => (
+            <li key={r.reason}>
+              {r.reason.replace(/_/g, ' ')}: {r.count}
+            </li>
+          ))
+        )}
       </ul>
     </div>
   )
@@ -47,8 +56,16 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
         banSourceId: decision === 'upheld' && ban ? dispute.audience_source_id : null,
       }),
     )()
-  if (evidence.isPending) return <p role="status" className="mt-3 text-sm">Loading the evidence…</p>
-  if (evidence.isError) return <QueryError title="Could not load the evidence" error={evidence.error} onRetry={() => void evidence.refetch()} />
+  if (evidence.isPending)
+    return (
+      <p role="status" className="mt-3 text-sm">
+        Loading the evidence…
+      </p>
+    )
+  if (evidence.isError)
+    return (
+      <QueryError title="Could not load the evidence" error={evidence.error} onRetry={() => void evidence.refetch()} />
+    )
   const e = evidence.data
   return (
     <div className="mt-4 space-y-4 border-t pt-4 text-sm" data-testid="dispute-evidence">
@@ -58,9 +75,14 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
         <div>
           <h4 className="font-medium">Timings of the disputed subscribers</h4>
           <ul className="text-muted-foreground">
-            <li>Median click → confirmation: {seconds(e.timings.median_click_to_confirm_seconds)} (source overall: {seconds(e.timings.source_median_click_to_confirm_seconds)})</li>
+            <li>
+              Median click → confirmation: {seconds(e.timings.median_click_to_confirm_seconds)} (source overall:{' '}
+              {seconds(e.timings.source_median_click_to_confirm_seconds)})
+            </li>
             <li>Median email → confirmation: {seconds(e.timings.median_email_to_confirm_seconds)}</li>
-            <li>Confirmed within 10 s of the email: {e.timings.under_10_seconds} of {e.timings.flagged}</li>
+            <li>
+              Confirmed within 10 s of the email: {e.timings.under_10_seconds} of {e.timings.flagged}
+            </li>
           </ul>
         </div>
         <div>
@@ -68,10 +90,14 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
           <ul className="text-muted-foreground">
             {e.repeated_visitors.length === 0 && e.email_collisions.length === 0 && <li>None found</li>}
             {e.repeated_visitors.map((v) => (
-              <li key={v.visitor}>Visitor {v.visitor}…: {v.subscriptions} subscriptions</li>
+              <li key={v.visitor}>
+                Visitor {v.visitor}…: {v.subscriptions} subscriptions
+              </li>
             ))}
             {e.email_collisions.map((c) => (
-              <li key={c.canonical_email}>{c.canonical_email}: {c.subscriptions} subscriptions</li>
+              <li key={c.canonical_email}>
+                {c.canonical_email}: {c.subscriptions} subscriptions
+              </li>
             ))}
           </ul>
         </div>
@@ -81,7 +107,8 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
         <ul className="mt-2 space-y-1 text-muted-foreground">
           {e.subscribers.map((s) => (
             <li key={s.id}>
-              {s.email} · confirmed {s.confirmed_at ? formatDateTime(s.confirmed_at) : '—'} · click → confirm {seconds(s.click_to_confirm_seconds)} ·{' '}
+              {s.email} · confirmed {s.confirmed_at ? formatDateTime(s.confirmed_at) : '—'} · click → confirm{' '}
+              {seconds(s.click_to_confirm_seconds)} ·{' '}
               {s.in_screening ? 'in screening' : 'screening over (not refundable)'}
             </li>
           ))}
@@ -103,7 +130,12 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            <Button type="button" disabled={decide.isPending} onClick={() => submit('upheld')} data-testid="uphold-dispute">
+            <Button
+              type="button"
+              disabled={decide.isPending}
+              onClick={() => submit('upheld')}
+              data-testid="uphold-dispute"
+            >
               Uphold and refund
             </Button>
             <Button type="button" variant="outline" disabled={decide.isPending} onClick={() => submit('rejected')}>

@@ -17,11 +17,14 @@ export function DisputesList({ side }: { side: 'advertiser' | 'publisher' }) {
       </div>
     )
   }
-  if (disputes.isError) return <QueryError title="Could not load disputes" error={disputes.error} onRetry={() => void disputes.refetch()} />
+  if (disputes.isError)
+    return <QueryError title="Could not load disputes" error={disputes.error} onRetry={() => void disputes.refetch()} />
   if (disputes.data.length === 0) {
     return (
       <p className="text-sm text-muted-foreground">
-        {side === 'advertiser' ? 'You have not disputed any subscribers.' : 'No advertiser has disputed subscribers of your sources.'}
+        {side === 'advertiser'
+          ? 'You have not disputed any subscribers.'
+          : 'No advertiser has disputed subscribers of your sources.'}
       </p>
     )
   }
@@ -33,7 +36,8 @@ export function DisputesList({ side }: { side: 'advertiser' | 'publisher' }) {
           <li key={d.id} className="space-y-1 rounded-lg border p-3 text-sm" data-testid="dispute-row">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <span className="font-medium">
-                {d.kind === 'source' ? 'Whole source' : 'Subscribers'} of {d.source?.name ?? 'a source no longer listed'}
+                {d.kind === 'source' ? 'Whole source' : 'Subscribers'} of{' '}
+                {d.source?.name ?? 'a source no longer listed'}
               </span>
               <Badge variant={statusBadge[status] ?? 'grey'}>{statusLabel[status] ?? d.status}</Badge>
             </div>

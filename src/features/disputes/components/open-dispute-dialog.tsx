@@ -6,7 +6,15 @@ import { useId, useMemo, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { MAX_DISPUTE_REASON_LENGTH } from '@rules/dispute'
@@ -61,11 +69,7 @@ export function OpenDisputeDialog() {
         </Button>
       </DialogTrigger>
       <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl">
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={(e) => void onSubmit(e)}
-        >
+        <form noValidate className="grid gap-4" onSubmit={(e) => void onSubmit(e)}>
           <DialogHeader>
             <DialogTitle>Dispute subscribers</DialogTitle>
             <DialogDescription>
@@ -80,7 +84,9 @@ export function OpenDisputeDialog() {
               Could not load your subscribers: {subscribers.error.message}
             </p>
           ) : sources.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No charged subscriber is in screening: there is nothing to dispute.</p>
+            <p className="text-sm text-muted-foreground">
+              No charged subscriber is in screening: there is nothing to dispute.
+            </p>
           ) : (
             <>
               <div className="grid gap-1.5">
@@ -124,7 +130,8 @@ export function OpenDisputeDialog() {
                           />
                           <span className="font-medium">{s.email}</span>
                           <span className="text-muted-foreground">
-                            {s.campaign_name} · {s.confirmed_at ? formatDateTime(s.confirmed_at) : ''} · {formatCredits(s.price)}
+                            {s.campaign_name} · {s.confirmed_at ? formatDateTime(s.confirmed_at) : ''} ·{' '}
+                            {formatCredits(s.price)}
                           </span>
                         </label>
                       ))}

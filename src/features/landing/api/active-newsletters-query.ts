@@ -3,7 +3,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { landingKeys } from '../keys'
 
-export type LandingNewsletter = { id: string; name: string; description: string | null; category: string | null; image_url: string | null }
+export type LandingNewsletter = {
+  id: string
+  name: string
+  description: string | null
+  category: string | null
+  image_url: string | null
+}
 
 export async function getActiveNewsletters(limit: number): Promise<LandingNewsletter[]> {
   const { data, error } = await supabase

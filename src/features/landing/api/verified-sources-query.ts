@@ -5,7 +5,13 @@ import { landingKeys } from '../keys'
 
 export const PUBLIC_SOURCE_STATUSES = ['approved', 'verified', 'live'] as const
 
-export type LandingSource = { id: string; name: string; category: string | null; platform: string; image_url: string | null }
+export type LandingSource = {
+  id: string
+  name: string
+  category: string | null
+  platform: string
+  image_url: string | null
+}
 
 export async function getVerifiedSources(limit: number): Promise<LandingSource[]> {
   const { data, error } = await supabase

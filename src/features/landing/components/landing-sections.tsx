@@ -1,6 +1,14 @@
 /** The landing page's explanations: what each side gets and how a magic link turns into subscribers. */
 import { Link } from 'react-router-dom'
-import { BadgeCheckIcon, CoinsIcon, LinkIcon, MailCheckIcon, MegaphoneIcon, ShieldCheckIcon, UsersIcon } from 'lucide-react'
+import {
+  BadgeCheckIcon,
+  CoinsIcon,
+  LinkIcon,
+  MailCheckIcon,
+  MegaphoneIcon,
+  ShieldCheckIcon,
+  UsersIcon,
+} from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { brand } from '@/config/brand'
 import { paths } from '@/config/paths'
@@ -10,8 +18,12 @@ import { MIN_PAYOUT } from '@rules/payout'
 export function LandingHero() {
   return (
     <section className="flex flex-col items-center gap-6 text-center">
-      <p className="rounded-full border bg-accent px-3 py-1 text-sm font-medium text-accent-foreground">Pay only for confirmed subscribers</p>
-      <h1 className="max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl">Grow your newsletter with creators your readers already trust</h1>
+      <p className="rounded-full border bg-accent px-3 py-1 text-sm font-medium text-accent-foreground">
+        Pay only for confirmed subscribers
+      </p>
+      <h1 className="max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl">
+        Grow your newsletter with creators your readers already trust
+      </h1>
       <p className="max-w-2xl text-lg text-muted-foreground">{brand.tagline}</p>
       <div className="flex flex-wrap justify-center gap-3">
         <Button asChild size="lg">
@@ -26,14 +38,29 @@ export function LandingHero() {
 }
 
 const advertiserPoints = [
-  { Icon: MailCheckIcon, text: 'You pay a fixed price per subscriber, and only once they confirm by email (double opt-in).' },
-  { Icon: CoinsIcon, text: 'A prepaid credit wallet (1 credit = 1 US dollar) with every movement in a ledger you can read.' },
-  { Icon: ShieldCheckIcon, text: 'Every click and sign-up is counted or not, with the reason: bots, duplicates and self-referrals are never billed.' },
+  {
+    Icon: MailCheckIcon,
+    text: 'You pay a fixed price per subscriber, and only once they confirm by email (double opt-in).',
+  },
+  {
+    Icon: CoinsIcon,
+    text: 'A prepaid credit wallet (1 credit = 1 US dollar) with every movement in a ledger you can read.',
+  },
+  {
+    Icon: ShieldCheckIcon,
+    text: 'Every click and sign-up is counted or not, with the reason: bots, duplicates and self-referrals are never billed.',
+  },
 ]
 const influencerPoints = [
-  { Icon: LinkIcon, text: 'One magic link per audience source: share it on X, in your newsletter, on YouTube or your site.' },
+  {
+    Icon: LinkIcon,
+    text: 'One magic link per audience source: share it on X, in your newsletter, on YouTube or your site.',
+  },
   { Icon: BadgeCheckIcon, text: 'Sources are reviewed by a person, so advertisers trust your numbers.' },
-  { Icon: CoinsIcon, text: `Earn the subscriber price minus a 20% platform fee, available after a 7-day screening, paid out from ${numberText(MIN_PAYOUT)} credits.` },
+  {
+    Icon: CoinsIcon,
+    text: `Earn the subscriber price minus a 20% platform fee, available after a 7-day screening, paid out from ${numberText(MIN_PAYOUT)} credits.`,
+  },
 ]
 
 function PointList({ points }: { points: typeof advertiserPoints }) {
@@ -60,7 +87,10 @@ export function LandingAudiences() {
           <h3 className="flex items-center gap-2 text-xl font-bold">
             <MegaphoneIcon className="size-6 text-primary" aria-hidden="true" /> For advertisers
           </h3>
-          <p className="text-muted-foreground">List your newsletter as a campaign, set a price per subscriber and a budget, and let creators bring you readers.</p>
+          <p className="text-muted-foreground">
+            List your newsletter as a campaign, set a price per subscriber and a budget, and let creators bring you
+            readers.
+          </p>
           <PointList points={advertiserPoints} />
           <Button asChild className="mt-auto w-fit">
             <Link to={`${paths.register}?role=advertiser`}>Start as an advertiser</Link>
@@ -70,7 +100,9 @@ export function LandingAudiences() {
           <h3 className="flex items-center gap-2 text-xl font-bold">
             <UsersIcon className="size-6 text-primary" aria-hidden="true" /> For influencers
           </h3>
-          <p className="text-muted-foreground">Add the places where your audience is, get approved, and recommend newsletters worth reading.</p>
+          <p className="text-muted-foreground">
+            Add the places where your audience is, get approved, and recommend newsletters worth reading.
+          </p>
           <PointList points={influencerPoints} />
           <Button asChild className="mt-auto w-fit">
             <Link to={`${paths.register}?role=publisher`}>Start as an influencer</Link>
@@ -83,9 +115,15 @@ export function LandingAudiences() {
 
 const steps = [
   { title: 'Share your magic link', text: 'Each approved source gets a link like growletter.app/earn/your-code.' },
-  { title: 'Readers pick newsletters', text: 'The link opens the newsletter list, remembering which source sent the reader.' },
+  {
+    title: 'Readers pick newsletters',
+    text: 'The link opens the newsletter list, remembering which source sent the reader.',
+  },
   { title: 'They confirm by email', text: 'A subscription counts only after the reader clicks the confirmation link.' },
-  { title: 'Everyone sees the same numbers', text: 'The advertiser pays, the influencer earns, and both see why anything did not count.' },
+  {
+    title: 'Everyone sees the same numbers',
+    text: 'The advertiser pays, the influencer earns, and both see why anything did not count.',
+  },
 ]
 
 export function LandingHowItWorks() {
@@ -97,7 +135,10 @@ export function LandingHowItWorks() {
       <ol className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {steps.map((step, index) => (
           <li key={step.title} className="flex flex-col gap-2 rounded-lg border p-4">
-            <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-primary font-bold text-primary-foreground">
+            <span
+              aria-hidden="true"
+              className="flex size-8 items-center justify-center rounded-full bg-primary font-bold text-primary-foreground"
+            >
               {index + 1}
             </span>
             <h3 className="font-semibold">{step.title}</h3>

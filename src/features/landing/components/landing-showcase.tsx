@@ -36,7 +36,9 @@ function NewsletterCard({ newsletter }: { newsletter: LandingNewsletter }) {
       <Thumb name={newsletter.name} imageUrl={newsletter.image_url} />
       <div className="min-w-0">
         <p className="truncate font-medium">{newsletter.name}</p>
-        <p className="line-clamp-1 text-sm text-muted-foreground">{newsletter.description ?? newsletter.category ?? 'Newsletter'}</p>
+        <p className="line-clamp-1 text-sm text-muted-foreground">
+          {newsletter.description ?? newsletter.category ?? 'Newsletter'}
+        </p>
       </div>
     </Link>
   )

@@ -18,7 +18,10 @@ export async function getSourceClickSession(code: string): Promise<SourceClickSe
   if (existing && storedSourceId) {
     return { sourceId: storedSourceId, clickId: existing, sourceName: readLocal(storageKeys.sourceName) }
   }
-  const result = await trackAudienceSourceClick({ unifiedCode: code, deviceInfo: await collectDeviceInfo(getFingerprint) })
+  const result = await trackAudienceSourceClick({
+    unifiedCode: code,
+    deviceInfo: await collectDeviceInfo(getFingerprint),
+  })
   if (result.status !== 'valid' || !result.sourceId || !result.clickId) return null
   storeAttribution({
     sourceId: result.sourceId,

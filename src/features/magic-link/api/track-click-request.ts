@@ -46,7 +46,11 @@ export async function postTrackClick({ unifiedCode, deviceInfo }: TrackClickVari
  */
 export async function postClickFingerprint(clickId: string, fingerprint: string): Promise<boolean> {
   try {
-    const response = await postRpc('attach_click_fingerprint', { p_click_id: clickId, p_fingerprint: fingerprint }, { keepalive: true })
+    const response = await postRpc(
+      'attach_click_fingerprint',
+      { p_click_id: clickId, p_fingerprint: fingerprint },
+      { keepalive: true },
+    )
     return response.ok && (await response.json()) === true
   } catch {
     return false

@@ -40,7 +40,10 @@ export const historyRedirect = (to: string) => window.history.replaceState(null,
  * Records the click, leaves the second half's work in session storage, and moves to the flow's destination
  * (no toast: that is the second half).
  */
-export async function recordEarnClick(code: string, redirect: (to: string) => void = documentRedirect): Promise<EarnClick> {
+export async function recordEarnClick(
+  code: string,
+  redirect: (to: string) => void = documentRedirect,
+): Promise<EarnClick> {
   let clickId: string | null = null
   let fingerprintFollows = false
   const outcome = await runMagicLinkFlow(code, {

@@ -5,7 +5,10 @@ import type { MagicLinkToast } from './magic-link-flow'
 export const magicLinkToastTexts = {
   unavailable: { title: 'Source Unavailable', description: 'This source is no longer available' },
   note: { title: 'Note', description: "We couldn't verify the referral link, but you can still browse newsletters." },
-  linkError: { title: 'Link Error', description: 'There was an issue with this link, but you can still browse newsletters.' },
+  linkError: {
+    title: 'Link Error',
+    description: 'There was an issue with this link, but you can still browse newsletters.',
+  },
 } as const
 
 export function showMagicLinkToast(kind: MagicLinkToast) {

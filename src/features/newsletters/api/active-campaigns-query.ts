@@ -39,4 +39,5 @@ export const activeCampaignsQueryOptions = (filters: NewsletterFilters) =>
       all.reduce((n, p) => n + p.rows.length, 0) < last.total && last.rows.length > 0 ? lastPage + 1 : undefined,
   })
 
-export const useActiveCampaignsQuery = (filters: NewsletterFilters) => useInfiniteQuery(activeCampaignsQueryOptions(filters))
+export const useActiveCampaignsQuery = (filters: NewsletterFilters) =>
+  useInfiniteQuery(activeCampaignsQueryOptions(filters))

@@ -7,7 +7,10 @@ import { supabase } from '@/lib/supabase'
 export type CampaignPageViewVariables = { clickId: string; campaignId: string }
 
 export async function recordCampaignPageView({ clickId, campaignId }: CampaignPageViewVariables) {
-  const { data, error } = await supabase.rpc('record_campaign_page_view', { p_click_id: clickId, p_campaign_id: campaignId })
+  const { data, error } = await supabase.rpc('record_campaign_page_view', {
+    p_click_id: clickId,
+    p_campaign_id: campaignId,
+  })
   if (error) throw new Error(error.message)
   return data
 }

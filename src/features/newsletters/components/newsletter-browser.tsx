@@ -42,7 +42,10 @@ export function NewsletterBrowser({
       setParams(
         (current) => {
           const query = new URLSearchParams(current)
-          for (const [key, value] of [['q', next.search.trim()], ['category', next.category]] as const) {
+          for (const [key, value] of [
+            ['q', next.search.trim()],
+            ['category', next.category],
+          ] as const) {
             if (value) query.set(key, value)
             else query.delete(key)
           }
@@ -70,7 +73,9 @@ export function NewsletterBrowser({
   }
 
   return (
-    <section className={cn('mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-10', selected.length > 0 && 'pb-28 lg:pb-10')}>
+    <section
+      className={cn('mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-10', selected.length > 0 && 'pb-28 lg:pb-10')}
+    >
       <header className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold tracking-tight">Browse Newsletters</h1>
         <p className="text-muted-foreground">
@@ -141,7 +146,10 @@ export function NewsletterBrowser({
       </div>
       {selected.length > 0 ? (
         // On a phone the form sits below every card: once something is chosen, a bar takes the reader there.
-        <div className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 p-3 backdrop-blur lg:hidden" data-testid="subscribe-bar">
+        <div
+          className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 p-3 backdrop-blur lg:hidden"
+          data-testid="subscribe-bar"
+        >
           <Button className="w-full" onClick={goToSubscribe}>
             Subscribe to {selected.length} {selected.length === 1 ? 'newsletter' : 'newsletters'}
           </Button>

@@ -41,7 +41,9 @@ export function NewsletterCard({
               {campaign.name}
             </Link>
           </h2>
-          <p className="text-sm text-muted-foreground">by {campaign.advertiser?.full_name || 'an independent writer'}</p>
+          <p className="text-sm text-muted-foreground">
+            by {campaign.advertiser?.full_name || 'an independent writer'}
+          </p>
           {campaign.category && (
             <Badge variant="secondary" className="mt-1">
               {categoryLabel(campaign.category)}
@@ -74,7 +76,11 @@ export function NewsletterCard({
 
 export function NewsletterCardSkeleton() {
   return (
-    <div className="flex h-[196px] flex-col gap-3 rounded-lg border p-4" data-testid="newsletter-card-skeleton" aria-hidden="true">
+    <div
+      className="flex h-[196px] flex-col gap-3 rounded-lg border p-4"
+      data-testid="newsletter-card-skeleton"
+      aria-hidden="true"
+    >
       <div className="flex gap-3">
         <div className="size-16 animate-pulse rounded-md bg-muted" />
         <div className="flex flex-1 flex-col gap-2">

@@ -14,7 +14,10 @@ import { NewsletterImage } from './newsletter-card'
 
 export function NewsletterDetail({ campaign, children }: { campaign: CampaignCard; children?: ReactNode }) {
   return (
-    <article className="mx-auto grid w-full max-w-5xl gap-8 px-4 py-10 md:grid-cols-[1fr_340px]" data-testid="newsletter-detail">
+    <article
+      className="mx-auto grid w-full max-w-5xl gap-8 px-4 py-10 md:grid-cols-[1fr_340px]"
+      data-testid="newsletter-detail"
+    >
       <div className="flex flex-col gap-4">
         <div className="flex items-start gap-4">
           <NewsletterImage campaign={campaign} size={96} />
@@ -52,7 +55,10 @@ export function NewsletterDetail({ campaign, children }: { campaign: CampaignCar
 export function NewsletterState({ state, message }: { state: 'loading' | 'error' | 'not-found'; message?: string }) {
   if (state === 'loading') return <PageSpinner label="Loading newsletter…" />
   return (
-    <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center" role={state === 'error' ? 'alert' : undefined}>
+    <section
+      className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center"
+      role={state === 'error' ? 'alert' : undefined}
+    >
       <h1 className="text-2xl font-semibold">
         {state === 'error' ? 'Could not load this newsletter' : 'Newsletter not found'}
       </h1>

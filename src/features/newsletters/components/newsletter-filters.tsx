@@ -20,7 +20,10 @@ export function NewsletterFilters({ filters, onChange }: { filters: Filters; onC
       <div className="flex flex-1 flex-col gap-1.5">
         <Label htmlFor={`${id}-search`}>Search newsletters</Label>
         <div className="relative">
-          <SearchIcon className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <SearchIcon
+            className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
           <Input
             id={`${id}-search`}
             type="search"

@@ -6,7 +6,9 @@ import { payoutKeys } from '../keys'
 export async function getAllPayoutRequests() {
   const { data, error } = await supabase
     .from('payout_requests')
-    .select('id, amount, status, created_at, paid_at, transfer_reference, publisher:profiles!payout_requests_publisher_id_fkey(full_name)')
+    .select(
+      'id, amount, status, created_at, paid_at, transfer_reference, publisher:profiles!payout_requests_publisher_id_fkey(full_name)',
+    )
     .order('status', { ascending: false })
     .order('created_at', { ascending: true })
     .limit(100)
@@ -16,6 +18,7 @@ export async function getAllPayoutRequests() {
 
 export type AnyPayoutRequest = Awaited<ReturnType<typeof getAllPayoutRequests>>[number]
 
-export const allPayoutRequestsQueryOptions = () => queryOptions({ queryKey: payoutKeys.allRequests(), queryFn: getAllPayoutRequests })
+export const allPayoutRequestsQueryOptions = () =>
+  queryOptions({ queryKey: payoutKeys.allRequests(), queryFn: getAllPayoutRequests })
 
 export const useAllPayoutRequestsQuery = () => useQuery(allPayoutRequestsQueryOptions())

@@ -14,13 +14,19 @@ export type PayoutPaidVariables = { payoutId: string; reference: string }
 
 /** The mark-paid form (@rules/payout); admin_mark_payout_paid checks the same bounds again, with the same words. */
 export const markPaidSchema = z.object({
-  reference: z.string().superRefine(ruleIssue(transferReferenceProblem)).transform((value) => value.trim()),
+  reference: z
+    .string()
+    .superRefine(ruleIssue(transferReferenceProblem))
+    .transform((value) => value.trim()),
 })
 export type MarkPaidInput = z.input<typeof markPaidSchema>
 export type MarkPaidValues = z.output<typeof markPaidSchema>
 
 export async function markPayoutPaid({ payoutId, reference }: PayoutPaidVariables) {
-  const { error } = await supabase.rpc('admin_mark_payout_paid', { p_payout_id: payoutId, p_reference: reference.trim() })
+  const { error } = await supabase.rpc('admin_mark_payout_paid', {
+    p_payout_id: payoutId,
+    p_reference: reference.trim(),
+  })
   if (error) throw error
 }
 

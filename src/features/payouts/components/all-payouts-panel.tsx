@@ -21,7 +21,9 @@ export function AllPayoutsPanel() {
     )
   }
   if (payouts.isError) {
-    return <QueryError title="Could not load payout requests" error={payouts.error} onRetry={() => void payouts.refetch()} />
+    return (
+      <QueryError title="Could not load payout requests" error={payouts.error} onRetry={() => void payouts.refetch()} />
+    )
   }
   if (payouts.data.length === 0) return <p className="text-muted-foreground">No payout requests yet.</p>
   return (
@@ -30,7 +32,11 @@ export function AllPayoutsPanel() {
         {payouts.data.map((p) => {
           const who = p.publisher?.full_name || 'A publisher without a name'
           return (
-            <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border p-3 text-sm" data-testid="admin-payout-row">
+            <li
+              key={p.id}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-lg border p-3 text-sm"
+              data-testid="admin-payout-row"
+            >
               <div>
                 <p className="font-medium">
                   {who} · {formatCredits(p.amount)}
@@ -42,7 +48,11 @@ export function AllPayoutsPanel() {
                 </p>
               </div>
               {p.status === 'requested' ? (
-                <Button size="sm" aria-label={`Mark paid ${formatCredits(p.amount)} to ${who}`} onClick={() => setPaying({ id: p.id, amount: Number(p.amount), who })}>
+                <Button
+                  size="sm"
+                  aria-label={`Mark paid ${formatCredits(p.amount)} to ${who}`}
+                  onClick={() => setPaying({ id: p.id, amount: Number(p.amount), who })}
+                >
                   Mark paid
                 </Button>
               ) : (
@@ -52,7 +62,11 @@ export function AllPayoutsPanel() {
           )
         })}
       </ul>
-      <MarkPaidDialog payout={paying} onClose={() => setPaying(null)} onPaid={() => toast.success('Payout marked paid')} />
+      <MarkPaidDialog
+        payout={paying}
+        onClose={() => setPaying(null)}
+        onPaid={() => toast.success('Payout marked paid')}
+      />
     </>
   )
 }

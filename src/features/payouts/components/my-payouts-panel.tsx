@@ -8,7 +8,6 @@ import { formatCredits } from '@/lib/format'
 import { PanelState } from '@/components/panel-state'
 import { PayoutRequestDialog } from './payout-request-dialog'
 
-
 export function MyPayoutsPanel({ userId }: { userId: string }) {
   const earnings = usePublisherEarningsQuery(userId)
   const payouts = useMyPayoutRequestsQuery(userId)
@@ -66,7 +65,11 @@ export function MyPayoutsPanel({ userId }: { userId: string }) {
         ) : (
           <ul className="divide-y rounded-lg border" aria-label="Payout history">
             {payouts.data.map((p) => (
-              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm" data-testid="payout-row">
+              <li
+                key={p.id}
+                className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm"
+                data-testid="payout-row"
+              >
                 <span>Requested {new Date(p.created_at).toLocaleDateString()}</span>
                 <span className="font-medium">{formatCredits(Number(p.amount))}</span>
                 {p.status === 'paid' && (

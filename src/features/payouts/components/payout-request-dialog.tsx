@@ -6,11 +6,24 @@ import { useId, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { MIN_PAYOUT } from '@rules/payout'
-import { payoutSchema, usePayoutRequestMutation, type PayoutFormInput, type PayoutFormValues } from '../api/payout-request-mutation'
+import {
+  payoutSchema,
+  usePayoutRequestMutation,
+  type PayoutFormInput,
+  type PayoutFormValues,
+} from '../api/payout-request-mutation'
 import { formatCredits } from '@/lib/format'
 
 export function PayoutRequestDialog({ userId, available }: { userId: string; available: number }) {

@@ -21,6 +21,10 @@ export async function getAuditLog({ page, subjectType }: AuditLogVariables) {
 export type AuditEvent = Awaited<ReturnType<typeof getAuditLog>>['rows'][number]
 
 export const auditLogQueryOptions = (vars: AuditLogVariables) =>
-  queryOptions({ queryKey: [...reviewKeys.auditLog(), vars], queryFn: () => getAuditLog(vars), placeholderData: keepPreviousData })
+  queryOptions({
+    queryKey: [...reviewKeys.auditLog(), vars],
+    queryFn: () => getAuditLog(vars),
+    placeholderData: keepPreviousData,
+  })
 
 export const useAuditLogQuery = (vars: AuditLogVariables) => useQuery(auditLogQueryOptions(vars))

@@ -17,14 +17,19 @@ export async function getCatalog({ kind, search, page }: CatalogVariables) {
   if (kind === 'sources') {
     let q = supabase
       .from('audience_sources')
-      .select('id, name, status, created_at, owner:profiles!audience_sources_publisher_id_fkey(full_name)', { count: 'exact' })
+      .select('id, name, status, created_at, owner:profiles!audience_sources_publisher_id_fkey(full_name)', {
+        count: 'exact',
+      })
       .in('status', ['approved', 'verified', 'live', 'banned'])
       .order('created_at', { ascending: false })
       .range(from, from + CATALOG_PAGE_SIZE - 1)
     if (term) q = q.ilike('name', `%${term}%`)
     const { data, error, count } = await q
     if (error) throw error
-    return { items: (data ?? []).map((r) => ({ ...r, owner: r.owner?.full_name ?? null })) as CatalogItem[], total: count ?? 0 }
+    return {
+      items: (data ?? []).map((r) => ({ ...r, owner: r.owner?.full_name ?? null })) as CatalogItem[],
+      total: count ?? 0,
+    }
   }
   let q = supabase
     .from('campaigns')
@@ -35,10 +40,17 @@ export async function getCatalog({ kind, search, page }: CatalogVariables) {
   if (term) q = q.ilike('name', `%${term}%`)
   const { data, error, count } = await q
   if (error) throw error
-  return { items: (data ?? []).map((r) => ({ ...r, owner: r.owner?.full_name ?? null })) as CatalogItem[], total: count ?? 0 }
+  return {
+    items: (data ?? []).map((r) => ({ ...r, owner: r.owner?.full_name ?? null })) as CatalogItem[],
+    total: count ?? 0,
+  }
 }
 
 export const catalogQueryOptions = (vars: CatalogVariables) =>
-  queryOptions({ queryKey: [...reviewKeys.catalog(), vars], queryFn: () => getCatalog(vars), placeholderData: keepPreviousData })
+  queryOptions({
+    queryKey: [...reviewKeys.catalog(), vars],
+    queryFn: () => getCatalog(vars),
+    placeholderData: keepPreviousData,
+  })
 
 export const useCatalogQuery = (vars: CatalogVariables) => useQuery(catalogQueryOptions(vars))

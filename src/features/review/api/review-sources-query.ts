@@ -18,6 +18,7 @@ export async function getReviewSources() {
 
 export type ReviewSource = Awaited<ReturnType<typeof getReviewSources>>[number]
 
-export const reviewSourcesQueryOptions = () => queryOptions({ queryKey: reviewKeys.sources(), queryFn: getReviewSources })
+export const reviewSourcesQueryOptions = () =>
+  queryOptions({ queryKey: reviewKeys.sources(), queryFn: getReviewSources })
 
 export const useReviewSourcesQuery = () => useQuery(reviewSourcesQueryOptions())

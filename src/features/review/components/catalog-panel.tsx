@@ -14,7 +14,11 @@ export function CatalogPanel({ kind }: { kind: CatalogKind }) {
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(0)
   const catalog = useCatalogQuery({ kind, search, page })
-  const reinstate: Decision = { status: kind === 'sources' ? 'approved' : 'active', label: 'Reinstate', reasonRequired: false }
+  const reinstate: Decision = {
+    status: kind === 'sources' ? 'approved' : 'active',
+    label: 'Reinstate',
+    reasonRequired: false,
+  }
   const noun = kind === 'sources' ? 'sources' : 'newsletters'
   return (
     <div className="space-y-3">
@@ -36,7 +40,10 @@ export function CatalogPanel({ kind }: { kind: CatalogKind }) {
       ) : catalog.isError ? (
         <QueryError title={`Could not load ${noun}`} error={catalog.error} onRetry={() => void catalog.refetch()} />
       ) : catalog.data.items.length === 0 ? (
-        <p className="text-muted-foreground">No live or banned {noun}{search ? ' match this search' : ''}.</p>
+        <p className="text-muted-foreground">
+          No live or banned {noun}
+          {search ? ' match this search' : ''}.
+        </p>
       ) : (
         <>
           <ul className="space-y-3" aria-label={`Live and banned ${noun}`}>
@@ -53,7 +60,13 @@ export function CatalogPanel({ kind }: { kind: CatalogKind }) {
               </ReviewItem>
             ))}
           </ul>
-          <Pager page={page} pageSize={CATALOG_PAGE_SIZE} total={catalog.data.total} onPageChange={setPage} label={`Pages of ${noun}`} />
+          <Pager
+            page={page}
+            pageSize={CATALOG_PAGE_SIZE}
+            total={catalog.data.total}
+            onPageChange={setPage}
+            label={`Pages of ${noun}`}
+          />
         </>
       )}
     </div>

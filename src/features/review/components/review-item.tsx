@@ -36,7 +36,13 @@ export function ReviewItem({ subject, id, name, status, decisions, children }: R
         </div>
         <div className="flex flex-wrap gap-2">
           {decisions.map((d) => (
-            <Button key={d.status} size="sm" variant={d.destructive ? 'destructive' : d.status === 'rejected' ? 'outline' : 'default'} aria-label={`${d.label} ${name}`} onClick={() => setDecision(d)}>
+            <Button
+              key={d.status}
+              size="sm"
+              variant={d.destructive ? 'destructive' : d.status === 'rejected' ? 'outline' : 'default'}
+              aria-label={`${d.label} ${name}`}
+              onClick={() => setDecision(d)}
+            >
               {d.label}
             </Button>
           ))}

@@ -36,14 +36,27 @@ export function ReviewQueue({ previewHref }: { previewHref: (campaignId: string)
         {campaigns.isPending ? (
           <Loading label="Loading newsletters to review" />
         ) : campaigns.isError ? (
-          <QueryError title="Could not load newsletters to review" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
+          <QueryError
+            title="Could not load newsletters to review"
+            error={campaigns.error}
+            onRetry={() => void campaigns.refetch()}
+          />
         ) : campaigns.data.length === 0 ? (
           <p className="text-muted-foreground">No newsletters waiting for review.</p>
         ) : (
           <ul className="space-y-3">
             {campaigns.data.map((c) => (
-              <ReviewItem key={c.id} subject="campaign" id={c.id} name={c.name} status={c.status} decisions={campaignDecisions}>
-                <p>By {c.advertiser?.full_name || 'an advertiser without a name'} · {c.category ?? 'no category'}</p>
+              <ReviewItem
+                key={c.id}
+                subject="campaign"
+                id={c.id}
+                name={c.name}
+                status={c.status}
+                decisions={campaignDecisions}
+              >
+                <p>
+                  By {c.advertiser?.full_name || 'an advertiser without a name'} · {c.category ?? 'no category'}
+                </p>
                 <p>
                   {formatCredits(c.price_per_subscriber)} per subscriber · budget {formatCredits(c.budget_total)}
                 </p>
@@ -64,15 +77,27 @@ export function ReviewQueue({ previewHref }: { previewHref: (campaignId: string)
         {sources.isPending ? (
           <Loading label="Loading sources to review" />
         ) : sources.isError ? (
-          <QueryError title="Could not load sources to review" error={sources.error} onRetry={() => void sources.refetch()} />
+          <QueryError
+            title="Could not load sources to review"
+            error={sources.error}
+            onRetry={() => void sources.refetch()}
+          />
         ) : sources.data.length === 0 ? (
           <p className="text-muted-foreground">No sources waiting for review.</p>
         ) : (
           <ul className="space-y-3">
             {sources.data.map((s) => (
-              <ReviewItem key={s.id} subject="source" id={s.id} name={s.name} status={s.status} decisions={sourceDecisions}>
+              <ReviewItem
+                key={s.id}
+                subject="source"
+                id={s.id}
+                name={s.name}
+                status={s.status}
+                decisions={sourceDecisions}
+              >
                 <p>
-                  By {s.publisher?.full_name || 'a publisher without a name'} · {s.platform} · {s.category ?? 'no category'}
+                  By {s.publisher?.full_name || 'a publisher without a name'} · {s.platform} ·{' '}
+                  {s.category ?? 'no category'}
                 </p>
                 {s.url && <p className="break-all">{s.url}</p>}
                 {s.description && <p className="line-clamp-3">{s.description}</p>}

@@ -26,6 +26,10 @@ export async function getWebhookDeliveries(endpointId: string): Promise<WebhookD
 }
 
 export const webhookDeliveriesQueryOptions = (endpointId: string) =>
-  queryOptions({ queryKey: subscriberKeys.deliveries(endpointId), queryFn: () => getWebhookDeliveries(endpointId), staleTime: 0 })
+  queryOptions({
+    queryKey: subscriberKeys.deliveries(endpointId),
+    queryFn: () => getWebhookDeliveries(endpointId),
+    staleTime: 0,
+  })
 
 export const useWebhookDeliveriesQuery = (endpointId: string) => useQuery(webhookDeliveriesQueryOptions(endpointId))

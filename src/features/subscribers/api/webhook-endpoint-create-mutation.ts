@@ -13,14 +13,20 @@ export type WebhookEndpointCreateVariables = { url: string; campaignId: string |
  * again and refuses private addresses too) and the newsletter, '' for all of them.
  */
 export const webhookEndpointSchema = z.object({
-  url: z.string().superRefine(ruleIssue(webhookUrlProblem)).transform((value) => value.trim()),
+  url: z
+    .string()
+    .superRefine(ruleIssue(webhookUrlProblem))
+    .transform((value) => value.trim()),
   campaignId: z.string(),
 })
 export type WebhookEndpointInput = z.input<typeof webhookEndpointSchema>
 export type WebhookEndpointValues = z.output<typeof webhookEndpointSchema>
 
 export async function createWebhookEndpoint({ url, campaignId }: WebhookEndpointCreateVariables) {
-  const { data, error } = await supabase.rpc('create_webhook_endpoint', { p_url: url, p_campaign_id: campaignId ?? undefined })
+  const { data, error } = await supabase.rpc('create_webhook_endpoint', {
+    p_url: url,
+    p_campaign_id: campaignId ?? undefined,
+  })
   if (error) throw error
   const created = (data ?? [])[0]
   if (!created) throw new Error('The endpoint was not created')

@@ -7,9 +7,10 @@ import { subscriberKeys } from '../keys'
 export type WebhookEndpointUpdateVariables = { id: string } & ({ enabled: boolean } | { remove: true })
 
 export async function updateWebhookEndpoint(vars: WebhookEndpointUpdateVariables) {
-  const query = 'remove' in vars
-    ? supabase.from('webhook_endpoints').delete().eq('id', vars.id)
-    : supabase.from('webhook_endpoints').update({ enabled: vars.enabled }).eq('id', vars.id)
+  const query =
+    'remove' in vars
+      ? supabase.from('webhook_endpoints').delete().eq('id', vars.id)
+      : supabase.from('webhook_endpoints').update({ enabled: vars.enabled }).eq('id', vars.id)
   const { error } = await query
   if (error) throw error
 }

@@ -16,7 +16,12 @@ const list = (value: unknown): SubscribedNewsletter[] =>
   Array.isArray(value)
     ? value.flatMap((item) =>
         item && typeof item === 'object' && typeof (item as SubscribedNewsletter).campaignId === 'string'
-          ? [{ campaignId: (item as SubscribedNewsletter).campaignId, newsletterName: String((item as SubscribedNewsletter).newsletterName ?? '') }]
+          ? [
+              {
+                campaignId: (item as SubscribedNewsletter).campaignId,
+                newsletterName: String((item as SubscribedNewsletter).newsletterName ?? ''),
+              },
+            ]
           : [],
       )
     : []

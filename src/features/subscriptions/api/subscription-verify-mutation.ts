@@ -26,7 +26,10 @@ function toResult(body: Record<string, unknown>): VerifyResult {
 
 /** A 4xx that carries the function's answer (expired, invalid) is a result; only unreadable failures throw. */
 export async function verifySubscription({ token, email }: VerifyVariables): Promise<VerifyResult> {
-  const { data, error } = await supabase.functions.invoke('verify-subscription', { method: 'POST', body: { token, email } })
+  const { data, error } = await supabase.functions.invoke('verify-subscription', {
+    method: 'POST',
+    body: { token, email },
+  })
   if (error) {
     const body = await functionErrorBody(error)
     if (body) return toResult(body)

@@ -99,7 +99,9 @@ function StateText({ state }: { state: ConfirmationState }) {
         <>
           <h1 className="text-2xl font-semibold">{t.failedToast}</h1>
           <p className="text-muted-foreground">{state.message}</p>
-          {state.details && state.details !== state.message && <p className="text-sm text-muted-foreground">{state.details}</p>}
+          {state.details && state.details !== state.message && (
+            <p className="text-sm text-muted-foreground">{state.details}</p>
+          )}
         </>
       )
   }

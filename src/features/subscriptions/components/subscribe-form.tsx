@@ -77,12 +77,16 @@ export function SubscribeForm({
     <div className="flex flex-col gap-4 rounded-lg border bg-card p-5 shadow-sm" data-testid="subscribe-panel">
       <h2 className="text-lg font-semibold">{title}</h2>
       {done && (
-        <div role="status" className="flex gap-2 rounded-md bg-green-50 p-3 text-sm text-green-900" data-testid="subscribe-success">
+        <div
+          role="status"
+          className="flex gap-2 rounded-md bg-green-50 p-3 text-sm text-green-900"
+          data-testid="subscribe-success"
+        >
           <MailCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <div className="flex flex-col gap-1">
             <p>
-              Check your inbox: we sent one email to <strong>{done.email}</strong> about {names(done.result.pending)}. Confirm
-              each newsletter with its link.
+              Check your inbox: we sent one email to <strong>{done.email}</strong> about {names(done.result.pending)}.
+              Confirm each newsletter with its link.
             </p>
           </div>
         </div>

@@ -8,7 +8,10 @@ export function readSubscriptionAttribution(): SubscriptionAttribution {
   if (!audienceSourceId) return {}
   let clickId: string | undefined
   try {
-    const record = JSON.parse(readLocal(storageKeys.sourceAttribution) ?? 'null') as { sourceId?: unknown; clickId?: unknown } | null
+    const record = JSON.parse(readLocal(storageKeys.sourceAttribution) ?? 'null') as {
+      sourceId?: unknown
+      clickId?: unknown
+    } | null
     if (record?.sourceId === audienceSourceId && typeof record.clickId === 'string') clickId = record.clickId
   } catch {
     // a damaged record only loses the click id; the source still gets the credit

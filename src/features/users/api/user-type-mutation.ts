@@ -13,7 +13,11 @@ export const userTypeSchema = z.object({ userType: z.enum(USER_TYPES, { error: '
 export type UserTypeValues = z.infer<typeof userTypeSchema>
 
 export async function setUserType({ userId, userType, reason }: UserTypeVariables) {
-  const { error } = await supabase.rpc('admin_set_user_type', { p_user_id: userId, p_user_type: userType, p_reason: reason })
+  const { error } = await supabase.rpc('admin_set_user_type', {
+    p_user_id: userId,
+    p_user_type: userType,
+    p_reason: reason,
+  })
   if (error) throw error
 }
 

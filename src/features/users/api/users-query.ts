@@ -9,7 +9,13 @@ import { userKeys } from '../keys'
 
 export const USERS_PAGE_SIZE = 20
 
-export type AdminUser = { id: string; email: string | null; user_type: string; full_name: string | null; created_at: string }
+export type AdminUser = {
+  id: string
+  email: string | null
+  user_type: string
+  full_name: string | null
+  created_at: string
+}
 export type UsersVariables = { search: string; page: number }
 
 /** The search form: any text (admin_list_users matches it against emails and names), sent trimmed. */
@@ -29,6 +35,10 @@ export async function getUsers({ search, page }: UsersVariables): Promise<{ rows
 }
 
 export const usersQueryOptions = (vars: UsersVariables) =>
-  queryOptions({ queryKey: userKeys.list(vars.search, vars.page), queryFn: () => getUsers(vars), placeholderData: keepPreviousData })
+  queryOptions({
+    queryKey: userKeys.list(vars.search, vars.page),
+    queryFn: () => getUsers(vars),
+    placeholderData: keepPreviousData,
+  })
 
 export const useUsersQuery = (vars: UsersVariables) => useQuery(usersQueryOptions(vars))

@@ -41,43 +41,46 @@ export function UsersPanel() {
   })
 
   // The list comes from admin_list_users newest first, a page at a time; its order is the database's.
-  const columns = useMemo(() => [
-    col.accessor('email', {
-      header: 'Email',
-      enableSorting: false,
-      meta: { primary: true },
-      cell: (c) => <span className="break-all">{c.getValue() ?? '—'}</span>,
-    }),
-    col.accessor('full_name', { header: 'Name', enableSorting: false, cell: (c) => c.getValue() || 'No name set' }),
-    col.accessor('user_type', {
-      header: 'Type',
-      enableSorting: false,
-      cell: (c) => {
-        const word = userTypeWord(c.getValue())
-        return <Badge variant={word.tone}>{word.label}</Badge>
-      },
-    }),
-    col.accessor('created_at', {
-      header: 'Joined',
-      enableSorting: false,
-      cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
-    }),
-    col.display({
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      meta: { align: 'right', actions: true },
-      cell: ({ row }) => (
-        <Button
-          size="sm"
-          variant="outline"
-          aria-label={`Change type of ${row.original.email ?? row.original.full_name ?? row.original.id}`}
-          onClick={() => setEditing(row.original)}
-        >
-          Change type
-        </Button>
-      ),
-    }),
-  ], [])
+  const columns = useMemo(
+    () => [
+      col.accessor('email', {
+        header: 'Email',
+        enableSorting: false,
+        meta: { primary: true },
+        cell: (c) => <span className="break-all">{c.getValue() ?? '—'}</span>,
+      }),
+      col.accessor('full_name', { header: 'Name', enableSorting: false, cell: (c) => c.getValue() || 'No name set' }),
+      col.accessor('user_type', {
+        header: 'Type',
+        enableSorting: false,
+        cell: (c) => {
+          const word = userTypeWord(c.getValue())
+          return <Badge variant={word.tone}>{word.label}</Badge>
+        },
+      }),
+      col.accessor('created_at', {
+        header: 'Joined',
+        enableSorting: false,
+        cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
+      }),
+      col.display({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        meta: { align: 'right', actions: true },
+        cell: ({ row }) => (
+          <Button
+            size="sm"
+            variant="outline"
+            aria-label={`Change type of ${row.original.email ?? row.original.full_name ?? row.original.id}`}
+            onClick={() => setEditing(row.original)}
+          >
+            Change type
+          </Button>
+        ),
+      }),
+    ],
+    [],
+  )
 
   return (
     <div className="space-y-4">

@@ -16,7 +16,9 @@ export async function getAllTransactions({ filter, page, sorting = [] }: AllTran
   const sort = serverSort(sorting, SORTABLE, 'created_at')
   let query = supabase
     .from('wallet_transactions')
-    .select('id, amount, type, status, description, created_at, available_at, user:profiles(full_name)', { count: 'exact' })
+    .select('id, amount, type, status, description, created_at, available_at, user:profiles(full_name)', {
+      count: 'exact',
+    })
     .order(sort.column, { ascending: sort.ascending })
     .order('id', { ascending: sort.ascending })
     .range(from, from + ADMIN_TRANSACTIONS_PAGE_SIZE - 1)

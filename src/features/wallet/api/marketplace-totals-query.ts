@@ -38,6 +38,7 @@ export async function getMarketplaceTotals(): Promise<MarketplaceTotals> {
   }
 }
 
-export const marketplaceTotalsQueryOptions = () => queryOptions({ queryKey: walletKeys.marketplaceTotals(), queryFn: getMarketplaceTotals })
+export const marketplaceTotalsQueryOptions = () =>
+  queryOptions({ queryKey: walletKeys.marketplaceTotals(), queryFn: getMarketplaceTotals })
 
 export const useMarketplaceTotalsQuery = () => useQuery(marketplaceTotalsQueryOptions())

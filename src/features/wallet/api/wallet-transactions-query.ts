@@ -16,7 +16,11 @@ export type WalletTransactionsVariables = { userId: string; page: number; sortin
 const SORTABLE = ['created_at', 'amount'] as const
 export type WalletTransactionsPage = { rows: WalletTransaction[]; total: number }
 
-export async function getWalletTransactions({ userId, page, sorting = [] }: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
+export async function getWalletTransactions({
+  userId,
+  page,
+  sorting = [],
+}: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
   const from = page * TRANSACTIONS_PAGE_SIZE
   const sort = serverSort(sorting, SORTABLE, 'created_at')
   const { data, error, count } = await supabase

@@ -16,7 +16,12 @@ const columns = [
     enableSorting: false,
     cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
   }),
-  col.accessor((d) => d.user?.full_name || 'No name set', { id: 'advertiser', header: 'Advertiser', enableSorting: false, meta: { primary: true } }),
+  col.accessor((d) => d.user?.full_name || 'No name set', {
+    id: 'advertiser',
+    header: 'Advertiser',
+    enableSorting: false,
+    meta: { primary: true },
+  }),
   col.accessor('status', {
     header: 'Status',
     enableSorting: false,
@@ -26,7 +31,9 @@ const columns = [
       return (
         <>
           <Badge variant={word.tone}>{word.label}</Badge>
-          {row.original.failure_reason && <span className="block text-xs text-muted-foreground">{row.original.failure_reason}</span>}
+          {row.original.failure_reason && (
+            <span className="block text-xs text-muted-foreground">{row.original.failure_reason}</span>
+          )}
         </>
       )
     },
@@ -37,11 +44,18 @@ const columns = [
     cell: ({ row }) => (
       <span className="font-mono text-xs break-all">
         {row.original.stripe_session_id}
-        {row.original.stripe_payment_intent && <span className="block text-muted-foreground">{row.original.stripe_payment_intent}</span>}
+        {row.original.stripe_payment_intent && (
+          <span className="block text-muted-foreground">{row.original.stripe_payment_intent}</span>
+        )}
       </span>
     ),
   }),
-  col.accessor('amount', { header: 'Amount', enableSorting: false, meta: { align: 'right' }, cell: (c) => formatCredits(c.getValue()) }),
+  col.accessor('amount', {
+    header: 'Amount',
+    enableSorting: false,
+    meta: { align: 'right' },
+    cell: (c) => formatCredits(c.getValue()),
+  }),
 ]
 
 export function AllDepositsPanel() {
@@ -65,7 +79,15 @@ export function AllDepositsPanel() {
         data={query.data.rows}
         caption="Deposits, newest first, with their Stripe reference"
         getRowId={(d) => d.id}
-        footer={<Pager label="Deposit pages" page={page} pageSize={ADMIN_DEPOSITS_PAGE_SIZE} total={query.data.total} onPageChange={setPage} />}
+        footer={
+          <Pager
+            label="Deposit pages"
+            page={page}
+            pageSize={ADMIN_DEPOSITS_PAGE_SIZE}
+            total={query.data.total}
+            onPageChange={setPage}
+          />
+        }
       />
     </div>
   )

@@ -18,8 +18,16 @@ import {
 
 const col = dataTableColumns<AdminTransaction>()
 const columns = [
-  col.accessor('created_at', { header: 'Date', cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span> }),
-  col.accessor((t) => t.user?.full_name || 'No name set', { id: 'user', header: 'User', enableSorting: false, meta: { primary: true } }),
+  col.accessor('created_at', {
+    header: 'Date',
+    cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
+  }),
+  col.accessor((t) => t.user?.full_name || 'No name set', {
+    id: 'user',
+    header: 'User',
+    enableSorting: false,
+    meta: { primary: true },
+  }),
   col.accessor('type', { header: 'Type', enableSorting: false, cell: (c) => transactionTypeLabel(c.getValue()) }),
   col.accessor('description', {
     header: 'Description',
@@ -28,7 +36,9 @@ const columns = [
       <>
         {row.original.description ?? '—'}
         {row.original.status === 'pending' && row.original.available_at && (
-          <span className="block text-xs text-muted-foreground">Settles {formatDateTime(row.original.available_at)}</span>
+          <span className="block text-xs text-muted-foreground">
+            Settles {formatDateTime(row.original.available_at)}
+          </span>
         )}
       </>
     ),
@@ -41,7 +51,11 @@ const columns = [
       return <Badge variant={word.tone}>{word.label}</Badge>
     },
   }),
-  col.accessor('amount', { header: 'Amount', meta: { align: 'right' }, cell: (c) => formatCredits(toCredits(c.getValue())) }),
+  col.accessor('amount', {
+    header: 'Amount',
+    meta: { align: 'right' },
+    cell: (c) => formatCredits(toCredits(c.getValue())),
+  }),
 ]
 
 export function AllTransactionsPanel() {
@@ -56,10 +70,20 @@ export function AllTransactionsPanel() {
   return (
     <div className="space-y-3">
       <div role="group" aria-label="Which transactions" className="flex flex-wrap gap-2">
-        <Button size="sm" variant={filter === 'all' ? 'default' : 'outline'} aria-pressed={filter === 'all'} onClick={() => choose('all')}>
+        <Button
+          size="sm"
+          variant={filter === 'all' ? 'default' : 'outline'}
+          aria-pressed={filter === 'all'}
+          onClick={() => choose('all')}
+        >
           All transactions
         </Button>
-        <Button size="sm" variant={filter === 'holds' ? 'default' : 'outline'} aria-pressed={filter === 'holds'} onClick={() => choose('holds')}>
+        <Button
+          size="sm"
+          variant={filter === 'holds' ? 'default' : 'outline'}
+          aria-pressed={filter === 'holds'}
+          onClick={() => choose('holds')}
+        >
           On hold
         </Button>
       </div>
@@ -85,7 +109,13 @@ export function AllTransactionsPanel() {
               setPage(0)
             }}
             footer={
-              <Pager label="Transaction pages" page={page} pageSize={ADMIN_TRANSACTIONS_PAGE_SIZE} total={query.data.total} onPageChange={setPage} />
+              <Pager
+                label="Transaction pages"
+                page={page}
+                pageSize={ADMIN_TRANSACTIONS_PAGE_SIZE}
+                total={query.data.total}
+                onPageChange={setPage}
+              />
             }
           />
         </div>

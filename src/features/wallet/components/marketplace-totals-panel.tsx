@@ -16,7 +16,13 @@ export function MarketplaceTotalsPanel() {
     )
   }
   if (totals.isError) {
-    return <QueryError title="Could not load marketplace totals" error={totals.error} onRetry={() => void totals.refetch()} />
+    return (
+      <QueryError
+        title="Could not load marketplace totals"
+        error={totals.error}
+        onRetry={() => void totals.refetch()}
+      />
+    )
   }
   const t = totals.data
   const figures = [

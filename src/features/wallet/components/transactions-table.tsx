@@ -8,12 +8,24 @@ import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { formatCredits, formatDateTime, toCredits } from '@/lib/format'
 import { transactionStatus, transactionTypeLabel } from '@/lib/vocabulary'
-import { TRANSACTIONS_PAGE_SIZE, useWalletTransactionsQuery, type WalletTransaction } from '../api/wallet-transactions-query'
+import {
+  TRANSACTIONS_PAGE_SIZE,
+  useWalletTransactionsQuery,
+  type WalletTransaction,
+} from '../api/wallet-transactions-query'
 
 const col = dataTableColumns<WalletTransaction>()
 const columns = [
-  col.accessor('created_at', { header: 'Date', cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span> }),
-  col.accessor('type', { header: 'Type', enableSorting: false, cell: (c) => transactionTypeLabel(c.getValue()), meta: { primary: true } }),
+  col.accessor('created_at', {
+    header: 'Date',
+    cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
+  }),
+  col.accessor('type', {
+    header: 'Type',
+    enableSorting: false,
+    cell: (c) => transactionTypeLabel(c.getValue()),
+    meta: { primary: true },
+  }),
   col.accessor('description', { header: 'Description', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
   col.accessor('status', {
     header: 'Status',
@@ -53,10 +65,17 @@ export function TransactionsTable({ userId }: { userId: string }) {
     )
   }
   if (query.isError) {
-    return <QueryError title="Could not load your transactions" error={query.error} onRetry={() => void query.refetch()} />
+    return (
+      <QueryError title="Could not load your transactions" error={query.error} onRetry={() => void query.refetch()} />
+    )
   }
   const { rows, total } = query.data
-  if (total === 0) return <p className="text-muted-foreground">No transactions yet. Deposits, charges and refunds appear here as they happen.</p>
+  if (total === 0)
+    return (
+      <p className="text-muted-foreground">
+        No transactions yet. Deposits, charges and refunds appear here as they happen.
+      </p>
+    )
 
   return (
     <DataTable
@@ -71,7 +90,15 @@ export function TransactionsTable({ userId }: { userId: string }) {
         setSorting(next)
         setPage(0)
       }}
-      footer={<Pager label="Transaction pages" page={page} pageSize={TRANSACTIONS_PAGE_SIZE} total={total} onPageChange={setPage} />}
+      footer={
+        <Pager
+          label="Transaction pages"
+          page={page}
+          pageSize={TRANSACTIONS_PAGE_SIZE}
+          total={total}
+          onPageChange={setPage}
+        />
+      }
     />
   )
 }

@@ -38,7 +38,12 @@ export function beehiivClient(options: EspClientOptions): EspClient {
     async listTargets(key) {
       const targets: EspTarget[] = []
       for (let page = 1; page <= 20; page++) {
-        const answer = await requestJson(fetchImpl, `${base}/publications?limit=100&page=${page}`, { method: 'GET', headers: auth(key) }, beehiivMessage)
+        const answer = await requestJson(
+          fetchImpl,
+          `${base}/publications?limit=100&page=${page}`,
+          { method: 'GET', headers: auth(key) },
+          beehiivMessage,
+        )
         if (!answer.ok) return answer
         const data = field(answer.body, 'data')
         for (const p of Array.isArray(data) ? data : []) {
@@ -52,10 +57,17 @@ export function beehiivClient(options: EspClientOptions): EspClient {
 
     // Get publication: GET /publications/{publicationId} (https://developers.beehiiv.com/api-reference/publications/show).
     async testConnection(key, targetId) {
-      const answer = await requestJson(fetchImpl, `${base}/publications/${encodeURIComponent(targetId)}`, { method: 'GET', headers: auth(key) }, beehiivMessage)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/publications/${encodeURIComponent(targetId)}`,
+        { method: 'GET', headers: auth(key) },
+        beehiivMessage,
+      )
       if (!answer.ok) return answer
       const target = publication(field(answer.body, 'data'))
-      return target ? { ok: true, target } : { ok: false, retryable: false, status: answer.status, message: 'beehiiv answered without a publication' }
+      return target
+        ? { ok: true, target }
+        : { ok: false, retryable: false, status: answer.status, message: 'beehiiv answered without a publication' }
     },
 
     // Create subscription: POST /publications/{publicationId}/subscriptions
@@ -81,7 +93,9 @@ export function beehiivClient(options: EspClientOptions): EspClient {
       )
       if (!answer.ok) return answer
       const id = str(field(field(answer.body, 'data'), 'id'))
-      return id ? { ok: true, remoteId: id } : { ok: false, retryable: false, status: answer.status, message: 'beehiiv answered without a subscription id' }
+      return id
+        ? { ok: true, remoteId: id }
+        : { ok: false, retryable: false, status: answer.status, message: 'beehiiv answered without a subscription id' }
     },
 
     // Get subscription by email with stats: GET /publications/{publicationId}/subscriptions/by_email/{email}?expand[]=stats

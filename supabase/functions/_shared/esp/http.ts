@@ -30,10 +30,18 @@ export function rateLimitResetMs(header: string | null, now = Date.now()): numbe
  * 429 and 5xx are the provider asking us to come back (rate limit, outage): retryable. Any other 4xx is a
  * rejection of this request, final, with the provider's own message (`describe` reads it from the body).
  */
-export function failureOf(status: number, headers: Headers, body: unknown, describe: (body: unknown) => string | undefined): EspFailure {
+export function failureOf(
+  status: number,
+  headers: Headers,
+  body: unknown,
+  describe: (body: unknown) => string | undefined,
+): EspFailure {
   const retryable = status === 429 || status >= 500
-  const message = describe(body) ?? (typeof body === 'string' && body.trim() ? body.trim().slice(0, 500) : `HTTP ${status}`)
-  const after = retryable ? (retryAfterMs(headers.get('retry-after')) ?? rateLimitResetMs(headers.get('ratelimit-reset'))) : undefined
+  const message =
+    describe(body) ?? (typeof body === 'string' && body.trim() ? body.trim().slice(0, 500) : `HTTP ${status}`)
+  const after = retryable
+    ? (retryAfterMs(headers.get('retry-after')) ?? rateLimitResetMs(headers.get('ratelimit-reset')))
+    : undefined
   return { ok: false, retryable, status, message, ...(after !== undefined ? { retryAfterMs: after } : {}) }
 }
 
@@ -47,12 +55,21 @@ export async function requestJson(
   try {
     response = await fetchImpl(url, {
       method: init.method,
-      headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     })
   } catch (error) {
     // No answer at all (DNS, refused, reset): the provider may be fine a minute later.
-    return { ok: false, retryable: true, status: 0, message: `Could not reach the provider: ${(error as Error)?.message ?? String(error)}` }
+    return {
+      ok: false,
+      retryable: true,
+      status: 0,
+      message: `Could not reach the provider: ${(error as Error)?.message ?? String(error)}`,
+    }
   }
   const text = await response.text()
   let body: unknown = text
@@ -69,7 +86,9 @@ export async function requestJson(
 
 /** A plain object's field, or undefined (provider bodies are untrusted JSON). */
 export function field(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined
 }
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined)
@@ -85,7 +104,12 @@ export const num = (value: unknown): number | undefined => {
 export function confirmedAtOf(value: Date | string): Date | EspFailure {
   const date = value instanceof Date ? value : new Date(value)
   return Number.isNaN(date.getTime())
-    ? { ok: false, retryable: false, status: 0, message: `The confirmation time ${JSON.stringify(String(value))} is not a date.` }
+    ? {
+        ok: false,
+        retryable: false,
+        status: 0,
+        message: `The confirmation time ${JSON.stringify(String(value))} is not a date.`,
+      }
     : date
 }
 

@@ -9,7 +9,16 @@ import { mailerliteClient } from './mailerlite.ts'
 import type { EspClient, EspClientOptions, EspProvider } from './types.ts'
 
 export { ESP_PROVIDERS, ESP_RATE_BUDGETS } from './types.ts'
-export type { EspClient, EspClientOptions, EspEngagement, EspFailure, EspProvider, EspResult, EspSubscriber, EspTarget } from './types.ts'
+export type {
+  EspClient,
+  EspClientOptions,
+  EspEngagement,
+  EspFailure,
+  EspProvider,
+  EspResult,
+  EspSubscriber,
+  EspTarget,
+} from './types.ts'
 export { retryAfterMs } from './http.ts'
 export { mailchimpApiUrl, subscriberHash } from './mailchimp.ts'
 

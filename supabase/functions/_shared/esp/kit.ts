@@ -61,7 +61,9 @@ export function kitClient(options: EspClientOptions): EspClient {
     let after: string | undefined
     for (let page = 0; page < 20; page++) {
       const query = new URLSearchParams({ status: 'active', per_page: '500', ...(after ? { after } : {}) })
-      const answer = kitWait(await requestJson(fetchImpl, `${base}/forms?${query}`, { method: 'GET', headers: auth(key) }, kitMessage))
+      const answer = kitWait(
+        await requestJson(fetchImpl, `${base}/forms?${query}`, { method: 'GET', headers: auth(key) }, kitMessage),
+      )
       if (!answer.ok) return answer
       const list = field(answer.body, 'forms')
       for (const f of Array.isArray(list) ? list : []) {
@@ -84,7 +86,9 @@ export function kitClient(options: EspClientOptions): EspClient {
       const listed = await forms(key)
       if (!listed.ok) return listed
       const target = listed.targets.find((t) => t.id === String(targetId))
-      return target ? { ok: true, target } : { ok: false, retryable: false, status: 404, message: `Kit has no active form ${targetId} for this API key` }
+      return target
+        ? { ok: true, target }
+        : { ok: false, retryable: false, status: 404, message: `Kit has no active form ${targetId} for this API key` }
     },
 
     // Two documented steps: create the subscriber as active (POST /subscribers, `state: "active"`, which
@@ -111,14 +115,20 @@ export function kitClient(options: EspClientOptions): EspClient {
           {
             method: 'POST',
             headers: auth(key),
-            body: { email_address: subscriber.email, referrer: kitReferrer(site, subscriber.sourceName, subscriber.campaignName) },
+            body: {
+              email_address: subscriber.email,
+              referrer: kitReferrer(site, subscriber.sourceName, subscriber.campaignName),
+            },
           },
           kitMessage,
         ),
       )
       if (!added.ok) return added
-      const id = idOf(field(field(added.body, 'subscriber'), 'id')) ?? idOf(field(field(created.body, 'subscriber'), 'id'))
-      return id ? { ok: true, remoteId: id } : { ok: false, retryable: false, status: added.status, message: 'Kit answered without a subscriber id' }
+      const id =
+        idOf(field(field(added.body, 'subscriber'), 'id')) ?? idOf(field(field(created.body, 'subscriber'), 'id'))
+      return id
+        ? { ok: true, remoteId: id }
+        : { ok: false, retryable: false, status: added.status, message: 'Kit answered without a subscriber id' }
     },
   }
 }

@@ -40,7 +40,12 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
     const base = options.baseUrl || mailchimpApiUrl(key)
     return base
       ? trimSlash(base)
-      : { ok: false, retryable: false, status: 401, message: 'This is not a Mailchimp API key: it should end in its data centre, like -us21.' }
+      : {
+          ok: false,
+          retryable: false,
+          status: 401,
+          message: 'This is not a Mailchimp API key: it should end in its data centre, like -us21.',
+        }
   }
   const auth = (key: string) => ({ authorization: `Basic ${btoa(`growletter:${key}`)}` })
   const member = (list: string, email: string) => `/lists/${encodeURIComponent(list)}/members/${subscriberHash(email)}`
@@ -55,8 +60,17 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
       if (typeof base !== 'string') return base
       const targets: EspTarget[] = []
       for (let offset = 0; offset < 20_000; offset += 1000) {
-        const query = new URLSearchParams({ count: '1000', offset: String(offset), fields: 'lists.id,lists.name,total_items' })
-        const answer = await requestJson(fetchImpl, `${base}/lists?${query}`, { method: 'GET', headers: auth(key) }, mailchimpMessage)
+        const query = new URLSearchParams({
+          count: '1000',
+          offset: String(offset),
+          fields: 'lists.id,lists.name,total_items',
+        })
+        const answer = await requestJson(
+          fetchImpl,
+          `${base}/lists?${query}`,
+          { method: 'GET', headers: auth(key) },
+          mailchimpMessage,
+        )
         if (!answer.ok) return answer
         const lists = field(answer.body, 'lists')
         for (const l of Array.isArray(lists) ? lists : []) {
@@ -72,10 +86,17 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
     async testConnection(key, targetId) {
       const base = baseFor(key)
       if (typeof base !== 'string') return base
-      const answer = await requestJson(fetchImpl, `${base}/lists/${encodeURIComponent(targetId)}?fields=id,name`, { method: 'GET', headers: auth(key) }, mailchimpMessage)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/lists/${encodeURIComponent(targetId)}?fields=id,name`,
+        { method: 'GET', headers: auth(key) },
+        mailchimpMessage,
+      )
       if (!answer.ok) return answer
       const id = str(field(answer.body, 'id'))
-      return id ? { ok: true, target: { id, name: str(field(answer.body, 'name')) ?? id } } : { ok: false, retryable: false, status: answer.status, message: 'Mailchimp answered without an audience' }
+      return id
+        ? { ok: true, target: { id, name: str(field(answer.body, 'name')) ?? id } }
+        : { ok: false, retryable: false, status: answer.status, message: 'Mailchimp answered without an audience' }
     },
 
     // Add or update list member: PUT /lists/{list_id}/members/{subscriber_hash}
@@ -96,14 +117,24 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
         timestamp_opt: mailchimpTimestamp(confirmed),
       }
       const path = member(targetId, subscriber.email)
-      const put = await requestJson(fetchImpl, `${base}${path}`, { method: 'PUT', headers: auth(key), body }, mailchimpMessage)
+      const put = await requestJson(
+        fetchImpl,
+        `${base}${path}`,
+        { method: 'PUT', headers: auth(key), body },
+        mailchimpMessage,
+      )
       if (!put.ok) return put
       const tags = [
         { name: 'Growletter', status: 'active' },
         // Mailchimp tag names are at most 100 characters.
         { name: `Growletter: ${subscriber.sourceName}`.slice(0, 100), status: 'active' },
       ]
-      const tagged = await requestJson(fetchImpl, `${base}${path}/tags`, { method: 'POST', headers: auth(key), body: { tags } }, mailchimpMessage)
+      const tagged = await requestJson(
+        fetchImpl,
+        `${base}${path}/tags`,
+        { method: 'POST', headers: auth(key), body: { tags } },
+        mailchimpMessage,
+      )
       if (!tagged.ok) return tagged
       return { ok: true, remoteId: str(field(put.body, 'id')) ?? subscriberHash(subscriber.email) }
     },
@@ -114,7 +145,12 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
     async engagement(key, targetId, email) {
       const base = baseFor(key)
       if (typeof base !== 'string') return base
-      const answer = await requestJson(fetchImpl, `${base}${member(targetId, email)}?fields=stats`, { method: 'GET', headers: auth(key) }, mailchimpMessage)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}${member(targetId, email)}?fields=stats`,
+        { method: 'GET', headers: auth(key) },
+        mailchimpMessage,
+      )
       if (!answer.ok) return answer
       const stats = field(answer.body, 'stats')
       const openRate = num(field(stats, 'avg_open_rate'))

@@ -16,7 +16,10 @@ export const MAILERLITE_API_URL = 'https://connect.mailerlite.com/api'
 export function mailerliteMessage(body: unknown): string | undefined {
   const errors = field(body, 'errors')
   if (errors && typeof errors === 'object' && !Array.isArray(errors)) {
-    const messages = Object.values(errors as Record<string, unknown>).flatMap((v) => (Array.isArray(v) ? v : [v])).map(str).filter(Boolean)
+    const messages = Object.values(errors as Record<string, unknown>)
+      .flatMap((v) => (Array.isArray(v) ? v : [v]))
+      .map(str)
+      .filter(Boolean)
     if (messages.length) return messages.join(' ')
   }
   return str(field(body, 'message'))
@@ -35,7 +38,12 @@ export function mailerliteClient(options: EspClientOptions): EspClient {
   async function groups(key: string) {
     const targets: EspTarget[] = []
     for (let page = 1; page <= 40; page++) {
-      const answer = await requestJson(fetchImpl, `${base}/groups?limit=250&page=${page}`, { method: 'GET', headers: auth(key) }, mailerliteMessage)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/groups?limit=250&page=${page}`,
+        { method: 'GET', headers: auth(key) },
+        mailerliteMessage,
+      )
       if (!answer.ok) return answer
       const data = field(answer.body, 'data')
       for (const g of Array.isArray(data) ? data : []) {
@@ -56,7 +64,14 @@ export function mailerliteClient(options: EspClientOptions): EspClient {
       const listed = await groups(key)
       if (!listed.ok) return listed
       const target = listed.targets.find((t) => t.id === String(targetId))
-      return target ? { ok: true, target } : { ok: false, retryable: false, status: 404, message: `MailerLite has no group ${targetId} for this API token` }
+      return target
+        ? { ok: true, target }
+        : {
+            ok: false,
+            retryable: false,
+            status: 404,
+            message: `MailerLite has no group ${targetId} for this API token`,
+          }
     },
 
     // Create/upsert subscriber: POST /subscribers
@@ -72,17 +87,30 @@ export function mailerliteClient(options: EspClientOptions): EspClient {
         opted_in_at: mailerliteTime(confirmed),
         ...(subscriber.ip ? { optin_ip: subscriber.ip } : {}),
       }
-      const answer = await requestJson(fetchImpl, `${base}/subscribers`, { method: 'POST', headers: auth(key), body }, mailerliteMessage)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/subscribers`,
+        { method: 'POST', headers: auth(key), body },
+        mailerliteMessage,
+      )
       if (!answer.ok) return answer
       const data = field(answer.body, 'data')
-      const id = str(field(data, 'id')) ?? (num(field(data, 'id')) !== undefined ? String(field(data, 'id')) : undefined)
-      return id ? { ok: true, remoteId: id } : { ok: false, retryable: false, status: answer.status, message: 'MailerLite answered without a subscriber id' }
+      const id =
+        str(field(data, 'id')) ?? (num(field(data, 'id')) !== undefined ? String(field(data, 'id')) : undefined)
+      return id
+        ? { ok: true, remoteId: id }
+        : { ok: false, retryable: false, status: answer.status, message: 'MailerLite answered without a subscriber id' }
     },
 
     // Fetch a subscriber: GET /subscribers/{id or email}
     // (https://developers.mailerlite.com/docs/subscribers.html#fetch-a-subscriber): `opens_count`, `clicks_count`.
     async engagement(key, _targetId, email) {
-      const answer = await requestJson(fetchImpl, `${base}/subscribers/${encodeURIComponent(email)}`, { method: 'GET', headers: auth(key) }, mailerliteMessage)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/subscribers/${encodeURIComponent(email)}`,
+        { method: 'GET', headers: auth(key) },
+        mailerliteMessage,
+      )
       if (!answer.ok) return answer
       const data = field(answer.body, 'data')
       const opens = num(field(data, 'opens_count'))

@@ -77,7 +77,10 @@ export interface EspClient {
  * - Mailchimp: 10 simultaneous connections per user (https://mailchimp.com/developer/marketing/docs/fundamentals/#api-limits).
  * - MailerLite: 120 requests per minute (https://developers.mailerlite.com/docs/#rate-limits).
  */
-export const ESP_RATE_BUDGETS: Record<EspProvider, { requests: number; windowMs: number; per: string } | { concurrent: number; per: string }> = {
+export const ESP_RATE_BUDGETS: Record<
+  EspProvider,
+  { requests: number; windowMs: number; per: string } | { concurrent: number; per: string }
+> = {
   beehiiv: { requests: 180, windowMs: 60_000, per: 'organisation' },
   kit: { requests: 120, windowMs: 60_000, per: 'api key' },
   mailchimp: { concurrent: 10, per: 'user' },

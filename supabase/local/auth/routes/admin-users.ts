@@ -72,7 +72,8 @@ export const createUser: Route = async (env, req) => {
   const rawEmail = str(body, 'email')?.trim()
   const rawPhone = str(body, 'phone')?.trim()
   // GoTrue's order: one address at least, each valid and free, then the password.
-  if (!rawEmail && !rawPhone) throw httpError(400, 'validation_failed', 'Cannot create a user without either an email or phone')
+  if (!rawEmail && !rawPhone)
+    throw httpError(400, 'validation_failed', 'Cannot create a user without either an email or phone')
   const email = rawEmail ? validateEmail(rawEmail) : undefined
   const phone = rawPhone ? validatePhone(rawPhone) : undefined
   const db = env.ctx.db
@@ -84,24 +85,24 @@ export const createUser: Route = async (env, req) => {
   const passwordHash = password ? await hashPassword(password) : null
   const userMetadata = obj(body, 'user_metadata') ?? obj(body, 'data') ?? {}
   const phoneConfirmed = body.phone_confirm === true
-  const user = await (email
-    ? db.transaction(async (tx) => {
-        const created = await insertUser(tx, {
-          email,
-          passwordHash,
-          userMetadata,
-          appMetadata: obj(body, 'app_metadata'),
-          confirmed: body.email_confirm === true,
+  const user = await (
+    email
+      ? db.transaction(async (tx) => {
+          const created = await insertUser(tx, {
+            email,
+            passwordHash,
+            userMetadata,
+            appMetadata: obj(body, 'app_metadata'),
+            confirmed: body.email_confirm === true,
+          })
+          if (phone) await addPhone(tx, created, phone, phoneConfirmed)
+          return created
         })
-        if (phone) await addPhone(tx, created, phone, phoneConfirmed)
-        return created
-      })
-    : insertPhoneUser(db, phone!, passwordHash ?? '', userMetadata, phoneConfirmed, obj(body, 'app_metadata'))
-  )
-    .catch((error: unknown) => {
-      console.error('[auth] admin create user failed:', error)
-      throw httpError(500, 'unexpected_failure', 'Database error creating new user')
-    })
+      : insertPhoneUser(db, phone!, passwordHash ?? '', userMetadata, phoneConfirmed, obj(body, 'app_metadata'))
+  ).catch((error: unknown) => {
+    console.error('[auth] admin create user failed:', error)
+    throw httpError(500, 'unexpected_failure', 'Database error creating new user')
+  })
   await applyBan(env, user.id, body.ban_duration)
   return json(await userJson(db, (await findUserById(db, user.id))!))
 }

@@ -13,8 +13,7 @@ import type { UserRow } from '../users'
 
 export async function signInAnonymously(env: AuthEnv, req: ApiRequest, body: Body) {
   const { settings, ctx } = env
-  if (!settings.anonymousEnabled)
-    throw httpError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled')
+  if (!settings.anonymousEnabled) throw httpError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled')
   if (!settings.signupEnabled) throw httpError(422, 'signup_disabled', 'Signups not allowed for this instance')
   env.limiter.take('anonymous', [req.ip], settings.rateLimit.anonymousUsers)
   const user = await ctx.db

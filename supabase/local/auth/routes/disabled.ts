@@ -11,9 +11,31 @@ import { readBody, requireUser, str } from '../request'
 
 /** The OAuth providers GoTrue knows by name (`/authorize?provider=`, `/settings` `external`). */
 export const OAUTH_PROVIDERS = [
-  'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'figma', 'fly', 'github', 'gitlab', 'google', 'kakao',
-  'keycloak', 'linkedin', 'linkedin_oidc', 'notion', 'slack', 'slack_oidc', 'snapchat', 'spotify', 'twitch',
-  'twitter', 'vercel_marketplace', 'workos', 'x', 'zoom',
+  'apple',
+  'azure',
+  'bitbucket',
+  'discord',
+  'facebook',
+  'figma',
+  'fly',
+  'github',
+  'gitlab',
+  'google',
+  'kakao',
+  'keycloak',
+  'linkedin',
+  'linkedin_oidc',
+  'notion',
+  'slack',
+  'slack_oidc',
+  'snapchat',
+  'spotify',
+  'twitch',
+  'twitter',
+  'vercel_marketplace',
+  'workos',
+  'x',
+  'zoom',
 ] as const
 
 // The issuer GoTrue names in "Provider (issuer …) is not enabled" for each ID-token provider it knows.
@@ -87,7 +109,10 @@ export const idTokenGrant: Route = async (_env, req) => {
   if (!idToken) return oauthError('id_token required')
   if (!provider && (!str(body, 'client_id') || !issuer)) return oauthError('provider or client_id and issuer required')
   if (provider.startsWith('custom:')) throw httpError(400, 'validation_failed', 'Custom OAuth providers are disabled')
-  const known = provider in ID_TOKEN_ISSUERS ? provider : Object.keys(ID_TOKEN_ISSUERS).find((p) => ID_TOKEN_ISSUERS[p] && ID_TOKEN_ISSUERS[p] === issuer)
+  const known =
+    provider in ID_TOKEN_ISSUERS
+      ? provider
+      : Object.keys(ID_TOKEN_ISSUERS).find((p) => ID_TOKEN_ISSUERS[p] && ID_TOKEN_ISSUERS[p] === issuer)
   if (!known) throw httpError(400, 'validation_failed', `Custom OIDC provider "${provider}" not allowed`)
   throw httpError(400, 'provider_disabled', `Provider (issuer "${ID_TOKEN_ISSUERS[known]}") is not enabled`)
 }

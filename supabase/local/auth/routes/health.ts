@@ -16,7 +16,9 @@ export const health: Route = async () =>
  */
 /** GET /.well-known/jwks.json: the public signing keys; none while tokens are HS256 (as GoTrue answers). */
 export const jwks: Route = async (env) =>
-  json({ keys: env.settings.signingKey ? [env.settings.signingKey.publicJwk] : [] }, 200, { 'Cache-Control': 'public, max-age=600' })
+  json({ keys: env.settings.signingKey ? [env.settings.signingKey.publicJwk] : [] }, 200, {
+    'Cache-Control': 'public, max-age=600',
+  })
 
 export const settingsRoute: Route = async (env) => {
   const s = env.settings
@@ -38,7 +40,27 @@ export const settingsRoute: Route = async (env) => {
 
 // The providers GoTrue 2.185 lists in /settings, in its order.
 const GOTRUE_SETTINGS_PROVIDERS = [
-  'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'snapchat', 'figma', 'fly', 'github', 'gitlab', 'google',
-  'keycloak', 'kakao', 'linkedin', 'linkedin_oidc', 'notion', 'spotify', 'slack', 'slack_oidc', 'workos', 'twitch',
-  'twitter', 'zoom',
+  'apple',
+  'azure',
+  'bitbucket',
+  'discord',
+  'facebook',
+  'snapchat',
+  'figma',
+  'fly',
+  'github',
+  'gitlab',
+  'google',
+  'keycloak',
+  'kakao',
+  'linkedin',
+  'linkedin_oidc',
+  'notion',
+  'spotify',
+  'slack',
+  'slack_oidc',
+  'workos',
+  'twitch',
+  'twitter',
+  'zoom',
 ]

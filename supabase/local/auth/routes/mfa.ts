@@ -25,7 +25,13 @@ const TOTP_PERIOD_SECONDS = 30
 
 /** GoTrue limits challenge and verify per IP; the factor is a key too, so many IPs share one allowance. */
 function limitMfa(env: AuthEnv, bucket: string, ip: string, factorId: string) {
-  env.limiter.take(bucket, [ip, `factor ${factorId}`], env.settings.mfa.challengeAndVerifyPerMinute, 'request', MINUTE_MS)
+  env.limiter.take(
+    bucket,
+    [ip, `factor ${factorId}`],
+    env.settings.mfa.challengeAndVerifyPerMinute,
+    'request',
+    MINUTE_MS,
+  )
 }
 
 type FactorRow = {

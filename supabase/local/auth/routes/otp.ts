@@ -41,7 +41,10 @@ export const otp: Route = async (env, req) => {
   if (user.email_confirmed_at) await sendMagicLink(env, req, user, redirectTo)
   else {
     await sendConfirmation(env, req, user, redirectTo)
-    await db.query("update auth.users set encrypted_password = '', updated_at = now() where id = $1 and email_confirmed_at is null", [user.id])
+    await db.query(
+      "update auth.users set encrypted_password = '', updated_at = now() where id = $1 and email_confirmed_at is null",
+      [user.id],
+    )
     await db.query('delete from auth.sessions where user_id = $1', [user.id])
   }
   return json({})

@@ -66,7 +66,11 @@ async function sendCode(env: AuthEnv, user: UserRow, column: CodeColumn, phone =
   const last = sent ? new Date(sent).getTime() : 0
   const left = env.settings.sms.maxFrequencySeconds - (Date.now() - last) / 1000
   if (left > 0) {
-    throw httpError(429, 'over_sms_send_rate_limit', `For security purposes, you can only request this after ${Math.ceil(left)} seconds.`)
+    throw httpError(
+      429,
+      'over_sms_send_rate_limit',
+      `For security purposes, you can only request this after ${Math.ceil(left)} seconds.`,
+    )
   }
   await env.ctx.db.query(`update auth.users set ${column} = $2, ${sentAt} = now(), updated_at = now() where id = $1`, [
     user.id,
@@ -91,7 +95,13 @@ export async function insertPhoneUser(
        values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1, $2,
          case when $3 then now() end, $4, $5, now(), now())
        returning *`,
-      [phone, passwordHash, confirmed, JSON.stringify({ provider: 'phone', providers: ['phone'], ...appMetadata }), JSON.stringify(data)],
+      [
+        phone,
+        passwordHash,
+        confirmed,
+        JSON.stringify({ provider: 'phone', providers: ['phone'], ...appMetadata }),
+        JSON.stringify(data),
+      ],
     )
     const user = r.rows[0]!
     await tx.query(
@@ -106,12 +116,26 @@ export async function insertPhoneUser(
 const meta = (req: ApiRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] })
 
 /** POST /signup with `phone` and `password` (signup.ts has checked the password and the one-address rule). */
-export async function phoneSignup(env: AuthEnv, req: ApiRequest, body: Body, rawPhone: string, password: string): Promise<ApiResponse> {
+export async function phoneSignup(
+  env: AuthEnv,
+  req: ApiRequest,
+  body: Body,
+  rawPhone: string,
+  password: string,
+): Promise<ApiResponse> {
   requirePhoneProvider(env, 'signups')
   const phone = validatePhone(rawPhone)
   const existing = await findUserByPhone(env, phone)
   if (existing?.phone_confirmed_at) throw httpError(422, 'user_already_exists', 'User already registered')
-  const user = existing ?? (await insertPhoneUser(env.ctx.db, phone, await hashPassword(password), obj(body, 'data') ?? {}, env.settings.sms.autoconfirm))
+  const user =
+    existing ??
+    (await insertPhoneUser(
+      env.ctx.db,
+      phone,
+      await hashPassword(password),
+      obj(body, 'data') ?? {},
+      env.settings.sms.autoconfirm,
+    ))
   if (env.settings.sms.autoconfirm) return json(await startSession(issuerOf(env), user, 'password', meta(req)))
   await sendCode(env, user, 'confirmation_token')
   return json(await userJson(env.ctx.db, (await findUserByPhone(env, phone))!))
@@ -124,7 +148,8 @@ export async function phoneOtp(env: AuthEnv, req: ApiRequest, body: Body, rawPho
   env.limiter.take('otp', [req.ip], env.settings.rateLimit.signInSignUps)
   let user = await findUserByPhone(env, phone)
   if (!user) {
-    if (body.create_user === false || !env.settings.signupEnabled) throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
+    if (body.create_user === false || !env.settings.signupEnabled)
+      throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
     user = await insertPhoneUser(env.ctx.db, phone, '', obj(body, 'data') ?? {}, env.settings.sms.autoconfirm)
   }
   await sendCode(env, user, user.phone_confirmed_at ? 'recovery_token' : 'confirmation_token')
@@ -148,10 +173,13 @@ export async function phoneVerify(env: AuthEnv, req: ApiRequest, rawPhone: strin
   env.limiter.take('verify', [req.ip], env.settings.rateLimit.tokenVerifications)
   const db = env.ctx.db
   const user = await db.transaction(async (tx) => {
-    const found = (await tx.query<UserRow>('select * from auth.users where phone = $1 and is_sso_user = false for update', [phone])).rows[0]
+    const found = (
+      await tx.query<UserRow>('select * from auth.users where phone = $1 and is_sso_user = false for update', [phone])
+    ).rows[0]
     if (!found) return null
     const hash = tokenHash(phone, code.trim())
-    const column = found.confirmation_token === hash ? 'confirmation_token' : found.recovery_token === hash ? 'recovery_token' : null
+    const column =
+      found.confirmation_token === hash ? 'confirmation_token' : found.recovery_token === hash ? 'recovery_token' : null
     const sentAt = column === 'confirmation_token' ? found.confirmation_sent_at : found.recovery_sent_at
     if (!column || !sentAt || Date.now() - new Date(sentAt).getTime() > env.settings.sms.otpExpiry * 1000) {
       await countWrongGuess(tx, [found.id])
@@ -174,13 +202,19 @@ export async function phoneVerify(env: AuthEnv, req: ApiRequest, rawPhone: strin
 }
 
 /** grant_type=password with `phone`: as by email, with GoTrue's `phone_not_confirmed`. */
-export async function phonePasswordGrant(env: AuthEnv, req: ApiRequest, rawPhone: string, password: string): Promise<ApiResponse> {
+export async function phonePasswordGrant(
+  env: AuthEnv,
+  req: ApiRequest,
+  rawPhone: string,
+  password: string,
+): Promise<ApiResponse> {
   requirePhoneProvider(env, 'logins')
   const phone = validatePhone(rawPhone)
   env.limiter.take('token', [req.ip], env.settings.rateLimit.signInSignUps)
   const user = await findUserByPhone(env, phone)
   if (!user || !(await checkPassword(password, user.encrypted_password))) throw errors.invalidCredentials()
-  if (!user.phone_confirmed_at && !env.settings.sms.autoconfirm) throw httpError(400, 'phone_not_confirmed', 'Phone not confirmed')
+  if (!user.phone_confirmed_at && !env.settings.sms.autoconfirm)
+    throw httpError(400, 'phone_not_confirmed', 'Phone not confirmed')
   if (isBanned(user)) throw httpError(400, 'user_banned', 'User is banned')
   return json(await startSession(issuerOf(env), user, 'password', meta(req)))
 }
@@ -197,7 +231,10 @@ export async function requestPhoneChange(env: AuthEnv, user: UserRow, rawPhone: 
     throw httpError(422, 'phone_exists', 'A user with this phone number has already been registered')
   const db = env.ctx.db
   if (env.settings.sms.autoconfirm) {
-    await db.query('update auth.users set phone = $2, phone_confirmed_at = now(), updated_at = now() where id = $1', [user.id, phone])
+    await db.query('update auth.users set phone = $2, phone_confirmed_at = now(), updated_at = now() where id = $1', [
+      user.id,
+      phone,
+    ])
     await upsertPhoneIdentity(db, user.id, phone)
     return
   }
@@ -207,7 +244,10 @@ export async function requestPhoneChange(env: AuthEnv, user: UserRow, rawPhone: 
 
 async function upsertPhoneIdentity(db: Queryable, userId: string, phone: string) {
   const data = JSON.stringify({ sub: userId, phone, email_verified: false, phone_verified: true })
-  const updated = await db.query("update auth.identities set identity_data = $2 where user_id = $1 and provider = 'phone' returning id", [userId, data])
+  const updated = await db.query(
+    "update auth.identities set identity_data = $2 where user_id = $1 and provider = 'phone' returning id",
+    [userId, data],
+  )
   if (!updated.rows.length) {
     await db.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
@@ -218,18 +258,29 @@ async function upsertPhoneIdentity(db: Queryable, userId: string, phone: string)
 }
 
 /** POST /verify with `phone` (the new number), `token` and `type: 'phone_change'`. */
-export async function phoneChangeVerify(env: AuthEnv, req: ApiRequest, rawPhone: string, code: string): Promise<ApiResponse> {
+export async function phoneChangeVerify(
+  env: AuthEnv,
+  req: ApiRequest,
+  rawPhone: string,
+  code: string,
+): Promise<ApiResponse> {
   const phone = validatePhone(rawPhone)
   env.limiter.take('verify', [req.ip], env.settings.rateLimit.tokenVerifications)
   const user = await env.ctx.db.transaction(async (tx) => {
-    const found = (await tx.query<PhoneUser>('select * from auth.users where phone_change = $1 for update', [phone])).rows[0]
+    const found = (await tx.query<PhoneUser>('select * from auth.users where phone_change = $1 for update', [phone]))
+      .rows[0]
     if (!found) return null
     const sent = found.phone_change_sent_at
-    if (found.phone_change_token !== tokenHash(phone, code.trim()) || !sent || Date.now() - new Date(sent).getTime() > env.settings.sms.otpExpiry * 1000) {
+    if (
+      found.phone_change_token !== tokenHash(phone, code.trim()) ||
+      !sent ||
+      Date.now() - new Date(sent).getTime() > env.settings.sms.otpExpiry * 1000
+    ) {
       await countWrongGuess(tx, [found.id])
       // countWrongGuess clears the emailed tokens and forgets the count when the limit is reached; the code of
       // a phone change goes with them.
-      const counting = (await tx.query('select 1 from auth.otp_failures where user_id = $1', [found.id])).rows.length > 0
+      const counting =
+        (await tx.query('select 1 from auth.otp_failures where user_id = $1', [found.id])).rows.length > 0
       if (!counting) await tx.query("update auth.users set phone_change_token = '' where id = $1", [found.id])
       return null
     }

@@ -60,7 +60,11 @@ export const signup: Route = async (env, req) => {
     }
     const left = cooldownLeft(settings, existing, 'confirmation_token')
     if (left > 0) {
-      throw httpError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${left} seconds.`)
+      throw httpError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${left} seconds.`,
+      )
     }
     const samePassword = await checkPassword(password, existing.encrypted_password)
     if (pkce) await createFlowState(ctx.db, existing.id, pkce, 'email/signup')

@@ -89,6 +89,8 @@ export const updateUser: Route = async (env, req) => {
 }
 
 async function hasVerifiedFactor(db: Queryable, userId: string): Promise<boolean> {
-  const r = await db.query("select 1 from auth.mfa_factors where user_id = $1 and status = 'verified' limit 1", [userId])
+  const r = await db.query("select 1 from auth.mfa_factors where user_id = $1 and status = 'verified' limit 1", [
+    userId,
+  ])
   return r.rows.length > 0
 }

@@ -29,7 +29,12 @@ export async function startEspSandbox(): Promise<EspSandbox> {
   const db: Db = await openDatabase({ loadDataDir: await initdbSnapshot() })
   const esp = createEspHandler({ db })
   await esp.store
-  const server = http.createServer(createGateway({ routes: () => ({ auth: stub, rest: stub, functions: stub, esp }), log: (line) => line.includes('failed') && console.error(line) }))
+  const server = http.createServer(
+    createGateway({
+      routes: () => ({ auth: stub, rest: stub, functions: stub, esp }),
+      log: (line) => line.includes('failed') && console.error(line),
+    }),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const getJson = async <T>(path: string) => (await (await fetch(`${apiUrl}${path}`)).json()) as T
@@ -37,10 +42,15 @@ export async function startEspSandbox(): Promise<EspSandbox> {
     apiUrl,
     env: espSandboxUrls(apiUrl),
     // Oldest first, as a test reads a conversation.
-    requests: async (provider) => (await getJson<RecordedRequest[]>(`/esp/_api/requests?provider=${provider}`)).reverse(),
+    requests: async (provider) =>
+      (await getJson<RecordedRequest[]>(`/esp/_api/requests?provider=${provider}`)).reverse(),
     subscribers: (provider) => getJson<SandboxSubscriber[]>(`/esp/_api/subscribers?provider=${provider}`),
     control: (what, body, method = 'POST') =>
-      fetch(`${apiUrl}/esp/_control/${what}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      fetch(`${apiUrl}/esp/_control/${what}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
     clear: async () => {
       await fetch(`${apiUrl}/esp/_api/requests`, { method: 'DELETE' })
       await fetch(`${apiUrl}/esp/_control/fail`, { method: 'DELETE' })

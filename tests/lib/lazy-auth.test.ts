@@ -46,7 +46,8 @@ describe('lazy auth client', () => {
     expect(typeof data.subscription.unsubscribe).toBe('function')
     expect(events).toEqual([])
     await lazy.load()
-    await vi.waitFor(() => expect(events).toEqual(['INITIAL_SESSION']))
+    // A limit that only stops a hang: vi.waitFor's own 1 s is a speed.
+    await vi.waitFor(() => expect(events).toEqual(['INITIAL_SESSION']), { timeout: 15_000, interval: 20 })
   })
 
   it('never attaches a listener that unsubscribed before the client arrived', async () => {

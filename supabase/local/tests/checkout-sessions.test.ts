@@ -58,6 +58,9 @@ function params(overrides: Record<string, string> = {}) {
   })
 }
 
+/** vi.waitFor's own limit (1 s) is a speed: this one only stops a hang, as the test's own limit would. */
+const WAIT = { timeout: 20_000, interval: 20 }
+
 /** Waits for the condition however long a busy machine takes (the test's own limit stops a hang). */
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((r) => setTimeout(r, 10))
@@ -176,7 +179,7 @@ describe('local checkout sessions', () => {
       await vi.waitFor(async () => {
         const { rows } = await db!.query<{ state: string }>('select state from local_checkout.deliveries')
         expect(rows).toEqual([{ state: 'delivered' }])
-      })
+      }, WAIT)
       second.close()
       const third = createCheckoutSessions({ ...options, store: await databaseStore(db), log: () => {} })
       sessions = third

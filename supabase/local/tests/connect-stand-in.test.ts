@@ -26,6 +26,9 @@ import { createGateway } from '../gateway'
 import { engines, postgresDatabase } from './rest-fixture'
 import { startBackend } from '../server'
 
+/** vi.waitFor's own limit (1 s) is a speed: this one only stops a hang, as the test's own limit would. */
+const WAIT = { timeout: 20_000, interval: 20 }
+
 const SECRET = 'whsec_test_connect_stand_in'
 const verifier = new Stripe('sk_test_unused')
 
@@ -415,13 +418,15 @@ describe('local Stripe Connect stand-in', () => {
     })
 
     await until(() => hook.of('transfer.created').length >= 2)
-    await vi.waitFor(() =>
-      expect(
-        hook
-          .of('transfer.created')
-          .map((e) => (e.data.object as Stripe.Transfer).id)
-          .sort(),
-      ).toEqual([first.id, second.id].sort()),
+    await vi.waitFor(
+      () =>
+        expect(
+          hook
+            .of('transfer.created')
+            .map((e) => (e.data.object as Stripe.Transfer).id)
+            .sort(),
+        ).toEqual([first.id, second.id].sort()),
+      WAIT,
     )
     const created = hook.of('transfer.created').find((e) => (e.data.object as Stripe.Transfer).id === first.id)
     // A platform event (no `account`), naming the request that made it, as Stripe's do.
@@ -516,7 +521,7 @@ describe('local Stripe Connect stand-in', () => {
       await vi.waitFor(async () => {
         const { rows } = await db!.query<{ state: string }>('select state from local_checkout.connect_deliveries')
         expect(rows).toEqual([{ state: 'delivered' }, { state: 'delivered' }])
-      })
+      }, WAIT)
     })
   })
 })

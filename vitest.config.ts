@@ -46,8 +46,10 @@ export default defineConfig({
           // One module registry for the worker's files: every file starts its own backend (startTestBackend), so
           // no state is shared through modules, and loading them once instead of per file saves 40% of the CPU.
           isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Limits that only stop a hung test (a test that builds a database of its own takes 30 s and more on a
+          // busy two-core machine); no test waits for them.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -58,8 +60,10 @@ export default defineConfig({
           include: ['supabase/tests/**/*.test.ts'],
           fileParallelism: false,
           isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Limits that only stop a hung test (a test that builds a database of its own takes 30 s and more on a
+          // busy two-core machine); no test waits for them.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -236,9 +236,7 @@ begin
   if p_reference is null or btrim(p_reference) = '' then
     raise exception 'A payment reference is required' using errcode = '22023';
   end if;
-  if p_amount is null or p_amount < 10 or p_amount > 10000 then
-    raise exception 'Deposits must be between 10 and 10,000 credits' using errcode = '22023';
-  end if;
+  perform private.require_deposit_amount(p_amount);
   if not exists (select 1 from public.profiles where id = p_user_id) then
     raise exception 'User not found' using errcode = 'P0002';
   end if;
@@ -255,6 +253,17 @@ end
 $function$;
 comment on function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text) is 'Service role only: credits a payment made outside the checkout once per reference (seed, support); replays return the same answer.';
 revoke execute on function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text) from anon, authenticated, public;
+
+create or replace function private.deposit_amount_allowed(p_amount numeric)
+ returns boolean
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  select p_amount is not null and p_amount >= 10 and p_amount <= 10000
+$function$;
+comment on function private.deposit_amount_allowed(p_amount numeric) is 'Internal: the deposit bounds (10 to 10,000 credits) for the functions that open or credit a deposit (the deposits table states them in its check too, pinned by the same test).';
+revoke execute on function private.deposit_amount_allowed(p_amount numeric) from public;
 
 create or replace function public.ensure_wallet_exists(p_user_id uuid)
  returns jsonb
@@ -385,9 +394,7 @@ begin
   if p_session_id is null or btrim(p_session_id) = '' then
     raise exception 'A payment reference is required' using errcode = '22023';
   end if;
-  if p_amount is null or p_amount < 10 or p_amount > 10000 then
-    raise exception 'Deposits must be between 10 and 10,000 credits' using errcode = '22023';
-  end if;
+  perform private.require_deposit_amount(p_amount);
   if p_amount <> round(p_amount, 2) then
     raise exception 'Deposits can have at most two decimals' using errcode = '22023';
   end if;
@@ -483,6 +490,21 @@ end
 $function$;
 comment on function private.release_reservation(p_subscription_id uuid) is 'Internal: gives a subscription''s reserved price back to the campaign budget and the advertiser''s available balance.';
 revoke execute on function private.release_reservation(p_subscription_id uuid) from public;
+
+create or replace function private.require_deposit_amount(p_amount numeric)
+ returns void
+ language plpgsql
+ immutable
+ set search_path to ''
+as $function$
+begin
+  if not private.deposit_amount_allowed(p_amount) then
+    raise exception 'Deposits must be between 10 and 10,000 credits' using errcode = '22023';
+  end if;
+end
+$function$;
+comment on function private.require_deposit_amount(p_amount numeric) is 'Internal: refuses a deposit amount outside the bounds with the message people read (open_deposit, credit_deposit).';
+revoke execute on function private.require_deposit_amount(p_amount numeric) from public;
 
 create or replace function private.wallet_covers_hold(p_user_id uuid, p_amount numeric)
  returns boolean

@@ -7,12 +7,8 @@
  * come back when the backend starts again, as Stripe would not forget them either.
  */
 import { randomBytes } from 'node:crypto'
-import type Stripe from 'stripe'
+import { createWebhookSender, loadStripe } from './webhook-sender'
 import { memoryStore, type CheckoutStore, type LocalSession, type StoredDelivery, type StoredSession } from './store'
-
-// The stripe package takes ~0.3 s of CPU to load; only delivering an event needs it, so it loads then.
-let stripePackage: Promise<typeof Stripe> | undefined
-const loadStripe = () => (stripePackage ??= import('stripe').then((m) => m.default))
 
 /** A request Stripe would refuse: answered as Stripe's invalid_request_error, which the package throws. */
 export class CheckoutRequestError extends Error {
@@ -36,7 +32,6 @@ export type CheckoutSessionsOptions = {
   store?: CheckoutStore
 }
 
-const DEFAULT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]
 const MIN_LIFETIME_S = 30 * 60
 const MAX_LIFETIME_S = 24 * 60 * 60
 
@@ -60,47 +55,22 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
   // What the page shows about the purchase; not part of Stripe's session object, so kept beside it.
   const productNames = new Map<string, string>()
   const byIdempotencyKey = new Map<string, LocalSession>()
-  const timers = new Set<NodeJS.Timeout>()
-  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
   const log = options.log ?? ((line: string) => process.stderr.write(`[checkout] ${line}\n`))
-  let closed = false
-
-  const later = (ms: number, fn: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer)
-      if (!closed) fn()
-    }, ms)
-    timer.unref()
-    timers.add(timer)
-  }
+  const sender = createWebhookSender<StoredDelivery>({
+    webhookUrl: options.webhookUrl,
+    webhookSecret: options.webhookSecret,
+    retryDelaysMs: options.retryDelaysMs,
+    log,
+    save: (delivery) => store.save(null, delivery),
+    label: (d) => `${d.type} ${d.eventId} for ${d.sessionId}`,
+  })
+  const later = sender.later
 
   const stored = (session: LocalSession, idempotencyKey: string | null = null): StoredSession => ({
     session,
     productName: productNames.get(session.id) ?? 'Payment',
     idempotencyKey,
   })
-
-  async function postOnce(payload: string): Promise<number> {
-    // A fresh timestamp per attempt, as Stripe signs each delivery anew.
-    const Stripe = await loadStripe()
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret })
-    try {
-      const res = await fetch(options.webhookUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'stripe-signature': signature,
-          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-        },
-        body: payload,
-        signal: AbortSignal.timeout(20_000),
-      })
-      await res.arrayBuffer()
-      return res.status
-    } catch {
-      return 0
-    }
-  }
 
   /** The event for a session's new state, saved with it before the first attempt: a crash cannot lose it. */
   async function event(type: string, session: LocalSession): Promise<StoredDelivery> {
@@ -132,33 +102,11 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
     }
   }
 
-  /** One attempt; on failure the next is saved and scheduled, until the last delay has passed. */
-  async function attempt(delivery: StoredDelivery): Promise<boolean> {
-    const status = await postOnce(delivery.payload)
-    const made = delivery.attempts + 1
-    const label = `${delivery.type} ${delivery.eventId} for ${delivery.sessionId}`
-    if (status >= 200 && status < 300) {
-      await store.save(null, { ...delivery, attempts: made, state: 'delivered' })
-      return true
-    }
-    if (made > retryDelays.length) {
-      log(`${label}: gave up after ${made} attempts (last status ${status || 'no answer'})`)
-      await store.save(null, { ...delivery, attempts: made, state: 'gave_up' })
-      return false
-    }
-    const delay = retryDelays[made - 1]!
-    const next: StoredDelivery = { ...delivery, attempts: made, nextAttemptAt: Date.now() + delay }
-    await store.save(null, next)
-    log(`${label}: webhook answered ${status || 'nothing'}; retrying in ${delay} ms`)
-    later(delay, () => void attempt(next).catch((error: unknown) => log(`${label}: ${String(error)}`)))
-    return false
-  }
-
   /** Saves the session with the event it owes, then makes the first attempt (later ones run in the background). */
   async function settle(type: string, session: LocalSession): Promise<boolean> {
     const delivery = await event(type, session)
     await store.save(stored(session), delivery)
-    return attempt(delivery)
+    return sender.attempt(delivery)
   }
 
   async function expire(id: string) {
@@ -185,9 +133,7 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session)
         if (session.status === 'open') expireLater(session)
       }
-      for (const delivery of saved.deliveries) {
-        later(Math.max(0, delivery.nextAttemptAt - Date.now()), () => void attempt(delivery).catch(() => {}))
-      }
+      sender.resume(saved.deliveries)
     },
 
     /** POST /v1/checkout/sessions with Stripe's form-encoded params. Answers once the session is saved. */
@@ -271,11 +217,7 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
     expire,
 
     /** Stops the timers; what is owed stays saved for the next start. */
-    close() {
-      closed = true
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-    },
+    close: () => sender.close(),
   }
 }
 

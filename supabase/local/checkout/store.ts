@@ -6,6 +6,7 @@
  * the unit tests of the sender use the in-memory store.
  */
 import type { Db } from '../db/database'
+import type { OwedEvent } from './webhook-sender'
 
 /**
  * A Checkout Session as Stripe answers it (the fields the product reads). It lives here, with what is stored,
@@ -36,18 +37,7 @@ export type LocalSession = {
 export type StoredSession = { session: LocalSession; productName: string; idempotencyKey: string | null }
 
 /** One event owed to the webhook: sent until it answers 2xx, or given up after the last retry. */
-export type StoredDelivery = {
-  eventId: string
-  type: string
-  sessionId: string
-  /** The event exactly as first sent: every retry sends the same body, signed anew. */
-  payload: string
-  /** Attempts made so far. */
-  attempts: number
-  /** When the next attempt is due (epoch ms). */
-  nextAttemptAt: number
-  state: 'pending' | 'delivered' | 'gave_up'
-}
+export type StoredDelivery = OwedEvent & { sessionId: string }
 
 export type CheckoutStore = {
   /** Every session, and the deliveries still pending. */

@@ -3,18 +3,11 @@
  * about a connected account, `data.previous_attributes` on `*.updated`), signed with STRIPE_CONNECT_WEBHOOK_SECRET
  * exactly as Stripe signs (`Stripe-Signature: t=…,v1=…`, made by the stripe package's own helper, a fresh timestamp
  * per attempt), saved with the object they report before the first attempt, and retried with growing delays until
- * the webhook answers 2xx. It follows checkout/sessions.ts, which keeps its own copy of the same loop (that file was
- * changed on main today; the two can share this module once both have landed).
+ * the webhook answers 2xx: the loop the test checkout uses too (checkout/webhook-sender.ts).
  */
 import { randomBytes } from 'node:crypto'
-import type Stripe from 'stripe'
+import { createWebhookSender, loadStripe } from '../checkout/webhook-sender'
 import { memoryStore, type ConnectStore, type StoredDelivery, type StoredObject } from './store'
-
-// The stripe package takes ~0.3 s of CPU to load; only delivering an event needs it, so it loads then.
-let stripePackage: Promise<typeof Stripe> | undefined
-const loadStripe = () => (stripePackage ??= import('stripe').then((m) => m.default))
-
-export const DEFAULT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]
 
 export type DeliveryOptions = {
   webhookUrl: string
@@ -29,61 +22,14 @@ export const stripeId = (prefix: string) => `${prefix}_${randomBytes(18).toStrin
 
 export function createDeliveries(options: DeliveryOptions) {
   const store = options.store ?? memoryStore()
-  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
-  const timers = new Set<NodeJS.Timeout>()
-  let closed = false
-
-  const later = (ms: number, fn: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer)
-      if (!closed) fn()
-    }, ms)
-    timer.unref()
-    timers.add(timer)
-  }
-
-  async function postOnce(payload: string): Promise<number> {
-    const StripePackage = await loadStripe()
-    const signature = StripePackage.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret })
-    try {
-      const res = await fetch(options.webhookUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'stripe-signature': signature,
-          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-        },
-        body: payload,
-        signal: AbortSignal.timeout(20_000),
-      })
-      await res.arrayBuffer()
-      return res.status
-    } catch {
-      return 0
-    }
-  }
-
-  /** One attempt; on failure the next is saved and scheduled, until the last delay has passed. */
-  async function attempt(delivery: StoredDelivery): Promise<boolean> {
-    const status = await postOnce(delivery.payload)
-    const made = delivery.attempts + 1
-    const label = `${delivery.type} ${delivery.eventId} for ${delivery.objectId}`
-    if (status >= 200 && status < 300) {
-      await store.save([], { ...delivery, attempts: made, state: 'delivered' })
-      return true
-    }
-    if (made > retryDelays.length) {
-      options.log(`${label}: gave up after ${made} attempts (last status ${status || 'no answer'})`)
-      await store.save([], { ...delivery, attempts: made, state: 'gave_up' })
-      return false
-    }
-    const delay = retryDelays[made - 1]!
-    const next: StoredDelivery = { ...delivery, attempts: made, nextAttemptAt: Date.now() + delay }
-    await store.save([], next)
-    options.log(`${label}: webhook answered ${status || 'nothing'}; retrying in ${delay} ms`)
-    later(delay, () => void attempt(next).catch((error: unknown) => options.log(`${label}: ${String(error)}`)))
-    return false
-  }
+  const sender = createWebhookSender<StoredDelivery>({
+    webhookUrl: options.webhookUrl,
+    webhookSecret: options.webhookSecret,
+    retryDelaysMs: options.retryDelaysMs,
+    log: options.log,
+    save: (delivery) => store.save([], delivery),
+    label: (d) => `${d.type} ${d.eventId} for ${d.objectId}`,
+  })
 
   return {
     /**
@@ -133,7 +79,7 @@ export function createDeliveries(options: DeliveryOptions) {
         state: 'pending',
       }
       await store.save(objects, delivery)
-      const first = attempt(delivery).catch((error: unknown) => {
+      const first = sender.attempt(delivery).catch((error: unknown) => {
         options.log(`${type} ${id}: ${String(error)}`)
         return false
       })
@@ -141,17 +87,9 @@ export function createDeliveries(options: DeliveryOptions) {
     },
 
     /** Deliveries owed before the last stop resume at their due time (at once if it passed meanwhile). */
-    resume(deliveries: StoredDelivery[]) {
-      for (const delivery of deliveries) {
-        later(Math.max(0, delivery.nextAttemptAt - Date.now()), () => void attempt(delivery).catch(() => {}))
-      }
-    },
+    resume: (deliveries: StoredDelivery[]) => sender.resume(deliveries),
 
     /** Stops the timers; what is owed stays saved for the next start. */
-    close() {
-      closed = true
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-    },
+    close: () => sender.close(),
   }
 }

@@ -9,6 +9,7 @@
  * them up by id or by idempotency key.
  */
 import type { Db, Queryable } from '../db/database'
+import type { OwedEvent } from '../checkout/webhook-sender'
 
 export type ObjectKind = 'account' | 'account_link' | 'transfer'
 
@@ -23,18 +24,8 @@ export type StoredObject = {
 }
 
 /** One event owed to the webhook: sent until it answers 2xx, or given up after the last retry. */
-export type StoredDelivery = {
-  eventId: string
-  type: string
-  /** The object the event is about (acct_… or tr_…), for the log. */
-  objectId: string
-  /** The event exactly as first sent: every retry sends the same body, signed anew. */
-  payload: string
-  attempts: number
-  /** When the next attempt is due (epoch ms). */
-  nextAttemptAt: number
-  state: 'pending' | 'delivered' | 'gave_up'
-}
+/** An event owed to connect-webhook, with the object it is about (acct_… or tr_…) for the log. */
+export type StoredDelivery = OwedEvent & { objectId: string }
 
 export type ConnectStore = {
   /** Every object, and the deliveries still pending. */

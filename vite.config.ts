@@ -4,14 +4,25 @@ import tailwindcss from '@tailwindcss/vite'
 import path from 'node:path'
 import { earnPage, prerender } from './scripts/prerender-plugin.ts'
 
-export default defineConfig({
+// React Router publishes a development build as the package's default export condition and a production build
+// beside it that differs only by `ENABLE_DEV_WARNINGS = false`; the bundle takes the production one (the dev server
+// and the tests keep the warnings).
+const reactRouterProduction = path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production')
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), tailwindcss(), prerender(), earnPage()],
   resolve: {
-    alias: {
-      '@': path.resolve(import.meta.dirname, 'src'),
+    alias: [
+      { find: '@', replacement: path.resolve(import.meta.dirname, 'src') },
       // Rules shared with the edge functions (deposit limits, payout minimum, price range): one module both import.
-      '@rules': path.resolve(import.meta.dirname, 'supabase/functions/_shared/rules'),
-    },
+      { find: '@rules', replacement: path.resolve(import.meta.dirname, 'supabase/functions/_shared/rules') },
+      ...(command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: `${reactRouterProduction}/index.mjs` },
+            { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}/dom-export.mjs` },
+          ]
+        : []),
+    ],
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
@@ -30,17 +41,24 @@ export default defineConfig({
               // What every page and the /earn fast path share (src/main.tsx): the magic link redirects with
               // this and its own chunk, without the shell's router, query cache and Supabase clients.
               name: 'entry',
-              priority: 2,
+              priority: 3,
               test: /vite[\\/]preload-helper|src[\\/](config[\\/](env|env-check|paths)|lib[\\/](storage-keys|toast|auth-storage-key|yield-to-main))\./,
             },
             {
-              priority: 1,
+              priority: 2,
               name: 'shell',
               test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title|app[\\/]layouts[\\/]payment-return-toast)\./,
+            },
+            {
+              // Small building blocks of the public pages (form fields, badges, the newsletter card's parts):
+              // one chunk instead of a dozen of a few hundred bytes each, each compressed on its own.
+              priority: 1,
+              name: 'public',
+              test: /src[\\/](components[\\/](ui[\\/](badge|input|label|skeleton)|entity-image|error-text|form-field)|lib[\\/](vocabulary|numbers|email-pattern|use-form-fields|use-debounced-search))\./,
             },
           ],
         },
       },
     },
   },
-})
+}))

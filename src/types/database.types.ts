@@ -1139,6 +1139,7 @@ export type Database = {
           balance: number
           created_at: string
           id: string
+          on_hold: number
           updated_at: string
           user_id: string
         }
@@ -1146,6 +1147,7 @@ export type Database = {
           balance?: number
           created_at?: string
           id?: string
+          on_hold?: number
           updated_at?: string
           user_id: string
         }
@@ -1153,6 +1155,7 @@ export type Database = {
           balance?: number
           created_at?: string
           id?: string
+          on_hold?: number
           updated_at?: string
           user_id?: string
         }
@@ -1947,6 +1950,8 @@ export type Database = {
       settle_matured_holds: {
         Args: {
           p_now?: string
+          p_max_rows?: number
+          p_max_duration?: string
         }
         Returns: number
       }

@@ -20,13 +20,16 @@ create table public.wallet_balances (
   balance numeric(12,2) default 0 not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  on_hold numeric(12,2) default 0 not null,
   constraint wallet_balances_pkey primary key (id),
   constraint wallet_balances_user_id_key unique (user_id),
   constraint wallet_balances_balance_check check ((balance >= (0)::numeric)),
+  constraint wallet_balances_on_hold_check check ((on_hold >= (0)::numeric)),
   constraint wallet_balances_user_id_fkey foreign key (user_id) references public.profiles(id) on delete cascade
 );
 alter table public.wallet_balances enable row level security;
 comment on table public.wallet_balances is 'One wallet per user; balance is the sum of the user''s completed ledger rows and changes only through money functions.';
+comment on column public.wallet_balances.on_hold is 'What the advertiser has on hold: minus the sum of their pending hold rows, kept by the ledger''s trigger (wallet_transactions_keep_on_hold).';
 revoke insert, update, delete, truncate, references, trigger on table public.wallet_balances from anon, authenticated;
 revoke truncate, references, trigger on table public.wallet_balances from service_role;
 
@@ -365,6 +368,40 @@ $function$;
 comment on function public.increment_wallet_balance(user_id uuid, amount numeric) is 'SPEC §7 name, service role only: a completed credit row. Browser code claims the bonus through claim_signup_bonus instead.';
 revoke execute on function public.increment_wallet_balance(user_id uuid, amount numeric) from anon, authenticated, public;
 
+create or replace function private.keep_on_hold()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  was numeric := 0;
+  now_held numeric := 0;
+begin
+  if tg_op in ('UPDATE', 'DELETE') and old.type = 'hold' and old.status = 'pending' then
+    was := -old.amount;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') and new.type = 'hold' and new.status = 'pending' then
+    now_held := -new.amount;
+  end if;
+  if tg_op = 'UPDATE' and old.user_id is distinct from new.user_id then
+    update public.wallet_balances set on_hold = on_hold - was where user_id = old.user_id;
+    was := 0;
+  end if;
+  if now_held > was then
+    insert into public.wallet_balances as w (user_id, on_hold) values (new.user_id, now_held - was)
+    on conflict (user_id) do update set on_hold = w.on_hold + excluded.on_hold;
+  elsif now_held < was then
+    -- A wallet deleted with its user (cascade) has nothing left to keep.
+    update public.wallet_balances set on_hold = on_hold - (was - now_held)
+    where user_id = case when tg_op = 'DELETE' then old.user_id else new.user_id end;
+  end if;
+  return null;
+end
+$function$;
+comment on function private.keep_on_hold() is 'Internal trigger: keeps wallet_balances.on_hold equal to minus the sum of the user''s pending hold rows, whichever function writes the ledger.';
+revoke execute on function private.keep_on_hold() from public;
+
 create or replace function private.lock_wallet(p_user_id uuid)
  returns public.wallet_balances
  language plpgsql
@@ -512,9 +549,7 @@ create or replace function private.wallet_covers_hold(p_user_id uuid, p_amount n
  stable security definer
  set search_path to ''
 as $function$
-  select coalesce((select balance from public.wallet_balances where user_id = p_user_id), 0)
-       + coalesce((select sum(amount) from public.wallet_transactions
-                   where user_id = p_user_id and type = 'hold' and status = 'pending'), 0)
+  select coalesce((select balance - on_hold from public.wallet_balances where user_id = p_user_id), 0)
        - abs(coalesce(p_amount, 0)) >= 0
 $function$;
 comment on function private.wallet_covers_hold(p_user_id uuid, p_amount numeric) is 'Whether the wallet''s balance pays every pending hold plus one more of p_amount (call it with the wallet locked).';
@@ -531,6 +566,8 @@ create trigger wallet_balances_immutable before update on public.wallet_balances
 create trigger wallet_balances_set_updated_at before update on public.wallet_balances for each row execute function public.set_updated_at();
 
 create trigger wallet_transactions_immutable before update on public.wallet_transactions for each row execute function public.forbid_column_changes('user_id', 'amount', 'type', 'reference');
+
+create trigger wallet_transactions_keep_on_hold after insert or delete or update of type, status, amount, user_id on public.wallet_transactions for each row execute function private.keep_on_hold();
 
 create trigger wallet_transactions_set_updated_at before update on public.wallet_transactions for each row execute function public.set_updated_at();
 

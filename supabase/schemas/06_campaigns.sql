@@ -461,9 +461,7 @@ create or replace function private.wallet_available(p_user_id uuid)
  stable security definer
  set search_path to ''
 as $function$
-  select coalesce((select balance from public.wallet_balances where user_id = p_user_id), 0)
-       + coalesce((select sum(amount) from public.wallet_transactions
-                   where user_id = p_user_id and type = 'hold' and status = 'pending'), 0)
+  select coalesce((select balance - on_hold from public.wallet_balances where user_id = p_user_id), 0)
        - coalesce((select sum(budget_reserved) from public.campaigns where advertiser_id = p_user_id), 0)
 $function$;
 comment on function private.wallet_available(p_user_id uuid) is 'Internal: what an advertiser can still promise — balance minus pending holds minus reservations.';

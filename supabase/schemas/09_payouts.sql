@@ -157,7 +157,7 @@ $function$;
 comment on function public.request_payout(p_amount numeric) is 'Publishers ask to be paid: at least 50 credits and no more than available earnings minus open requests. Moves no money.';
 revoke execute on function public.request_payout(p_amount numeric) from anon, public;
 
-create or replace function public.settle_matured_holds(p_now timestamp with time zone default now())
+create or replace function public.settle_matured_holds(p_now timestamp with time zone default now(), p_max_rows integer default null::integer, p_max_duration interval default null::interval)
  returns integer
  language plpgsql
  security definer
@@ -166,16 +166,27 @@ as $function$
 declare
   t public.wallet_transactions;
   settled integer := 0;
+  seen integer := 0;
+  started timestamp with time zone := clock_timestamp();
   available numeric;
   problem text;
 begin
-  -- Holds first, so an earning finds its subscriber's hold already settled in the same run.
+  if p_max_rows is not null and p_max_rows < 1 then
+    raise exception 'The most rows to settle must be at least 1' using errcode = '22023';
+  end if;
+  -- Holds first, so an earning finds its subscriber's hold already settled in the same run; among each, rows that
+  -- failed before after every row that did not, oldest failure first, so failing rows never hold up the others.
   for t in
-    select * from public.wallet_transactions
-    where status = 'pending' and type in ('hold', 'earning') and available_at <= p_now
-    order by type = 'earning', user_id, id
-    for update skip locked
+    select w.* from public.wallet_transactions w
+    left join public.settlement_failures f on f.transaction_id = w.id and f.resolved_at is null
+    where w.status = 'pending' and w.type in ('hold', 'earning') and w.available_at <= p_now
+    order by w.type = 'earning', f.last_failed_at nulls first, w.user_id, w.id
+    limit p_max_rows
+    for update of w skip locked
   loop
+    -- At least one row per call, so a run always makes progress.
+    exit when seen > 0 and p_max_duration is not null and clock_timestamp() - started > p_max_duration;
+    seen := seen + 1;
     begin
       if t.type = 'earning' then
         if t.subscription_id is not null and exists (
@@ -216,14 +227,14 @@ begin
       values (t.id, t.user_id, t.subscription_id, t.type::text, t.amount, left(problem, 1000))
       on conflict (transaction_id) do update set
         reason = excluded.reason, attempts = public.settlement_failures.attempts + 1,
-        last_failed_at = now(), resolved_at = null;
+        last_failed_at = clock_timestamp(), resolved_at = null;
     end;
   end loop;
   return settled;
 end
 $function$;
-comment on function public.settle_matured_holds(p_now timestamp with time zone) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. Returns how many rows settled.';
-revoke execute on function public.settle_matured_holds(p_now timestamp with time zone) from anon, authenticated, public;
+comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
+revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from anon, authenticated, public;
 
 -- === Triggers ============================================================================================
 
@@ -251,4 +262,4 @@ create policy "Admins can read settlement failures" on public.settlement_failure
 
 -- === Scheduled jobs (pg_cron) ============================================================================
 
-select cron.schedule('settle-matured-holds', '* * * * *', $job$select public.settle_matured_holds()$job$);
+select cron.schedule('settle-matured-holds', '5 seconds', $job$select public.settle_matured_holds(p_max_duration => interval '300 milliseconds')$job$);

@@ -64,7 +64,7 @@ describe('jobs scheduled by the migrations', () => {
         { jobname: 'expire-reservations', schedule: '* * * * *', active: true },
         { jobname: 'purge-click-ips', schedule: '17 3 * * *', active: true },
         { jobname: 'purge-job-history', schedule: '27 3 * * *', active: true },
-        { jobname: 'settle-matured-holds', schedule: '* * * * *', active: true },
+        { jobname: 'settle-matured-holds', schedule: '5 seconds', active: true },
       ]),
     )
   })
@@ -171,6 +171,86 @@ describe('settle-matured-holds', () => {
       ).rows,
     ).toEqual([{ resolved: true }])
     await expectEarningsMatchCharges(m)
+  })
+})
+
+describe('settlement in bounded runs (issue 28)', () => {
+  const settle = async (args: string) =>
+    (await db.query<{ n: number }>(`select public.settle_matured_holds(${args}) as n`)).rows[0]!.n
+
+  it('settles at most p_max_rows rows a call, at least one when its time is up, and the rest on later calls', async () => {
+    const m = await createMarket({ deposit: 200, price: 10, budget: 200 })
+    for (let i = 0; i < 3; i++) await backdate(await countedSubscriber(m))
+    // Three holds and three earnings are due.
+    expect(await settle('p_max_rows => 2')).toBe(2)
+    expect(await settle("p_max_duration => interval '0 seconds'")).toBe(1)
+    expect(await settle('p_max_rows => 10')).toBe(3)
+    expect(await settle('')).toBe(0)
+    expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '170.00', held: '0.00' })
+    expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '24.00', pending_earnings: '0.00' })
+    await expectEarningsMatchCharges(m)
+  })
+
+  it('takes rows that failed before last, so a failing row never holds up the others', async () => {
+    const m = await createMarket({ deposit: 200, price: 10, budget: 200 })
+    const subscriptions = [await countedSubscriber(m), await countedSubscriber(m)]
+    for (const id of subscriptions) await backdate(id)
+    // The hold settlement takes first (holds before earnings, then by id) fails every time.
+    const first = (
+      await db.query<{ subscription_id: string }>(
+        `select subscription_id from public.wallet_transactions
+         where subscription_id = any($1::uuid[]) and type = 'hold' and status = 'pending' order by id limit 1`,
+        [subscriptions],
+      )
+    ).rows[0]!.subscription_id
+    await db.exec(`
+      create or replace function public.test_fail_hold() returns trigger language plpgsql as $$
+      begin
+        if new.subscription_id = '${first}' and new.type = 'hold' and new.status = 'canceled' then
+          raise exception 'simulated fault on the first hold';
+        end if;
+        return new;
+      end $$;
+      create trigger test_fail_hold before update on public.wallet_transactions
+        for each row execute function public.test_fail_hold();`)
+    try {
+      expect(await settle('p_max_rows => 1')).toBe(0)
+      // The failed hold now waits behind the others: the next one-row call settles the other hold.
+      expect(await settle('p_max_rows => 1')).toBe(1)
+      const pendingHolds = await db.query<{ subscription_id: string }>(
+        `select subscription_id from public.wallet_transactions
+         where subscription_id = any($1::uuid[]) and type = 'hold' and status = 'pending'`,
+        [subscriptions],
+      )
+      expect(pendingHolds.rows).toEqual([{ subscription_id: first }])
+    } finally {
+      await db.exec('drop trigger test_fail_hold on public.wallet_transactions; drop function public.test_fail_hold();')
+    }
+    expect(await settle('')).toBe(3)
+    await expectEarningsMatchCharges(m)
+  })
+
+  it('refuses a row limit below one with a sentence', async () => {
+    await expect(settle('p_max_rows => 0')).rejects.toThrow('The most rows to settle must be at least 1')
+  })
+
+  it('keeps what an advertiser has on hold on the wallet, so funding checks never sum the ledger', async () => {
+    const m = await createMarket({ deposit: 100, price: 10, budget: 100 })
+    await countedSubscriber(m)
+    await countedSubscriber(m)
+    const onHold = async () =>
+      (
+        await db.query<{ on_hold: string }>('select on_hold::text from public.wallet_balances where user_id = $1', [
+          m.advertiser.id,
+        ])
+      ).rows[0]!.on_hold
+    expect(await onHold()).toBe('20.00')
+    const definitions = await db.query<{ body: string }>(
+      `select pg_get_functiondef(p.oid) as body from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'private' and p.proname in ('wallet_available', 'wallet_covers_hold')`,
+    )
+    expect(definitions.rows).toHaveLength(2)
+    for (const { body } of definitions.rows) expect(body).not.toMatch(/wallet_transactions/)
   })
 })
 

@@ -70,10 +70,14 @@ export async function attempt(actor: Actor, sql: string, params: unknown[] = [])
 /** Balance = sum of completed ledger rows, for every wallet. Returns the wallets where it does not hold. */
 export async function ledgerMismatches() {
   const db = await testDb()
-  const r = await db.query<{ user_id: string; balance: string; ledger: string }>(`
-    select w.user_id, w.balance::text, coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)::numeric(12, 2)::text as ledger
+  // balance = the completed rows; on_hold (kept by the ledger's trigger) = minus the pending holds.
+  const r = await db.query<{ user_id: string; balance: string; ledger: string; on_hold?: string; held?: string }>(`
+    select w.user_id, w.balance::text, coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)::numeric(12, 2)::text as ledger,
+           w.on_hold::text as on_hold,
+           (-coalesce(sum(t.amount) filter (where t.type = 'hold' and t.status = 'pending'), 0))::numeric(12, 2)::text as held
     from public.wallet_balances w left join public.wallet_transactions t on t.user_id = w.user_id
-    group by w.user_id, w.balance
-    having w.balance <> coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)`)
+    group by w.user_id, w.balance, w.on_hold
+    having w.balance <> coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)
+        or w.on_hold <> -coalesce(sum(t.amount) filter (where t.type = 'hold' and t.status = 'pending'), 0)`)
   return r.rows
 }

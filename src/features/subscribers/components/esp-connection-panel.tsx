@@ -6,7 +6,7 @@
  * and Disconnect behind a confirmation.
  */
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { ESP_PROVIDER_NAMES, ESP_TARGET_NOUNS, isEspProviderName } from '@rules/esp-connection'
 import { Button } from '@/components/ui/button'
@@ -109,7 +109,7 @@ function ConnectForm({ campaignId }: { campaignId: string }) {
     defaultValues: { provider: '', apiKey: '', targetId: '', backfill: true },
   })
   const errors = form.formState.errors
-  const provider = form.watch('provider')
+  const provider = useWatch({ control: form.control, name: 'provider' })
   const [targets, setTargets] = useState<EspTarget[] | null>(null)
   const [check, setCheck] = useState<Check>(null)
   const confirmed = useSubscriberCountQuery(campaignId, '')

@@ -15,6 +15,8 @@
 --   subscriptions: reader1..14@example.com (12 pending, 4 rejected and refunded, the rest confirmed and counted),
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
+--   ESP:      Morning Stack (03) is connected to the local ESP sandbox's MailerLite (key local-mailerlite-key, group
+--             "Demo subscribers (MailerLite)"); its confirmed subscribers are queued and delivered once the backend runs.
 --   activity: 60 more visits; every click, view, subscriber and ledger row is then spread over the last 30 days
 --             (settled ones 8 to 29 days ago, those still in screening within the last day), so charts show a month.
 
@@ -317,3 +319,17 @@ update public.wallet_transactions t set
 update public.wallet_transactions t set created_at = s.confirmed_at + interval '1 day'
   from public.newsletter_subscriptions s where t.subscription_id = s.id and t.type = 'refund';
 update public.wallet_transactions set created_at = now() - interval '29 days' where type in ('bonus', 'deposit', 'credit');
+
+-- Morning Stack delivers into the sandbox's MailerLite (issue 25); the key goes to Vault as save_esp_connection
+-- puts it there, and the subscribers who already confirmed are queued as its backfill does.
+with connection as (
+  insert into public.esp_connections (campaign_id, advertiser_id, provider, target_id, target_name, secret_id, key_fingerprint)
+  values ('20000000-0000-4000-a000-000000000003', '00000000-0000-4000-a000-000000000002', 'mailerlite',
+    '100000000000000001', 'Demo subscribers (MailerLite)',
+    vault.create_secret('local-mailerlite-key', null, 'ESP API key of campaign 20000000-0000-4000-a000-000000000003'),
+    encode(extensions.digest('local-mailerlite-key', 'sha256'), 'hex'))
+  returning id, campaign_id, advertiser_id
+)
+insert into public.esp_deliveries (connection_id, subscription_id, campaign_id, advertiser_id)
+select c.id, s.id, c.campaign_id, c.advertiser_id
+from connection c join public.newsletter_subscriptions s on s.campaign_id = c.campaign_id and s.confirmed_at is not null;

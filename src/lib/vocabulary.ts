@@ -17,6 +17,7 @@ export type TransactionType = Enums['transaction_type']
 export type TransactionStatus = Enums['transaction_status']
 export type PayoutStatus = Enums['payout_status']
 export type UserType = Enums['user_type']
+export type EspDeliveryStatus = Enums['esp_delivery_status']
 
 /** Badge colours (SPEC §2): green good or running, yellow waiting, red refused, grey anything else. */
 export type Tone = 'green' | 'yellow' | 'red' | 'grey'
@@ -140,6 +141,12 @@ const userTypes: Record<UserType, Word> = {
   admin: { label: 'Admin', tone: 'red' },
 }
 
+const espDeliveryStatuses: Record<EspDeliveryStatus, Word> = {
+  queued: { label: 'Queued', tone: 'yellow' },
+  delivered: { label: 'Delivered', tone: 'green' },
+  failed: { label: 'Failed', tone: 'red' },
+}
+
 /** A word the database added after this build, or a legacy one: shown readably rather than as a code. */
 export function humanise(value: string): string {
   const words = value.trim().replace(/_/g, ' ')
@@ -181,6 +188,7 @@ export const subscriptionStatus = (status: string) => word(subscriptionStatuses,
 export const transactionStatus = (status: string) => word(transactionStatuses, status)
 export const payoutStatus = (status: string) => word(payoutStatuses, status)
 export const userTypeWord = (type: string) => word(userTypes, type)
+export const espDeliveryStatus = (status: string) => word(espDeliveryStatuses, status)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)
 export const transactionTypeLabel = (type: string) => lookup(transactionTypeLabels, type) ?? humanise(type)
 

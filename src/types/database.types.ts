@@ -527,6 +527,146 @@ export type Database = {
           },
         ]
       }
+      esp_connections: {
+        Row: {
+          advertiser_id: string
+          campaign_id: string
+          created_at: string
+          id: string
+          key_fingerprint: string
+          provider: string
+          secret_id: string
+          target_id: string
+          target_name: string
+          updated_at: string
+        }
+        Insert: {
+          advertiser_id: string
+          campaign_id: string
+          created_at?: string
+          id?: string
+          key_fingerprint: string
+          provider: string
+          secret_id: string
+          target_id: string
+          target_name: string
+          updated_at?: string
+        }
+        Update: {
+          advertiser_id?: string
+          campaign_id?: string
+          created_at?: string
+          id?: string
+          key_fingerprint?: string
+          provider?: string
+          secret_id?: string
+          target_id?: string
+          target_name?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'esp_connections_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'esp_connections_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: true
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      esp_deliveries: {
+        Row: {
+          advertiser_id: string
+          attempts: number
+          campaign_id: string
+          connection_id: string
+          created_at: string
+          delivered_at: string | null
+          id: string
+          last_error: string | null
+          locked_until: string | null
+          next_attempt_at: string
+          queued_at: string
+          remote_id: string | null
+          response_status: number | null
+          status: string
+          subscription_id: string
+          updated_at: string
+        }
+        Insert: {
+          advertiser_id: string
+          attempts?: number
+          campaign_id: string
+          connection_id: string
+          created_at?: string
+          delivered_at?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          queued_at?: string
+          remote_id?: string | null
+          response_status?: number | null
+          status?: string
+          subscription_id: string
+          updated_at?: string
+        }
+        Update: {
+          advertiser_id?: string
+          attempts?: number
+          campaign_id?: string
+          connection_id?: string
+          created_at?: string
+          delivered_at?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          next_attempt_at?: string
+          queued_at?: string
+          remote_id?: string | null
+          response_status?: number | null
+          status?: string
+          subscription_id?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'esp_deliveries_advertiser_id_fkey'
+            columns: ['advertiser_id']
+            isOneToOne: false
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'esp_deliveries_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'esp_deliveries_connection_id_fkey'
+            columns: ['connection_id']
+            isOneToOne: false
+            referencedRelation: 'esp_connections'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'esp_deliveries_subscription_id_fkey'
+            columns: ['subscription_id']
+            isOneToOne: false
+            referencedRelation: 'newsletter_subscriptions'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       link_clicks: {
         Row: {
           attributed_campaign_ids: string[]
@@ -1606,6 +1746,24 @@ export type Database = {
         }
         Returns: undefined
       }
+      claim_esp_deliveries: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          provider: string
+          target_id: string
+          api_key: string
+          key_fingerprint: string
+          email: string
+          confirmed_at: string
+          confirm_ip: string
+          source_name: string
+          campaign_name: string
+          attempts: number
+        }[]
+      }
       claim_notifications: {
         Args: {
           p_limit?: number
@@ -1726,6 +1884,12 @@ export type Database = {
         }
         Returns: Json
       }
+      disconnect_esp: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: boolean
+      }
       disputable_subscribers: {
         Args: {
           p_source_id?: string
@@ -1769,6 +1933,17 @@ export type Database = {
           spend: number
           earnings: number
         }[]
+      }
+      finish_esp_delivery: {
+        Args: {
+          p_id: string
+          p_remote_id: string
+          p_response_status: number
+          p_error?: string
+          p_retryable?: boolean
+          p_retry_after_ms?: number
+        }
+        Returns: string
       }
       finish_notification: {
         Args: {
@@ -1924,11 +2099,28 @@ export type Database = {
         }
         Returns: string
       }
+      retry_esp_delivery: {
+        Args: {
+          p_delivery_id: string
+        }
+        Returns: string
+      }
       rotate_webhook_secret: {
         Args: {
           p_endpoint_id: string
         }
         Returns: string
+      }
+      save_esp_connection: {
+        Args: {
+          p_campaign_id: string
+          p_provider: string
+          p_api_key: string
+          p_target_id: string
+          p_target_name?: string
+          p_backfill?: boolean
+        }
+        Returns: number
       }
       send_test_webhook: {
         Args: {
@@ -2051,6 +2243,8 @@ export type Database = {
         | 'travel'
         | 'other'
       deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+      esp_delivery_status: 'queued' | 'delivered' | 'failed'
+      esp_provider: 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
       funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
       not_counted_reason:
         | 'bot_user_agent'
@@ -2199,6 +2393,8 @@ export const Constants = {
         'other',
       ],
       deposit_status: ['pending', 'completed', 'failed', 'expired'],
+      esp_delivery_status: ['queued', 'delivered', 'failed'],
+      esp_provider: ['beehiiv', 'kit', 'mailchimp', 'mailerlite'],
       funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],
       not_counted_reason: [
         'bot_user_agent',

@@ -15,6 +15,12 @@ comment on type public.category is 'Topics a newsletter (campaign) or an audienc
 create type public.deposit_status as enum ('pending', 'completed', 'failed', 'expired');
 comment on type public.deposit_status is 'Where a deposit stands: pending (checkout open or payment processing), completed (credited), failed (payment failed), expired (checkout closed unpaid).';
 
+create type public.esp_delivery_status as enum ('queued', 'delivered', 'failed');
+comment on type public.esp_delivery_status is 'Where a subscriber''s delivery into the advertiser''s email tool stands.';
+
+create type public.esp_provider as enum ('beehiiv', 'kit', 'mailchimp', 'mailerlite');
+comment on type public.esp_provider is 'The email service providers a campaign can deliver its subscribers into.';
+
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
 comment on type public.funding_status is 'Why an active campaign is or is not shown (PRODUCT "Money").';
 

@@ -70,6 +70,12 @@ export const DOMAINS: Domain[] = [
   },
   { slug: 'webhooks', title: 'Webhooks', about: "advertisers' webhook endpoints and the deliveries sent to them" },
   { slug: 'figures', title: 'Figures', about: 'the daily aggregates and the figures the dashboards read' },
+  {
+    slug: 'esp_delivery',
+    title: 'ESP delivery',
+    about:
+      "campaigns connected to the advertiser's email tool (key in Vault) and the queue delivering subscribers there",
+  },
 ]
 
 /** Tables and views by domain. A new one goes where FUNCTION_DOMAINS put its name, else it needs a line here. */
@@ -101,6 +107,10 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.source_daily_stats': 'figures',
   'public.campaign_source_daily_stats': 'figures',
   'public.not_counted_daily': 'figures',
+  'public.esp_connections': 'esp_delivery',
+  'public.esp_deliveries': 'esp_delivery',
+  'private.esp_request_log': 'esp_delivery',
+  'private.esp_key_pauses': 'esp_delivery',
 }
 
 /** Functions by name, first match wins; a function no rule names goes to the latest domain of the tables it names. */
@@ -113,6 +123,7 @@ const FUNCTION_DOMAINS: [RegExp, string][] = [
     /^(handle_new_user|handle_user_email_change|fill_profile_email|guard_profile_columns|current_user_type|is_admin|is_admin_account|require_admin|admin_set_user_type|admin_list_users|log_moderation_event|admin_audit_log)$/,
     'profiles_and_auth',
   ],
+  [/(^|_)esp(_|$)/, 'esp_delivery'],
   [/revision|divert_public_edits|refuse_deleting_evidence/, 'campaigns'],
   [/notify_review_decision/, 'notifications_and_jobs'],
   [/figures|totals|_daily|_day$|not_counted|figures_viewer|sees_pair|bump_|campaign_source_stats/, 'figures'],

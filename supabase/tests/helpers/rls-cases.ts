@@ -76,6 +76,11 @@ export async function loadTargets() {
     `insert into webhook_deliveries (endpoint_id, advertiser_id, event_type, payload)
      values ('${ctx.webhook}', '${ids.advertiser}', 'webhook.test', '{}') returning id`,
   )
+  // The seed connects Morning Stack (03) to the sandbox's MailerLite, its confirmed subscribers queued.
+  ctx.espConnection = await one(
+    `select id from esp_connections where campaign_id = '20000000-0000-4000-a000-000000000003'`,
+  )
+  ctx.espDelivery = await one(`select id from esp_deliveries where connection_id = '${ctx.espConnection}' limit 1`)
   // A hold the scheduled settlement could not settle (a seeded hold stands in for it: only the record matters).
   ctx.settlementFailure = await one(
     `insert into settlement_failures (transaction_id, user_id, type, amount, reason)
@@ -560,6 +565,65 @@ export const cases: Case[] = [
     table: 'webhook_deliveries',
     op: 'delete',
     sql: remove('webhook_deliveries', 'delivery'),
+    allowed: only('service'),
+  },
+
+  // ESP delivery: the owner and admins read connections (never the key's columns) and deliveries; only definer
+  // functions and the service role write them.
+  {
+    table: 'esp_connections',
+    op: 'select',
+    sql: byId('esp_connections', 'espConnection', 'target_name'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'esp_connections',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.esp_connections (campaign_id, advertiser_id, provider, target_id, target_name, secret_id, key_fingerprint)
+       values ($1, $2, 'kit', '1001', 'Form', gen_random_uuid(), 'x')`,
+      [ids.campaignActive, me ?? ids.advertiser],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'esp_connections',
+    op: 'update',
+    sql: update('esp_connections', 'espConnection', `target_name = 'Renamed'`),
+    allowed: only('service'),
+  },
+  {
+    table: 'esp_connections',
+    op: 'delete',
+    sql: remove('esp_connections', 'espConnection'),
+    allowed: only('service'),
+  },
+  {
+    table: 'esp_deliveries',
+    op: 'select',
+    sql: byId('esp_deliveries', 'espDelivery', 'status'),
+    allowed: only('advertiser', 'admin', 'service'),
+  },
+  {
+    table: 'esp_deliveries',
+    op: 'insert',
+    sql: (c, me) => [
+      `insert into public.esp_deliveries (connection_id, subscription_id, campaign_id, advertiser_id)
+       select $1, id, campaign_id, $2 from public.newsletter_subscriptions where id = $3`,
+      [c.espConnection, me ?? ids.advertiser, c.idleSubscription],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'esp_deliveries',
+    op: 'update',
+    sql: update('esp_deliveries', 'espDelivery', `status = 'delivered'`),
+    allowed: only('service'),
+  },
+  {
+    table: 'esp_deliveries',
+    op: 'delete',
+    sql: remove('esp_deliveries', 'espDelivery'),
     allowed: only('service'),
   },
 

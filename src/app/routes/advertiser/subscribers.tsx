@@ -1,4 +1,4 @@
-/** The advertiser's subscribers to take home: per newsletter (`?newsletterId=`) the confirmed list and CSV, and webhooks. */
+/** The advertiser's subscribers to take home: per newsletter (`?newsletterId=`) the email tool they go to, the confirmed list and CSV, and webhooks. */
 import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useSession } from '@/lib/session'
@@ -9,6 +9,7 @@ import { useMyCampaignsQuery } from '@/features/campaigns/api/my-campaigns-query
 import { CampaignPicker } from '@/features/campaigns/components/campaign-picker'
 import { SubscriberList } from '@/features/subscribers/components/subscriber-list'
 import { WebhookEndpoints } from '@/features/subscribers/components/webhook-endpoints'
+import { EspConnectionPanel } from '@/features/subscribers/components/esp-connection-panel'
 import { PageHeader } from '@/components/page-header'
 
 export default function SubscribersPage() {
@@ -42,6 +43,18 @@ export default function SubscribersPage() {
         />
         <Card>
           <CardHeader>
+            <CardTitle>Connect your email tool</CardTitle>
+            <p className="text-sm text-muted-foreground">
+              Send each confirmed subscriber of {selected.name} straight into your beehiiv, Kit, Mailchimp or MailerLite
+              list, already confirmed, within a minute.
+            </p>
+          </CardHeader>
+          <CardContent>
+            <EspConnectionPanel key={selected.id} campaignId={selected.id} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
             <CardTitle>Confirmed subscribers</CardTitle>
           </CardHeader>
           <CardContent>
@@ -67,7 +80,7 @@ export default function SubscribersPage() {
     <>
       <PageHeader
         title="Subscribers"
-        description="Confirmed subscribers of each newsletter, the CSV export and your webhooks."
+        description="Confirmed subscribers of each newsletter, your email tool, the CSV export and your webhooks."
       />
       {body}
     </>

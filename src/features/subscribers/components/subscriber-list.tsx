@@ -2,7 +2,7 @@
  * A campaign's confirmed subscribers: search by address, 25 a page (server-side), CSV export. Pending
  * addresses never reach this screen: the database lists confirmed subscribers only.
  */
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { DownloadIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -12,10 +12,45 @@ import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
-import { subscriptionStatus } from '@/lib/vocabulary'
+import { espDeliveryStatus, subscriptionStatus } from '@/lib/vocabulary'
 import { SUBSCRIBERS_PAGE_SIZE, useSubscribersQuery, type SubscriberRow } from '../api/subscribers-query'
 import { useSubscriberCountQuery } from '../api/subscriber-count-query'
 import { useSubscribersExportMutation } from '../api/subscribers-export-mutation'
+import { useEspDeliveriesQuery, type EspDelivery } from '../api/esp-deliveries-query'
+import { useEspRetryMutation } from '../api/esp-retry-mutation'
+
+type Row = SubscriberRow & { delivery: EspDelivery | null }
+
+/** Where the subscriber stands in the advertiser's email tool, with the provider's words and Retry when it failed. */
+export function DeliveryState({ delivery }: { delivery: EspDelivery | null }) {
+  const retry = useEspRetryMutation()
+  if (!delivery) return <span className="text-muted-foreground">Not sent</span>
+  const word = espDeliveryStatus(delivery.status)
+  return (
+    <span data-testid="esp-delivery-state">
+      {word.label}
+      {delivery.status === 'queued' && delivery.last_error ? (
+        <span className="block text-xs text-muted-foreground">Retrying: {delivery.last_error}</span>
+      ) : null}
+      {delivery.status === 'failed' ? (
+        <>
+          {delivery.last_error ? (
+            <span className="block text-xs break-words text-destructive">{delivery.last_error}</span>
+          ) : null}
+          <Button
+            size="sm"
+            variant="outline"
+            className="mt-1"
+            disabled={retry.isPending}
+            onClick={() => retry.mutate(delivery.id)}
+          >
+            Retry
+          </Button>
+        </>
+      ) : null}
+    </span>
+  )
+}
 
 /** Whether the advertiser paid for this subscriber, and if not, why — in words. */
 export function chargeLabel(row: Pick<SubscriberRow, 'counted' | 'price' | 'reason_label' | 'source_name'>): string {
@@ -24,7 +59,7 @@ export function chargeLabel(row: Pick<SubscriberRow, 'counted' | 'price' | 'reas
   return row.source_name ? 'Not charged' : 'Free (no source)'
 }
 
-const col = dataTableColumns<SubscriberRow>()
+const col = dataTableColumns<Row>()
 // The database orders the list (newest first, a page at a time); columns are not re-sorted within a page.
 const columns = [
   col.accessor('email', {
@@ -53,6 +88,11 @@ const columns = [
       </>
     ),
   }),
+  col.accessor('delivery', {
+    header: 'Email tool',
+    enableSorting: false,
+    cell: (c) => <DeliveryState delivery={c.getValue()} />,
+  }),
 ]
 
 export function SubscriberList({ campaignId }: { campaignId: string }) {
@@ -66,6 +106,12 @@ export function SubscriberList({ campaignId }: { campaignId: string }) {
   const rows = useSubscribersQuery(campaignId, committed, page)
   const count = useSubscriberCountQuery(campaignId, committed)
   const exporter = useSubscribersExportMutation()
+  const ids = useMemo(() => (rows.data ?? []).map((r) => r.id), [rows.data])
+  const deliveries = useEspDeliveriesQuery(ids)
+  const data = useMemo<Row[]>(() => {
+    const bySubscription = new Map((deliveries.data ?? []).map((d) => [d.subscription_id, d]))
+    return (rows.data ?? []).map((r) => ({ ...r, delivery: bySubscription.get(r.id) ?? null }))
+  }, [rows.data, deliveries.data])
 
   return (
     <div className="space-y-3">
@@ -114,7 +160,7 @@ export function SubscriberList({ campaignId }: { campaignId: string }) {
           <div data-testid="subscriber-table">
             <DataTable
               columns={columns}
-              data={rows.data}
+              data={data}
               caption="Confirmed subscribers, newest first"
               getRowId={(row) => row.id}
             />

@@ -1,0 +1,39 @@
+/**
+ * Where each listed subscriber stands in the advertiser's email tool (esp_deliveries of one page of the list;
+ * RLS lets the campaign's owner read them). While any is queued it is read again every few seconds, so
+ * "Delivered" appears without a reload (delivery takes well under a minute).
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+import { subscriberKeys } from '../keys'
+
+export type EspDelivery = {
+  id: string
+  subscription_id: string
+  status: string
+  attempts: number
+  last_error: string | null
+  delivered_at: string | null
+}
+
+export const ESP_DELIVERIES_REFRESH_MS = 3000
+
+export async function getEspDeliveries(subscriptionIds: string[]): Promise<EspDelivery[]> {
+  if (subscriptionIds.length === 0) return []
+  const { data, error } = await supabase
+    .from('esp_deliveries')
+    .select('id, subscription_id, status, attempts, last_error, delivered_at')
+    .in('subscription_id', subscriptionIds)
+  if (error) throw error
+  return data ?? []
+}
+
+export const espDeliveriesQueryOptions = (subscriptionIds: string[]) =>
+  queryOptions({
+    queryKey: subscriberKeys.espDeliveries(subscriptionIds),
+    queryFn: () => getEspDeliveries(subscriptionIds),
+    refetchInterval: (query) =>
+      query.state.data?.some((d) => d.status === 'queued') ? ESP_DELIVERIES_REFRESH_MS : false,
+  })
+
+export const useEspDeliveriesQuery = (subscriptionIds: string[]) => useQuery(espDeliveriesQueryOptions(subscriptionIds))

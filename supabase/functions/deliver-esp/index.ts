@@ -1,0 +1,102 @@
+/**
+ * deliver-esp: delivers queued subscribers (public.esp_deliveries) into the advertisers' email tools — beehiiv,
+ * Kit, Mailchimp, MailerLite — through the clients in ../_shared/esp (each cites the provider's API reference).
+ * Called by the database only (pg_net right after a confirmation or a backfill is queued, and the deliver-esp
+ * pg_cron job each minute while anything is due) with the service-role key.
+ *
+ * The database decides what goes when: claim_esp_deliveries hands out only what each API key's budget allows
+ * (Kit 120 requests/60 s per key, beehiiv 180/min, MailerLite 120/min, Mailchimp 10 at once) and nothing for a
+ * key a 429 paused, so concurrent runs never overspend a key. finish_esp_delivery records each outcome: 429, 5xx
+ * and no answer are retried after Retry-After or the backoff for a day; any other 4xx fails with the provider's
+ * message. Every request has its own 15-second limit, so one provider that hangs holds up nothing else.
+ */
+import { espClient, isEspProvider, type EspFailure } from '../_shared/esp/index.ts'
+import { requireEnv } from '../_shared/env.ts'
+import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { serviceClient } from '../_shared/supabase-admin.ts'
+
+type Claimed = {
+  id: string
+  provider: string
+  target_id: string
+  api_key: string
+  email: string
+  confirmed_at: string
+  confirm_ip: string | null
+  source_name: string
+  campaign_name: string
+}
+type Outcome = { ok: true; remoteId: string } | EspFailure
+
+const BATCH = 20
+// A run ends after this many batches; the job each minute (or the next kick) goes on from there.
+const MAX_BATCHES = 25
+const TIMEOUT_MS = 15_000
+
+const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) })
+
+async function deliver(d: Claimed): Promise<Outcome> {
+  if (!isEspProvider(d.provider))
+    return { ok: false, retryable: false, status: 0, message: `Unknown provider ${d.provider}` }
+  const client = espClient(d.provider, (name) => Deno.env.get(name), {
+    fetch: timedFetch,
+    siteUrl: Deno.env.get('SITE_URL') || undefined,
+  })
+  try {
+    return await client.deliver(d.api_key, d.target_id, {
+      email: d.email,
+      confirmedAt: d.confirmed_at,
+      ip: d.confirm_ip,
+      sourceName: d.source_name,
+      campaignName: d.campaign_name,
+    })
+  } catch (error) {
+    // A client bug must cost one delivery a retry, not the batch.
+    return { ok: false, retryable: true, status: 0, message: `Delivery failed: ${(error as Error)?.message}` }
+  }
+}
+
+async function handle(req: Request): Promise<Response> {
+  requirePost(req)
+  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
+  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
+    throw new HttpError(403, 'Only the database may deliver subscribers to email tools')
+  const db = serviceClient()
+  const counts = { delivered: 0, retrying: 0, failed: 0 }
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const { data, error } = await db.rpc('claim_esp_deliveries', { p_limit: BATCH })
+    if (error) throw new Error(`claim_esp_deliveries failed: ${error.message}`)
+    const batch = (data ?? []) as Claimed[]
+    if (batch.length === 0) break
+    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, outcome: await deliver(d) })))
+    for (const { id, outcome } of outcomes) {
+      const finished = await db.rpc(
+        'finish_esp_delivery',
+        outcome.ok
+          ? { p_id: id, p_remote_id: outcome.remoteId, p_response_status: 200 }
+          : {
+              p_id: id,
+              p_remote_id: null,
+              p_response_status: outcome.status || null,
+              p_error: outcome.message,
+              p_retryable: outcome.retryable,
+              p_retry_after_ms: outcome.retryAfterMs === undefined ? null : Math.round(outcome.retryAfterMs),
+            },
+      )
+      if (finished.error) throw new Error(`finish_esp_delivery failed: ${finished.error.message}`)
+      const state = finished.data as string
+      if (state === 'delivered') counts.delivered++
+      else if (state === 'failed') counts.failed++
+      else counts.retrying++
+    }
+  }
+  return json(counts)
+}
+
+Deno.serve(async (req) => {
+  try {
+    return await handle(req)
+  } catch (error) {
+    return errorResponse(error, (message) => ({ error: message }))
+  }
+})

@@ -3,6 +3,8 @@
  * Stripe payout account is ready), and the history with each payout's status, transfer reference, Stripe's reason
  * when it failed, and dates.
  */
+import { useEffect, useRef } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { Badge } from '@/components/ui/badge'
 import { payoutStatus } from '@/lib/vocabulary'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
@@ -13,11 +15,20 @@ import { PAYOUT_ACCOUNT_MESSAGES } from '@rules/payout'
 import { usePayoutAccountQuery } from '../api/payout-account-query'
 import { PanelState } from '@/components/panel-state'
 import { PayoutRequestDialog } from './payout-request-dialog'
+import { payoutKeys } from '../keys'
 
 export function MyPayoutsPanel({ userId }: { userId: string }) {
   const earnings = usePublisherEarningsQuery(userId)
   const payouts = useMyPayoutRequestsQuery(userId)
   const account = usePayoutAccountQuery(userId)
+  const queryClient = useQueryClient()
+  // When a payout on its way is recorded paid or failed, the figures above change too: read them again.
+  const open = payouts.data?.filter((p) => p.status === 'requested' || p.status === 'sending').length ?? 0
+  const openBefore = useRef(open)
+  useEffect(() => {
+    if (open < openBefore.current) void queryClient.invalidateQueries({ queryKey: payoutKeys.earnings(userId) })
+    openBefore.current = open
+  }, [open, queryClient, userId])
   // The database refuses a request without a ready account in these words too; until the account is known, wait.
   const blockedBecause = account.isSuccess
     ? account.data.state === 'ready'

@@ -185,6 +185,17 @@ describe('send-payouts', () => {
     })
   })
 
+  it("pays the seed's demo publisher through the account the stand-in adopted at start", async () => {
+    const account = await fetch(`${backend.apiUrl}/checkout/v1/accounts/acct_1GrowletterDemoPub`, {
+      headers: { authorization: 'Bearer sk_test_local_checkout' },
+    })
+    expect(await account.json()).toMatchObject({ payouts_enabled: true, capabilities: { transfers: 'active' } })
+    expect(await sendPayouts()).toMatchObject({ status: 200 })
+    const seeded = await payout('30000000-0000-4000-a000-000000000002')
+    expect(seeded).toMatchObject({ status: 'paid', failure_reason: null })
+    expect(seeded!.transfer_reference).toMatch(/^tr_/)
+  })
+
   it('onboarded, earned and requested: two runs at once transfer the payout once, with its tr_ reference and an email', async () => {
     const p = await readyPublisher()
     await earn(p.id, 80)

@@ -1,9 +1,14 @@
-/** Where the end-to-end stack listens: away from `npm run dev`'s ports so both can run at once. */
+/**
+ * Where the end-to-end stack listens: away from `npm run dev`'s ports so both can run at once. `E2E_PORT_OFFSET`
+ * (e.g. 100) moves all four, so two checkouts of the repository can run their suites side by side.
+ */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0) || 0
+
 export const E2E = {
-  apiPort: 54331,
-  mailPort: 54334,
-  smtpPort: 54335,
-  appPort: 4174,
+  apiPort: 54331 + offset,
+  mailPort: 54334 + offset,
+  smtpPort: 54335 + offset,
+  appPort: 4174 + offset,
   get apiUrl() {
     return `http://127.0.0.1:${this.apiPort}`
   },

@@ -12,6 +12,8 @@
 --   campaigns 20000000-0000-4000-a000-0000000000NN; 01..03 active (demo advertiser), 04 paused, 05 pending_review,
 --             06 draft (demo advertiser); 07..12 active, 13 rejected, 14 completed (other advertisers)
 --   payouts   30000000-0000-4000-a000-000000000001 paid (jordan), ...000002 requested (demo publisher)
+--   payout accounts: the demo publisher's Stripe Express account acct_1GrowletterDemoPub is ready (the local Connect
+--             stand-in adopts it at start, see supabase/local/connect/index.ts); the other publishers have none.
 --   subscriptions: reader1..14@example.com (12 pending, 4 rejected and refunded, the rest confirmed and counted),
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
@@ -234,6 +236,10 @@ begin
   perform public.settle_matured_holds(now());
   perform public.refund_subscription((select id from public.newsletter_subscriptions where email = 'reader4@example.com'),
     'Confirmed from a known disposable inbox provider');
+
+  -- The demo publisher finished Stripe onboarding (what create-connect-onboarding and connect-webhook record).
+  perform public.link_payout_account('00000000-0000-4000-a000-000000000003', 'acct_1GrowletterDemoPub');
+  perform public.update_payout_account('acct_1GrowletterDemoPub', true, true, '{}', null, now() - interval '30 days');
 
   -- Admin decisions in the audit log; Jordan (3 x 20 earned) was paid 50, Pat (4 x 20) asks for 50.
   insert into public.payout_requests (id, publisher_id, amount, created_at) values

@@ -16,6 +16,7 @@ export type NotCountedReason = Enums['not_counted_reason']
 export type TransactionType = Enums['transaction_type']
 export type TransactionStatus = Enums['transaction_status']
 export type PayoutStatus = Enums['payout_status']
+export type PayoutAccountState = Enums['payout_account_state']
 export type UserType = Enums['user_type']
 export type EspDeliveryStatus = Enums['esp_delivery_status']
 
@@ -131,8 +132,17 @@ const transactionStatuses: Record<TransactionStatus, Word> = {
 
 const payoutStatuses: Record<PayoutStatus, Word> = {
   requested: { label: 'Requested', tone: 'yellow' },
+  sending: { label: 'Sending', tone: 'yellow' },
   paid: { label: 'Paid', tone: 'green' },
+  failed: { label: 'Failed', tone: 'red' },
   canceled: { label: 'Canceled', tone: 'grey' },
+}
+
+const payoutAccountStates: Record<PayoutAccountState, Word> = {
+  not_set_up: { label: 'Not set up', tone: 'grey' },
+  pending_verification: { label: 'Pending verification', tone: 'yellow' },
+  ready: { label: 'Ready', tone: 'green' },
+  action_needed: { label: 'Action needed', tone: 'red' },
 }
 
 const userTypes: Record<UserType, Word> = {
@@ -187,6 +197,7 @@ export const campaignStatus = (status: string) => word(campaignStatuses, status)
 export const subscriptionStatus = (status: string) => word(subscriptionStatuses, status)
 export const transactionStatus = (status: string) => word(transactionStatuses, status)
 export const payoutStatus = (status: string) => word(payoutStatuses, status)
+export const payoutAccountState = (state: string) => word(payoutAccountStates, state)
 export const userTypeWord = (type: string) => word(userTypes, type)
 export const espDeliveryStatus = (status: string) => word(espDeliveryStatuses, status)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)

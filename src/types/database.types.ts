@@ -1072,14 +1072,70 @@ export type Database = {
           },
         ]
       }
+      payout_accounts: {
+        Row: {
+          auto_payout: boolean
+          created_at: string
+          details_submitted: boolean
+          disabled_reason: string | null
+          payouts_enabled: boolean
+          publisher_id: string
+          requirements_due: string[]
+          state: string
+          stripe_account_id: string
+          stripe_updated_at: string | null
+          updated_at: string
+        }
+        Insert: {
+          auto_payout?: boolean
+          created_at?: string
+          details_submitted?: boolean
+          disabled_reason?: string | null
+          payouts_enabled?: boolean
+          publisher_id: string
+          requirements_due?: string[]
+          state?: string
+          stripe_account_id: string
+          stripe_updated_at?: string | null
+          updated_at?: string
+        }
+        Update: {
+          auto_payout?: boolean
+          created_at?: string
+          details_submitted?: boolean
+          disabled_reason?: string | null
+          payouts_enabled?: boolean
+          publisher_id?: string
+          requirements_due?: string[]
+          state?: string
+          stripe_account_id?: string
+          stripe_updated_at?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'payout_accounts_publisher_id_fkey'
+            columns: ['publisher_id']
+            isOneToOne: true
+            referencedRelation: 'profiles'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       payout_requests: {
         Row: {
           amount: number
+          attempts: number
           created_at: string
+          destination: string | null
+          failed_at: string | null
+          failure_reason: string | null
           id: string
+          locked_until: string | null
           paid_at: string | null
           paid_by: string | null
           publisher_id: string
+          retries: number
           status: string
           transaction_id: string | null
           transfer_reference: string | null
@@ -1087,11 +1143,17 @@ export type Database = {
         }
         Insert: {
           amount: number
+          attempts?: number
           created_at?: string
+          destination?: string | null
+          failed_at?: string | null
+          failure_reason?: string | null
           id?: string
+          locked_until?: string | null
           paid_at?: string | null
           paid_by?: string | null
           publisher_id: string
+          retries?: number
           status?: string
           transaction_id?: string | null
           transfer_reference?: string | null
@@ -1099,11 +1161,17 @@ export type Database = {
         }
         Update: {
           amount?: number
+          attempts?: number
           created_at?: string
+          destination?: string | null
+          failed_at?: string | null
+          failure_reason?: string | null
           id?: string
+          locked_until?: string | null
           paid_at?: string | null
           paid_by?: string | null
           publisher_id?: string
+          retries?: number
           status?: string
           transaction_id?: string | null
           transfer_reference?: string | null
@@ -1605,6 +1673,12 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_retry_payout: {
+        Args: {
+          p_payout_id: string
+        }
+        Returns: Json
+      }
       admin_set_campaign_status: {
         Args: {
           p_campaign_id: string
@@ -1745,6 +1819,19 @@ export type Database = {
           p_user_id: string
         }
         Returns: undefined
+      }
+      claim_due_payouts: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          publisher_id: string
+          amount: number
+          destination: string
+          attempts: number
+          idempotency_key: string
+        }[]
       }
       claim_esp_deliveries: {
         Args: {
@@ -1952,6 +2039,14 @@ export type Database = {
         }
         Returns: string
       }
+      finish_payout: {
+        Args: {
+          p_payout_id: string
+          p_transfer_id?: string
+          p_failure?: string
+        }
+        Returns: Json
+      }
       finish_webhook_delivery: {
         Args: {
           p_id: string
@@ -2000,6 +2095,13 @@ export type Database = {
           status: string
         }
         Returns: boolean
+      }
+      link_payout_account: {
+        Args: {
+          p_publisher_id: string
+          p_account_id: string
+        }
+        Returns: string
       }
       my_default_campaign: {
         Args: never
@@ -2132,6 +2234,12 @@ export type Database = {
         Args: never
         Returns: boolean
       }
+      set_auto_payout: {
+        Args: {
+          p_enabled: boolean
+        }
+        Returns: boolean
+      }
       set_campaign_paused: {
         Args: {
           p_campaign_id: string
@@ -2220,6 +2328,17 @@ export type Database = {
         }
         Returns: Json
       }
+      update_payout_account: {
+        Args: {
+          p_account_id: string
+          p_details_submitted: boolean
+          p_payouts_enabled: boolean
+          p_requirements_due: string[]
+          p_disabled_reason: string
+          p_as_of: string
+        }
+        Returns: string
+      }
     }
     Enums: {
       campaign_status:
@@ -2261,7 +2380,8 @@ export type Database = {
         | 'address_velocity'
         | 'budget_exhausted'
         | 'refunded'
-      payout_status: 'requested' | 'paid' | 'canceled'
+      payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
+      payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'canceled'
       source_platform:
         | 'x'
         | 'newsletter'
@@ -2412,7 +2532,8 @@ export const Constants = {
         'budget_exhausted',
         'refunded',
       ],
-      payout_status: ['requested', 'paid', 'canceled'],
+      payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
+      payout_status: ['requested', 'sending', 'paid', 'failed', 'canceled'],
       source_platform: [
         'x',
         'newsletter',

@@ -122,15 +122,15 @@ begin
     (select coalesce(sum(c.budget_reserved), 0) from public.campaigns c)::numeric(14, 2),
     (select coalesce(sum(t.amount), 0) from public.wallet_transactions t where t.type = 'earning' and t.status = 'pending')::numeric(14, 2),
     st.spend::numeric(14, 2), st.earnings::numeric(14, 2), (st.spend - st.earnings)::numeric(14, 2),
-    (select coalesce(sum(r.amount), 0) from public.payout_requests r where r.status = 'requested')::numeric(14, 2),
-    (select count(*) from public.payout_requests r where r.status = 'requested'),
+    (select coalesce(sum(r.amount), 0) from public.payout_requests r where r.status in ('requested', 'sending'))::numeric(14, 2),
+    (select count(*) from public.payout_requests r where r.status in ('requested', 'sending')),
     (select coalesce(sum(r.amount), 0) from public.payout_requests r where r.status = 'paid')::numeric(14, 2),
     (select count(*) from public.disputes d where d.status = 'open')
   from (select coalesce(sum(s.total_spend), 0) as spend, coalesce(sum(s.total_earnings), 0) as earnings
         from public.campaign_source_stats s) st;
 end
 $function$;
-comment on function public.admin_marketplace_totals() is 'Admins: money across the marketplace (wallets, on hold, reserved, pending earnings, spend, earnings, fees, payouts, open disputes), exact at any number of rows.';
+comment on function public.admin_marketplace_totals() is 'Admins: money across the marketplace (wallets, on hold, reserved, pending earnings, spend, earnings, fees, open payouts including transfers in flight, paid out, open disputes), exact at any number of rows.';
 revoke execute on function public.admin_marketplace_totals() from anon, public;
 
 create or replace function private.bump_campaign_source_day(p_campaign_id uuid, p_source_id uuid, p_day date, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric, p_earnings numeric)

@@ -36,6 +36,7 @@ const allowedWalletWriters: Record<string, string> = {
   claim_signup_bonus: 'pays at most 10 credits once, to the calling advertiser, at balance 0 (brief, SPEC §4)',
   request_payout: "locks the caller's wallet to read it; only inserts a payout request",
   admin_mark_payout_paid: 'admins only (require_admin), re-checks the balance under the lock',
+  admin_retry_payout: 'admins only (require_admin); locks the wallet to re-check the balance, moves no money',
   decide_dispute: 'admins only (require_admin); refunds through refund_subscription, pending rows only',
   admin_set_campaign_status:
     'admins only (require_admin); locks the wallet and releases reservations of a banned campaign',

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { errorOf, queryAs, testDb } from './helpers/db'
-import { actors, createUser, ledgerMismatches } from './helpers/fixtures'
+import { actors, createUser, ledgerMismatches, payoutAccount } from './helpers/fixtures'
 import { walletOf } from './helpers/market'
 
 afterEach(async () => {
@@ -16,6 +16,7 @@ const one = async (actor: Parameters<typeof queryAs>[0], sql: string, params: un
 describe('payouts', () => {
   it('lets a publisher request available earnings (minimum 50) and an admin pay them once', async () => {
     const p = await createUser('publisher')
+    await payoutAccount(p.id)
     const db = await testDb()
     await db.query('select private.post_ledger($1, 70, $2, $3, $4, $5)', [
       p.id,
@@ -98,6 +99,7 @@ describe('payouts', () => {
 
   it("shows the publisher's own pending, available, requested and paid earnings from the database", async () => {
     const p = await createUser('publisher')
+    await payoutAccount(p.id)
     const db = await testDb()
     await db.query('select private.post_ledger($1, 120, $2, $3, $4, $5)', [
       p.id,

@@ -25,7 +25,7 @@ import {
 } from '../functions/_shared/rules/webhook-url.ts'
 import { BLOCKED_RANGES, isPublicIp, parseIp } from '../functions/_shared/public-address.ts'
 import { service, testDb } from './helpers/db'
-import { actors, attempt, createUser, ids, ledgerMismatches, type NewUser } from './helpers/fixtures'
+import { actors, attempt, createUser, ids, ledgerMismatches, payoutAccount, type NewUser } from './helpers/fixtures'
 
 const CENT = 0.01
 
@@ -96,6 +96,7 @@ describe('deposit limits', () => {
 describe('payout minimum', () => {
   it('request_payout accepts MIN_PAYOUT and refuses a cent less, in the module’s words', async () => {
     const publisher = await createUser('publisher')
+    await payoutAccount(publisher.id)
     const db = await testDb()
     // Exactly the minimum is available, so the call at the bound can only fail on the bound.
     await db.query('select private.post_ledger($1, $2, $3, $4, $5, $6)', [

@@ -175,14 +175,16 @@ describe('admin money', () => {
     expect(await within(table).findByText('cs_test_ref21')).toBeInTheDocument()
   })
 
-  it('marks a payout paid with its transfer reference after a confirmation stating the amount', async () => {
+  it('marks a payout paid by hand with its transfer reference after a confirmation stating the amount', async () => {
     signInAs('admin')
     server.use(...moneyHandlers())
     const user = userEvent.setup()
     renderRoute('/dashboard/admin/money')
-    await user.click(await screen.findByRole('button', { name: 'Mark paid 60.00 credits to Pat Publisher' }))
-    const dialog = await screen.findByRole('dialog', { name: 'Mark 60.00 credits paid' })
-    expect(dialog).toHaveTextContent('Confirm that you transferred 60.00 credits (US$60.00) to Pat Publisher')
+    await user.click(await screen.findByRole('button', { name: 'Mark paid by hand 60.00 credits to Pat Publisher' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Mark 60.00 credits paid by hand' })
+    expect(dialog).toHaveTextContent(
+      'Confirm that you transferred 60.00 credits (US$60.00) to Pat Publisher yourself, outside Stripe',
+    )
     await user.click(within(dialog).getByRole('button', { name: 'Mark 60.00 credits paid' }))
     expect(
       await within(dialog).findByText('Enter the transfer reference of the payment (at least 3 characters)'),
@@ -195,5 +197,62 @@ describe('admin money', () => {
     expect(markPaidCalls).toEqual([{ p_payout_id: 'p1', p_reference: 'SEPA-2026-0042' }])
     const list = screen.getByRole('list', { name: 'Payout requests' })
     expect(await within(list).findByText('Paid')).toBeInTheDocument()
+  })
+
+  it("shows payouts in flight and failed ones with Stripe's reason, and retries a failed one after a confirmation", async () => {
+    signInAs('admin')
+    server.use(...moneyHandlers())
+    let failedStatus = 'failed'
+    const retried: unknown[] = []
+    const row = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      amount: 75,
+      status,
+      created_at: '2026-11-01T00:00:00Z',
+      paid_at: null,
+      failed_at: null,
+      failure_reason: null,
+      transfer_reference: null,
+      attempts: 1,
+      publisher: { full_name: id === 'p2' ? 'Sam Okafor' : 'Lena Fischer' },
+      ...extra,
+    })
+    server.use(
+      http.get(restUrl('payout_requests'), () =>
+        HttpResponse.json([
+          row('p2', 'sending'),
+          row('p3', failedStatus, {
+            failed_at: '2026-11-02T09:30:00Z',
+            failure_reason: failedStatus === 'failed' ? 'Your destination account needs transfers enabled' : null,
+          }),
+        ]),
+      ),
+      http.post(restUrl('rpc/admin_retry_payout'), async ({ request }) => {
+        retried.push(await request.json())
+        failedStatus = 'requested'
+        return HttpResponse.json({ id: 'p3', status: 'requested', amount: 75 })
+      }),
+    )
+    const user = userEvent.setup()
+    renderRoute('/dashboard/admin/money')
+    expect(await screen.findByTestId('admin-payout-summary')).toHaveTextContent('1 in flight · 1 failed')
+    const [sending, failed] = await screen.findAllByTestId('admin-payout-row')
+    // In flight: neither retried nor paid by hand while Stripe has it.
+    expect(within(sending!).getByText('Sending')).toBeInTheDocument()
+    expect(within(sending!).queryByRole('button')).toBeNull()
+    expect(failed).toHaveTextContent('Stripe refused the transfer: Your destination account needs transfers enabled')
+    expect(failed).toHaveTextContent('failed Nov 2, 2026')
+    expect(
+      within(failed!).getByRole('button', { name: 'Mark paid by hand 75.00 credits to Lena Fischer' }),
+    ).toBeVisible()
+    await user.click(within(failed!).getByRole('button', { name: 'Retry 75.00 credits to Lena Fischer' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Retry the payout of 75.00 credits' })
+    expect(dialog).toHaveTextContent('Send 75.00 credits (US$75.00) to Lena Fischer through Stripe again.')
+    expect(dialog).toHaveTextContent('The last transfer failed: Your destination account needs transfers enabled.')
+    expect(retried).toEqual([])
+    await user.click(within(dialog).getByRole('button', { name: 'Retry 75.00 credits' }))
+    expect(await screen.findByText('Payout sent again')).toBeInTheDocument()
+    expect(retried).toEqual([{ p_payout_id: 'p3' }])
+    expect(await screen.findByTestId('admin-payout-summary')).toHaveTextContent('1 in flight · 0 failed')
   })
 })

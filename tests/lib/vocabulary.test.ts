@@ -5,6 +5,7 @@ import {
   categoryLabel,
   categoryOptions,
   humanise,
+  payoutAccountState,
   payoutStatus,
   platformLabel,
   platformOptions,
@@ -31,6 +32,7 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     ['subscription_status', enums.subscription_status, (v: string) => subscriptionStatus(v).label],
     ['transaction_status', enums.transaction_status, (v: string) => transactionStatus(v).label],
     ['payout_status', enums.payout_status, (v: string) => payoutStatus(v).label],
+    ['payout_account_state', enums.payout_account_state, (v: string) => payoutAccountState(v).label],
     ['user_type', enums.user_type, (v: string) => userTypeWord(v).label],
   ] as const)('labels every %s the database defines, with a distinct label each', (_name, values, label) => {
     const labels = values.map((value: string) => label(value))

@@ -209,6 +209,10 @@ describe('publisher area', () => {
           },
         ]),
       ),
+      // A ready Stripe account (payout-setup.test.tsx covers the other states).
+      http.get(restUrl('payout_accounts'), () =>
+        HttpResponse.json([{ state: 'ready', requirements_due: [], disabled_reason: null, auto_payout: false }]),
+      ),
       http.post(restUrl('rpc/request_payout'), async ({ request }) => {
         calls.push(await request.json())
         return HttpResponse.json({ id: 'p1', amount: 60, status: 'requested' })
@@ -216,7 +220,8 @@ describe('publisher area', () => {
     )
     renderRoute('/dashboard/publisher/payouts')
     expect(await screen.findByTestId('payout-available')).toHaveTextContent('70.00 credits')
-    expect(screen.getByTestId('payout-row')).toHaveTextContent('transfer SEPA-77')
+    expect(screen.getByTestId('payout-row')).toHaveTextContent('Transfer reference SEPA-77')
+    expect(screen.getByTestId('payout-row')).toHaveTextContent('Requested Oct 1, 2026')
     await userEvent.click(screen.getByRole('button', { name: 'Request a payout' }))
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByTestId('payout-dialog-available')).toHaveTextContent('70.00 credits')

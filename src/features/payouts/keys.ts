@@ -9,5 +9,6 @@ export const payoutKeys = {
   publisher: (userId: string) => [...payoutKeys.all, userId] as const,
   requests: (userId: string) => [...payoutKeys.publisher(userId), 'requests'] as const,
   earnings: (userId: string) => [...payoutKeys.publisher(userId), 'earnings'] as const,
+  account: (userId: string) => [...payoutKeys.publisher(userId), 'account'] as const,
   allRequests: () => [...adminQueryRoot, 'payouts'] as const,
 }

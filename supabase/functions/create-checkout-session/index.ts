@@ -11,30 +11,17 @@ import { siteUrl } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
 import { isLocalCheckout, Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient, userFacingDbMessage } from '../_shared/supabase-admin.ts'
-import { parseDepositCents, returnOrigin } from './deposit-request.ts'
+import { returnOrigin } from '../_shared/return-origin.ts'
+import { signedInUser } from '../_shared/signed-in-user.ts'
+import { parseDepositCents } from './deposit-request.ts'
 
 const WALLET_PATH = '/dashboard/advertiser/wallet'
 // Stripe accepts 30 minutes to 24 hours; an hour keeps an abandoned checkout from lingering as pending all day.
 const SESSION_LIFETIME_SECONDS = 60 * 60
 
-async function signedInUser(req: Request): Promise<{ id: string; email: string }> {
-  const token = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  // The gateway lets the anon key through (it is a valid JWT); only a user's session token names a user.
-  const { data, error } = token ? await serviceClient().auth.getUser(token) : { data: { user: null }, error: null }
-  const user = data.user
-  // Only the auth server's 4xx says the token is not a live session; a network failure (status 0) or its 5xx is an
-  // outage, and telling a signed-in advertiser to sign in would send them round in circles.
-  const status = (error as { status?: number } | null)?.status ?? 0
-  if (error && !(status >= 400 && status < 500)) {
-    throw new HttpError(503, 'We could not check your sign-in just now. Try again in a moment.')
-  }
-  if (error || !user?.email) throw new HttpError(401, 'Sign in to add funds to your wallet.')
-  return { id: user.id, email: user.email }
-}
-
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const user = await signedInUser(req)
+  const user = await signedInUser(req, 'Sign in to add funds to your wallet.')
   const cents = parseDepositCents((await readJsonObject(req)).amount)
   const amount = cents / 100
   const admin = serviceClient()

@@ -1,8 +1,7 @@
 /**
  * payments-webhook (verify_jwt = false: Stripe sends no JWT): Stripe's signed events about checkout
- * sessions. The `Stripe-Signature` header is verified with the stripe package's own asynchronous check
- * (Web Crypto) and its default 5-minute tolerance, and its timestamp may be at most 5 minutes ahead too
- * (the package checks only the past); a missing or bad signature is a 400 and changes nothing.
+ * sessions. The `Stripe-Signature` header is verified with STRIPE_WEBHOOK_SECRET by _shared/stripe-webhook.ts
+ * (the stripe package's own check, 5 minutes either way); a missing or bad signature is a 400 and changes nothing.
  *
  * - checkout.session.completed with payment_status paid, checkout.session.async_payment_succeeded:
  *   complete_deposit credits the wallet once per session, whatever the replays, order or concurrency, and
@@ -12,9 +11,9 @@
  * An event for a session or user we do not know is logged and answered 200 (a retry would not help);
  * a database failure is a 500 so Stripe retries it.
  */
-import { json } from '../_shared/http.ts'
-import { cryptoProvider, Stripe, stripeClient } from '../_shared/stripe.ts'
-import { SIGNATURE_TOLERANCE_SECONDS, signatureTimestampProblem } from '../_shared/stripe-signature.ts'
+import { errorResponse, json } from '../_shared/http.ts'
+import type { Stripe } from '../_shared/stripe.ts'
+import { verifiedStripeEvent } from '../_shared/stripe-webhook.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 type Session = Stripe.Checkout.Session
@@ -80,33 +79,11 @@ async function close(event: Stripe.Event, session: Session, status: 'failed' | '
 }
 
 Deno.serve(async (req) => {
-  if (req.method !== 'POST') return json({ error: 'Method not allowed' }, 405, { Allow: 'POST' })
-  const secret = Deno.env.get('STRIPE_WEBHOOK_SECRET')
-  if (!secret) {
-    console.error('payments-webhook: STRIPE_WEBHOOK_SECRET is not set')
-    return json({ error: 'The webhook is not configured' }, 500)
-  }
-  const signature = req.headers.get('stripe-signature')
-  if (!signature) return json({ error: 'Missing Stripe-Signature header' }, 400)
-  // The signature covers the exact bytes: read the raw body, never a re-serialised one.
-  const payload = await req.text()
-  const timing = signatureTimestampProblem(signature)
-  if (timing) {
-    console.warn(`payments-webhook: rejected: ${timing}`)
-    return json({ error: 'Invalid Stripe signature' }, 400)
-  }
   let event: Stripe.Event
   try {
-    event = await stripeClient().webhooks.constructEventAsync(
-      payload,
-      signature,
-      secret,
-      SIGNATURE_TOLERANCE_SECONDS,
-      cryptoProvider,
-    )
+    event = await verifiedStripeEvent(req, 'STRIPE_WEBHOOK_SECRET', 'payments-webhook')
   } catch (error) {
-    console.warn(`payments-webhook: rejected: ${(error as Error).message.split('\n')[0]}`)
-    return json({ error: 'Invalid Stripe signature' }, 400)
+    return errorResponse(error, (message) => ({ error: message }))
   }
   try {
     const outcome = await handleEvent(event)

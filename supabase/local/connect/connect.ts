@@ -170,6 +170,71 @@ export function createConnect(options: ConnectOptions) {
   const deliveries = createDeliveries({ ...options, store })
   const now = options.now ?? Date.now
   const nowSeconds = () => Math.floor(now() / 1000)
+
+  /** A new Express account with its onboarding ahead, as POST /v1/accounts answers it. */
+  function newAccount(
+    id: string,
+    country: string,
+    email: string | null,
+    capabilities: Record<string, CapabilityStatus>,
+    metadata: Record<string, string>,
+  ): LocalAccount {
+    return {
+      id,
+      object: 'account',
+      type: 'express',
+      business_type: null,
+      capabilities,
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+      controller: {
+        type: 'application',
+        is_controller: true,
+        stripe_dashboard: { type: 'express' },
+        requirement_collection: 'stripe',
+      },
+      country,
+      created: nowSeconds(),
+      default_currency: 'usd',
+      email,
+      external_accounts: {
+        object: 'list',
+        data: [],
+        has_more: false,
+        total_count: 0,
+        url: `/v1/accounts/${id}/external_accounts`,
+      },
+      metadata,
+      requirements: requirements(ONBOARDING_DUE, 'requirements.past_due'),
+      future_requirements: requirements([], null),
+      tos_acceptance: { date: null, ip: null, user_agent: null },
+    }
+  }
+
+  /** What "Finish onboarding" does to an account: details submitted, payouts and every capability on, a test bank. */
+  function completeOnboarding(a: LocalAccount, who: { ip: string | null; userAgent: string | null }) {
+    a.details_submitted = true
+    a.payouts_enabled = true
+    a.charges_enabled = a.capabilities.card_payments !== undefined
+    for (const name of Object.keys(a.capabilities)) a.capabilities[name] = 'active'
+    a.business_type = 'individual'
+    a.requirements = requirements([], null)
+    if (a.tos_acceptance.date === null) a.tos_acceptance = { date: nowSeconds(), ip: who.ip, user_agent: who.userAgent }
+    if (a.external_accounts.data.length === 0) {
+      a.external_accounts.data.push({
+        id: stripeId('ba'),
+        object: 'bank_account',
+        account: a.id,
+        bank_name: 'STRIPE TEST BANK',
+        country: a.country ?? 'US',
+        currency: a.default_currency,
+        last4: '6789',
+        status: 'new',
+      })
+      a.external_accounts.total_count = 1
+    }
+  }
   const accounts = new Map<string, LocalAccount>()
   const transfers = new Map<string, LocalTransfer>()
   const links = new Map<string, LocalLink>()
@@ -302,41 +367,25 @@ export function createConnect(options: ConnectOptions) {
           if (m && value === 'true') capabilities[m[1]!] = 'inactive'
         }
         const id = stripeId('acct')
-        const created: LocalAccount = {
-          id,
-          object: 'account',
-          type: 'express',
-          business_type: null,
-          capabilities,
-          charges_enabled: false,
-          payouts_enabled: false,
-          details_submitted: false,
-          controller: {
-            type: 'application',
-            is_controller: true,
-            stripe_dashboard: { type: 'express' },
-            requirement_collection: 'stripe',
-          },
-          country,
-          created: nowSeconds(),
-          default_currency: 'usd',
-          email,
-          external_accounts: {
-            object: 'list',
-            data: [],
-            has_more: false,
-            total_count: 0,
-            url: `/v1/accounts/${id}/external_accounts`,
-          },
-          metadata: metadataOf(params),
-          requirements: requirements(ONBOARDING_DUE, 'requirements.past_due'),
-          future_requirements: requirements([], null),
-          tos_acceptance: { date: null, ip: null, user_agent: null },
-        }
+        const created = newAccount(id, country, email, capabilities, metadataOf(params))
         accounts.set(id, created)
         await store.save([stored('account', id, created, idempotencyKey, request)])
         return created
       }),
+
+    /**
+     * An account the local database says was onboarded but the stand-in never made (the demo seed's, or one kept
+     * across a rebuild of the stand-in's tables): made as a finished Express account with that id, with no event,
+     * so transfers to it work as they would on Stripe. Known ids are left alone.
+     */
+    async adopt(id: string, email: string | null): Promise<boolean> {
+      if (accounts.has(id)) return false
+      const adopted = newAccount(id, 'US', email, { transfers: 'inactive' }, { adopted: 'true' })
+      completeOnboarding(adopted, { ip: null, userAgent: null })
+      accounts.set(id, adopted)
+      await store.save([stored('account', id, adopted, null, null)])
+      return true
+    },
 
     getAccount: (id: string) => account(id),
 
@@ -400,27 +449,7 @@ export function createConnect(options: ConnectOptions) {
         link.account,
         (a) => {
           if (a.requirements.disabled_reason?.startsWith('rejected.')) return // Stripe does not reopen a rejected account.
-          a.details_submitted = true
-          a.payouts_enabled = true
-          a.charges_enabled = a.capabilities.card_payments !== undefined
-          for (const name of Object.keys(a.capabilities)) a.capabilities[name] = 'active'
-          a.business_type = 'individual'
-          a.requirements = requirements([], null)
-          if (a.tos_acceptance.date === null)
-            a.tos_acceptance = { date: nowSeconds(), ip: who.ip, user_agent: who.userAgent }
-          if (a.external_accounts.data.length === 0) {
-            a.external_accounts.data.push({
-              id: stripeId('ba'),
-              object: 'bank_account',
-              account: a.id,
-              bank_name: 'STRIPE TEST BANK',
-              country: a.country ?? 'US',
-              currency: a.default_currency,
-              last4: '6789',
-              status: 'new',
-            })
-            a.external_accounts.total_count = 1
-          }
+          completeOnboarding(a, who)
         },
         true,
       )

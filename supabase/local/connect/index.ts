@@ -56,6 +56,24 @@ const COOKIE = 'growletter_connect_session'
 const cookieOf = (req: ApiRequest) =>
   /(?:^|;\s*)growletter_connect_session=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1]
 
+/**
+ * Accounts the product's database records as onboarded (public.payout_accounts, payouts enabled) that the stand-in
+ * never made — the demo seed's, or any after its tables were rebuilt — become finished accounts here, so the demo
+ * publisher is paid like one who onboarded on this machine. A database without the table (older migrations) has none.
+ */
+async function adoptOnboardedAccounts(db: Db, connect: ReturnType<typeof createConnect>) {
+  const known = await db.query<{ exists: boolean }>(
+    "select to_regclass('public.payout_accounts') is not null as exists",
+  )
+  if (!known.rows[0]?.exists) return
+  const rows = await db.query<{ id: string; email: string | null }>(
+    `select a.stripe_account_id as id, p.email::text as email
+       from public.payout_accounts a left join public.profiles p on p.id = a.publisher_id
+      where a.payouts_enabled`,
+  )
+  for (const row of rows.rows) await connect.adopt(row.id, row.email)
+}
+
 export function createConnectHandler(
   options: ConnectHandlerOptions,
 ): Handler & { connect: ReturnType<typeof createConnect>; close(): void } {
@@ -76,6 +94,7 @@ export function createConnectHandler(
     ? databaseStore(options.db).then(async (store) => {
         connect = make(store)
         await connect.resume()
+        await adoptOnboardedAccounts(options.db!, connect)
       })
     : Promise.resolve()
   ready.catch((error: unknown) => console.error('[connect] could not load saved accounts:', error))

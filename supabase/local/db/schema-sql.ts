@@ -95,6 +95,7 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.content_revisions': 'campaigns',
   'public.link_clicks': 'clicks',
   'public.newsletter_subscriptions': 'subscriptions',
+  'public.payout_accounts': 'payouts',
   'public.payout_requests': 'payouts',
   'public.settlement_failures': 'payouts',
   'public.disputes': 'disputes',

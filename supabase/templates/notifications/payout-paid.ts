@@ -1,4 +1,4 @@
-/** An admin paid one of the publisher's payout requests. */
+/** One of the publisher's payouts was paid: a Stripe transfer (reference tr_…), or an admin paid it by hand. */
 import {
   credits,
   notificationEmail,

@@ -4,6 +4,7 @@ import { depositReceipt } from './deposit-receipt.ts'
 import { disputeDecided } from './dispute-decided.ts'
 import { lowBalance } from './low-balance.ts'
 import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
+import { payoutFailed } from './payout-failed.ts'
 import { payoutPaid } from './payout-paid.ts'
 import { sourceReviewed } from './source-reviewed.ts'
 
@@ -12,6 +13,7 @@ const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl:
   campaign_reviewed: campaignReviewed,
   low_balance: lowBalance,
   payout_paid: payoutPaid,
+  payout_failed: payoutFailed,
   dispute_decided: disputeDecided,
   deposit_receipt: depositReceipt,
 }

@@ -81,3 +81,30 @@ export async function ledgerMismatches() {
         or w.on_hold <> -coalesce(sum(t.amount) filter (where t.type = 'hold' and t.status = 'pending'), 0)`)
   return r.rows
 }
+
+/**
+ * Gives a publisher a Stripe account in the state Stripe's events would leave it (as create-connect-onboarding and
+ * connect-webhook record it, through the service role's functions). Returns the account id.
+ */
+export async function payoutAccount(
+  publisherId: string,
+  state: 'ready' | 'not_set_up' | 'pending_verification' | 'action_needed' = 'ready',
+): Promise<string> {
+  const db = await testDb()
+  const account = `acct_${publisherId.replace(/-/g, '').slice(0, 16)}`
+  await db.query('select public.link_payout_account($1, $2)', [publisherId, account])
+  const [submitted, enabled, due, disabled] = {
+    ready: [true, true, [], null],
+    not_set_up: [false, false, ['external_account'], 'requirements.past_due'],
+    pending_verification: [true, false, [], 'requirements.pending_verification'],
+    action_needed: [true, false, ['individual.id_number'], 'requirements.past_due'],
+  }[state]
+  await db.query('select public.update_payout_account($1, $2, $3, $4, $5, clock_timestamp())', [
+    account,
+    submitted,
+    enabled,
+    due,
+    disabled,
+  ])
+  return account
+}

@@ -334,6 +334,38 @@ export const cases: Case[] = [
     allowed: only('admin', 'service'),
   },
 
+  // payout_accounts: the owner and admins read; only the service role (the Connect functions) writes.
+  {
+    table: 'payout_accounts',
+    op: 'select',
+    sql: () => ['select publisher_id from public.payout_accounts where publisher_id = $1', [ids.publisher]],
+    allowed: only('publisher', 'admin', 'service'),
+  },
+  {
+    table: 'payout_accounts',
+    op: 'insert',
+    sql: (_c, me) => [
+      `insert into public.payout_accounts (publisher_id, stripe_account_id) values ($1, 'acct_RlsMatrix')`,
+      [me ?? ids.otherPublisher],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'payout_accounts',
+    op: 'update',
+    sql: () => [
+      `update public.payout_accounts set state = 'ready', auto_payout = true where publisher_id = $1`,
+      [ids.publisher],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'payout_accounts',
+    op: 'delete',
+    sql: () => ['delete from public.payout_accounts where publisher_id = $1', [ids.publisher]],
+    allowed: only('service'),
+  },
+
   {
     table: 'payout_requests',
     op: 'select',

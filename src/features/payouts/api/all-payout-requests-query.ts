@@ -7,7 +7,7 @@ export async function getAllPayoutRequests() {
   const { data, error } = await supabase
     .from('payout_requests')
     .select(
-      'id, amount, status, created_at, paid_at, transfer_reference, publisher:profiles!payout_requests_publisher_id_fkey(full_name)',
+      'id, amount, status, created_at, paid_at, transfer_reference, failure_reason, failed_at, attempts, publisher:profiles!payout_requests_publisher_id_fkey(full_name)',
     )
     .order('status', { ascending: false })
     .order('created_at', { ascending: true })

@@ -1,4 +1,4 @@
-/** The publisher's payout requests, newest first, with the transfer reference once paid. */
+/** The publisher's payout requests, newest first, with the transfer reference once paid or Stripe's reason once failed. */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { payoutKeys } from '../keys'
@@ -6,7 +6,7 @@ import { payoutKeys } from '../keys'
 export async function getMyPayoutRequests(userId: string) {
   const { data, error } = await supabase
     .from('payout_requests')
-    .select('id, amount, status, created_at, paid_at, transfer_reference')
+    .select('id, amount, status, created_at, paid_at, transfer_reference, failure_reason, failed_at')
     .eq('publisher_id', userId)
     .order('created_at', { ascending: false })
     .limit(50)
@@ -15,6 +15,12 @@ export async function getMyPayoutRequests(userId: string) {
 }
 
 export const myPayoutRequestsQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: payoutKeys.requests(userId), queryFn: () => getMyPayoutRequests(userId) })
+  queryOptions({
+    queryKey: payoutKeys.requests(userId),
+    queryFn: () => getMyPayoutRequests(userId),
+    // A requested payout is sent within moments: follow it until Stripe answered, so the reference shows.
+    refetchInterval: (query) =>
+      query.state.data?.some((p) => p.status === 'requested' || p.status === 'sending') ? 3000 : false,
+  })
 
 export const useMyPayoutRequestsQuery = (userId: string) => useQuery(myPayoutRequestsQueryOptions(userId))

@@ -38,7 +38,7 @@ export function usePayoutRequestMutation({ onSuccess }: { onSuccess?: () => void
     mutationFn: requestPayout,
     onSuccess: async (_data, { userId }) => {
       await queryClient.invalidateQueries({ queryKey: payoutKeys.publisher(userId) })
-      toast.success('Payout requested', { description: 'An admin will transfer it and mark it paid.' })
+      toast.success('Payout requested', { description: 'It is sent to your bank account through Stripe.' })
       onSuccess?.()
     },
     onError: (error) => toast.error(`Failed to request the payout: ${error.message}`),

@@ -1,4 +1,7 @@
-/** Confirms a payout with its amount and recipient, and asks for the reference of the transfer that paid it. */
+/**
+ * Mark paid by hand, for publishers paid outside Stripe: confirms the payout with its amount and recipient, and asks
+ * for the reference of the transfer that paid it.
+ */
 import { useId } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -48,11 +51,11 @@ export function MarkPaidDialog({ payout, onClose, onPaid }: Props) {
         {payout && (
           <form noValidate className="grid gap-4" onSubmit={(e) => void onSubmit(e)}>
             <DialogHeader>
-              <DialogTitle>Mark {formatCredits(payout.amount)} paid</DialogTitle>
+              <DialogTitle>Mark {formatCredits(payout.amount)} paid by hand</DialogTitle>
               <DialogDescription>
                 Confirm that you transferred <strong>{formatCredits(payout.amount)}</strong> (US$
-                {payout.amount.toFixed(2)}) to {payout.who}. The amount leaves their balance and they get an email with
-                the reference.
+                {payout.amount.toFixed(2)}) to {payout.who} yourself, outside Stripe. The amount leaves their balance
+                and they get an email with the reference.
               </DialogDescription>
             </DialogHeader>
             <FormField

@@ -1,16 +1,40 @@
-/** Payouts: the publisher's figures from the database, the request dialog, and the history with references. */
+/**
+ * Payouts: the publisher's figures from the database, the request dialog (disabled, with the reason, until the
+ * Stripe payout account is ready), and the history with each payout's status, transfer reference, Stripe's reason
+ * when it failed, and dates.
+ */
+import { useEffect, useRef } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { Badge } from '@/components/ui/badge'
 import { payoutStatus } from '@/lib/vocabulary'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
 import { MIN_PAYOUT } from '@rules/payout'
 import { useMyPayoutRequestsQuery } from '../api/my-payout-requests-query'
-import { formatCredits } from '@/lib/format'
+import { formatCredits, formatDateTime } from '@/lib/format'
+import { PAYOUT_ACCOUNT_MESSAGES } from '@rules/payout'
+import { usePayoutAccountQuery } from '../api/payout-account-query'
 import { PanelState } from '@/components/panel-state'
 import { PayoutRequestDialog } from './payout-request-dialog'
+import { payoutKeys } from '../keys'
 
 export function MyPayoutsPanel({ userId }: { userId: string }) {
   const earnings = usePublisherEarningsQuery(userId)
   const payouts = useMyPayoutRequestsQuery(userId)
+  const account = usePayoutAccountQuery(userId)
+  const queryClient = useQueryClient()
+  // When a payout on its way is recorded paid or failed, the figures above change too: read them again.
+  const open = payouts.data?.filter((p) => p.status === 'requested' || p.status === 'sending').length ?? 0
+  const openBefore = useRef(open)
+  useEffect(() => {
+    if (open < openBefore.current) void queryClient.invalidateQueries({ queryKey: payoutKeys.earnings(userId) })
+    openBefore.current = open
+  }, [open, queryClient, userId])
+  // The database refuses a request without a ready account in these words too; until the account is known, wait.
+  const blockedBecause = account.isSuccess
+    ? account.data.state === 'ready'
+      ? null
+      : PAYOUT_ACCOUNT_MESSAGES[account.data.state]
+    : 'Checking your payout setup…'
 
   return (
     <div className="flex flex-col gap-6">
@@ -47,7 +71,11 @@ export function MyPayoutsPanel({ userId }: { userId: string }) {
                 : `You can request a payout once ${MIN_PAYOUT} credits are available; earnings become available when their 7-day screening ends.`}
             </p>
             <div>
-              <PayoutRequestDialog userId={userId} available={earnings.data.available} />
+              <PayoutRequestDialog
+                userId={userId}
+                available={earnings.data.available}
+                blockedBecause={blockedBecause}
+              />
             </div>
           </>
         )}
@@ -65,19 +93,27 @@ export function MyPayoutsPanel({ userId }: { userId: string }) {
         ) : (
           <ul className="divide-y rounded-lg border" aria-label="Payout history">
             {payouts.data.map((p) => (
-              <li
-                key={p.id}
-                className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm"
-                data-testid="payout-row"
-              >
-                <span>Requested {new Date(p.created_at).toLocaleDateString()}</span>
-                <span className="font-medium">{formatCredits(Number(p.amount))}</span>
-                {p.status === 'paid' && (
-                  <span className="text-muted-foreground">
-                    Paid {p.paid_at ? new Date(p.paid_at).toLocaleDateString() : ''} · transfer {p.transfer_reference}
-                  </span>
+              <li key={p.id} className="flex flex-col gap-1 p-3 text-sm" data-testid="payout-row">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="font-medium">{formatCredits(Number(p.amount))}</span>
+                  <Badge variant={payoutStatus(p.status).tone}>{payoutStatus(p.status).label}</Badge>
+                </div>
+                <p className="text-muted-foreground">
+                  Requested {formatDateTime(p.created_at)}
+                  {p.status === 'paid' && p.paid_at && ` · paid ${formatDateTime(p.paid_at)}`}
+                  {p.status === 'failed' && p.failed_at && ` · failed ${formatDateTime(p.failed_at)}`}
+                </p>
+                {p.status === 'paid' && p.transfer_reference && (
+                  <p className="text-muted-foreground">
+                    Transfer reference <span className="font-mono text-foreground">{p.transfer_reference}</span>
+                  </p>
                 )}
-                <Badge variant={payoutStatus(p.status).tone}>{payoutStatus(p.status).label}</Badge>
+                {p.status === 'failed' && (
+                  <p className="text-red-700">
+                    {p.failure_reason ? `Stripe refused the transfer: ${p.failure_reason}. ` : ''}The amount is
+                    available again.
+                  </p>
+                )}
               </li>
             ))}
           </ul>

@@ -26,7 +26,14 @@ import {
 } from '../api/payout-request-mutation'
 import { formatCredits } from '@/lib/format'
 
-export function PayoutRequestDialog({ userId, available }: { userId: string; available: number }) {
+type Props = {
+  userId: string
+  available: number
+  /** Why payouts cannot be sent yet (the payout account is not ready), shown beside the disabled button. */
+  blockedBecause?: string | null
+}
+
+export function PayoutRequestDialog({ userId, available, blockedBecause = null }: Props) {
   const id = useId()
   const [open, setOpen] = useState(false)
   const form = useForm<PayoutFormInput, unknown, PayoutFormValues>({
@@ -39,7 +46,8 @@ export function PayoutRequestDialog({ userId, available }: { userId: string; ava
   const onSubmit = form.handleSubmit(async ({ amount }) => {
     await mutation.mutateAsync({ userId, amount }).catch((e: Error) => form.setError('amount', { message: e.message }))
   })
-  const canRequest = available >= MIN_PAYOUT
+  const canRequest = available >= MIN_PAYOUT && !blockedBecause
+  const whyNot = `${id}-why-not`
 
   return (
     <Dialog
@@ -49,18 +57,31 @@ export function PayoutRequestDialog({ userId, available }: { userId: string; ava
         setOpen(next)
       }}
     >
-      <DialogTrigger asChild>
-        <Button disabled={!canRequest} data-testid="open-payout-dialog">
-          Request a payout
-        </Button>
-      </DialogTrigger>
+      <div className="flex flex-col gap-2">
+        {blockedBecause && (
+          <p id={whyNot} className="text-sm text-muted-foreground" data-testid="payout-blocked-reason">
+            {blockedBecause}
+          </p>
+        )}
+        <div>
+          <DialogTrigger asChild>
+            <Button
+              disabled={!canRequest}
+              aria-describedby={blockedBecause ? whyNot : undefined}
+              data-testid="open-payout-dialog"
+            >
+              Request a payout
+            </Button>
+          </DialogTrigger>
+        </div>
+      </div>
       <DialogContent>
         <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Request a payout</DialogTitle>
             <DialogDescription>
               You have <strong data-testid="payout-dialog-available">{formatCredits(available)}</strong> available. The
-              minimum is {MIN_PAYOUT} credits; an admin transfers the money and marks the request paid.
+              minimum is {MIN_PAYOUT} credits; it is sent to your bank account through Stripe.
             </DialogDescription>
           </DialogHeader>
           <div className="grid gap-1.5">

@@ -15,6 +15,17 @@ export const PAYOUT_MESSAGES = {
   belowMinimum: `The minimum payout is ${numberText(MIN_PAYOUT)} credits`,
 } as const
 
+/**
+ * Why a publisher cannot be paid through Stripe yet, by the state of their payout account (ready: nothing). The
+ * payouts page explains its disabled button with these; `request_payout` and `set_auto_payout` raise the same words
+ * (private.payout_account_problem), pinned by supabase/tests/stripe-payouts.test.ts.
+ */
+export const PAYOUT_ACCOUNT_MESSAGES = {
+  not_set_up: 'Set up payouts first: Stripe needs to know where to send your money.',
+  pending_verification: 'Stripe is still verifying your payout account. You can request a payout once it is ready.',
+  action_needed: 'Stripe needs more information before you can be paid. Open "Set up payouts" and finish what it asks.',
+} as const
+
 export const MIN_TRANSFER_REFERENCE_LENGTH = 3
 export const MAX_TRANSFER_REFERENCE_LENGTH = 200
 

@@ -1,0 +1,43 @@
+/**
+ * The signed event of a Stripe webhook request, verified as payments-webhook and connect-webhook both need it: the
+ * `Stripe-Signature` header checked with the stripe package's own asynchronous verification (Web Crypto) against the
+ * endpoint's signing secret, within 5 minutes either way (the package checks only the past). Anything else is an
+ * HttpError 400 that changes nothing; a missing secret is a 500 (the endpoint is not configured).
+ */
+import { HttpError } from './http.ts'
+import { cryptoProvider, Stripe, stripeClient } from './stripe.ts'
+import { SIGNATURE_TOLERANCE_SECONDS, signatureTimestampProblem } from './stripe-signature.ts'
+
+export async function verifiedStripeEvent(
+  req: Request,
+  secretName: string,
+  functionName: string,
+): Promise<Stripe.Event> {
+  if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed', { Allow: 'POST' })
+  const secret = Deno.env.get(secretName)
+  if (!secret) {
+    console.error(`${functionName}: ${secretName} is not set`)
+    throw new HttpError(500, 'The webhook is not configured')
+  }
+  const signature = req.headers.get('stripe-signature')
+  if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header')
+  // The signature covers the exact bytes: read the raw body, never a re-serialised one.
+  const payload = await req.text()
+  const timing = signatureTimestampProblem(signature)
+  if (timing) {
+    console.warn(`${functionName}: rejected: ${timing}`)
+    throw new HttpError(400, 'Invalid Stripe signature')
+  }
+  try {
+    return await stripeClient().webhooks.constructEventAsync(
+      payload,
+      signature,
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+      cryptoProvider,
+    )
+  } catch (error) {
+    console.warn(`${functionName}: rejected: ${(error as Error).message.split('\n')[0]}`)
+    throw new HttpError(400, 'Invalid Stripe signature')
+  }
+}

@@ -455,6 +455,7 @@ export type Database = {
           decided_at: string | null
           decided_by: string | null
           decision_note: string | null
+          earnings_cancelled: number
           id: string
           kind: string
           publisher_id: string
@@ -471,6 +472,7 @@ export type Database = {
           decided_at?: string | null
           decided_by?: string | null
           decision_note?: string | null
+          earnings_cancelled?: number
           id?: string
           kind: string
           publisher_id: string
@@ -487,6 +489,7 @@ export type Database = {
           decided_at?: string | null
           decided_by?: string | null
           decision_note?: string | null
+          earnings_cancelled?: number
           id?: string
           kind?: string
           publisher_id?: string
@@ -1462,6 +1465,25 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_revisions: {
+        Args: {
+          p_status?: string
+        }
+        Returns: {
+          id: string
+          subject_type: string
+          subject_id: string
+          subject_name: string
+          subject_status: string
+          owner_email: string
+          changes: Json
+          current_values: Json
+          status: string
+          review_note: string
+          created_at: string
+          decided_at: string
+        }[]
+      }
       admin_set_campaign_status: {
         Args: {
           p_campaign_id: string
@@ -1590,6 +1612,22 @@ export type Database = {
           status: string
           charged: string
         }[]
+      }
+      campaign_week_figures: {
+        Args: {
+          p_now?: string
+        }
+        Returns: {
+          campaign_id: string
+          confirmed_subscribers: number
+          paid_subscribers: number
+        }[]
+      }
+      cancel_deposit: {
+        Args: {
+          p_session_id: string
+        }
+        Returns: Json
       }
       canonical_email: {
         Args: {
@@ -1746,6 +1784,12 @@ export type Database = {
         Returns: Json
       }
       expire_reservations: {
+        Args: {
+          p_now?: string
+        }
+        Returns: number
+      }
+      expire_stale_deposits: {
         Args: {
           p_now?: string
         }
@@ -2023,6 +2067,23 @@ export type Database = {
         }
         Returns: Json
       }
+      wallet_statement: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          occurred_at: string
+          kind: string
+          status: string
+          description: string
+          amount: number
+          refunded: number
+          settled_at: string
+          total_count: number
+        }[]
+      }
     }
     Enums: {
       campaign_status:
@@ -2045,7 +2106,7 @@ export type Database = {
         | 'technology'
         | 'travel'
         | 'other'
-      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired' | 'canceled'
       funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
       not_counted_reason:
         | 'bot_user_agent'
@@ -2193,7 +2254,7 @@ export const Constants = {
         'travel',
         'other',
       ],
-      deposit_status: ['pending', 'completed', 'failed', 'expired'],
+      deposit_status: ['pending', 'completed', 'failed', 'expired', 'canceled'],
       funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],
       not_counted_reason: [
         'bot_user_agent',

@@ -5,6 +5,7 @@ import { disputeDecided } from './dispute-decided.ts'
 import { lowBalance } from './low-balance.ts'
 import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
 import { payoutPaid } from './payout-paid.ts'
+import { revisionDecided } from './revision-decided.ts'
 import { sourceReviewed } from './source-reviewed.ts'
 
 const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl: string) => Rendered> = {
@@ -14,6 +15,7 @@ const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl:
   payout_paid: payoutPaid,
   dispute_decided: disputeDecided,
   deposit_receipt: depositReceipt,
+  revision_decided: revisionDecided,
 }
 
 export function renderNotification(template: string, to: Recipient, data: NotificationData, siteUrl: string): Rendered {

@@ -16,6 +16,7 @@ export type NotCountedReason = Enums['not_counted_reason']
 export type TransactionType = Enums['transaction_type']
 export type TransactionStatus = Enums['transaction_status']
 export type PayoutStatus = Enums['payout_status']
+export type DepositStatus = Enums['deposit_status']
 export type UserType = Enums['user_type']
 
 /** Badge colours (SPEC §2): green good or running, yellow waiting, red refused, grey anything else. */
@@ -128,6 +129,26 @@ const transactionStatuses: Record<TransactionStatus, Word> = {
   canceled: { label: 'Canceled', tone: 'grey' },
 }
 
+/** Where a deposit (a checkout) stands; a closed checkout says how it closed. */
+const depositStatuses: Record<DepositStatus, Word> = {
+  pending: { label: 'Awaiting payment', tone: 'yellow' },
+  completed: { label: 'Completed', tone: 'green' },
+  failed: { label: 'Failed', tone: 'red' },
+  expired: { label: 'Expired', tone: 'grey' },
+  canceled: { label: 'Canceled', tone: 'grey' },
+}
+
+/** A wallet statement row's status: a charge moves from on hold to charged or refunded; other rows keep the ledger's. */
+const statementStatuses: Record<string, Word> = {
+  on_hold: { label: 'On hold', tone: 'yellow' },
+  charged: { label: 'Charged', tone: 'green' },
+  refunded: { label: 'Refunded', tone: 'grey' },
+  ...transactionStatuses,
+}
+
+/** A wallet statement row's kind: a charge for a subscriber, or a ledger type. */
+const statementKindLabels: Record<string, string> = { charge: 'Charge', ...transactionTypeLabels }
+
 const payoutStatuses: Record<PayoutStatus, Word> = {
   requested: { label: 'Requested', tone: 'yellow' },
   paid: { label: 'Paid', tone: 'green' },
@@ -180,6 +201,9 @@ export const campaignStatus = (status: string) => word(campaignStatuses, status)
 export const subscriptionStatus = (status: string) => word(subscriptionStatuses, status)
 export const transactionStatus = (status: string) => word(transactionStatuses, status)
 export const payoutStatus = (status: string) => word(payoutStatuses, status)
+export const depositStatus = (status: string) => word(depositStatuses, status)
+export const statementStatus = (status: string) => word(statementStatuses, status)
+export const statementKindLabel = (kind: string) => lookup(statementKindLabels, kind) ?? humanise(kind)
 export const userTypeWord = (type: string) => word(userTypes, type)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)
 export const transactionTypeLabel = (type: string) => lookup(transactionTypeLabels, type) ?? humanise(type)

@@ -214,3 +214,23 @@ export const isSourcePlatform = (value: string): value is SourcePlatform => Obje
 /** Options for a select, in the database's order. */
 export const categoryOptions = CATEGORIES.map((value) => ({ value, label: categoryLabels[value] }))
 export const platformOptions = SOURCE_PLATFORMS.map((value) => ({ value, label: platformLabels[value] }))
+
+/** The public fields an owner can revise after approval (PRODUCT "Edits after approval"), in plain words. */
+const revisionFieldLabels: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  image_url: 'Image URL',
+  website_url: 'Website URL',
+  url: 'URL',
+  category: 'Category',
+  platform: 'Platform',
+}
+export const revisionFieldLabel = (field: string) => lookup(revisionFieldLabels, field) ?? humanise(field)
+
+/** A field's value as a revision shows it: categories and platforms by their label, nothing as a dash. */
+export function revisionFieldValue(field: string, value: string | null | undefined): string {
+  if (value == null || value === '') return '—'
+  if (field === 'category') return categoryLabel(value)
+  if (field === 'platform') return platformLabel(value)
+  return value
+}

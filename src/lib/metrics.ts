@@ -90,6 +90,12 @@ export const metrics = define({
     source: 'source_totals.counted_clicks',
     screens: ['publisher overview'],
   },
+  eachSourceCountedClicks: {
+    label: 'Counted clicks',
+    definition: "One source's counted clicks (the same count as source_totals sums over the publisher's sources).",
+    source: 'source_figures.counted_clicks',
+    screens: ['publisher sources'],
+  },
   sourceConfirmedSubscribers: {
     label: 'Confirmed subscribers',
     definition: 'Everyone who confirmed a subscription started through the source, paid for or not.',

@@ -71,7 +71,7 @@ test('the analytics and wallet pages show the demo advertiser their numbers', as
   await expect(page).toHaveURL(/\/dashboard\/advertiser\/analytics\?newsletterId=/)
   await expect(page.getByLabel('Newsletter', { exact: true })).toHaveValue('20000000-0000-4000-a000-000000000001')
   await expect(page.getByTestId('analytics-summary')).toBeVisible()
-  await expect(page.getByRole('img', { name: /Clicks and views per day/ })).toBeVisible()
+  await expect(page.getByRole('img', { name: /Counted clicks and views per day/ })).toBeVisible()
   await expectNoSeriousA11yViolations(page)
   // On a phone the tables become cards and the sections sit behind one button that names the current one.
   await page.setViewportSize({ width: 375, height: 800 })

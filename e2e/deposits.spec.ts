@@ -1,11 +1,12 @@
 /**
  * Money in, as an advertiser does it: the deposit dialog on the wallet, the local test checkout (which
  * plays Stripe: a declined card, Pay, Cancel), the signed webhook, and the wallet after the return:
- * +25.00 exactly once with a receipt; a cancelled checkout changes nothing.
+ * +25.00 exactly once with a receipt; a cancelled checkout changes nothing and is closed.
  */
 import { expect, test, type Page } from '@playwright/test'
 import { AdvertiserDashboard, DEMO_ADVERTISER } from './pages/advertiser'
 import { E2E } from './ports'
+import { apiKeys } from '../supabase/local/keys'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''))
 const shown = (n: number) =>
@@ -82,14 +83,30 @@ test('an advertiser deposits 25 through the local checkout and sees +25.00 exact
   await expect.poll(receipts).toEqual(['Receipt: 25.00 credits added to your wallet'])
 })
 
-test('Cancel at the checkout shows the cancelled toast and changes nothing', async ({ page }) => {
+test('Cancel at the checkout shows the cancelled toast, changes nothing and closes that checkout', async ({
+  page,
+  request,
+}) => {
   const before = await openWallet(page)
   const rowsBefore = await depositRows(page, '30.00').count()
-  await startDeposit(page, '30')
+  const sessionId = await startDeposit(page, '30')
   await page.getByRole('link', { name: 'Cancel and return to Growletter' }).click()
   await expect(page).toHaveURL(/\/dashboard\/advertiser\/wallet$/)
   await expect(page.getByText('Payment canceled')).toBeVisible()
   await expect(page.getByTestId('wallet-total')).toHaveText(shown(before))
-  await expect(page.getByTestId('deposit-awaiting')).toContainText('Deposit of 30.00 credits: awaiting payment.')
   await expect(depositRows(page, '30.00')).toHaveCount(rowsBefore)
+  // The checkout left is closed (Canceled for admins), so no "awaiting payment" banner stays behind.
+  const { serviceRoleKey } = await apiKeys()
+  await expect
+    .poll(async () => {
+      const response = await request.get(
+        `${E2E.apiUrl}/rest/v1/deposits?select=status&stripe_session_id=eq.${sessionId}`,
+        { headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` } },
+      )
+      return ((await response.json()) as { status: string }[])[0]?.status
+    })
+    .toBe('canceled')
+  await page.reload()
+  await expect(page.getByTestId('wallet-total')).toHaveText(shown(before))
+  await expect(page.getByTestId('deposit-awaiting').filter({ hasText: 'Deposit of 30.00 credits' })).toHaveCount(0)
 })

@@ -27,6 +27,7 @@ export const rolePages: Record<MenuRole, RolePage[]> = {
   ],
   admin: [
     { path: '/dashboard/admin', heading: 'Review queue' },
+    { path: '/dashboard/admin/revisions', heading: 'Revisions' },
     { path: '/dashboard/admin/disputes', heading: 'Disputes' },
     { path: '/dashboard/admin/catalog', heading: 'Sources & newsletters' },
     { path: '/dashboard/admin/money', heading: 'Money' },

@@ -96,7 +96,7 @@ const publisherArea: RouteObject = {
   ],
 }
 
-// Eight admin tools in four short sections, so the list fits a phone's switcher without scrolling.
+// Nine admin tools in four short sections, so the list fits a phone's switcher without scrolling.
 const adminArea: RouteObject = {
   path: paths.admin.root,
   ...page(() => import('./routes/admin/admin-layout')),
@@ -105,6 +105,11 @@ const adminArea: RouteObject = {
   }),
   children: [
     { index: true, ...page(() => import('./routes/admin/review')), ...menu('Review queue', 'Review', 10) },
+    {
+      path: 'revisions',
+      ...page(() => import('./routes/admin/revisions')),
+      ...menu('Revisions', 'Review', 15),
+    },
     { path: 'disputes', ...page(() => import('./routes/admin/disputes')), ...menu('Disputes', 'Review', 20) },
     {
       path: 'catalog',

@@ -4,6 +4,7 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { formatSeriesValue, isEmptySeries, type ChartPoint, type ChartSeries } from '@/lib/chart-data'
+import { metrics } from '@/lib/metrics'
 
 const colours: Record<ChartSeries, string> = {
   views: 'var(--color-chart-1, #6366f1)',
@@ -14,8 +15,8 @@ const colours: Record<ChartSeries, string> = {
 }
 const names: Record<ChartSeries, string> = {
   views: 'Views',
-  clicks: 'Clicks',
-  conversions: 'Confirmed subscribers',
+  clicks: metrics.countedClicks.label,
+  conversions: metrics.paidSubscribers.label,
   spend: 'Spend',
   earnings: 'Earnings',
 }

@@ -43,6 +43,7 @@ export const paths = {
   },
   admin: {
     root: '/dashboard/admin',
+    revisions: '/dashboard/admin/revisions',
     users: '/dashboard/admin/users',
     money: '/dashboard/admin/money',
     catalog: '/dashboard/admin/catalog',

@@ -16,8 +16,14 @@ export const storageKeys = {
   sourceAttributionPage: 'source_attribution_page',
 } as const
 
-/** Session storage key (SPEC §3). */
-export const sessionStorageKeys = { magicLinkSource: 'magic_link_source' } as const
+/**
+ * Session storage keys: SPEC §3's, and the checkout session this tab last opened (so a return through the
+ * checkout's cancel_url, which names no session, closes that deposit).
+ */
+export const sessionStorageKeys = {
+  magicLinkSource: 'magic_link_source',
+  openCheckout: 'open_checkout_session',
+} as const
 
 /** Reads local storage without throwing (private mode, quota, disabled storage). */
 export function readLocal(key: string): string | null {

@@ -17,6 +17,7 @@ export type TransactionType = Enums['transaction_type']
 export type TransactionStatus = Enums['transaction_status']
 export type PayoutStatus = Enums['payout_status']
 export type PayoutAccountState = Enums['payout_account_state']
+export type DepositStatus = Enums['deposit_status']
 export type UserType = Enums['user_type']
 export type EspDeliveryStatus = Enums['esp_delivery_status']
 
@@ -130,6 +131,26 @@ const transactionStatuses: Record<TransactionStatus, Word> = {
   canceled: { label: 'Canceled', tone: 'grey' },
 }
 
+/** Where a deposit (a checkout) stands; a closed checkout says how it closed. */
+const depositStatuses: Record<DepositStatus, Word> = {
+  pending: { label: 'Awaiting payment', tone: 'yellow' },
+  completed: { label: 'Completed', tone: 'green' },
+  failed: { label: 'Failed', tone: 'red' },
+  expired: { label: 'Expired', tone: 'grey' },
+  canceled: { label: 'Canceled', tone: 'grey' },
+}
+
+/** A wallet statement row's status: a charge moves from on hold to charged or refunded; other rows keep the ledger's. */
+const statementStatuses: Record<string, Word> = {
+  on_hold: { label: 'On hold', tone: 'yellow' },
+  charged: { label: 'Charged', tone: 'green' },
+  refunded: { label: 'Refunded', tone: 'grey' },
+  ...transactionStatuses,
+}
+
+/** A wallet statement row's kind: a charge for a subscriber, or a ledger type. */
+const statementKindLabels: Record<string, string> = { charge: 'Charge', ...transactionTypeLabels }
+
 const payoutStatuses: Record<PayoutStatus, Word> = {
   requested: { label: 'Requested', tone: 'yellow' },
   sending: { label: 'Sending', tone: 'yellow' },
@@ -198,6 +219,9 @@ export const subscriptionStatus = (status: string) => word(subscriptionStatuses,
 export const transactionStatus = (status: string) => word(transactionStatuses, status)
 export const payoutStatus = (status: string) => word(payoutStatuses, status)
 export const payoutAccountState = (state: string) => word(payoutAccountStates, state)
+export const depositStatus = (status: string) => word(depositStatuses, status)
+export const statementStatus = (status: string) => word(statementStatuses, status)
+export const statementKindLabel = (kind: string) => lookup(statementKindLabels, kind) ?? humanise(kind)
 export const userTypeWord = (type: string) => word(userTypes, type)
 export const espDeliveryStatus = (status: string) => word(espDeliveryStatuses, status)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)
@@ -209,3 +233,23 @@ export const isSourcePlatform = (value: string): value is SourcePlatform => Obje
 /** Options for a select, in the database's order. */
 export const categoryOptions = CATEGORIES.map((value) => ({ value, label: categoryLabels[value] }))
 export const platformOptions = SOURCE_PLATFORMS.map((value) => ({ value, label: platformLabels[value] }))
+
+/** The public fields an owner can revise after approval (PRODUCT "Edits after approval"), in plain words. */
+const revisionFieldLabels: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  image_url: 'Image URL',
+  website_url: 'Website URL',
+  url: 'URL',
+  category: 'Category',
+  platform: 'Platform',
+}
+export const revisionFieldLabel = (field: string) => lookup(revisionFieldLabels, field) ?? humanise(field)
+
+/** A field's value as a revision shows it: categories and platforms by their label, nothing as a dash. */
+export function revisionFieldValue(field: string, value: string | null | undefined): string {
+  if (value == null || value === '') return '—'
+  if (field === 'category') return categoryLabel(value)
+  if (field === 'platform') return platformLabel(value)
+  return value
+}

@@ -455,6 +455,7 @@ export type Database = {
           decided_at: string | null
           decided_by: string | null
           decision_note: string | null
+          earnings_cancelled: number
           id: string
           kind: string
           publisher_id: string
@@ -471,6 +472,7 @@ export type Database = {
           decided_at?: string | null
           decided_by?: string | null
           decision_note?: string | null
+          earnings_cancelled?: number
           id?: string
           kind: string
           publisher_id: string
@@ -487,6 +489,7 @@ export type Database = {
           decided_at?: string | null
           decided_by?: string | null
           decision_note?: string | null
+          earnings_cancelled?: number
           id?: string
           kind?: string
           publisher_id?: string
@@ -1679,6 +1682,25 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_revisions: {
+        Args: {
+          p_status?: string
+        }
+        Returns: {
+          id: string
+          subject_type: string
+          subject_id: string
+          subject_name: string
+          subject_status: string
+          owner_email: string
+          changes: Json
+          current_values: Json
+          status: string
+          review_note: string
+          created_at: string
+          decided_at: string
+        }[]
+      }
       admin_set_campaign_status: {
         Args: {
           p_campaign_id: string
@@ -1807,6 +1829,22 @@ export type Database = {
           status: string
           charged: string
         }[]
+      }
+      campaign_week_figures: {
+        Args: {
+          p_now?: string
+        }
+        Returns: {
+          campaign_id: string
+          confirmed_subscribers: number
+          paid_subscribers: number
+        }[]
+      }
+      cancel_deposit: {
+        Args: {
+          p_session_id: string
+        }
+        Returns: Json
       }
       canonical_email: {
         Args: {
@@ -2000,6 +2038,12 @@ export type Database = {
         Returns: Json
       }
       expire_reservations: {
+        Args: {
+          p_now?: string
+        }
+        Returns: number
+      }
+      expire_stale_deposits: {
         Args: {
           p_now?: string
         }
@@ -2339,6 +2383,23 @@ export type Database = {
         }
         Returns: string
       }
+      wallet_statement: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          occurred_at: string
+          kind: string
+          status: string
+          description: string
+          amount: number
+          refunded: number
+          settled_at: string
+          total_count: number
+        }[]
+      }
     }
     Enums: {
       campaign_status:
@@ -2361,7 +2422,7 @@ export type Database = {
         | 'technology'
         | 'travel'
         | 'other'
-      deposit_status: 'pending' | 'completed' | 'failed' | 'expired'
+      deposit_status: 'pending' | 'completed' | 'failed' | 'expired' | 'canceled'
       esp_delivery_status: 'queued' | 'delivered' | 'failed'
       esp_provider: 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
       funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
@@ -2512,7 +2573,7 @@ export const Constants = {
         'travel',
         'other',
       ],
-      deposit_status: ['pending', 'completed', 'failed', 'expired'],
+      deposit_status: ['pending', 'completed', 'failed', 'expired', 'canceled'],
       esp_delivery_status: ['queued', 'delivered', 'failed'],
       esp_provider: ['beehiiv', 'kit', 'mailchimp', 'mailerlite'],
       funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],

@@ -12,8 +12,8 @@ comment on type public.campaign_status is 'A campaign''s life: reviewed before i
 create type public.category as enum ('business', 'culture', 'design', 'education', 'entertainment', 'finance', 'food', 'health', 'lifestyle', 'marketing', 'news', 'productivity', 'science', 'sports', 'technology', 'travel', 'other');
 comment on type public.category is 'Topics a newsletter (campaign) or an audience source is about; one list for both.';
 
-create type public.deposit_status as enum ('pending', 'completed', 'failed', 'expired');
-comment on type public.deposit_status is 'Where a deposit stands: pending (checkout open or payment processing), completed (credited), failed (payment failed), expired (checkout closed unpaid).';
+create type public.deposit_status as enum ('pending', 'completed', 'failed', 'expired', 'canceled');
+comment on type public.deposit_status is 'Where a deposit stands: pending (checkout open or payment processing), completed (credited), failed (payment failed), expired (checkout closed unpaid), canceled (the advertiser left the checkout). A closed deposit that Stripe later reports paid is still credited.';
 
 create type public.esp_delivery_status as enum ('queued', 'delivered', 'failed');
 comment on type public.esp_delivery_status is 'Where a subscriber''s delivery into the advertiser''s email tool stands.';

@@ -21,6 +21,7 @@ create table public.disputes (
   refunded_subscribers integer default 0 not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  earnings_cancelled numeric(12,2) default 0 not null,
   constraint disputes_pkey primary key (id),
   constraint disputes_decision_note_check check ((char_length(decision_note) <= 2000)),
   constraint disputes_kind_check check ((kind = any (array['subscribers'::text, 'source'::text]))),
@@ -38,6 +39,7 @@ create index disputes_publisher_idx on public.disputes using btree (publisher_id
 create index disputes_source_idx on public.disputes using btree (audience_source_id);
 create index disputes_status_idx on public.disputes using btree (status, created_at);
 comment on table public.disputes is 'An advertiser''s complaint about subscribers of one source (or the whole source): open until an admin upholds (refund) or rejects it.';
+comment on column public.disputes.earnings_cancelled is 'What the publisher lost when the dispute was upheld: the pending earnings cancelled (the advertiser''s refund minus the platform fee), the publisher''s side of refunded.';
 revoke insert, update, delete, truncate, references, trigger on table public.disputes from anon, authenticated;
 revoke truncate, references, trigger on table public.disputes from service_role;
 
@@ -134,6 +136,7 @@ declare
   sub record;
   result jsonb;
   total numeric(12, 2) := 0;
+  lost numeric(12, 2) := 0;
   n integer := 0;
   campaign_names text;
   source_name text;
@@ -160,6 +163,9 @@ begin
       where ds.dispute_id = d.id and private.in_screening(ds.subscription_id)
       order by ds.subscription_id
     loop
+      -- The publisher's side: the pending earning this refund cancels.
+      lost := lost + coalesce((select sum(t.amount) from public.wallet_transactions t
+        where t.subscription_id = sub.subscription_id and t.type = 'earning' and t.status = 'pending'), 0);
       result := public.refund_subscription(sub.subscription_id, 'Dispute upheld: ' || note);
       total := total + coalesce((result ->> 'refunded')::numeric, 0);
       n := n + 1;
@@ -168,7 +174,7 @@ begin
     end loop;
   end if;
   update public.disputes set status = p_decision, decision_note = note, decided_by = (select auth.uid()),
-    decided_at = now(), refunded = total, refunded_subscribers = n
+    decided_at = now(), refunded = total, refunded_subscribers = n, earnings_cancelled = lost
   where id = d.id;
   perform private.log_moderation_event('dispute', d.id, 'open', p_decision,
     note || case when p_decision = 'upheld' then ' (refunded ' || to_char(total, 'FM999999990.00') || ' credits for ' || n || ' subscribers)' else '' end);
@@ -180,14 +186,16 @@ begin
     jsonb_build_object('side', 'advertiser', 'decision', p_decision, 'note', note, 'refunded', total, 'subscribers', n,
                        'campaign_name', coalesce(campaign_names, 'your newsletter'), 'source_name', source_name),
     'dispute_decided:' || d.id || ':advertiser');
+  -- Each side in its own money: the publisher reads the earnings they lost, not the advertiser's refund.
   perform private.enqueue_notification(d.publisher_id, 'dispute_decided',
-    jsonb_build_object('side', 'publisher', 'decision', p_decision, 'note', note, 'refunded', total, 'subscribers', n,
+    jsonb_build_object('side', 'publisher', 'decision', p_decision, 'note', note, 'refunded', lost, 'subscribers', n,
                        'campaign_name', coalesce(campaign_names, 'a newsletter'), 'source_name', source_name),
     'dispute_decided:' || d.id || ':publisher');
-  return jsonb_build_object('id', d.id, 'status', p_decision, 'refunded', total, 'refunded_subscribers', n);
+  return jsonb_build_object('id', d.id, 'status', p_decision, 'refunded', total, 'refunded_subscribers', n,
+    'earnings_cancelled', lost);
 end
 $function$;
-comment on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) is 'Admins (at aal2) uphold a dispute — refunding its subscribers still in screening through refund_subscription — or reject it, with a note both sides are emailed.';
+comment on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) is 'Admins (at aal2) uphold a dispute — refunding its subscribers still in screening through refund_subscription, recording the advertiser''s refund and the publisher''s cancelled earnings — or reject it, with a note both sides are emailed in their own money.';
 revoke execute on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) from anon, public;
 
 create or replace function public.disputable_subscribers(p_source_id uuid default null::uuid)

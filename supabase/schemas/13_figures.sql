@@ -288,6 +288,28 @@ $function$;
 comment on function private.campaign_source_stats_daily() is 'Internal trigger: the views and clicks added to campaign_source_stats, on today''s row.';
 revoke execute on function private.campaign_source_stats_daily() from public;
 
+create or replace function public.campaign_week_figures(p_now timestamp with time zone default now())
+ returns table(campaign_id uuid, confirmed_subscribers bigint, paid_subscribers bigint)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_live_session();
+  return query
+  select c.id,
+    count(n.id) filter (where n.status = 'confirmed'),
+    count(n.id) filter (where n.counted and n.status = 'confirmed')
+  from public.campaigns c
+  left join public.newsletter_subscriptions n
+    on n.campaign_id = c.id and n.confirmed_at > p_now - interval '7 days' and n.confirmed_at <= p_now
+  where c.advertiser_id = (select auth.uid())
+  group by c.id;
+end
+$function$;
+comment on function public.campaign_week_figures(p_now timestamp with time zone) is 'The signed-in advertiser''s campaigns over the last 7 days: confirmed subscribers (everyone who confirmed, paid or free) and paid subscribers (confirmed and charged), the overview''s two figures.';
+revoke execute on function public.campaign_week_figures(p_now timestamp with time zone) from anon, public;
+
 create or replace function private.check_figures_range(p_from date, p_to date)
  returns void
  language plpgsql
@@ -464,20 +486,36 @@ begin
   if p_group is null or p_group not in ('source', 'campaign') then
     raise exception 'Group figures by source or by campaign' using errcode = '22023';
   end if;
+  if p_group = 'source' then
+    -- A source's clicks are its counted clicks (source_figures), whichever newsletters the visitors opened.
+    return query
+    select sf.source_id, sf.source_name, coalesce(p.views, 0)::bigint, sf.counted_clicks,
+      coalesce(p.conversions, 0)::bigint,
+      (case when sf.counted_clicks > 0 then round(coalesce(p.conversions, 0) * 100.0 / sf.counted_clicks, 2) else 0 end)::numeric(7, 2),
+      coalesce(p.earnings, 0)::numeric(12, 2)
+    from public.source_figures(null, p_from, p_to) sf
+    left join (
+      select f.source_id, sum(f.views) views, sum(f.conversions) conversions, sum(f.earnings) earnings
+      from public.campaign_source_figures(null, null, p_from, p_to) f
+      group by f.source_id
+    ) p on p.source_id = sf.source_id
+    where sf.counted_clicks > 0 or p.source_id is not null
+    order by 5 desc, 4 desc, 2;
+    return;
+  end if;
   return query
-  select case when p_group = 'source' then f.source_id else f.campaign_id end,
-    min(case when p_group = 'source' then f.source_name else f.campaign_name end),
+  select f.campaign_id, min(f.campaign_name),
     sum(f.views)::bigint, sum(f.clicks)::bigint, sum(f.conversions)::bigint,
     (case when sum(f.clicks) > 0 then round(sum(f.conversions) * 100.0 / sum(f.clicks), 2) else 0 end)::numeric(7, 2),
     sum(f.earnings)::numeric(12, 2)
   from public.campaign_source_figures(null, null, p_from, p_to) f
   join public.audience_sources s on s.id = f.source_id
   where s.publisher_id = (select auth.uid())
-  group by 1
+  group by f.campaign_id
   order by 5 desc, 4 desc, 2;
 end
 $function$;
-comment on function public.publisher_figures(p_group text, p_from date, p_to date) is 'The signed-in publisher''s campaign_source_figures summed per source or per campaign (names included: a publisher sees the names of the campaigns their sources promoted).';
+comment on function public.publisher_figures(p_group text, p_from date, p_to date) is 'The signed-in publisher''s figures per source (clicks = the source''s counted clicks, as source_figures counts them; views, paid subscribers and earnings summed over its campaigns) or per campaign (the (campaign, source) pairs of their sources summed: counted clicks that opened that campaign).';
 revoke execute on function public.publisher_figures(p_group text, p_from date, p_to date) from anon, public;
 
 create or replace function public.source_figures(p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)

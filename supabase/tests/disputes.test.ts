@@ -126,6 +126,8 @@ describe('deciding a dispute', () => {
       status: 'upheld',
       refunded: 20,
       refunded_subscribers: 2,
+      // Each side in its own money: the publisher lost 80% of the 20.00 refunded.
+      earnings_cancelled: 16,
     })
     expect(await errorOf(actors.admin, 'select public.decide_dispute($1, $2, $3)', [id, 'rejected', 'again'])).toBe(
       'This dispute was already decided',
@@ -144,9 +146,15 @@ describe('deciding a dispute', () => {
     await expectEarningsMatchCharges(m)
 
     const outcome =
-      'select status, decision_note, refunded::text, refunded_subscribers from public.disputes where id = $1'
+      'select status, decision_note, refunded::text, refunded_subscribers, earnings_cancelled::text from public.disputes where id = $1'
     const expected = [
-      { status: 'upheld', decision_note: 'Same visitor, seconds apart', refunded: '20.00', refunded_subscribers: 2 },
+      {
+        status: 'upheld',
+        decision_note: 'Same visitor, seconds apart',
+        refunded: '20.00',
+        refunded_subscribers: 2,
+        earnings_cancelled: '16.00',
+      },
     ]
     expect(await queryAs(m.advertiser.actor, outcome, [id])).toEqual(expected)
     expect(await queryAs(m.publisher.actor, outcome, [id])).toEqual(expected)
@@ -168,7 +176,7 @@ describe('deciding a dispute', () => {
     expect(emails.rows.map((e) => [e.user_id, e.data.side, e.data.decision, e.data.refunded]).sort()).toEqual(
       [
         [m.advertiser.id, 'advertiser', 'upheld', 20],
-        [m.publisher.id, 'publisher', 'upheld', 20],
+        [m.publisher.id, 'publisher', 'upheld', 16],
       ].sort(),
     )
     expect(

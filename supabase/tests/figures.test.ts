@@ -292,9 +292,17 @@ describe("the publisher's stats page", () => {
       m1.publisher.actor,
       `select id, name, clicks::int, conversions::int, ctr::text, earnings::text from public.publisher_figures('source')`,
     )
+    // A source's clicks are its counted clicks (visitors 1 and 3), not the sum over its campaign pairs (3:
+    // visitor 1 counts once for each of the two newsletters they opened or subscribed to).
     expect(bySource).toEqual([
-      { id: m1.sourceId, name: 'Test source', clicks: 3, conversions: 1, ctr: '33.33', earnings: '8.00' },
+      { id: m1.sourceId, name: 'Test source', clicks: 2, conversions: 1, ctr: '50.00', earnings: '8.00' },
     ])
+    const [counted] = await queryAs<{ counted_clicks: number }>(
+      m1.publisher.actor,
+      'select counted_clicks::int from public.source_figures($1)',
+      [m1.sourceId],
+    )
+    expect(bySource[0]!.clicks).toBe(counted!.counted_clicks)
     const byCampaign = await queryAs(
       m1.publisher.actor,
       `select id, name, clicks::int, conversions::int from public.publisher_figures('campaign')`,

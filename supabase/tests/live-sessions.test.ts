@@ -29,6 +29,7 @@ const adminCalls: Array<[string, unknown[]]> = [
   ["select public.admin_set_source_status($1, 'banned', 'x')", [ids.sourceApproved]],
   ["select public.admin_set_campaign_status($1, 'paused', 'x')", [ids.campaignActive]],
   ["select public.admin_decide_revision($1, 'approved')", [randomUUID()]],
+  ['select * from public.admin_revisions()', []],
   ["select public.decide_dispute($1, 'upheld', 'x')", [randomUUID()]],
   ['select * from public.admin_audit_log()', []],
   ['select * from public.admin_marketplace_totals()', []],
@@ -65,6 +66,9 @@ describe('attack: a token whose session ended calls money and admin functions', 
     expect(await errorOf(publisher, 'select public.request_payout(50)')).toBe(ENDED)
     expect(await errorOf(publisher, 'select * from public.publisher_balance()')).toBe(ENDED)
     expect(await errorOf(advertiser, 'select * from public.advertiser_balance()')).toBe(ENDED)
+    expect(await errorOf(advertiser, 'select * from public.wallet_statement()')).toBe(ENDED)
+    expect(await errorOf(advertiser, 'select * from public.campaign_week_figures()')).toBe(ENDED)
+    expect(await errorOf(advertiser, "select public.cancel_deposit('cs_test_x')")).toBe(ENDED)
     expect(await errorOf(advertiser, "select public.open_dispute('They are bots', null, $1)", [m.sourceId])).toBe(ENDED)
     expect(await errorOf(advertiser, 'select * from public.campaign_subscribers($1)', [m.campaignId])).toBe(ENDED)
     expect(await errorOf(advertiser, 'select * from public.campaign_subscribers_export($1)', [m.campaignId])).toBe(

@@ -20,7 +20,7 @@ const tx = (i: number) => ({
 const depositRow = (i: number) => ({
   id: `d${i}`,
   amount: 25,
-  status: i === 0 ? 'pending' : 'completed',
+  status: (['pending', 'completed', 'canceled', 'expired'] as const)[i] ?? 'completed',
   stripe_session_id: `cs_test_ref${i}`,
   stripe_payment_intent: i === 0 ? null : `pi_test_${i}`,
   failure_reason: null,
@@ -156,7 +156,7 @@ describe('admin money', () => {
     expect([last.get('type'), last.get('status'), last.get('offset')]).toEqual(['eq.hold', 'eq.pending', '0'])
   })
 
-  it('lists deposits with their Stripe reference and status, 20 a page', async () => {
+  it('lists deposits with their Stripe reference and status (Canceled and Expired checkouts say so), 20 a page', async () => {
     signInAs('admin')
     server.use(...moneyHandlers())
     const user = userEvent.setup()
@@ -165,11 +165,14 @@ describe('admin money', () => {
     const rows = within(table).getAllByRole('row').slice(1)
     expect(rows).toHaveLength(20)
     expect(rows[0]).toHaveTextContent('Ada Advertiser')
-    expect(rows[0]).toHaveTextContent('Pending')
+    expect(rows[0]).toHaveTextContent('Awaiting payment')
     expect(rows[0]).toHaveTextContent('cs_test_ref0')
     expect(rows[0]).toHaveTextContent('25.00 credits')
     expect(rows[1]).toHaveTextContent('Completed')
     expect(rows[1]).toHaveTextContent('pi_test_1')
+    // A checkout left unpaid says how it closed.
+    expect(rows[2]).toHaveTextContent('Canceled')
+    expect(rows[3]).toHaveTextContent('Expired')
     const pager = screen.getByRole('navigation', { name: 'Deposit pages' })
     await user.click(within(pager).getByRole('button', { name: 'Next' }))
     expect(await within(table).findByText('cs_test_ref21')).toBeInTheDocument()

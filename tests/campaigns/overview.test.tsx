@@ -4,7 +4,7 @@ import { screen, within, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
-import { countedJson, postgrestError, signInAs } from './signed-in'
+import { postgrestError, signInAs } from './signed-in'
 
 const campaign = (overrides: Record<string, unknown>) => ({
   id: 'c1',
@@ -20,22 +20,30 @@ const campaign = (overrides: Record<string, unknown>) => ({
   ...overrides,
 })
 
-function walletHandler(available = 40, held = 5) {
-  return http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: available + held, held, available }]))
+function walletHandler(available = 40, held = 5, reserved = 0) {
+  return http.post(restUrl('rpc/advertiser_balance'), () =>
+    HttpResponse.json({ available, reserved, on_hold: held, balance: available + reserved + held }),
+  )
 }
 
-function subscriberCounts(counts: Record<string, number>) {
-  return http.head(restUrl('newsletter_subscriptions'), ({ request }) => {
-    const id = new URL(request.url).searchParams.get('campaign_id')?.replace('eq.', '') ?? ''
-    return countedJson([], counts[id] ?? 0)
-  })
+/** campaign_week_figures: [confirmed subscribers, paid subscribers] of the last 7 days per campaign. */
+function subscriberCounts(counts: Record<string, [number, number]>) {
+  return http.post(restUrl('rpc/campaign_week_figures'), () =>
+    HttpResponse.json(
+      Object.entries(counts).map(([id, [confirmed, paid]]) => ({
+        campaign_id: id,
+        confirmed_subscribers: confirmed,
+        paid_subscribers: paid,
+      })),
+    ),
+  )
 }
 
 describe('advertiser overview', () => {
   it('shows skeletons while the wallet and campaigns load', async () => {
     signInAs('advertiser')
     server.use(
-      http.get(restUrl('wallets'), () => new Promise(() => {})),
+      http.post(restUrl('rpc/advertiser_balance'), () => new Promise(() => {})),
       http.get(restUrl('campaigns'), () => new Promise(() => {})),
     )
     renderRoute('/dashboard/advertiser')
@@ -70,7 +78,7 @@ describe('advertiser overview', () => {
     expect(alert).toHaveTextContent('database is down')
   })
 
-  it('lists campaigns with status, subscribers this week, spend, the review note and funding problems', async () => {
+  it('lists campaigns with status, confirmed and paid subscribers of the week, spend, the review note and funding problems', async () => {
     signInAs('advertiser')
     server.use(
       walletHandler(1.5, 5),
@@ -82,14 +90,18 @@ describe('advertiser overview', () => {
           campaign({ id: 'c4', name: 'Waiting', status: 'pending_review' }),
         ]),
       ),
-      subscriberCounts({ c1: 7, c2: 1, c3: 0, c4: 0 }),
+      subscriberCounts({ c1: [7, 5], c2: [1, 1], c3: [0, 0], c4: [0, 0] }),
     )
     renderRoute('/dashboard/advertiser')
     const items = await screen.findAllByTestId('campaign-item')
     expect(items).toHaveLength(4)
     const [brew, tiny, refused, waiting] = items
     expect(within(brew).getByTestId('campaign-status')).toHaveTextContent('Active')
+    // Everyone who confirmed and those charged, each under its own label (one word, one number).
     await waitFor(() => expect(within(brew).getByTestId('campaign-week-subscribers')).toHaveTextContent('7'))
+    expect(within(brew).getByTestId('campaign-week-paid')).toHaveTextContent('5')
+    expect(within(brew).getByText('Confirmed subscribers (7 days)')).toBeInTheDocument()
+    expect(within(brew).getByText('Paid subscribers (7 days)')).toBeInTheDocument()
     expect(within(brew).getByText('10.00 credits')).toBeInTheDocument()
     // 1.50 available cannot pay the 2.00 price: the advertiser is told why.
     expect(within(brew).getByRole('note')).toHaveTextContent(
@@ -127,7 +139,7 @@ describe('advertiser overview', () => {
     server.use(
       walletHandler(),
       http.get(restUrl('campaigns'), () => HttpResponse.json([campaign({ status })])),
-      subscriberCounts({ c1: 3 }),
+      subscriberCounts({ c1: [3, 3] }),
       http.post(restUrl('rpc/set_campaign_paused'), async ({ request }) => {
         const body = (await request.json()) as { p_campaign_id: string; p_paused: boolean }
         calls.push(body)

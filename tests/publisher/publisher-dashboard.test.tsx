@@ -35,7 +35,7 @@ function signInPublisher(userType: 'publisher' | 'advertiser' = 'publisher') {
 }
 
 function publisherData(
-  sources = [
+  sources: ReturnType<typeof sourceRow>[] = [
     sourceRow(),
     sourceRow({
       id: 's2',
@@ -45,10 +45,12 @@ function publisherData(
       review_note: 'Add a link to your profile',
     }),
   ],
+  revisions: unknown[] = [],
 ) {
   const inserted: unknown[] = []
   server.use(
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
+    http.get(restUrl('content_revisions'), () => HttpResponse.json(revisions)),
     http.post(restUrl('audience_sources'), async ({ request }) => {
       const body = await request.json()
       inserted.push(body)
@@ -75,7 +77,7 @@ function publisherData(
         clicks: 9,
         counted_clicks: 7,
         subscriptions: 4,
-        confirmations: 3,
+        confirmations: 4,
         conversions: 3,
         earnings: '4.80',
       }),
@@ -140,6 +142,7 @@ describe('publisher area', () => {
     expect(screen.getByTestId('earnings-paid')).toHaveTextContent('50.00 credits')
     await waitFor(() => expect(screen.getByTestId('week-clicks')).toHaveTextContent('7'))
     expect(screen.getByTestId('week-subscribers')).toHaveTextContent('3')
+    expect(screen.getByTestId('week-confirmed')).toHaveTextContent('Confirmed subscribers4')
 
     const [approved, pending] = await screen.findAllByTestId('publisher-source')
     expect(within(approved).getByTestId('magic-link')).toHaveTextContent(`${window.location.origin}/earn/demo-approved`)
@@ -179,6 +182,51 @@ describe('publisher area', () => {
       publisher_id: PUBLISHER.id,
       status: 'pending_review',
     })
+  })
+
+  it('sources: an approved source edited shows its changes waiting for review, and the dialog says edits wait', async () => {
+    signInPublisher()
+    publisherData(
+      [sourceRow({ approved_at: '2026-11-01T11:00:00Z' })],
+      [
+        {
+          subject_id: 's1',
+          status: 'pending',
+          changes: { name: 'Pat’s Notes', category: 'marketing' },
+          review_note: null,
+          created_at: '2026-11-03T10:00:00Z',
+        },
+      ],
+    )
+    renderRoute('/dashboard/publisher/sources')
+    const notice = await screen.findByTestId('source-revision')
+    expect(notice).toHaveTextContent('Changes waiting for review')
+    expect(notice).toHaveTextContent('Name:Pat’s Notes')
+    expect(notice).toHaveTextContent('Category:Marketing')
+    await userEvent.click(screen.getByRole('button', { name: "Edit Pat's Product Notes" }))
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog).toHaveTextContent('your changes wait for an admin, and visitors see the approved version until then')
+    expect(dialog).not.toHaveTextContent('Changes are visible once saved')
+  })
+
+  it('sources: a rejected revision shows the reviewer’s note', async () => {
+    signInPublisher()
+    publisherData(
+      [sourceRow({ approved_at: '2026-11-01T11:00:00Z' })],
+      [
+        {
+          subject_id: 's1',
+          status: 'rejected',
+          changes: { name: 'X' },
+          review_note: 'Misleading',
+          created_at: '2026-11-03T10:00:00Z',
+        },
+      ],
+    )
+    renderRoute('/dashboard/publisher/sources')
+    const notice = await screen.findByTestId('source-revision')
+    expect(notice).toHaveTextContent('Your last changes were not approved')
+    expect(notice).toHaveTextContent("The reviewer's note: “Misleading”")
   })
 
   it('stats: per source and per campaign, with the real name of a campaign that is no longer public', async () => {

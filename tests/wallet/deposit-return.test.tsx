@@ -4,9 +4,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { act, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
-import { ADVERTISER, countedJson, signInAs } from '../campaigns/signed-in'
+import { ADVERTISER, signInAs } from '../campaigns/signed-in'
 import { DEPOSIT_POLL_MS } from '@/features/wallet/api/deposits-query'
 
 const SESSION = 'cs_test_a1b2c3'
@@ -21,8 +22,12 @@ const deposit = (status: string, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 })
 
+const balance = (amount: number) => ({ available: amount, reserved: 0, on_hold: 0, balance: amount })
+const noStatement = http.post(restUrl('rpc/wallet_statement'), () => HttpResponse.json([]))
+
 afterEach(() => {
   vi.useRealTimers()
+  window.sessionStorage.clear()
 })
 
 describe('payment return on the wallet', () => {
@@ -36,12 +41,8 @@ describe('payment return on the wallet', () => {
         depositQueries.push(new URL(request.url).searchParams)
         return HttpResponse.json([deposit(credited ? 'completed' : 'pending')])
       }),
-      http.get(restUrl('wallets'), () =>
-        HttpResponse.json([
-          credited ? { balance: 35, held: 0, available: 35 } : { balance: 10, held: 0, available: 10 },
-        ]),
-      ),
-      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(credited ? 35 : 10))),
+      noStatement,
     )
     const { router } = renderRoute(`/dashboard/advertiser/wallet?session_id=${SESSION}`)
     expect(await screen.findByText('Payment successful')).toBeInTheDocument()
@@ -72,8 +73,8 @@ describe('payment return on the wallet', () => {
     signInAs('advertiser')
     server.use(
       http.get(restUrl('deposits'), () => HttpResponse.json([deposit('failed')])),
-      http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),
-      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      noStatement,
     )
     renderRoute(`/dashboard/advertiser/wallet?session_id=${SESSION}`)
     expect(await screen.findByTestId('deposit-failed')).toHaveTextContent(
@@ -89,8 +90,8 @@ describe('payment return on the wallet', () => {
         depositQueries.push(new URL(request.url).searchParams)
         return HttpResponse.json([])
       }),
-      http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),
-      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      noStatement,
     )
     const { router } = renderRoute('/dashboard/advertiser/wallet?payment=canceled')
     expect(await screen.findByText('Payment canceled')).toBeInTheDocument()
@@ -115,12 +116,58 @@ describe('payment return on the wallet', () => {
           }),
         ]),
       ),
-      http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 10, held: 0, available: 10 }])),
-      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
+      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      noStatement,
     )
     renderRoute('/dashboard/advertiser/wallet')
     const open = await screen.findAllByTestId('deposit-awaiting')
     expect(open).toHaveLength(1)
     expect(open[0]).toHaveTextContent('Deposit of 40.00 credits: awaiting payment. The checkout stays open until')
+  })
+
+  it('closes the checkout this tab opened when the advertiser comes back through Cancel', async () => {
+    signInAs('advertiser')
+    window.sessionStorage.setItem('open_checkout_session', 'cs_test_left')
+    const canceled: unknown[] = []
+    server.use(
+      http.get(restUrl('deposits'), () =>
+        HttpResponse.json(
+          canceled.length > 0 ? [] : [deposit('pending', { amount: 40, stripe_session_id: 'cs_test_left' })],
+        ),
+      ),
+      http.post(restUrl('rpc/cancel_deposit'), async ({ request }) => {
+        canceled.push(await request.json())
+        return HttpResponse.json({ id: 'd1', status: 'canceled' })
+      }),
+      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      noStatement,
+    )
+    renderRoute('/dashboard/advertiser/wallet?payment=canceled')
+    expect(await screen.findByText('Payment canceled')).toBeInTheDocument()
+    await waitFor(() => expect(canceled).toEqual([{ p_session_id: 'cs_test_left' }]))
+    // No "awaiting payment" banner for the checkout just left, and the key is used once.
+    await waitFor(() => expect(screen.queryByTestId('deposit-awaiting')).not.toBeInTheDocument())
+    expect(window.sessionStorage.getItem('open_checkout_session')).toBeNull()
+  })
+
+  it('cancels an open checkout from its banner', async () => {
+    signInAs('advertiser')
+    let open = true
+    server.use(
+      http.get(restUrl('deposits'), () =>
+        HttpResponse.json(open ? [deposit('pending', { amount: 40, stripe_session_id: 'cs_test_open' })] : []),
+      ),
+      http.post(restUrl('rpc/cancel_deposit'), async ({ request }) => {
+        expect(await request.json()).toEqual({ p_session_id: 'cs_test_open' })
+        open = false
+        return HttpResponse.json({ id: 'd1', status: 'canceled' })
+      }),
+      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      noStatement,
+    )
+    const user = userEvent.setup()
+    renderRoute('/dashboard/advertiser/wallet')
+    await user.click(await screen.findByRole('button', { name: 'Cancel the deposit of 40.00 credits' }))
+    await waitFor(() => expect(screen.queryByTestId('deposit-awaiting')).not.toBeInTheDocument())
   })
 })

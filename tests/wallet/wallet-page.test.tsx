@@ -1,29 +1,44 @@
+// The advertiser's wallet: the four parts of the balance from advertiser_balance() (available + reserved + on
+// hold = balance, said as such) and the statement from wallet_statement (one row per charge: on hold, charged,
+// or refunded with its amount), paged by the database.
 import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
-import { ADVERTISER, countedJson, postgrestError, signInAs } from '../campaigns/signed-in'
+import { postgrestError, signInAs } from '../campaigns/signed-in'
 
-const transaction = (i: number) => ({
-  id: `t${i}`,
-  amount: i % 2 ? -2 : 10,
-  type: i % 2 ? 'hold' : 'deposit',
-  status: i % 2 ? 'pending' : 'completed',
-  description: `Row ${i}`,
-  created_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 0) - i * 60_000).toISOString(),
-})
-
-const walletSummary = http.get(restUrl('wallets'), () => HttpResponse.json([{ balance: 110, held: 4, available: 106 }]))
+const balanceHandler = (parts = { available: 30, reserved: 35, on_hold: 70, balance: 135 }) =>
+  http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(parts))
 const noDeposits = http.get(restUrl('deposits'), () => HttpResponse.json([]))
+
+type Row = { kind: string; status: string; amount: number; refunded?: number; description?: string }
+const statementRow = (i: number, row: Row, total: number) => ({
+  id: `t${i}`,
+  occurred_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 0) - i * 60_000).toISOString(),
+  kind: row.kind,
+  status: row.status,
+  description: row.description ?? `Row ${i}`,
+  amount: row.amount,
+  refunded: row.refunded ?? 0,
+  settled_at: row.status === 'charged' || row.status === 'refunded' ? '2026-11-08T12:00:00Z' : null,
+  total_count: total,
+})
+const statement = (rows: Row[]) =>
+  http.post(restUrl('rpc/wallet_statement'), async ({ request }) => {
+    const { p_limit, p_offset } = (await request.json()) as { p_limit: number; p_offset: number }
+    return HttpResponse.json(
+      rows.slice(p_offset, p_offset + p_limit).map((r, i) => statementRow(p_offset + i, r, rows.length)),
+    )
+  })
 
 describe('advertiser wallet', () => {
   it('shows loading placeholders first', async () => {
     signInAs('advertiser')
     server.use(
-      http.get(restUrl('wallets'), () => new Promise(() => {})),
-      http.get(restUrl('wallet_transactions'), () => new Promise(() => {})),
+      http.post(restUrl('rpc/advertiser_balance'), () => new Promise(() => {})),
+      http.post(restUrl('rpc/wallet_statement'), () => new Promise(() => {})),
       noDeposits,
     )
     renderRoute('/dashboard/advertiser/wallet')
@@ -31,91 +46,107 @@ describe('advertiser wallet', () => {
     expect(screen.getByRole('status', { name: 'Loading wallet' })).toBeInTheDocument()
   })
 
-  it('shows the balance, says when there are no transactions, and offers the deposit dialog', async () => {
+  it('shows the four parts of the balance and says they add up', async () => {
     signInAs('advertiser')
-    server.use(
-      http.get(restUrl('wallets'), () => HttpResponse.json([])),
-      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
-      noDeposits,
+    server.use(balanceHandler(), statement([]), noDeposits)
+    renderRoute('/dashboard/advertiser/wallet')
+    expect(await screen.findByTestId('wallet-available')).toHaveTextContent('30.00 credits')
+    expect(screen.getByTestId('wallet-reserved')).toHaveTextContent('35.00 credits')
+    expect(screen.getByTestId('wallet-held')).toHaveTextContent('70.00 credits')
+    expect(screen.getByTestId('wallet-total')).toHaveTextContent('135.00 credits')
+    expect(screen.getByTestId('wallet-sum')).toHaveTextContent(
+      'Available 30.00 credits + reserved 35.00 credits + on hold 70.00 credits = balance 135.00 credits',
     )
+  })
+
+  it('says when there are no transactions, and offers the deposit dialog', async () => {
+    signInAs('advertiser')
+    server.use(balanceHandler({ available: 0, reserved: 0, on_hold: 0, balance: 0 }), statement([]), noDeposits)
     renderRoute('/dashboard/advertiser/wallet')
     expect(await screen.findByText(/^No transactions yet./)).toBeInTheDocument()
-    // No wallet row yet reads as zero, not as an error.
     expect(await screen.findByTestId('wallet-available')).toHaveTextContent('0.00 credits')
     expect(screen.getByRole('button', { name: 'Add funds' })).toBeInTheDocument()
     expect(screen.queryByTestId('deposit-status')).not.toBeInTheDocument()
   })
 
-  it('says so when the ledger cannot be loaded', async () => {
+  it('says so when the wallet or the statement cannot be loaded', async () => {
     signInAs('advertiser')
     server.use(
-      walletSummary,
+      http.post(restUrl('rpc/advertiser_balance'), () => postgrestError(500, 'balance offline')),
+      http.post(restUrl('rpc/wallet_statement'), () => postgrestError(500, 'ledger offline')),
       noDeposits,
-      http.get(restUrl('wallet_transactions'), () => postgrestError(500, 'ledger offline')),
     )
     renderRoute('/dashboard/advertiser/wallet')
-    const alert = await screen.findByRole('alert')
-    expect(alert).toHaveTextContent('Could not load your transactions')
-    expect(alert).toHaveTextContent('ledger offline')
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2))
+    const [wallet, ledger] = screen.getAllByRole('alert')
+    expect(wallet).toHaveTextContent('Could not load your wallet')
+    expect(ledger).toHaveTextContent('Could not load your transactions')
+    expect(ledger).toHaveTextContent('ledger offline')
   })
 
-  it('lists 20 transactions a page with type, status, description and amount, and pages through them', async () => {
+  it('reads like a bank statement: a charge on hold, charged, or refunded with its amount', async () => {
     signInAs('advertiser')
-    const all = Array.from({ length: 45 }, (_, i) => transaction(i))
-    const asked: { offset: string | null; limit: string | null; user: string | null; order: string | null }[] = []
     server.use(
-      walletSummary,
+      balanceHandler(),
       noDeposits,
-      http.get(restUrl('wallet_transactions'), ({ request }) => {
-        const params = new URL(request.url).searchParams
-        asked.push({
-          offset: params.get('offset'),
-          limit: params.get('limit'),
-          user: params.get('user_id'),
-          order: params.get('order'),
-        })
-        const offset = Number(params.get('offset') ?? 0)
-        return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
+      statement([
+        { kind: 'charge', status: 'on_hold', amount: -35, description: 'Subscriber to Daily Brief' },
+        { kind: 'charge', status: 'charged', amount: -35, description: 'Subscriber to Daily Brief' },
+        {
+          kind: 'charge',
+          status: 'refunded',
+          amount: -35,
+          refunded: 35,
+          description: 'Subscriber to Daily Brief — refunded: fraud',
+        },
+        { kind: 'deposit', status: 'completed', amount: 135, description: 'Deposit' },
+      ]),
+    )
+    renderRoute('/dashboard/advertiser/wallet')
+    const table = await screen.findByRole('table', { name: 'Wallet transactions' })
+    const rows = within(table).getAllByRole('row').slice(1)
+    expect(rows).toHaveLength(4)
+    expect(rows[0]).toHaveTextContent('Charge')
+    expect(rows[0]).toHaveTextContent('On hold')
+    expect(rows[0]).toHaveTextContent('-35.00 credits')
+    expect(rows[1]).toHaveTextContent('Charged')
+    expect(rows[2]).toHaveTextContent('Refunded')
+    expect(rows[2]).toHaveTextContent('35.00 credits refunded')
+    expect(rows[3]).toHaveTextContent('Deposit')
+    expect(rows[3]).toHaveTextContent('+135.00 credits')
+    // Never a separate debit, hold, release or 0.00 row: the database folded them into the charge.
+    expect(table).not.toHaveTextContent(/Debit|Release|0\.00 credits refunded/)
+  })
+
+  it('pages 20 rows at a time through the database', async () => {
+    signInAs('advertiser')
+    const rows = Array.from({ length: 45 }, () => ({ kind: 'deposit', status: 'completed', amount: 10 }))
+    const asked: Array<[number, number]> = []
+    server.use(
+      balanceHandler(),
+      noDeposits,
+      http.post(restUrl('rpc/wallet_statement'), async ({ request }) => {
+        const { p_limit, p_offset } = (await request.json()) as { p_limit: number; p_offset: number }
+        asked.push([p_offset, p_limit])
+        return HttpResponse.json(
+          rows.slice(p_offset, p_offset + p_limit).map((r, i) => statementRow(p_offset + i, r, rows.length)),
+        )
       }),
     )
     const user = userEvent.setup()
     renderRoute('/dashboard/advertiser/wallet')
-
     expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument()
-    expect(screen.getByTestId('wallet-available')).toHaveTextContent('106.00 credits')
-    expect(screen.getByTestId('wallet-held')).toHaveTextContent('4.00 credits')
-    const table = screen.getByRole('table', { name: 'Wallet transactions' })
-    const rows = within(table).getAllByRole('row').slice(1)
-    expect(rows).toHaveLength(20)
-    expect(rows[0]).toHaveTextContent('Deposit')
-    expect(rows[0]).toHaveTextContent('Row 0')
-    expect(rows[0]).toHaveTextContent('Completed')
-    expect(rows[0]).toHaveTextContent('+10.00 credits')
-    expect(rows[1]).toHaveTextContent('Hold')
-    expect(rows[1]).toHaveTextContent('Pending')
-    expect(rows[1]).toHaveTextContent('-2.00 credits')
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled()
-
     await user.click(screen.getByRole('button', { name: 'Next' }))
     expect(await screen.findByText('Row 20')).toBeInTheDocument()
-    expect(screen.getByText('Page 2 of 3')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Next' }))
     expect(await screen.findByText('Row 44')).toBeInTheDocument()
     await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(6))
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled()
-
-    expect(asked.map((a) => [a.offset, a.limit])).toEqual([
-      ['0', '20'],
-      ['20', '20'],
-      ['40', '20'],
+    expect(asked).toEqual([
+      [0, 20],
+      [20, 20],
+      [40, 20],
     ])
-    expect(asked[0].user).toBe(`eq.${ADVERTISER.id}`)
-    expect(asked[0].order).toBe('created_at.desc,id.desc')
-
-    // Sorting is the database's: a click on Amount asks for the first page again, ordered by amount.
-    await user.click(screen.getByRole('button', { name: 'Amount' }))
-    await waitFor(() => expect(asked.at(-1)?.order).toMatch(/^amount\.(asc|desc),id\.(asc|desc)$/))
-    expect(asked.at(-1)?.offset).toBe('0')
-    expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument()
   })
 })

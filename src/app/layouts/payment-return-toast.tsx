@@ -7,9 +7,32 @@
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { toast } from '@/lib/toast'
+import { sessionStorageKeys } from '@/lib/storage-keys'
 
 export type PaymentReturn = 'success' | 'canceled' | null
-export type PaymentReturnState = { paymentReturn: Exclude<PaymentReturn, null>; sessionId?: string }
+export type PaymentReturnState = {
+  paymentReturn: Exclude<PaymentReturn, null>
+  sessionId?: string
+  /** The checkout this tab opened and the advertiser left through cancel_url: the wallet closes its deposit. */
+  canceledSessionId?: string
+}
+
+/** The checkout session a cancelled payment return left in the location state, if any. */
+export function paymentCanceledSessionId(state: unknown): string | undefined {
+  const value = (state as Partial<PaymentReturnState> | null)?.canceledSessionId
+  return typeof value === 'string' ? value : undefined
+}
+
+/** Takes the checkout this tab opened last out of session storage (once). */
+function takeOpenCheckout(): string | undefined {
+  try {
+    const id = window.sessionStorage.getItem(sessionStorageKeys.openCheckout) ?? undefined
+    window.sessionStorage.removeItem(sessionStorageKeys.openCheckout)
+    return id
+  } catch {
+    return undefined
+  }
+}
 
 /** The session id a payment return left in the location state, if any. */
 export function paymentReturnSessionId(state: unknown): string | undefined {
@@ -39,9 +62,11 @@ export function PaymentReturnToast() {
     } else {
       toast('Payment canceled', { description: 'No money was taken. You can try again whenever you like.' })
     }
+    const opened = takeOpenCheckout()
     const state: PaymentReturnState = {
       paymentReturn: result,
       sessionId: new URLSearchParams(location.search).get('session_id') ?? undefined,
+      canceledSessionId: result === 'canceled' ? opened : undefined,
     }
     navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state })
   }, [location, navigate])

@@ -11,5 +11,6 @@ export const audienceKeys = {
   owner: (userId: string) => [...audienceKeys.all, 'owner', userId] as const,
   ownSources: (userId: string) => [...audienceKeys.owner(userId), 'sources'] as const,
   ownClicks: (userId: string) => [...audienceKeys.owner(userId), 'clicks'] as const,
+  ownRevisions: (userId: string) => [...audienceKeys.owner(userId), 'revisions'] as const,
   promotableCampaigns: () => [...audienceKeys.all, 'promotable-campaigns'] as const,
 }

@@ -7,4 +7,5 @@ export const reviewKeys = {
   campaigns: () => [...reviewKeys.all, 'campaigns'] as const,
   catalog: () => [...reviewKeys.all, 'catalog'] as const,
   auditLog: () => [...reviewKeys.all, 'audit-log'] as const,
+  revisions: (status: string) => [...reviewKeys.all, 'revisions', status] as const,
 }

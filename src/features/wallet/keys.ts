@@ -5,8 +5,7 @@ import { adminQueryRoot } from '@/lib/admin-query-root'
 export const walletKeys = {
   all: ['wallet'] as const,
   summary: (userId: string) => [...walletKeys.all, 'summary', userId] as const,
-  transactions: (userId: string, page: number, sorting: SortingState = []) =>
-    [...walletKeys.all, 'transactions', userId, page, sorting] as const,
+  transactions: (userId: string, page: number) => [...walletKeys.all, 'transactions', userId, page] as const,
   deposits: (userId: string, watch: string | null) => [...walletKeys.all, 'deposits', userId, watch] as const,
   // The admin's views of every wallet: under the admin root, so any admin decision refreshes them.
   allDeposits: (page: number) => [...adminQueryRoot, 'wallet', 'deposits', page] as const,

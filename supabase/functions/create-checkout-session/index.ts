@@ -94,7 +94,8 @@ async function handle(req: Request): Promise<Response> {
     if (message) throw new HttpError(400, message)
     throw new Error(`open_deposit failed: ${error.message}`)
   }
-  return json({ url: session.url })
+  // The session id lets the wallet close this deposit when the advertiser comes back through cancel_url.
+  return json({ url: session.url, session_id: session.id })
 }
 
 Deno.serve(async (req) => {

@@ -34,7 +34,7 @@ export function disputeDecided(to: Recipient, data: NotificationData, siteUrl: s
     heading: upheld ? 'An advertiser’s dispute was upheld' : 'An advertiser’s dispute was rejected',
     paragraphs: [
       upheld
-        ? `An advertiser disputed subscribers your source brought to ${campaign}, and we upheld it: the pending earnings for ${subscribers} are cancelled.`
+        ? `An advertiser disputed subscribers your source brought to ${campaign}, and we upheld it: your pending earnings of ${credits(data.refunded)} for ${subscribers} are cancelled.`
         : `An advertiser disputed subscribers your source brought to ${campaign}. We found no problem: your earnings stand.`,
       note ? `The admin's note: “${note}”` : '',
     ],

@@ -6,6 +6,7 @@ import { lowBalance } from './low-balance.ts'
 import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
 import { payoutFailed } from './payout-failed.ts'
 import { payoutPaid } from './payout-paid.ts'
+import { revisionDecided } from './revision-decided.ts'
 import { sourceReviewed } from './source-reviewed.ts'
 
 const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl: string) => Rendered> = {
@@ -16,6 +17,7 @@ const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl:
   payout_failed: payoutFailed,
   dispute_decided: disputeDecided,
   deposit_receipt: depositReceipt,
+  revision_decided: revisionDecided,
 }
 
 export function renderNotification(template: string, to: Recipient, data: NotificationData, siteUrl: string): Rendered {

@@ -8,7 +8,7 @@ import { useSession } from '@/lib/session'
 import { Button } from '@/components/ui/button'
 import { PageHeader } from '@/components/page-header'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { paymentReturnSessionId } from '@/app/layouts/payment-return-toast'
+import { paymentCanceledSessionId, paymentReturnSessionId } from '@/app/layouts/payment-return-toast'
 import { WalletBalanceCard } from '@/features/wallet/components/wallet-balance-card'
 import { TransactionsTable } from '@/features/wallet/components/transactions-table'
 import { DepositDialog } from '@/features/wallet/components/deposit-dialog'
@@ -35,7 +35,11 @@ export default function WalletPage() {
         }
       />
       <div className="space-y-6">
-        <DepositStatus userId={userId} watch={paymentReturnSessionId(location.state)} />
+        <DepositStatus
+          userId={userId}
+          watch={paymentReturnSessionId(location.state)}
+          canceled={paymentCanceledSessionId(location.state)}
+        />
         <WalletBalanceCard userId={userId} />
         <Card>
           <CardHeader>

@@ -1,4 +1,4 @@
-/** This week at a glance (Monday to today, UTC): counted clicks on the publisher's sources and the subscribers they brought, totalled by the database (`source_totals`). */
+/** This week at a glance (Monday to today, UTC): counted clicks on the publisher's sources, the subscribers who confirmed and those paid for, totalled by the database (`source_totals`). */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { utcDay } from '@/lib/date-range'
@@ -15,7 +15,11 @@ export async function getPublisherWeek(now = new Date()) {
     .rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) })
     .single()
   if (error) throw new Error(error.message)
-  return { clicks: Number(data.counted_clicks), subscribers: Number(data.conversions) }
+  return {
+    clicks: Number(data.counted_clicks),
+    confirmed: Number(data.confirmations),
+    subscribers: Number(data.conversions),
+  }
 }
 
 export const publisherWeekQueryOptions = (userId: string) =>

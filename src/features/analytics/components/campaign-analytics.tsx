@@ -13,6 +13,7 @@ import { useNotCountedQuery } from '../api/not-counted-query'
 import { NotCountedTable } from './not-counted-table'
 import { SourceFiguresTable } from './source-figures-table'
 import { SummaryFigures } from './summary-figures'
+import { metrics } from '@/lib/metrics'
 
 const loading = (label: string, className = 'h-32') => (
   <div role="status" aria-label={label}>
@@ -53,18 +54,18 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
           ) : (
             <div className="grid gap-6 md:grid-cols-2">
               <DailyFiguresChart
-                title="Clicks and views"
+                title={`${metrics.countedClicks.label} and views`}
                 points={daily.data}
                 series={['clicks', 'views']}
                 unit="count"
                 empty="No clicks or views in this range. They appear when visitors follow a publisher's link to this newsletter."
               />
               <DailyFiguresChart
-                title="Confirmed subscribers"
+                title={metrics.paidSubscribers.label}
                 points={daily.data}
                 series={['conversions']}
                 unit="count"
-                empty="No confirmed subscribers in this range. Each subscriber who confirms by email through a source appears here."
+                empty="No paid subscribers in this range. Each subscriber who confirms by email through a source, and counts, appears here."
               />
               <DailyFiguresChart
                 title="Spend"

@@ -1,16 +1,17 @@
-/** Stats per source and per campaign from the database (publisher_figures): views, clicks, conversions, CTR, earnings. */
+/** Stats per source and per campaign from the database (publisher_figures): views, counted clicks, paid subscribers, CTR, earnings. */
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { usePublisherStatsQuery, type StatsLine } from '../api/publisher-stats-query'
 import { formatCredits } from '@/lib/format'
 import { PanelState } from '@/components/panel-state'
+import { metrics } from '@/lib/metrics'
 
 const col = dataTableColumns<StatsLine>()
 const figure = { align: 'right' } as const
 const columnsFor = (nameHeader: string) => [
   col.accessor('name', { header: nameHeader, meta: { primary: true } }),
   col.accessor('views', { header: 'Views', meta: figure }),
-  col.accessor('clicks', { header: 'Clicks', meta: figure }),
-  col.accessor('conversions', { header: 'Conversions', meta: figure }),
+  col.accessor('clicks', { header: metrics.statsCountedClicks.label, meta: figure }),
+  col.accessor('conversions', { header: metrics.statsPaidSubscribers.label, meta: figure }),
   col.accessor('ctr', { header: 'CTR', meta: figure, cell: (c) => `${c.getValue().toFixed(2)}%` }),
   col.accessor('earnings', { header: 'Earnings', meta: figure, cell: (c) => formatCredits(c.getValue()) }),
 ]
@@ -37,8 +38,9 @@ export function PublisherStatsPanel({ userId }: { userId: string }) {
   return (
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
-        CTR is confirmed subscribers per 100 counted clicks. Only counted traffic appears here; the Sources tab shows
-        what was not counted and why.
+        A source's counted clicks are its own, whichever newsletters its visitors opened; a newsletter's are the counted
+        clicks that opened it. CTR is paid subscribers per 100 counted clicks. Only counted traffic appears here; the
+        Sources tab shows what was not counted and why.
       </p>
       <StatsTable title="Per source" columns={sourceColumns} lines={stats.data.bySource} />
       <StatsTable title="Per campaign" columns={campaignColumns} lines={stats.data.byCampaign} />

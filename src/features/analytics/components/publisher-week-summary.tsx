@@ -1,5 +1,6 @@
-/** This week at a glance for a publisher: counted clicks and the confirmed subscribers they brought. */
+/** This week at a glance for a publisher: counted clicks, confirmed subscribers and paid subscribers (source_totals). */
 import { Metric, metricValue } from '@/components/metric'
+import { metrics } from '@/lib/metrics'
 import { usePublisherWeekQuery } from '../api/publisher-week-query'
 
 export function PublisherWeekSummary({ userId }: { userId: string }) {
@@ -10,11 +11,23 @@ export function PublisherWeekSummary({ userId }: { userId: string }) {
         This week
       </h2>
       {week.isError && <p className="text-sm text-red-700">Could not load this week: {week.error.message}</p>}
-      <dl className="grid gap-3 sm:grid-cols-2">
-        <Metric testId="week-clicks" label="Counted clicks" value={metricValue(week, () => week.data!.clicks)} />
+      <dl className="grid gap-3 sm:grid-cols-3">
+        <Metric
+          testId="week-clicks"
+          label={metrics.sourceCountedClicks.label}
+          hint={metrics.sourceCountedClicks.definition}
+          value={metricValue(week, () => week.data!.clicks)}
+        />
+        <Metric
+          testId="week-confirmed"
+          label={metrics.sourceConfirmedSubscribers.label}
+          hint={metrics.sourceConfirmedSubscribers.definition}
+          value={metricValue(week, () => week.data!.confirmed)}
+        />
         <Metric
           testId="week-subscribers"
-          label="Confirmed subscribers"
+          label={metrics.sourcePaidSubscribers.label}
+          hint={metrics.sourcePaidSubscribers.definition}
           value={metricValue(week, () => week.data!.subscribers)}
         />
       </dl>

@@ -2,15 +2,20 @@
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { formatCredits } from '@/lib/format'
 import type { SourceFigure } from '../api/source-figures-query'
+import { metrics } from '@/lib/metrics'
 
 const figure = { align: 'right' } as const
 const col = dataTableColumns<SourceFigure>()
 const columns = [
   col.accessor('sourceName', { header: 'Source', meta: { primary: true } }),
   col.accessor('views', { header: 'Views', meta: figure }),
-  col.accessor('clicks', { header: 'Clicks', meta: figure }),
-  col.accessor('conversions', { header: 'Subscribers', meta: figure }),
-  col.accessor('ctr', { header: 'Conversion', meta: figure, cell: (c) => `${c.getValue().toFixed(2)}%` }),
+  col.accessor('clicks', { header: metrics.countedClicks.label, meta: figure }),
+  col.accessor('conversions', { header: metrics.paidSubscribers.label, meta: figure }),
+  col.accessor('ctr', {
+    header: metrics.conversionRate.label,
+    meta: figure,
+    cell: (c) => `${c.getValue().toFixed(2)}%`,
+  }),
   col.accessor('spend', { header: 'Spend', meta: figure, cell: (c) => formatCredits(c.getValue()) }),
 ]
 

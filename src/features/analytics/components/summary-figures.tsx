@@ -1,14 +1,20 @@
-/** The campaign's headline numbers over the range, as the database summed them (figure_totals). */
+/** The campaign's headline numbers over the range, as the database summed them (figure_totals), under the catalogue's labels. */
 import type { FigureTotals } from '../api/figure-totals-query'
 import { formatCredits } from '@/lib/format'
+import { metrics, type MetricKey } from '@/lib/metrics'
+
+const catalogued = (key: MetricKey): { label: string; hint?: string } => ({
+  label: metrics[key].label,
+  hint: metrics[key].definition,
+})
 
 export function SummaryFigures({ totals }: { totals: FigureTotals }) {
   const figures = [
-    { label: 'Views', value: totals.views.toLocaleString('en-US') },
-    { label: 'Clicks', value: totals.clicks.toLocaleString('en-US') },
-    { label: 'Confirmed subscribers', value: totals.conversions.toLocaleString('en-US') },
-    { label: 'Conversion rate', value: `${totals.ctr.toFixed(2)}%`, hint: 'Confirmed subscribers per 100 clicks' },
-    { label: 'Spend', value: formatCredits(totals.spend) },
+    { label: 'Views', hint: undefined as string | undefined, value: totals.views.toLocaleString('en-US') },
+    { ...catalogued('countedClicks'), value: totals.clicks.toLocaleString('en-US') },
+    { ...catalogued('paidSubscribers'), value: totals.conversions.toLocaleString('en-US') },
+    { ...catalogued('conversionRate'), value: `${totals.ctr.toFixed(2)}%` },
+    { ...catalogued('spend'), value: formatCredits(totals.spend) },
   ]
   return (
     <dl className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="analytics-summary">

@@ -3,6 +3,8 @@ import { PencilIcon, PlusIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { useMySourcesQuery } from '../api/my-sources-query'
 import { useSourceClicksQuery } from '../api/source-clicks-query'
+import { useMySourceRevisionsQuery } from '../api/my-source-revisions-query'
+import { PendingRevision } from '@/components/pending-revision'
 import { isSourceLive } from '../lib/source-status'
 import { CampaignLinks } from './campaign-links'
 import { PanelState } from '@/components/panel-state'
@@ -12,6 +14,7 @@ import { SourceItem } from './source-item'
 export function MySourcesPanel({ userId, showCampaignLinks = true }: { userId: string; showCampaignLinks?: boolean }) {
   const sources = useMySourcesQuery(userId)
   const clicks = useSourceClicksQuery(userId, sources.isSuccess)
+  const revisions = useMySourceRevisionsQuery(userId)
 
   return (
     <section className="flex flex-col gap-4" aria-labelledby="sources-title">
@@ -59,6 +62,9 @@ export function MySourcesPanel({ userId, showCampaignLinks = true }: { userId: s
                   />
                 }
               >
+                {revisions.data?.get(source.id) && (
+                  <PendingRevision revision={revisions.data.get(source.id)!} testId="source-revision" />
+                )}
                 {showCampaignLinks && isSourceLive(source.status) && (
                   <CampaignLinks unifiedCode={source.unified_code} sourceName={source.name} />
                 )}

@@ -57,7 +57,13 @@ export function SourceFormDialog({
   const form = useForm<SourceFormValues>({ resolver: zodResolver(sourceFormSchema), defaultValues: toValues(source) })
   const mutation = useSourceSaveMutation({
     onSuccess: () => {
-      toast.success(source ? 'Source updated' : 'Source submitted for review')
+      toast.success(
+        !source
+          ? 'Source submitted for review'
+          : source.approved_at
+            ? 'Changes sent for review; the approved version stays live meanwhile'
+            : 'Source updated',
+      )
       setOpen(false)
     },
   })
@@ -86,9 +92,11 @@ export function SourceFormDialog({
         <DialogHeader>
           <DialogTitle>{source ? `Edit ${source.name}` : 'Add a source'}</DialogTitle>
           <DialogDescription>
-            {source
-              ? 'Changes are visible once saved; the review status stays as it is.'
-              : 'New sources wait for an admin to review them before their clicks count.'}
+            {!source
+              ? 'New sources wait for an admin to review them before their clicks count.'
+              : source.approved_at
+                ? 'This source is approved: your changes wait for an admin, and visitors see the approved version until then. Your magic link keeps working.'
+                : 'Changes apply at once; the source still waits for review.'}
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3" data-testid="source-form">

@@ -9,6 +9,7 @@ import type { ClickBreakdown } from '../lib/click-breakdown'
 import { isSourceLive, magicLinkUrl } from '../lib/source-status'
 import { CopyButton } from './copy-button'
 import { categoryLabel, platformLabel, sourceStatus } from '@/lib/vocabulary'
+import { metrics } from '@/lib/metrics'
 
 export function SourceItem({
   source,
@@ -62,7 +63,7 @@ export function SourceItem({
       </div>
       <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3" data-testid="source-clicks">
         <div>
-          <dt className="text-muted-foreground">Counted clicks</dt>
+          <dt className="text-muted-foreground">{metrics.eachSourceCountedClicks.label}</dt>
           <dd className="text-lg font-semibold">{clicks?.counted ?? 0}</dd>
         </div>
         <div>

@@ -14,12 +14,7 @@ import { useCampaignUpdateMutation } from '../api/campaign-update-mutation'
 import { campaignEditSchema, type CampaignEditInput, type CampaignEditValues } from '../campaign-schema'
 import { FormField } from '@/components/form-field'
 import { categoryOptions, isCategory } from '@/lib/vocabulary'
-
-const REVISION_STATUS: Record<string, string> = {
-  pending: 'Changes waiting for review — visitors still see the approved version.',
-  approved: 'Your last changes were approved.',
-  rejected: 'Your last changes were not approved.',
-}
+import { PendingRevision } from '@/components/pending-revision'
 
 export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
   const revision = useCampaignRevisionQuery(campaign.id)
@@ -63,20 +58,7 @@ export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4" data-testid="campaign-edit-form">
-      {r && (
-        <div role="status" className="rounded-md border p-3 text-sm" data-testid="campaign-revision">
-          <p className="font-medium">{REVISION_STATUS[r.status] ?? r.status}</p>
-          {r.status === 'pending' && (
-            <p className="text-muted-foreground">
-              Proposed:{' '}
-              {Object.keys(r.changes as object)
-                .join(', ')
-                .replaceAll('_', ' ')}
-            </p>
-          )}
-          {r.review_note && <p className="text-muted-foreground">The reviewer's note: “{r.review_note}”</p>}
-        </div>
-      )}
+      {r && <PendingRevision revision={r} testId="campaign-revision" />}
       <FormField id="edit-name" label="Newsletter name" error={errors.name?.message}>
         <Input id="edit-name" {...register('name')} aria-invalid={!!errors.name} />
       </FormField>

@@ -1,5 +1,5 @@
 /**
- * The advertiser's campaigns on the overview: status, subscribers this week, spend, pause/resume,
+ * The advertiser's campaigns on the overview: status, confirmed and paid subscribers of the last 7 days, spend, pause/resume,
  * the admin's note on a rejected one, and why a campaign is not being shown when money runs short.
  */
 import type { ReactNode } from 'react'
@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { useMyCampaignsQuery } from '../api/my-campaigns-query'
 import { useWeekSubscribersQuery } from '../api/week-subscribers-query'
+import { metrics } from '@/lib/metrics'
 import { useCampaignPauseMutation } from '../api/campaign-pause-mutation'
 import { fundingProblem } from '../campaign-funding'
 import { formatCredits } from '@/lib/format'
@@ -93,11 +94,17 @@ export function CampaignList({
                 </Button>
               )}
             </div>
-            <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
-              <div>
-                <dt className="text-muted-foreground">Subscribers this week</dt>
+            <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+              <div title={metrics.weekConfirmedSubscribers.definition}>
+                <dt className="text-muted-foreground">{metrics.weekConfirmedSubscribers.label}</dt>
                 <dd className="font-medium" data-testid="campaign-week-subscribers">
-                  {weekCount ?? (week.isError ? '—' : '…')}
+                  {weekCount?.confirmed ?? (week.isError ? '—' : '…')}
+                </dd>
+              </div>
+              <div title={metrics.weekPaidSubscribers.definition}>
+                <dt className="text-muted-foreground">{metrics.weekPaidSubscribers.label}</dt>
+                <dd className="font-medium" data-testid="campaign-week-paid">
+                  {weekCount?.paid ?? (week.isError ? '—' : '…')}
                 </dd>
               </div>
               <div>

@@ -10,7 +10,7 @@ export async function getMyDisputes() {
   const { data, error } = await supabase
     .from('disputes')
     .select(
-      'id, kind, reason, status, decision_note, refunded, refunded_subscribers, created_at, decided_at, source:audience_sources(name)',
+      'id, kind, reason, status, decision_note, refunded, refunded_subscribers, earnings_cancelled, created_at, decided_at, source:audience_sources(name)',
     )
     .order('created_at', { ascending: false })
     .limit(50)

@@ -4,6 +4,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { QueryError } from '@/components/query-error'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useMyDisputesQuery } from '../api/my-disputes-query'
+import { metrics } from '@/lib/metrics'
 
 const statusBadge = { open: 'yellow', upheld: 'green', rejected: 'grey' } as const
 const statusLabel = { open: 'Open', upheld: 'Upheld', rejected: 'Rejected' } as const
@@ -48,7 +49,8 @@ export function DisputesList({ side }: { side: 'advertiser' | 'publisher' }) {
             {d.status !== 'open' && (
               <p data-testid="dispute-outcome">
                 {d.status === 'upheld'
-                  ? `${side === 'advertiser' ? 'Refunded' : 'Earnings cancelled for'} ${d.refunded_subscribers} subscriber${d.refunded_subscribers === 1 ? '' : 's'} (${formatCredits(d.refunded)}).`
+                  ? // Each side in its own money: the advertiser's refund, the publisher's cancelled share.
+                    `${side === 'advertiser' ? metrics.disputeRefunded.label : `${metrics.disputeEarningsCancelled.label} for`} ${d.refunded_subscribers} subscriber${d.refunded_subscribers === 1 ? '' : 's'} (${formatCredits(side === 'advertiser' ? d.refunded : d.earnings_cancelled)}).`
                   : 'No refund.'}{' '}
                 Admin’s note: {d.decision_note}
               </p>

@@ -10,6 +10,7 @@ import { depositTextProblem } from '@rules/deposit'
 import { functionError } from '@/lib/function-error'
 import { ruleIssue } from '@/lib/rule-issue'
 import { supabase } from '@/lib/supabase'
+import { sessionStorageKeys } from '@/lib/storage-keys'
 import { toast } from '@/lib/toast'
 import { walletKeys } from '../keys'
 
@@ -25,8 +26,16 @@ export type DepositFormValues = z.output<typeof depositSchema>
 export async function createCheckoutSession({ amount }: { amount: number }): Promise<{ url: string }> {
   const { data, error } = await supabase.functions.invoke('create-checkout-session', { body: { amount } })
   if (error) throw await functionError(error, 'Please try again later')
-  const url = (data as { url?: unknown } | null)?.url
+  const { url, session_id: sessionId } = (data ?? {}) as { url?: unknown; session_id?: unknown }
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new Error('The payment page could not be opened')
+  if (typeof sessionId === 'string') {
+    try {
+      // Remembered so a return through cancel_url (`payment=canceled`) closes this deposit.
+      window.sessionStorage.setItem(sessionStorageKeys.openCheckout, sessionId)
+    } catch {
+      // Storage disabled: the deposit closes when its checkout expires instead.
+    }
+  }
   return { url }
 }
 

@@ -1,25 +1,27 @@
 /**
- * The signed-in user's wallet as screens show it (the `wallets` view): balance, what is on hold during
- * screening, and what is still spendable. A user without a wallet row yet has zero everywhere.
+ * The signed-in advertiser's money as the database splits it (`advertiser_balance()`, what subscribe and confirm
+ * check): available, reserved (pending subscribers' locked price), on hold (screening) and the balance, where
+ * available + reserved + on hold = balance. A user without a wallet yet has zero everywhere.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { walletKeys } from '../keys'
 import { toCredits } from '@/lib/format'
 
-export type WalletSummary = { balance: number; held: number; available: number }
+export type WalletSummary = { available: number; reserved: number; onHold: number; balance: number }
 
-export async function getWalletSummary(userId: string): Promise<WalletSummary> {
-  const { data, error } = await supabase
-    .from('wallets')
-    .select('balance, held, available')
-    .eq('user_id', userId)
-    .maybeSingle()
+export async function getWalletSummary(): Promise<WalletSummary> {
+  const { data, error } = await supabase.rpc('advertiser_balance').single()
   if (error) throw error
-  return { balance: toCredits(data?.balance), held: toCredits(data?.held), available: toCredits(data?.available) }
+  return {
+    available: toCredits(data?.available),
+    reserved: toCredits(data?.reserved),
+    onHold: toCredits(data?.on_hold),
+    balance: toCredits(data?.balance),
+  }
 }
 
 export const walletSummaryQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: walletKeys.summary(userId), queryFn: () => getWalletSummary(userId) })
+  queryOptions({ queryKey: walletKeys.summary(userId), queryFn: () => getWalletSummary() })
 
 export const useWalletSummaryQuery = (userId: string) => useQuery(walletSummaryQueryOptions(userId))

@@ -6,7 +6,7 @@ import { DataTable, dataTableColumns } from '@/components/data-table'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { formatCredits, formatDateTime } from '@/lib/format'
-import { transactionStatus } from '@/lib/vocabulary'
+import { depositStatus } from '@/lib/vocabulary'
 import { ADMIN_DEPOSITS_PAGE_SIZE, useAllDepositsQuery, type AdminDeposit } from '../api/all-deposits-query'
 
 const col = dataTableColumns<AdminDeposit>()
@@ -26,8 +26,8 @@ const columns = [
     header: 'Status',
     enableSorting: false,
     cell: ({ row }) => {
-      // Deposits move through the same words as ledger rows (pending, completed, failed, canceled).
-      const word = transactionStatus(row.original.status)
+      // A checkout left unpaid reads Canceled or Expired (the scheduled expire_stale_deposits closes any past its expiry).
+      const word = depositStatus(row.original.status)
       return (
         <>
           <Badge variant={word.tone}>{word.label}</Badge>

@@ -1,59 +1,73 @@
-/** The wallet's ledger, 20 rows a page, newest first by default; sorted by date or amount in the database. */
+/**
+ * The wallet statement, 20 rows a page, newest first, as the database builds it (`wallet_statement`): a charge is
+ * one row whose status reads on hold, charged, or refunded with the amount given back.
+ */
 import { useState } from 'react'
-import type { SortingState } from '@tanstack/react-table'
 import { Badge } from '@/components/ui/badge'
 import { Skeleton } from '@/components/ui/skeleton'
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
-import { formatCredits, formatDateTime, toCredits } from '@/lib/format'
-import { transactionStatus, transactionTypeLabel } from '@/lib/vocabulary'
-import {
-  TRANSACTIONS_PAGE_SIZE,
-  useWalletTransactionsQuery,
-  type WalletTransaction,
-} from '../api/wallet-transactions-query'
+import { formatCredits, formatDateTime } from '@/lib/format'
+import { statementKindLabel, statementStatus } from '@/lib/vocabulary'
+import { TRANSACTIONS_PAGE_SIZE, useWalletTransactionsQuery, type StatementRow } from '../api/wallet-transactions-query'
 
-const col = dataTableColumns<WalletTransaction>()
+const signed = (amount: number) => `${amount > 0 ? '+' : ''}${formatCredits(amount)}`
+
+function Amount({ row }: { row: StatementRow }) {
+  if (row.status === 'refunded') {
+    return (
+      <span className="text-muted-foreground">
+        <s aria-hidden="true">{signed(row.amount)}</s>
+        <span className="block text-green-700">{formatCredits(row.refunded)} refunded</span>
+      </span>
+    )
+  }
+  return <span className={row.amount < 0 ? 'text-red-700' : 'text-green-700'}>{signed(row.amount)}</span>
+}
+
+const col = dataTableColumns<StatementRow>()
 const columns = [
-  col.accessor('created_at', {
+  col.accessor('occurredAt', {
     header: 'Date',
+    enableSorting: false,
     cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
   }),
-  col.accessor('type', {
+  col.accessor('kind', {
     header: 'Type',
     enableSorting: false,
-    cell: (c) => transactionTypeLabel(c.getValue()),
+    cell: (c) => statementKindLabel(c.getValue()),
     meta: { primary: true },
   }),
   col.accessor('description', { header: 'Description', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
   col.accessor('status', {
     header: 'Status',
     enableSorting: false,
-    cell: (c) => {
-      const word = transactionStatus(c.getValue())
-      return <Badge variant={word.tone}>{word.label}</Badge>
+    cell: ({ row }) => {
+      const word = statementStatus(row.original.status)
+      return (
+        <>
+          <Badge variant={word.tone}>{word.label}</Badge>
+          {row.original.settledAt && row.original.kind === 'charge' && (
+            <span className="block text-xs whitespace-nowrap text-muted-foreground">
+              {formatDateTime(row.original.settledAt)}
+            </span>
+          )}
+        </>
+      )
     },
   }),
   col.accessor('amount', {
     header: 'Amount',
+    enableSorting: false,
     meta: { align: 'right' },
-    cell: (c) => {
-      const amount = toCredits(c.getValue())
-      return (
-        <span className={amount < 0 ? 'text-red-700' : 'text-green-700'}>
-          {amount > 0 ? '+' : ''}
-          {formatCredits(amount)}
-        </span>
-      )
-    },
+    cell: ({ row }) => <Amount row={row.original} />,
   }),
 ]
 
 export function TransactionsTable({ userId }: { userId: string }) {
   const [page, setPage] = useState(0)
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'created_at', desc: true }])
-  const query = useWalletTransactionsQuery({ userId, page, sorting })
+  const query = useWalletTransactionsQuery({ userId, page })
 
   if (query.isPending) {
     return (
@@ -70,7 +84,7 @@ export function TransactionsTable({ userId }: { userId: string }) {
     )
   }
   const { rows, total } = query.data
-  if (total === 0)
+  if (total === 0 && page === 0)
     return (
       <p className="text-muted-foreground">
         No transactions yet. Deposits, charges and refunds appear here as they happen.
@@ -84,12 +98,6 @@ export function TransactionsTable({ userId }: { userId: string }) {
       caption="Wallet transactions"
       getRowId={(row) => row.id}
       rowTestId="transaction-row"
-      manualSorting
-      sorting={sorting}
-      onSortingChange={(next) => {
-        setSorting(next)
-        setPage(0)
-      }}
       footer={
         <Pager
           label="Transaction pages"

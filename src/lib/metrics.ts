@@ -1,0 +1,141 @@
+/**
+ * The catalogue of figures (PRODUCT "Wave 3 decisions — one word, one definition, everywhere"): each figure a
+ * screen shows under a label, the one label it has, what it means, and the one database function (and column)
+ * it comes from. Screens take their labels from here, so one word cannot mean two numbers; the test
+ * `tests/lib/metrics.test.ts` renders each screen against those functions and checks each label shows that
+ * function's value, and that no screen spells a catalogued label itself.
+ */
+
+export type MetricDefinition = {
+  /** What the screen writes beside the figure. */
+  label: string
+  /** What the figure means, in the words of PRODUCT. */
+  definition: string
+  /** The database function the figure comes from, and its column: `function.column`. */
+  source: string
+  /** The screens that show it. */
+  screens: readonly string[]
+}
+
+const define = <const T extends Record<string, MetricDefinition>>(catalogue: T) => catalogue
+
+export const metrics = define({
+  // --- The advertiser's money: available + reserved + on hold = balance -----------------------------------
+  available: {
+    label: 'Available',
+    definition: 'Credits free to pay new subscribers: the balance minus what is reserved and on hold.',
+    source: 'advertiser_balance.available',
+    screens: ['advertiser overview', 'wallet'],
+  },
+  reserved: {
+    label: 'Reserved',
+    definition: 'The locked price of subscribers who have not confirmed yet (released if they never do).',
+    source: 'advertiser_balance.reserved',
+    screens: ['advertiser overview', 'wallet'],
+  },
+  onHold: {
+    label: 'On hold',
+    definition: 'Charges for confirmed subscribers still in the 7-day screening period (refundable).',
+    source: 'advertiser_balance.on_hold',
+    screens: ['advertiser overview', 'wallet'],
+  },
+  balance: {
+    label: 'Balance',
+    definition: 'Every completed movement of the wallet: deposits and bonuses less what was charged.',
+    source: 'advertiser_balance.balance',
+    screens: ['advertiser overview', 'wallet'],
+  },
+  // --- Subscribers and clicks --------------------------------------------------------------------------
+  weekConfirmedSubscribers: {
+    label: 'Confirmed subscribers (7 days)',
+    definition: 'Everyone who confirmed their subscription in the last 7 days, paid for or free.',
+    source: 'campaign_week_figures.confirmed_subscribers',
+    screens: ['advertiser overview'],
+  },
+  weekPaidSubscribers: {
+    label: 'Paid subscribers (7 days)',
+    definition: 'Confirmed subscribers of the last 7 days who were charged (attributed to a source and counted).',
+    source: 'campaign_week_figures.paid_subscribers',
+    screens: ['advertiser overview'],
+  },
+  paidSubscribers: {
+    label: 'Paid subscribers',
+    definition: 'Confirmed subscribers who were charged: counted, attributed to a source, not refunded.',
+    source: 'figure_totals.conversions',
+    screens: ['advertiser analytics', 'admin analytics'],
+  },
+  countedClicks: {
+    label: 'Counted clicks',
+    definition:
+      'Counted visits through a magic link. For a newsletter: those whose visitor opened or subscribed to it (once per pair).',
+    source: 'figure_totals.clicks',
+    screens: ['advertiser analytics', 'admin analytics'],
+  },
+  conversionRate: {
+    label: 'Conversion rate',
+    definition: 'Paid subscribers per 100 counted clicks.',
+    source: 'figure_totals.ctr',
+    screens: ['advertiser analytics', 'admin analytics'],
+  },
+  spend: {
+    label: 'Spend',
+    definition: 'Credits charged for paid subscribers (on hold or settled).',
+    source: 'figure_totals.spend',
+    screens: ['advertiser analytics', 'admin analytics'],
+  },
+  // --- The publisher's side ----------------------------------------------------------------------------
+  sourceCountedClicks: {
+    label: 'Counted clicks',
+    definition: "A source's counted clicks, whichever newsletters its visitors opened: never a sum over campaigns.",
+    source: 'source_totals.counted_clicks',
+    screens: ['publisher overview'],
+  },
+  eachSourceCountedClicks: {
+    label: 'Counted clicks',
+    definition: "One source's counted clicks (the same count as source_totals sums over the publisher's sources).",
+    source: 'source_figures.counted_clicks',
+    screens: ['publisher sources'],
+  },
+  sourceConfirmedSubscribers: {
+    label: 'Confirmed subscribers',
+    definition: 'Everyone who confirmed a subscription started through the source, paid for or not.',
+    source: 'source_totals.confirmations',
+    screens: ['publisher overview'],
+  },
+  sourcePaidSubscribers: {
+    label: 'Paid subscribers',
+    definition: 'Confirmed subscribers of the source that earned the publisher money (counted, not refunded).',
+    source: 'source_totals.conversions',
+    screens: ['publisher overview'],
+  },
+  statsCountedClicks: {
+    label: 'Counted clicks',
+    definition: "Per source: the source's counted clicks. Per newsletter: counted clicks that opened it.",
+    source: 'publisher_figures.clicks',
+    screens: ['publisher stats'],
+  },
+  statsPaidSubscribers: {
+    label: 'Paid subscribers',
+    definition: 'Confirmed subscribers who earned the publisher money.',
+    source: 'publisher_figures.conversions',
+    screens: ['publisher stats'],
+  },
+  // --- Disputes, each side in its own money ---------------------------------------------------------------
+  disputeRefunded: {
+    label: 'Refunded',
+    definition: "The advertiser's side of an upheld dispute: the charges given back.",
+    source: 'disputes.refunded',
+    screens: ['advertiser disputes', 'admin disputes'],
+  },
+  disputeEarningsCancelled: {
+    label: 'Earnings cancelled',
+    definition: "The publisher's side of an upheld dispute: their share (price − 20%) of the refunded charges.",
+    source: 'disputes.earnings_cancelled',
+    screens: ['publisher disputes'],
+  },
+})
+
+export type MetricKey = keyof typeof metrics
+
+/** The labels of the catalogue, for the test that no screen writes one itself. */
+export const metricLabels = [...new Set(Object.values(metrics).map((m) => m.label))]

@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   'magic-link': () => import('./magic-link'),
   dashboards: () => import('./dashboards'),
   scale: () => import('./scale'),
+  settlement: () => import('./settlement'),
   lighthouse: () => import('./lighthouse'),
 }
 

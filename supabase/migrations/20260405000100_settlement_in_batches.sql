@@ -165,3 +165,65 @@ revoke execute on function public.settle_matured_holds(p_now timestamp with time
 select cron.unschedule('settle-matured-holds');
 select cron.schedule('settle-matured-holds', '5 seconds',
   $job$select public.settle_matured_holds(p_max_duration => interval '300 milliseconds')$job$);
+
+-- A funding refresh reads the advertiser's available credit once, not once per campaign: settling one hold refreshed
+-- twice and asked wallet_available 12 times for an advertiser with 6 campaigns. The rule itself stays in one place,
+-- private.funding_status_given, which campaign_funding_status (the campaigns trigger's) calls too.
+create function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
+ returns text
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  select case
+    when p_budget_total - p_budget_spent - p_budget_reserved < p_price then 'budget_exhausted'
+    when p_available < p_price then 'balance_exhausted'
+    else 'funded'
+  end
+$function$;
+comment on function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) is 'Internal: whether a campaign can promise one more subscriber, given its advertiser''s available credit and its own budget, spend and reservations.';
+revoke execute on function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) from public;
+
+create or replace function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
+ returns text
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select private.funding_status_given(private.wallet_available(p_advertiser_id), p_price, p_budget_total, p_budget_spent, p_budget_reserved)
+$function$;
+
+create or replace function private.refresh_campaign_funding(p_advertiser_id uuid)
+ returns void
+ language sql
+ security definer
+ set search_path to ''
+as $function$
+  -- Materialized: an inlined CTE would call wallet_available again for every campaign.
+  with advertiser as materialized (select private.wallet_available(p_advertiser_id) as available)
+  update public.campaigns c set funding_status = c.funding_status
+  from advertiser a
+  where c.advertiser_id = p_advertiser_id
+    and c.funding_status is distinct from private.funding_status_given(
+      a.available, c.price_per_subscriber, c.budget_total, c.budget_spent, c.budget_reserved)
+$function$;
+
+-- Locking a wallet that exists (every call but a user's first) no longer tries an insert first.
+create or replace function private.lock_wallet(p_user_id uuid)
+ returns public.wallet_balances
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  w public.wallet_balances;
+begin
+  select * into w from public.wallet_balances where user_id = p_user_id for update;
+  if found then
+    return w;
+  end if;
+  insert into public.wallet_balances (user_id) values (p_user_id) on conflict (user_id) do nothing;
+  select * into w from public.wallet_balances where user_id = p_user_id for update;
+  return w;
+end
+$function$;

@@ -456,6 +456,10 @@ as $function$
 declare
   w public.wallet_balances;
 begin
+  select * into w from public.wallet_balances where user_id = p_user_id for update;
+  if found then
+    return w;
+  end if;
   insert into public.wallet_balances (user_id) values (p_user_id) on conflict (user_id) do nothing;
   select * into w from public.wallet_balances where user_id = p_user_id for update;
   return w;

@@ -298,6 +298,21 @@ $function$;
 comment on function public.divert_public_edits() is 'Trigger: after approval, edits of public fields from the API become a pending revision; the approved values stay live.';
 revoke execute on function public.divert_public_edits() from anon, authenticated, public;
 
+create or replace function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
+ returns text
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  select case
+    when p_budget_total - p_budget_spent - p_budget_reserved < p_price then 'budget_exhausted'
+    when p_available < p_price then 'balance_exhausted'
+    else 'funded'
+  end
+$function$;
+comment on function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) is 'Internal: whether a campaign can promise one more subscriber, given its advertiser''s available credit and its own budget, spend and reservations.';
+revoke execute on function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) from public;
+
 create or replace function private.guard_campaign_budget()
  returns trigger
  language plpgsql
@@ -516,11 +531,7 @@ create or replace function private.campaign_funding_status(p_advertiser_id uuid,
  stable security definer
  set search_path to ''
 as $function$
-  select case
-    when p_budget_total - p_budget_spent - p_budget_reserved < p_price then 'budget_exhausted'
-    when private.wallet_available(p_advertiser_id) < p_price then 'balance_exhausted'
-    else 'funded'
-  end
+  select private.funding_status_given(private.wallet_available(p_advertiser_id), p_price, p_budget_total, p_budget_spent, p_budget_reserved)
 $function$;
 comment on function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) is 'Whether a campaign can promise one more subscriber from its remaining budget (after spend and reservations) and its advertiser''s available balance.';
 revoke execute on function private.campaign_funding_status(p_advertiser_id uuid, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric) from public;
@@ -531,10 +542,13 @@ create or replace function private.refresh_campaign_funding(p_advertiser_id uuid
  security definer
  set search_path to ''
 as $function$
+  -- Materialized: an inlined CTE would call wallet_available again for every campaign.
+  with advertiser as materialized (select private.wallet_available(p_advertiser_id) as available)
   update public.campaigns c set funding_status = c.funding_status
+  from advertiser a
   where c.advertiser_id = p_advertiser_id
-    and c.funding_status is distinct from private.campaign_funding_status(
-      c.advertiser_id, c.price_per_subscriber, c.budget_total, c.budget_spent, c.budget_reserved)
+    and c.funding_status is distinct from private.funding_status_given(
+      a.available, c.price_per_subscriber, c.budget_total, c.budget_spent, c.budget_reserved)
 $function$;
 comment on function private.refresh_campaign_funding(p_advertiser_id uuid) is 'Internal: re-derives funding_status of an advertiser''s campaigns after their balance moved.';
 revoke execute on function private.refresh_campaign_funding(p_advertiser_id uuid) from public;

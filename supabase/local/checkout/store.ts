@@ -50,9 +50,17 @@ export function memoryStore(): CheckoutStore {
   return { load: async () => ({ sessions: [], deliveries: [] }), save: async () => {} }
 }
 
-const SCHEMA = `
+/**
+ * The test checkout and the Connect stand-in keep their tables in this one schema and create it as they start, at
+ * the same moment: on PostgreSQL two concurrent `create schema if not exists` can both miss and one fail with a
+ * duplicate key. Whoever creates it first holds this lock for its transaction (exec's statements are one).
+ */
+export const LOCAL_CHECKOUT_SCHEMA = `
+select pg_advisory_xact_lock(hashtext('growletter local_checkout schema'));
 create schema if not exists local_checkout;
-revoke all on schema local_checkout from public;
+revoke all on schema local_checkout from public;`
+
+const SCHEMA = `${LOCAL_CHECKOUT_SCHEMA}
 create table if not exists local_checkout.sessions (
   id text primary key,
   session jsonb not null,

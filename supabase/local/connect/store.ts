@@ -10,6 +10,7 @@
  */
 import type { Db, Queryable } from '../db/database'
 import type { OwedEvent } from '../checkout/webhook-sender'
+import { LOCAL_CHECKOUT_SCHEMA } from '../checkout/store'
 
 export type ObjectKind = 'account' | 'account_link' | 'transfer'
 
@@ -38,9 +39,7 @@ export function memoryStore(): ConnectStore {
   return { load: async () => ({ objects: [], deliveries: [] }), save: async () => {} }
 }
 
-const SCHEMA = `
-create schema if not exists local_checkout;
-revoke all on schema local_checkout from public;
+const SCHEMA = `${LOCAL_CHECKOUT_SCHEMA}
 create table if not exists local_checkout.connect_objects (
   id text primary key,
   kind text not null check (kind in ('account', 'account_link', 'transfer')),

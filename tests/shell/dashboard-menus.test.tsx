@@ -29,6 +29,7 @@ describe('dashboard menus from the route table', () => {
       .map((link) => [link.textContent, link.getAttribute('href')])
     expect(links).toEqual([
       ['Review queue', '/dashboard/admin'],
+      ['Revisions', '/dashboard/admin/revisions'],
       ['Disputes', '/dashboard/admin/disputes'],
       ['Sources & newsletters', '/dashboard/admin/catalog'],
       ['Money', '/dashboard/admin/money'],

@@ -1,8 +1,9 @@
-/** Stats per source and per campaign from the database (publisher_figures): views, clicks, conversions, CTR, earnings. */
+/** Stats per source and per campaign from the database (publisher_figures): views, clicks, conversions, CTR, earnings; per source the engagement in the advertisers' email tools. */
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { usePublisherStatsQuery, type StatsLine } from '../api/publisher-stats-query'
 import { formatCredits } from '@/lib/format'
 import { PanelState } from '@/components/panel-state'
+import { ENGAGEMENT_HEADER, EngagementCell, engagementSortValue } from './engagement-cell'
 
 const col = dataTableColumns<StatsLine>()
 const figure = { align: 'right' } as const
@@ -14,7 +15,15 @@ const columnsFor = (nameHeader: string) => [
   col.accessor('ctr', { header: 'CTR', meta: figure, cell: (c) => `${c.getValue().toFixed(2)}%` }),
   col.accessor('earnings', { header: 'Earnings', meta: figure, cell: (c) => formatCredits(c.getValue()) }),
 ]
-const sourceColumns = columnsFor('Source')
+const sourceColumns = [
+  ...columnsFor('Source'),
+  col.accessor((line) => engagementSortValue(line.engagement), {
+    id: 'engagement',
+    header: ENGAGEMENT_HEADER,
+    meta: figure,
+    cell: (c) => <EngagementCell engagement={c.row.original.engagement} />,
+  }),
+]
 const campaignColumns = columnsFor('Newsletter')
 
 function StatsTable({ title, lines, columns }: { title: string; lines: StatsLine[]; columns: typeof sourceColumns }) {
@@ -38,7 +47,8 @@ export function PublisherStatsPanel({ userId }: { userId: string }) {
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
         CTR is confirmed subscribers per 100 counted clicks. Only counted traffic appears here; the Sources tab shows
-        what was not counted and why.
+        what was not counted and why. Engaged: of your subscribers whose opens and clicks the advertiser&apos;s email
+        tool reported during their first week, the share who opened or clicked.
       </p>
       <StatsTable title="Per source" columns={sourceColumns} lines={stats.data.bySource} />
       <StatsTable title="Per campaign" columns={campaignColumns} lines={stats.data.byCampaign} />

@@ -301,3 +301,9 @@ revoke execute on function private.dispatch_esp_engagement() from public;
 -- === Scheduled jobs (pg_cron) ============================================================================
 
 select cron.schedule('read-esp-engagement', '*/10 * * * *', $job$select private.dispatch_esp_engagement()$job$);
+
+-- The deliverer's fallback job checks every 10 seconds instead of each minute: a retry is due 15 s after an outage
+-- and a rate limit's pause often ends within seconds, and the confirmation's own kick has gone by then. Checking is
+-- one indexed count (esp_deliveries_due_idx); the function runs only when something is due.
+select cron.schedule('deliver-esp', '10 seconds', $job$select private.dispatch_esp_deliveries()$job$);
+comment on function private.dispatch_esp_deliveries() is 'Scheduled every 10 seconds (deliver-esp): calls the deliverer when ESP deliveries are due (retries after their backoff, keys whose pause ended); returns how many.';

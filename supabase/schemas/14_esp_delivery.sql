@@ -295,7 +295,7 @@ begin
   return due;
 end
 $function$;
-comment on function private.dispatch_esp_deliveries() is 'Scheduled every minute (deliver-esp): calls the deliverer when ESP deliveries are due; returns how many.';
+comment on function private.dispatch_esp_deliveries() is 'Scheduled every 10 seconds (deliver-esp): calls the deliverer when ESP deliveries are due (retries after their backoff, keys whose pause ended); returns how many.';
 revoke execute on function private.dispatch_esp_deliveries() from public;
 
 create or replace function private.dispatch_esp_engagement()
@@ -667,6 +667,6 @@ create policy "Advertisers can read deliveries of their own newsletters" on publ
 
 -- === Scheduled jobs (pg_cron) ============================================================================
 
-select cron.schedule('deliver-esp', '* * * * *', $job$select private.dispatch_esp_deliveries()$job$);
+select cron.schedule('deliver-esp', '10 seconds', $job$select private.dispatch_esp_deliveries()$job$);
 
 select cron.schedule('read-esp-engagement', '*/10 * * * *', $job$select private.dispatch_esp_engagement()$job$);

@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   scale: () => import('./scale'),
   settlement: () => import('./settlement'),
   lighthouse: () => import('./lighthouse'),
+  esp: () => import('./esp'),
 }
 
 /** Figures differ by up to 2× between machines of this kind: every suite says what it ran on and how busy it was. */

@@ -589,13 +589,19 @@ export type Database = {
           advertiser_id: string
           attempts: number
           campaign_id: string
+          clicks: number | null
           connection_id: string
           created_at: string
           delivered_at: string | null
+          engaged: boolean | null
+          engagement_checked_at: string | null
+          engagement_locked_until: string | null
+          engagement_retry_at: string | null
           id: string
           last_error: string | null
           locked_until: string | null
           next_attempt_at: string
+          opens: number | null
           queued_at: string
           remote_id: string | null
           response_status: number | null
@@ -607,13 +613,19 @@ export type Database = {
           advertiser_id: string
           attempts?: number
           campaign_id: string
+          clicks?: number | null
           connection_id: string
           created_at?: string
           delivered_at?: string | null
+          engaged?: boolean | null
+          engagement_checked_at?: string | null
+          engagement_locked_until?: string | null
+          engagement_retry_at?: string | null
           id?: string
           last_error?: string | null
           locked_until?: string | null
           next_attempt_at?: string
+          opens?: number | null
           queued_at?: string
           remote_id?: string | null
           response_status?: number | null
@@ -625,13 +637,19 @@ export type Database = {
           advertiser_id?: string
           attempts?: number
           campaign_id?: string
+          clicks?: number | null
           connection_id?: string
           created_at?: string
           delivered_at?: string | null
+          engaged?: boolean | null
+          engagement_checked_at?: string | null
+          engagement_locked_until?: string | null
+          engagement_retry_at?: string | null
           id?: string
           last_error?: string | null
           locked_until?: string | null
           next_attempt_at?: string
+          opens?: number | null
           queued_at?: string
           remote_id?: string | null
           response_status?: number | null
@@ -1889,6 +1907,18 @@ export type Database = {
           attempts: number
         }[]
       }
+      claim_esp_engagement: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          provider: string
+          target_id: string
+          api_key: string
+          email: string
+        }[]
+      }
       claim_notifications: {
         Args: {
           p_limit?: number
@@ -2037,6 +2067,21 @@ export type Database = {
         }
         Returns: Json
       }
+      esp_engagement_figures: {
+        Args: {
+          p_campaign_id?: string
+          p_from?: string
+          p_to?: string
+        }
+        Returns: {
+          source_id: string
+          source_name: string
+          delivered: number
+          checked: number
+          engaged: number
+          engagement_rate: number
+        }[]
+      }
       expire_reservations: {
         Args: {
           p_now?: string
@@ -2072,6 +2117,18 @@ export type Database = {
           p_response_status: number
           p_error?: string
           p_retryable?: boolean
+          p_retry_after_ms?: number
+        }
+        Returns: string
+      }
+      finish_esp_engagement: {
+        Args: {
+          p_id: string
+          p_engaged: boolean
+          p_opens?: number
+          p_clicks?: number
+          p_response_status?: number
+          p_error?: string
           p_retry_after_ms?: number
         }
         Returns: string

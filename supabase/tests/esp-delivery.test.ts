@@ -371,9 +371,9 @@ describe('the delivery queue', () => {
       )
   })
 
-  it('schedules deliver-esp every minute', async () => {
+  it('schedules deliver-esp every 10 seconds', async () => {
     const db = await testDb()
     const jobs = await db.query("select schedule, command from cron.job where jobname = 'deliver-esp'")
-    expect(jobs.rows).toEqual([{ schedule: '* * * * *', command: 'select private.dispatch_esp_deliveries()' }])
+    expect(jobs.rows).toEqual([{ schedule: '10 seconds', command: 'select private.dispatch_esp_deliveries()' }])
   })
 })

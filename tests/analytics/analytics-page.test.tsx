@@ -81,7 +81,7 @@ const figuresFor: Record<string, unknown[]> = {
 
 type RpcBody = { p_campaign_id?: string; p_from?: string; p_to?: string }
 
-function dataHandlers(requested: RpcBody[] = []) {
+function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] = []) {
   const today = new Date().toISOString().slice(0, 10)
   return [
     http.get(restUrl('campaigns'), () => HttpResponse.json(campaigns)),
@@ -91,6 +91,26 @@ function dataHandlers(requested: RpcBody[] = []) {
       const body = (await request.json()) as RpcBody
       requested.push(body)
       return HttpResponse.json(figuresFor[body.p_campaign_id ?? ''] ?? [])
+    }),
+    // Growth Tweets' subscribers are in an email tool that reports opens (2 of 5 read back engaged); none of Banned
+    // Blog's. The rate is the database's.
+    http.post(restUrl('rpc/esp_engagement_figures'), async ({ request }) => {
+      const body = (await request.json()) as RpcBody
+      engagementRequested.push(body)
+      return HttpResponse.json(
+        body.p_campaign_id === 'c1'
+          ? [
+              {
+                source_id: 's1',
+                source_name: 'Growth Tweets',
+                delivered: 6,
+                checked: 5,
+                engaged: 2,
+                engagement_rate: '40.00',
+              },
+            ]
+          : [],
+      )
     }),
     http.post(restUrl('rpc/figure_totals'), () =>
       HttpResponse.json({ views: 40, clicks: 25, conversions: 5, ctr: '20.00', spend: '10.00', earnings: '8.00' }),
@@ -145,7 +165,8 @@ describe('advertiser analytics', () => {
   it('shows the newsletter named by ?newsletterId with database totals, a sortable per-source table, per-day charts and not-counted reasons', async () => {
     signInAs('advertiser')
     const requested: RpcBody[] = []
-    server.use(...dataHandlers(requested))
+    const engagementRequested: RpcBody[] = []
+    server.use(...dataHandlers(requested, engagementRequested))
     const user = userEvent.setup()
     renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
 
@@ -170,6 +191,11 @@ describe('advertiser analytics', () => {
     await user.click(within(table).getByRole('button', { name: /Source/ }))
     expect(names()).toEqual(['Banned Blog', 'Growth Tweets'])
     expect(screen.getByLabelText('Newsletter')).toHaveValue('c1')
+    // Engagement in the advertiser's email tool, per source: the rate and its counts, or a dash.
+    const rowOf = (name: string) => within(within(table).getByRole('rowheader', { name }).closest('tr')!)
+    expect(rowOf('Growth Tweets').getByTestId('engagement')).toHaveTextContent('40%2 of 5 opened or clicked')
+    expect(rowOf('Banned Blog').queryByTestId('engagement')).toBeNull()
+    expect(rowOf('Banned Blog').getByText('—')).toBeInTheDocument()
 
     expect(await screen.findByRole('img', { name: /Counted clicks and views per day/ })).toBeInTheDocument()
     expect(screen.getByRole('img', { name: /Spend per day/ })).toBeInTheDocument()
@@ -180,6 +206,31 @@ describe('advertiser analytics', () => {
     ).toBeInTheDocument()
     expect(requested[0]).toMatchObject({ p_campaign_id: 'c1' })
     expect(requested[0]!.p_from! <= requested[0]!.p_to!).toBe(true)
+    // Over the same range as the rest.
+    expect(engagementRequested[0]).toEqual(requested[0])
+  })
+
+  it('says an email tool has not reported a source’s engagement yet, rather than 0%', async () => {
+    signInAs('advertiser')
+    server.use(
+      http.post(restUrl('rpc/esp_engagement_figures'), () =>
+        HttpResponse.json([
+          {
+            source_id: 's1',
+            source_name: 'Growth Tweets',
+            delivered: 3,
+            checked: 0,
+            engaged: 0,
+            engagement_rate: null,
+          },
+        ]),
+      ),
+      ...dataHandlers(),
+    )
+    renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
+    const table = await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
+    const row = within(within(table).getByRole('rowheader', { name: 'Growth Tweets' }).closest('tr')!)
+    expect(row.getByTestId('engagement')).toHaveTextContent(/^Not read yet$/)
   })
 
   it('refuses a reversed date range with a clear message and keeps the last good one', async () => {

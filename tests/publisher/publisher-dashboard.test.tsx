@@ -95,6 +95,19 @@ function publisherData(
       HttpResponse.json({ pending: 4.8, available: 70, requested: 0, paid: 50 }),
     ),
     http.get(restUrl('campaigns'), () => HttpResponse.json([{ id: 'c1', name: 'Morning Brew' }])),
+    // The source's subscribers in the advertisers' email tools: 1 of 2 read back engaged (the database's rate).
+    http.post(restUrl('rpc/esp_engagement_figures'), () =>
+      HttpResponse.json([
+        {
+          source_id: 's1',
+          source_name: "Pat's Product Notes",
+          delivered: 2,
+          checked: 2,
+          engaged: 1,
+          engagement_rate: '50.00',
+        },
+      ]),
+    ),
     http.post(restUrl('rpc/publisher_figures'), async ({ request }) => {
       const { p_group } = (await request.json()) as { p_group: string }
       return HttpResponse.json(
@@ -229,7 +242,7 @@ describe('publisher area', () => {
     expect(notice).toHaveTextContent("The reviewer's note: “Misleading”")
   })
 
-  it('stats: per source and per campaign, with the real name of a campaign that is no longer public', async () => {
+  it('stats: per source and per campaign, with the real name of a campaign that is no longer public, and each source’s engagement', async () => {
     signInPublisher()
     publisherData()
     renderRoute('/dashboard/publisher/stats')
@@ -237,7 +250,12 @@ describe('publisher area', () => {
     expect(within(perCampaign).getByRole('row', { name: /Morning Brew/ })).toHaveTextContent('25.00%')
     expect(within(perCampaign).getByRole('row', { name: /Paused Letter/ })).toHaveTextContent('0.00%')
     const perSource = screen.getByRole('region', { name: 'Per source' })
-    expect(within(perSource).getByRole('row', { name: /Pat's Product Notes/ })).toHaveTextContent('11')
+    const source = within(perSource).getByRole('row', { name: /Pat's Product Notes/ })
+    expect(source).toHaveTextContent('11')
+    expect(within(source).getByTestId('engagement')).toHaveTextContent('50%1 of 2 opened or clicked')
+    expect(within(perSource).getByRole('columnheader', { name: /Engaged/ })).toBeInTheDocument()
+    // Engagement is a source's: the per-campaign table has no such column.
+    expect(within(perCampaign).queryByRole('columnheader', { name: /Engaged/ })).toBeNull()
   })
 
   it('payouts: a dialog states the available amount, refuses less than 50 or more than available, and requests it', async () => {

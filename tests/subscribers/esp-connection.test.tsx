@@ -233,4 +233,46 @@ describe('delivery state per subscriber', () => {
       ]),
     )
   })
+  it('shows what the email tool reported back: Engaged with its counts, Engaged from rates, no opens yet, or nothing before a read', async () => {
+    const delivered = (id: string, over: Record<string, unknown>) => ({
+      id: `d${id}`,
+      subscription_id: `s${id}`,
+      status: 'delivered',
+      attempts: 1,
+      last_error: null,
+      delivered_at: '2026-11-01T10:01:00Z',
+      engaged: null,
+      opens: null,
+      clicks: null,
+      engagement_checked_at: null,
+      ...over,
+    })
+    const read = { engagement_checked_at: '2026-11-02T10:00:00Z' }
+    page({
+      connection: CONNECTION,
+      subscribers: [
+        subscriber('s1', 'ann@example.com'),
+        subscriber('s2', 'bob@example.com'),
+        subscriber('s3', 'cat@example.com'),
+        subscriber('s4', 'dan@example.com'),
+      ],
+      deliveries: [
+        delivered('1', { ...read, engaged: true, opens: 3, clicks: 1 }),
+        delivered('2', { ...read, engaged: true }),
+        delivered('3', { ...read, engaged: false, opens: 0, clicks: 0 }),
+        delivered('4', {}),
+      ],
+    })
+    renderRoute(PAGE)
+    const table = await screen.findByTestId('subscriber-table')
+    const rowOf = (email: string) => within(within(table).getByText(email).closest('tr')!)
+    await waitFor(() => expect(rowOf('ann@example.com').getByTestId('esp-engagement')).toBeInTheDocument(), {
+      timeout: 15_000,
+    })
+    expect(rowOf('ann@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^Engaged: 3 opens, 1 click$/)
+    expect(rowOf('bob@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^Engaged$/)
+    expect(rowOf('cat@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^No opens or clicks yet$/)
+    expect(rowOf('dan@example.com').queryByTestId('esp-engagement')).toBeNull()
+    expect(rowOf('dan@example.com').getByTestId('esp-delivery-state')).toHaveTextContent(/^Delivered$/)
+  })
 })

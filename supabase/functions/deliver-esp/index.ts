@@ -9,6 +9,11 @@
  * key a 429 paused, so concurrent runs never overspend a key. finish_esp_delivery records each outcome: 429, 5xx
  * and no answer are retried after Retry-After or the backoff for a day; any other 4xx fails with the provider's
  * message. Every request has its own 15-second limit, so one provider that hangs holds up nothing else.
+ *
+ * Then, with what the deliveries left of each key's budget, it reads back engagement (claim_esp_engagement): the
+ * opens and clicks of delivered subscribers during screening, from the providers whose API reports them (beehiiv,
+ * Mailchimp, MailerLite; the clients' `engagement`), kept by finish_esp_engagement. The read-esp-engagement job
+ * kicks it when read-backs are due.
  */
 import { espClient, isEspProvider, type EspFailure } from '../_shared/esp/index.ts'
 import { requireEnv } from '../_shared/env.ts'
@@ -27,6 +32,8 @@ type Claimed = {
   campaign_name: string
 }
 type Outcome = { ok: true; remoteId: string } | EspFailure
+type EngagementClaim = { id: string; provider: string; target_id: string; api_key: string; email: string }
+type Read = { ok: true; engaged: boolean; opens?: number; clicks?: number } | EspFailure
 
 const BATCH = 20
 // A run ends after this many batches; the job each minute (or the next kick) goes on from there.
@@ -54,6 +61,54 @@ async function deliver(d: Claimed): Promise<Outcome> {
     // A client bug must cost one delivery a retry, not the batch.
     return { ok: false, retryable: true, status: 0, message: `Delivery failed: ${(error as Error)?.message}` }
   }
+}
+
+async function readEngagement(d: EngagementClaim): Promise<Read> {
+  if (!isEspProvider(d.provider))
+    return { ok: false, retryable: false, status: 0, message: `Unknown provider ${d.provider}` }
+  const client = espClient(d.provider, (name) => Deno.env.get(name), { fetch: timedFetch })
+  if (!client.engagement)
+    return { ok: false, retryable: false, status: 0, message: `${d.provider} does not report engagement` }
+  try {
+    const answer = await client.engagement(d.api_key, d.target_id, d.email)
+    if (!answer.ok) return answer
+    const { engaged, opens, clicks } = answer.engagement
+    return { ok: true, engaged, opens, clicks }
+  } catch (error) {
+    return { ok: false, retryable: true, status: 0, message: `Reading engagement failed: ${(error as Error)?.message}` }
+  }
+}
+
+type Db = ReturnType<typeof serviceClient>
+
+/** Engagement read-backs, after the deliveries (which had the budget first). */
+async function readBack(db: Db) {
+  const counts = { read: 0, waiting: 0 }
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const { data, error } = await db.rpc('claim_esp_engagement', { p_limit: BATCH })
+    if (error) throw new Error(`claim_esp_engagement failed: ${error.message}`)
+    const batch = (data ?? []) as EngagementClaim[]
+    if (batch.length === 0) break
+    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, read: await readEngagement(d) })))
+    for (const { id, read } of outcomes) {
+      const finished = await db.rpc(
+        'finish_esp_engagement',
+        read.ok
+          ? { p_id: id, p_engaged: read.engaged, p_opens: read.opens ?? null, p_clicks: read.clicks ?? null }
+          : {
+              p_id: id,
+              p_engaged: false,
+              p_response_status: read.status || null,
+              p_error: read.message,
+              p_retry_after_ms: read.retryAfterMs === undefined ? null : Math.round(read.retryAfterMs),
+            },
+      )
+      if (finished.error) throw new Error(`finish_esp_engagement failed: ${finished.error.message}`)
+      if (finished.data === 'read') counts.read++
+      else counts.waiting++
+    }
+  }
+  return counts
 }
 
 async function handle(req: Request): Promise<Response> {
@@ -90,7 +145,8 @@ async function handle(req: Request): Promise<Response> {
       else counts.retrying++
     }
   }
-  return json(counts)
+  const engagement = await readBack(db)
+  return json({ ...counts, engagement })
 }
 
 Deno.serve(async (req) => {

@@ -1,10 +1,12 @@
 /**
  * The publisher's figures per source or per campaign (`publisher_figures`): the (campaign, source) figures the
- * advertiser sees too, grouped by the database, with the campaigns' real names.
+ * advertiser sees too, grouped by the database, with the campaigns' real names; per source also the engagement of
+ * its subscribers in the advertisers' email tools (`esp_engagement_figures`).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { analyticsKeys } from '../keys'
+import { getEspEngagement, type SourceEngagement } from './esp-engagement-query'
 
 export type StatsLine = {
   id: string
@@ -14,6 +16,8 @@ export type StatsLine = {
   conversions: number
   ctr: number
   earnings: number
+  /** Per source only: null when none of its subscribers went to an email tool that reports opens and clicks. */
+  engagement: SourceEngagement | null
 }
 export type PublisherStats = { bySource: StatsLine[]; byCampaign: StatsLine[] }
 
@@ -28,12 +32,17 @@ async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {
     conversions: Number(r.conversions),
     ctr: Number(r.ctr),
     earnings: Number(r.earnings),
+    engagement: null,
   }))
 }
 
 export async function getPublisherStats(): Promise<PublisherStats> {
-  const [bySource, byCampaign] = await Promise.all([grouped('source'), grouped('campaign')])
-  return { bySource, byCampaign }
+  const [bySource, byCampaign, engagement] = await Promise.all([
+    grouped('source'),
+    grouped('campaign'),
+    getEspEngagement(null),
+  ])
+  return { bySource: bySource.map((line) => ({ ...line, engagement: engagement.get(line.id) ?? null })), byCampaign }
 }
 
 export const publisherStatsQueryOptions = (userId: string) =>

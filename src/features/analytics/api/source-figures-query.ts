@@ -1,9 +1,13 @@
-/** One campaign's figures per source over a date range (`campaign_source_figures`: the same numbers the publisher and admins see). */
+/**
+ * One campaign's figures per source over a date range (`campaign_source_figures`: the same numbers the publisher and
+ * admins see), with each source's engagement in the advertiser's email tool (`esp_engagement_figures`).
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { toCredits } from '@/lib/format'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
+import { getEspEngagement, type SourceEngagement } from './esp-engagement-query'
 
 export type SourceFigure = {
   sourceId: string
@@ -13,14 +17,15 @@ export type SourceFigure = {
   conversions: number
   ctr: number
   spend: number
+  /** Null when none of the source's subscribers went to an email tool that reports opens and clicks. */
+  engagement: SourceEngagement | null
 }
 
 export async function getSourceFigures(campaignId: string, range: DateRange): Promise<SourceFigure[]> {
-  const { data, error } = await supabase.rpc('campaign_source_figures', {
-    p_campaign_id: campaignId,
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const [{ data, error }, engagement] = await Promise.all([
+    supabase.rpc('campaign_source_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to }),
+    getEspEngagement(campaignId, range),
+  ])
   if (error) throw new Error(error.message)
   return (data ?? []).map((row) => ({
     sourceId: row.source_id,
@@ -30,6 +35,7 @@ export async function getSourceFigures(campaignId: string, range: DateRange): Pr
     conversions: toCredits(row.conversions),
     ctr: toCredits(row.ctr),
     spend: toCredits(row.spend),
+    engagement: engagement.get(row.source_id) ?? null,
   }))
 }
 

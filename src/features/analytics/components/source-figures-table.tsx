@@ -1,8 +1,9 @@
-/** Per-source figures of one campaign, sortable by any column (most subscribers first). */
+/** Per-source figures of one campaign, sortable by any column (most subscribers first), with their engagement in the advertiser's email tool. */
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { formatCredits } from '@/lib/format'
 import type { SourceFigure } from '../api/source-figures-query'
 import { metrics } from '@/lib/metrics'
+import { ENGAGEMENT_HEADER, EngagementCell, engagementSortValue } from './engagement-cell'
 
 const figure = { align: 'right' } as const
 const col = dataTableColumns<SourceFigure>()
@@ -17,6 +18,12 @@ const columns = [
     cell: (c) => `${c.getValue().toFixed(2)}%`,
   }),
   col.accessor('spend', { header: 'Spend', meta: figure, cell: (c) => formatCredits(c.getValue()) }),
+  col.accessor((row) => engagementSortValue(row.engagement), {
+    id: 'engagement',
+    header: ENGAGEMENT_HEADER,
+    meta: figure,
+    cell: (c) => <EngagementCell engagement={c.row.original.engagement} />,
+  }),
 ]
 
 export function SourceFiguresTable({ rows }: { rows: SourceFigure[] }) {
@@ -29,6 +36,10 @@ export function SourceFiguresTable({ rows }: { rows: SourceFigure[] }) {
         getRowId={(row) => row.sourceId}
         initialSorting={[{ id: 'conversions', desc: true }]}
       />
+      <p className="mt-2 text-xs text-muted-foreground">
+        Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
+        Mailchimp and MailerLite report them; Kit does not), the share who opened or clicked.
+      </p>
     </div>
   )
 }

@@ -1,7 +1,8 @@
 /**
  * Where each listed subscriber stands in the advertiser's email tool (esp_deliveries of one page of the list;
  * RLS lets the campaign's owner read them). While any is queued it is read again every few seconds, so
- * "Delivered" appears without a reload (delivery takes well under a minute).
+ * "Delivered" appears without a reload (delivery takes well under a minute). With each, what the email tool reported
+ * back about the subscriber's opens and clicks during screening.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
@@ -14,6 +15,12 @@ export type EspDelivery = {
   attempts: number
   last_error: string | null
   delivered_at: string | null
+  /** Opened or clicked, as the email tool last reported (beehiiv, Mailchimp, MailerLite); null until read back. */
+  engaged: boolean | null
+  /** Counts where the tool gives them (MailerLite); null where it reports rates only. */
+  opens: number | null
+  clicks: number | null
+  engagement_checked_at: string | null
 }
 
 export const ESP_DELIVERIES_REFRESH_MS = 3000
@@ -22,7 +29,9 @@ export async function getEspDeliveries(subscriptionIds: string[]): Promise<EspDe
   if (subscriptionIds.length === 0) return []
   const { data, error } = await supabase
     .from('esp_deliveries')
-    .select('id, subscription_id, status, attempts, last_error, delivered_at')
+    .select(
+      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at',
+    )
     .in('subscription_id', subscriptionIds)
   if (error) throw error
   return data ?? []

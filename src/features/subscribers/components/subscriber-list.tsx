@@ -21,6 +21,26 @@ import { useEspRetryMutation } from '../api/esp-retry-mutation'
 
 type Row = SubscriberRow & { delivery: EspDelivery | null }
 
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
+
+/** What the email tool reported back about a delivered subscriber's opens and clicks (during screening). */
+export function EngagementState({ delivery }: { delivery: EspDelivery }) {
+  if (delivery.status !== 'delivered' || delivery.engaged === null || delivery.engaged === undefined) return null
+  const counts =
+    delivery.opens !== null && delivery.clicks !== null
+      ? `: ${plural(delivery.opens, 'open')}, ${plural(delivery.clicks, 'click')}`
+      : ''
+  return delivery.engaged ? (
+    <span className="block text-xs font-medium text-green-700" data-testid="esp-engagement">
+      Engaged{counts}
+    </span>
+  ) : (
+    <span className="block text-xs text-muted-foreground" data-testid="esp-engagement">
+      No opens or clicks yet
+    </span>
+  )
+}
+
 /** Where the subscriber stands in the advertiser's email tool, with the provider's words and Retry when it failed. */
 export function DeliveryState({ delivery }: { delivery: EspDelivery | null }) {
   const retry = useEspRetryMutation()
@@ -29,6 +49,7 @@ export function DeliveryState({ delivery }: { delivery: EspDelivery | null }) {
   return (
     <span data-testid="esp-delivery-state">
       {word.label}
+      <EngagementState delivery={delivery} />
       {delivery.status === 'queued' && delivery.last_error ? (
         <span className="block text-xs text-muted-foreground">Retrying: {delivery.last_error}</span>
       ) : null}

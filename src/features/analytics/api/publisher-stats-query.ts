@@ -1,9 +1,10 @@
 /**
  * The publisher's figures per source or per campaign (`publisher_figures`): the (campaign, source) figures the
- * advertiser sees too, grouped by the database, with the campaigns' real names.
+ * advertiser sees too, grouped by the database over a date range, with the campaigns' real names.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
+import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 
 export type StatsLine = {
@@ -17,8 +18,12 @@ export type StatsLine = {
 }
 export type PublisherStats = { bySource: StatsLine[]; byCampaign: StatsLine[] }
 
-async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {
-  const { data, error } = await supabase.rpc('publisher_figures', { p_group: group })
+async function grouped(group: 'source' | 'campaign', range: DateRange): Promise<StatsLine[]> {
+  const { data, error } = await supabase.rpc('publisher_figures', {
+    p_group: group,
+    p_from: range.from,
+    p_to: range.to,
+  })
   if (error) throw new Error(error.message)
   return (data ?? []).map((r) => ({
     id: r.id,
@@ -31,12 +36,13 @@ async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {
   }))
 }
 
-export async function getPublisherStats(): Promise<PublisherStats> {
-  const [bySource, byCampaign] = await Promise.all([grouped('source'), grouped('campaign')])
+export async function getPublisherStats(range: DateRange): Promise<PublisherStats> {
+  const [bySource, byCampaign] = await Promise.all([grouped('source', range), grouped('campaign', range)])
   return { bySource, byCampaign }
 }
 
-export const publisherStatsQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: analyticsKeys.publisherStats(userId), queryFn: getPublisherStats })
+export const publisherStatsQueryOptions = (userId: string, range: DateRange) =>
+  queryOptions({ queryKey: analyticsKeys.publisherStats(userId, range), queryFn: () => getPublisherStats(range) })
 
-export const usePublisherStatsQuery = (userId: string) => useQuery(publisherStatsQueryOptions(userId))
+export const usePublisherStatsQuery = (userId: string, range: DateRange) =>
+  useQuery(publisherStatsQueryOptions(userId, range))

@@ -4,7 +4,7 @@ import { payoutStatus } from '@/lib/vocabulary'
 import { usePublisherEarningsQuery } from '../api/publisher-earnings-query'
 import { MIN_PAYOUT } from '@rules/payout'
 import { useMyPayoutRequestsQuery } from '../api/my-payout-requests-query'
-import { formatCredits } from '@/lib/format'
+import { formatCredits, formatDateTime } from '@/lib/format'
 import { PanelState } from '@/components/panel-state'
 import { PayoutRequestDialog } from './payout-request-dialog'
 
@@ -70,11 +70,11 @@ export function MyPayoutsPanel({ userId }: { userId: string }) {
                 className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm"
                 data-testid="payout-row"
               >
-                <span>Requested {new Date(p.created_at).toLocaleDateString()}</span>
+                <span>Requested {formatDateTime(p.created_at)}</span>
                 <span className="font-medium">{formatCredits(Number(p.amount))}</span>
                 {p.status === 'paid' && (
                   <span className="text-muted-foreground">
-                    Paid {p.paid_at ? new Date(p.paid_at).toLocaleDateString() : ''} · transfer {p.transfer_reference}
+                    Paid {p.paid_at ? formatDateTime(p.paid_at) : ''} · transfer {p.transfer_reference}
                   </span>
                 )}
                 <Badge variant={payoutStatus(p.status).tone}>{payoutStatus(p.status).label}</Badge>

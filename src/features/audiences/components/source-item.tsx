@@ -6,7 +6,8 @@ import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
 import type { PublisherSource } from '../api/my-sources-query'
 import type { ClickBreakdown } from '../lib/click-breakdown'
-import { isSourceLive, isSourceWaitingForReview, magicLinkUrl } from '../lib/source-status'
+import { isSourceLive, magicLinkUrl } from '../lib/source-status'
+import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
 import { CopyButton } from '@/components/copy-button'
 import { categoryLabel, platformLabel, sourceStatus } from '@/lib/vocabulary'
 
@@ -60,8 +61,8 @@ export function SourceItem({
           </div>
         ) : (
           <p className="rounded bg-muted px-2 py-1.5 text-sm text-muted-foreground" data-testid="magic-link-pending">
-            {isSourceWaitingForReview(source.status)
-              ? 'Pending review. This link starts working once the source is approved.'
+            {isSourceAwaitingReview(source.status)
+              ? `Pending review. ${PENDING_SOURCE_LINK_TEXT}.`
               : 'This link does not work: the source is not approved.'}
           </p>
         )}

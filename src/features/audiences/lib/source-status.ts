@@ -5,11 +5,6 @@ import { isPublicSourceStatus } from '@/lib/vocabulary'
 /** Only sources the directory shows publicly accept clicks that count (PRODUCT.md "Attribution"). */
 export const isSourceLive = isPublicSourceStatus
 
-/** Statuses still waiting for an admin: their links start working once approved. */
-export const SOURCE_REVIEW_STATUSES = ['pending', 'pending_review', 'under_review'] as const
-export const isSourceWaitingForReview = (status: string) =>
-  (SOURCE_REVIEW_STATUSES as readonly string[]).includes(status)
-
 export const magicLinkUrl = (origin: string, unifiedCode: string) => `${origin}${paths.earn(unifiedCode)}`
 export const campaignLinkUrl = (origin: string, unifiedCode: string, campaignId: string) =>
   `${origin}/campaign/${encodeURIComponent(unifiedCode)}/${encodeURIComponent(campaignId)}`

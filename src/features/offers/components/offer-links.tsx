@@ -5,12 +5,9 @@
 import { paths } from '@/config/paths'
 import { CopyButton } from '@/components/copy-button'
 import { isPublicSourceStatus } from '@/lib/vocabulary'
+import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
 
 export type OfferSource = { id: string; name: string; status: string; unifiedCode: string }
-
-const waitingForReview = new Set(['pending', 'pending_review', 'under_review'])
-
-export const PENDING_LINK_TEXT = 'This link starts working once the source is approved'
 
 export function OfferLinks({
   campaignId,
@@ -21,7 +18,7 @@ export function OfferLinks({
   campaignName: string
   sources: OfferSource[]
 }) {
-  const usable = sources.filter((s) => isPublicSourceStatus(s.status) || waitingForReview.has(s.status))
+  const usable = sources.filter((s) => isPublicSourceStatus(s.status) || isSourceAwaitingReview(s.status))
   if (usable.length === 0) return null
   return (
     <ul className="flex flex-col gap-2" aria-label={`Your links for ${campaignName}`}>
@@ -38,7 +35,7 @@ export function OfferLinks({
               </div>
             ) : (
               <p className="rounded bg-muted px-2 py-1.5 text-muted-foreground">
-                Waiting for review. {PENDING_LINK_TEXT}.
+                Waiting for review. {PENDING_SOURCE_LINK_TEXT}.
               </p>
             )}
           </li>

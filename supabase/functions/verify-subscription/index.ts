@@ -1,5 +1,5 @@
 /**
- * verify-subscription: body { token, email } → { success, alreadyConfirmed, expired, newsletterName, error }
+ * verify-subscription: body { token, email } → { success, alreadyConfirmed, expired, newsletterName, newsletterId, error }
  * (SPEC §7). POST only: the confirmation page calls it from JavaScript, so a mail scanner that fetches the
  * emailed link confirms nothing. Every outcome of a well-formed request is a 200 whose body says which it
  * was, so the page can render it from `data`; malformed requests are 400s.
@@ -17,6 +17,7 @@ const perIp = createRateLimiter({ limit: 60, windowMs: 5 * MINUTE })
 type Outcome = {
   result: 'confirmed' | 'already_confirmed' | 'expired' | 'invalid'
   newsletter_name: string | null
+  campaign_id: string | null
 }
 
 const answer = (
@@ -25,6 +26,7 @@ const answer = (
     alreadyConfirmed?: boolean
     expired?: boolean
     newsletterName?: string | null
+    newsletterId?: string | null
     error?: string | null
   },
   status = 200,
@@ -35,6 +37,7 @@ const answer = (
       alreadyConfirmed: fields.alreadyConfirmed ?? false,
       expired: fields.expired ?? false,
       newsletterName: fields.newsletterName ?? null,
+      newsletterId: fields.newsletterId ?? null,
       error: fields.error ?? null,
     },
     status,
@@ -64,9 +67,14 @@ async function verify(req: Request): Promise<Response> {
   const outcome = data as Outcome
   switch (outcome.result) {
     case 'confirmed':
-      return answer({ success: true, newsletterName: outcome.newsletter_name })
+      return answer({ success: true, newsletterName: outcome.newsletter_name, newsletterId: outcome.campaign_id })
     case 'already_confirmed':
-      return answer({ success: true, alreadyConfirmed: true, newsletterName: outcome.newsletter_name })
+      return answer({
+        success: true,
+        alreadyConfirmed: true,
+        newsletterName: outcome.newsletter_name,
+        newsletterId: outcome.campaign_id,
+      })
     case 'expired':
       return answer({
         success: false,
@@ -88,6 +96,7 @@ Deno.serve(async (req) => {
       alreadyConfirmed: false,
       expired: false,
       newsletterName: null,
+      newsletterId: null,
       error: message,
     }))
   }

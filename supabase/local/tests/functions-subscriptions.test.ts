@@ -223,7 +223,14 @@ describe('verify-subscription', () => {
     const first = await invoke(client, 'verify-subscription', { token: links[0].token, email: links[0].email })
     expect(first).toEqual({
       status: 200,
-      body: { success: true, alreadyConfirmed: false, expired: false, newsletterName: 'Design Dispatch', error: null },
+      body: {
+        success: true,
+        alreadyConfirmed: false,
+        expired: false,
+        newsletterName: 'Design Dispatch',
+        newsletterId: DESIGN_DISPATCH,
+        error: null,
+      },
     })
     const row = await backend.db.query<{ status: string; confirm_ip: string }>(
       'select status, confirm_ip from public.newsletter_subscriptions where email = $1',
@@ -236,6 +243,7 @@ describe('verify-subscription', () => {
       alreadyConfirmed: true,
       expired: false,
       newsletterName: 'Design Dispatch',
+      newsletterId: DESIGN_DISPATCH,
       error: null,
     })
   })
@@ -289,6 +297,7 @@ describe('verify-subscription', () => {
       alreadyConfirmed: false,
       expired: true,
       newsletterName: 'The Frontend Brief',
+      newsletterId: null,
       error: 'Your confirmation link has expired.',
     })
     const row = await backend.db.query<{ status: string }>(
@@ -305,6 +314,7 @@ describe('verify-subscription', () => {
       alreadyConfirmed: false,
       expired: false,
       newsletterName: null,
+      newsletterId: null,
       error: 'This confirmation link is not valid.',
     }
     expect(

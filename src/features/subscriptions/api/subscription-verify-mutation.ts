@@ -11,6 +11,8 @@ export type VerifyResult = {
   alreadyConfirmed: boolean
   expired: boolean
   newsletterName: string | null
+  /** The confirmed newsletter's id (ours, beside SPEC §7's fields), so this browser remembers it. */
+  newsletterId: string | null
   error: string | null
 }
 
@@ -20,6 +22,7 @@ function toResult(body: Record<string, unknown>): VerifyResult {
     alreadyConfirmed: body.alreadyConfirmed === true,
     expired: body.expired === true,
     newsletterName: typeof body.newsletterName === 'string' ? body.newsletterName : null,
+    newsletterId: typeof body.newsletterId === 'string' ? body.newsletterId : null,
     error: typeof body.error === 'string' ? body.error : null,
   }
 }

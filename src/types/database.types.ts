@@ -1827,6 +1827,12 @@ export type Database = {
         Args: never
         Returns: string
       }
+      newsletter_availability: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: string
+      }
       not_counted_figures: {
         Args: {
           p_campaign_id?: string

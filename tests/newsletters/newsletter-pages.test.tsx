@@ -84,10 +84,49 @@ describe('/newsletters/{id}', () => {
     expect(screen.getByTestId('subscribe-selection')).toHaveTextContent('Newsletter: Morning Brew')
   })
 
-  it('shows a clear not-found state for an unknown or inactive newsletter', async () => {
-    server.use(campaignsHandler([]))
+  it('shows a clear not-found state for an unknown or never approved newsletter', async () => {
+    server.use(
+      campaignsHandler([]),
+      http.post(restUrl('rpc/newsletter_availability'), () => HttpResponse.json('not_found')),
+    )
     renderRoute(`/newsletters/${BREW.id}`)
     expect(await screen.findByRole('heading', { name: 'Newsletter not found' })).toBeInTheDocument()
+  })
+
+  it.each([
+    [
+      'out_of_budget',
+      'This newsletter is not taking new subscribers right now',
+      /budget for new subscribers is used up/,
+    ],
+    ['paused', 'This newsletter is paused', /paused new subscriptions/],
+    ['closed', 'This newsletter is closed', /no longer takes new subscribers/],
+  ])('a newsletter %s says why, not "not found", and leads to the others', async (reason, title, text) => {
+    server.use(
+      campaignsHandler([]),
+      http.post(restUrl('rpc/newsletter_availability'), () => HttpResponse.json(reason)),
+    )
+    renderRoute(`/newsletters/${BREW.id}`)
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument()
+    expect(screen.getByText(text)).toBeInTheDocument()
+    expect(screen.queryByText('Newsletter not found')).toBeNull()
+    expect(screen.getByRole('link', { name: 'Browse other newsletters' })).toHaveAttribute('href', '/newsletters')
+  })
+
+  it('a failed load says so in a sentence, never the client error', async () => {
+    server.use(
+      http.get(restUrl('campaigns'), () =>
+        HttpResponse.json(
+          { message: 'TypeError: Failed to fetch', code: '', details: null, hint: null },
+          { status: 500 },
+        ),
+      ),
+    )
+    renderRoute(`/newsletters/${BREW.id}`)
+    expect(
+      await screen.findByRole('heading', { name: 'Could not load this newsletter' }, { timeout: 10_000 }),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('alert')).not.toHaveTextContent(/TypeError/)
   })
 })
 

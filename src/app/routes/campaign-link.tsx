@@ -8,7 +8,11 @@ import { useParams } from 'react-router-dom'
 import { useSourceClickSessionQuery } from '@/features/magic-link/api/source-click-session-query'
 import { useCampaignQuery } from '@/features/newsletters/api/campaign-query'
 import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-mutation'
-import { NewsletterDetail, NewsletterState } from '@/features/newsletters/components/newsletter-detail'
+import {
+  NewsletterDetail,
+  NewsletterState,
+  NewsletterUnavailable,
+} from '@/features/newsletters/components/newsletter-detail'
 import { trackPageView } from '@/features/newsletters/lib/tracking'
 import { SubscribeForm } from '@/features/subscriptions/components/subscribe-form'
 import { PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
@@ -35,7 +39,7 @@ export default function CampaignLinkPage() {
 
   if (campaign.isPending || (magicLinkId && click.isPending)) return <NewsletterState state="loading" />
   if (campaign.isError) return <NewsletterState state="error" message={campaign.error.message} />
-  if (!campaign.data) return <NewsletterState state="not-found" />
+  if (!campaign.data) return <NewsletterUnavailable id={campaignId} />
   const attribution = session ? { audienceSourceId: session.sourceId, clickId: session.clickId } : {}
   return (
     <NewsletterDetail campaign={campaign.data}>

@@ -71,7 +71,7 @@ describe('newsletter list: visitor fixes', () => {
     expect(within(digest).getByTestId('check-your-email')).toHaveTextContent('Check your email')
   })
 
-  it('opening a confirmation link remembers the newsletter in this browser', async () => {
+  it('opening a confirmation link remembers every newsletter it confirmed in this browser', async () => {
     server.use(
       http.post(functionsUrl('verify-subscription'), () =>
         HttpResponse.json({
@@ -80,12 +80,16 @@ describe('newsletter list: visitor fixes', () => {
           expired: false,
           newsletterName: 'Morning Brew',
           newsletterId: BREW!.id,
+          // A "confirm all" link confirmed both newsletters of the request.
+          newsletterIds: [BREW!.id, DIGEST!.id],
           error: null,
         }),
       ),
     )
     renderRoute('/confirm-subscription?token=tok123&email=reader%40example.com')
-    await waitFor(() => expect(JSON.parse(localStorage.getItem('confirmed_newsletters') ?? '[]')).toEqual([BREW!.id]))
+    await waitFor(() =>
+      expect(JSON.parse(localStorage.getItem('confirmed_newsletters') ?? '[]')).toEqual([BREW!.id, DIGEST!.id]),
+    )
     expect(localStorage.getItem('subscribed_newsletters')).toBeNull()
   })
 })

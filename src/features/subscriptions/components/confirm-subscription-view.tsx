@@ -34,8 +34,8 @@ async function confirm(token: string | null, email: string | null): Promise<Conf
       toast.error(t.expiredToast, { description: t.expiredMessage })
       return { kind: 'expired' }
     }
-    if ((result.success || result.alreadyConfirmed) && result.newsletterId)
-      addConfirmedNewsletters([result.newsletterId])
+    if (result.success || result.alreadyConfirmed)
+      addConfirmedNewsletters([...result.newsletterIds, ...(result.newsletterId ? [result.newsletterId] : [])])
     if (result.alreadyConfirmed) {
       toast.info(t.alreadyConfirmedToast, {
         description: result.newsletterName ? `You are already subscribed to ${result.newsletterName}.` : undefined,

@@ -12,6 +12,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { useCampaignCreateMutation } from '../api/campaign-create-mutation'
 import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
 import { FormField } from '@/components/form-field'
+import { PriceGuidance } from './price-guidance'
 import { categoryOptions } from '@/lib/vocabulary'
 
 type CampaignFormProps = { advertiserId: string; onCreated: (campaign: { id: string; name: string }) => void }
@@ -25,6 +26,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
     defaultValues: { name: '', description: '', imageUrl: '', websiteUrl: '', category: undefined },
   })
   const { register, handleSubmit, formState } = form
+  const price = Number(form.watch('pricePerSubscriber'))
   const errors = formState.errors
   const create = useCampaignCreateMutation({
     onSuccess: onCreated,
@@ -139,6 +141,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
           />
         </FormField>
       </div>
+      <PriceGuidance price={price} />
       {errors.root?.server && (
         <p role="alert" data-testid="server-error" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {errors.root.server.message}

@@ -2,7 +2,7 @@
  * Submit a newsletter: validated in the form (messages next to each field and a toast), then inserted;
  * whatever the database still refuses is shown as it says it.
  */
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_RANGE_HINT } from '@rules/price'
 import { toast } from '@/lib/toast'
@@ -26,7 +26,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
     defaultValues: { name: '', description: '', imageUrl: '', websiteUrl: '', category: undefined },
   })
   const { register, handleSubmit, formState } = form
-  const price = Number(form.watch('pricePerSubscriber'))
+  const price = Number(useWatch({ control: form.control, name: 'pricePerSubscriber' }))
   const errors = formState.errors
   const create = useCampaignCreateMutation({
     onSuccess: onCreated,

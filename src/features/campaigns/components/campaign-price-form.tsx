@@ -2,7 +2,7 @@
  * Change a newsletter's price per subscriber. It applies to new subscriptions only: subscribers already reserved
  * or on hold keep the price they were promised (the database records it on each subscription).
  */
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { PRICE_RANGE_HINT } from '@rules/price'
 import { toast } from '@/lib/toast'
@@ -21,7 +21,7 @@ export function CampaignPriceForm({ campaign }: { campaign: CampaignDetail }) {
     defaultValues: { pricePerSubscriber: toCredits(campaign.price_per_subscriber) },
   })
   const error = form.formState.errors.pricePerSubscriber?.message
-  const price = form.watch('pricePerSubscriber')
+  const price = useWatch({ control: form.control, name: 'pricePerSubscriber' })
   const save = useCampaignUpdateMutation({
     action: 'change the price',
     onSuccess: () => toast.success('Price updated: it applies to new subscribers'),

@@ -89,7 +89,7 @@ test('a magic link is served the light page (dist/earn.html), not the prerendere
   expect(html).not.toMatch(/type="module"|modulepreload|rel="stylesheet"/)
 })
 
-for (const code of ['demo-pending', 'no-such-code-e2e']) {
+for (const code of ['demo-rejected', 'no-such-code-e2e']) {
   test(`${code}: the unavailable page with the 'Source Unavailable' toast`, async ({ page }) => {
     await new Directory(page).followMagicLink(code)
     await expect(page).toHaveURL(`${E2E.appUrl}/newsletters/unavailable`)
@@ -98,6 +98,15 @@ for (const code of ['demo-pending', 'no-such-code-e2e']) {
     await expect(page.getByRole('heading', { name: 'This link no longer works' })).toBeVisible()
   })
 }
+
+test('demo-pending: a source waiting for review says its link starts working once approved', async ({ page }) => {
+  await new Directory(page).followMagicLink('demo-pending')
+  await expect(page).toHaveURL(`${E2E.appUrl}/newsletters/unavailable?reason=pending`)
+  await expect(page.getByText('Source not approved yet')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'This link is not active yet' })).toBeVisible()
+  await expect(page.getByText(/This link starts working once the source is approved\. Meanwhile/)).toBeVisible()
+  await expect(page.getByText('This link no longer works')).toHaveCount(0)
+})
 
 test('the directory lists the seeded public sources with their badges', async ({ page }) => {
   const directory = new Directory(page)

@@ -58,10 +58,10 @@ async function countedSubscribers(
   const [message] = await new Mailbox(request).waitForMessagesTo(email)
   // Read the email like a person (confirming within 2 s of sending does not count).
   await page.waitForTimeout(2100)
-  for (const link of confirmationLinks(message!)) {
-    await page.goto(link.replace(/^https?:\/\/[^/]+/, E2E.appUrl))
-    await expect(page.getByTestId('confirmation')).toHaveAttribute('data-state', 'success')
-  }
+  // The first link confirms every newsletter of the request ("Confirm all", or the only one's own link).
+  const [link] = confirmationLinks(message!)
+  await page.goto(link!.replace(/^https?:\/\/[^/]+/, E2E.appUrl))
+  await expect(page.getByTestId('confirmation')).toHaveAttribute('data-state', 'success')
   await page.context().close()
   const rows = await service(
     request,

@@ -29,7 +29,11 @@ test('a publisher sees their sources and links, adds one for review, and reads t
   await expect(dialog).toBeHidden()
   const added = page.getByTestId('publisher-source').filter({ hasText: name })
   await expect(added.getByText('Waiting for review')).toBeVisible()
-  await expect(added.getByTestId('magic-link')).toHaveText(/\/earn\/[a-z0-9_-]{3,}$/)
+  // Not approved yet: the link says when it starts working, and there is nothing to copy.
+  await expect(added.getByTestId('magic-link-pending')).toHaveText(
+    'Pending review. This link starts working once the source is approved.',
+  )
+  await expect(added.getByRole('button', { name: /Copy the magic link/ })).toHaveCount(0)
 
   await page.getByRole('link', { name: 'Stats' }).click()
   await expect(page.getByRole('region', { name: 'Per source' })).toBeVisible()

@@ -62,7 +62,8 @@ test.describe('a reader who has not clicked this source before', () => {
     const mailbox = new Mailbox(request)
     const messages = await mailbox.waitForMessagesTo(email)
     expect(messages).toHaveLength(1)
-    const links = confirmationLinks(messages[0])
+    // "Confirm all 2 newsletters", then each newsletter's own link.
+    const [confirmAll, ...links] = confirmationLinks(messages[0])
     expect(links).toHaveLength(2)
 
     // A mail scanner fetching the link (no JavaScript) must not confirm anything.
@@ -93,6 +94,23 @@ test.describe('a reader who has not clicked this source before', () => {
     )
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ counted: true, not_counted_reason: null })
+
+    // One click confirms the rest of the request; the list then knows both are confirmed in this browser.
+    await page.goto(confirmAll!.replace(/^https?:\/\/[^/]+/, E2E.appUrl))
+    await expect(confirmation).toHaveAttribute('data-state', 'success')
+    await expect(confirmation).toContainText('The Frontend Brief')
+    await expect(confirmation).toContainText('Design Dispatch')
+    const both = await serviceGet<Subscription[]>(
+      request,
+      `newsletter_subscriptions?select=campaign_id,status,counted,not_counted_reason,audience_source_id&email=eq.${encodeURIComponent(email)}&status=eq.confirmed`,
+    )
+    expect(both).toHaveLength(2)
+    await page.getByRole('link', { name: 'Newsletters' }).first().click()
+    for (const name of ['The Frontend Brief', 'Design Dispatch']) {
+      const card = page.locator('article').filter({ has: page.getByLabel(`Select ${name}`) })
+      await expect(card.getByTestId('confirmed-subscription')).toHaveText('Subscribed')
+      await expect(card.getByTestId('check-your-email')).toHaveCount(0)
+    }
   })
 })
 

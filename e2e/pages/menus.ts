@@ -19,6 +19,7 @@ export const rolePages: Record<MenuRole, RolePage[]> = {
   ],
   publisher: [
     { path: '/dashboard/publisher', heading: 'Overview' },
+    { path: '/dashboard/publisher/offers', heading: 'Offers' },
     { path: '/dashboard/publisher/sources', heading: 'Sources' },
     { path: '/dashboard/publisher/stats', heading: 'Stats' },
     { path: '/dashboard/publisher/payouts', heading: 'Payouts' },

@@ -36,6 +36,7 @@ export const paths = {
   },
   publisher: {
     root: '/dashboard/publisher',
+    offers: '/dashboard/publisher/offers',
     sources: '/dashboard/publisher/sources',
     stats: '/dashboard/publisher/stats',
     payouts: '/dashboard/publisher/payouts',

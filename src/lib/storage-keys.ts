@@ -1,4 +1,7 @@
-/** Browser storage keys named by SPEC §3. Every read and write goes through these names. */
+/**
+ * Browser storage keys named by SPEC §3, and `confirmed_newsletters` (ours: what this browser confirmed, so the
+ * list stops saying "Check your email"). Every read and write goes through these names.
+ */
 export const storageKeys = {
   intendedUserType: 'intended_user_type',
   userFullName: 'user_full_name',
@@ -6,6 +9,7 @@ export const storageKeys = {
   userLastName: 'user_last_name',
   testUserSession: 'testUserSession',
   subscribedNewsletters: 'subscribed_newsletters',
+  confirmedNewsletters: 'confirmed_newsletters',
   audienceSourceId: 'audience_source_id',
   sourceName: 'source_name',
   sourceUnifiedCode: 'source_unified_code',

@@ -2208,6 +2208,12 @@ export type Database = {
         Args: never
         Returns: string
       }
+      newsletter_availability: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: string
+      }
       not_counted_figures: {
         Args: {
           p_campaign_id?: string
@@ -2262,6 +2268,41 @@ export type Database = {
           conversions: number
           ctr: number
           earnings: number
+        }[]
+      }
+      publisher_offers: {
+        Args: never
+        Returns: {
+          campaign_id: string
+          name: string
+          description: string
+          image_url: string
+          website_url: string
+          category: string
+          price: number
+          earning: number
+          funding_status: string
+          subscribers_left: number
+          confirmation_rate: number
+          settled_subscriptions: number
+        }[]
+      }
+      publisher_unpaid_readers: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          subscription_id: string
+          confirmed_at: string
+          source_id: string
+          source_name: string
+          campaign_id: string
+          campaign_name: string
+          reason: string
+          detail: string
+          lost_earning: number
+          total_count: number
         }[]
       }
       purge_click_ips: {

@@ -202,6 +202,17 @@ $function$;
 comment on function private.is_non_public_address(p_addr inet) is 'Internal: private, loopback, link-local, shared, reserved, documentation or multicast addresses.';
 revoke execute on function private.is_non_public_address(p_addr inet) from public;
 
+create or replace function private.publisher_earning(p_price numeric)
+ returns numeric
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  select round(p_price * (1 - 0.20), 2)::numeric(12, 2)
+$function$;
+comment on function private.publisher_earning(p_price numeric) is 'Internal: the one SQL statement of the platform fee — what a publisher earns for a paid subscriber at this price (the price minus 20%, rounded to the cent).';
+revoke execute on function private.publisher_earning(p_price numeric) from public;
+
 create or replace function private.require_aal2()
  returns void
  language plpgsql

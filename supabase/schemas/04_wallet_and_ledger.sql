@@ -12,7 +12,7 @@ create table private.low_balance_alerts (
   constraint low_balance_alerts_pkey primary key (user_id),
   constraint low_balance_alerts_user_id_fkey foreign key (user_id) references public.profiles(id) on delete cascade
 );
-comment on table private.low_balance_alerts is 'Advertisers already told their balance is low; the row goes when the balance recovers, re-arming the alert.';
+comment on table private.low_balance_alerts is 'When each advertiser was last told their balance is low; a top-up after that time re-arms the alert.';
 
 create table public.wallet_balances (
   id uuid default gen_random_uuid() not null,
@@ -446,6 +446,18 @@ end
 $function$;
 comment on function private.keep_on_hold() is 'Internal trigger: keeps wallet_balances.on_hold equal to minus the sum of the user''s pending hold rows, whichever function writes the ledger.';
 revoke execute on function private.keep_on_hold() from public;
+
+create or replace function private.last_top_up_at(p_user_id uuid)
+ returns timestamp with time zone
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select max(t.created_at) from public.wallet_transactions t
+  where t.user_id = p_user_id and t.type in ('deposit', 'credit', 'bonus') and t.status = 'completed'
+$function$;
+comment on function private.last_top_up_at(p_user_id uuid) is 'Internal: when the advertiser last put money in (a completed deposit, credit or bonus); re-arms the low-balance email.';
+revoke execute on function private.last_top_up_at(p_user_id uuid) from public;
 
 create or replace function private.lock_wallet(p_user_id uuid)
  returns public.wallet_balances

@@ -378,6 +378,25 @@ $function$;
 comment on function public.my_default_campaign() is 'The campaign the analytics page opens on: the signed-in advertiser''s most recent active one, else their most recent.';
 revoke execute on function public.my_default_campaign() from anon, public;
 
+create or replace function public.newsletter_availability(p_campaign_id uuid)
+ returns text
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select case
+    when c.id is null or c.status in ('draft', 'pending_review', 'rejected', 'banned') then 'not_found'
+    when c.status = 'active' and c.funding_status = 'funded' then 'open'
+    when c.status = 'active' then 'out_of_budget'
+    when c.status = 'paused' then 'paused'
+    else 'closed'
+  end
+  from (select 1) one
+  left join public.campaigns c on c.id = p_campaign_id
+$function$;
+comment on function public.newsletter_availability(p_campaign_id uuid) is 'For the public newsletter pages: whether a newsletter is open, out of budget (active but unable to pay one more subscriber), paused, closed (completed or archived) or not found (unknown or never approved), so a visitor reads why it cannot be subscribed to.';
+revoke execute on function public.newsletter_availability(p_campaign_id uuid) from public;
+
 create or replace function private.refuse_deleting_evidence()
  returns trigger
  language plpgsql

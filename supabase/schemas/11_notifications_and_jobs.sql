@@ -223,22 +223,19 @@ declare
   r record;
   told integer := 0;
 begin
-  -- Recovered balances re-arm the alert.
-  delete from private.low_balance_alerts a
-  where not exists (
-    select 1 from public.campaigns c where c.advertiser_id = a.user_id and c.status = 'active'
-    group by c.advertiser_id
-    having private.wallet_available(a.user_id) < 5 * max(c.price_per_subscriber));
   for r in
     select c.advertiser_id as user_id, 5 * max(c.price_per_subscriber) as threshold,
            private.wallet_available(c.advertiser_id) as available
     from public.campaigns c
+    left join private.low_balance_alerts a on a.user_id = c.advertiser_id
     where c.status = 'active'
-      and not exists (select 1 from private.low_balance_alerts a where a.user_id = c.advertiser_id)
+      and (a.user_id is null or private.last_top_up_at(c.advertiser_id) > a.alerted_at)
     group by c.advertiser_id
     having private.wallet_available(c.advertiser_id) < 5 * max(c.price_per_subscriber)
   loop
-    insert into private.low_balance_alerts (user_id) values (r.user_id) on conflict do nothing;
+    insert into private.low_balance_alerts (user_id, alerted_at) values (r.user_id, now())
+      on conflict (user_id) do update set alerted_at = excluded.alerted_at
+      where private.last_top_up_at(excluded.user_id) > private.low_balance_alerts.alerted_at;
     if found then
       perform private.enqueue_notification(r.user_id, 'low_balance',
         jsonb_build_object('available', r.available, 'threshold', r.threshold), null);
@@ -248,7 +245,7 @@ begin
   return told;
 end
 $function$;
-comment on function private.notify_low_balances() is 'Scheduled every minute (notify-low-balances): one low-balance email per fall below five subscribers'' price.';
+comment on function private.notify_low_balances() is 'Scheduled every minute (notify-low-balances): a low-balance email when the available credit cannot pay five subscribers at the highest active price, at most once between two top-ups.';
 revoke execute on function private.notify_low_balances() from public;
 
 create or replace function private.notify_review_decision()

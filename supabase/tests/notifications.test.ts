@@ -223,7 +223,7 @@ describe('events that notify', () => {
     )
   })
 
-  it('warns an advertiser once when the available balance falls below five subscribers, again only after it recovered', async () => {
+  it('warns an advertiser when the available balance cannot pay five subscribers, once between two top-ups', async () => {
     const m = await createMarket({ deposit: 30, price: 10, budget: 1000 })
     const run = async () => (await db.query<{ n: number }>('select private.notify_low_balances() as n')).rows[0]!.n
     await run()
@@ -231,11 +231,28 @@ describe('events that notify', () => {
     expect((await lows()).map((n) => n.data)).toEqual([{ available: 30, threshold: 50 }])
     await run()
     expect(await lows()).toHaveLength(1)
+
+    // Out of the low zone and back without a top-up (a lower price, then the old one again): no second email.
+    const setPrice = (price: number) =>
+      db.query('update public.campaigns set price_per_subscriber = $2 where id = $1', [m.campaignId, price])
+    await setPrice(5)
+    await run()
+    await setPrice(10)
+    await run()
+    expect(await lows()).toHaveLength(1)
+
+    // A top-up that leaves five subscribers' worth or more: nothing to say.
     await db.query('select public.credit_deposit($1, 100, $2)', [m.advertiser.id, `cs_${randomUUID()}`])
     await run()
     expect(await lows()).toHaveLength(1)
-    expect(
-      (await db.query('select 1 from private.low_balance_alerts where user_id = $1', [m.advertiser.id])).rows,
-    ).toEqual([])
+
+    // Spending it down again after that top-up: one new email.
+    await setPrice(30)
+    await run()
+    await run()
+    expect((await lows()).map((n) => n.data)).toEqual([
+      { available: 30, threshold: 50 },
+      { available: 130, threshold: 150 },
+    ])
   })
 })

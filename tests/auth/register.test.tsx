@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
@@ -26,6 +26,14 @@ describe('registration', () => {
     expect(influencer).toBeChecked()
     await user.click(screen.getByRole('radio', { name: /Advertiser/ }))
     expect(screen.getByRole('radio', { name: /Advertiser/ })).toBeChecked()
+  })
+
+  it('states that creating an account agrees to the Terms of Service and the Privacy Policy, with links', async () => {
+    renderRoute('/register')
+    const terms = await screen.findByTestId('register-terms')
+    expect(terms).toHaveTextContent('By creating an account you agree to our Terms of Service and Privacy Policy.')
+    expect(within(terms).getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms')
+    expect(within(terms).getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy')
   })
 
   it('defaults to advertiser', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { render, screen, waitFor } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import { toast as sonnerToast } from 'sonner'
 import { toast } from '@/lib/toast'
 import { ToastOutlet } from '@/lib/toast-outlet'
@@ -41,5 +41,18 @@ describe('toast facade', () => {
     await waitFor(() => expect(toastOf('Second')).toHaveAttribute('data-visible', 'true'))
     // Sonner keeps the older toast in the DOM, hidden behind the one visible toast.
     expect(toastOf('First')).toHaveAttribute('data-visible', 'false')
+  })
+
+  it('never covers a control: bottom-right, offset above the phone bars, closable, and kept for SPEC §9’s delay', async () => {
+    render(<ToastOutlet />)
+    toast('Saved')
+    const item = (await screen.findByText('Saved')).closest('[data-sonner-toast]')!
+    const list = item.closest('[data-sonner-toaster]') as HTMLElement
+    expect(list).toHaveAttribute('data-x-position', 'right')
+    expect(list).toHaveAttribute('data-y-position', 'bottom')
+    expect(list.style.getPropertyValue('--offset-bottom')).toBe('24px')
+    expect(list.style.getPropertyValue('--mobile-offset-bottom')).toBe('96px')
+    expect(within(item as HTMLElement).getByRole('button', { name: /close/i })).toBeInTheDocument()
+    expect(sonnerToast.getToasts().find((t) => 'title' in t && t.title === 'Saved')).not.toHaveProperty('duration')
   })
 })

@@ -157,6 +157,23 @@ describe('runEarnFastPath', () => {
     await waitFor(() => expect(activeToasts()).toContain('Source Unavailable'))
   })
 
+  it("a source waiting for review: 'Source not approved yet' → /newsletters/unavailable?reason=pending", async () => {
+    trackHandler(() =>
+      HttpResponse.json({
+        click_id: null,
+        source_id: SOURCE_ID,
+        status: 'inactive',
+        source_status: 'pending_review',
+        counted: false,
+      }),
+    )
+    const click = await recordEarnClick('demo-pending-review', historyRedirect)
+    expect(window.location.pathname + window.location.search).toBe('/newsletters/unavailable?reason=pending')
+    expect(click).toMatchObject({ toast: 'pending', clickId: null })
+    finishEarnClick(click, fingerprint)
+    await waitFor(() => expect(activeToasts()).toContain('Source not approved yet'))
+  })
+
   it("the call fails: the 'Note' toast and /newsletters?source={code}", async () => {
     trackHandler(() => HttpResponse.json({ code: 'XX000', message: 'boom' }, { status: 500 }))
     await runEarnFastPath('demo-approved', fingerprint)

@@ -78,8 +78,8 @@ describe('/earn/{code}: the SPEC §4 magic-link flow', () => {
 
   it.each([
     [
-      'an inactive source',
-      { status: 'inactive', source_status: 'pending', counted: false, not_counted_reason: 'source_inactive' },
+      'a banned source',
+      { status: 'inactive', source_status: 'banned', counted: false, not_counted_reason: 'source_inactive' },
     ],
     [
       'an unknown code',
@@ -94,6 +94,29 @@ describe('/earn/{code}: the SPEC §4 magic-link flow', () => {
     expect(localStorage.getItem('audience_source_id')).toBeNull()
     expect(sessionStorage.getItem('magic_link_source')).toBe('demo-pending')
   })
+
+  it.each(['pending', 'pending_review', 'under_review'])(
+    'a source still waiting for review (%s): the link says it starts working once approved, not "no longer"',
+    async (status) => {
+      trackHandler(() =>
+        HttpResponse.json(
+          clickAnswer({
+            status: 'inactive',
+            source_status: status,
+            counted: false,
+            not_counted_reason: 'source_inactive',
+          }),
+        ),
+      )
+      const { router } = renderRoute('/earn/demo-pending')
+      await waitFor(() => expect(location(router)).toBe('/newsletters/unavailable?reason=pending'))
+      await expectToast('Source not approved yet', 'This link starts working once the source is approved')
+      expect(await screen.findByRole('heading', { name: 'This link is not active yet' })).toBeInTheDocument()
+      expect(screen.getByText(/This link starts working once the source is approved\. Meanwhile/)).toBeInTheDocument()
+      expect(screen.queryByText('This link no longer works')).toBeNull()
+      expect(localStorage.getItem('audience_source_id')).toBeNull()
+    },
+  )
 
   it("tracking fails: the 'Note' toast, and the visitor still reaches /newsletters?source={code}", async () => {
     trackHandler(() =>

@@ -16,8 +16,9 @@ afterEach(() => vi.restoreAllMocks())
 const [BREW] = CAMPAIGNS
 const SOURCE_ID = '10000000-0000-4000-a000-000000000001'
 
-function rpcRecorder() {
+function rpcRecorder(sourceStatus = 'approved') {
   const calls: { fn: string; body: Record<string, unknown> }[] = []
+  const live = sourceStatus === 'approved'
   server.use(
     http.post(restUrl('rpc/:fn'), async ({ request, params }) => {
       const body = (await request.json()) as Record<string, unknown>
@@ -28,10 +29,10 @@ function rpcRecorder() {
           source_id: SOURCE_ID,
           source_name: "Pat's Product Notes",
           unified_code: 'demo-approved',
-          status: 'valid',
-          source_status: 'approved',
-          counted: true,
-          not_counted_reason: null,
+          status: live ? 'valid' : 'inactive',
+          source_status: sourceStatus,
+          counted: live,
+          not_counted_reason: live ? null : 'source_inactive',
         })
       }
       return HttpResponse.json({ recorded: true, page_views: 1, unique_views: 1 })
@@ -83,10 +84,49 @@ describe('/newsletters/{id}', () => {
     expect(screen.getByTestId('subscribe-selection')).toHaveTextContent('Newsletter: Morning Brew')
   })
 
-  it('shows a clear not-found state for an unknown or inactive newsletter', async () => {
-    server.use(campaignsHandler([]))
+  it('shows a clear not-found state for an unknown or never approved newsletter', async () => {
+    server.use(
+      campaignsHandler([]),
+      http.post(restUrl('rpc/newsletter_availability'), () => HttpResponse.json('not_found')),
+    )
     renderRoute(`/newsletters/${BREW.id}`)
     expect(await screen.findByRole('heading', { name: 'Newsletter not found' })).toBeInTheDocument()
+  })
+
+  it.each([
+    [
+      'out_of_budget',
+      'This newsletter is not taking new subscribers right now',
+      /budget for new subscribers is used up/,
+    ],
+    ['paused', 'This newsletter is paused', /paused new subscriptions/],
+    ['closed', 'This newsletter is closed', /no longer takes new subscribers/],
+  ])('a newsletter %s says why, not "not found", and leads to the others', async (reason, title, text) => {
+    server.use(
+      campaignsHandler([]),
+      http.post(restUrl('rpc/newsletter_availability'), () => HttpResponse.json(reason)),
+    )
+    renderRoute(`/newsletters/${BREW.id}`)
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument()
+    expect(screen.getByText(text)).toBeInTheDocument()
+    expect(screen.queryByText('Newsletter not found')).toBeNull()
+    expect(screen.getByRole('link', { name: 'Browse other newsletters' })).toHaveAttribute('href', '/newsletters')
+  })
+
+  it('a failed load says so in a sentence, never the client error', async () => {
+    server.use(
+      http.get(restUrl('campaigns'), () =>
+        HttpResponse.json(
+          { message: 'TypeError: Failed to fetch', code: '', details: null, hint: null },
+          { status: 500 },
+        ),
+      ),
+    )
+    renderRoute(`/newsletters/${BREW.id}`)
+    expect(
+      await screen.findByRole('heading', { name: 'Could not load this newsletter' }, { timeout: 10_000 }),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('alert')).not.toHaveTextContent(/TypeError/)
   })
 })
 
@@ -102,6 +142,20 @@ describe('campaign link pages', () => {
     )
     expect(calls[1].body).toEqual({ p_click_id: 'click-new', p_campaign_id: BREW.id })
     expect(localStorage.getItem('audience_source_id')).toBe(SOURCE_ID)
+  })
+
+  it('/campaign/{code}/{id} of a source waiting for review says the link starts working once approved', async () => {
+    server.use(campaignsHandler())
+    const calls = rpcRecorder('pending_review')
+    renderRoute(`/campaign/demo-pending/${BREW.id}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Morning Brew' })).toBeInTheDocument()
+    expect(await screen.findByTestId('campaign-source-pending')).toHaveTextContent(
+      'This link starts working once the source is approved. You can still subscribe below.',
+    )
+    expect(screen.queryByTestId('campaign-source')).toBeNull()
+    // No page view on a click that does not count, and no attribution kept.
+    expect(calls.map((c) => c.fn)).toEqual(['track_audience_source_click'])
+    expect(localStorage.getItem('audience_source_id')).toBeNull()
   })
 
   it('reuses the click this browser session already made on the same source', async () => {

@@ -108,6 +108,8 @@ function publisherData(
         },
       ]),
     ),
+    http.post(restUrl('rpc/daily_figures'), () => HttpResponse.json([])),
+    http.post(restUrl('rpc/publisher_unpaid_readers'), () => HttpResponse.json([])),
     http.post(restUrl('rpc/publisher_figures'), async ({ request }) => {
       const { p_group } = (await request.json()) as { p_group: string }
       return HttpResponse.json(
@@ -165,6 +167,11 @@ describe('publisher area', () => {
     await waitFor(() => expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Counted clicks2'))
     expect(within(approved).getByTestId('source-clicks')).toHaveTextContent('Same visitor within 1 hour: 1')
     expect(within(pending).getByText('Waiting for review')).toBeInTheDocument()
+    expect(within(pending).getByTestId('magic-link-pending')).toHaveTextContent(
+      'Pending review. This link starts working once the source is approved.',
+    )
+    expect(within(pending).queryByTestId('magic-link')).toBeNull()
+    expect(within(pending).queryByRole('button', { name: /Copy the magic link/ })).toBeNull()
     expect(within(pending).getByTestId('review-note')).toHaveTextContent('Add a link to your profile')
     expect(within(pending).getByTestId('source-clicks')).toHaveTextContent('Source not approved: 1')
   })
@@ -287,7 +294,8 @@ describe('publisher area', () => {
     renderRoute('/dashboard/publisher/payouts')
     expect(await screen.findByTestId('payout-available')).toHaveTextContent('70.00 credits')
     expect(screen.getByTestId('payout-row')).toHaveTextContent('Transfer reference SEPA-77')
-    expect(screen.getByTestId('payout-row')).toHaveTextContent('Requested Oct 1, 2026')
+    // Payout dates in the app's one date format (formatDateTime), as every other dashboard date.
+    expect(screen.getByTestId('payout-row')).toHaveTextContent(/Requested Oct 1, 2026, \d{1,2}:\d\d [AP]M/)
     await userEvent.click(screen.getByRole('button', { name: 'Request a payout' }))
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByTestId('payout-dialog-available')).toHaveTextContent('70.00 credits')

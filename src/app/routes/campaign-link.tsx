@@ -8,9 +8,14 @@ import { useParams } from 'react-router-dom'
 import { useSourceClickSessionQuery } from '@/features/magic-link/api/source-click-session-query'
 import { useCampaignQuery } from '@/features/newsletters/api/campaign-query'
 import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-mutation'
-import { NewsletterDetail, NewsletterState } from '@/features/newsletters/components/newsletter-detail'
+import {
+  NewsletterDetail,
+  NewsletterState,
+  NewsletterUnavailable,
+} from '@/features/newsletters/components/newsletter-detail'
 import { trackPageView } from '@/features/newsletters/lib/tracking'
 import { SubscribeForm } from '@/features/subscriptions/components/subscribe-form'
+import { PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
 
 export default function CampaignLinkPage() {
   const { magicLinkId, campaignId = '' } = useParams()
@@ -18,7 +23,8 @@ export default function CampaignLinkPage() {
   const click = useSourceClickSessionQuery(magicLinkId)
   const recorded = useRef<string | null>(null)
 
-  const clickId = click.data?.clickId
+  const session = click.data && !click.data.pendingReview ? click.data : null
+  const clickId = session?.clickId
   useEffect(() => {
     if (!clickId || !campaign.data) return
     const key = `${clickId}|${campaign.data.id}`
@@ -33,13 +39,18 @@ export default function CampaignLinkPage() {
 
   if (campaign.isPending || (magicLinkId && click.isPending)) return <NewsletterState state="loading" />
   if (campaign.isError) return <NewsletterState state="error" message={campaign.error.message} />
-  if (!campaign.data) return <NewsletterState state="not-found" />
-  const attribution = click.data ? { audienceSourceId: click.data.sourceId, clickId: click.data.clickId } : {}
+  if (!campaign.data) return <NewsletterUnavailable id={campaignId} />
+  const attribution = session ? { audienceSourceId: session.sourceId, clickId: session.clickId } : {}
   return (
     <NewsletterDetail campaign={campaign.data}>
-      {click.data?.sourceName && (
+      {session?.sourceName && (
         <p className="mb-3 text-sm text-muted-foreground" data-testid="campaign-source">
-          Recommended by <strong>{click.data.sourceName}</strong>
+          Recommended by <strong>{session.sourceName}</strong>
+        </p>
+      )}
+      {click.data?.pendingReview && (
+        <p className="mb-3 rounded-md bg-muted p-2 text-sm" data-testid="campaign-source-pending">
+          {PENDING_SOURCE_LINK_TEXT}. You can still subscribe below.
         </p>
       )}
       <SubscribeForm newsletters={[{ id: campaign.data.id, name: campaign.data.name }]} attribution={attribution} />

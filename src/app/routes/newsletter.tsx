@@ -5,7 +5,11 @@
 import { useEffect } from 'react'
 import { useParams } from 'react-router-dom'
 import { useCampaignQuery } from '@/features/newsletters/api/campaign-query'
-import { NewsletterDetail, NewsletterState } from '@/features/newsletters/components/newsletter-detail'
+import {
+  NewsletterDetail,
+  NewsletterState,
+  NewsletterUnavailable,
+} from '@/features/newsletters/components/newsletter-detail'
 import { trackPageView } from '@/features/newsletters/lib/tracking'
 import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-mutation'
 import { readSubscriptionAttribution } from '@/features/subscriptions/lib/subscription-attribution'
@@ -27,7 +31,7 @@ export default function NewsletterPage() {
 
   if (campaign.isPending) return <NewsletterState state="loading" />
   if (campaign.isError) return <NewsletterState state="error" message={campaign.error.message} />
-  if (!campaign.data) return <NewsletterState state="not-found" />
+  if (!campaign.data) return <NewsletterUnavailable id={id} />
   return (
     <NewsletterDetail campaign={campaign.data}>
       <SubscribeForm newsletters={[{ id: campaign.data.id, name: campaign.data.name }]} />

@@ -3,13 +3,18 @@ import { NewsletterBrowser } from '@/features/newsletters/components/newsletter-
 import { SubscribeForm } from '@/features/subscriptions/components/subscribe-form'
 import { useSubscribedNewsletters } from '@/features/subscriptions/lib/use-subscribed-newsletters'
 
+const SUBSCRIBE_FORM_ID = 'subscribe-form'
+
 export default function NewslettersPage() {
   const subscribed = useSubscribedNewsletters()
   return (
     <NewsletterBrowser
       subscribedIds={subscribed.ids}
+      confirmedIds={subscribed.confirmedIds}
+      subscribeFormId={SUBSCRIBE_FORM_ID}
       renderSubscribe={(selected, clear) => (
         <SubscribeForm
+          formId={SUBSCRIBE_FORM_ID}
           newsletters={selected}
           onSubscribed={() => {
             subscribed.refresh()

@@ -11,6 +11,9 @@ export const analyticsKeys = {
     [...analyticsKeys.all, 'not-counted', campaignId, range] as const,
   defaultCampaign: (userId: string) => [...analyticsKeys.all, 'default-campaign', userId] as const,
   /** A publisher's figures per source and newsletter, and this week's totals. */
-  publisherStats: (userId: string) => [...analyticsKeys.all, 'publisher', userId, 'stats'] as const,
+  publisherStats: (userId: string, range: DateRange) =>
+    [...analyticsKeys.all, 'publisher', userId, 'stats', range] as const,
+  publisherDaily: (userId: string, range: DateRange) =>
+    [...analyticsKeys.all, 'publisher', userId, 'daily', range] as const,
   publisherWeek: (userId: string) => [...analyticsKeys.all, 'publisher', userId, 'week'] as const,
 }

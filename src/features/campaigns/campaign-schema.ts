@@ -68,3 +68,6 @@ export const campaignBudgetSchema = (committed: number) =>
         error: `The budget can't be lower than what is already spent, on hold or reserved (${committed.toFixed(2)} credits)`,
       }),
   })
+
+/** A new price per subscriber: the same range as on submit; it applies to new subscriptions only. */
+export const campaignPriceSchema = z.object({ pricePerSubscriber: campaignFormSchema.shape.pricePerSubscriber })

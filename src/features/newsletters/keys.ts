@@ -5,4 +5,5 @@ export const newsletterKeys = {
   all: ['newsletters'] as const,
   list: (filters: NewsletterFilters) => [...newsletterKeys.all, 'list', filters] as const,
   detail: (id: string, preview: boolean) => [...newsletterKeys.all, 'detail', id, { preview }] as const,
+  availability: (id: string) => [...newsletterKeys.all, 'availability', id] as const,
 }

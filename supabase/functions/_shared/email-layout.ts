@@ -2,7 +2,8 @@
  * Growletter's branded email frame: a table layout with inline styles (what mail clients render), a hidden
  * preheader, and a plain-text twin for clients that show text only. Callers supply the inner parts.
  */
-const BRAND = '#6d28d9'
+// The app's primary green (src/index.css --color-primary), so an email looks like the product it comes from.
+const BRAND = '#15803d'
 
 export function escapeHtml(value: string): string {
   return value

@@ -1,6 +1,8 @@
 /**
  * The one email a subscribe request sends: every newsletter chosen, each pending one with its own
- * confirmation link, each already confirmed one marked as such and given no link. When every one is
+ * confirmation link, each already confirmed one marked as such and given no link. With two or more pending,
+ * one "Confirm all" button confirms them all at once; each newsletter's own button confirms only that one, so a
+ * reader declines any of them by leaving it out. When every one is
  * already confirmed, an informational email says so (the API's answer does not: only the inbox learns it).
  */
 import { buttonHtml, escapeHtml, renderLayout } from '../_shared/email-layout.ts'
@@ -8,7 +10,7 @@ import type { EmailMessage } from '../_shared/mailer.ts'
 
 export type NewsletterLine = { newsletterName: string; confirmUrl?: string }
 
-export function confirmationEmail(to: string, lines: NewsletterLine[]): EmailMessage {
+export function confirmationEmail(to: string, lines: NewsletterLine[], confirmAllUrl?: string): EmailMessage {
   const pending = lines.filter((l) => l.confirmUrl)
   if (pending.length === 0) return alreadySubscribedEmail(to, lines)
   const subject =
@@ -18,28 +20,31 @@ export function confirmationEmail(to: string, lines: NewsletterLine[]): EmailMes
   const itemsHtml = lines
     .map((l) =>
       l.confirmUrl
-        ? `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0 0 10px;font-weight:600">${escapeHtml(l.newsletterName)}</p>${buttonHtml(l.confirmUrl, 'Confirm subscription')}</td></tr>`
+        ? `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0 0 10px;font-weight:600">${escapeHtml(l.newsletterName)}</p>${buttonHtml(l.confirmUrl, confirmAllUrl ? 'Confirm only this one' : 'Confirm subscription')}</td></tr>`
         : `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0;font-weight:600">${escapeHtml(l.newsletterName)}</p><p style="margin:4px 0 0;color:#6b7280">You are already subscribed to this newsletter.</p></td></tr>`,
     )
     .join('\n')
   const itemsText = lines
     .map((l) =>
       l.confirmUrl
-        ? `* ${l.newsletterName}\n  Confirm: ${l.confirmUrl}`
+        ? `* ${l.newsletterName}\n  ${confirmAllUrl ? 'Confirm only this one' : 'Confirm'}: ${l.confirmUrl}`
         : `* ${l.newsletterName}\n  You are already subscribed to this newsletter.`,
     )
     .join('\n\n')
   const intro =
     pending.length === 1
       ? 'Someone (hopefully you) asked to subscribe this address to a newsletter on Growletter. Confirm it with the button below.'
-      : 'Someone (hopefully you) asked to subscribe this address to newsletters on Growletter. Confirm each one you want with its button.'
+      : confirmAllUrl
+        ? `Someone (hopefully you) asked to subscribe this address to ${pending.length} newsletters on Growletter. Confirm them all with one click, or only the ones you want with their own buttons: any you leave out is not subscribed.`
+        : 'Someone (hopefully you) asked to subscribe this address to newsletters on Growletter. Confirm each one you want with its button.'
   const { html, text } = renderLayout({
     preheader: 'One click to confirm, and nothing happens if you do not.',
     heading: pending.length === 1 ? 'Confirm your subscription' : 'Confirm your subscriptions',
     bodyHtml: `<p style="margin:0 0 12px;line-height:1.6">${escapeHtml(intro)}</p>
+${confirmAllUrl ? `<p style="margin:0 0 16px">${buttonHtml(confirmAllUrl, `Confirm all ${pending.length} newsletters`)}</p>` : ''}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${itemsHtml}</table>
 <p style="margin:16px 0 0;color:#6b7280;font-size:13px;line-height:1.5">Each link works once and expires in 48 hours.</p>`,
-    bodyText: `${intro}\n\n${itemsText}\n\nEach link works once and expires in 48 hours.`,
+    bodyText: `${intro}\n\n${confirmAllUrl ? `Confirm all ${pending.length} newsletters: ${confirmAllUrl}\n\n` : ''}${itemsText}\n\nEach link works once and expires in 48 hours.`,
     footer: 'If you did not ask for this, ignore this email: you will not be subscribed.',
   })
   return { to, subject, html, text }

@@ -13,7 +13,7 @@ import { preflight } from '../_shared/cors.ts'
 import { sendEmail } from '../_shared/mailer.ts'
 import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
 import { serviceClient, userFacingDbMessage } from '../_shared/supabase-admin.ts'
-import { newToken, sha256Hex } from '../_shared/tokens.ts'
+import { newToken, sha256Hex, TOKEN_SEPARATOR } from '../_shared/tokens.ts'
 import { confirmationEmail } from './confirmation-email.ts'
 import { parseSubscribeRequest } from './parse-request.ts'
 
@@ -65,8 +65,13 @@ async function subscribe(req: Request): Promise<Response> {
       newsletterName: r.campaign_name,
       confirmUrl: r.result === 'pending' ? confirmUrl(tokenFor.get(r.campaign_id)!, input.email) : undefined,
     }))
+    // One click confirms every newsletter of the request: the link carries each pending one's token.
+    const confirmAllUrl =
+      pending.length > 1
+        ? confirmUrl(pending.map((r) => tokenFor.get(r.campaign_id)!).join(TOKEN_SEPARATOR), input.email)
+        : undefined
     try {
-      await sendEmail(confirmationEmail(input.email, lines))
+      await sendEmail(confirmationEmail(input.email, lines, confirmAllUrl))
     } catch (sendError) {
       console.error('subscribe: confirmation email failed', sendError)
       throw new HttpError(500, 'We could not send the confirmation email. Please try again in a few minutes.')

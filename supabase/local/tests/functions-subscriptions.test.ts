@@ -78,9 +78,13 @@ describe('subscribe', () => {
     expect(message.text).toContain('The Frontend Brief')
     expect(message.html).toContain('Design Dispatch')
     expect(message.html).toContain('Growletter')
-    const links = confirmationLinks(message)
+    // First "Confirm all 2 newsletters" (both tokens, joined by a dot), then one link per newsletter.
+    const [all, ...links] = confirmationLinks(message)
+    expect(message.text).toContain(`Confirm all 2 newsletters: ${all!.url.href}`)
     expect(links).toHaveLength(2)
     expect(new Set(links.map((l) => l.token)).size).toBe(2)
+    expect(all!.token.split('.').sort()).toEqual(links.map((l) => l.token).sort())
+    expect(message.text).toContain('Confirm only this one')
     for (const link of links) {
       expect(link.url.origin + link.url.pathname).toBe('http://127.0.0.1:5173/confirm-subscription')
       expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -217,13 +221,52 @@ describe('verify-subscription', () => {
     return { email, links: confirmationLinks(message) }
   }
 
+  it('confirms every newsletter of the request with the one "confirm all" link', async () => {
+    const { email, links } = await subscribeAndGetLinks([FRONTEND_BRIEF, DESIGN_DISPATCH])
+    const [all] = links
+    expect(all!.token.split('.')).toHaveLength(2)
+    const res = await invoke(visitor(), 'verify-subscription', { token: all!.token, email: all!.email })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ success: true, alreadyConfirmed: false, expired: false })
+    expect([...(res.body.newsletterIds as string[])].sort()).toEqual([FRONTEND_BRIEF, DESIGN_DISPATCH].sort())
+    expect(String(res.body.newsletterName).split(', ').sort()).toEqual(['Design Dispatch', 'The Frontend Brief'])
+    const rows = await backend.db.query<{ status: string }>(
+      'select status from public.newsletter_subscriptions where email = $1',
+      [email],
+    )
+    expect(rows.rows.map((r) => r.status)).toEqual(['confirmed', 'confirmed'])
+    // A newsletter's own link, opened afterwards, says it was already confirmed.
+    const again = await invoke(visitor(), 'verify-subscription', { token: links[1]!.token, email })
+    expect(again.body).toMatchObject({ success: true, alreadyConfirmed: true })
+  })
+
+  it('confirms only the newsletter whose own link is opened; the other stays pending', async () => {
+    const { email, links } = await subscribeAndGetLinks([FRONTEND_BRIEF, DESIGN_DISPATCH])
+    const [, one] = links
+    const res = await invoke(visitor(), 'verify-subscription', { token: one!.token, email })
+    expect(res.body).toMatchObject({ success: true, newsletterIds: [expect.any(String)] })
+    const rows = await backend.db.query<{ status: string }>(
+      'select status from public.newsletter_subscriptions where email = $1 order by status',
+      [email],
+    )
+    expect(rows.rows.map((r) => r.status)).toEqual(['confirmed', 'pending'])
+  })
+
   it('confirms through the emailed link, then says already confirmed the second time', async () => {
     const { email, links } = await subscribeAndGetLinks([DESIGN_DISPATCH])
     const client = visitor()
     const first = await invoke(client, 'verify-subscription', { token: links[0].token, email: links[0].email })
     expect(first).toEqual({
       status: 200,
-      body: { success: true, alreadyConfirmed: false, expired: false, newsletterName: 'Design Dispatch', error: null },
+      body: {
+        success: true,
+        alreadyConfirmed: false,
+        expired: false,
+        newsletterName: 'Design Dispatch',
+        newsletterId: DESIGN_DISPATCH,
+        newsletterIds: [DESIGN_DISPATCH],
+        error: null,
+      },
     })
     const row = await backend.db.query<{ status: string; confirm_ip: string }>(
       'select status, confirm_ip from public.newsletter_subscriptions where email = $1',
@@ -236,6 +279,8 @@ describe('verify-subscription', () => {
       alreadyConfirmed: true,
       expired: false,
       newsletterName: 'Design Dispatch',
+      newsletterId: DESIGN_DISPATCH,
+      newsletterIds: [DESIGN_DISPATCH],
       error: null,
     })
   })
@@ -289,6 +334,8 @@ describe('verify-subscription', () => {
       alreadyConfirmed: false,
       expired: true,
       newsletterName: 'The Frontend Brief',
+      newsletterId: null,
+      newsletterIds: [],
       error: 'Your confirmation link has expired.',
     })
     const row = await backend.db.query<{ status: string }>(
@@ -305,6 +352,8 @@ describe('verify-subscription', () => {
       alreadyConfirmed: false,
       expired: false,
       newsletterName: null,
+      newsletterId: null,
+      newsletterIds: [],
       error: 'This confirmation link is not valid.',
     }
     expect(

@@ -1,4 +1,7 @@
-/** Manage one newsletter (`?newsletterId=`): edit (as a revision after approval), budget, archive. */
+/**
+ * Manage one newsletter (`?newsletterId=`): edit (as a revision after approval), pause or resume, price (new
+ * subscribers only), budget, archive — in one place.
+ */
 import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useSession } from '@/lib/session'
@@ -11,6 +14,8 @@ import { CampaignPicker } from '@/features/campaigns/components/campaign-picker'
 import { CampaignStatusBadge } from '@/features/campaigns/components/campaign-status-badge'
 import { CampaignEditForm } from '@/features/campaigns/components/campaign-edit-form'
 import { CampaignBudgetForm } from '@/features/campaigns/components/campaign-budget-form'
+import { CampaignPriceForm } from '@/features/campaigns/components/campaign-price-form'
+import { CampaignPauseControl } from '@/features/campaigns/components/campaign-pause-control'
 import { CampaignArchiveButton } from '@/features/campaigns/components/campaign-archive-button'
 import { PageHeader } from '@/components/page-header'
 
@@ -39,6 +44,26 @@ function ManageCampaign({ campaignId }: { campaignId: string }) {
           )}
         </CardContent>
       </Card>
+      {!archived && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Pause or resume</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CampaignPauseControl campaign={c} />
+          </CardContent>
+        </Card>
+      )}
+      {!archived && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Price</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CampaignPriceForm key={`${c.id}-${c.price_per_subscriber}`} campaign={c} />
+          </CardContent>
+        </Card>
+      )}
       <Card>
         <CardHeader>
           <CardTitle>Budget</CardTitle>

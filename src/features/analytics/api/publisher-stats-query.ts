@@ -1,10 +1,11 @@
 /**
  * The publisher's figures per source or per campaign (`publisher_figures`): the (campaign, source) figures the
- * advertiser sees too, grouped by the database, with the campaigns' real names; per source also the engagement of
- * its subscribers in the advertisers' email tools (`esp_engagement_figures`).
+ * advertiser sees too, grouped by the database over a date range, with the campaigns' real names; per source also the
+ * engagement of its subscribers in the advertisers' email tools (`esp_engagement_figures`, same range).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
+import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 import { getEspEngagement, type SourceEngagement } from './esp-engagement-query'
 
@@ -21,8 +22,12 @@ export type StatsLine = {
 }
 export type PublisherStats = { bySource: StatsLine[]; byCampaign: StatsLine[] }
 
-async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {
-  const { data, error } = await supabase.rpc('publisher_figures', { p_group: group })
+async function grouped(group: 'source' | 'campaign', range: DateRange): Promise<StatsLine[]> {
+  const { data, error } = await supabase.rpc('publisher_figures', {
+    p_group: group,
+    p_from: range.from,
+    p_to: range.to,
+  })
   if (error) throw new Error(error.message)
   return (data ?? []).map((r) => ({
     id: r.id,
@@ -36,16 +41,17 @@ async function grouped(group: 'source' | 'campaign'): Promise<StatsLine[]> {
   }))
 }
 
-export async function getPublisherStats(): Promise<PublisherStats> {
+export async function getPublisherStats(range: DateRange): Promise<PublisherStats> {
   const [bySource, byCampaign, engagement] = await Promise.all([
-    grouped('source'),
-    grouped('campaign'),
-    getEspEngagement(null),
+    grouped('source', range),
+    grouped('campaign', range),
+    getEspEngagement(null, range),
   ])
   return { bySource: bySource.map((line) => ({ ...line, engagement: engagement.get(line.id) ?? null })), byCampaign }
 }
 
-export const publisherStatsQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: analyticsKeys.publisherStats(userId), queryFn: getPublisherStats })
+export const publisherStatsQueryOptions = (userId: string, range: DateRange) =>
+  queryOptions({ queryKey: analyticsKeys.publisherStats(userId, range), queryFn: () => getPublisherStats(range) })
 
-export const usePublisherStatsQuery = (userId: string) => useQuery(publisherStatsQueryOptions(userId))
+export const usePublisherStatsQuery = (userId: string, range: DateRange) =>
+  useQuery(publisherStatsQueryOptions(userId, range))

@@ -1,7 +1,7 @@
 /** Per-newsletter campaign links `/campaign/{code}/{campaignId}` of one live source, each with a copy button. */
 import { usePromotableCampaignsQuery } from '../api/promotable-campaigns-query'
 import { campaignLinkUrl } from '../lib/source-status'
-import { CopyButton } from './copy-button'
+import { CopyButton } from '@/components/copy-button'
 
 export function CampaignLinks({ unifiedCode, sourceName }: { unifiedCode: string; sourceName: string }) {
   const campaigns = usePromotableCampaignsQuery()

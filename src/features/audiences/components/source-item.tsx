@@ -7,7 +7,8 @@ import { Badge } from '@/components/ui/badge'
 import type { PublisherSource } from '../api/my-sources-query'
 import type { ClickBreakdown } from '../lib/click-breakdown'
 import { isSourceLive, magicLinkUrl } from '../lib/source-status'
-import { CopyButton } from './copy-button'
+import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
+import { CopyButton } from '@/components/copy-button'
 import { categoryLabel, platformLabel, sourceStatus } from '@/lib/vocabulary'
 import { metrics } from '@/lib/metrics'
 
@@ -23,6 +24,7 @@ export function SourceItem({
   children?: ReactNode
 }) {
   const link = magicLinkUrl(window.location.origin, source.unified_code)
+  const live = isSourceLive(source.status)
   const reasons = Object.entries(clicks?.byReason ?? {}).sort((a, b) => b[1] - a[1])
   return (
     <li className="flex flex-col gap-3 rounded-lg border bg-card p-4" data-testid="publisher-source">
@@ -47,18 +49,23 @@ export function SourceItem({
         <span className="text-sm font-medium" id={`link-${source.id}`}>
           Magic link
         </span>
-        <div className="flex items-center gap-2">
-          <code
-            className="min-w-0 flex-1 truncate rounded bg-muted px-2 py-1.5 text-sm"
-            aria-labelledby={`link-${source.id}`}
-            data-testid="magic-link"
-          >
-            {link}
-          </code>
-          <CopyButton value={link} label={`Copy the magic link of ${source.name}`} />
-        </div>
-        {!isSourceLive(source.status) && (
-          <p className="text-xs text-muted-foreground">Clicks on this link count once an admin approves the source.</p>
+        {live ? (
+          <div className="flex items-center gap-2">
+            <code
+              className="min-w-0 flex-1 truncate rounded bg-muted px-2 py-1.5 text-sm"
+              aria-labelledby={`link-${source.id}`}
+              data-testid="magic-link"
+            >
+              {link}
+            </code>
+            <CopyButton value={link} label={`Copy the magic link of ${source.name}`} />
+          </div>
+        ) : (
+          <p className="rounded bg-muted px-2 py-1.5 text-sm text-muted-foreground" data-testid="magic-link-pending">
+            {isSourceAwaitingReview(source.status)
+              ? `Pending review. ${PENDING_SOURCE_LINK_TEXT}.`
+              : 'This link does not work: the source is not approved.'}
+          </p>
         )}
       </div>
       <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3" data-testid="source-clicks">

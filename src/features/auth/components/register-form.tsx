@@ -88,6 +88,17 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
       <Button type="submit" disabled={isSubmitting}>
         {isSubmitting ? 'Creating your account…' : 'Create account'}
       </Button>
+      <p className="text-xs text-muted-foreground" data-testid="register-terms">
+        By creating an account you agree to our{' '}
+        <Link className="underline" to={paths.terms}>
+          Terms of Service
+        </Link>{' '}
+        and{' '}
+        <Link className="underline" to={paths.privacy}>
+          Privacy Policy
+        </Link>
+        .
+      </p>
     </form>
   )
 }

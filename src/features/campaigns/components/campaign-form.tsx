@@ -2,7 +2,7 @@
  * Submit a newsletter: validated in the form (messages next to each field and a toast), then inserted;
  * whatever the database still refuses is shown as it says it.
  */
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_RANGE_HINT } from '@rules/price'
 import { toast } from '@/lib/toast'
@@ -12,6 +12,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { useCampaignCreateMutation } from '../api/campaign-create-mutation'
 import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
 import { FormField } from '@/components/form-field'
+import { PriceGuidance } from './price-guidance'
 import { categoryOptions } from '@/lib/vocabulary'
 
 type CampaignFormProps = { advertiserId: string; onCreated: (campaign: { id: string; name: string }) => void }
@@ -25,6 +26,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
     defaultValues: { name: '', description: '', imageUrl: '', websiteUrl: '', category: undefined },
   })
   const { register, handleSubmit, formState } = form
+  const price = Number(useWatch({ control: form.control, name: 'pricePerSubscriber' }))
   const errors = formState.errors
   const create = useCampaignCreateMutation({
     onSuccess: onCreated,
@@ -139,6 +141,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
           />
         </FormField>
       </div>
+      <PriceGuidance price={price} />
       {errors.root?.server && (
         <p role="alert" data-testid="server-error" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {errors.root.server.message}

@@ -6,22 +6,33 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { collectDeviceInfo, getFingerprint } from '@/lib/device-info'
 import { readLocal, storageKeys } from '@/lib/storage-keys'
+import { isSourceAwaitingReview } from '@/lib/source-review'
 import { magicLinkKeys } from '../keys'
 import { readSessionClickId, storeAttribution } from '../lib/attribution-storage'
 import { trackAudienceSourceClick } from './audience-source-click-mutation'
 
-export type SourceClickSession = { sourceId: string; clickId: string; sourceName: string | null } | null
+/** A click to attribute to, a source still waiting for review (its link has not started working), or nothing. */
+export type SourceClickSession =
+  | { pendingReview: false; sourceId: string; clickId: string; sourceName: string | null }
+  | { pendingReview: true }
+  | null
 
 export async function getSourceClickSession(code: string): Promise<SourceClickSession> {
   const existing = readSessionClickId(code)
   const storedSourceId = readLocal(storageKeys.audienceSourceId)
   if (existing && storedSourceId) {
-    return { sourceId: storedSourceId, clickId: existing, sourceName: readLocal(storageKeys.sourceName) }
+    return {
+      pendingReview: false,
+      sourceId: storedSourceId,
+      clickId: existing,
+      sourceName: readLocal(storageKeys.sourceName),
+    }
   }
   const result = await trackAudienceSourceClick({
     unifiedCode: code,
     deviceInfo: await collectDeviceInfo(getFingerprint),
   })
+  if (result.status === 'inactive' && isSourceAwaitingReview(result.sourceStatus)) return { pendingReview: true }
   if (result.status !== 'valid' || !result.sourceId || !result.clickId) return null
   storeAttribution({
     sourceId: result.sourceId,
@@ -29,7 +40,7 @@ export async function getSourceClickSession(code: string): Promise<SourceClickSe
     unifiedCode: result.unifiedCode ?? code,
     clickId: result.clickId,
   })
-  return { sourceId: result.sourceId, clickId: result.clickId, sourceName: result.sourceName }
+  return { pendingReview: false, sourceId: result.sourceId, clickId: result.clickId, sourceName: result.sourceName }
 }
 
 export const sourceClickSessionQueryOptions = (code: string) =>

@@ -52,7 +52,12 @@ export function takePendingEarnClick(now = Date.now()): EarnClick | null {
     if (!record || typeof record.to !== 'string' || typeof record.at !== 'number') return null
     if (now - record.at > PENDING_MAX_AGE_MS || record.at > now + 60_000) return null
     const toast =
-      record.toast === 'unavailable' || record.toast === 'note' || record.toast === 'linkError' ? record.toast : null
+      record.toast === 'unavailable' ||
+      record.toast === 'pending' ||
+      record.toast === 'note' ||
+      record.toast === 'linkError'
+        ? record.toast
+        : null
     return {
       to: record.to,
       toast,

@@ -3,6 +3,7 @@
  * branch can be tested without a browser. The page turns the outcome into a toast and a redirect.
  *
  * - empty code                         → /newsletters
+ * - source still waiting for review    → 'Source not approved yet' → /newsletters/unavailable?reason=pending
  * - unknown or inactive source         → 'Source Unavailable' → /newsletters/unavailable
  * - valid source                       → store the attribution → /newsletters?source=…&audience_source_id=…
  * - valid but no click recorded        → 'Note' → continue with the resolved id
@@ -10,11 +11,12 @@
  * - anything unexpected                → 'Link Error' → /newsletters/unavailable
  */
 import { paths } from '@/config/paths'
+import { isSourceAwaitingReview } from '@/lib/source-review'
 import type { DeviceInfo, FallbackDeviceInfo } from '@/lib/device-info'
 import { ClickTrackingError, type ClickResult, type TrackClickVariables } from '../api/click-result'
 import { storeAttribution, storeMagicLinkCode } from './attribution-storage'
 
-export type MagicLinkToast = 'unavailable' | 'note' | 'linkError'
+export type MagicLinkToast = 'unavailable' | 'pending' | 'note' | 'linkError'
 export type MagicLinkOutcome = { to: string; toast: MagicLinkToast | null }
 
 export type MagicLinkDeps = {
@@ -37,6 +39,8 @@ export async function runMagicLinkFlow(rawCode: string | undefined, deps: MagicL
       if (error instanceof ClickTrackingError) return { to: newslettersWith({ source: code }), toast: 'note' }
       throw error
     }
+    if (result.status === 'inactive' && isSourceAwaitingReview(result.sourceStatus))
+      return { to: `${paths.newslettersUnavailable}?reason=pending`, toast: 'pending' }
     if (result.status !== 'valid' || !result.sourceId) return { to: paths.newslettersUnavailable, toast: 'unavailable' }
     const unifiedCode = result.unifiedCode ?? code
     storeAttribution({ sourceId: result.sourceId, sourceName: result.sourceName, unifiedCode, clickId: result.clickId })

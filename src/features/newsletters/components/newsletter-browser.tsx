@@ -21,9 +21,15 @@ export type SelectedNewsletter = Pick<CampaignCard, 'id' | 'name'>
 
 export function NewsletterBrowser({
   subscribedIds,
+  confirmedIds = [],
+  subscribeFormId,
   renderSubscribe,
 }: {
   subscribedIds: readonly string[]
+  /** Newsletters this browser confirmed: their cards say so instead of "Check your email". */
+  confirmedIds?: readonly string[]
+  /** The id of the subscribe form `renderSubscribe` renders: the phone's bar submits it. */
+  subscribeFormId?: string
   renderSubscribe: (selected: SelectedNewsletter[], clear: () => void) => ReactNode
 }) {
   const [params, setParams] = useSearchParams()
@@ -66,10 +72,14 @@ export function NewsletterBrowser({
         : [...current, { id: campaign.id, name: campaign.name }],
     )
   const clear = useCallback(() => setSelected([]), [])
-  const goToSubscribe = () => {
+  // The bar submits the form once an address is typed; before that it takes the reader to the email field.
+  const subscribeFromBar = () => {
     const panel = document.getElementById('subscribe-panel')
-    panel?.scrollIntoView({ behavior: 'smooth', block: 'start' })
-    panel?.querySelector<HTMLInputElement>('input[type="email"]')?.focus({ preventScroll: true })
+    const form = subscribeFormId ? document.getElementById(subscribeFormId) : null
+    const email = panel?.querySelector<HTMLInputElement>('input[type="email"]')
+    panel?.scrollIntoView?.({ behavior: 'smooth', block: 'start' })
+    if (form instanceof HTMLFormElement && email?.value.trim()) form.requestSubmit()
+    else email?.focus({ preventScroll: true })
   }
 
   return (
@@ -99,8 +109,8 @@ export function NewsletterBrowser({
             </div>
           ) : campaigns.isError ? (
             <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-800">
-              <p className="font-semibold">Failed to load newsletters</p>
-              <p className="text-sm">{campaigns.error.message}</p>
+              <p className="font-semibold">We couldn&apos;t load newsletters. Try again.</p>
+              <p className="text-sm">Check your connection; nothing you chose is lost.</p>
               <Button className="mt-3" size="sm" variant="outline" onClick={() => void campaigns.refetch()}>
                 Try again
               </Button>
@@ -121,6 +131,7 @@ export function NewsletterBrowser({
                       campaign={campaign}
                       selected={selected.some((c) => c.id === campaign.id)}
                       alreadySubscribed={subscribedIds.includes(campaign.id)}
+                      confirmed={confirmedIds.includes(campaign.id)}
                       onToggle={() => toggle(campaign)}
                     />
                   </li>
@@ -150,7 +161,7 @@ export function NewsletterBrowser({
           className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 p-3 backdrop-blur lg:hidden"
           data-testid="subscribe-bar"
         >
-          <Button className="w-full" onClick={goToSubscribe}>
+          <Button className="w-full" onClick={subscribeFromBar}>
             Subscribe to {selected.length} {selected.length === 1 ? 'newsletter' : 'newsletters'}
           </Button>
         </div>

@@ -1,6 +1,6 @@
 /** A newsletter in the list: image, name, advertiser, category, description, and a checkbox to pick it. */
 import { Link } from 'react-router-dom'
-import { MailIcon } from 'lucide-react'
+import { CheckIcon, MailIcon } from 'lucide-react'
 import { EntityImage } from '@/components/entity-image'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
@@ -16,11 +16,13 @@ export function NewsletterCard({
   campaign,
   selected,
   alreadySubscribed,
+  confirmed = false,
   onToggle,
 }: {
   campaign: CampaignCard
   selected: boolean
   alreadySubscribed: boolean
+  confirmed?: boolean
   onToggle: () => void
 }) {
   const checkboxId = `pick-${campaign.id}`
@@ -63,11 +65,17 @@ export function NewsletterCard({
           />
           Select {campaign.name}
         </label>
-        {alreadySubscribed && (
-          // This browser asked to subscribe; only the emailed link confirms it, so no "Subscribed" tick yet.
-          <span className="flex items-center gap-1 text-xs text-amber-800" data-testid="check-your-email">
-            <MailIcon className="size-3" aria-hidden="true" /> Check your email
+        {confirmed ? (
+          <span className="flex items-center gap-1 text-xs text-green-800" data-testid="confirmed-subscription">
+            <CheckIcon className="size-3" aria-hidden="true" /> Subscribed
           </span>
+        ) : (
+          alreadySubscribed && (
+            // This browser asked to subscribe; only the emailed link confirms it, so no "Subscribed" tick yet.
+            <span className="flex items-center gap-1 text-xs text-amber-800" data-testid="check-your-email">
+              <MailIcon className="size-3" aria-hidden="true" /> Check your email
+            </span>
+          )
         )}
       </div>
     </article>

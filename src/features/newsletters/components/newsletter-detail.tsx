@@ -10,6 +10,7 @@ import { categoryLabel } from '@/lib/vocabulary'
 import { Button } from '@/components/ui/button'
 import { PageSpinner } from '@/components/page-spinner'
 import type { CampaignCard } from '../api/campaign-types'
+import { useNewsletterAvailabilityQuery } from '../api/newsletter-availability-query'
 import { NewsletterImage } from './newsletter-card'
 
 export function NewsletterDetail({ campaign, children }: { campaign: CampaignCard; children?: ReactNode }) {
@@ -51,8 +52,48 @@ export function NewsletterDetail({ campaign, children }: { campaign: CampaignCar
   )
 }
 
+const unavailableTexts = {
+  out_of_budget: {
+    title: 'This newsletter is not taking new subscribers right now',
+    text: 'Its budget for new subscribers is used up for now. Other newsletters are open: pick one or more and subscribe with one email.',
+  },
+  paused: {
+    title: 'This newsletter is paused',
+    text: 'Its owner paused new subscriptions for now. Other newsletters are open: pick one or more and subscribe with one email.',
+  },
+  closed: {
+    title: 'This newsletter is closed',
+    text: 'It no longer takes new subscribers. Other newsletters are open: pick one or more and subscribe with one email.',
+  },
+} as const
+
+/**
+ * A newsletter the public pages cannot show: why (out of budget, paused, closed), with the way to the others;
+ * "Newsletter not found" only for an id that is unknown or never approved.
+ */
+export function NewsletterUnavailable({ id }: { id: string }) {
+  const availability = useNewsletterAvailabilityQuery(id)
+  if (availability.isPending) return <NewsletterState state="loading" />
+  const kind = availability.data
+  if (kind !== 'out_of_budget' && kind !== 'paused' && kind !== 'closed') return <NewsletterState state="not-found" />
+  return (
+    <section
+      className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center"
+      data-testid="newsletter-unavailable"
+      data-reason={kind}
+    >
+      <h1 className="text-2xl font-semibold">{unavailableTexts[kind].title}</h1>
+      <p className="text-muted-foreground">{unavailableTexts[kind].text}</p>
+      <Button asChild>
+        <Link to={paths.newsletters}>Browse other newsletters</Link>
+      </Button>
+    </section>
+  )
+}
+
 /** What a newsletter page shows while loading, on failure, or when the newsletter is unknown or inactive. */
-export function NewsletterState({ state, message }: { state: 'loading' | 'error' | 'not-found'; message?: string }) {
+// `message` (the client's words) is accepted but never shown: a visitor reads a sentence, never "TypeError".
+export function NewsletterState({ state }: { state: 'loading' | 'error' | 'not-found'; message?: string }) {
   if (state === 'loading') return <PageSpinner label="Loading newsletter…" />
   return (
     <section
@@ -64,7 +105,7 @@ export function NewsletterState({ state, message }: { state: 'loading' | 'error'
       </h1>
       <p className="text-muted-foreground">
         {state === 'error'
-          ? message || 'Please try again in a moment.'
+          ? "We couldn't load this newsletter. Check your connection and try again."
           : 'This newsletter does not exist or is not open for subscribers right now.'}
       </p>
       <Button asChild>

@@ -11,6 +11,10 @@ export type VerifyResult = {
   alreadyConfirmed: boolean
   expired: boolean
   newsletterName: string | null
+  /** The confirmed newsletter's id (ours, beside SPEC §7's fields), so this browser remembers it. */
+  newsletterId: string | null
+  /** Every newsletter the link confirmed (a "confirm all" link confirms its whole request). */
+  newsletterIds: string[]
   error: string | null
 }
 
@@ -20,6 +24,10 @@ function toResult(body: Record<string, unknown>): VerifyResult {
     alreadyConfirmed: body.alreadyConfirmed === true,
     expired: body.expired === true,
     newsletterName: typeof body.newsletterName === 'string' ? body.newsletterName : null,
+    newsletterId: typeof body.newsletterId === 'string' ? body.newsletterId : null,
+    newsletterIds: Array.isArray(body.newsletterIds)
+      ? body.newsletterIds.filter((id): id is string => typeof id === 'string')
+      : [],
     error: typeof body.error === 'string' ? body.error : null,
   }
 }

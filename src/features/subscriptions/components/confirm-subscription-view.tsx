@@ -10,6 +10,7 @@ import { paths } from '@/config/paths'
 import { Button } from '@/components/ui/button'
 import { verifySubscription } from '../api/subscription-verify-mutation'
 import { confirmationTexts as t } from '../lib/confirmation-texts'
+import { addConfirmedNewsletters } from '../lib/subscribed-newsletters'
 
 export type ConfirmationState =
   | { kind: 'verifying' }
@@ -33,6 +34,8 @@ async function confirm(token: string | null, email: string | null): Promise<Conf
       toast.error(t.expiredToast, { description: t.expiredMessage })
       return { kind: 'expired' }
     }
+    if (result.success || result.alreadyConfirmed)
+      addConfirmedNewsletters([...result.newsletterIds, ...(result.newsletterId ? [result.newsletterId] : [])])
     if (result.alreadyConfirmed) {
       toast.info(t.alreadyConfirmedToast, {
         description: result.newsletterName ? `You are already subscribed to ${result.newsletterName}.` : undefined,

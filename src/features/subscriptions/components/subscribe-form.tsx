@@ -38,11 +38,14 @@ export function SubscribeForm({
   attribution,
   onSubscribed,
   title = 'Subscribe',
+  formId,
 }: {
   newsletters: SubscribeTarget[]
   attribution?: SubscriptionAttribution
   onSubscribed?: (result: SubscribeResult) => void
   title?: string
+  /** Lets a control outside the form (the phone's sticky bar) submit it. */
+  formId?: string
 }) {
   const id = useId()
   // The subscribe call, downloaded when the form is first used (see loadSubscribeApi).
@@ -99,7 +102,7 @@ export function SubscribeForm({
           {newsletters.map((n) => n.name).join(', ')}
         </p>
       )}
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3">
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${id}-email`}>Email address</Label>
           <Input

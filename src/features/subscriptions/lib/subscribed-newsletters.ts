@@ -4,8 +4,8 @@
  */
 import { readLocal, storageKeys, writeLocal } from '@/lib/storage-keys'
 
-export function readSubscribedNewsletters(): string[] {
-  const raw = readLocal(storageKeys.subscribedNewsletters)
+function readIds(key: string): string[] {
+  const raw = readLocal(key)
   if (raw === null) return []
   try {
     const value: unknown = JSON.parse(raw)
@@ -13,12 +13,19 @@ export function readSubscribedNewsletters(): string[] {
   } catch {
     // not JSON: reset below
   }
-  writeLocal(storageKeys.subscribedNewsletters, '[]')
+  writeLocal(key, '[]')
   return []
 }
 
-export function addSubscribedNewsletters(ids: readonly string[]): string[] {
-  const next = [...new Set([...readSubscribedNewsletters(), ...ids])]
-  writeLocal(storageKeys.subscribedNewsletters, JSON.stringify(next))
+function addIds(key: string, ids: readonly string[]): string[] {
+  const next = [...new Set([...readIds(key), ...ids])]
+  writeLocal(key, JSON.stringify(next))
   return next
 }
+
+export const readSubscribedNewsletters = () => readIds(storageKeys.subscribedNewsletters)
+export const addSubscribedNewsletters = (ids: readonly string[]) => addIds(storageKeys.subscribedNewsletters, ids)
+
+/** `confirmed_newsletters`: the newsletters whose confirmation link was opened in this browser. */
+export const readConfirmedNewsletters = () => readIds(storageKeys.confirmedNewsletters)
+export const addConfirmedNewsletters = (ids: readonly string[]) => addIds(storageKeys.confirmedNewsletters, ids)

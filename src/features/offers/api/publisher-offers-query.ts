@@ -1,0 +1,41 @@
+/**
+ * Every active newsletter a publisher can promote (`publisher_offers`): what the publisher earns per paid
+ * subscriber (computed by the database from the one fee rule), category, funding, room left and confirmation rate.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { supabase } from '@/lib/supabase'
+import { offerKeys } from '../keys'
+
+export type Offer = {
+  campaignId: string
+  name: string
+  description: string | null
+  category: string | null
+  price: number
+  earning: number
+  fundingStatus: string
+  subscribersLeft: number
+  /** Percent of the last 30 days' subscriptions with a known outcome that confirmed; null when too few. */
+  confirmationRate: number | null
+}
+
+export async function getPublisherOffers(): Promise<Offer[]> {
+  const { data, error } = await supabase.rpc('publisher_offers')
+  if (error) throw new Error(error.message)
+  return (data ?? []).map((r) => ({
+    campaignId: r.campaign_id,
+    name: r.name,
+    description: r.description,
+    category: r.category,
+    price: Number(r.price),
+    earning: Number(r.earning),
+    fundingStatus: r.funding_status,
+    subscribersLeft: Number(r.subscribers_left),
+    confirmationRate: r.confirmation_rate == null ? null : Number(r.confirmation_rate),
+  }))
+}
+
+export const publisherOffersQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: offerKeys.list(userId), queryFn: getPublisherOffers })
+
+export const usePublisherOffersQuery = (userId: string) => useQuery(publisherOffersQueryOptions(userId))

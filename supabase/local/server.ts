@@ -155,7 +155,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const phases: Record<string, number> = { ...opened.phases, database: lap() }
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
   if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
-  if (opts.auth) config.auth = { ...(config.auth ?? {}), ...opts.auth }
+  // Nested tables merge ([auth.email.template.confirmation] overridden alone keeps the rest of [auth.email]).
+  if (opts.auth) config.auth = mergeTables(config.auth ?? {}, opts.auth)
   // Never silent: a key the backend ignores makes local behaviour differ from hosted Supabase.
   const report = configReport(config)
   for (const line of report) console.warn(`[backend] config.toml: ${line}`)
@@ -281,4 +282,17 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         await db.close()
       })()),
   }
+}
+
+type Table = Record<string, unknown>
+const isTable = (value: unknown): value is Table => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** `override` over `base`, table by table; values that are not tables (arrays too) replace. */
+function mergeTables(base: Table, override: Table): Table {
+  const merged: Table = { ...base }
+  for (const [key, value] of Object.entries(override)) {
+    const current = merged[key]
+    merged[key] = isTable(current) && isTable(value) ? mergeTables(current, value) : value
+  }
+  return merged
 }

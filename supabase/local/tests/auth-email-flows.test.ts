@@ -2,14 +2,15 @@
 // confirmation, reauthentication codes and the PKCE variant — each followed through the dev mailbox.
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signedInUser, startAuthTestBackend, type AuthTestBackend } from './helpers/auth-backend'
+import { EMAIL_CODE_TEMPLATES, signedInUser, startAuthTestBackend, type AuthTestBackend } from './helpers/auth-backend'
 import { followVerifyLink, latestMail, messagesTo, otpIn, verifyLinkIn } from './helpers/auth-mailbox'
 
 let backend: AuthTestBackend
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {
-  backend = await startAuthTestBackend()
+  // The code flows need the code in the email (the product's templates send links only).
+  backend = await startAuthTestBackend({ auth: EMAIL_CODE_TEMPLATES })
 })
 afterAll(async () => {
   await backend?.close()

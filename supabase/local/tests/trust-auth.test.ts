@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { followVerifyLink, latestMail, otpIn, verifyLinkIn } from './helpers/auth-mailbox'
 import { engine, forgedIp, nextIp, startTrustBackend, type TrustBackend } from './helpers/trust-backend'
+import { EMAIL_CODE_TEMPLATES } from './helpers/auth-backend'
 
 let b: TrustBackend
 beforeAll(async () => {
-  b = await startTrustBackend({ seed: false })
+  // The emailed-OTP attacks need the code in the email (the product's templates send links only).
+  b = await startTrustBackend({ seed: false, auth: EMAIL_CODE_TEMPLATES })
 })
 afterAll(async () => {
   await b?.close()

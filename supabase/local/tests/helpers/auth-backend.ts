@@ -23,6 +23,19 @@ let ipCounter = 0
 /** A distinct documentation-range address (RFC 5737) per call. */
 export const freshIp = () => `198.51.${Math.floor(++ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`
 
+/**
+ * The product's emails offer links only (no screen takes a code), but GoTrue sends a code wherever a template has
+ * `{{ .Token }}`: the tests of the code flows (verifyOtp with an emailed code) use these templates.
+ */
+export const EMAIL_CODE_TEMPLATES = {
+  email: {
+    template: {
+      confirmation: { content_path: 'supabase/local/tests/fixtures/templates/confirmation-with-code.html' },
+      magic_link: { content_path: 'supabase/local/tests/fixtures/templates/magic_link-with-code.html' },
+    },
+  },
+}
+
 /** `opts` may override config.toml's `[auth]` keys, e.g. `{ auth: { enable_anonymous_sign_ins: true } }`. */
 export async function startAuthTestBackend(opts: Pick<BackendOptions, 'auth'> = {}): Promise<AuthTestBackend> {
   // Run as behind a trusted proxy that sets x-forwarded-for, so each simulated client has its own IP.

@@ -6,7 +6,7 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import ws from 'ws'
-import { startBackend, type Backend } from '../../server'
+import { startBackend, type Backend, type BackendOptions } from '../../server'
 import { postgresDatabase, type Engine } from '../rest-fixture'
 
 export const engine: Engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
@@ -28,7 +28,13 @@ export const nextIp = () => `203.0.${Math.floor(++counter / 250) % 250}.${(count
 /** A different made-up address every call: what an attacker writes into X-Forwarded-For. */
 export const forgedIp = () => `10.${(counter * 7) % 250}.${Math.floor(Math.random() * 250)}.${(++counter % 250) + 1}`
 
-export async function startTrustBackend({ seed }: { seed: boolean }): Promise<TrustBackend> {
+export async function startTrustBackend({
+  seed,
+  auth,
+}: {
+  seed: boolean
+  auth?: BackendOptions['auth']
+}): Promise<TrustBackend> {
   const database = engine === 'postgres' ? await postgresDatabase() : null
   const backend = await startBackend({
     port: 0,
@@ -36,6 +42,7 @@ export async function startTrustBackend({ seed }: { seed: boolean }): Promise<Tr
     databaseUrl: database?.url ?? '',
     seed,
     clientIpHeader: PROXY_HEADER,
+    auth,
   })
   const client = (key: string, headers: Record<string, string>) =>
     createClient(backend.apiUrl, key, {

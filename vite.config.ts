@@ -30,6 +30,8 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     sourcemap: false,
     manifest: true,
+    // Every browser the build targets (es2022) preloads modules itself.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
@@ -47,7 +49,7 @@ export default defineConfig(({ command }) => ({
             {
               priority: 2,
               name: 'shell',
-              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/](postgrest|functions)-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title|app[\\/]layouts[\\/]payment-return-toast)\./,
+              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/]postgrest-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title|app[\\/]layouts[\\/]payment-return-toast)\./,
             },
             {
               // Small building blocks of the public pages (form fields, badges, the newsletter card's parts):

@@ -34,7 +34,11 @@ export function DailyFiguresChart({ title, points, series, unit, empty }: Props)
           {empty}
         </p>
       ) : (
-        <div role="img" aria-label={`${title} per day from ${first} to ${last}`} className="h-56 w-full">
+        <div
+          role="img"
+          aria-label={`${/ per day$/.test(title) ? title : `${title} per day`} from ${first} to ${last}`}
+          className="h-56 w-full"
+        >
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid vertical={false} strokeDasharray="3 3" />

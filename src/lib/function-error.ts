@@ -4,15 +4,17 @@
  * is only "Edge Function returned a non-2xx status code", with the response in `context`. Every caller of
  * `supabase.functions.invoke` reads the function's words through here.
  *
- * The class comes from `@supabase/functions-js`, the client `lib/supabase.ts` composes (not from supabase-js,
- * which would pull the whole umbrella package into the SPA's import graph); it is the same class supabase-js
- * re-exports.
+ * The error is recognised by the name `@supabase/functions-js` gives it, not by `instanceof`: that would import
+ * functions-js into every page with a form, and the client loads it only on the first call (lib/supabase.ts).
  */
-import { FunctionsHttpError } from '@supabase/functions-js'
+import type { FunctionsHttpError } from '@supabase/functions-js'
+
+const isFunctionsHttpError = (error: unknown): error is FunctionsHttpError =>
+  error instanceof Error && error.name === 'FunctionsHttpError' && 'context' in error
 
 /** The function's JSON answer to a refused call, or null when there is none (a network error, a non-JSON body). */
 export async function functionErrorBody(error: unknown): Promise<Record<string, unknown> | null> {
-  if (!(error instanceof FunctionsHttpError)) return null
+  if (!isFunctionsHttpError(error)) return null
   const context: unknown = error.context
   if (!(context instanceof Response)) return null
   try {

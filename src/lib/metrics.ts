@@ -120,6 +120,13 @@ export const metrics = define({
     source: 'publisher_figures.conversions',
     screens: ['publisher stats'],
   },
+  dailyPaidSubscribers: {
+    label: 'Paid subscribers per day',
+    definition:
+      "Per day of the chosen range: confirmed subscribers through the publisher's links who earned them money.",
+    source: 'daily_figures.conversions',
+    screens: ['publisher stats'],
+  },
   // --- Disputes, each side in its own money ---------------------------------------------------------------
   disputeRefunded: {
     label: 'Refunded',

@@ -9,9 +9,11 @@
  * and its session storage key, so sessions and requests are identical to hosted Supabase's client.
  *
  * auth-js itself loads on demand (see lazy-auth.ts): at start-up when a session is stored (so its token keeps
- * refreshing) or the URL carries an auth link's hash, otherwise on the first `supabase.auth` call.
+ * refreshing) or the URL carries an auth link's hash, otherwise on the first `supabase.auth` call. functions-js
+ * loads on the first `supabase.functions.invoke` (a subscription, a checkout): most visits never call a function,
+ * and every public route's JavaScript counts against 150 KB.
  */
-import { FunctionsClient } from '@supabase/functions-js'
+import type { FunctionsClient } from '@supabase/functions-js'
 import { PostgrestClient } from '@supabase/postgrest-js'
 import { env } from '@/config/env'
 import type { Database } from '@/types/database.types'
@@ -68,9 +70,19 @@ const fetchWithAuth: typeof fetch = async (input, init) => {
 
 const rest = new PostgrestClient<Database>(`${url}/rest/v1`, { headers: clientInfo, fetch: fetchWithAuth })
 
+let functionsClient: Promise<FunctionsClient> | null = null
+const loadFunctions = () =>
+  (functionsClient ??= import('@supabase/functions-js').then(
+    ({ FunctionsClient }) =>
+      new FunctionsClient(`${url}/functions/v1`, { headers: clientInfo, customFetch: fetchWithAuth }),
+  ))
+
 export const supabase = {
   auth: lazyAuth.auth,
   from: rest.from.bind(rest),
   rpc: rest.rpc.bind(rest),
-  functions: new FunctionsClient(`${url}/functions/v1`, { headers: clientInfo, customFetch: fetchWithAuth }),
+  functions: {
+    invoke: ((...args: Parameters<FunctionsClient['invoke']>) =>
+      loadFunctions().then((client) => client.invoke(...args))) as FunctionsClient['invoke'],
+  },
 }

@@ -66,7 +66,7 @@ function DailyCharts({ userId, range }: { userId: string; range: DateRange }) {
   return (
     <section className="grid gap-6 md:grid-cols-2" aria-label="Per day">
       <DailyFiguresChart
-        title="Paid subscribers"
+        title={metrics.dailyPaidSubscribers.label}
         points={daily.data}
         series={['conversions']}
         unit="count"

@@ -474,7 +474,7 @@ begin
     for update of w skip locked
   loop
     -- At least one row per call, so a run always makes progress.
-    exit when seen > 0 and p_max_duration is not null and clock_timestamp() - started > p_max_duration;
+    exit when seen > 0 and p_max_duration is not null and clock_timestamp() - started >= p_max_duration;
     seen := seen + 1;
     begin
       if t.type = 'earning' then

@@ -504,13 +504,15 @@ export async function run() {
         `  p99 ms, first (${first.from}–${first.from + WINDOW_S} s) → last (${last.from}–${last.from + WINDOW_S} s) window: ` +
           kinds.map((k) => `${k} ${fmt(p99(first, k))} → ${fmt(p99(last, k))}`).join(', '),
       )
-      // Memory over the last stretch the same backend process ran (a kill starts a new one).
-      const same = windows.filter((w) => w.pid === last.pid && w.rss !== null)
-      if (same.length >= 2) {
-        const [a, b] = [same[0]!, same[same.length - 1]!]
+      // Memory over the last stretch one backend process ran (a kill starts a new one), from its second full window
+      // (the first holds the start-up's garbage) to its last full one.
+      const same = full.filter((w) => w.pid === last.pid && w.rss !== null)
+      const from = same.length >= 3 ? same[1]! : same[0]
+      if (from && from !== last) {
         console.log(
-          `  backend memory ${a.rss!.toFixed(0)} → ${b.rss!.toFixed(0)} MB (${(((b.rss! - a.rss!) / a.rss!) * 100).toFixed(1)}%) ` +
-            `from ${a.from} s to ${b.from + WINDOW_S} s; functions host ${a.hostRss.toFixed(0)} → ${b.hostRss.toFixed(0)} MB`,
+          `  backend memory ${from.rss!.toFixed(0)} → ${last.rss!.toFixed(0)} MB (${(((last.rss! - from.rss!) / from.rss!) * 100).toFixed(1)}%) ` +
+            `from the ${from.from}–${from.from + WINDOW_S} s window to the ${last.from}–${last.from + WINDOW_S} s one; ` +
+            `functions host ${from.hostRss.toFixed(0)} → ${last.hostRss.toFixed(0)} MB`,
         )
       }
     }

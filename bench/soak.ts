@@ -514,6 +514,8 @@ export async function run() {
             `from the ${from.from}–${from.from + WINDOW_S} s window to the ${last.from}–${last.from + WINDOW_S} s one; ` +
             `functions host ${from.hostRss.toFixed(0)} → ${last.hostRss.toFixed(0)} MB`,
         )
+      } else {
+        console.log('  backend memory: not compared (the backend was restarted within the last full windows)')
       }
     }
     for (const k of kills) console.log(`  ${k}`)

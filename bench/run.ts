@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   settlement: () => import('./settlement'),
   lighthouse: () => import('./lighthouse'),
   esp: () => import('./esp'),
+  soak: () => import('./soak'),
 }
 
 /** Figures differ by up to 2× between machines of this kind: every suite says what it ran on and how busy it was. */

@@ -4,6 +4,7 @@
  * that always rolls back so table-driven cases never change what the next case sees.
  */
 import { randomUUID } from 'node:crypto'
+import { LEDGER_MISMATCHES_SQL } from '../../../bench/money-invariants'
 import { as, testDb, user, type Actor } from './db'
 
 export const ids = {
@@ -71,14 +72,9 @@ export async function attempt(actor: Actor, sql: string, params: unknown[] = [])
 export async function ledgerMismatches() {
   const db = await testDb()
   // balance = the completed rows; on_hold (kept by the ledger's trigger) = minus the pending holds.
-  const r = await db.query<{ user_id: string; balance: string; ledger: string; on_hold?: string; held?: string }>(`
-    select w.user_id, w.balance::text, coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)::numeric(12, 2)::text as ledger,
-           w.on_hold::text as on_hold,
-           (-coalesce(sum(t.amount) filter (where t.type = 'hold' and t.status = 'pending'), 0))::numeric(12, 2)::text as held
-    from public.wallet_balances w left join public.wallet_transactions t on t.user_id = w.user_id
-    group by w.user_id, w.balance, w.on_hold
-    having w.balance <> coalesce(sum(t.amount) filter (where t.status = 'completed'), 0)
-        or w.on_hold <> -coalesce(sum(t.amount) filter (where t.type = 'hold' and t.status = 'pending'), 0)`)
+  const r = await db.query<{ user_id: string; balance: string; ledger: string; on_hold?: string; held?: string }>(
+    LEDGER_MISMATCHES_SQL,
+  )
   return r.rows
 }
 

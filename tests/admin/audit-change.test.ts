@@ -22,6 +22,8 @@ describe('auditChange', () => {
     expect(auditChange({ subject_type: 'campaign', old_status: 'rejected', new_status: 'rejected' })).toBe(
       'Rejected again',
     )
-    expect(auditChange({ subject_type: 'dispute', old_status: null, new_status: 'upheld' })).toBe('Upheld')
+    expect(auditChange({ subject_type: 'dispute', old_status: null as unknown as string, new_status: 'upheld' })).toBe(
+      'Upheld',
+    )
   })
 })

@@ -124,7 +124,12 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   await expect(dispute.getByTestId('dispute-evidence')).toContainText(disputedEmail)
   await dispute.getByLabel(/^Decision note/).fill('No opens at all: refunded')
   await dispute.getByTestId('uphold-dispute').click()
-  await expect(dispute.getByText('upheld', { exact: true })).toBeVisible()
+  // Upholding moves money: it asks first.
+  await admin
+    .getByRole('dialog', { name: 'Uphold this dispute and refund?' })
+    .getByTestId('confirm-dispute-decision')
+    .click()
+  await expect(dispute.getByText('Upheld', { exact: true })).toBeVisible()
 
   await advertiser.reload()
   const outcome = advertiser.getByTestId('dispute-row').filter({ hasText: reason })

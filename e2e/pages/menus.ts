@@ -33,6 +33,7 @@ export const rolePages: Record<MenuRole, RolePage[]> = {
     { path: '/dashboard/admin/catalog', heading: 'Sources & newsletters' },
     { path: '/dashboard/admin/money', heading: 'Money' },
     { path: '/dashboard/admin/users', heading: 'Users' },
+    { path: '/dashboard/admin/messages', heading: 'Messages' },
     { path: '/dashboard/admin/audit-log', heading: 'Audit log' },
     { path: '/dashboard/account', heading: 'Account' },
   ],

@@ -97,7 +97,7 @@ const publisherArea: RouteObject = {
   ],
 }
 
-// Nine admin tools in four short sections, so the list fits a phone's switcher without scrolling.
+// Ten admin tools in four short sections, so the list fits a phone's switcher without scrolling.
 const adminArea: RouteObject = {
   path: paths.admin.root,
   ...page(() => import('./routes/admin/admin-layout')),
@@ -119,6 +119,18 @@ const adminArea: RouteObject = {
     },
     { path: 'money', ...page(() => import('./routes/admin/money')), ...menu('Money', 'Money', 40) },
     { path: 'users', ...page(() => import('./routes/admin/users')), ...menu('Users', 'People', 50) },
+    {
+      path: 'users/:userId',
+      ...page(() => import('./routes/admin/user')),
+      ...titled('User', { parent: paths.admin.users }),
+    },
+    {
+      path: 'analytics/:kind/:id',
+      ...page(() => import('./routes/admin/analytics')),
+      // Opened from a row of Sources & newsletters or from a user's page.
+      ...titled('Analytics', { parent: paths.admin.catalog }),
+    },
+    { path: 'messages', ...page(() => import('./routes/admin/messages')), ...menu('Messages', 'People', 55) },
     { path: 'audit-log', ...page(() => import('./routes/admin/audit-log')), ...menu('Audit log', 'People', 60) },
     { path: '*', ...redirect(paths.admin.root) },
   ],

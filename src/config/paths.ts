@@ -50,6 +50,10 @@ export const paths = {
     catalog: '/dashboard/admin/catalog',
     disputes: '/dashboard/admin/disputes',
     auditLog: '/dashboard/admin/audit-log',
+    messages: '/dashboard/admin/messages',
+    user: (userId: string) => `/dashboard/admin/users/${encodeURIComponent(userId)}`,
+    campaignAnalytics: (campaignId: string) => `/dashboard/admin/analytics/campaign/${encodeURIComponent(campaignId)}`,
+    sourceAnalytics: (sourceId: string) => `/dashboard/admin/analytics/source/${encodeURIComponent(sourceId)}`,
   },
   account: '/dashboard/account',
 } as const

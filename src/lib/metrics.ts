@@ -25,25 +25,25 @@ export const metrics = define({
     label: 'Available',
     definition: 'Credits free to pay new subscribers: the balance minus what is reserved and on hold.',
     source: 'advertiser_balance.available',
-    screens: ['advertiser overview', 'wallet'],
+    screens: ['advertiser overview', 'wallet', 'admin user page'],
   },
   reserved: {
     label: 'Reserved',
     definition: 'The locked price of subscribers who have not confirmed yet (released if they never do).',
     source: 'advertiser_balance.reserved',
-    screens: ['advertiser overview', 'wallet'],
+    screens: ['advertiser overview', 'wallet', 'admin user page'],
   },
   onHold: {
     label: 'On hold',
     definition: 'Charges for confirmed subscribers still in the 7-day screening period (refundable).',
     source: 'advertiser_balance.on_hold',
-    screens: ['advertiser overview', 'wallet'],
+    screens: ['advertiser overview', 'wallet', 'admin user page'],
   },
   balance: {
     label: 'Balance',
     definition: 'Every completed movement of the wallet: deposits and bonuses less what was charged.',
     source: 'advertiser_balance.balance',
-    screens: ['advertiser overview', 'wallet'],
+    screens: ['advertiser overview', 'wallet', 'admin user page'],
   },
   // --- Subscribers and clicks --------------------------------------------------------------------------
   weekConfirmedSubscribers: {

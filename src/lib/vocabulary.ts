@@ -172,6 +172,18 @@ const userTypes: Record<UserType, Word> = {
   admin: { label: 'Admin', tone: 'red' },
 }
 
+const disputeStatuses: Record<string, Word> = {
+  open: { label: 'Open', tone: 'yellow' },
+  upheld: { label: 'Upheld', tone: 'green' },
+  rejected: { label: 'Rejected', tone: 'grey' },
+}
+
+/** A user's standing as the audit log records suspensions (admin_set_user_suspended). */
+const accountStates: Record<string, Word> = {
+  active: { label: 'Active', tone: 'green' },
+  suspended: { label: 'Suspended', tone: 'red' },
+}
+
 const espDeliveryStatuses: Record<EspDeliveryStatus, Word> = {
   queued: { label: 'Queued', tone: 'yellow' },
   delivered: { label: 'Delivered', tone: 'green' },
@@ -223,6 +235,27 @@ export const depositStatus = (status: string) => word(depositStatuses, status)
 export const statementStatus = (status: string) => word(statementStatuses, status)
 export const statementKindLabel = (kind: string) => lookup(statementKindLabels, kind) ?? humanise(kind)
 export const userTypeWord = (type: string) => word(userTypes, type)
+export const disputeStatus = (status: string) => word(disputeStatuses, status)
+
+/** A status as the audit log records it for its kind of subject, in the words its own screens use. */
+export function auditStatusLabel(subjectType: string, status: string): string {
+  switch (subjectType) {
+    case 'audience_source':
+      return sourceStatus(status).label
+    case 'campaign':
+      return campaignStatus(status).label
+    case 'subscription':
+      return subscriptionStatus(status).label
+    case 'payout_request':
+      return payoutStatus(status).label
+    case 'dispute':
+      return disputeStatus(status).label
+    case 'profile':
+      return (lookup(accountStates, status) ?? userTypeWord(status)).label
+    default:
+      return humanise(status)
+  }
+}
 export const espDeliveryStatus = (status: string) => word(espDeliveryStatuses, status)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)
 export const transactionTypeLabel = (type: string) => lookup(transactionTypeLabels, type) ?? humanise(type)

@@ -1616,6 +1616,17 @@ export type Database = {
       }
     }
     Functions: {
+      admin_advertiser_balance: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: {
+          available: number
+          reserved: number
+          on_hold: number
+          balance: number
+        }[]
+      }
       admin_audit_log: {
         Args: {
           p_limit?: number
@@ -1635,6 +1646,23 @@ export type Database = {
           total_count: number
         }[]
       }
+      admin_contact_messages: {
+        Args: {
+          p_state?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          name: string
+          email: string
+          subject: string
+          message: string
+          handled_at: string
+          created_at: string
+          total_count: number
+        }[]
+      }
       admin_decide_revision: {
         Args: {
           p_revision_id: string
@@ -1643,11 +1671,60 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_deposits: {
+        Args: {
+          p_search?: string
+          p_status?: string
+          p_from?: string
+          p_to?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          created_at: string
+          user_id: string
+          user_email: string
+          user_name: string
+          amount: number
+          status: string
+          stripe_session_id: string
+          stripe_payment_intent: string
+          failure_reason: string
+          completed_at: string
+          total_count: number
+        }[]
+      }
       admin_dispute_evidence: {
         Args: {
           p_dispute_id: string
         }
         Returns: Json
+      }
+      admin_ledger: {
+        Args: {
+          p_search?: string
+          p_type?: string
+          p_status?: string
+          p_from?: string
+          p_to?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          created_at: string
+          user_id: string
+          user_email: string
+          user_name: string
+          amount: number
+          type: string
+          status: string
+          description: string
+          reference: string
+          available_at: string
+          total_count: number
+        }[]
       }
       admin_list_users: {
         Args: {
@@ -1685,6 +1762,17 @@ export type Database = {
           open_payout_count: number
           paid_out: number
           open_disputes: number
+        }[]
+      }
+      admin_publisher_balance: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: {
+          pending: number
+          available: number
+          requested: number
+          paid: number
         }[]
       }
       admin_refund_subscription: {
@@ -1727,6 +1815,13 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_set_contact_message_handled: {
+        Args: {
+          p_message_id: string
+          p_handled: boolean
+        }
+        Returns: string
+      }
       admin_set_source_status: {
         Args: {
           p_source_id: string
@@ -1735,6 +1830,14 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_set_user_suspended: {
+        Args: {
+          p_user_id: string
+          p_suspended: boolean
+          p_reason: string
+        }
+        Returns: undefined
+      }
       admin_set_user_type: {
         Args: {
           p_user_id: string
@@ -1742,6 +1845,33 @@ export type Database = {
           p_reason?: string
         }
         Returns: undefined
+      }
+      admin_user: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: {
+          id: string
+          email: string
+          full_name: string
+          user_type: string
+          created_at: string
+          last_sign_in_at: string
+          suspended_until: string
+        }[]
+      }
+      admin_user_sessions: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: {
+          id: string
+          created_at: string
+          refreshed_at: string
+          aal: string
+          user_agent: string
+          ip: string
+        }[]
       }
       advertiser_balance: {
         Args: never

@@ -43,6 +43,72 @@ comment on column private.settings.allow_loopback_webhooks is 'Local development
 
 -- === Functions ===========================================================================================
 
+create or replace function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text)
+ returns void
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  was_suspended boolean;
+begin
+  perform private.require_admin();
+  if p_suspended is null then
+    raise exception 'Say whether to suspend or reinstate' using errcode = '22023';
+  end if;
+  if coalesce(trim(p_reason), '') = '' then
+    raise exception 'Give a reason' using errcode = '22023';
+  end if;
+  if char_length(trim(p_reason)) > 1000 then
+    raise exception 'Keep the reason under 1,000 characters' using errcode = '22023';
+  end if;
+  if p_user_id = (select auth.uid()) then
+    raise exception 'Admins cannot suspend themselves' using errcode = '42501';
+  end if;
+  select coalesce(u.banned_until > now(), false) into was_suspended from auth.users u where u.id = p_user_id for update;
+  if not found then
+    raise exception 'User not found' using errcode = 'P0002';
+  end if;
+  if was_suspended = p_suspended then
+    raise exception '%', case when p_suspended then 'This user is already suspended' else 'This user is not suspended' end
+      using errcode = '22023';
+  end if;
+  if p_suspended then
+    -- As GoTrue's own ban (ban_duration 876000h): sign-in and token refresh refuse the user, and every session ends.
+    update auth.users set banned_until = now() + interval '100 years' where id = p_user_id;
+    delete from auth.sessions where user_id = p_user_id;
+  else
+    update auth.users set banned_until = null where id = p_user_id;
+  end if;
+  perform private.log_moderation_event('profile', p_user_id,
+    case when p_suspended then 'active' else 'suspended' end,
+    case when p_suspended then 'suspended' else 'active' end, p_reason);
+end
+$function$;
+comment on function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text) is 'Admins suspend (sign-in refused, every session ended, money functions refused) or reinstate a user, with a reason in the audit log.';
+revoke execute on function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text) from anon, public;
+
+create or replace function public.admin_user_sessions(p_user_id uuid)
+ returns table(id uuid, created_at timestamp with time zone, refreshed_at timestamp with time zone, aal text, user_agent text, ip text)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  -- Read through to_jsonb: the hosted and the local auth.sessions differ in column types (aal, ip).
+  return query
+  select s.id, s.created_at, (to_jsonb(s) ->> 'refreshed_at')::timestamptz, to_jsonb(s) ->> 'aal',
+    to_jsonb(s) ->> 'user_agent', to_jsonb(s) ->> 'ip'
+  from auth.sessions s
+  where s.user_id = p_user_id
+  order by coalesce((to_jsonb(s) ->> 'refreshed_at')::timestamptz, s.created_at) desc
+  limit 20;
+end
+$function$;
+comment on function public.admin_user_sessions(p_user_id uuid) is 'Admins: a user''s signed-in sessions (at most 20, most recently used first).';
+revoke execute on function public.admin_user_sessions(p_user_id uuid) from anon, public;
+
 create or replace function public.canonical_email(p_email text)
  returns text
  language sql
@@ -61,6 +127,21 @@ as $function$
 $function$;
 comment on function public.canonical_email(p_email text) is 'One inbox, one address: lower case, +tag removed, and for Gmail dots removed and googlemail.com folded into gmail.com.';
 revoke execute on function public.canonical_email(p_email text) from public;
+
+create or replace function private.check_admin_dates(p_from date, p_to date)
+ returns void
+ language plpgsql
+ immutable
+ set search_path to ''
+as $function$
+begin
+  if p_from is not null and p_to is not null and p_from > p_to then
+    raise exception 'The start date must be on or before the end date' using errcode = '22023';
+  end if;
+end
+$function$;
+comment on function private.check_admin_dates(p_from date, p_to date) is 'Internal: refuses a date range that ends before it starts (admin money searches).';
+revoke execute on function private.check_admin_dates(p_from date, p_to date) from public;
 
 create or replace function private.client_ip()
  returns text
@@ -278,13 +359,15 @@ begin
     return false;
   end if;
   -- not_after (hosted GoTrue's time-boxed sessions) is read through to_jsonb: the local table has no such column.
+  -- A suspended user (banned_until ahead) has no live session even if a token was issued before the suspension.
   return exists (
     select 1 from auth.sessions s
     where s.id = sid::uuid and s.user_id = (select auth.uid())
-      and coalesce((to_jsonb(s) ->> 'not_after')::timestamptz, 'infinity') > now());
+      and coalesce((to_jsonb(s) ->> 'not_after')::timestamptz, 'infinity') > now())
+    and not exists (select 1 from auth.users u where u.id = (select auth.uid()) and u.banned_until > now());
 end
 $function$;
-comment on function public.session_is_live() is 'Whether the signed-in caller''s session (the JWT''s session_id) still exists in auth.sessions: false after a sign-out, a password change elsewhere or refresh-token reuse. Policies on money tables and every admin and money function rely on it.';
+comment on function public.session_is_live() is 'Whether the signed-in caller''s session (the JWT''s session_id) still exists in auth.sessions and the caller is not suspended: false after a sign-out, a password change elsewhere, refresh-token reuse or a suspension. Policies on money tables and every admin and money function rely on it.';
 revoke execute on function public.session_is_live() from public;
 
 create or replace function public.set_updated_at()

@@ -138,6 +138,28 @@ $function$;
 comment on function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text) is 'The only way a user type changes: admins only, written to the audit log.';
 revoke execute on function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text) from anon, public;
 
+create or replace function public.admin_user(p_user_id uuid)
+ returns table(id uuid, email text, full_name text, user_type text, created_at timestamp with time zone, last_sign_in_at timestamp with time zone, suspended_until timestamp with time zone)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  return query
+  select p.id, p.email::text, p.full_name, p.user_type, p.created_at, u.last_sign_in_at,
+    case when u.banned_until > now() then u.banned_until end
+  from public.profiles p
+  left join auth.users u on u.id = p.id
+  where p.id = p_user_id;
+  if not found then
+    raise exception 'User not found' using errcode = 'P0002';
+  end if;
+end
+$function$;
+comment on function public.admin_user(p_user_id uuid) is 'Admins: one user''s profile with email, last sign-in and, while suspended, until when.';
+revoke execute on function public.admin_user(p_user_id uuid) from anon, public;
+
 create or replace function public.current_user_type()
  returns text
  language sql

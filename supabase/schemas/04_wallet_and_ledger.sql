@@ -94,6 +94,100 @@ revoke truncate, references, trigger on table public.deposits from service_role;
 
 -- === Functions ===========================================================================================
 
+create or replace function public.admin_advertiser_balance(p_user_id uuid)
+ returns table(available numeric, reserved numeric, on_hold numeric, balance numeric)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  return query select * from private.advertiser_balance_of(p_user_id);
+end
+$function$;
+comment on function public.admin_advertiser_balance(p_user_id uuid) is 'Admins: what advertiser_balance() shows the given user (the same private.advertiser_balance_of).';
+revoke execute on function public.admin_advertiser_balance(p_user_id uuid) from anon, public;
+
+create or replace function public.admin_deposits(p_search text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
+ returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, status text, stripe_session_id text, stripe_payment_intent text, failure_reason text, completed_at timestamp with time zone, total_count bigint)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  q text := nullif(trim(p_search), '');
+begin
+  perform private.require_admin();
+  perform private.check_admin_dates(p_from, p_to);
+  if p_status is not null and p_status <> all (enum_range(null::public.deposit_status)::text[]) then
+    raise exception 'Choose a status from the list' using errcode = '22023';
+  end if;
+  return query
+  select d.id, d.created_at, d.user_id, p.email::text, p.full_name, d.amount, d.status::text, d.stripe_session_id,
+    d.stripe_payment_intent, d.failure_reason, d.completed_at, count(*) over ()
+  from public.deposits d
+  join public.profiles p on p.id = d.user_id
+  where (q is null or p.email ilike '%' || q || '%' or p.full_name ilike '%' || q || '%'
+         or d.stripe_session_id ilike '%' || q || '%' or d.stripe_payment_intent ilike '%' || q || '%')
+    and (p_status is null or d.status::text = p_status)
+    and (p_from is null or d.created_at >= p_from::timestamp at time zone 'utc')
+    and (p_to is null or d.created_at < (p_to + 1)::timestamp at time zone 'utc')
+  order by d.created_at desc, d.id desc
+  limit least(greatest(coalesce(p_limit, 20), 1), 10000) offset greatest(coalesce(p_offset, 0), 0);
+end
+$function$;
+comment on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: deposits newest first, searched by user email or name or Stripe reference, filtered by status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows.';
+revoke execute on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from anon, public;
+
+create or replace function public.admin_ledger(p_search text default null::text, p_type text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
+ returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, type text, status text, description text, reference text, available_at timestamp with time zone, total_count bigint)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  q text := nullif(trim(p_search), '');
+begin
+  perform private.require_admin();
+  perform private.check_admin_dates(p_from, p_to);
+  if p_type is not null and p_type <> all (enum_range(null::public.transaction_type)::text[]) then
+    raise exception 'Choose a transaction type from the list' using errcode = '22023';
+  end if;
+  if p_status is not null and p_status <> all (enum_range(null::public.transaction_status)::text[]) then
+    raise exception 'Choose a status from the list' using errcode = '22023';
+  end if;
+  return query
+  select t.id, t.created_at, t.user_id, p.email::text, p.full_name, t.amount, t.type, t.status, t.description,
+    t.reference, t.available_at, count(*) over ()
+  from public.wallet_transactions t
+  join public.profiles p on p.id = t.user_id
+  where (q is null or p.email ilike '%' || q || '%' or p.full_name ilike '%' || q || '%'
+         or t.reference ilike '%' || q || '%' or t.description ilike '%' || q || '%')
+    and (p_type is null or t.type = p_type)
+    and (p_status is null or t.status = p_status)
+    and (p_from is null or t.created_at >= p_from::timestamp at time zone 'utc')
+    and (p_to is null or t.created_at < (p_to + 1)::timestamp at time zone 'utc')
+  order by t.created_at desc, t.id desc
+  limit least(greatest(coalesce(p_limit, 20), 1), 10000) offset greatest(coalesce(p_offset, 0), 0);
+end
+$function$;
+comment on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: ledger rows newest first, searched by user email or name, reference or description, filtered by type, status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows.';
+revoke execute on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from anon, public;
+
+create or replace function public.admin_publisher_balance(p_user_id uuid)
+ returns table(pending numeric, available numeric, requested numeric, paid numeric)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  return query select * from private.publisher_balance_of(p_user_id);
+end
+$function$;
+comment on function public.admin_publisher_balance(p_user_id uuid) is 'Admins: what publisher_balance() shows the given user (the same private.publisher_balance_of).';
+revoke execute on function public.admin_publisher_balance(p_user_id uuid) from anon, public;
+
 create or replace function public.advertiser_balance()
  returns table(available numeric, reserved numeric, on_hold numeric, balance numeric)
  language plpgsql

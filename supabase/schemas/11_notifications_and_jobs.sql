@@ -59,6 +59,56 @@ revoke truncate, references, trigger on table public.notification_queue from ser
 
 -- === Functions ===========================================================================================
 
+create or replace function public.admin_contact_messages(p_state text default 'all'::text, p_limit integer default 20, p_offset integer default 0)
+ returns table(id uuid, name text, email text, subject text, message text, handled_at timestamp with time zone, created_at timestamp with time zone, total_count bigint)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  if coalesce(p_state, 'all') not in ('all', 'unhandled', 'handled') then
+    raise exception 'Choose all, unhandled or handled messages' using errcode = '22023';
+  end if;
+  return query
+  select m.id, m.name, m.email::text, m.subject, m.message, m.handled_at, m.created_at, count(*) over ()
+  from public.contact_messages m
+  where coalesce(p_state, 'all') = 'all'
+     or (p_state = 'unhandled' and m.handled_at is null)
+     or (p_state = 'handled' and m.handled_at is not null)
+  order by m.created_at desc, m.id
+  limit least(greatest(coalesce(p_limit, 20), 1), 100) offset greatest(coalesce(p_offset, 0), 0);
+end
+$function$;
+comment on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) is 'Admins: the /contact inbox newest first, a page at a time, filtered by handled state; total_count is the size of the filtered inbox.';
+revoke execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) from anon, public;
+
+create or replace function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean)
+ returns timestamp with time zone
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  result timestamp with time zone;
+begin
+  perform private.require_admin();
+  if p_handled is null then
+    raise exception 'Say whether the message is handled' using errcode = '22023';
+  end if;
+  update public.contact_messages
+     set handled_at = case when p_handled then coalesce(handled_at, now()) else null end
+   where id = p_message_id
+  returning handled_at into result;
+  if not found then
+    raise exception 'Message not found' using errcode = 'P0002';
+  end if;
+  return result;
+end
+$function$;
+comment on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) is 'Admins mark a contact message handled (keeping the first time it was) or back to unhandled; returns handled_at.';
+revoke execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) from anon, public;
+
 create or replace function public.claim_notifications(p_limit integer default 20)
  returns table(id uuid, template text, data jsonb, email text, full_name text)
  language plpgsql

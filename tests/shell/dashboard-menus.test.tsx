@@ -34,6 +34,7 @@ describe('dashboard menus from the route table', () => {
       ['Sources & newsletters', '/dashboard/admin/catalog'],
       ['Money', '/dashboard/admin/money'],
       ['Users', '/dashboard/admin/users'],
+      ['Messages', '/dashboard/admin/messages'],
       ['Audit log', '/dashboard/admin/audit-log'],
     ])
     expect(

@@ -4,4 +4,5 @@ import { adminQueryRoot } from '@/lib/admin-query-root'
 export const userKeys = {
   all: [...adminQueryRoot, 'users'] as const,
   list: (search: string, page: number) => [...userKeys.all, search, page] as const,
+  one: (userId: string) => [...userKeys.all, 'one', userId] as const,
 }

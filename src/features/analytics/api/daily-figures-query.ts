@@ -4,10 +4,11 @@ import { supabase } from '@/lib/supabase'
 import { toChartPoints } from '@/lib/chart-data'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
+import { scopeArgs, scopeKey, type FigureScope } from '../scope'
 
-export async function getDailyFigures(campaignId: string, range: DateRange) {
+export async function getDailyFigures(campaignId: FigureScope, range: DateRange) {
   const { data, error } = await supabase.rpc('daily_figures', {
-    p_campaign_id: campaignId,
+    ...scopeArgs(campaignId),
     p_from: range.from,
     p_to: range.to,
   })
@@ -15,8 +16,11 @@ export async function getDailyFigures(campaignId: string, range: DateRange) {
   return toChartPoints(data ?? [])
 }
 
-export const dailyFiguresQueryOptions = (campaignId: string, range: DateRange) =>
-  queryOptions({ queryKey: analyticsKeys.daily(campaignId, range), queryFn: () => getDailyFigures(campaignId, range) })
+export const dailyFiguresQueryOptions = (campaignId: FigureScope, range: DateRange) =>
+  queryOptions({
+    queryKey: analyticsKeys.daily(scopeKey(campaignId), range),
+    queryFn: () => getDailyFigures(campaignId, range),
+  })
 
-export const useDailyFiguresQuery = (campaignId: string, range: DateRange) =>
+export const useDailyFiguresQuery = (campaignId: FigureScope, range: DateRange) =>
   useQuery(dailyFiguresQueryOptions(campaignId, range))

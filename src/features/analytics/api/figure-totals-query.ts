@@ -4,12 +4,13 @@ import { supabase } from '@/lib/supabase'
 import { toCredits } from '@/lib/format'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
+import { scopeArgs, scopeKey, type FigureScope } from '../scope'
 
 export type FigureTotals = { views: number; clicks: number; conversions: number; ctr: number; spend: number }
 
-export async function getFigureTotals(campaignId: string, range: DateRange): Promise<FigureTotals> {
+export async function getFigureTotals(campaignId: FigureScope, range: DateRange): Promise<FigureTotals> {
   const { data, error } = await supabase
-    .rpc('figure_totals', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+    .rpc('figure_totals', { ...scopeArgs(campaignId), p_from: range.from, p_to: range.to })
     .single()
   if (error) throw new Error(error.message)
   return {
@@ -21,8 +22,11 @@ export async function getFigureTotals(campaignId: string, range: DateRange): Pro
   }
 }
 
-export const figureTotalsQueryOptions = (campaignId: string, range: DateRange) =>
-  queryOptions({ queryKey: analyticsKeys.totals(campaignId, range), queryFn: () => getFigureTotals(campaignId, range) })
+export const figureTotalsQueryOptions = (campaignId: FigureScope, range: DateRange) =>
+  queryOptions({
+    queryKey: analyticsKeys.totals(scopeKey(campaignId), range),
+    queryFn: () => getFigureTotals(campaignId, range),
+  })
 
-export const useFigureTotalsQuery = (campaignId: string, range: DateRange) =>
+export const useFigureTotalsQuery = (campaignId: FigureScope, range: DateRange) =>
   useQuery(figureTotalsQueryOptions(campaignId, range))

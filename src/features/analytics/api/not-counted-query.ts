@@ -3,12 +3,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
+import { scopeArgs, scopeKey, type FigureScope } from '../scope'
 
 export type NotCountedRow = { kind: 'click' | 'subscription'; reason: string; label: string; total: number }
 
-export async function getNotCounted(campaignId: string, range: DateRange): Promise<NotCountedRow[]> {
+export async function getNotCounted(campaignId: FigureScope, range: DateRange): Promise<NotCountedRow[]> {
   const { data, error } = await supabase.rpc('not_counted_figures', {
-    p_campaign_id: campaignId,
+    ...scopeArgs(campaignId),
     p_from: range.from,
     p_to: range.to,
   })
@@ -21,11 +22,11 @@ export async function getNotCounted(campaignId: string, range: DateRange): Promi
   }))
 }
 
-export const notCountedQueryOptions = (campaignId: string, range: DateRange) =>
+export const notCountedQueryOptions = (campaignId: FigureScope, range: DateRange) =>
   queryOptions({
-    queryKey: analyticsKeys.notCounted(campaignId, range),
+    queryKey: analyticsKeys.notCounted(scopeKey(campaignId), range),
     queryFn: () => getNotCounted(campaignId, range),
   })
 
-export const useNotCountedQuery = (campaignId: string, range: DateRange) =>
+export const useNotCountedQuery = (campaignId: FigureScope, range: DateRange) =>
   useQuery(notCountedQueryOptions(campaignId, range))

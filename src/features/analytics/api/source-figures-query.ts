@@ -7,6 +7,7 @@ import { supabase } from '@/lib/supabase'
 import { toCredits } from '@/lib/format'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
+import { scopeKey, type FigureScope } from '../scope'
 import { getEspEngagement, type SourceEngagement } from './esp-engagement-query'
 
 export type SourceFigure = {
@@ -39,11 +40,34 @@ export async function getSourceFigures(campaignId: string, range: DateRange): Pr
   }))
 }
 
-export const sourceFiguresQueryOptions = (campaignId: string, range: DateRange) =>
+/** One source's figures per newsletter (admins): the same function from the source's side, without engagement. */
+export async function getSourceCampaignFigures(sourceId: string, range: DateRange): Promise<SourceFigure[]> {
+  const { data, error } = await supabase.rpc('campaign_source_figures', {
+    p_source_id: sourceId,
+    p_from: range.from,
+    p_to: range.to,
+  })
+  if (error) throw new Error(error.message)
+  return (data ?? []).map((row) => ({
+    sourceId: row.campaign_id,
+    sourceName: row.campaign_name,
+    views: toCredits(row.views),
+    clicks: toCredits(row.clicks),
+    conversions: toCredits(row.conversions),
+    ctr: toCredits(row.ctr),
+    spend: toCredits(row.spend),
+    engagement: null,
+  }))
+}
+
+export const sourceFiguresQueryOptions = (scope: FigureScope, range: DateRange) =>
   queryOptions({
-    queryKey: analyticsKeys.sourceFigures(campaignId, range),
-    queryFn: () => getSourceFigures(campaignId, range),
+    queryKey: analyticsKeys.sourceFigures(scopeKey(scope), range),
+    queryFn: () =>
+      typeof scope === 'object' && scope.kind === 'source'
+        ? getSourceCampaignFigures(scope.id, range)
+        : getSourceFigures(typeof scope === 'string' ? scope : scope.id, range),
   })
 
-export const useSourceFiguresQuery = (campaignId: string, range: DateRange) =>
-  useQuery(sourceFiguresQueryOptions(campaignId, range))
+export const useSourceFiguresQuery = (scope: FigureScope, range: DateRange) =>
+  useQuery(sourceFiguresQueryOptions(scope, range))

@@ -14,6 +14,7 @@ import { NotCountedTable } from './not-counted-table'
 import { SourceFiguresTable } from './source-figures-table'
 import { SummaryFigures } from './summary-figures'
 import { metrics } from '@/lib/metrics'
+import type { FigureScope } from '../scope'
 
 const loading = (label: string, className = 'h-32') => (
   <div role="status" aria-label={label}>
@@ -21,7 +22,9 @@ const loading = (label: string, className = 'h-32') => (
   </div>
 )
 
-export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
+/** `campaignId` is a campaign's id, or (admins) a source scope: then the per-source table lists newsletters. */
+export function CampaignAnalytics({ campaignId }: { campaignId: FigureScope }) {
+  const perNewsletter = typeof campaignId === 'object' && campaignId.kind === 'source'
   const [range, setRange] = useState(() => lastDays(30))
   const totals = useFigureTotalsQuery(campaignId, range)
   const daily = useDailyFiguresQuery(campaignId, range)
@@ -80,7 +83,7 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
       </Card>
       <Card>
         <CardHeader>
-          <CardTitle>Per source</CardTitle>
+          <CardTitle>{perNewsletter ? 'Per newsletter' : 'Per source'}</CardTitle>
         </CardHeader>
         <CardContent>
           {sources.isPending ? (
@@ -93,10 +96,12 @@ export function CampaignAnalytics({ campaignId }: { campaignId: string }) {
             />
           ) : sources.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">
-              No source has sent traffic to this newsletter in this range.
+              {perNewsletter
+                ? 'This source has sent no traffic to any newsletter in this range.'
+                : 'No source has sent traffic to this newsletter in this range.'}
             </p>
           ) : (
-            <SourceFiguresTable rows={sources.data} />
+            <SourceFiguresTable rows={sources.data} perNewsletter={perNewsletter} />
           )}
         </CardContent>
       </Card>

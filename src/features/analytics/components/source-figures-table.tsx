@@ -7,8 +7,8 @@ import { ENGAGEMENT_HEADER, EngagementCell, engagementSortValue } from './engage
 
 const figure = { align: 'right' } as const
 const col = dataTableColumns<SourceFigure>()
-const columns = [
-  col.accessor('sourceName', { header: 'Source', meta: { primary: true } }),
+const columnsFor = (perNewsletter: boolean) => [
+  col.accessor('sourceName', { header: perNewsletter ? 'Newsletter' : 'Source', meta: { primary: true } }),
   col.accessor('views', { header: 'Views', meta: figure }),
   col.accessor('clicks', { header: metrics.countedClicks.label, meta: figure }),
   col.accessor('conversions', { header: metrics.paidSubscribers.label, meta: figure }),
@@ -26,20 +26,26 @@ const columns = [
   }),
 ]
 
-export function SourceFiguresTable({ rows }: { rows: SourceFigure[] }) {
+const perSourceColumns = columnsFor(false)
+// One source's rows per newsletter (admins): the engagement column is the advertiser's email tool's, not shown.
+const perNewsletterColumns = columnsFor(true).filter((c) => c.id !== 'engagement')
+
+export function SourceFiguresTable({ rows, perNewsletter = false }: { rows: SourceFigure[]; perNewsletter?: boolean }) {
   return (
     <div data-testid="source-figures">
       <DataTable
-        columns={columns}
+        columns={perNewsletter ? perNewsletterColumns : perSourceColumns}
         data={rows}
-        caption="Traffic and subscribers per source"
+        caption={perNewsletter ? 'Traffic and subscribers per newsletter' : 'Traffic and subscribers per source'}
         getRowId={(row) => row.sourceId}
         initialSorting={[{ id: 'conversions', desc: true }]}
       />
-      <p className="mt-2 text-xs text-muted-foreground">
-        Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
-        Mailchimp and MailerLite report them; Kit does not), the share who opened or clicked.
-      </p>
+      {!perNewsletter && (
+        <p className="mt-2 text-xs text-muted-foreground">
+          Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
+          Mailchimp and MailerLite report them; Kit does not), the share who opened or clicked.
+        </p>
+      )}
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { QueryError } from '@/components/query-error'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useAdminDisputesQuery } from '../api/admin-disputes-query'
 import { DisputeDecision } from './dispute-decision'
+import { disputeStatus } from '@/lib/vocabulary'
 
 export function AdminDisputesPanel() {
   const disputes = useAdminDisputesQuery()
@@ -47,9 +48,7 @@ export function AdminDisputesPanel() {
                 )}
               </div>
               <div className="flex items-center gap-2">
-                <Badge variant={d.status === 'open' ? 'yellow' : d.status === 'upheld' ? 'green' : 'grey'}>
-                  {d.status}
-                </Badge>
+                <Badge variant={disputeStatus(d.status).tone}>{disputeStatus(d.status).label}</Badge>
                 <Button
                   size="sm"
                   variant="outline"

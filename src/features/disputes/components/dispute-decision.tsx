@@ -1,5 +1,5 @@
 /** One dispute's evidence (counts by reason, timings, repeated visitors, email collisions) and the decision form. */
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
@@ -7,6 +7,15 @@ import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { QueryError } from '@/components/query-error'
 import { formatDateTime } from '@/lib/format'
+import { reasonLabel } from '@/lib/vocabulary'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog'
 import type { AdminDispute } from '../api/admin-disputes-query'
 import {
   disputeDecisionSchema,
@@ -28,7 +37,7 @@ function Counts({ title, rows }: { title: string; rows: ReasonCount[] }) {
         ) : (
           rows.map((r) => (
             <li key={r.reason}>
-              {r.reason.replace(/_/g, ' ')}: {r.count}
+              {reasonLabel(r.reason)}: {r.count}
             </li>
           ))
         )}
@@ -45,17 +54,31 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
     defaultValues: { note: '', ban: false },
   })
   const error = form.formState.errors.note?.message
-  const decide = useDecideDisputeMutation({ onSuccess: onDecided })
-  // Two submit buttons, one per decision: each validates the same form and sends its own decision.
+  // The decision waiting for the admin's confirmation (it moves money and cannot be undone).
+  const [confirming, setConfirming] = useState<{
+    decision: 'upheld' | 'rejected'
+    values: DisputeDecisionValues
+  } | null>(null)
+  const decide = useDecideDisputeMutation({
+    onSuccess: () => {
+      setConfirming(null)
+      onDecided()
+    },
+  })
+  // Two buttons, one per decision: each validates the same form, then asks to confirm that decision.
   const submit = (decision: 'upheld' | 'rejected') =>
-    void form.handleSubmit(({ note, ban }) =>
-      decide.mutate({
-        disputeId: dispute.id,
-        decision,
-        note,
-        banSourceId: decision === 'upheld' && ban ? dispute.audience_source_id : null,
-      }),
-    )()
+    void form.handleSubmit((values) => setConfirming({ decision, values }))()
+  const confirm = () => {
+    if (!confirming) return
+    const { decision, values } = confirming
+    decide.mutate({
+      disputeId: dispute.id,
+      decision,
+      note: values.note,
+      banSourceId: decision === 'upheld' && values.ban ? dispute.audience_source_id : null,
+    })
+  }
+  const sourceName = dispute.source?.name ?? 'this source'
   if (evidence.isPending)
     return (
       <p role="status" className="mt-3 text-sm">
@@ -144,6 +167,36 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
           </div>
         </form>
       )}
+      <Dialog open={confirming !== null} onOpenChange={(open) => !open && setConfirming(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>
+              {confirming?.decision === 'upheld' ? 'Uphold this dispute and refund?' : 'Reject this dispute?'}
+            </DialogTitle>
+            <DialogDescription>
+              {confirming?.decision === 'upheld'
+                ? `The advertiser is refunded for the disputed subscribers still in screening and the publisher loses those earnings${
+                    confirming.values.ban ? `; “${sourceName}” is banned` : ''
+                  }. Both are emailed. This cannot be undone.`
+                : 'Nothing is refunded and both sides are emailed your note. This cannot be undone.'}
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button
+              type="button"
+              variant={confirming?.decision === 'upheld' ? 'destructive' : 'default'}
+              disabled={decide.isPending}
+              onClick={confirm}
+              data-testid="confirm-dispute-decision"
+            >
+              {decide.isPending ? 'Saving…' : confirming?.decision === 'upheld' ? 'Uphold and refund' : 'Reject'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </div>
   )
 }

@@ -9,7 +9,14 @@ import { reviewKeys } from '../keys'
 export const CATALOG_PAGE_SIZE = 20
 export type CatalogKind = 'sources' | 'campaigns'
 export type CatalogVariables = { kind: CatalogKind; search: string; page: number }
-export type CatalogItem = { id: string; name: string; status: string; owner: string | null; created_at: string }
+export type CatalogItem = {
+  id: string
+  name: string
+  status: string
+  owner: string | null
+  owner_id: string | null
+  created_at: string
+}
 
 export async function getCatalog({ kind, search, page }: CatalogVariables) {
   const from = page * CATALOG_PAGE_SIZE
@@ -17,9 +24,12 @@ export async function getCatalog({ kind, search, page }: CatalogVariables) {
   if (kind === 'sources') {
     let q = supabase
       .from('audience_sources')
-      .select('id, name, status, created_at, owner:profiles!audience_sources_publisher_id_fkey(full_name)', {
-        count: 'exact',
-      })
+      .select(
+        'id, name, status, created_at, owner_id:publisher_id, owner:profiles!audience_sources_publisher_id_fkey(full_name)',
+        {
+          count: 'exact',
+        },
+      )
       .in('status', ['approved', 'verified', 'live', 'banned'])
       .order('created_at', { ascending: false })
       .range(from, from + CATALOG_PAGE_SIZE - 1)
@@ -33,7 +43,10 @@ export async function getCatalog({ kind, search, page }: CatalogVariables) {
   }
   let q = supabase
     .from('campaigns')
-    .select('id, name, status, created_at, owner:profiles!campaigns_advertiser_id_fkey(full_name)', { count: 'exact' })
+    .select(
+      'id, name, status, created_at, owner_id:advertiser_id, owner:profiles!campaigns_advertiser_id_fkey(full_name)',
+      { count: 'exact' },
+    )
     .in('status', ['active', 'paused', 'banned'])
     .order('created_at', { ascending: false })
     .range(from, from + CATALOG_PAGE_SIZE - 1)

@@ -6,7 +6,7 @@ import { formatDateTime } from '@/lib/format'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
-import { humanise } from '@/lib/vocabulary'
+import { auditStatusLabel, humanise } from '@/lib/vocabulary'
 
 const subjectLabel: Record<string, string> = {
   audience_source: 'Source',
@@ -17,7 +17,17 @@ const subjectLabel: Record<string, string> = {
   dispute: 'Dispute',
 }
 
-const status = (value: string | null) => (value ? humanise(value) : '—')
+/**
+ * What changed, truthfully: "Waiting for review → Rejected"; a decision that left the status as it was (a second
+ * rejection, a note) reads "Rejected again", never "Rejected → Rejected"; a first status alone when there was none.
+ */
+export function auditChange(e: Pick<AuditEvent, 'subject_type' | 'old_status' | 'new_status'>): string {
+  const label = (value: string) => auditStatusLabel(e.subject_type, value)
+  if (!e.new_status) return e.old_status ? `${label(e.old_status)} → —` : '—'
+  if (!e.old_status) return label(e.new_status)
+  if (e.old_status === e.new_status) return `${label(e.new_status)} again`
+  return `${label(e.old_status)} → ${label(e.new_status)}`
+}
 const col = dataTableColumns<AuditEvent>()
 // The database orders the log (newest first, a page at a time); columns are not re-sorted within a page.
 const columns = [
@@ -40,7 +50,7 @@ const columns = [
       </>
     ),
   }),
-  col.accessor((e) => `${status(e.old_status)} → ${status(e.new_status)}`, {
+  col.accessor((e) => auditChange(e), {
     id: 'change',
     header: 'Change',
     enableSorting: false,

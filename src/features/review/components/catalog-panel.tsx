@@ -1,5 +1,7 @@
 /** Act on anything: ban an approved source or newsletter, or reinstate a banned one, with a reason. */
 import { useState } from 'react'
+import { Link } from 'react-router-dom'
+import { paths } from '@/config/paths'
 import { Input } from '@/components/ui/input'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Pager } from '@/components/pager'
@@ -56,7 +58,23 @@ export function CatalogPanel({ kind }: { kind: CatalogKind }) {
                 status={item.status}
                 decisions={item.status === 'banned' ? [reinstate] : [ban]}
               >
-                {item.owner ?? 'Owner without a name'} · since {formatDateTime(item.created_at)}
+                {item.owner_id ? (
+                  <Link className="underline" to={paths.admin.user(item.owner_id)}>
+                    {item.owner ?? 'Owner without a name'}
+                  </Link>
+                ) : (
+                  (item.owner ?? 'Owner without a name')
+                )}{' '}
+                · since {formatDateTime(item.created_at)} ·{' '}
+                <Link
+                  className="underline"
+                  to={
+                    kind === 'sources' ? paths.admin.sourceAnalytics(item.id) : paths.admin.campaignAnalytics(item.id)
+                  }
+                  aria-label={`Analytics of ${item.name}`}
+                >
+                  Analytics
+                </Link>
               </ReviewItem>
             ))}
           </ul>

@@ -1,5 +1,7 @@
 /** Users: search by email or name, page through (newest first), and change a user's type with a reason. */
 import { useMemo, useState } from 'react'
+import { Link } from 'react-router-dom'
+import { paths } from '@/config/paths'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Badge } from '@/components/ui/badge'
@@ -47,7 +49,11 @@ export function UsersPanel() {
         header: 'Email',
         enableSorting: false,
         meta: { primary: true },
-        cell: (c) => <span className="break-all">{c.getValue() ?? '—'}</span>,
+        cell: (c) => (
+          <Link className="break-all underline" to={paths.admin.user(c.row.original.id)}>
+            {c.getValue() ?? c.row.original.full_name ?? 'User without an email'}
+          </Link>
+        ),
       }),
       col.accessor('full_name', { header: 'Name', enableSorting: false, cell: (c) => c.getValue() || 'No name set' }),
       col.accessor('user_type', {

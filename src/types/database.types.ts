@@ -2061,6 +2061,13 @@ export type Database = {
           in_dispute: boolean
         }[]
       }
+      drain_click_queue: {
+        Args: {
+          p_batch?: number
+          p_max_batches?: number
+        }
+        Returns: number
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -2108,7 +2115,12 @@ export type Database = {
           ctr: number
           spend: number
           earnings: number
+          updated_at: string
         }[]
+      }
+      figures_updated_at: {
+        Args: never
+        Returns: string
       }
       finish_esp_delivery: {
         Args: {
@@ -2441,6 +2453,7 @@ export type Database = {
           confirmations: number
           conversions: number
           earnings: number
+          updated_at: string
         }[]
       }
       submit_campaign_for_review: {

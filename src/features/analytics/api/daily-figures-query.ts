@@ -6,11 +6,15 @@ import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 
 export async function getDailyFigures(campaignId: string, range: DateRange) {
-  const { data, error } = await supabase.rpc('daily_figures', {
-    p_campaign_id: campaignId,
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const { data, error } = await supabase.rpc(
+    'daily_figures',
+    {
+      p_campaign_id: campaignId,
+      p_from: range.from,
+      p_to: range.to,
+    },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return toChartPoints(data ?? [])
 }

@@ -9,7 +9,7 @@ export type FigureTotals = { views: number; clicks: number; conversions: number;
 
 export async function getFigureTotals(campaignId: string, range: DateRange): Promise<FigureTotals> {
   const { data, error } = await supabase
-    .rpc('figure_totals', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to })
+    .rpc('figure_totals', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to }, { get: true })
     .single()
   if (error) throw new Error(error.message)
   return {

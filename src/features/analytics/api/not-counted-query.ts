@@ -7,11 +7,15 @@ import { analyticsKeys } from '../keys'
 export type NotCountedRow = { kind: 'click' | 'subscription'; reason: string; label: string; total: number }
 
 export async function getNotCounted(campaignId: string, range: DateRange): Promise<NotCountedRow[]> {
-  const { data, error } = await supabase.rpc('not_counted_figures', {
-    p_campaign_id: campaignId,
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const { data, error } = await supabase.rpc(
+    'not_counted_figures',
+    {
+      p_campaign_id: campaignId,
+      p_from: range.from,
+      p_to: range.to,
+    },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return (data ?? []).map((row) => ({
     kind: row.kind as NotCountedRow['kind'],

@@ -12,7 +12,7 @@ export function startOfWeek(now = new Date()): Date {
 
 export async function getPublisherWeek(now = new Date()) {
   const { data, error } = await supabase
-    .rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) })
+    .rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) }, { get: true })
     .single()
   if (error) throw new Error(error.message)
   return {

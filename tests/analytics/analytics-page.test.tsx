@@ -79,6 +79,13 @@ const figuresFor: Record<string, unknown[]> = {
   ],
 }
 
+// The last run of drain-click-queue, and how the screen writes it in the browser's time zone.
+const UPDATED_AT = '2026-04-08T14:05:30Z'
+const updatedText = () => {
+  const at = new Date(UPDATED_AT)
+  return `Updated ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`
+}
+
 type RpcBody = { p_campaign_id?: string; p_from?: string; p_to?: string }
 
 function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] = []) {
@@ -113,7 +120,15 @@ function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] 
       )
     }),
     http.get(restUrl('rpc/figure_totals'), () =>
-      HttpResponse.json({ views: 40, clicks: 25, conversions: 5, ctr: '20.00', spend: '10.00', earnings: '8.00' }),
+      HttpResponse.json({
+        views: 40,
+        clicks: 25,
+        conversions: 5,
+        ctr: '20.00',
+        spend: '10.00',
+        earnings: '8.00',
+        updated_at: UPDATED_AT,
+      }),
     ),
     http.get(restUrl('rpc/daily_figures'), () =>
       HttpResponse.json([{ day: today, views: 40, clicks: 25, conversions: 5, spend: '10.00', earnings: '8.00' }]),
@@ -171,6 +186,8 @@ describe('advertiser analytics', () => {
     renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
 
     const summary = await screen.findByTestId('analytics-summary')
+    // Click figures lag by at most a minute: the screen says when they were brought up to date.
+    expect(await screen.findByTestId('figures-updated')).toHaveTextContent(updatedText())
     expect(within(summary).getByText('Views').nextSibling).toHaveTextContent('40')
     expect(within(summary).getByText('Counted clicks').nextSibling).toHaveTextContent('25')
     expect(within(summary).getByText('Paid subscribers').nextSibling).toHaveTextContent('5')

@@ -80,6 +80,7 @@ function publisherData(
         confirmations: 4,
         conversions: 3,
         earnings: '4.80',
+        updated_at: '2026-04-08T09:07:00Z',
       }),
     ),
     http.head(restUrl('wallet_transactions'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/3' } })),
@@ -156,6 +157,10 @@ describe('publisher area', () => {
     expect(screen.getByTestId('earnings-available')).toHaveTextContent('70.00 credits')
     expect(screen.getByTestId('earnings-paid')).toHaveTextContent('50.00 credits')
     await waitFor(() => expect(screen.getByTestId('week-clicks')).toHaveTextContent('7'))
+    const updated = new Date('2026-04-08T09:07:00Z')
+    expect(screen.getByTestId('figures-updated')).toHaveTextContent(
+      `Updated ${String(updated.getHours()).padStart(2, '0')}:${String(updated.getMinutes()).padStart(2, '0')}`,
+    )
     expect(screen.getByTestId('week-subscribers')).toHaveTextContent('3')
     expect(screen.getByTestId('week-confirmed')).toHaveTextContent('Confirmed subscribers4')
 

@@ -5,7 +5,15 @@ import { toCredits } from '@/lib/format'
 import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 
-export type FigureTotals = { views: number; clicks: number; conversions: number; ctr: number; spend: number }
+export type FigureTotals = {
+  views: number
+  clicks: number
+  conversions: number
+  ctr: number
+  spend: number
+  /** When the click figures were last brought up to date. */
+  updatedAt: string | null
+}
 
 export async function getFigureTotals(campaignId: string, range: DateRange): Promise<FigureTotals> {
   const { data, error } = await supabase
@@ -18,6 +26,7 @@ export async function getFigureTotals(campaignId: string, range: DateRange): Pro
     conversions: toCredits(data.conversions),
     ctr: toCredits(data.ctr),
     spend: toCredits(data.spend),
+    updatedAt: data.updated_at ?? null,
   }
 }
 

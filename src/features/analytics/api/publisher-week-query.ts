@@ -19,6 +19,7 @@ export async function getPublisherWeek(now = new Date()) {
     clicks: Number(data.counted_clicks),
     confirmed: Number(data.confirmations),
     subscribers: Number(data.conversions),
+    updatedAt: data.updated_at ?? null,
   }
 }
 

@@ -802,13 +802,6 @@ export type Database = {
         }
         Relationships: [
           {
-            foreignKeyName: 'link_clicks_audience_source_id_fkey'
-            columns: ['audience_source_id']
-            isOneToOne: false
-            referencedRelation: 'audience_sources'
-            referencedColumns: ['id']
-          },
-          {
             foreignKeyName: 'link_clicks_campaign_id_fkey'
             columns: ['campaign_id']
             isOneToOne: false

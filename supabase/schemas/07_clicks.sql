@@ -59,7 +59,6 @@ create table public.link_clicks (
   constraint link_clicks_not_counted_reason_check check ((not_counted_reason = any ((enum_range(null::public.not_counted_reason))::text[]))),
   constraint link_clicks_reason_when_not_counted check ((counted = (not_counted_reason is null))),
   constraint link_clicks_view_window_count_check check ((view_window_count >= 0)),
-  constraint link_clicks_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
   constraint link_clicks_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict
 );
 alter table public.link_clicks enable row level security;
@@ -187,6 +186,23 @@ end
 $function$;
 comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily in batches of p_batch (at most p_max_batches a run), each click once even when two runs overlap (for update skip locked); returns how many it took.';
 revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
+
+create or replace function private.link_click_source_exists()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  perform pg_advisory_xact_lock_shared(private.source_lock_key(new.audience_source_id));
+  if not exists (select 1 from public.audience_sources s where s.id = new.audience_source_id) then
+    raise exception 'This click names a source that does not exist.' using errcode = '23503';
+  end if;
+  return new;
+end
+$function$;
+comment on function private.link_click_source_exists() is 'Internal trigger: the foreign key of a click to its source without a row lock (a shared advisory lock on the source, exclusive while the source is deleted).';
+revoke execute on function private.link_click_source_exists() from public;
 
 create or replace function public.purge_click_ips(p_older_than interval default '30 days'::interval)
  returns integer
@@ -348,6 +364,8 @@ revoke execute on function public.track_audience_source_click(unified_code text,
 -- === Triggers ============================================================================================
 
 create trigger link_clicks_immutable before update on public.link_clicks for each row execute function public.forbid_column_changes('audience_source_id', 'visitor_hash');
+
+create trigger link_clicks_source_exists before insert or update of audience_source_id on public.link_clicks for each row execute function private.link_click_source_exists();
 
 -- === Row-level security policies =========================================================================
 

@@ -386,3 +386,35 @@ describe('the click figures, kept by the drain-click-queue job (issue 27)', () =
     expect(jobs.rows).toEqual([{ schedule: '10 seconds', command: 'select public.drain_click_queue()' }])
   })
 })
+
+describe("a click's source, without a row lock on it (issue 27)", () => {
+  it('refuses a click on a source that does not exist', async () => {
+    const db = await testDb()
+    await expect(
+      db.query(`insert into public.link_clicks (audience_source_id, counted, visitor_hash) values ($1, true, 'h')`, [
+        randomUUID(),
+      ]),
+    ).rejects.toThrow('This click names a source that does not exist.')
+  })
+
+  it('refuses to delete a source that has only clicks, and the source then takes clicks as before', async () => {
+    const m = await createMarket()
+    const db = await testDb()
+    await db.query("update public.audience_sources set status = 'pending_review' where id = $1", [m.sourceId])
+    const click = await track(m.code, { ip: '198.51.100.80' })
+    expect(click).toMatchObject({ status: 'inactive', not_counted_reason: 'source_inactive' })
+    expect(await errorOf(service, 'delete from public.audience_sources where id = $1', [m.sourceId])).toBe(
+      "This source has clicks or subscribers, so it can't be deleted. Archive it instead.",
+    )
+    expect((await track(m.code, { ip: '198.51.100.81' })).click_id).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('deletes a source without clicks, and a click that comes after finds no source', async () => {
+    const m = await createMarket()
+    const db = await testDb()
+    expect(
+      (await db.query('delete from public.audience_sources where id = $1 returning id', [m.sourceId])).rows,
+    ).toHaveLength(1)
+    expect(await track(m.code)).toMatchObject({ status: 'not_found', click_id: null })
+  })
+})

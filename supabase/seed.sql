@@ -339,3 +339,6 @@ with connection as (
 insert into public.esp_deliveries (connection_id, subscription_id, campaign_id, advertiser_id)
 select c.id, s.id, c.campaign_id, c.advertiser_id
 from connection c join public.newsletter_subscriptions s on s.campaign_id = c.campaign_id and s.confirmed_at is not null;
+
+-- Clicks are added to the figures by a scheduled job (drain-click-queue); the demo shows them at once.
+select public.drain_click_queue();

@@ -25,3 +25,7 @@ export function formatCount(value: number): string {
 
 export const formatDateTime = (iso: string) =>
   new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+
+/** When the click figures were last brought up to date (figures_updated_at), as the dashboards say it: "Updated 14:05". */
+export const formatUpdatedAt = (iso: string) =>
+  `Updated ${new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(iso))}`

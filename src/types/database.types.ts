@@ -802,13 +802,6 @@ export type Database = {
         }
         Relationships: [
           {
-            foreignKeyName: 'link_clicks_audience_source_id_fkey'
-            columns: ['audience_source_id']
-            isOneToOne: false
-            referencedRelation: 'audience_sources'
-            referencedColumns: ['id']
-          },
-          {
             foreignKeyName: 'link_clicks_campaign_id_fkey'
             columns: ['campaign_id']
             isOneToOne: false
@@ -2191,6 +2184,13 @@ export type Database = {
           in_dispute: boolean
         }[]
       }
+      drain_click_queue: {
+        Args: {
+          p_batch?: number
+          p_max_batches?: number
+        }
+        Returns: number
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -2238,7 +2238,12 @@ export type Database = {
           ctr: number
           spend: number
           earnings: number
+          updated_at: string
         }[]
+      }
+      figures_updated_at: {
+        Args: never
+        Returns: string
       }
       finish_esp_delivery: {
         Args: {
@@ -2571,6 +2576,7 @@ export type Database = {
           confirmations: number
           conversions: number
           earnings: number
+          updated_at: string
         }[]
       }
       submit_campaign_for_review: {

@@ -259,6 +259,17 @@ $function$;
 comment on function public.refresh_source_quality(p_today date) is 'Scheduled every 10 minutes (refresh-source-quality), service role only: recomputes each source''s 30-day counted clicks, confirmation rate (among subscriptions whose click counted) and counted share (of clicks that were neither bots nor refused); returns how many sources changed.';
 revoke execute on function public.refresh_source_quality(p_today date) from anon, authenticated, public;
 
+create or replace function private.source_lock_key(p_source_id uuid)
+ returns bigint
+ language sql
+ immutable parallel safe
+ set search_path to ''
+as $function$
+  select hashtextextended('audience_source:' || p_source_id::text, 0)
+$function$;
+comment on function private.source_lock_key(p_source_id uuid) is 'Internal: the advisory lock key of one audience source (shared by its clicks, exclusive while it is deleted).';
+revoke execute on function private.source_lock_key(p_source_id uuid) from public;
+
 create or replace function private.stamp_first_approval()
  returns trigger
  language plpgsql

@@ -404,6 +404,10 @@ create or replace function private.refuse_deleting_evidence()
  set search_path to ''
 as $function$
 begin
+  if tg_table_name = 'audience_sources' then
+    -- Waits for the clicks in flight on this source (link_click_source_exists), then sees them.
+    perform pg_advisory_xact_lock(private.source_lock_key(old.id));
+  end if;
   if tg_table_name = 'audience_sources' and (
        exists (select 1 from public.link_clicks where audience_source_id = old.id)
        or exists (select 1 from public.newsletter_subscriptions where audience_source_id = old.id)) then

@@ -6,6 +6,19 @@
 
 -- === Tables ==============================================================================================
 
+create table private.click_queue (
+  id bigint generated always as identity,
+  audience_source_id uuid not null,
+  day date not null,
+  counted boolean not null,
+  not_counted_reason text,
+  queued_at timestamp with time zone default now() not null,
+  constraint click_queue_pkey primary key (id)
+);
+alter table private.click_queue enable row level security;
+comment on table private.click_queue is 'Clicks not yet added to source_daily_stats and not_counted_daily: appended by the click''s transaction (link_clicks_daily), taken and deleted by drain_click_queue.';
+revoke all on table private.click_queue from public;
+
 create table public.link_clicks (
   id uuid default gen_random_uuid() not null,
   session_id uuid generated always as (id) stored,
@@ -46,7 +59,6 @@ create table public.link_clicks (
   constraint link_clicks_not_counted_reason_check check ((not_counted_reason = any ((enum_range(null::public.not_counted_reason))::text[]))),
   constraint link_clicks_reason_when_not_counted check ((counted = (not_counted_reason is null))),
   constraint link_clicks_view_window_count_check check ((view_window_count >= 0)),
-  constraint link_clicks_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
   constraint link_clicks_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict
 );
 alter table public.link_clicks enable row level security;
@@ -131,6 +143,66 @@ end
 $function$;
 comment on function private.attribute_click(p_click_id uuid, p_campaign_id uuid, p_first_view boolean) is 'Internal: PRODUCT "click" — a click belongs to every campaign its visitor opens or subscribes to, once per pair; a first view of the campaign on this click adds a view.';
 revoke execute on function private.attribute_click(p_click_id uuid, p_campaign_id uuid, p_first_view boolean) from public;
+
+create or replace function public.drain_click_queue(p_batch integer default 10000, p_max_batches integer default 20)
+ returns integer
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  batch_size integer := greatest(coalesce(p_batch, 10000), 1);
+  drained integer := 0;
+  n integer;
+  oldest timestamp with time zone;
+begin
+  for i in 1 .. greatest(coalesce(p_max_batches, 20), 1) loop
+    with taken as (
+      select q.id from private.click_queue q order by q.id limit batch_size for update skip locked
+    ), gone as (
+      delete from private.click_queue q using taken where q.id = taken.id
+      returning q.audience_source_id, q.day, q.counted, q.not_counted_reason
+    ), days as (
+      insert into public.source_daily_stats as d (audience_source_id, day, clicks, counted_clicks)
+      select g.audience_source_id, g.day, count(*), count(*) filter (where g.counted)
+      from gone g group by g.audience_source_id, g.day
+      on conflict (audience_source_id, day) do update set
+        clicks = d.clicks + excluded.clicks, counted_clicks = d.counted_clicks + excluded.counted_clicks
+    ), reasons as (
+      insert into public.not_counted_daily as r (kind, reason, audience_source_id, campaign_id, day, total)
+      select 'click', g.not_counted_reason, g.audience_source_id, null, g.day, count(*)
+      from gone g where not g.counted group by g.not_counted_reason, g.audience_source_id, g.day
+      on conflict on constraint not_counted_daily_key do update set total = r.total + excluded.total
+    )
+    select count(*) into n from gone;
+    drained := drained + n;
+    exit when n < batch_size;
+  end loop;
+  -- Every click queued before the oldest one still waiting (or before now, when none waits) is in the figures.
+  select q.queued_at into oldest from private.click_queue q order by q.id limit 1;
+  update private.figures_freshness f set drained_at = greatest(f.drained_at, least(coalesce(oldest, now()), now()));
+  return drained;
+end
+$function$;
+comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily in batches of p_batch (at most p_max_batches a run), each click once even when two runs overlap (for update skip locked); returns how many it took.';
+revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
+
+create or replace function private.link_click_source_exists()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  perform pg_advisory_xact_lock_shared(private.source_lock_key(new.audience_source_id));
+  if not exists (select 1 from public.audience_sources s where s.id = new.audience_source_id) then
+    raise exception 'This click names a source that does not exist.' using errcode = '23503';
+  end if;
+  return new;
+end
+$function$;
+comment on function private.link_click_source_exists() is 'Internal trigger: the foreign key of a click to its source without a row lock (a shared advisory lock on the source, exclusive while the source is deleted).';
+revoke execute on function private.link_click_source_exists() from public;
 
 create or replace function public.purge_click_ips(p_older_than interval default '30 days'::interval)
  returns integer
@@ -293,6 +365,8 @@ revoke execute on function public.track_audience_source_click(unified_code text,
 
 create trigger link_clicks_immutable before update on public.link_clicks for each row execute function public.forbid_column_changes('audience_source_id', 'visitor_hash');
 
+create trigger link_clicks_source_exists before insert or update of audience_source_id on public.link_clicks for each row execute function private.link_click_source_exists();
+
 -- === Row-level security policies =========================================================================
 
 create policy "Admins can read every click" on public.link_clicks
@@ -310,5 +384,7 @@ create policy "Publishers can read clicks on their sources" on public.link_click
   where ((s.id = link_clicks.audience_source_id) and (s.publisher_id = ( select auth.uid() as uid))))));
 
 -- === Scheduled jobs (pg_cron) ============================================================================
+
+select cron.schedule('drain-click-queue', '10 seconds', $job$select public.drain_click_queue()$job$);
 
 select cron.schedule('purge-click-ips', '17 3 * * *', $job$select public.purge_click_ips()$job$);

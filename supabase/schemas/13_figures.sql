@@ -57,6 +57,16 @@ comment on table public.campaign_source_stats is 'Counted traffic per campaign a
 revoke insert, update, delete, truncate, references, trigger on table public.campaign_source_stats from anon, authenticated;
 revoke truncate, references, trigger on table public.campaign_source_stats from service_role;
 
+create table private.figures_freshness (
+  id boolean default true not null,
+  drained_at timestamp with time zone default now() not null,
+  constraint figures_freshness_pkey primary key (id),
+  constraint figures_freshness_id_check check (id)
+);
+alter table private.figures_freshness enable row level security;
+comment on table private.figures_freshness is 'One row: every click queued before drained_at is in the click aggregates (kept by drain_click_queue).';
+revoke all on table private.figures_freshness from public;
+
 create table public.not_counted_daily (
   id bigint generated always as identity,
   kind text not null,
@@ -396,18 +406,29 @@ $function$;
 comment on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Per UTC day, every day of the range (default: the last 30 days): views, clicks, conversions, spend and earnings of the (campaign, source) rows the caller may see, filtered by campaign and/or source.';
 revoke execute on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
 
+create or replace function public.figures_updated_at()
+ returns timestamp with time zone
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select f.drained_at from private.figures_freshness f
+$function$;
+comment on function public.figures_updated_at() is 'When the click figures were last brought up to date: every click before it is counted in them (they lag the clicks by at most one run of drain-click-queue).';
+revoke execute on function public.figures_updated_at() from anon, public;
+
 create or replace function public.figure_totals(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
- returns table(views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric)
+ returns table(views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric, updated_at timestamp with time zone)
  language sql
  stable security definer
  set search_path to ''
 as $function$
   select coalesce(sum(f.views), 0)::bigint, coalesce(sum(f.clicks), 0)::bigint, coalesce(sum(f.conversions), 0)::bigint,
     (case when coalesce(sum(f.clicks), 0) > 0 then round(sum(f.conversions) * 100.0 / sum(f.clicks), 2) else 0 end)::numeric(7, 2),
-    coalesce(sum(f.spend), 0)::numeric(12, 2), coalesce(sum(f.earnings), 0)::numeric(12, 2)
+    coalesce(sum(f.spend), 0)::numeric(12, 2), coalesce(sum(f.earnings), 0)::numeric(12, 2), public.figures_updated_at()
   from public.campaign_source_figures(p_campaign_id, p_source_id, p_from, p_to) f
 $function$;
-comment on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'The sum of campaign_source_figures for the same arguments: one row of views, clicks, conversions, CTR, spend and earnings.';
+comment on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'The sum of campaign_source_figures for the same arguments: one row of views, clicks, conversions, CTR, spend and earnings, with updated_at (figures_updated_at).';
 revoke execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
 
 create or replace function private.figures_viewer(out sees_all boolean, out campaign_ids uuid[], out source_ids uuid[])
@@ -431,16 +452,13 @@ create or replace function private.link_click_daily()
  set search_path to ''
 as $function$
 begin
-  perform private.bump_source_day(new.audience_source_id, private.utc_day(new.created_at), 1,
-    case when new.counted then 1 else 0 end, 0, 0, 0, 0);
-  if not new.counted then
-    perform private.bump_not_counted('click', new.not_counted_reason, new.audience_source_id, null,
-      private.utc_day(new.created_at), 1);
-  end if;
+  -- An append, not an upsert: no row shared with other clicks is locked (drain_click_queue adds it up).
+  insert into private.click_queue (audience_source_id, day, counted, not_counted_reason)
+  values (new.audience_source_id, private.utc_day(new.created_at), new.counted, new.not_counted_reason);
   return null;
 end
 $function$;
-comment on function private.link_click_daily() is 'Internal trigger: every click on its source''s day, and its reason when it did not count.';
+comment on function private.link_click_daily() is 'Internal trigger: queues every click for its source''s day and, when it did not count, its reason (drain_click_queue adds the queue to the aggregates).';
 revoke execute on function private.link_click_daily() from public;
 
 create or replace function public.not_counted_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
@@ -567,17 +585,17 @@ comment on function public.source_not_counted(p_from date, p_to date) is 'The si
 revoke execute on function public.source_not_counted(p_from date, p_to date) from anon, public;
 
 create or replace function public.source_totals(p_from date default null::date, p_to date default null::date)
- returns table(clicks bigint, counted_clicks bigint, subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric)
+ returns table(clicks bigint, counted_clicks bigint, subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric, updated_at timestamp with time zone)
  language sql
  stable security definer
  set search_path to ''
 as $function$
   select coalesce(sum(f.clicks), 0)::bigint, coalesce(sum(f.counted_clicks), 0)::bigint,
     coalesce(sum(f.subscriptions), 0)::bigint, coalesce(sum(f.confirmations), 0)::bigint,
-    coalesce(sum(f.conversions), 0)::bigint, coalesce(sum(f.earnings), 0)::numeric(12, 2)
+    coalesce(sum(f.conversions), 0)::bigint, coalesce(sum(f.earnings), 0)::numeric(12, 2), public.figures_updated_at()
   from public.source_figures(null, p_from, p_to) f
 $function$;
-comment on function public.source_totals(p_from date, p_to date) is 'The signed-in publisher''s sources together: the sum of source_figures over a date range (or all time).';
+comment on function public.source_totals(p_from date, p_to date) is 'The signed-in publisher''s sources together: the sum of source_figures over a date range (or all time), with updated_at (figures_updated_at).';
 revoke execute on function public.source_totals(p_from date, p_to date) from anon, public;
 
 create or replace function private.subscription_backed_daily()
@@ -664,6 +682,11 @@ end
 $function$;
 comment on function private.subscription_daily() is 'Internal trigger: keeps the per-day conversions, spend, earnings, source subscriptions and confirmations, and the not-counted subscription reasons, in step with every subscription change.';
 revoke execute on function private.subscription_daily() from public;
+
+-- === Rows the schema ships with ==========================================================================
+
+insert into private.figures_freshness (id) values
+  ('true');
 
 -- === Triggers ============================================================================================
 

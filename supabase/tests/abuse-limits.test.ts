@@ -3,7 +3,7 @@
 // unthrottled webhook resend, a /contact flood, one Gmail inbox under 15 spellings, unlimited checkouts.
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
+import { anon, drainClicks, errorOf, queryAs, service, testDb } from './helpers/db'
 import { actors, createUser } from './helpers/fixtures'
 import { ageSubscription, clickSource, confirm, createMarket, newVisitor, subscribe } from './helpers/market'
 
@@ -31,6 +31,7 @@ describe('attack: sinking a rival source’s public quality figures', () => {
       await ageSubscription(email)
       await confirm(tokens[i]!, email)
     }
+    await drainClicks()
     await queryAs(service, 'select public.refresh_source_quality()')
     expect(await quality(m.sourceId)).toEqual({ share: '100.0', rate: '80.0' })
 
@@ -40,6 +41,7 @@ describe('attack: sinking a rival source’s public quality figures', () => {
       await clickSource(m.sourceId, { ...newVisitor(), userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
     for (let i = 0; i < 30; i++)
       await subscribe(address('bogus'), [m.campaignId], { sourceId: m.sourceId, click: false })
+    await drainClicks()
     await queryAs(service, 'select public.refresh_source_quality()')
     expect(await quality(m.sourceId)).toEqual({ share: '100.0', rate: '80.0' })
 
@@ -47,6 +49,7 @@ describe('attack: sinking a rival source’s public quality figures', () => {
     const twice = newVisitor()
     await clickSource(m.sourceId, twice)
     await clickSource(m.sourceId, twice)
+    await drainClicks()
     await queryAs(service, 'select public.refresh_source_quality()')
     expect(await quality(m.sourceId)).toEqual({ share: '95.5', rate: '80.0' })
   }, 120_000)

@@ -1,8 +1,9 @@
 // Clicks on /earn/{code}: resolved by unified code, legacy magic link or id; counted once per visitor
 // per source per hour; bots and inactive sources recorded but not counted, each with its reason.
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
-import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
+import { describe, expect, it, vi } from 'vitest'
+import { anon, drainClicks, errorOf, queryAs, service, testDb } from './helpers/db'
+import type { Queryable } from '../local/db/database'
 import { ids } from './helpers/fixtures'
 import { createMarket } from './helpers/market'
 
@@ -261,5 +262,159 @@ describe('purge_click_ips', () => {
     expect(await clickRow(old.click_id!)).toMatchObject({ ip: null })
     expect((await clickRow(old.click_id!)).visitor_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(await clickRow(recent.click_id!)).toMatchObject({ ip: '198.51.100.98' })
+  })
+})
+
+describe('the click figures, kept by the drain-click-queue job (issue 27)', () => {
+  const figuresOf = async (m: Awaited<ReturnType<typeof createMarket>>) => {
+    const [row] = await queryAs<{ clicks: number; counted: number; not_counted: number }>(
+      m.publisher.actor,
+      'select clicks::int, counted_clicks::int as counted, not_counted_clicks::int as not_counted from public.source_figures($1)',
+      [m.sourceId],
+    )
+    const reasons = await queryAs<{ reason: string; total: number }>(
+      m.publisher.actor,
+      "select reason, total::int from public.not_counted_figures(null, $1) where kind = 'click'",
+      [m.sourceId],
+    )
+    return { ...row, reasons: reasons.sort((a, b) => a.reason.localeCompare(b.reason)) }
+  }
+  const queued = async () => {
+    const db = await testDb()
+    return (await db.query<{ n: number }>('select count(*)::int as n from private.click_queue')).rows[0]!.n
+  }
+  const bot = 'Googlebot/2.1 (+http://www.google.com/bot.html)'
+
+  it('leaves the aggregates alone in the click, and the job adds every click, counted or not, with its reason', async () => {
+    await drainClicks()
+    const m = await createMarket()
+    const before = (await queryAs<{ t: string }>(m.publisher.actor, 'select public.figures_updated_at() as t'))[0]!.t
+    await track(m.code, { ip: '198.51.100.31' })
+    await track(m.code, { ip: '198.51.100.31' }) // the same visitor within the hour
+    await track(m.code, { ip: '198.51.100.32' })
+    await track(m.code, { ip: '198.51.100.33', ua: bot })
+    expect(await figuresOf(m)).toEqual({ clicks: 0, counted: 0, not_counted: 0, reasons: [] })
+    expect(await queued()).toBe(4)
+
+    expect(await drainClicks()).toBe(4)
+    expect(await queued()).toBe(0)
+    expect(await figuresOf(m)).toEqual({
+      clicks: 4,
+      counted: 2,
+      not_counted: 2,
+      reasons: [
+        { reason: 'bot_user_agent', total: 1 },
+        { reason: 'duplicate_visitor', total: 1 },
+      ],
+    })
+    const [totals] = await queryAs<{ counted: number; updated_at: string; now: string }>(
+      m.publisher.actor,
+      'select counted_clicks::int as counted, updated_at, now() as now from public.source_totals()',
+    )
+    expect(totals!.counted).toBe(2)
+    expect(new Date(totals!.updated_at).getTime()).toBeGreaterThan(new Date(before).getTime())
+    // A second run finds nothing new and changes nothing.
+    expect(await drainClicks()).toBe(0)
+    expect((await figuresOf(m)).clicks).toBe(4)
+    // Only the scheduler (service role) runs it.
+    expect(await errorOf(m.publisher.actor, 'select public.drain_click_queue()')).toMatch(/permission denied/)
+    expect(await errorOf(anon, 'select public.drain_click_queue()')).toMatch(/permission denied/)
+  })
+
+  it('counts each click once when two runs overlap', async () => {
+    await drainClicks()
+    const m = await createMarket()
+    for (let i = 0; i < 7; i++) await track(m.code, { ip: `198.51.100.${40 + i}` })
+    await track(m.code, { ip: '198.51.100.60', ua: bot })
+    const db = await testDb()
+    const drain = (tx: Queryable, batch: number) =>
+      tx.query<{ n: number }>('select public.drain_click_queue($1, 1) as n', [batch]).then((r) => Number(r.rows[0]!.n))
+    let first = 0
+    let second = 0
+    if (db.kind === 'postgres') {
+      // The first run holds its batch (taken, deleted, not committed) while the second starts: the second skips
+      // those rows, takes the rest and waits for the first only at the aggregate rows both add to.
+      let secondRun: Promise<number> | undefined
+      await db.transaction(async (tx) => {
+        first = await drain(tx, 3)
+        secondRun = db.transaction((other) => drain(other, 100))
+        await vi.waitFor(
+          async () => {
+            const waiting = await db.query<{ n: number }>(
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            )
+            expect(waiting.rows[0]!.n).toBeGreaterThan(0)
+          },
+          { timeout: 20_000 },
+        )
+      })
+      second = await secondRun!
+    } else {
+      // PGlite runs one transaction at a time: the two runs queue behind each other.
+      ;[first, second] = await Promise.all([
+        db.transaction((tx) => drain(tx, 3)),
+        db.transaction((tx) => drain(tx, 100)),
+      ])
+    }
+    expect(first).toBe(3)
+    expect(first + second).toBe(8)
+    expect(await figuresOf(m)).toEqual({
+      clicks: 8,
+      counted: 7,
+      not_counted: 1,
+      reasons: [{ reason: 'bot_user_agent', total: 1 }],
+    })
+  })
+
+  it('counts a click made between two runs in the next run', async () => {
+    await drainClicks()
+    const m = await createMarket()
+    await track(m.code, { ip: '198.51.100.70' })
+    await drainClicks()
+    expect((await figuresOf(m)).counted).toBe(1)
+    await track(m.code, { ip: '198.51.100.71' })
+    expect((await figuresOf(m)).counted).toBe(1)
+    expect(await drainClicks()).toBe(1)
+    expect(await figuresOf(m)).toMatchObject({ clicks: 2, counted: 2 })
+  })
+
+  it('is scheduled every 10 seconds', async () => {
+    const db = await testDb()
+    const jobs = await db.query<{ schedule: string; command: string }>(
+      "select schedule, command from cron.job where jobname = 'drain-click-queue'",
+    )
+    expect(jobs.rows).toEqual([{ schedule: '10 seconds', command: 'select public.drain_click_queue()' }])
+  })
+})
+
+describe("a click's source, without a row lock on it (issue 27)", () => {
+  it('refuses a click on a source that does not exist', async () => {
+    const db = await testDb()
+    await expect(
+      db.query(`insert into public.link_clicks (audience_source_id, counted, visitor_hash) values ($1, true, 'h')`, [
+        randomUUID(),
+      ]),
+    ).rejects.toThrow('This click names a source that does not exist.')
+  })
+
+  it('refuses to delete a source that has only clicks, and the source then takes clicks as before', async () => {
+    const m = await createMarket()
+    const db = await testDb()
+    await db.query("update public.audience_sources set status = 'pending_review' where id = $1", [m.sourceId])
+    const click = await track(m.code, { ip: '198.51.100.80' })
+    expect(click).toMatchObject({ status: 'inactive', not_counted_reason: 'source_inactive' })
+    expect(await errorOf(service, 'delete from public.audience_sources where id = $1', [m.sourceId])).toBe(
+      "This source has clicks or subscribers, so it can't be deleted. Archive it instead.",
+    )
+    expect((await track(m.code, { ip: '198.51.100.81' })).click_id).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('deletes a source without clicks, and a click that comes after finds no source', async () => {
+    const m = await createMarket()
+    const db = await testDb()
+    expect(
+      (await db.query('delete from public.audience_sources where id = $1 returning id', [m.sourceId])).rows,
+    ).toHaveLength(1)
+    expect(await track(m.code)).toMatchObject({ status: 'not_found', click_id: null })
   })
 })

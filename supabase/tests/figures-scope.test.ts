@@ -4,7 +4,7 @@
 // (campaign B runs on source A; a bot on source B opens campaign A) among the other test files' rows.
 import { randomInt } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { anon, queryAs, type Actor } from './helpers/db'
+import { anon, drainClicks, queryAs, type Actor } from './helpers/db'
 import { BROWSER_UA, clickSource, createMarket, type Market } from './helpers/market'
 
 let a: Market
@@ -48,6 +48,7 @@ beforeAll(async () => {
   await view(onA, b.campaignId)
   await view(await clickSource(b.sourceId, visitor()), b.campaignId)
   await view(await clickSource(b.sourceId, visitor('Googlebot/2.1 (+http://www.google.com/bot.html)')), a.campaignId)
+  await drainClicks()
 })
 
 describe('figures without a campaign or source named', () => {

@@ -42,7 +42,7 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
       return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
     }),
     // One row aggregated by the database over every wallet, ledger row and stat (admin_marketplace_totals).
-    http.post(restUrl('rpc/admin_marketplace_totals'), () =>
+    http.get(restUrl('rpc/admin_marketplace_totals'), () =>
       HttpResponse.json({
         wallets: 2,
         balance: 120,
@@ -93,7 +93,7 @@ describe('admin money', () => {
     signInAs('admin')
     const never = () => new Promise<never>(() => {})
     server.use(
-      http.post(restUrl('rpc/admin_marketplace_totals'), never),
+      http.get(restUrl('rpc/admin_marketplace_totals'), never),
       http.get(restUrl('payout_requests'), never),
       http.get(restUrl('wallet_transactions'), never),
       http.get(restUrl('deposits'), never),
@@ -123,7 +123,7 @@ describe('admin money', () => {
   it('says when there are no transactions or payout requests, and when a read fails', async () => {
     signInAs('admin')
     server.use(
-      http.post(restUrl('rpc/admin_marketplace_totals'), () => postgrestError(500, 'wallets offline')),
+      http.get(restUrl('rpc/admin_marketplace_totals'), () => postgrestError(500, 'wallets offline')),
       http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
       http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
       http.get(restUrl('deposits'), () => countedJson([], 0)),

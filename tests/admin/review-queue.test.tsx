@@ -47,7 +47,7 @@ function queue({ campaigns = [pendingCampaign], sources = [pendingSource], event
     http.get(restUrl('campaigns'), () => HttpResponse.json(campaigns)),
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
     // The audit log with names comes from the database (admin_audit_log), a page at a time.
-    http.post(restUrl('rpc/admin_audit_log'), () => HttpResponse.json(events)),
+    http.get(restUrl('rpc/admin_audit_log'), () => HttpResponse.json(events)),
   ]
 }
 
@@ -68,7 +68,7 @@ describe('admin review queue', () => {
     server.use(
       http.get(restUrl('campaigns'), never),
       http.get(restUrl('audience_sources'), never),
-      http.post(restUrl('rpc/admin_audit_log'), never),
+      http.get(restUrl('rpc/admin_audit_log'), never),
     )
     renderRoute('/dashboard/admin')
     expect(await screen.findByRole('status', { name: 'Loading newsletters to review' })).toBeInTheDocument()

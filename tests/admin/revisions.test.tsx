@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
@@ -36,8 +36,8 @@ const approvedRevision = {
 }
 
 function revisions(pending: unknown[] | (() => unknown[]) = [pendingRevision], approved: unknown[] = []) {
-  return http.post(restUrl('rpc/admin_revisions'), async ({ request }) => {
-    const { p_status } = (await request.json()) as { p_status: string }
+  return http.get(restUrl('rpc/admin_revisions'), async ({ request }) => {
+    const { p_status } = rpcArgs(request) as { p_status: string }
     if (p_status === 'pending') return HttpResponse.json(typeof pending === 'function' ? pending() : pending)
     return HttpResponse.json(p_status === 'approved' ? approved : [])
   })
@@ -46,7 +46,7 @@ function revisions(pending: unknown[] | (() => unknown[]) = [pendingRevision], a
 describe('admin revisions', () => {
   it('shows a placeholder while loading', async () => {
     signInAs('admin')
-    server.use(http.post(restUrl('rpc/admin_revisions'), () => new Promise(() => {})))
+    server.use(http.get(restUrl('rpc/admin_revisions'), () => new Promise(() => {})))
     renderRoute('/dashboard/admin/revisions')
     expect(await screen.findByRole('status', { name: 'Loading revisions' })).toBeInTheDocument()
   })
@@ -63,7 +63,7 @@ describe('admin revisions', () => {
 
   it('says so when the queue cannot be loaded', async () => {
     signInAs('admin')
-    server.use(http.post(restUrl('rpc/admin_revisions'), () => postgrestError(500, 'queue offline')))
+    server.use(http.get(restUrl('rpc/admin_revisions'), () => postgrestError(500, 'queue offline')))
     renderRoute('/dashboard/admin/revisions')
     const title = await screen.findByText('Could not load the revisions', {}, { timeout: 15_000 })
     expect(title.closest('[role="alert"]')).toHaveTextContent('queue offline')

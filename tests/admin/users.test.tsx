@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
@@ -23,7 +23,7 @@ describe('admin users', () => {
     let release: () => void = () => {}
     const gate = new Promise<void>((resolve) => (release = resolve))
     server.use(
-      http.post(restUrl('rpc/admin_list_users'), async () => {
+      http.get(restUrl('rpc/admin_list_users'), async () => {
         await gate
         return HttpResponse.json(people)
       }),
@@ -40,8 +40,8 @@ describe('admin users', () => {
   it('says so when the list fails and when a search matches nobody', async () => {
     signInAs('admin')
     server.use(
-      http.post(restUrl('rpc/admin_list_users'), async ({ request }) => {
-        const body = (await request.json()) as { p_search?: string }
+      http.get(restUrl('rpc/admin_list_users'), async ({ request }) => {
+        const body = rpcArgs(request) as { p_search?: string }
         return body.p_search ? HttpResponse.json([]) : postgrestError(403, 'Only an admin can do this', '42501')
       }),
     )
@@ -57,8 +57,8 @@ describe('admin users', () => {
     signInAs('admin')
     const bodies: unknown[] = []
     server.use(
-      http.post(restUrl('rpc/admin_list_users'), async ({ request }) => {
-        const body = (await request.json()) as { p_search?: string }
+      http.get(restUrl('rpc/admin_list_users'), async ({ request }) => {
+        const body = rpcArgs(request) as { p_search?: string }
         bodies.push(body)
         return HttpResponse.json(body.p_search ? people.slice(1) : people)
       }),
@@ -80,7 +80,7 @@ describe('admin users', () => {
     signInAs('admin')
     const calls: unknown[] = []
     server.use(
-      http.post(restUrl('rpc/admin_list_users'), () => HttpResponse.json(people)),
+      http.get(restUrl('rpc/admin_list_users'), () => HttpResponse.json(people)),
       http.post(restUrl('rpc/admin_set_user_type'), async ({ request }) => {
         calls.push(await request.json())
         return new HttpResponse(null, { status: 204 })

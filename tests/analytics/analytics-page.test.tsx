@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
@@ -79,6 +79,13 @@ const figuresFor: Record<string, unknown[]> = {
   ],
 }
 
+// The last run of drain-click-queue, and how the screen writes it in the browser's time zone.
+const UPDATED_AT = '2026-04-08T14:05:30Z'
+const updatedText = () => {
+  const at = new Date(UPDATED_AT)
+  return `Updated ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`
+}
+
 type RpcBody = { p_campaign_id?: string; p_from?: string; p_to?: string }
 
 function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] = []) {
@@ -86,16 +93,16 @@ function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] 
   return [
     http.get(restUrl('campaigns'), () => HttpResponse.json(campaigns)),
     // The most recent active campaign; a paused one is never the default.
-    http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json('c1')),
-    http.post(restUrl('rpc/campaign_source_figures'), async ({ request }) => {
-      const body = (await request.json()) as RpcBody
+    http.get(restUrl('rpc/my_default_campaign'), () => HttpResponse.json('c1')),
+    http.get(restUrl('rpc/campaign_source_figures'), async ({ request }) => {
+      const body = rpcArgs(request) as RpcBody
       requested.push(body)
       return HttpResponse.json(figuresFor[body.p_campaign_id ?? ''] ?? [])
     }),
     // Growth Tweets' subscribers are in an email tool that reports opens (2 of 5 read back engaged); none of Banned
     // Blog's. The rate is the database's.
-    http.post(restUrl('rpc/esp_engagement_figures'), async ({ request }) => {
-      const body = (await request.json()) as RpcBody
+    http.get(restUrl('rpc/esp_engagement_figures'), async ({ request }) => {
+      const body = rpcArgs(request) as RpcBody
       engagementRequested.push(body)
       return HttpResponse.json(
         body.p_campaign_id === 'c1'
@@ -112,13 +119,21 @@ function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] 
           : [],
       )
     }),
-    http.post(restUrl('rpc/figure_totals'), () =>
-      HttpResponse.json({ views: 40, clicks: 25, conversions: 5, ctr: '20.00', spend: '10.00', earnings: '8.00' }),
+    http.get(restUrl('rpc/figure_totals'), () =>
+      HttpResponse.json({
+        views: 40,
+        clicks: 25,
+        conversions: 5,
+        ctr: '20.00',
+        spend: '10.00',
+        earnings: '8.00',
+        updated_at: UPDATED_AT,
+      }),
     ),
-    http.post(restUrl('rpc/daily_figures'), () =>
+    http.get(restUrl('rpc/daily_figures'), () =>
       HttpResponse.json([{ day: today, views: 40, clicks: 25, conversions: 5, spend: '10.00', earnings: '8.00' }]),
     ),
-    http.post(restUrl('rpc/not_counted_figures'), () =>
+    http.get(restUrl('rpc/not_counted_figures'), () =>
       HttpResponse.json([
         { kind: 'click', reason: 'bot_user_agent', label: 'Bot or crawler', total: 3 },
         { kind: 'subscription', reason: 'refunded', label: 'Refunded during screening (fraud or dispute)', total: 1 },
@@ -132,7 +147,7 @@ describe('advertiser analytics', () => {
     signInAs('advertiser')
     server.use(
       http.get(restUrl('campaigns'), () => new Promise(() => {})),
-      http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)),
+      http.get(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)),
     )
     renderRoute('/dashboard/advertiser/analytics')
     // The page's code (charts included) loads on demand first.
@@ -143,7 +158,7 @@ describe('advertiser analytics', () => {
     signInAs('advertiser')
     server.use(
       http.get(restUrl('campaigns'), () => HttpResponse.json([])),
-      http.post(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)),
+      http.get(restUrl('rpc/my_default_campaign'), () => HttpResponse.json(null)),
     )
     renderRoute('/dashboard/advertiser/analytics')
     expect(await screen.findByText('No newsletters to analyse yet.')).toBeInTheDocument()
@@ -153,7 +168,7 @@ describe('advertiser analytics', () => {
     signInAs('advertiser')
     // The first matching handler wins: the failing one goes before the rest.
     server.use(
-      http.post(restUrl('rpc/figure_totals'), () => postgrestError(500, 'stats offline')),
+      http.get(restUrl('rpc/figure_totals'), () => postgrestError(500, 'stats offline')),
       ...dataHandlers(),
     )
     renderRoute('/dashboard/advertiser/analytics')
@@ -171,6 +186,8 @@ describe('advertiser analytics', () => {
     renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
 
     const summary = await screen.findByTestId('analytics-summary')
+    // Click figures lag by at most a minute: the screen says when they were brought up to date.
+    expect(await screen.findByTestId('figures-updated')).toHaveTextContent(updatedText())
     expect(within(summary).getByText('Views').nextSibling).toHaveTextContent('40')
     expect(within(summary).getByText('Counted clicks').nextSibling).toHaveTextContent('25')
     expect(within(summary).getByText('Paid subscribers').nextSibling).toHaveTextContent('5')
@@ -213,7 +230,7 @@ describe('advertiser analytics', () => {
   it('says an email tool has not reported a source’s engagement yet, rather than 0%', async () => {
     signInAs('advertiser')
     server.use(
-      http.post(restUrl('rpc/esp_engagement_figures'), () =>
+      http.get(restUrl('rpc/esp_engagement_figures'), () =>
         HttpResponse.json([
           {
             source_id: 's1',

@@ -103,6 +103,8 @@ export function emptyDashboards() {
     ),
     http.head(restUrl(':table'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/0' } })),
     http.post(restUrl('rpc/:fn'), () => HttpResponse.json(null)),
+    // Read-only functions are called by GET (`{ get: true }`).
+    http.get(restUrl('rpc/:fn'), () => HttpResponse.json(null)),
   )
 }
 

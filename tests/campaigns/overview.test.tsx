@@ -21,14 +21,14 @@ const campaign = (overrides: Record<string, unknown>) => ({
 })
 
 function walletHandler(available = 40, held = 5, reserved = 0) {
-  return http.post(restUrl('rpc/advertiser_balance'), () =>
+  return http.get(restUrl('rpc/advertiser_balance'), () =>
     HttpResponse.json({ available, reserved, on_hold: held, balance: available + reserved + held }),
   )
 }
 
 /** campaign_week_figures: [confirmed subscribers, paid subscribers] of the last 7 days per campaign. */
 function subscriberCounts(counts: Record<string, [number, number]>) {
-  return http.post(restUrl('rpc/campaign_week_figures'), () =>
+  return http.get(restUrl('rpc/campaign_week_figures'), () =>
     HttpResponse.json(
       Object.entries(counts).map(([id, [confirmed, paid]]) => ({
         campaign_id: id,
@@ -43,7 +43,7 @@ describe('advertiser overview', () => {
   it('shows skeletons while the wallet and campaigns load', async () => {
     signInAs('advertiser')
     server.use(
-      http.post(restUrl('rpc/advertiser_balance'), () => new Promise(() => {})),
+      http.get(restUrl('rpc/advertiser_balance'), () => new Promise(() => {})),
       http.get(restUrl('campaigns'), () => new Promise(() => {})),
     )
     renderRoute('/dashboard/advertiser')

@@ -26,7 +26,7 @@ function disputeHandlers() {
   const opened: unknown[] = []
   server.use(
     http.get(restUrl('disputes'), () => HttpResponse.json([])),
-    http.post(restUrl('rpc/disputable_subscribers'), () =>
+    http.get(restUrl('rpc/disputable_subscribers'), () =>
       HttpResponse.json([subscriber('n1', 'one@example.com'), subscriber('n2', 'two@example.com')]),
     ),
     http.post(restUrl('rpc/open_dispute'), async ({ request }) => {

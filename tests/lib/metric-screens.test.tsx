@@ -25,8 +25,8 @@ describe('figures under catalogued labels', () => {
     signInAs('advertiser')
     const answer = { available: 11, reserved: 22, on_hold: 33, balance: 66 }
     server.use(
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(answer)),
-      http.post(restUrl('rpc/wallet_statement'), () => HttpResponse.json([])),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(answer)),
+      http.get(restUrl('rpc/wallet_statement'), () => HttpResponse.json([])),
       http.get(restUrl('deposits'), () => HttpResponse.json([])),
     )
     renderRoute('/dashboard/advertiser/wallet')
@@ -43,7 +43,7 @@ describe('figures under catalogued labels', () => {
   it('advertiser overview: confirmed and paid subscribers of the week from campaign_week_figures', async () => {
     signInAs('advertiser')
     server.use(
-      http.post(restUrl('rpc/advertiser_balance'), () =>
+      http.get(restUrl('rpc/advertiser_balance'), () =>
         HttpResponse.json({ available: 10, reserved: 0, on_hold: 0, balance: 10 }),
       ),
       http.get(restUrl('campaigns'), () =>
@@ -63,7 +63,7 @@ describe('figures under catalogued labels', () => {
           },
         ]),
       ),
-      http.post(restUrl('rpc/campaign_week_figures'), () =>
+      http.get(restUrl('rpc/campaign_week_figures'), () =>
         HttpResponse.json([{ campaign_id: 'c1', confirmed_subscribers: 7, paid_subscribers: 4 }]),
       ),
     )
@@ -82,14 +82,14 @@ describe('figures under catalogued labels', () => {
     signInAs('publisher')
     const answer = { clicks: 99, counted_clicks: 7, subscriptions: 6, confirmations: 5, conversions: 3, earnings: 4.8 }
     server.use(
-      http.post(restUrl('rpc/source_totals'), () => HttpResponse.json(answer)),
-      http.post(restUrl('rpc/publisher_balance'), () =>
+      http.get(restUrl('rpc/source_totals'), () => HttpResponse.json(answer)),
+      http.get(restUrl('rpc/publisher_balance'), () =>
         HttpResponse.json({ pending: 1, available: 2, requested: 0, paid: 3 }),
       ),
       http.get(restUrl('audience_sources'), () => HttpResponse.json([])),
       http.get(restUrl('content_revisions'), () => HttpResponse.json([])),
-      http.post(restUrl('rpc/source_figures'), () => HttpResponse.json([])),
-      http.post(restUrl('rpc/source_not_counted'), () => HttpResponse.json([])),
+      http.get(restUrl('rpc/source_figures'), () => HttpResponse.json([])),
+      http.get(restUrl('rpc/source_not_counted'), () => HttpResponse.json([])),
       http.get(restUrl('payout_accounts'), () => HttpResponse.json([])),
     )
     renderRoute('/dashboard/publisher')
@@ -134,7 +134,7 @@ describe('figures under catalogued labels', () => {
       signInAs(role)
       server.use(
         http.get(restUrl('disputes'), () => HttpResponse.json([dispute])),
-        http.post(restUrl('rpc/disputable_subscribers'), () => HttpResponse.json([])),
+        http.get(restUrl('rpc/disputable_subscribers'), () => HttpResponse.json([])),
         http.get(restUrl('campaigns'), () => HttpResponse.json([])),
       )
       const { unmount } = renderRoute(path)

@@ -10,3 +10,15 @@ export const authUrl = (path: string) => `${TEST_SUPABASE_URL}/auth/v1/${path}`
 export const functionsUrl = (name: string) => `${TEST_SUPABASE_URL}/functions/v1/${name}`
 
 export const server = setupServer()
+
+/**
+ * The arguments of an rpc called with `{ get: true }` (read-only functions, issue 27): supabase-js sends them in the
+ * query string; numbers come back as numbers, everything else as the string sent.
+ */
+export function rpcArgs(request: Request): Record<string, unknown> {
+  const args: Record<string, unknown> = {}
+  for (const [name, value] of new URL(request.url).searchParams) {
+    args[name] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value
+  }
+  return args
+}

@@ -87,7 +87,7 @@ describe('/newsletters/{id}', () => {
   it('shows a clear not-found state for an unknown or never approved newsletter', async () => {
     server.use(
       campaignsHandler([]),
-      http.post(restUrl('rpc/newsletter_availability'), () => HttpResponse.json('not_found')),
+      http.get(restUrl('rpc/newsletter_availability'), () => HttpResponse.json('not_found')),
     )
     renderRoute(`/newsletters/${BREW.id}`)
     expect(await screen.findByRole('heading', { name: 'Newsletter not found' })).toBeInTheDocument()
@@ -104,7 +104,7 @@ describe('/newsletters/{id}', () => {
   ])('a newsletter %s says why, not "not found", and leads to the others', async (reason, title, text) => {
     server.use(
       campaignsHandler([]),
-      http.post(restUrl('rpc/newsletter_availability'), () => HttpResponse.json(reason)),
+      http.get(restUrl('rpc/newsletter_availability'), () => HttpResponse.json(reason)),
     )
     renderRoute(`/newsletters/${BREW.id}`)
     expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument()

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
 
 const PUBLISHER = { id: '00000000-0000-4000-a000-000000000003', email: 'publisher@growletter.test' }
@@ -57,7 +57,7 @@ function answer({ sources = [source()], offers = [offer()] as unknown[] | 'error
   const asked = { offers: false }
   server.use(
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
-    http.post(restUrl('rpc/publisher_offers'), () => {
+    http.get(restUrl('rpc/publisher_offers'), () => {
       asked.offers = true
       return offers === 'error'
         ? HttpResponse.json({ message: 'permission denied for function publisher_offers' }, { status: 403 })
@@ -172,17 +172,17 @@ describe('publisher stats: date range and unpaid readers', () => {
   function stats(readers: unknown[] | 'error') {
     const ranges: unknown[] = []
     server.use(
-      http.post(restUrl('rpc/publisher_figures'), async ({ request }) => {
-        ranges.push(await request.json())
+      http.get(restUrl('rpc/publisher_figures'), async ({ request }) => {
+        ranges.push(rpcArgs(request))
         return HttpResponse.json([])
       }),
-      http.post(restUrl('rpc/daily_figures'), async ({ request }) => {
-        const { p_from } = (await request.json()) as { p_from: string }
+      http.get(restUrl('rpc/daily_figures'), async ({ request }) => {
+        const { p_from } = rpcArgs(request) as { p_from: string }
         return HttpResponse.json([
           { day: p_from, views: 0, clicks: 0, conversions: 2, spend: '0.00', earnings: '56.00' },
         ])
       }),
-      http.post(restUrl('rpc/publisher_unpaid_readers'), () =>
+      http.get(restUrl('rpc/publisher_unpaid_readers'), () =>
         readers === 'error'
           ? HttpResponse.json({ message: 'canceling statement due to statement timeout' }, { status: 500 })
           : HttpResponse.json(readers),

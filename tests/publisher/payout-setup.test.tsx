@@ -33,7 +33,7 @@ function payoutsPage({
     http.get(restUrl('profiles'), () => HttpResponse.json([{ user_type: 'publisher' }])),
     http.post(restUrl('rpc/ensure_wallet_exists'), () => HttpResponse.json({})),
     http.post(restUrl('rpc/claim_signup_bonus'), () => HttpResponse.json({ paid: false })),
-    http.post(restUrl('rpc/publisher_balance'), () =>
+    http.get(restUrl('rpc/publisher_balance'), () =>
       HttpResponse.json({ pending: 0, available, requested: 0, paid: 0 }),
     ),
     http.get(restUrl('payout_requests'), () => HttpResponse.json(payouts)),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
 
 const PUBLISHER = { id: '00000000-0000-4000-a000-000000000003', email: 'publisher@growletter.test' }
@@ -60,19 +60,19 @@ function publisherData(
       )
     }),
     // Click totals per source and the reasons, as the database totals them.
-    http.post(restUrl('rpc/source_figures'), () =>
+    http.get(restUrl('rpc/source_figures'), () =>
       HttpResponse.json([
         { source_id: 's1', source_name: "Pat's Product Notes", counted_clicks: 2, not_counted_clicks: 1 },
         { source_id: 's2', source_name: 'Pat on X', counted_clicks: 0, not_counted_clicks: 1 },
       ]),
     ),
-    http.post(restUrl('rpc/source_not_counted'), () =>
+    http.get(restUrl('rpc/source_not_counted'), () =>
       HttpResponse.json([
         { source_id: 's1', kind: 'click', reason: 'duplicate_visitor', label: 'Same visitor within 1 hour', total: 1 },
         { source_id: 's2', kind: 'click', reason: 'source_inactive', label: 'Source not approved', total: 1 },
       ]),
     ),
-    http.post(restUrl('rpc/source_totals'), () =>
+    http.get(restUrl('rpc/source_totals'), () =>
       HttpResponse.json({
         clicks: 9,
         counted_clicks: 7,
@@ -80,6 +80,7 @@ function publisherData(
         confirmations: 4,
         conversions: 3,
         earnings: '4.80',
+        updated_at: '2026-04-08T09:07:00Z',
       }),
     ),
     http.head(restUrl('wallet_transactions'), () => new HttpResponse(null, { headers: { 'Content-Range': '*/3' } })),
@@ -91,12 +92,12 @@ function publisherData(
       ]),
     ),
     // The figures come from the database; the screen only formats them.
-    http.post(restUrl('rpc/publisher_balance'), () =>
+    http.get(restUrl('rpc/publisher_balance'), () =>
       HttpResponse.json({ pending: 4.8, available: 70, requested: 0, paid: 50 }),
     ),
     http.get(restUrl('campaigns'), () => HttpResponse.json([{ id: 'c1', name: 'Morning Brew' }])),
     // The source's subscribers in the advertisers' email tools: 1 of 2 read back engaged (the database's rate).
-    http.post(restUrl('rpc/esp_engagement_figures'), () =>
+    http.get(restUrl('rpc/esp_engagement_figures'), () =>
       HttpResponse.json([
         {
           source_id: 's1',
@@ -108,10 +109,10 @@ function publisherData(
         },
       ]),
     ),
-    http.post(restUrl('rpc/daily_figures'), () => HttpResponse.json([])),
-    http.post(restUrl('rpc/publisher_unpaid_readers'), () => HttpResponse.json([])),
-    http.post(restUrl('rpc/publisher_figures'), async ({ request }) => {
-      const { p_group } = (await request.json()) as { p_group: string }
+    http.get(restUrl('rpc/daily_figures'), () => HttpResponse.json([])),
+    http.get(restUrl('rpc/publisher_unpaid_readers'), () => HttpResponse.json([])),
+    http.get(restUrl('rpc/publisher_figures'), async ({ request }) => {
+      const { p_group } = rpcArgs(request) as { p_group: string }
       return HttpResponse.json(
         p_group === 'source'
           ? [
@@ -156,6 +157,10 @@ describe('publisher area', () => {
     expect(screen.getByTestId('earnings-available')).toHaveTextContent('70.00 credits')
     expect(screen.getByTestId('earnings-paid')).toHaveTextContent('50.00 credits')
     await waitFor(() => expect(screen.getByTestId('week-clicks')).toHaveTextContent('7'))
+    const updated = new Date('2026-04-08T09:07:00Z')
+    expect(screen.getByTestId('figures-updated')).toHaveTextContent(
+      `Updated ${String(updated.getHours()).padStart(2, '0')}:${String(updated.getMinutes()).padStart(2, '0')}`,
+    )
     expect(screen.getByTestId('week-subscribers')).toHaveTextContent('3')
     expect(screen.getByTestId('week-confirmed')).toHaveTextContent('Confirmed subscribers4')
 

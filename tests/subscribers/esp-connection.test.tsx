@@ -52,8 +52,8 @@ function page({
   server.use(
     http.get(restUrl('campaigns'), () => HttpResponse.json([campaign])),
     http.get(restUrl('webhook_endpoints'), () => HttpResponse.json([])),
-    http.post(restUrl('rpc/campaign_subscribers'), () => HttpResponse.json(subscribers)),
-    http.post(restUrl('rpc/campaign_subscriber_count'), () => HttpResponse.json(3)),
+    http.get(restUrl('rpc/campaign_subscribers'), () => HttpResponse.json(subscribers)),
+    http.get(restUrl('rpc/campaign_subscriber_count'), () => HttpResponse.json(3)),
     http.get(restUrl('esp_connections'), () => HttpResponse.json(state.connection ? [state.connection] : [])),
     http.get(restUrl('esp_deliveries'), () => HttpResponse.json(deliveries)),
     http.post(restUrl('rpc/:name'), async ({ params, request }) => {

@@ -23,7 +23,7 @@ const deposit = (status: string, overrides: Record<string, unknown> = {}) => ({
 })
 
 const balance = (amount: number) => ({ available: amount, reserved: 0, on_hold: 0, balance: amount })
-const noStatement = http.post(restUrl('rpc/wallet_statement'), () => HttpResponse.json([]))
+const noStatement = http.get(restUrl('rpc/wallet_statement'), () => HttpResponse.json([]))
 
 afterEach(() => {
   vi.useRealTimers()
@@ -41,7 +41,7 @@ describe('payment return on the wallet', () => {
         depositQueries.push(new URL(request.url).searchParams)
         return HttpResponse.json([deposit(credited ? 'completed' : 'pending')])
       }),
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(credited ? 35 : 10))),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(credited ? 35 : 10))),
       noStatement,
     )
     const { router } = renderRoute(`/dashboard/advertiser/wallet?session_id=${SESSION}`)
@@ -73,7 +73,7 @@ describe('payment return on the wallet', () => {
     signInAs('advertiser')
     server.use(
       http.get(restUrl('deposits'), () => HttpResponse.json([deposit('failed')])),
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
       noStatement,
     )
     renderRoute(`/dashboard/advertiser/wallet?session_id=${SESSION}`)
@@ -90,7 +90,7 @@ describe('payment return on the wallet', () => {
         depositQueries.push(new URL(request.url).searchParams)
         return HttpResponse.json([])
       }),
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
       noStatement,
     )
     const { router } = renderRoute('/dashboard/advertiser/wallet?payment=canceled')
@@ -116,7 +116,7 @@ describe('payment return on the wallet', () => {
           }),
         ]),
       ),
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
       noStatement,
     )
     renderRoute('/dashboard/advertiser/wallet')
@@ -139,7 +139,7 @@ describe('payment return on the wallet', () => {
         canceled.push(await request.json())
         return HttpResponse.json({ id: 'd1', status: 'canceled' })
       }),
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
       noStatement,
     )
     renderRoute('/dashboard/advertiser/wallet?payment=canceled')
@@ -162,7 +162,7 @@ describe('payment return on the wallet', () => {
         open = false
         return HttpResponse.json({ id: 'd1', status: 'canceled' })
       }),
-      http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
+      http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(balance(10))),
       noStatement,
     )
     const user = userEvent.setup()

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
 const balanceHandler = (parts = { available: 30, reserved: 35, on_hold: 70, balance: 135 }) =>
-  http.post(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(parts))
+  http.get(restUrl('rpc/advertiser_balance'), () => HttpResponse.json(parts))
 const noDeposits = http.get(restUrl('deposits'), () => HttpResponse.json([]))
 
 type Row = { kind: string; status: string; amount: number; refunded?: number; description?: string }
@@ -26,8 +26,8 @@ const statementRow = (i: number, row: Row, total: number) => ({
   total_count: total,
 })
 const statement = (rows: Row[]) =>
-  http.post(restUrl('rpc/wallet_statement'), async ({ request }) => {
-    const { p_limit, p_offset } = (await request.json()) as { p_limit: number; p_offset: number }
+  http.get(restUrl('rpc/wallet_statement'), async ({ request }) => {
+    const { p_limit, p_offset } = rpcArgs(request) as { p_limit: number; p_offset: number }
     return HttpResponse.json(
       rows.slice(p_offset, p_offset + p_limit).map((r, i) => statementRow(p_offset + i, r, rows.length)),
     )
@@ -37,8 +37,8 @@ describe('advertiser wallet', () => {
   it('shows loading placeholders first', async () => {
     signInAs('advertiser')
     server.use(
-      http.post(restUrl('rpc/advertiser_balance'), () => new Promise(() => {})),
-      http.post(restUrl('rpc/wallet_statement'), () => new Promise(() => {})),
+      http.get(restUrl('rpc/advertiser_balance'), () => new Promise(() => {})),
+      http.get(restUrl('rpc/wallet_statement'), () => new Promise(() => {})),
       noDeposits,
     )
     renderRoute('/dashboard/advertiser/wallet')
@@ -72,8 +72,8 @@ describe('advertiser wallet', () => {
   it('says so when the wallet or the statement cannot be loaded', async () => {
     signInAs('advertiser')
     server.use(
-      http.post(restUrl('rpc/advertiser_balance'), () => postgrestError(500, 'balance offline')),
-      http.post(restUrl('rpc/wallet_statement'), () => postgrestError(500, 'ledger offline')),
+      http.get(restUrl('rpc/advertiser_balance'), () => postgrestError(500, 'balance offline')),
+      http.get(restUrl('rpc/wallet_statement'), () => postgrestError(500, 'ledger offline')),
       noDeposits,
     )
     renderRoute('/dashboard/advertiser/wallet')
@@ -125,8 +125,8 @@ describe('advertiser wallet', () => {
     server.use(
       balanceHandler(),
       noDeposits,
-      http.post(restUrl('rpc/wallet_statement'), async ({ request }) => {
-        const { p_limit, p_offset } = (await request.json()) as { p_limit: number; p_offset: number }
+      http.get(restUrl('rpc/wallet_statement'), async ({ request }) => {
+        const { p_limit, p_offset } = rpcArgs(request) as { p_limit: number; p_offset: number }
         asked.push([p_offset, p_limit])
         return HttpResponse.json(
           rows.slice(p_offset, p_offset + p_limit).map((r, i) => statementRow(p_offset + i, r, rows.length)),

@@ -134,3 +134,12 @@ export async function errorOf(actor: Actor, sql: string, params: unknown[] = [],
     return (error as Error).message
   }
 }
+
+/**
+ * Runs the scheduled drain-click-queue job once, as the scheduler does (service role): clicks reach the click
+ * figures (source_daily_stats, not_counted_daily) only through it. Resolves to how many queued clicks it took.
+ */
+export async function drainClicks(): Promise<number> {
+  const rows = await queryAs<{ n: number }>(service, 'select public.drain_click_queue() as n')
+  return rows[0]!.n
+}

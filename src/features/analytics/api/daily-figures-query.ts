@@ -7,11 +7,11 @@ import { analyticsKeys } from '../keys'
 import { scopeArgs, scopeKey, type FigureScope } from '../scope'
 
 export async function getDailyFigures(campaignId: FigureScope, range: DateRange) {
-  const { data, error } = await supabase.rpc('daily_figures', {
-    ...scopeArgs(campaignId),
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const { data, error } = await supabase.rpc(
+    'daily_figures',
+    { ...scopeArgs(campaignId), p_from: range.from, p_to: range.to },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return toChartPoints(data ?? [])
 }

@@ -4,7 +4,7 @@ import { supabase } from '@/lib/supabase'
 import { analyticsKeys } from '../keys'
 
 export async function getDefaultCampaign(): Promise<string | null> {
-  const { data, error } = await supabase.rpc('my_default_campaign')
+  const { data, error } = await supabase.rpc('my_default_campaign', undefined, { get: true })
   if (error) throw new Error(error.message)
   return data ?? null
 }

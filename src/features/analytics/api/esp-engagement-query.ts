@@ -19,10 +19,14 @@ export async function getEspEngagement(
   campaignId: string | null,
   range?: DateRange,
 ): Promise<Map<string, SourceEngagement>> {
-  const { data, error } = await supabase.rpc('esp_engagement_figures', {
-    ...(campaignId ? { p_campaign_id: campaignId } : {}),
-    ...(range ? { p_from: range.from, p_to: range.to } : {}),
-  })
+  const { data, error } = await supabase.rpc(
+    'esp_engagement_figures',
+    {
+      ...(campaignId ? { p_campaign_id: campaignId } : {}),
+      ...(range ? { p_from: range.from, p_to: range.to } : {}),
+    },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return new Map(
     (data ?? []).map((r) => [

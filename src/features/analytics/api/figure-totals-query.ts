@@ -6,11 +6,19 @@ import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 import { scopeArgs, scopeKey, type FigureScope } from '../scope'
 
-export type FigureTotals = { views: number; clicks: number; conversions: number; ctr: number; spend: number }
+export type FigureTotals = {
+  views: number
+  clicks: number
+  conversions: number
+  ctr: number
+  spend: number
+  /** When the click figures were last brought up to date. */
+  updatedAt: string | null
+}
 
 export async function getFigureTotals(campaignId: FigureScope, range: DateRange): Promise<FigureTotals> {
   const { data, error } = await supabase
-    .rpc('figure_totals', { ...scopeArgs(campaignId), p_from: range.from, p_to: range.to })
+    .rpc('figure_totals', { ...scopeArgs(campaignId), p_from: range.from, p_to: range.to }, { get: true })
     .single()
   if (error) throw new Error(error.message)
   return {
@@ -19,6 +27,7 @@ export async function getFigureTotals(campaignId: FigureScope, range: DateRange)
     conversions: toCredits(data.conversions),
     ctr: toCredits(data.ctr),
     spend: toCredits(data.spend),
+    updatedAt: data.updated_at ?? null,
   }
 }
 

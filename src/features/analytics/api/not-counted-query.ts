@@ -8,11 +8,11 @@ import { scopeArgs, scopeKey, type FigureScope } from '../scope'
 export type NotCountedRow = { kind: 'click' | 'subscription'; reason: string; label: string; total: number }
 
 export async function getNotCounted(campaignId: FigureScope, range: DateRange): Promise<NotCountedRow[]> {
-  const { data, error } = await supabase.rpc('not_counted_figures', {
-    ...scopeArgs(campaignId),
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const { data, error } = await supabase.rpc(
+    'not_counted_figures',
+    { ...scopeArgs(campaignId), p_from: range.from, p_to: range.to },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return (data ?? []).map((row) => ({
     kind: row.kind as NotCountedRow['kind'],

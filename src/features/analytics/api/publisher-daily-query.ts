@@ -9,7 +9,7 @@ import type { DateRange } from '@/lib/date-range'
 import { analyticsKeys } from '../keys'
 
 export async function getPublisherDaily(range: DateRange) {
-  const { data, error } = await supabase.rpc('daily_figures', { p_from: range.from, p_to: range.to })
+  const { data, error } = await supabase.rpc('daily_figures', { p_from: range.from, p_to: range.to }, { get: true })
   if (error) throw new Error(error.message)
   return toChartPoints(data ?? [])
 }

@@ -23,11 +23,15 @@ export type StatsLine = {
 export type PublisherStats = { bySource: StatsLine[]; byCampaign: StatsLine[] }
 
 async function grouped(group: 'source' | 'campaign', range: DateRange): Promise<StatsLine[]> {
-  const { data, error } = await supabase.rpc('publisher_figures', {
-    p_group: group,
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const { data, error } = await supabase.rpc(
+    'publisher_figures',
+    {
+      p_group: group,
+      p_from: range.from,
+      p_to: range.to,
+    },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return (data ?? []).map((r) => ({
     id: r.id,

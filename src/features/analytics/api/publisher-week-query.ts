@@ -12,13 +12,14 @@ export function startOfWeek(now = new Date()): Date {
 
 export async function getPublisherWeek(now = new Date()) {
   const { data, error } = await supabase
-    .rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) })
+    .rpc('source_totals', { p_from: utcDay(startOfWeek(now)), p_to: utcDay(now) }, { get: true })
     .single()
   if (error) throw new Error(error.message)
   return {
     clicks: Number(data.counted_clicks),
     confirmed: Number(data.confirmations),
     subscribers: Number(data.conversions),
+    updatedAt: data.updated_at ?? null,
   }
 }
 

@@ -24,7 +24,11 @@ export type SourceFigure = {
 
 export async function getSourceFigures(campaignId: string, range: DateRange): Promise<SourceFigure[]> {
   const [{ data, error }, engagement] = await Promise.all([
-    supabase.rpc('campaign_source_figures', { p_campaign_id: campaignId, p_from: range.from, p_to: range.to }),
+    supabase.rpc(
+      'campaign_source_figures',
+      { p_campaign_id: campaignId, p_from: range.from, p_to: range.to },
+      { get: true },
+    ),
     getEspEngagement(campaignId, range),
   ])
   if (error) throw new Error(error.message)

@@ -1,4 +1,5 @@
 /** This week at a glance for a publisher: counted clicks, confirmed subscribers and paid subscribers (source_totals). */
+import { FiguresUpdated } from '@/components/figures-updated'
 import { Metric, metricValue } from '@/components/metric'
 import { metrics } from '@/lib/metrics'
 import { usePublisherWeekQuery } from '../api/publisher-week-query'
@@ -31,6 +32,7 @@ export function PublisherWeekSummary({ userId }: { userId: string }) {
           value={metricValue(week, () => week.data!.subscribers)}
         />
       </dl>
+      <FiguresUpdated at={week.data?.updatedAt} />
     </section>
   )
 }

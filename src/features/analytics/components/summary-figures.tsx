@@ -1,5 +1,6 @@
 /** The campaign's headline numbers over the range, as the database summed them (figure_totals), under the catalogue's labels. */
 import type { FigureTotals } from '../api/figure-totals-query'
+import { FiguresUpdated } from '@/components/figures-updated'
 import { formatCredits } from '@/lib/format'
 import { metrics, type MetricKey } from '@/lib/metrics'
 
@@ -17,13 +18,16 @@ export function SummaryFigures({ totals }: { totals: FigureTotals }) {
     { ...catalogued('spend'), value: formatCredits(totals.spend) },
   ]
   return (
-    <dl className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="analytics-summary">
-      {figures.map((figure) => (
-        <div key={figure.label} className="rounded-lg border p-3" title={figure.hint}>
-          <dt className="text-sm text-muted-foreground">{figure.label}</dt>
-          <dd className="text-xl font-semibold tabular-nums">{figure.value}</dd>
-        </div>
-      ))}
-    </dl>
+    <div className="space-y-1">
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="analytics-summary">
+        {figures.map((figure) => (
+          <div key={figure.label} className="rounded-lg border p-3" title={figure.hint}>
+            <dt className="text-sm text-muted-foreground">{figure.label}</dt>
+            <dd className="text-xl font-semibold tabular-nums">{figure.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <FiguresUpdated at={totals.updatedAt} />
+    </div>
   )
 }

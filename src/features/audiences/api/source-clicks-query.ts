@@ -8,7 +8,10 @@ import { audienceKeys } from '../keys'
 import { breakdownBySource } from '../lib/click-breakdown'
 
 export async function getSourceClicks() {
-  const [figures, reasons] = await Promise.all([supabase.rpc('source_figures'), supabase.rpc('source_not_counted')])
+  const [figures, reasons] = await Promise.all([
+    supabase.rpc('source_figures', undefined, { get: true }),
+    supabase.rpc('source_not_counted', undefined, { get: true }),
+  ])
   if (figures.error) throw new Error(figures.error.message)
   if (reasons.error) throw new Error(reasons.error.message)
   return { bySource: breakdownBySource(figures.data ?? [], reasons.data ?? []) }

@@ -10,7 +10,7 @@ import { campaignKeys } from '../keys'
 export type WeekFigures = { confirmed: number; paid: number }
 
 export async function getWeekSubscribers(): Promise<Record<string, WeekFigures>> {
-  const { data, error } = await supabase.rpc('campaign_week_figures')
+  const { data, error } = await supabase.rpc('campaign_week_figures', undefined, { get: true })
   if (error) throw error
   return Object.fromEntries(
     (data ?? []).map((r) => [

@@ -4,7 +4,7 @@ import { supabase } from '@/lib/supabase'
 import { disputeKeys } from '../keys'
 
 export async function getDisputableSubscribers() {
-  const { data, error } = await supabase.rpc('disputable_subscribers', {})
+  const { data, error } = await supabase.rpc('disputable_subscribers', {}, { get: true })
   if (error) throw error
   return data ?? []
 }

@@ -28,7 +28,7 @@ export type DisputeEvidence = {
 }
 
 export async function getDisputeEvidence(id: string) {
-  const { data, error } = await supabase.rpc('admin_dispute_evidence', { p_dispute_id: id })
+  const { data, error } = await supabase.rpc('admin_dispute_evidence', { p_dispute_id: id }, { get: true })
   if (error) throw error
   return data as unknown as DisputeEvidence
 }

@@ -12,7 +12,7 @@ const known: readonly string[] = ['open', 'out_of_budget', 'paused', 'closed', '
 
 export async function getNewsletterAvailability(id: string): Promise<NewsletterAvailability> {
   if (!isUuid(id)) return 'not_found'
-  const { data, error } = await supabase.rpc('newsletter_availability', { p_campaign_id: id })
+  const { data, error } = await supabase.rpc('newsletter_availability', { p_campaign_id: id }, { get: true })
   if (error) throw new Error(error.message)
   return typeof data === 'string' && known.includes(data) ? (data as NewsletterAvailability) : 'not_found'
 }

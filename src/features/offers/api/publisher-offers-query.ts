@@ -20,7 +20,7 @@ export type Offer = {
 }
 
 export async function getPublisherOffers(): Promise<Offer[]> {
-  const { data, error } = await supabase.rpc('publisher_offers')
+  const { data, error } = await supabase.rpc('publisher_offers', undefined, { get: true })
   if (error) throw new Error(error.message)
   return (data ?? []).map((r) => ({
     campaignId: r.campaign_id,

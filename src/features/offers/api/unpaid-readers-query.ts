@@ -20,10 +20,14 @@ export type UnpaidReader = {
 export type UnpaidReadersPage = { readers: UnpaidReader[]; total: number }
 
 export async function getUnpaidReaders(page: number): Promise<UnpaidReadersPage> {
-  const { data, error } = await supabase.rpc('publisher_unpaid_readers', {
-    p_limit: UNPAID_READERS_PAGE_SIZE,
-    p_offset: page * UNPAID_READERS_PAGE_SIZE,
-  })
+  const { data, error } = await supabase.rpc(
+    'publisher_unpaid_readers',
+    {
+      p_limit: UNPAID_READERS_PAGE_SIZE,
+      p_offset: page * UNPAID_READERS_PAGE_SIZE,
+    },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   const rows = data ?? []
   return {

@@ -9,7 +9,7 @@ import { payoutKeys } from '../keys'
 export type Earnings = { pending: number; available: number; requested: number; paid: number }
 
 export async function getPublisherEarnings(): Promise<Earnings> {
-  const { data, error } = await supabase.rpc('publisher_balance').single()
+  const { data, error } = await supabase.rpc('publisher_balance', undefined, { get: true }).single()
   if (error) throw new Error(error.message)
   return {
     pending: Number(data.pending),

@@ -8,11 +8,15 @@ export const AUDIT_LOG_PAGE_SIZE = 25
 export type AuditLogVariables = { page: number; subjectType?: string }
 
 export async function getAuditLog({ page, subjectType }: AuditLogVariables) {
-  const { data, error } = await supabase.rpc('admin_audit_log', {
-    p_limit: AUDIT_LOG_PAGE_SIZE,
-    p_offset: page * AUDIT_LOG_PAGE_SIZE,
-    p_subject_type: subjectType || undefined,
-  })
+  const { data, error } = await supabase.rpc(
+    'admin_audit_log',
+    {
+      p_limit: AUDIT_LOG_PAGE_SIZE,
+      p_offset: page * AUDIT_LOG_PAGE_SIZE,
+      p_subject_type: subjectType || undefined,
+    },
+    { get: true },
+  )
   if (error) throw error
   const rows = data ?? []
   return { rows, total: rows.length > 0 ? Number(rows[0]!.total_count) : 0 }

@@ -29,7 +29,7 @@ const asFields = (value: unknown): FieldValues =>
     : {}
 
 export async function getRevisions(status: RevisionStatus): Promise<Revision[]> {
-  const { data, error } = await supabase.rpc('admin_revisions', { p_status: status })
+  const { data, error } = await supabase.rpc('admin_revisions', { p_status: status }, { get: true })
   if (error) throw error
   return (data ?? []).map((r) => ({
     id: r.id,

@@ -4,10 +4,14 @@ import { supabase } from '@/lib/supabase'
 import { subscriberKeys } from '../keys'
 
 export async function getSubscriberCount(campaignId: string, search: string): Promise<number> {
-  const { data, error } = await supabase.rpc('campaign_subscriber_count', {
-    p_campaign_id: campaignId,
-    p_search: search || undefined,
-  })
+  const { data, error } = await supabase.rpc(
+    'campaign_subscriber_count',
+    {
+      p_campaign_id: campaignId,
+      p_search: search || undefined,
+    },
+    { get: true },
+  )
   if (error) throw error
   return Number(data ?? 0)
 }

@@ -17,12 +17,16 @@ export type SubscriberRow = {
 }
 
 export async function getSubscribers(campaignId: string, search: string, page: number): Promise<SubscriberRow[]> {
-  const { data, error } = await supabase.rpc('campaign_subscribers', {
-    p_campaign_id: campaignId,
-    p_search: search || undefined,
-    p_limit: SUBSCRIBERS_PAGE_SIZE,
-    p_offset: page * SUBSCRIBERS_PAGE_SIZE,
-  })
+  const { data, error } = await supabase.rpc(
+    'campaign_subscribers',
+    {
+      p_campaign_id: campaignId,
+      p_search: search || undefined,
+      p_limit: SUBSCRIBERS_PAGE_SIZE,
+      p_offset: page * SUBSCRIBERS_PAGE_SIZE,
+    },
+    { get: true },
+  )
   if (error) throw error
   return (data ?? []) as SubscriberRow[]
 }

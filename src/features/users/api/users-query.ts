@@ -24,11 +24,15 @@ export type UserSearchInput = z.input<typeof userSearchSchema>
 export type UserSearchValues = z.output<typeof userSearchSchema>
 
 export async function getUsers({ search, page }: UsersVariables): Promise<{ rows: AdminUser[]; hasMore: boolean }> {
-  const { data, error } = await supabase.rpc('admin_list_users', {
-    p_search: search.trim() || undefined,
-    p_limit: USERS_PAGE_SIZE + 1,
-    p_offset: page * USERS_PAGE_SIZE,
-  })
+  const { data, error } = await supabase.rpc(
+    'admin_list_users',
+    {
+      p_search: search.trim() || undefined,
+      p_limit: USERS_PAGE_SIZE + 1,
+      p_offset: page * USERS_PAGE_SIZE,
+    },
+    { get: true },
+  )
   if (error) throw error
   const rows = (data ?? []) as AdminUser[]
   return { rows: rows.slice(0, USERS_PAGE_SIZE), hasMore: rows.length > USERS_PAGE_SIZE }

@@ -20,7 +20,7 @@ export type MarketplaceTotals = {
 }
 
 export async function getMarketplaceTotals(): Promise<MarketplaceTotals> {
-  const { data, error } = await supabase.rpc('admin_marketplace_totals').single()
+  const { data, error } = await supabase.rpc('admin_marketplace_totals', undefined, { get: true }).single()
   if (error) throw error
   return {
     wallets: Number(data.wallets),

@@ -11,7 +11,7 @@ import { toCredits } from '@/lib/format'
 export type WalletSummary = { available: number; reserved: number; onHold: number; balance: number }
 
 export async function getWalletSummary(): Promise<WalletSummary> {
-  const { data, error } = await supabase.rpc('advertiser_balance').single()
+  const { data, error } = await supabase.rpc('advertiser_balance', undefined, { get: true }).single()
   if (error) throw error
   return {
     available: toCredits(data?.available),

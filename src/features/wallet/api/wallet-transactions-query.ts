@@ -24,10 +24,14 @@ export type WalletTransactionsVariables = { userId: string; page: number }
 export type WalletTransactionsPage = { rows: StatementRow[]; total: number }
 
 export async function getWalletTransactions({ page }: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
-  const { data, error } = await supabase.rpc('wallet_statement', {
-    p_limit: TRANSACTIONS_PAGE_SIZE,
-    p_offset: page * TRANSACTIONS_PAGE_SIZE,
-  })
+  const { data, error } = await supabase.rpc(
+    'wallet_statement',
+    {
+      p_limit: TRANSACTIONS_PAGE_SIZE,
+      p_offset: page * TRANSACTIONS_PAGE_SIZE,
+    },
+    { get: true },
+  )
   if (error) throw error
   const rows = data ?? []
   return {

@@ -14,7 +14,7 @@ import { ADMIN_DEPOSITS_PAGE_SIZE, useAdminDepositsQuery, type AdminDepositRow }
 import { useMoneyExportMutation } from '../api/money-export-mutation'
 import { isFiltered, useMoneyFilters, type MoneyFilters } from '../money-filters'
 import { MoneyFilterBar, type FilterSelect } from './money-filter-bar'
-import { MoneyExportButton } from './money-export'
+import { MoneyExportButton, PastTheEnd } from './money-export'
 
 const col = dataTableColumns<AdminDepositRow>()
 const columns = [
@@ -97,6 +97,8 @@ export function AllDepositsPanel() {
         </div>
       ) : query.isError ? (
         <QueryError title="Could not load deposits" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.total === 0 && filters.page > 0 ? (
+        <PastTheEnd onFirstPage={() => setFilters({ ...filters, page: 0 })} />
       ) : query.data.total === 0 ? (
         <p className="text-muted-foreground">
           {isFiltered(filters) ? 'No deposits match these filters.' : 'No deposits yet.'}

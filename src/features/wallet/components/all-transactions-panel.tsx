@@ -20,7 +20,7 @@ import { ADMIN_LEDGER_PAGE_SIZE, useAdminLedgerQuery, type AdminLedgerRow } from
 import { useMoneyExportMutation } from '../api/money-export-mutation'
 import { isFiltered, useMoneyFilters, type MoneyFilters } from '../money-filters'
 import { MoneyFilterBar, type FilterSelect } from './money-filter-bar'
-import { MoneyExportButton } from './money-export'
+import { MoneyExportButton, PastTheEnd } from './money-export'
 
 const col = dataTableColumns<AdminLedgerRow>()
 const columns = [
@@ -119,6 +119,8 @@ export function AllTransactionsPanel() {
         </div>
       ) : query.isError ? (
         <QueryError title="Could not load transactions" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.total === 0 && filters.page > 0 ? (
+        <PastTheEnd onFirstPage={() => setFilters({ ...filters, page: 0 })} />
       ) : query.data.total === 0 ? (
         <p className="text-muted-foreground">
           {holds

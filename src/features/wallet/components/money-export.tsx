@@ -1,3 +1,15 @@
+/** A linked page beyond the last one (the list got shorter): say so, rather than "nothing yet". */
+export function PastTheEnd({ onFirstPage }: { onFirstPage: () => void }) {
+  return (
+    <p className="text-muted-foreground">
+      This page is past the end of the list.{' '}
+      <Button type="button" variant="link" className="h-auto p-0" onClick={onFirstPage}>
+        Go to the first page
+      </Button>
+    </p>
+  )
+}
+
 /** The "Export CSV" button of an admin Money table, with what the last export did (or why it failed) beside it. */
 import { Download } from 'lucide-react'
 import { Button } from '@/components/ui/button'

@@ -80,7 +80,13 @@ describe('money CSV', () => {
 
   it('prefixes a value a spreadsheet would run (= + - @) with a quote, but not a plain amount', () => {
     const csv = ledgerCsv([
-      ledgerRow({ user_name: '+cmd', user_email: '@sum', description: '-1+2', reference: null, amount: 40 }),
+      ledgerRow({
+        user_name: '+cmd',
+        user_email: '@sum',
+        description: '-1+2',
+        reference: null as unknown as string,
+        amount: 40,
+      }),
     ])
     const row = csv.split('\r\n')[1]
     expect(row).toContain(`"'@sum","'+cmd","Hold","Pending","40.00","'-1+2",""`)

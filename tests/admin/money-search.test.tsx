@@ -155,6 +155,36 @@ describe('admin money search', () => {
   })
 })
 
+describe('admin deposit search', () => {
+  beforeEach(() => signInAs('admin'))
+
+  it('searches deposits by Stripe reference and filters by status label, in its own URL parameters', async () => {
+    const asked: URLSearchParams[] = []
+    // Before the shared handlers: MSW answers with the first handler that matches.
+    server.use(
+      http.get(restUrl('rpc/admin_deposits'), ({ request }) => {
+        asked.push(new URL(request.url).searchParams)
+        return HttpResponse.json([])
+      }),
+      ...moneyHandlers({ asked: [] }),
+    )
+    const user = userEvent.setup()
+    const { router } = renderRoute('/dashboard/admin/money?tx_type=hold')
+    expect(await screen.findByText('No deposits yet.')).toBeInTheDocument()
+    const search = screen.getByRole('search', { name: 'Search deposits' })
+    await user.type(within(search).getByLabelText('Search by email, name or Stripe reference'), 'cs_test_42{Enter}')
+    await user.selectOptions(within(search).getByRole('combobox', { name: 'Status' }), 'Awaiting payment')
+    await vi.waitFor(() => expect(asked.at(-1)?.get('p_status')).toBe('pending'), { timeout: 5000 })
+    expect(asked.at(-1)?.get('p_search')).toBe('cs_test_42')
+    expect(await screen.findByText('No deposits match these filters.')).toBeInTheDocument()
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      tx_type: 'hold',
+      dep_q: 'cs_test_42',
+      dep_status: 'pending',
+    })
+  })
+})
+
 describe('admin money export', () => {
   const downloads: { name: string; blob: Blob }[] = []
   beforeEach(() => {

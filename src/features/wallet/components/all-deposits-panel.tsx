@@ -88,6 +88,7 @@ export function AllDepositsPanel() {
       <MoneyFilterBar
         filters={filters}
         onChange={update}
+        label="Search deposits"
         searchLabel="Search by email, name or Stripe reference"
         selects={selects}
       />

@@ -110,6 +110,7 @@ export function AllTransactionsPanel() {
       <MoneyFilterBar
         filters={filters}
         onChange={update}
+        label="Search transactions"
         searchLabel="Search by email, name, reference or description"
         selects={selects}
       />

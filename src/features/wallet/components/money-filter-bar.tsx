@@ -27,11 +27,14 @@ const selectClass =
 export function MoneyFilterBar({
   filters,
   onChange,
+  label,
   searchLabel,
   selects,
 }: {
   filters: MoneyFilters
   onChange: (next: MoneyFilters) => void
+  /** Names the search landmark: two tables on one page each have their own ("Search transactions"). */
+  label: string
   searchLabel: string
   selects: readonly FilterSelect[]
 }) {
@@ -48,7 +51,12 @@ export function MoneyFilterBar({
 
   return (
     <div className="space-y-3">
-      <form role="search" className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={(e) => e.preventDefault()}>
+      <form
+        role="search"
+        aria-label={label}
+        className="flex flex-col gap-3 sm:flex-row sm:items-end"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <div className="flex flex-1 flex-col gap-1.5">
           <Label htmlFor={`${id}-search`}>{searchLabel}</Label>
           <div className="relative">

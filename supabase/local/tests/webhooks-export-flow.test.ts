@@ -201,6 +201,8 @@ describe('pure helpers', () => {
   it('quotes every CSV field, doubles quotes, ends lines with CRLF and defuses formulas', () => {
     expect(csvRow(['a,b', 'say "hi"', 'line\nbreak', null, 42])).toBe('"a,b","say ""hi""","line\nbreak","","42"\r\n')
     expect(csvRow(['=1+1', '+x', '-x', '@x', '\tx', 'plain'])).toBe(`"'=1+1","'+x","'-x","'@x","'\tx","plain"\r\n`)
+    // A plain number keeps its minus sign (a debit stays a number); anything more after it is still defused.
+    expect(csvRow(['-12.50', '-3', '-1+2', '-2e3', '+3'])).toBe(`"-12.50","-3","'-1+2","'-2e3","'+3"\r\n`)
   })
 
   it.each([

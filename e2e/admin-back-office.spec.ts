@@ -1,10 +1,13 @@
 /**
  * The admin investigates (issue 23 point 7): from the landing page, by clicking only, the admin reads a message sent
  * through /contact and marks it handled, then opens a new user's page from Users and suspends and reinstates them
- * behind a confirmation with a reason; both decisions reach the audit log.
+ * behind a confirmation with a reason; both decisions reach the audit log. On Money, the admin searches the ledger
+ * for the demo advertiser, filters it by type and exports it as CSV, whose rows are the table's.
  */
+import { readFile } from 'node:fs/promises'
 import { expect, test } from '@playwright/test'
 import { logInAsAdmin } from './pages/admin'
+import { DEMO_ADVERTISER } from './pages/advertiser'
 import { AuthPages, DEMO_PASSWORD, uniqueEmail } from './pages/auth'
 
 test('the admin reads the contact inbox, and suspends and reinstates a user from their page', async ({ browser }) => {
@@ -81,4 +84,62 @@ test('the admin reads the contact inbox, and suspends and reinstates a user from
   await expect(log).toContainText('Stolen card reported')
   await expect(log).toContainText('Card owner confirmed')
   await adminContext.close()
+})
+
+/** The fields of an RFC 4180 file whose every field is quoted (what the Money export writes). */
+function parseQuotedCsv(text: string): string[][] {
+  return text
+    .split('\r\n')
+    .filter(Boolean)
+    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replaceAll('""', '"')))
+}
+
+test('the admin searches the ledger for the demo advertiser, filters by type, and exports what the table shows', async ({
+  page,
+}) => {
+  await logInAsAdmin(page)
+  await page.getByRole('navigation', { name: 'Admin dashboard' }).getByRole('link', { name: 'Money' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Money' })).toBeVisible()
+  await expect(page.getByTestId('admin-transactions')).toBeVisible()
+
+  await page.getByLabel('Search by email, name, reference or description').fill(DEMO_ADVERTISER)
+  await expect(page).toHaveURL(/tx_q=advertiser%40growletter\.test/)
+  await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Bonus' })
+  await expect(page).toHaveURL(/tx_type=bonus/)
+  // The demo advertiser's signup bonus, and nobody else's row.
+  const rows = page.getByTestId('admin-transactions').locator('tbody tr')
+  await expect(rows).toHaveCount(1)
+  await expect(rows.first()).toContainText(DEMO_ADVERTISER)
+  await expect(rows.first()).toContainText('Initial bonus')
+
+  // The filtered view survives a reload (its state is the URL).
+  await page.reload()
+  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('bonus')
+  await expect(rows).toHaveCount(1)
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Export transactions as CSV' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^growletter-ledger-\d{4}-\d{2}-\d{2}\.csv$/)
+  await expect(page.getByRole('status').filter({ hasText: /^Exported 1 row to growletter-ledger-/ })).toBeVisible()
+  const [header, ...lines] = parseQuotedCsv(await readFile((await file.path())!, 'utf8'))
+  expect(header).toEqual([
+    'Date (UTC)',
+    'Email',
+    'Name',
+    'Type',
+    'Status',
+    'Amount (credits)',
+    'Description',
+    'Reference',
+    'Settles (UTC)',
+  ])
+  const shown = await rows.allInnerTexts()
+  expect(lines).toHaveLength(shown.length)
+  for (const [i, line] of lines.entries()) {
+    const [, email, name, type, status, amount, description] = line
+    expect([email, type, status, description]).toEqual([DEMO_ADVERTISER, 'Bonus', 'Completed', 'Initial bonus'])
+    for (const word of [email!, name!, type!, status!, `${amount} credits`, description!])
+      expect(shown[i]).toContain(word)
+  }
 })

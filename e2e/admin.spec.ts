@@ -73,5 +73,10 @@ test('the admin finds users and sees the money of the marketplace', async ({ pag
   await expect(page.getByTestId('admin-transactions')).toBeVisible()
   await page.getByRole('button', { name: 'On hold' }).click()
   await expect(page.getByRole('button', { name: 'On hold' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(page).toHaveURL(/tx_type=hold&tx_status=pending/)
+  // The pressed button's colours fade in (transition-colors): axe would measure the contrast half-way through.
+  await expect
+    .poll(() => page.getByRole('button', { name: 'On hold' }).evaluate((el) => el.getAnimations().length))
+    .toBe(0)
   await expectNoSeriousA11yViolations(page)
 })

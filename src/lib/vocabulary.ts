@@ -266,6 +266,18 @@ export const isSourcePlatform = (value: string): value is SourcePlatform => Obje
 /** Options for a select, in the database's order. */
 export const categoryOptions = CATEGORIES.map((value) => ({ value, label: categoryLabels[value] }))
 export const platformOptions = SOURCE_PLATFORMS.map((value) => ({ value, label: platformLabels[value] }))
+export const transactionTypeOptions = values.transaction_type.map((value) => ({
+  value,
+  label: transactionTypeLabels[value],
+}))
+export const transactionStatusOptions = values.transaction_status.map((value) => ({
+  value,
+  label: transactionStatuses[value].label,
+}))
+export const depositStatusOptions = values.deposit_status.map((value) => ({
+  value,
+  label: depositStatuses[value].label,
+}))
 
 /** The public fields an owner can revise after approval (PRODUCT "Edits after approval"), in plain words. */
 const revisionFieldLabels: Record<string, string> = {

@@ -4,30 +4,46 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
-import { countedJson, postgrestError, signInAs } from '../campaigns/signed-in'
+import { postgrestError, signInAs } from '../campaigns/signed-in'
 
-const tx = (i: number) => ({
+const tx = (i: number, total: number) => ({
   id: `t${i}`,
+  created_at: '2026-11-01T00:00:00Z',
+  user_id: 'u1',
+  user_email: 'ada@example.com',
+  user_name: 'Ada Advertiser',
   amount: -2,
   type: 'hold',
   status: 'pending',
   description: `Subscriber ${i}`,
-  created_at: '2026-11-01T00:00:00Z',
+  reference: null,
   available_at: '2026-11-08T00:00:00Z',
-  user: { full_name: 'Ada Advertiser' },
+  total_count: total,
 })
 
-const depositRow = (i: number) => ({
+const depositRow = (i: number, total: number) => ({
   id: `d${i}`,
+  created_at: '2026-11-01T00:00:00Z',
+  user_id: 'u1',
+  user_email: 'ada@example.com',
+  user_name: 'Ada Advertiser',
   amount: 25,
   status: (['pending', 'completed', 'canceled', 'expired'] as const)[i] ?? 'completed',
   stripe_session_id: `cs_test_ref${i}`,
   stripe_payment_intent: i === 0 ? null : `pi_test_${i}`,
   failure_reason: null,
-  created_at: '2026-11-01T00:00:00Z',
   completed_at: null,
-  user: { full_name: 'Ada Advertiser' },
+  total_count: total,
 })
+
+/** An rpc's rows for one page (`p_limit`, `p_offset` in the query string of a GET), each with the match count. */
+function pageOf<T>(request: Request, total: number, row: (i: number, total: number) => T) {
+  const params = new URL(request.url).searchParams
+  const offset = Number(params.get('p_offset') ?? 0)
+  const limit = Number(params.get('p_limit') ?? 20)
+  const count = Math.max(0, Math.min(limit, total - offset))
+  return HttpResponse.json(Array.from({ length: count }, (_, i) => row(offset + i, total)))
+}
 
 const markPaidCalls: unknown[] = []
 
@@ -35,12 +51,7 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
   markPaidCalls.length = 0
   let payoutStatus = 'requested'
   return [
-    http.get(restUrl('deposits'), ({ request }) => {
-      const params = new URL(request.url).searchParams
-      const all = Array.from({ length: 22 }, (_, i) => depositRow(i))
-      const offset = Number(params.get('offset') ?? 0)
-      return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
-    }),
+    http.get(restUrl('rpc/admin_deposits'), ({ request }) => pageOf(request, 22, depositRow)),
     // One row aggregated by the database over every wallet, ledger row and stat (admin_marketplace_totals).
     http.get(restUrl('rpc/admin_marketplace_totals'), () =>
       HttpResponse.json({
@@ -78,12 +89,10 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
       payoutStatus = 'paid'
       return HttpResponse.json({ id: 'p1', status: 'paid' })
     }),
-    http.get(restUrl('wallet_transactions'), ({ request }) => {
+    http.get(restUrl('rpc/admin_ledger'), ({ request }) => {
       const params = new URL(request.url).searchParams
       asked.push(params)
-      const all = Array.from({ length: params.get('type') ? 3 : 25 }, (_, i) => tx(i))
-      const offset = Number(params.get('offset') ?? 0)
-      return countedJson(all.slice(offset, offset + Number(params.get('limit'))), all.length, offset)
+      return pageOf(request, params.get('p_type') ? 3 : 25, tx)
     }),
   ]
 }
@@ -95,8 +104,8 @@ describe('admin money', () => {
     server.use(
       http.get(restUrl('rpc/admin_marketplace_totals'), never),
       http.get(restUrl('payout_requests'), never),
-      http.get(restUrl('wallet_transactions'), never),
-      http.get(restUrl('deposits'), never),
+      http.get(restUrl('rpc/admin_ledger'), never),
+      http.get(restUrl('rpc/admin_deposits'), never),
     )
     renderRoute('/dashboard/admin/money')
     // The first render of the file loads the admin area's chunk: give it time on a busy machine.
@@ -125,8 +134,8 @@ describe('admin money', () => {
     server.use(
       http.get(restUrl('rpc/admin_marketplace_totals'), () => postgrestError(500, 'wallets offline')),
       http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
-      http.get(restUrl('wallet_transactions'), () => countedJson([], 0)),
-      http.get(restUrl('deposits'), () => countedJson([], 0)),
+      http.get(restUrl('rpc/admin_ledger'), () => HttpResponse.json([])),
+      http.get(restUrl('rpc/admin_deposits'), () => HttpResponse.json([])),
     )
     renderRoute('/dashboard/admin/money')
     expect(await screen.findByText('No payout requests yet.')).toBeInTheDocument()
@@ -152,8 +161,8 @@ describe('admin money', () => {
     expect(screen.getByText('Page 2 of 2')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'On hold' }))
     expect(await screen.findByText('Page 1 of 1')).toBeInTheDocument()
-    const last = asked[asked.length - 1]
-    expect([last.get('type'), last.get('status'), last.get('offset')]).toEqual(['eq.hold', 'eq.pending', '0'])
+    const last = asked[asked.length - 1]!
+    expect([last.get('p_type'), last.get('p_status'), last.get('p_offset')]).toEqual(['hold', 'pending', '0'])
   })
 
   it('lists deposits with their Stripe reference and status (Canceled and Expired checkouts say so), 20 a page', async () => {

@@ -1,5 +1,5 @@
-import type { SortingState } from '@tanstack/react-table'
 import { adminQueryRoot } from '@/lib/admin-query-root'
+import type { MoneyFilters } from './money-filters'
 
 /** Query keys of the wallet feature; an advertiser's keys start with 'wallet' so one prefix invalidates them all. */
 export const walletKeys = {
@@ -8,8 +8,7 @@ export const walletKeys = {
   transactions: (userId: string, page: number) => [...walletKeys.all, 'transactions', userId, page] as const,
   deposits: (userId: string, watch: string | null) => [...walletKeys.all, 'deposits', userId, watch] as const,
   // The admin's views of every wallet: under the admin root, so any admin decision refreshes them.
-  allDeposits: (page: number) => [...adminQueryRoot, 'wallet', 'deposits', page] as const,
-  allTransactions: (filter: string, page: number, sorting: SortingState = []) =>
-    [...adminQueryRoot, 'wallet', 'transactions', filter, page, sorting] as const,
+  adminDeposits: (filters: MoneyFilters) => [...adminQueryRoot, 'wallet', 'deposits', filters] as const,
+  adminLedger: (filters: MoneyFilters) => [...adminQueryRoot, 'wallet', 'ledger', filters] as const,
   marketplaceTotals: () => [...adminQueryRoot, 'wallet', 'totals'] as const,
 }

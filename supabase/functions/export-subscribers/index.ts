@@ -10,7 +10,7 @@
 import { createClient } from 'npm:@supabase/supabase-js@2.109'
 import { preflight } from '../_shared/cors.ts'
 import { corsHeaders } from '../_shared/cors.ts'
-import { csvRow } from '../_shared/csv.ts'
+import { csvRow } from '../_shared/rules/csv.ts'
 import { requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, readJsonObject, requirePost } from '../_shared/http.ts'
 

@@ -8,7 +8,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { csvRow } from '../../functions/_shared/csv.ts'
+import { csvRow } from '../../functions/_shared/rules/csv.ts'
 import { isPublicIp } from '../../functions/_shared/public-address.ts'
 import { checkWebhookTarget } from '../../functions/_shared/webhook-target.ts'
 import { startBackend, type Backend } from '../server'
@@ -201,6 +201,8 @@ describe('pure helpers', () => {
   it('quotes every CSV field, doubles quotes, ends lines with CRLF and defuses formulas', () => {
     expect(csvRow(['a,b', 'say "hi"', 'line\nbreak', null, 42])).toBe('"a,b","say ""hi""","line\nbreak","","42"\r\n')
     expect(csvRow(['=1+1', '+x', '-x', '@x', '\tx', 'plain'])).toBe(`"'=1+1","'+x","'-x","'@x","'\tx","plain"\r\n`)
+    // A plain number keeps its minus sign (a debit stays a number); anything more after it is still defused.
+    expect(csvRow(['-12.50', '-3', '-1+2', '-2e3', '+3'])).toBe(`"-12.50","-3","'-1+2","'-2e3","'+3"\r\n`)
   })
 
   it.each([

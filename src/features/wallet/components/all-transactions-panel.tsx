@@ -1,32 +1,45 @@
-/** Every ledger row of the marketplace (or only charges on hold), 20 a page, sorted by date or amount in the database. */
-import { useState } from 'react'
-import type { SortingState } from '@tanstack/react-table'
+/**
+ * Every ledger row of the marketplace, 20 a page, newest first (admin_ledger): searched by email, name, reference
+ * or description, filtered by type, status and dates, all in the URL; "On hold" is the quick view of charges in
+ * screening; "Export CSV" takes up to 10,000 rows of the same search.
+ */
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
-import { formatCredits, formatDateTime, toCredits } from '@/lib/format'
-import { transactionStatus, transactionTypeLabel } from '@/lib/vocabulary'
+import { formatCredits, formatDateTime } from '@/lib/format'
 import {
-  ADMIN_TRANSACTIONS_PAGE_SIZE,
-  useAllTransactionsQuery,
-  type AdminTransaction,
-  type TransactionFilter,
-} from '../api/all-transactions-query'
+  transactionStatus,
+  transactionStatusOptions,
+  transactionTypeLabel,
+  transactionTypeOptions,
+} from '@/lib/vocabulary'
+import { ADMIN_LEDGER_PAGE_SIZE, useAdminLedgerQuery, type AdminLedgerRow } from '../api/admin-ledger-query'
+import { useMoneyExportMutation } from '../api/money-export-mutation'
+import { isFiltered, useMoneyFilters, type MoneyFilters } from '../money-filters'
+import { MoneyFilterBar, type FilterSelect } from './money-filter-bar'
+import { MoneyExportButton, PastTheEnd } from './money-export'
 
-const col = dataTableColumns<AdminTransaction>()
+const col = dataTableColumns<AdminLedgerRow>()
 const columns = [
   col.accessor('created_at', {
     header: 'Date',
+    enableSorting: false,
     cell: (c) => <span className="whitespace-nowrap">{formatDateTime(c.getValue())}</span>,
   }),
-  col.accessor((t) => t.user?.full_name || 'No name set', {
+  col.accessor((t) => t.user_name || 'No name set', {
     id: 'user',
     header: 'User',
     enableSorting: false,
     meta: { primary: true },
+    cell: ({ row }) => (
+      <>
+        {row.original.user_name || 'No name set'}
+        <span className="block text-xs break-all text-muted-foreground">{row.original.user_email}</span>
+      </>
+    ),
   }),
   col.accessor('type', { header: 'Type', enableSorting: false, cell: (c) => transactionTypeLabel(c.getValue()) }),
   col.accessor('description', {
@@ -53,72 +66,91 @@ const columns = [
   }),
   col.accessor('amount', {
     header: 'Amount',
+    enableSorting: false,
     meta: { align: 'right' },
-    cell: (c) => formatCredits(toCredits(c.getValue())),
+    cell: (c) => formatCredits(c.getValue()),
   }),
 ]
 
+const selects: FilterSelect[] = [
+  { field: 'type', label: 'Type', anyLabel: 'All types', options: transactionTypeOptions },
+  { field: 'status', label: 'Status', anyLabel: 'All statuses', options: transactionStatusOptions },
+]
+
 export function AllTransactionsPanel() {
-  const [filter, setFilter] = useState<TransactionFilter>('all')
-  const [page, setPage] = useState(0)
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'created_at', desc: true }])
-  const query = useAllTransactionsQuery({ filter, page, sorting })
-  const choose = (next: TransactionFilter) => {
-    setFilter(next)
-    setPage(0)
+  const [filters, setFilters] = useMoneyFilters('tx')
+  const query = useAdminLedgerQuery(filters)
+  const exporter = useMoneyExportMutation('ledger')
+  const update = (next: MoneyFilters) => {
+    exporter.reset()
+    setFilters(next)
   }
+  const holds = filters.type === 'hold' && filters.status === 'pending'
+  const preset = (type: string, status: string) => update({ ...filters, type, status, page: 0 })
   return (
     <div className="space-y-3">
       <div role="group" aria-label="Which transactions" className="flex flex-wrap gap-2">
         <Button
           size="sm"
-          variant={filter === 'all' ? 'default' : 'outline'}
-          aria-pressed={filter === 'all'}
-          onClick={() => choose('all')}
+          variant={!filters.type && !filters.status ? 'default' : 'outline'}
+          aria-pressed={!filters.type && !filters.status}
+          onClick={() => preset('', '')}
         >
           All transactions
         </Button>
         <Button
           size="sm"
-          variant={filter === 'holds' ? 'default' : 'outline'}
-          aria-pressed={filter === 'holds'}
-          onClick={() => choose('holds')}
+          variant={holds ? 'default' : 'outline'}
+          aria-pressed={holds}
+          onClick={() => preset('hold', 'pending')}
         >
           On hold
         </Button>
       </div>
+      <MoneyFilterBar
+        filters={filters}
+        onChange={update}
+        label="Search transactions"
+        searchLabel="Search by email, name, reference or description"
+        selects={selects}
+      />
       {query.isPending ? (
         <div role="status" aria-label="Loading transactions">
           <Skeleton className="h-40" />
         </div>
       ) : query.isError ? (
         <QueryError title="Could not load transactions" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.total === 0 && filters.page > 0 ? (
+        <PastTheEnd onFirstPage={() => setFilters({ ...filters, page: 0 })} />
       ) : query.data.total === 0 ? (
-        <p className="text-muted-foreground">{filter === 'holds' ? 'Nothing is on hold.' : 'No transactions yet.'}</p>
+        <p className="text-muted-foreground">
+          {holds
+            ? 'Nothing is on hold.'
+            : isFiltered(filters)
+              ? 'No transactions match these filters.'
+              : 'No transactions yet.'}
+        </p>
       ) : (
-        <div data-testid="admin-transactions">
-          <DataTable
-            columns={columns}
-            data={query.data.rows}
-            caption="Marketplace transactions"
-            getRowId={(row) => row.id}
-            manualSorting
-            sorting={sorting}
-            onSortingChange={(next) => {
-              setSorting(next)
-              setPage(0)
-            }}
-            footer={
-              <Pager
-                label="Transaction pages"
-                page={page}
-                pageSize={ADMIN_TRANSACTIONS_PAGE_SIZE}
-                total={query.data.total}
-                onPageChange={setPage}
-              />
-            }
-          />
-        </div>
+        <>
+          <MoneyExportButton exporter={exporter} filters={filters} label="Export transactions as CSV" />
+          <div data-testid="admin-transactions">
+            <DataTable
+              columns={columns}
+              data={query.data.rows}
+              caption="Marketplace transactions"
+              getRowId={(row) => row.id}
+              footer={
+                <Pager
+                  label="Transaction pages"
+                  page={filters.page}
+                  pageSize={ADMIN_LEDGER_PAGE_SIZE}
+                  total={query.data.total}
+                  onPageChange={(page) => setFilters({ ...filters, page })}
+                />
+              }
+            />
+          </div>
+        </>
       )}
     </div>
   )

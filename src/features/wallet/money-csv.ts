@@ -1,0 +1,65 @@
+/**
+ * The admin's Money exports as CSV, built in the browser from the rows the database returned for the current
+ * filters: the table's words (labels from the vocabulary, amounts in credits with two decimals), every field
+ * quoted and guarded against spreadsheet formulas by the same rule export-subscribers uses (`@rules/csv`).
+ */
+import { csvRow } from '@rules/csv'
+import { toCredits } from '@/lib/format'
+import { depositStatus, transactionStatus, transactionTypeLabel } from '@/lib/vocabulary'
+import type { AdminLedgerRow } from './api/admin-ledger-query'
+import type { AdminDepositRow } from './api/admin-deposits-query'
+
+const amount = (value: number | string | null | undefined) => toCredits(value).toFixed(2)
+
+export function ledgerCsv(rows: readonly AdminLedgerRow[]): string {
+  const header = ['Date (UTC)', 'Email', 'Name', 'Type', 'Status', 'Amount (credits)', 'Description', 'Reference']
+  return [
+    csvRow([...header, 'Settles (UTC)']),
+    ...rows.map((r) =>
+      csvRow([
+        r.created_at,
+        r.user_email,
+        r.user_name,
+        transactionTypeLabel(r.type),
+        transactionStatus(r.status).label,
+        amount(r.amount),
+        r.description,
+        r.reference,
+        r.available_at,
+      ]),
+    ),
+  ].join('')
+}
+
+export function depositsCsv(rows: readonly AdminDepositRow[]): string {
+  return [
+    csvRow([
+      'Date (UTC)',
+      'Email',
+      'Name',
+      'Status',
+      'Amount (credits)',
+      'Stripe checkout session',
+      'Stripe payment',
+      'Failure reason',
+      'Completed (UTC)',
+    ]),
+    ...rows.map((r) =>
+      csvRow([
+        r.created_at,
+        r.user_email,
+        r.user_name,
+        depositStatus(r.status).label,
+        amount(r.amount),
+        r.stripe_session_id,
+        r.stripe_payment_intent,
+        r.failure_reason,
+        r.completed_at,
+      ]),
+    ),
+  ].join('')
+}
+
+/** growletter-ledger-2026-11-26.csv: what it is and the UTC day it was taken. */
+export const moneyCsvFileName = (what: 'ledger' | 'deposits', now = new Date()) =>
+  `growletter-${what}-${now.toISOString().slice(0, 10)}.csv`

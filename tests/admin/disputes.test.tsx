@@ -47,7 +47,7 @@ describe('admin disputes', () => {
     const decisions: unknown[] = []
     server.use(
       http.get(restUrl('disputes'), () => HttpResponse.json([dispute(status)])),
-      http.post(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
+      http.get(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
       http.post(restUrl('rpc/decide_dispute'), async ({ request }) => {
         decisions.push(await request.json())
         status = 'upheld'
@@ -82,7 +82,7 @@ describe('admin disputes', () => {
     const decisions: unknown[] = []
     server.use(
       http.get(restUrl('disputes'), () => HttpResponse.json([dispute('open')])),
-      http.post(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
+      http.get(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
       http.post(restUrl('rpc/decide_dispute'), async ({ request }) => {
         decisions.push(await request.json())
         return HttpResponse.json({})

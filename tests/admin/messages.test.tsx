@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { restUrl, server } from '../msw/server'
+import { restUrl, rpcArgs, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
 
@@ -27,8 +27,8 @@ describe('admin messages', () => {
     const gate = new Promise<void>((resolve) => (release = resolve))
     const bodies: unknown[] = []
     server.use(
-      http.post(restUrl('rpc/admin_contact_messages'), async ({ request }) => {
-        bodies.push(await request.json())
+      http.get(restUrl('rpc/admin_contact_messages'), async ({ request }) => {
+        bodies.push(rpcArgs(request))
         await gate
         return HttpResponse.json([message(), message({ id: 'm2', subject: 'Older', name: 'Pat' })])
       }),
@@ -52,8 +52,8 @@ describe('admin messages', () => {
   it('says so when nothing is waiting, and when the inbox fails', async () => {
     signInAs('admin')
     server.use(
-      http.post(restUrl('rpc/admin_contact_messages'), async ({ request }) => {
-        const body = (await request.json()) as { p_state: string }
+      http.get(restUrl('rpc/admin_contact_messages'), async ({ request }) => {
+        const body = rpcArgs(request) as { p_state: string }
         return body.p_state === 'unhandled'
           ? HttpResponse.json([])
           : postgrestError(403, 'Enter your two-factor code to use admin tools', '42501')
@@ -71,7 +71,7 @@ describe('admin messages', () => {
     let handledAt: string | null = null
     const calls: unknown[] = []
     server.use(
-      http.post(restUrl('rpc/admin_contact_messages'), () =>
+      http.get(restUrl('rpc/admin_contact_messages'), () =>
         HttpResponse.json([message({ handled_at: handledAt, total_count: 1 })]),
       ),
       http.post(restUrl('rpc/admin_set_contact_message_handled'), async ({ request }) => {

@@ -21,14 +21,14 @@ const profile = (suspended_until: string | null = null) => ({
 
 function answer(state: { suspended: string | null }, sessions: unknown[] = []) {
   server.use(
-    http.post(restUrl('rpc/admin_user'), () => HttpResponse.json([profile(state.suspended)])),
-    http.post(restUrl('rpc/admin_advertiser_balance'), () =>
+    http.get(restUrl('rpc/admin_user'), () => HttpResponse.json([profile(state.suspended)])),
+    http.get(restUrl('rpc/admin_advertiser_balance'), () =>
       HttpResponse.json([{ available: 11, reserved: 22, on_hold: 33, balance: 66 }]),
     ),
-    http.post(restUrl('rpc/admin_publisher_balance'), () =>
+    http.get(restUrl('rpc/admin_publisher_balance'), () =>
       HttpResponse.json([{ pending: 1, available: 2, requested: 3, paid: 4 }]),
     ),
-    http.post(restUrl('rpc/admin_user_sessions'), () => HttpResponse.json(state.suspended ? [] : sessions)),
+    http.get(restUrl('rpc/admin_user_sessions'), () => HttpResponse.json(state.suspended ? [] : sessions)),
     http.get(restUrl('campaigns'), () =>
       HttpResponse.json([
         { id: 'c1', name: 'Morning Brew', status: 'pending_review', created_at: '2026-11-01T00:00:00Z' },
@@ -78,7 +78,7 @@ describe("an admin's user page", () => {
   it('says so when the user cannot be loaded', async () => {
     signInAs('admin')
     answer({ suspended: null })
-    server.use(http.post(restUrl('rpc/admin_user'), () => postgrestError(404, 'User not found', 'P0002')))
+    server.use(http.get(restUrl('rpc/admin_user'), () => postgrestError(404, 'User not found', 'P0002')))
     renderRoute('/dashboard/admin/users/u1')
     expect(await screen.findByRole('alert')).toHaveTextContent('User not found')
   })

@@ -46,11 +46,11 @@ export async function getSourceFigures(campaignId: string, range: DateRange): Pr
 
 /** One source's figures per newsletter (admins): the same function from the source's side, without engagement. */
 export async function getSourceCampaignFigures(sourceId: string, range: DateRange): Promise<SourceFigure[]> {
-  const { data, error } = await supabase.rpc('campaign_source_figures', {
-    p_source_id: sourceId,
-    p_from: range.from,
-    p_to: range.to,
-  })
+  const { data, error } = await supabase.rpc(
+    'campaign_source_figures',
+    { p_source_id: sourceId, p_from: range.from, p_to: range.to },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return (data ?? []).map((row) => ({
     sourceId: row.campaign_id,

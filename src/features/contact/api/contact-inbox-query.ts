@@ -8,11 +8,11 @@ export const INBOX_PAGE_SIZE = 20
 export type InboxVariables = { state: InboxState; page: number }
 
 export async function getContactInbox({ state, page }: InboxVariables) {
-  const { data, error } = await supabase.rpc('admin_contact_messages', {
-    p_state: state,
-    p_limit: INBOX_PAGE_SIZE,
-    p_offset: page * INBOX_PAGE_SIZE,
-  })
+  const { data, error } = await supabase.rpc(
+    'admin_contact_messages',
+    { p_state: state, p_limit: INBOX_PAGE_SIZE, p_offset: page * INBOX_PAGE_SIZE },
+    { get: true },
+  )
   if (error) throw error
   const rows = data ?? []
   return { rows, total: rows.length > 0 ? Number(rows[0]!.total_count) : 0 }

@@ -16,10 +16,10 @@ async function rpcRows<T>(call: PromiseLike<{ data: T[] | null; error: Error | n
 
 export async function getAdminUserPage(userId: string) {
   const [profile, spend, earnings, sessions, sources, campaigns] = await Promise.all([
-    rpcRows(supabase.rpc('admin_user', { p_user_id: userId })),
-    rpcRows(supabase.rpc('admin_advertiser_balance', { p_user_id: userId })),
-    rpcRows(supabase.rpc('admin_publisher_balance', { p_user_id: userId })),
-    rpcRows(supabase.rpc('admin_user_sessions', { p_user_id: userId })),
+    rpcRows(supabase.rpc('admin_user', { p_user_id: userId }, { get: true })),
+    rpcRows(supabase.rpc('admin_advertiser_balance', { p_user_id: userId }, { get: true })),
+    rpcRows(supabase.rpc('admin_publisher_balance', { p_user_id: userId }, { get: true })),
+    rpcRows(supabase.rpc('admin_user_sessions', { p_user_id: userId }, { get: true })),
     rpcRows(
       supabase
         .from('audience_sources')

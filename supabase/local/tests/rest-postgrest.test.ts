@@ -147,6 +147,56 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       expect(lenient.status).toBe(204)
     })
 
+    it('holds a set-returning rpc to max-affected with handling=strict (PGRST124, PostgREST 13), and rolls it back', async () => {
+      await b.db.query(
+        'create function gw_drop_reservations() returns setof gw_reservations language sql as $$ delete from gw_reservations where id > 0 returning * $$',
+      )
+      await b.reloadSchema()
+      const call = (prefer: string) =>
+        b.fetch('/rest/v1/rpc/gw_drop_reservations', {
+          method: 'POST',
+          headers: { prefer, 'content-type': 'application/json' },
+          body: '{}',
+        })
+      const refused = await call('handling=strict, max-affected=1')
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toEqual({
+        code: 'PGRST124',
+        message: 'Query result exceeds max-affected preference constraint',
+        details: 'The query affects 2 rows',
+        hint: null,
+      })
+      expect(await rows('select count(*)::int as n from gw_reservations')).toEqual([{ n: 2 }])
+      const within = await b.anon().from('gw_reservations').update({ during: '[1,6)' }).eq('id', 1).maxAffected(1)
+      expect(within).toMatchObject({ status: 204, error: null })
+      expect(await rows('select during::text from gw_reservations where id = 1')).toEqual([{ during: '[1,6)' }])
+      await b.db.query("update gw_reservations set during = '[1,5)' where id = 1")
+      const lenient = await b.fetch('/rest/v1/gw_reservations?id=gt.0', {
+        method: 'DELETE',
+        headers: { prefer: 'max-affected=1, tx=rollback' },
+      })
+      expect(lenient.status).toBe(204)
+    })
+
+    it('holds a set-returning rpc to max-affected with handling=strict (PGRST124, PostgREST 13), and rolls it back', async () => {
+      await b.db.query(
+        'create function gw_drop_reservations() returns setof gw_reservations language sql as $$ delete from gw_reservations where id > 0 returning * $$',
+      )
+      await b.reloadSchema()
+      const { data, error, status } = await b.anon().rpc('gw_drop_reservations').maxAffected(1).select()
+      expect(status).toBe(400)
+      expect(data).toBeNull()
+      expect(error).toMatchObject({
+        code: 'PGRST124',
+        message: 'Query result exceeds max-affected preference constraint',
+        details: 'The query affects 2 rows',
+      })
+      expect(await rows('select count(*)::int as n from gw_reservations')).toEqual([{ n: 2 }])
+      const within = await call('handling=strict, max-affected=2, tx=rollback')
+      expect(within.status).toBe(200)
+      expect(await rows('select count(*)::int as n from gw_reservations')).toEqual([{ n: 2 }])
+    })
+
     it('rejects unknown preferences with handling=strict (PGRST122) and ignores them otherwise', async () => {
       const strict = await get('gw_users?select=id', { prefer: 'handling=strict, foo, count=maybe' })
       expect(strict.status).toBe(400)
@@ -176,8 +226,9 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       const t = () => b.anon().from('gw_reservations').select('id')
       expect(await ids(t().rangeLt('during', '[6,9)'))).toEqual([1])
       expect(await ids(t().rangeGt('during', '[6,9)'))).toEqual([2])
-      expect(await ids(t().rangeGte('during', '[3,9)'))).toEqual([1])
-      expect(await ids(t().rangeLte('during', '[3,9)'))).toEqual([2])
+      // PostgREST's nxl is &> (does not extend to the left of) and nxr is &< (to the right of).
+      expect(await ids(t().rangeGte('during', '[3,9)'))).toEqual([2])
+      expect(await ids(t().rangeLte('during', '[3,9)'))).toEqual([1])
       expect(await ids(t().rangeAdjacent('during', '[20,30)'))).toEqual([2])
       expect(await ids(t().overlaps('during', '[4,11)'))).toEqual([1, 2])
       expect(await ids(t().not('during', 'sl', '[6,9)'))).toEqual([2])

@@ -177,7 +177,9 @@ export async function checkReauthenticationNonce(
     const user = (await tx.query<UserRow>('select * from auth.users where id = $1 for update', [userId])).rows[0]
     const valid =
       Boolean(user?.reauthentication_token) &&
-      user!.reauthentication_token === tokenHash((user!.email ?? '').toLowerCase(), nonce) &&
+      // The code went to the address, or by SMS to the number of a user without one (routes/phone.ts).
+      user!.reauthentication_token ===
+        tokenHash(user!.email ? user!.email.toLowerCase() : (user!.phone ?? ''), nonce) &&
       !isExpired(settings, user!, 'reauthentication_token')
     if (!valid) await countWrongGuess(tx, [userId])
     return valid

@@ -73,8 +73,9 @@ const COMPARE: Record<string, string> = {
   ov: '&&',
   sl: '<<',
   sr: '>>',
-  nxl: '&<',
-  nxr: '&>',
+  // PostgREST's: nxr "does not extend to the right of" is &<, nxl "… to the left of" is &> (supabase-js's rangeLte/rangeGte).
+  nxl: '&>',
+  nxr: '&<',
   adj: '-|-',
 }
 const TEXT_MATCH: Record<string, string> = { like: 'like', ilike: 'ilike', match: '~', imatch: '~*' }

@@ -24,7 +24,21 @@ export function notFound(schema: string, name: string, keys: string[]) {
     404,
     'PGRST202',
     `Could not find the function ${schema}.${name}${keys.length ? `(${list})` : ' without parameters'} in the schema cache`,
-    `Searched for the function ${schema}.${name}${keys.length ? ` with parameters ${list}` : ' without parameters'} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+    `Searched for the function ${schema}.${name}${keys.length ? ` with parameter${keys.length > 1 ? 's' : ''} ${list}` : ' without parameters'} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+  )
+}
+
+/**
+ * PostgREST 13 holds a set-returning call to `Prefer: handling=strict, max-affected=n` as it holds PATCH and
+ * DELETE: more rows is 400 PGRST124 and the call's writes roll back (the error ends the transaction).
+ */
+function checkMaxAffected(opts: Options, rows: number) {
+  if (opts.maxAffected === undefined || !opts.strict || rows <= opts.maxAffected) return
+  throw new RestError(
+    400,
+    'PGRST124',
+    'Query result exceeds max-affected preference constraint',
+    `The query affects ${rows} rows`,
   )
 }
 
@@ -122,6 +136,7 @@ export async function runRpc(
       params.values,
     )
     const page = Number(r.rows[0].page)
+    checkMaxAffected(opts, page)
     // Every row is returned, so the count is the page (planned and estimated included).
     const headers = {
       'content-type': 'application/json; charset=utf-8',
@@ -156,6 +171,7 @@ export async function runRpc(
   if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
   if (run.maxRows !== undefined) node.limit = Math.min(node.limit ?? run.maxRows, run.maxRows)
   const result = await runRead(tx, node, params, { count: opts.count, maxRows: run.maxRows, csv: opts.csv })
+  if (fn.returnsSet) checkMaxAffected(opts, result.page)
   if (!fn.returnsSet && !opts.single) {
     const rows = JSON.parse(result.body) as unknown[]
     const answer = json(200, rows[0] ?? null, {

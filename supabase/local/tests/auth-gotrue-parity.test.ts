@@ -29,6 +29,8 @@ beforeAll(async () => {
           '15550103': '111111',
           '15550104': '222222',
           '15550105': '333333',
+          '15550106': '444444',
+          '15550107': '555555',
         },
       },
     },
@@ -277,6 +279,19 @@ describe('anonymous sign-ins when enabled', () => {
   })
 })
 
+describe('reauthentication without an address or a number', () => {
+  it("answers an anonymous user with GoTrue's 400 validation_failed", async () => {
+    const client = anonymous.client()
+    expect((await client.auth.signInAnonymously()).error).toBeNull()
+    const { error } = await client.auth.reauthenticate()
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Reauthentication requires the user to have an email or a phone number',
+    })
+  })
+})
+
 describe('phone sign-up and sign-in with [auth.sms.test_otp]', () => {
   const PASSWORD = 'Phone-Pass-1'
 
@@ -323,6 +338,39 @@ describe('phone sign-up and sign-in with [auth.sms.test_otp]', () => {
     expect(error).toBeNull()
     expect(data.user).toMatchObject({ phone: '15550105' })
     expect(data.user).not.toHaveProperty('new_phone')
+  })
+
+  it('resends the code of a pending phone change (resend type phone_change); nothing pending is 200 too', async () => {
+    const client = anonymous.client()
+    expect((await client.auth.signUp({ phone: '+15550106', password: PASSWORD })).error).toBeNull()
+    expect((await client.auth.verifyOtp({ phone: '+15550106', token: '444444', type: 'sms' })).error).toBeNull()
+    expect((await client.auth.updateUser({ phone: '+15550107' })).error).toBeNull()
+    const before = await anonymous.db.query<{ phone_change_sent_at: Date }>(
+      "select phone_change_sent_at from auth.users where phone_change = '15550107'",
+    )
+    expect((await client.auth.resend({ type: 'phone_change', phone: '+15550107' })).error).toBeNull()
+    const after = await anonymous.db.query<{ phone_change_sent_at: Date }>(
+      "select phone_change_sent_at from auth.users where phone_change = '15550107'",
+    )
+    expect(new Date(after.rows[0]!.phone_change_sent_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(before.rows[0]!.phone_change_sent_at).getTime(),
+    )
+    // No change pending for this number: the same empty success, so numbers cannot be probed.
+    expect((await client.auth.resend({ type: 'phone_change', phone: '+15550199' })).error).toBeNull()
+    const { data, error } = await client.auth.verifyOtp({ phone: '+15550107', token: '555555', type: 'phone_change' })
+    expect(error).toBeNull()
+    expect(data.user).toMatchObject({ phone: '15550107' })
+  })
+
+  it('reauthenticates a user with a number and no address by SMS; the code is the nonce', async () => {
+    const client = anonymous.client()
+    expect((await client.auth.signInWithPassword({ phone: '+15550107', password: PASSWORD })).error).toBeNull()
+    expect((await client.auth.reauthenticate()).error).toBeNull()
+    expect((await client.auth.updateUser({ password: 'Phone-Pass-2', nonce: '000000' })).error).toMatchObject({
+      status: 422,
+      code: 'reauthentication_not_valid',
+    })
+    expect((await client.auth.updateUser({ password: 'Phone-Pass-2', nonce: '555555' })).error).toBeNull()
   })
 
   it('refuses numbers it cannot text (400 sms_send_failed) and malformed ones (400 validation_failed)', async () => {

@@ -147,6 +147,31 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       expect(lenient.status).toBe(204)
     })
 
+    it('holds a set-returning rpc to max-affected with handling=strict (PGRST124, PostgREST 13), and rolls it back', async () => {
+      await b.db.query(
+        'create function gw_drop_reservations() returns setof gw_reservations language sql as $$ delete from gw_reservations where id > 0 returning * $$',
+      )
+      await b.reloadSchema()
+      const call = (prefer: string) =>
+        b.fetch('/rest/v1/rpc/gw_drop_reservations', {
+          method: 'POST',
+          headers: { prefer, 'content-type': 'application/json' },
+          body: '{}',
+        })
+      const refused = await call('handling=strict, max-affected=1')
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toEqual({
+        code: 'PGRST124',
+        message: 'Query result exceeds max-affected preference constraint',
+        details: 'The query affects 2 rows',
+        hint: null,
+      })
+      expect(await rows('select count(*)::int as n from gw_reservations')).toEqual([{ n: 2 }])
+      const within = await call('handling=strict, max-affected=2, tx=rollback')
+      expect(within.status).toBe(200)
+      expect(await rows('select count(*)::int as n from gw_reservations')).toEqual([{ n: 2 }])
+    })
+
     it('rejects unknown preferences with handling=strict (PGRST122) and ignores them otherwise', async () => {
       const strict = await get('gw_users?select=id', { prefer: 'handling=strict, foo, count=maybe' })
       expect(strict.status).toBe(400)
@@ -176,8 +201,9 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       const t = () => b.anon().from('gw_reservations').select('id')
       expect(await ids(t().rangeLt('during', '[6,9)'))).toEqual([1])
       expect(await ids(t().rangeGt('during', '[6,9)'))).toEqual([2])
-      expect(await ids(t().rangeGte('during', '[3,9)'))).toEqual([1])
-      expect(await ids(t().rangeLte('during', '[3,9)'))).toEqual([2])
+      // PostgREST's nxl is &> (does not extend to the left of) and nxr is &< (to the right of).
+      expect(await ids(t().rangeGte('during', '[3,9)'))).toEqual([2])
+      expect(await ids(t().rangeLte('during', '[3,9)'))).toEqual([1])
       expect(await ids(t().rangeAdjacent('during', '[20,30)'))).toEqual([2])
       expect(await ids(t().overlaps('during', '[4,11)'))).toEqual([1, 2])
       expect(await ids(t().not('during', 'sl', '[6,9)'))).toEqual([2])

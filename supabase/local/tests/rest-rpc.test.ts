@@ -79,7 +79,17 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
       expect(missing.status).toBe(404)
       expect(missing.error?.code).toBe('PGRST202')
       const wrongArgs = await b.anon().rpc('gw_add', { x: 1 })
-      expect(wrongArgs.error?.code).toBe('PGRST202')
+      expect(wrongArgs.error).toMatchObject({
+        code: 'PGRST202',
+        message: 'Could not find the function public.gw_add(x) in the schema cache',
+        // PostgREST's wording: "parameter" for one name, "parameters" for more.
+        details:
+          'Searched for the function public.gw_add with parameter x or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+      })
+      const twoWrong = await b.anon().rpc('gw_add', { x: 1, y: 2 })
+      expect(twoWrong.error?.details).toBe(
+        'Searched for the function public.gw_add with parameters x, y or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+      )
     })
 
     it('refuses a function without execute permission: 401 for anon, 403 signed in', async () => {

@@ -40,11 +40,21 @@ const requirePhoneProvider = (env: AuthEnv, what: 'signups' | 'logins') => {
   }
 }
 
-type CodeColumn = 'confirmation_token' | 'recovery_token' | 'phone_change_token'
-const SENT_AT: Record<CodeColumn, 'confirmation_sent_at' | 'recovery_sent_at' | 'phone_change_sent_at'> = {
+type CodeColumn = 'confirmation_token' | 'recovery_token' | 'phone_change_token' | 'reauthentication_token'
+const SENT_AT: Record<
+  CodeColumn,
+  'confirmation_sent_at' | 'recovery_sent_at' | 'phone_change_sent_at' | 'reauthentication_sent_at'
+> = {
   confirmation_token: 'confirmation_sent_at',
   recovery_token: 'recovery_sent_at',
   phone_change_token: 'phone_change_sent_at',
+  reauthentication_token: 'reauthentication_sent_at',
+}
+const CODE_NAME: Record<CodeColumn, string> = {
+  confirmation_token: 'confirmation',
+  recovery_token: 'sms',
+  phone_change_token: 'phone change',
+  reauthentication_token: 'reauthentication',
 }
 type PhoneUser = UserRow & { phone_change_token: string | null; phone_change_sent_at: Date | null }
 
@@ -58,7 +68,7 @@ async function sendCode(env: AuthEnv, user: UserRow, column: CodeColumn, phone =
     throw httpError(
       400,
       'sms_send_failed',
-      `Error sending ${column === 'confirmation_token' ? 'confirmation' : column === 'phone_change_token' ? 'phone change' : 'sms'} OTP to provider: the embedded backend sends no SMS; add ${phone} to [auth.sms.test_otp]`,
+      `Error sending ${CODE_NAME[column]} OTP to provider: the embedded backend sends no SMS; add ${phone} to [auth.sms.test_otp]`,
     )
   }
   const sentAt = SENT_AT[column]
@@ -156,15 +166,39 @@ export async function phoneOtp(env: AuthEnv, req: ApiRequest, body: Body, rawPho
   return json({ message_id: null })
 }
 
-/** POST /resend with `type: 'sms'` and `phone`: the confirmation code again (an unknown number gets the same `{}`). */
-export async function phoneResend(env: AuthEnv, req: ApiRequest, rawPhone: string): Promise<ApiResponse> {
+/**
+ * POST /resend with `phone` and `type: 'sms'` (the confirmation code again) or `type: 'phone_change'` (the code
+ * to the new number of a pending change). A number with nothing pending gets the same answer, as in GoTrue.
+ */
+export async function phoneResend(
+  env: AuthEnv,
+  req: ApiRequest,
+  rawPhone: string,
+  type: 'sms' | 'phone_change',
+): Promise<ApiResponse> {
   if (!env.settings.sms.enabled) throw httpError(400, 'phone_provider_disabled', 'Phone logins are disabled')
   const phone = validatePhone(rawPhone)
   env.limiter.take('resend', [req.ip], env.settings.rateLimit.signInSignUps)
+  if (type === 'phone_change') {
+    const pending = (
+      await env.ctx.db.query<PhoneUser>(
+        "select * from auth.users where phone_change = $1 and phone_change <> '' and is_sso_user = false",
+        [phone],
+      )
+    ).rows[0]
+    if (pending) await sendCode(env, pending, 'phone_change_token', phone)
+    return json({ message_id: null })
+  }
   const user = await findUserByPhone(env, phone)
   if (!user || user.phone_confirmed_at) return json({ message_id: null })
   await sendCode(env, user, 'confirmation_token')
   return json({ message_id: null })
+}
+
+/** GET /reauthenticate for a user with a number and no address: the code goes by SMS (test numbers only). */
+export async function phoneReauthenticate(env: AuthEnv, user: UserRow): Promise<ApiResponse> {
+  await sendCode(env, user, 'reauthentication_token')
+  return json({})
 }
 
 /** POST /verify with `phone`, `token` and `type: 'sms'`: confirms the number and signs in. */

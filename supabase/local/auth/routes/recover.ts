@@ -9,7 +9,7 @@ import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery }
 import { readBody, requireUser, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, validateEmail } from '../users'
-import { phoneResend } from './phone'
+import { phoneReauthenticate, phoneResend } from './phone'
 import { createFlowState, pkceParams } from './pkce'
 import { fromIp } from '../rate-limit'
 
@@ -46,7 +46,7 @@ export const resend: Route = async (env, req) => {
   const body = readBody(req)
   const type = str(body, 'type')
   const phone = str(body, 'phone')
-  if (type === 'sms' && phone) return phoneResend(env, req, phone)
+  if ((type === 'sms' || type === 'phone_change') && phone) return phoneResend(env, req, phone, type)
   if (type !== 'signup' && type !== 'email_change') {
     throw httpError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change')
   }
@@ -68,7 +68,10 @@ export const resend: Route = async (env, req) => {
 
 export const reauthenticate: Route = async (env, req) => {
   const { user } = await requireUser(env.ctx.db, req)
-  if (!user.email) throw httpError(422, 'validation_failed', 'Reauthentication requires the user to have an email')
+  // GoTrue: by email when the user has one, else by SMS; neither (an anonymous user) is a 400.
+  if (!user.email && user.phone) return phoneReauthenticate(env, user)
+  if (!user.email)
+    throw httpError(400, 'validation_failed', 'Reauthentication requires the user to have an email or a phone number')
   await sendReauthentication(env, req, user)
   return json({})
 }

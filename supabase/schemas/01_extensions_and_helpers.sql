@@ -331,6 +331,23 @@ $function$;
 comment on function private.require_live_session() is 'First line of every function that moves money or uses admin rights: refuses a token whose session has ended.';
 revoke execute on function private.require_live_session() from public;
 
+create or replace function private.require_price_in_range()
+ returns trigger
+ language plpgsql
+ set search_path to ''
+as $function$
+begin
+  if new.price_per_subscriber < 0.50 then
+    raise exception 'Price per subscriber must be at least 0.50 credits' using errcode = '23514';
+  elsif new.price_per_subscriber > 50.00 then
+    raise exception 'Price per subscriber must be at most 50.00 credits' using errcode = '23514';
+  end if;
+  return new;
+end
+$function$;
+comment on function private.require_price_in_range() is 'Trigger: refuses a price per subscriber outside 0.50–50.00 credits in a sentence, before the table''s check would name itself.';
+revoke execute on function private.require_price_in_range() from public;
+
 create or replace function private.session_aal()
  returns text
  language sql

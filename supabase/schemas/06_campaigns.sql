@@ -614,6 +614,8 @@ create trigger campaigns_guard_budget before insert or update of budget_total, b
 
 create trigger campaigns_guard_columns before insert or update on public.campaigns for each row execute function public.guard_campaign_columns();
 
+create trigger campaigns_price_in_words before insert or update of price_per_subscriber on public.campaigns for each row execute function private.require_price_in_range();
+
 create trigger campaigns_refuse_deleting_evidence before delete on public.campaigns for each row execute function private.refuse_deleting_evidence();
 
 create trigger campaigns_set_funding_status before insert or update on public.campaigns for each row execute function public.set_campaign_funding_status();

@@ -17,7 +17,7 @@ import {
   PAYOUT_MESSAGES,
   TRANSFER_REFERENCE_MESSAGES,
 } from '../functions/_shared/rules/payout.ts'
-import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER } from '../functions/_shared/rules/price.ts'
+import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_MESSAGES } from '../functions/_shared/rules/price.ts'
 import {
   MAX_WEBHOOK_URL_LENGTH,
   WEBHOOK_URL_MESSAGES,
@@ -146,11 +146,30 @@ describe('price per subscriber', () => {
       [ids.advertiser, price],
     )
 
-  it('campaigns.price_per_subscriber’s check accepts MIN to MAX and refuses a cent beyond', async () => {
+  it('accepts MIN to MAX and refuses a cent beyond in the rule’s words, on insert and on a price change', async () => {
     expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER)).toBe('')
     expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER)).toBe('')
-    expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER - CENT)).toMatch(/violates check constraint/)
-    expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER + CENT)).toMatch(/violates check constraint/)
+    expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER - CENT)).toBe(PRICE_MESSAGES.tooLow)
+    expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER + CENT)).toBe(PRICE_MESSAGES.tooHigh)
+    const change = (price: number) =>
+      ownerError(`update public.campaigns set price_per_subscriber = $2 where advertiser_id = $1`, [
+        ids.advertiser,
+        price,
+      ])
+    expect(await change(MAX_PRICE_PER_SUBSCRIBER + CENT)).toBe(PRICE_MESSAGES.tooHigh)
+  })
+
+  it('campaigns.price_per_subscriber’s check holds the same bounds without the trigger', async () => {
+    const db = await testDb()
+    await db.exec('alter table public.campaigns disable trigger campaigns_price_in_words')
+    try {
+      expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER)).toBe('')
+      expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER)).toBe('')
+      expect(await insertCampaign(MIN_PRICE_PER_SUBSCRIBER - CENT)).toMatch(/violates check constraint/)
+      expect(await insertCampaign(MAX_PRICE_PER_SUBSCRIBER + CENT)).toMatch(/violates check constraint/)
+    } finally {
+      await db.exec('alter table public.campaigns enable trigger campaigns_price_in_words')
+    }
   })
 })
 

@@ -70,7 +70,7 @@ async function connect(backend: Backend) {
     await backend.db.query(
       `insert into public.esp_connections (campaign_id, advertiser_id, provider, target_id, target_name, secret_id, key_fingerprint)
        select g.id, g.advertiser_id, $2, $3, $3, vault.create_secret($4, null, 'bench ' || g.id),
-         encode(extensions.digest($4, 'sha256'), 'hex')
+         encode(sha256(convert_to($4, 'UTF8')), 'hex')
        from public.campaigns g where g.id = $1`,
       [c.campaign, c.provider, c.target, c.key],
     )

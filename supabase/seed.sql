@@ -333,7 +333,7 @@ with connection as (
   values ('20000000-0000-4000-a000-000000000003', '00000000-0000-4000-a000-000000000002', 'mailerlite',
     '100000000000000001', 'Demo subscribers (MailerLite)',
     vault.create_secret('local-mailerlite-key', null, 'ESP API key of campaign 20000000-0000-4000-a000-000000000003'),
-    encode(extensions.digest('local-mailerlite-key', 'sha256'), 'hex'))
+    encode(sha256(convert_to('local-mailerlite-key', 'UTF8')), 'hex'))
   returning id, campaign_id, advertiser_id
 )
 insert into public.esp_deliveries (connection_id, subscription_id, campaign_id, advertiser_id)

@@ -615,14 +615,14 @@ begin
       delete from public.esp_deliveries d where d.connection_id = existing.id;
     end if;
     update public.esp_connections set provider = p_provider, target_id = target, target_name = label,
-      key_fingerprint = encode(extensions.digest(key, 'sha256'), 'hex')
+      key_fingerprint = encode(sha256(convert_to(key, 'UTF8')), 'hex')
     where id = existing.id;
     connection := existing.id;
   else
     insert into public.esp_connections (campaign_id, advertiser_id, provider, target_id, target_name, secret_id, key_fingerprint)
     values (p_campaign_id, me, p_provider, target, label,
       vault.create_secret(key, null, 'ESP API key of campaign ' || p_campaign_id),
-      encode(extensions.digest(key, 'sha256'), 'hex'))
+      encode(sha256(convert_to(key, 'UTF8')), 'hex'))
     returning id into connection;
   end if;
   if coalesce(p_backfill, false) then

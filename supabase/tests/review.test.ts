@@ -2,6 +2,7 @@
 // admins approve, reject and ban with a reason kept in the audit log; visitors can write to /contact.
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { PRICE_MESSAGES } from '../functions/_shared/rules/price.ts'
 import { anon, errorOf, queryAs } from './helpers/db'
 import { actors, createUser, ids } from './helpers/fixtures'
 import { createMarket } from './helpers/market'
@@ -108,7 +109,7 @@ describe('campaigns', () => {
         `insert into public.campaigns (advertiser_id, name, price_per_subscriber) values ($1, 'Cheap', 0.10)`,
         [m.advertiser.id],
       ),
-    ).toMatch(/check constraint/)
+    ).toBe(PRICE_MESSAGES.tooLow)
   })
 
   it('lets an advertiser pause and resume only their own active or paused campaign', async () => {

@@ -49,14 +49,14 @@ export default defineConfig(({ command }) => ({
             {
               priority: 2,
               name: 'shell',
-              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/]postgrest-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title|app[\\/]layouts[\\/]payment-return-toast)\./,
+              test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/]postgrest-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title)\./,
             },
             {
               // Small building blocks of the public pages (form fields, badges, the newsletter card's parts):
               // one chunk instead of a dozen of a few hundred bytes each, each compressed on its own.
               priority: 1,
               name: 'public',
-              test: /src[\\/](components[\\/](ui[\\/](badge|input|label|skeleton)|entity-image|error-text|form-field)|lib[\\/](vocabulary|numbers|email-pattern|use-form-fields|use-debounced-search))\./,
+              test: /src[\\/](components[\\/](ui[\\/](badge|input|label|skeleton)|entity-image|error-text|form-field)|lib[\\/](vocabulary-catalog|numbers|email-pattern|use-form-fields|use-debounced-search))\./,
             },
           ],
         },

@@ -2,21 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { Constants } from '@/types/database.types'
 import {
   campaignStatus,
-  categoryLabel,
-  categoryOptions,
-  humanise,
   payoutAccountState,
   payoutStatus,
-  platformLabel,
-  platformOptions,
-  publicSourceStatus,
   reasonLabel,
-  sourceStatus,
   subscriptionStatus,
   transactionStatus,
   transactionTypeLabel,
   userTypeWord,
 } from '@/lib/vocabulary'
+import {
+  categoryLabel,
+  categoryOptions,
+  humanise,
+  platformLabel,
+  platformOptions,
+  publicSourceStatus,
+  sourceStatus,
+} from '@/lib/vocabulary-catalog'
 
 const enums = Constants.public.Enums
 

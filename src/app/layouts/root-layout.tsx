@@ -11,10 +11,25 @@ import { useSession } from '@/lib/session'
 import { useRouteTitle } from '@/lib/page-title'
 import { HydrateWhenVisible } from '@/lib/deferred-hydration'
 import { titleOfMatches } from '../navigation'
-import { PaymentReturnToast } from './payment-return-toast'
 import { SiteHeader } from './site-header'
 
 // Its effects only ever act for a signed-in user: visitors never download it (nor the wallet and profile calls).
+// The checkout's return toast loads only on the page the checkout sends the browser back to (?session_id= or
+// ?payment=): every other visit, public pages first, leaves it out of its JavaScript.
+const PaymentReturnToast = lazy(() =>
+  import('./payment-return-toast').then((module) => ({ default: module.PaymentReturnToast })),
+)
+
+function PaymentReturn() {
+  const { search } = useLocation()
+  if (!/[?&](session_id|payment)=/.test(search)) return null
+  return (
+    <Suspense fallback={null}>
+      <PaymentReturnToast />
+    </Suspense>
+  )
+}
+
 const AuthEffects = lazy(() =>
   import('@/features/auth/components/auth-effects').then((module) => ({ default: module.AuthEffects })),
 )
@@ -41,7 +56,7 @@ export function RootLayout() {
           <SiteFooter />
         </HydrateWhenVisible>
       )}
-      <PaymentReturnToast />
+      <PaymentReturn />
       {user ? (
         <Suspense fallback={null}>
           <AuthEffects />

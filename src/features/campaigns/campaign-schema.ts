@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { hasAtMostTwoDecimals } from '@rules/numbers'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_MESSAGES } from '@rules/price'
-import { CATEGORIES } from '@/lib/vocabulary'
+import { CATEGORIES } from '@/lib/vocabulary-catalog'
 
 const optionalUrl = (label: string) =>
   z

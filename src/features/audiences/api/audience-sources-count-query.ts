@@ -2,7 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { audienceKeys, type AudienceFilters } from '../keys'
-import { PUBLIC_SOURCE_STATUSES } from '@/lib/vocabulary'
+import { PUBLIC_SOURCE_STATUSES } from '@/lib/vocabulary-catalog'
 import { applyAudienceFilters } from './audience-sources-query'
 
 export async function getAudienceSourcesCount(filters: AudienceFilters): Promise<number> {

@@ -6,7 +6,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { audienceKeys, type AudienceFilters } from '../keys'
-import { PUBLIC_SOURCE_STATUSES } from '@/lib/vocabulary'
+import { PUBLIC_SOURCE_STATUSES } from '@/lib/vocabulary-catalog'
 
 export const AUDIENCE_PAGE_SIZE = 24
 

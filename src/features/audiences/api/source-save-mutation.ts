@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
 import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
-import { CATEGORIES, SOURCE_PLATFORMS } from '@/lib/vocabulary'
+import { CATEGORIES, SOURCE_PLATFORMS } from '@/lib/vocabulary-catalog'
 import { audienceKeys } from '../keys'
 
 const optionalUrl = z

@@ -5,7 +5,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
 import type { AudienceFilters, AudienceSort } from '../keys'
-import { categoryOptions } from '@/lib/vocabulary'
+import { categoryOptions } from '@/lib/vocabulary-catalog'
 
 export function DirectoryFilters({
   filters,

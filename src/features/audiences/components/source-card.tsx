@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import type { AudienceSourceCard } from '../api/audience-sources-query'
 import { EntityImage } from '@/components/entity-image'
-import { categoryLabel, platformLabel, publicSourceStatus } from '@/lib/vocabulary'
+import { categoryLabel, platformLabel, publicSourceStatus } from '@/lib/vocabulary-catalog'
 import { visitHref } from '../lib/source-display'
 
 export function SourceCard({ source }: { source: AudienceSourceCard }) {

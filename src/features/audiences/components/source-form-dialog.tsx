@@ -18,7 +18,7 @@ import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import type { PublisherSource } from '../api/my-sources-query'
 import { sourceFormSchema, useSourceSaveMutation, type SourceFormValues } from '../api/source-save-mutation'
-import { categoryOptions, isCategory, isSourcePlatform, platformOptions } from '@/lib/vocabulary'
+import { categoryOptions, isCategory, isSourcePlatform, platformOptions } from '@/lib/vocabulary-catalog'
 
 const toValues = (source?: PublisherSource): SourceFormValues => ({
   name: source?.name ?? '',

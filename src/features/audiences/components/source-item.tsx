@@ -9,7 +9,7 @@ import type { ClickBreakdown } from '../lib/click-breakdown'
 import { isSourceLive, magicLinkUrl } from '../lib/source-status'
 import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
 import { CopyButton } from '@/components/copy-button'
-import { categoryLabel, platformLabel, sourceStatus } from '@/lib/vocabulary'
+import { categoryLabel, platformLabel, sourceStatus } from '@/lib/vocabulary-catalog'
 import { metrics } from '@/lib/metrics'
 
 export function SourceItem({

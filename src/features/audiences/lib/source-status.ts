@@ -1,6 +1,6 @@
 /** Links a publisher shares for a source; statuses' words and colours come from src/lib/vocabulary.ts. */
 import { paths } from '@/config/paths'
-import { isPublicSourceStatus } from '@/lib/vocabulary'
+import { isPublicSourceStatus } from '@/lib/vocabulary-catalog'
 
 /** Only sources the directory shows publicly accept clicks that count (PRODUCT.md "Attribution"). */
 export const isSourceLive = isPublicSourceStatus

@@ -13,7 +13,7 @@ import { useCampaignRevisionQuery } from '../api/campaign-revision-query'
 import { useCampaignUpdateMutation } from '../api/campaign-update-mutation'
 import { campaignEditSchema, type CampaignEditInput, type CampaignEditValues } from '../campaign-schema'
 import { FormField } from '@/components/form-field'
-import { categoryOptions, isCategory } from '@/lib/vocabulary'
+import { categoryOptions, isCategory } from '@/lib/vocabulary-catalog'
 import { PendingRevision } from '@/components/pending-revision'
 
 export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {

@@ -13,7 +13,7 @@ import { useCampaignCreateMutation } from '../api/campaign-create-mutation'
 import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
 import { FormField } from '@/components/form-field'
 import { PriceGuidance } from './price-guidance'
-import { categoryOptions } from '@/lib/vocabulary'
+import { categoryOptions } from '@/lib/vocabulary-catalog'
 
 type CampaignFormProps = { advertiserId: string; onCreated: (campaign: { id: string; name: string }) => void }
 

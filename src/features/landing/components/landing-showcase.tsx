@@ -2,7 +2,7 @@
 import { Link } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { EntityImage } from '@/components/entity-image'
-import { categoryLabel, platformLabel } from '@/lib/vocabulary'
+import { categoryLabel, platformLabel } from '@/lib/vocabulary-catalog'
 import { useVerifiedSourcesQuery, type LandingSource } from '../api/verified-sources-query'
 import { useActiveNewslettersQuery, type LandingNewsletter } from '../api/active-newsletters-query'
 import { ShowcaseList } from './showcase-list'

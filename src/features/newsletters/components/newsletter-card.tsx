@@ -4,7 +4,7 @@ import { CheckIcon, MailIcon } from 'lucide-react'
 import { EntityImage } from '@/components/entity-image'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
-import { categoryLabel } from '@/lib/vocabulary'
+import { categoryLabel } from '@/lib/vocabulary-catalog'
 import { cn } from '@/lib/utils'
 import type { CampaignCard } from '../api/campaign-types'
 

@@ -4,7 +4,7 @@ import { SearchIcon } from 'lucide-react'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
-import { categoryOptions } from '@/lib/vocabulary'
+import { categoryOptions } from '@/lib/vocabulary-catalog'
 import type { NewsletterFilters as Filters } from '../keys'
 import { trackCategoryFilter, trackSearch } from '../lib/tracking'
 

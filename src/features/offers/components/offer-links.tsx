@@ -4,7 +4,7 @@
  */
 import { paths } from '@/config/paths'
 import { CopyButton } from '@/components/copy-button'
-import { isPublicSourceStatus } from '@/lib/vocabulary'
+import { isPublicSourceStatus } from '@/lib/vocabulary-catalog'
 import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
 
 export type OfferSource = { id: string; name: string; status: string; unifiedCode: string }

@@ -6,7 +6,8 @@ import { formatDateTime } from '@/lib/format'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
-import { auditStatusLabel, humanise } from '@/lib/vocabulary'
+import { auditStatusLabel } from '@/lib/vocabulary'
+import { humanise } from '@/lib/vocabulary-catalog'
 
 const subjectLabel: Record<string, string> = {
   audience_source: 'Source',

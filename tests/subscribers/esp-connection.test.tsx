@@ -276,3 +276,14 @@ describe('delivery state per subscriber', () => {
     expect(rowOf('dan@example.com').getByTestId('esp-delivery-state')).toHaveTextContent(/^Delivered$/)
   })
 })
+
+describe('which newsletter the subscribers page opens on', () => {
+  it('opens on the newest submitted newsletter, not a newer draft that cannot have subscribers', async () => {
+    page()
+    const draft = { ...campaign, id: 'c0', name: 'Untitled draft', status: 'draft', created_at: '2026-11-20T10:00:00Z' }
+    server.use(http.get(restUrl('campaigns'), () => HttpResponse.json([draft, campaign])))
+    renderRoute(PAGE)
+    expect(await screen.findByRole('combobox', { name: 'Newsletter' })).toHaveDisplayValue('Morning Brew')
+    expect(await screen.findByText('ann@example.com')).toBeInTheDocument()
+  })
+})

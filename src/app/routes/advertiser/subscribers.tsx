@@ -33,7 +33,11 @@ export default function SubscribersPage() {
       <p className="text-sm text-muted-foreground">List a newsletter first: its confirmed subscribers appear here.</p>
     )
   else {
-    const selected = campaigns.data.find((c) => c.id === requested) ?? campaigns.data[0]!
+    // Without a choice in the URL, the newest newsletter that has been submitted (a draft has no subscribers yet).
+    const selected =
+      campaigns.data.find((c) => c.id === requested) ??
+      campaigns.data.find((c) => c.status !== 'draft') ??
+      campaigns.data[0]!
     body = (
       <div className="space-y-6">
         <CampaignPicker

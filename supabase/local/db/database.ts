@@ -59,7 +59,7 @@ export interface Db extends Queryable {
     options?: TransactionOptions,
   ): Promise<T>
   close(): Promise<void>
-  /** PGlite only: a gzip tarball of the data directory (see snapshot.ts). */
+  /** PGlite only: a tarball of the data directory (see snapshot.ts). */
   dumpDataDir?(): Promise<Blob>
 }
 
@@ -126,7 +126,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
         return fn(options?.oneStatement ? oneStatementGuard(inner) : inner)
       }),
     close: () => lite.close(),
-    dumpDataDir: () => lite.dumpDataDir('gzip'),
+    dumpDataDir: () => lite.dumpDataDir('none'),
   }
 }
 

@@ -50,6 +50,11 @@ export type FunctionDef = {
   rowOf?: string
   /** The planner's row estimate (`ROWS n`): 1 makes a computed relationship to-one. */
   rows: number
+  /**
+   * Whether `/rpc` can call it, by PostgREST's rule: every argument named, or a single unnamed one of type
+   * json, jsonb, text, xml or bytea (which receives the whole body). Others stay computed fields only.
+   */
+  callable: boolean
 }
 
 /** One exposed schema's objects. */
@@ -94,7 +99,9 @@ where n.nspname = any($1::text[]) and c.relkind in ('v', 'm') and r.rulename = '
 
 const FUNCTIONS_SQL = `
 select n.nspname as schema, p.proname as name, p.proretset as returns_set, p.provolatile::text as volatility,
-  p.prorows::float8 as rows, p.pronargdefaults as n_defaults, format_type(p.prorettype, null) as return_type,
+  p.prorows::float8 as rows, p.pronargdefaults as n_defaults,
+  (p.proargnames is not null or p.pronargs = 0 or (p.pronargs = 1 and p.proargtypes[0] in
+     ('bytea'::regtype, 'json'::regtype, 'jsonb'::regtype, 'text'::regtype, 'xml'::regtype))) as callable, format_type(p.prorettype, null) as return_type,
   rt.typtype::text as ret_typtype,
   case when rtn.nspname = n.nspname and rtc.relkind in ('r', 'p', 'v', 'm', 'f') then rtc.relname end as ret_table,
   (select ac.relname from pg_type at join pg_class ac on ac.oid = at.typrelid join pg_namespace an on an.oid = ac.relnamespace
@@ -144,6 +151,7 @@ type FunctionRow = {
   volatility: string
   rows: number
   n_defaults: number
+  callable: boolean
   return_type: string
   ret_typtype: string
   ret_table: string | null
@@ -311,6 +319,7 @@ function toFunctionDef(r: FunctionRow): FunctionDef {
     volatile: r.volatility === 'v',
     rowOf,
     rows: Number(r.rows),
+    callable: r.callable,
   }
 }
 

@@ -167,7 +167,12 @@ export function createRestHandler({
     if (node.offset === undefined && opts.range) node.offset = opts.range.offset
     if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
     if (maxRows !== undefined) node.limit = Math.min(node.limit ?? maxRows, maxRows)
-    const result = await runRead(tx, node, params, { count: opts.count, maxRows, csv: opts.csv })
+    const result = await runRead(tx, node, params, {
+      count: opts.count,
+      maxRows,
+      csv: opts.csv,
+      stripNulls: opts.stripNulls,
+    })
     return readResponse(result, opts, node.offset ?? 0, req.method === 'HEAD')
   }
 

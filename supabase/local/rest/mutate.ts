@@ -13,7 +13,7 @@ import { RestError, parseError, singleObjectError } from './errors'
 import { splitTopLevel, unquote } from './grammar'
 import type { QueryBag } from './query-bag'
 import { planRead } from './read-plan'
-import { runRead, shapeBody } from './read'
+import { contentType, runRead, shapeBody } from './read'
 import { contentRange, type Options, type RunContext } from './request-options'
 import type { SchemaCache, Table } from './schema-cache'
 import { parseSelect } from './select-parser'
@@ -157,12 +157,10 @@ export async function runMutation(
   })
   const prefix = statement === null ? '' : `with pgrst_source as (${statement} returning t0.*${inserted}) `
   const extra = upsert ? `select count(*) filter (where "pgrst_inserted") from pgrst_source` : undefined
-  const result = await runRead(tx, node, params, { prefix, extra })
+  const result = await runRead(tx, node, params, { prefix, extra, stripNulls: opts.stripNulls })
   checkAffected(result.page)
   const body = shapeBody(result, opts)
-  headers['content-type'] = opts.single
-    ? 'application/vnd.pgrst.object+json; charset=utf-8'
-    : 'application/json; charset=utf-8'
+  headers['content-type'] = contentType({ ...opts, csv: false })
   headers['content-range'] = opts.count ? `*/${result.page}` : '*/*'
   return { status: status(result.page, result.extra), headers, body }
 }

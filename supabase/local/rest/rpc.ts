@@ -10,7 +10,7 @@ import { parseJsonBody } from './body'
 import { RestError, json } from './errors'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
-import { readResponse, runRead } from './read'
+import { contentType, readResponse, runRead, stripped } from './read'
 import type { Column, FunctionDef, SchemaCache, Table } from './schema-cache'
 import { parseOperation } from './filter-parser'
 import { closestMatch } from './fuzzy'
@@ -253,13 +253,13 @@ export async function runRpc(
   }
   if (fn.shape === 'scalar' && !fn.returnsSet) {
     const r = await tx.query<{ body: string | null }>(
-      `select to_json(${call})::text as body${fromClause}`,
+      `select ${stripped(`to_json(${call})`, opts.stripNulls)}::text as body${fromClause}`,
       params.values,
     )
     // PostgREST answers a scalar call as a one-row result: Content-Range 0-0/*, or 0-0/1 when a count is asked
     // (supabase-js then reports count 1), and HEAD gets the headers without the value.
     const headers = {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8',
       'content-range': contentRange(0, 1, opts.count ? 1 : null),
     }
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : (r.rows[0]?.body ?? 'null') }
@@ -267,14 +267,14 @@ export async function runRpc(
   if (fn.shape === 'scalar') {
     const lateral = from ? `${from}, lateral ` : ''
     const r = await tx.query<{ body: string; page: number }>(
-      `select coalesce(json_agg(_r.v), '[]')::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
+      `select ${stripped(`coalesce(json_agg(_r.v), '[]')`, opts.stripNulls)}::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
       params.values,
     )
     const page = Number(r.rows[0].page)
     checkMaxAffected(opts, page)
     // Every row is returned, so the count is the page (planned and estimated included).
     const headers = {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8',
       'content-range': contentRange(0, page, opts.count ? page : null),
     }
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : r.rows[0].body }
@@ -305,12 +305,18 @@ export async function runRpc(
   if (node.offset === undefined && opts.range) node.offset = opts.range.offset
   if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
   if (run.maxRows !== undefined) node.limit = Math.min(node.limit ?? run.maxRows, run.maxRows)
-  const result = await runRead(tx, node, params, { count: opts.count, maxRows: run.maxRows, csv: opts.csv })
+  const result = await runRead(tx, node, params, {
+    count: opts.count,
+    maxRows: run.maxRows,
+    csv: opts.csv,
+    stripNulls: opts.stripNulls,
+  })
   if (fn.returnsSet) checkMaxAffected(opts, result.page)
   if (!fn.returnsSet && !opts.single) {
     const rows = JSON.parse(result.body) as unknown[]
     const answer = json(200, rows[0] ?? null, {
       'content-range': contentRange(0, result.page, opts.count ? result.page : null),
+      ...(opts.stripNulls ? { 'content-type': contentType({ ...opts, csv: false }) } : {}),
     })
     return req.method === 'HEAD' ? { ...answer, body: undefined } : answer
   }

@@ -147,4 +147,71 @@ describe.each(engines)('PostgREST parity (%s)', (engine) => {
       expect(await filtered.json()).toEqual([{ name: 'Ben' }])
     })
   })
+
+  describe('nulls=stripped', () => {
+    const ARRAY = 'application/vnd.pgrst.array+json;nulls=stripped'
+    const OBJECT = 'application/vnd.pgrst.object+json;nulls=stripped'
+    const get = async (path: string, accept: string, init: RequestInit = {}) => {
+      const res = await b.fetch(`/rest/v1/${path}`, { ...init, headers: { accept, ...(init.headers ?? {}) } })
+      return { status: res.status, type: res.headers.get('content-type'), body: await res.json() }
+    }
+
+    it('leaves out keys whose value is null, nested ones too, for the array and the object types', async () => {
+      expect(await get('gw_people?order=id', ARRAY)).toEqual({
+        status: 200,
+        type: 'application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8',
+        body: [
+          { id: 1, name: 'Ann', meta: { a: 1 } },
+          { id: 2, name: 'Ben', nickname: 'B' },
+        ],
+      })
+      expect(await get('gw_people?id=eq.1&select=id,nickname', OBJECT)).toEqual({
+        status: 200,
+        type: 'application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8',
+        body: { id: 1 },
+      })
+      // Through supabase-js, as `stripNulls()` asks for it.
+      const { data, error } = await b.anon().from('gw_people').select('id, nickname').order('id').stripNulls()
+      expect(error).toBeNull()
+      expect(data).toEqual([{ id: 1 }, { id: 2, nickname: 'B' }])
+      const one = await b.anon().from('gw_people').select().eq('id', 1).single().stripNulls()
+      expect(one).toMatchObject({ status: 200, data: { id: 1, name: 'Ann', meta: { a: 1 } } })
+    })
+
+    it('strips the rows a write returns and the rows of an rpc', async () => {
+      const patched = await get('gw_people?id=eq.2', ARRAY, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', prefer: 'return=representation, tx=rollback' },
+        body: JSON.stringify({ nickname: null }),
+      })
+      expect(patched).toEqual({
+        status: 200,
+        type: 'application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8',
+        body: [{ id: 2, name: 'Ben' }],
+      })
+      expect((await get('rpc/gw_people_like?p=Ann', ARRAY)).body).toEqual([{ id: 1, name: 'Ann', meta: { a: 1 } }])
+    })
+
+    it('answers 406 PGRST116 for the object type when the result is not one row, and plain JSON without the parameter', async () => {
+      expect(await get('gw_people', OBJECT)).toEqual({
+        status: 406,
+        type: 'application/json; charset=utf-8',
+        body: {
+          code: 'PGRST116',
+          message: 'Cannot coerce the result to a single JSON object',
+          details: 'The result contains 2 rows',
+          hint: null,
+        },
+      })
+      const plain = await get('gw_people?order=id&select=id,nickname', 'application/vnd.pgrst.array+json')
+      expect(plain).toEqual({
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        body: [
+          { id: 1, nickname: null },
+          { id: 2, nickname: 'B' },
+        ],
+      })
+    })
+  })
 })

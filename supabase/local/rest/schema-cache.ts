@@ -7,7 +7,14 @@ import type { Queryable } from '../db/database'
 
 export const DEFAULT_SCHEMAS = ['public']
 
-export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean }
+export type Column = {
+  name: string
+  type: string
+  nullable: boolean
+  hasDefault: boolean
+  /** The default as an SQL expression, as PostgREST reads it (an identity's `nextval`, a domain's default). */
+  defaultExpr?: string
+}
 
 export type Table = {
   schema: string
@@ -68,10 +75,18 @@ export type SchemaCache = {
 const TABLES_SQL = `
 select n.nspname as schema, c.oid::int8 as oid, c.relname as table, c.relkind::text as kind, a.attnum::int as attnum,
   a.attname as column, format_type(a.atttypid, null) as type,
-  not a.attnotnull as nullable, (a.atthasdef or a.attidentity <> '' or a.attgenerated <> '') as has_default
+  not a.attnotnull as nullable, (a.atthasdef or a.attidentity <> '' or a.attgenerated <> '') as has_default,
+  case
+    when ty.typbasetype <> 0 and ad.adbin is null then pg_get_expr(ty.typdefaultbin, 0)
+    when a.attidentity = 'd' then format('nextval(%L)', pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+    when a.attgenerated = 's' then null
+    else pg_get_expr(ad.adbin, ad.adrelid)
+  end as default_expr
 from pg_class c
 join pg_namespace n on n.oid = c.relnamespace
 join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+join pg_type ty on ty.oid = a.atttypid
+left join pg_attrdef ad on ad.adrelid = c.oid and ad.adnum = a.attnum
 where n.nspname = any($1::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
 order by n.nspname, c.relname, a.attnum`
 
@@ -131,6 +146,7 @@ type TableRow = {
   type: string
   nullable: boolean
   has_default: boolean
+  default_expr: string | null
 }
 type ConstraintRow = {
   name: string
@@ -193,7 +209,13 @@ export async function loadSchemaCaches(db: Queryable, schemas: string[]): Promis
       }
       cache.tables.set(r.table, t)
     }
-    t.columns.set(r.column, { name: r.column, type: r.type, nullable: r.nullable, hasDefault: r.has_default })
+    t.columns.set(r.column, {
+      name: r.column,
+      type: r.type,
+      nullable: r.nullable,
+      hasDefault: r.has_default,
+      defaultExpr: r.default_expr ?? undefined,
+    })
     const key = String(r.oid)
     if (!byOid.has(key)) byOid.set(key, { schema: r.schema, table: r.table, columns: new Map() })
     byOid.get(key)!.columns.set(Number(r.attnum), r.column)

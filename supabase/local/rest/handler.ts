@@ -9,7 +9,7 @@ import { withRequestContext, type Db, type Queryable } from '../db/database'
 import { loadRoleTimeouts, type RoleTimeouts } from '../db/role-timeouts'
 import { RestError, errorResponse, json } from './errors'
 import { runMutation } from './mutate'
-import { closestMatch } from './fuzzy'
+import { NAME_MIN_SCORE, closestMatch } from './fuzzy'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
@@ -131,7 +131,7 @@ export function createRestHandler({
     const s = await reloadOnMiss(opts.schema, (x) => x.tables.has(name))
     const table = s.tables.get(name)
     if (!table) {
-      const near = closestMatch(name, s.tables.keys())
+      const near = closestMatch(name, s.tables.keys(), NAME_MIN_SCORE)
       throw new RestError(
         404,
         'PGRST205',

@@ -13,7 +13,7 @@ import { planRead } from './read-plan'
 import { contentType, readResponse, runRead, stripped } from './read'
 import type { Column, FunctionDef, SchemaCache, Table } from './schema-cache'
 import { parseOperation } from './filter-parser'
-import { closestMatch } from './fuzzy'
+import { NAME_MIN_SCORE, closestMatch } from './fuzzy'
 import { splitTopLevel, unquote } from './grammar'
 import { parseSelect } from './select-parser'
 import { Aliases, Params, functionName, ident } from './sql'
@@ -79,6 +79,7 @@ function noRpcHint(schema: SchemaCache, name: string, keys: string[], overloads:
     : closestMatch(
         name,
         [...schema.functions].filter(([, fs]) => fs.some((f) => f.callable)).map(([n]) => n),
+        NAME_MIN_SCORE,
       )
   if (match === undefined) return null
   return `Perhaps you meant to call the function ${schema.schema}.${overloads.length ? name : ''}${match}`

@@ -102,7 +102,8 @@ join pg_class c on c.oid = con.conrelid
 join pg_namespace n on n.oid = c.relnamespace
 left join pg_class fc on fc.oid = con.confrelid
 left join pg_namespace fn on fn.oid = fc.relnamespace
-where n.nspname = any($1::text[]) and con.contype in ('p', 'u', 'f')`
+where n.nspname = any($1::text[]) and con.contype in ('p', 'u', 'f')
+order by con.conrelid, con.conname`
 
 /** The stored query tree of each view: its target list names the base column behind each view column. */
 const VIEWS_SQL = `

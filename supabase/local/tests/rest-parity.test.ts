@@ -110,6 +110,11 @@ describe.each(engines)('PostgREST parity (%s)', (engine) => {
       expect((await b.anon().rpc('gw_nope', { x: 1 })).error).toMatchObject({
         code: 'PGRST202',
         message: 'Could not find the function public.gw_nope(x) in the schema cache',
+        hint: null,
+      })
+      expect((await b.anon().rpc('gw_by_nams', { a: 'x' })).error).toMatchObject({
+        code: 'PGRST202',
+        message: 'Could not find the function public.gw_by_nams(a) in the schema cache',
         hint: 'Perhaps you meant to call the function public.gw_by_names',
       })
       // With overloads of that name, the hint is the closest parameter list.

@@ -129,11 +129,10 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
         error: {
           code: 'PGRST205',
           message: "Could not find the table 'public.gw_missing' in the schema cache",
-          // PostgREST's fuzzyset search (see rest/fuzzy.ts) finds gw_items close enough (0.4 by Levenshtein).
-          hint: "Perhaps you meant the table 'public.gw_items'",
+          hint: null,
         },
       })
-      expect((await b.anon().from('zzz').select()).error?.hint).toBeNull()
+      // PostgREST 13 names a close table name (see rest/fuzzy.ts) in the hint.
       const typo = await b.anon().from('gw_boks').select()
       expect(typo.error).toMatchObject({ code: 'PGRST205', hint: "Perhaps you meant the table 'public.gw_books'" })
       const selected = await b.anon().from('gw_books').select('nope')

@@ -62,6 +62,11 @@ describe.each(engines)('PostgREST parity (%s)', (engine) => {
       expect(await b.anon().rpc('gw_by_names', { b: 7 })).toMatchObject({ status: 200, data: 'b' })
       expect(await b.anon().rpc('gw_by_names', { cid: 3 })).toMatchObject({ status: 200, data: 'any3' })
       expect(await b.anon().rpc('gw_by_names', { cid: 3, search: 'x' }, { get: true })).toMatchObject({ data: 'x3' })
+      // A form body names its arguments as a JSON object does.
+      expect(await post('gw_by_names', 'cid=4&search=f', 'application/x-www-form-urlencoded')).toEqual({
+        status: 200,
+        body: 'f4',
+      })
     })
 
     it('answers 300 PGRST203 naming the candidates, fewest parameters first, when the names fit several', async () => {

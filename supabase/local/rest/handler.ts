@@ -9,12 +9,13 @@ import { withRequestContext, type Db, type Queryable } from '../db/database'
 import { loadRoleTimeouts, type RoleTimeouts } from '../db/role-timeouts'
 import { RestError, errorResponse, json } from './errors'
 import { runMutation } from './mutate'
+import { NAME_MIN_SCORE, closestMatch } from './fuzzy'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
 import { assertBoundedPatterns } from './regex-guard'
 import { readOptions, type Options, type PlanFormat, type RunContext } from './request-options'
-import { notFound, runRpc } from './rpc'
+import { resolveCall, runRpc } from './rpc'
 import { DEFAULT_SCHEMAS, loadSchemaCaches, type SchemaCache, type Table } from './schema-cache'
 import { parseSelect } from './select-parser'
 import { Aliases, Params, qualified } from './sql'
@@ -121,20 +122,16 @@ export function createRestHandler({
       if (!['GET', 'HEAD', 'POST'].includes(req.method)) throw methodNotAllowed(req.method)
       const name = segments[1]
       const s = await reloadOnMiss(opts.schema, (x) => x.functions.has(name))
-      const candidates = s.functions.get(name)
-      if (!candidates) throw notFound(s.schema, name, [])
-      if (db.kind === 'pglite') {
-        const args = req.method === 'POST' ? [] : candidates.flatMap((f) => f.args.map((a) => a.name))
-        assertBoundedPatterns(req.query, new Set(args))
-      }
-      return transact(req, opts, (tx) => runRpc(tx, req, s, name, candidates, opts, run))
+      const call = resolveCall(req, s, name)
+      if (db.kind === 'pglite') assertBoundedPatterns(req.query, new Set(req.method === 'POST' ? [] : call.keys))
+      return transact(req, opts, (tx) => runRpc(tx, req, s, call, opts, run))
     }
     if (segments.length !== 1) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`)
     const name = segments[0]
     const s = await reloadOnMiss(opts.schema, (x) => x.tables.has(name))
     const table = s.tables.get(name)
     if (!table) {
-      const near = closestName(name, s.tables.keys())
+      const near = closestMatch(name, s.tables.keys(), NAME_MIN_SCORE)
       throw new RestError(
         404,
         'PGRST205',
@@ -170,7 +167,12 @@ export function createRestHandler({
     if (node.offset === undefined && opts.range) node.offset = opts.range.offset
     if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
     if (maxRows !== undefined) node.limit = Math.min(node.limit ?? maxRows, maxRows)
-    const result = await runRead(tx, node, params, { count: opts.count, maxRows, csv: opts.csv })
+    const result = await runRead(tx, node, params, {
+      count: opts.count,
+      maxRows,
+      csv: opts.csv,
+      stripNulls: opts.stripNulls,
+    })
     return readResponse(result, opts, node.offset ?? 0, req.method === 'HEAD')
   }
 
@@ -262,36 +264,4 @@ function openApiRoot(s: SchemaCache): ApiResponse {
   for (const name of s.tables.keys()) paths[`/${name}`] = {}
   for (const name of s.functions.keys()) paths[`/rpc/${name}`] = {}
   return json(200, { swagger: '2.0', info: { title: 'PostgREST API', version: '12' }, basePath: '/', paths })
-}
-
-/**
- * PostgREST 13's "Perhaps you meant" for an unknown table: the closest table name of the schema when it is at
- * least 0.75 similar. PostgREST scores with fuzzyset (n-gram candidates, rescored by Levenshtein distance over
- * the longer length, case-insensitive); this takes the Levenshtein score over every name, the part that decides.
- */
-export function closestName(wanted: string, names: Iterable<string>): string | undefined {
-  let best: string | undefined
-  let bestScore = 0.75
-  const a = wanted.toLowerCase()
-  for (const name of names) {
-    const b = name.toLowerCase()
-    const score = 1 - levenshtein(a, b) / Math.max(a.length, b.length, 1)
-    if (score >= bestScore && (best === undefined || score > bestScore)) {
-      best = name
-      bestScore = score
-    }
-  }
-  return best
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length]
 }

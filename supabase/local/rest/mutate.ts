@@ -13,11 +13,14 @@ import { RestError, parseError, singleObjectError } from './errors'
 import { splitTopLevel, unquote } from './grammar'
 import type { QueryBag } from './query-bag'
 import { planRead } from './read-plan'
-import { runRead, shapeBody } from './read'
+import { contentType, runRead, shapeBody } from './read'
 import { contentRange, type Options, type RunContext } from './request-options'
 import type { SchemaCache, Table } from './schema-cache'
 import { parseSelect } from './select-parser'
 import { Aliases, Params, ident, qualified } from './sql'
+
+/** A string literal (column names in jsonb_build_object). */
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 function recordType(columns: string[], table: Table) {
   return columns.map((c) => `${ident(c)} ${table.columns.get(c)!.type}`).join(', ')
@@ -37,11 +40,16 @@ function buildInsert(req: ApiRequest, table: Table, opts: Options, params: Param
       )
     sql = `${target} default values`
   } else if (opts.missingDefault) {
-    const cells = rows.map((row) => {
-      const p = params.add(JSON.stringify(row))
-      return `(${columns.map((c) => (c in row ? `(select _v.${ident(c)} from json_to_record(${p}::json) as _v(${recordType([c], table)}))` : 'default')).join(', ')})`
+    // PostgREST's shape: each row is its columns' defaults overlaid by the keys it has. Every listed default is
+    // evaluated for every row, given or not, so a sequence advances once per row as it does there.
+    const defaults = columns.flatMap((c) => {
+      const expr = table.columns.get(c)!.defaultExpr
+      return expr === undefined ? [] : [`${literal(c)}, ${expr}`]
     })
-    sql = `${target} (${columns.map(ident).join(', ')}) values ${cells.join(', ')}`
+    const p = params.add(JSON.stringify(rows))
+    const cols = columns.map(ident).join(', ')
+    const withDefaults = `(select jsonb_agg(jsonb_build_object(${defaults.join(', ')}) || _e order by _i) from jsonb_array_elements(${p}::jsonb) with ordinality _d(_e, _i))`
+    sql = `${target} (${cols}) select ${cols} from jsonb_to_recordset(${withDefaults}) as _v(${recordType(columns, table)})`
   } else {
     const p = params.add(JSON.stringify(rows))
     const cols = columns.map(ident).join(', ')
@@ -157,12 +165,10 @@ export async function runMutation(
   })
   const prefix = statement === null ? '' : `with pgrst_source as (${statement} returning t0.*${inserted}) `
   const extra = upsert ? `select count(*) filter (where "pgrst_inserted") from pgrst_source` : undefined
-  const result = await runRead(tx, node, params, { prefix, extra })
+  const result = await runRead(tx, node, params, { prefix, extra, stripNulls: opts.stripNulls })
   checkAffected(result.page)
   const body = shapeBody(result, opts)
-  headers['content-type'] = opts.single
-    ? 'application/vnd.pgrst.object+json; charset=utf-8'
-    : 'application/json; charset=utf-8'
+  headers['content-type'] = contentType({ ...opts, csv: false })
   headers['content-range'] = opts.count ? `*/${result.page}` : '*/*'
   return { status: status(result.page, result.extra), headers, body }
 }

@@ -21,6 +21,8 @@ export type ReadRun = {
   prefix?: string
   /** One more integer computed in the same statement (e.g. how many rows an upsert inserted). */
   extra?: string
+  /** Leave keys with null values out of the JSON (`nulls=stripped`), as PostgREST's json_strip_nulls does. */
+  stripNulls?: boolean
 }
 
 /**
@@ -41,7 +43,7 @@ export async function runRead(tx: Queryable, node: ReadNode, params: Params, run
   const extra = run.extra ? `, (${run.extra})::int as extra` : ''
   const sql = run.csv
     ? `${withRows(run.prefix, node)}select ${total} as total, count(*)::int as page, ${CSV_BODY} as body${extra} from _rows _r`
-    : `${run.prefix ?? ''}select ${total} as total, count(*)::int as page, coalesce(json_agg(_r), '[]')::text as body${extra} from (${renderNode(node)}) _r`
+    : `${run.prefix ?? ''}select ${total} as total, count(*)::int as page, ${stripped(`coalesce(json_agg(_r), '[]')`, run.stripNulls)}::text as body${extra} from (${renderNode(node)}) _r`
   const r = await tx.query<ReadResult>(sql, params.values)
   const row = r.rows[0]
   const result: ReadResult = {
@@ -55,6 +57,9 @@ export async function runRead(tx: Queryable, node: ReadNode, params: Params, run
   }
   return result
 }
+
+/** A JSON expression without its null-valued keys when `strip` (`Accept: …;nulls=stripped`). */
+export const stripped = (json: string, strip: boolean | undefined) => (strip ? `json_strip_nulls(${json})` : json)
 
 /** The page's rows as a CTE, after the mutation's when there is one. */
 function withRows(prefix: string | undefined, node: ReadNode) {
@@ -87,6 +92,9 @@ export function shapeBody(result: ReadResult, opts: Options): string {
 
 export function contentType(opts: Options): string {
   if (opts.csv) return 'text/csv; charset=utf-8'
+  if (opts.stripNulls) {
+    return `application/vnd.pgrst.${opts.single ? 'object' : 'array'}+json;nulls=stripped; charset=utf-8`
+  }
   return opts.single ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8'
 }
 

@@ -15,6 +15,11 @@ export type Options = {
   resolution?: 'merge-duplicates' | 'ignore-duplicates'
   missingDefault: boolean
   single: boolean
+  /**
+   * `Accept: application/vnd.pgrst.object+json;nulls=stripped` (or `vnd.pgrst.array+json;nulls=stripped`, what
+   * supabase-js's `stripNulls()` sends): keys whose value is null are left out of the JSON, at every depth.
+   */
+  stripNulls: boolean
   csv: boolean
   range?: { offset: number; limit?: number }
   /** `Prefer: tx=rollback` runs the request and rolls it back, answering as if committed. */
@@ -106,6 +111,7 @@ export function readOptions(
     resolution: prefer.get('resolution') as Options['resolution'],
     missingDefault: prefer.get('missing') === 'default',
     single: accept.includes('application/vnd.pgrst.object'),
+    stripNulls: stripsNulls(accept),
     csv: accept.startsWith('text/csv'),
     range: parseRange(headers['range']),
     tx: prefer.get('tx') as Options['tx'],
@@ -116,6 +122,22 @@ export function readOptions(
     schema: profile ?? settings.schemas[0],
     applied,
   }
+}
+
+/**
+ * PostgREST's vendored JSON types take `nulls=stripped` (parameter names are case-insensitive); on any other type
+ * the parameter means nothing, and `application/vnd.pgrst.array+json` without it is plain JSON.
+ */
+function stripsNulls(accept: string): boolean {
+  for (const entry of accept.split(',')) {
+    const [type, ...params] = entry.split(';').map((p) => p.trim())
+    if (!/^application\/vnd\.pgrst\.(object|array)(\+json)?$/i.test(type)) continue
+    return params.some((p) => {
+      const [k, v] = p.split('=').map((x) => x.trim())
+      return k.toLowerCase() === 'nulls' && v?.replace(/^"(.*)"$/, '$1') === 'stripped'
+    })
+  }
+  return false
 }
 
 /** `application/vnd.pgrst.plan[+json|+text]; for="application/json"; options=analyze|verbose`. */

@@ -10,22 +10,215 @@ import { parseJsonBody } from './body'
 import { RestError, json } from './errors'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
-import { readResponse, runRead } from './read'
+import { contentType, readResponse, runRead, stripped } from './read'
 import type { Column, FunctionDef, SchemaCache, Table } from './schema-cache'
+import { parseOperation } from './filter-parser'
+import { NAME_MIN_SCORE, closestMatch } from './fuzzy'
+import { splitTopLevel, unquote } from './grammar'
 import { parseSelect } from './select-parser'
 import { Aliases, Params, functionName, ident } from './sql'
 import { contentRange, type Options, type RunContext } from './request-options'
 
 type Args = Record<string, unknown>
 
-export function notFound(schema: string, name: string, keys: string[]) {
-  const list = [...keys].sort().join(', ')
+/** How the body of a POST reaches the function, by its Content-Type (PostgREST reads no Content-Type as JSON). */
+type BodyKind = 'json' | 'form' | 'text' | 'xml' | 'bytea'
+
+function bodyKind(contentType: string | undefined): BodyKind {
+  const mime = (contentType ?? '').split(';')[0].trim().toLowerCase()
+  if (mime === 'application/x-www-form-urlencoded') return 'form'
+  if (mime === 'text/plain') return 'text'
+  if (mime === 'text/xml') return 'xml'
+  if (mime === 'application/octet-stream') return 'bytea'
+  return 'json'
+}
+
+/** The raw body kinds: their only argument is the whole body, and PostgREST's messages say so. */
+const RAW_KINDS: BodyKind[] = ['text', 'xml', 'bytea']
+
+/** A resolved call: the function, the argument keys of the request, and the arguments as named values. */
+export type RpcCall = { fn: FunctionDef; keys: string[]; args: Args; kind: BodyKind | 'query' }
+
+export function notFound(
+  schema: SchemaCache,
+  name: string,
+  keys: string[],
+  kind: BodyKind | 'query' = 'json',
+  overloads: FunctionDef[] = [],
+) {
+  const sorted = [...keys].sort()
+  const list = sorted.join(', ')
+  const raw = RAW_KINDS.includes(kind as BodyKind)
+  const withParams = sorted.length ? ` with parameter${sorted.length > 1 ? 's' : ''} ${list}` : ' without parameters'
+  const searched =
+    kind === 'text' || kind === 'xml' || kind === 'bytea'
+      ? ` with a single unnamed ${kind} parameter`
+      : kind === 'json'
+        ? `${withParams} or with a single unnamed json/jsonb parameter`
+        : withParams
   return new RestError(
     404,
     'PGRST202',
-    `Could not find the function ${schema}.${name}${keys.length ? `(${list})` : ' without parameters'} in the schema cache`,
-    `Searched for the function ${schema}.${name}${keys.length ? ` with parameter${keys.length > 1 ? 's' : ''} ${list}` : ' without parameters'} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+    `Could not find the function ${schema.schema}.${name}${raw ? '' : sorted.length ? `(${list})` : ' without parameters'} in the schema cache`,
+    `Searched for the function ${schema.schema}.${name}${searched}, but no matches were found in the schema cache.`,
+    raw ? null : noRpcHint(schema, name, sorted, overloads),
   )
+}
+
+/**
+ * PostgREST's hint for PGRST202: with overloads of that name, the closest of their parameter lists (sorted names
+ * in parentheses) to the names given; without, the closest function name of the schema.
+ */
+function noRpcHint(schema: SchemaCache, name: string, keys: string[], overloads: FunctionDef[]): string | null {
+  const listed = (names: string[]) => `(${[...names].sort().join(', ')})`
+  const match = overloads.length
+    ? closestMatch(
+        listed(keys),
+        overloads.map((f) => listed(f.args.map((a) => a.name))),
+      )
+    : closestMatch(
+        name,
+        [...schema.functions].filter(([, fs]) => fs.some((f) => f.callable)).map(([n]) => n),
+        NAME_MIN_SCORE,
+      )
+  if (match === undefined) return null
+  return `Perhaps you meant to call the function ${schema.schema}.${overloads.length ? name : ''}${match}`
+}
+
+/**
+ * PostgREST's order of overloads (its `Ord Routine`): fewer parameters first, then the parameter lists compared
+ * by name, type, whether required and whether variadic. The ambiguity message lists candidates in this order.
+ */
+function compareOverloads(a: FunctionDef, b: FunctionDef): number {
+  if (a.args.length !== b.args.length) return a.args.length - b.args.length
+  for (let i = 0; i < a.args.length; i++) {
+    const x = a.args[i]
+    const y = b.args[i]
+    const order: [string | boolean, string | boolean][] = [
+      [x.name, y.name],
+      [x.type, y.type],
+      [!x.hasDefault, !y.hasDefault],
+      [x.mode === 'variadic', y.mode === 'variadic'],
+    ]
+    for (const [p, q] of order) if (p !== q) return p < q ? -1 : 1
+  }
+  return 0
+}
+
+/**
+ * PostgREST's `findProc`: overloads are told apart by the names of the arguments given, never by their values'
+ * types. A function matches when every required parameter is given and every other key is one of its optional
+ * ones (an unnamed parameter is the key ""); a function without parameters matches no keys. When nothing matches,
+ * a POST may still reach a function whose single parameter takes the whole body by its Content-Type (json or
+ * jsonb for JSON, text, xml, bytea). More than one candidate is 300 PGRST203; none is 404 PGRST202.
+ */
+export function chooseFunction(
+  schema: SchemaCache,
+  name: string,
+  keys: string[],
+  kind: BodyKind | 'query',
+): FunctionDef {
+  const overloads = (schema.functions.get(name) ?? []).filter((f) => f.callable).sort(compareOverloads)
+  const given = new Set(keys)
+  const isPost = kind !== 'query'
+  const matches = (f: FunctionDef) => {
+    if (f.args.length === 0) return given.size === 0 && !(isPost && RAW_KINDS.includes(kind as BodyKind))
+    const required = f.args.filter((a) => !a.hasDefault).map((a) => a.name)
+    const optional = new Set(f.args.filter((a) => a.hasDefault).map((a) => a.name))
+    const rest = [...given].filter((k) => !optional.has(k))
+    return rest.length === new Set(required).size && required.every((r) => given.has(r))
+  }
+  const takesWholeBody = (f: FunctionDef) => {
+    if (!isPost || f.args.length !== 1) return false
+    const type = f.args[0].type
+    return (
+      (kind === 'json' && (type === 'json' || type === 'jsonb')) ||
+      (kind === 'text' && type === 'text') ||
+      (kind === 'xml' && type === 'xml') ||
+      (kind === 'bytea' && type === 'bytea')
+    )
+  }
+  const matching = overloads.filter(matches)
+  const fallback = overloads.filter((f) => !matches(f) && takesWholeBody(f))
+  const chosen = matching.length ? matching : fallback
+  if (chosen.length === 1) return chosen[0]
+  if (chosen.length === 0) throw notFound(schema, name, keys, kind, overloads)
+  throw new RestError(
+    300,
+    'PGRST203',
+    `Could not choose the best candidate function between: ${chosen.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+    null,
+    'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+  )
+}
+
+/** Query keys that are filters or reserved words rather than arguments (PostgREST's `qsParams` for GET calls). */
+function isArgumentKey(key: string, value: string): boolean {
+  if (['select', 'columns', 'on_conflict'].includes(key) || key.includes('.')) return false
+  if (['order', 'limit', 'offset', 'and', 'or'].includes(key)) return false
+  try {
+    parseOperation({ name: key, path: [] }, value, false)
+    return false
+  } catch {
+    return true
+  }
+}
+
+/**
+ * Reads the arguments of a call (the query string for GET and HEAD; the body for POST, by its Content-Type)
+ * and picks the function they name.
+ */
+export function resolveCall(req: ApiRequest, schema: SchemaCache, name: string): RpcCall {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const args: Args = {}
+    for (const [k, v] of req.query) if (isArgumentKey(k, v)) args[k] = v
+    const keys = Object.keys(args)
+    return { fn: chooseFunction(schema, name, keys, 'query'), keys, args, kind: 'query' }
+  }
+  const kind = bodyKind(req.headers['content-type'])
+  if (RAW_KINDS.includes(kind)) return { fn: chooseFunction(schema, name, [], kind), keys: [], args: {}, kind }
+  let args: Args
+  if (kind === 'form') {
+    args = Object.fromEntries(new URLSearchParams(req.body.toString('utf8')))
+  } else {
+    const body = parseJsonBody(req.body, true)
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      // Only a function taking the whole body can take something other than an object of named arguments.
+      const fn = chooseFunction(schema, name, [], kind)
+      if (fn.args.length === 1 && (fn.args[0].type === 'json' || fn.args[0].type === 'jsonb')) {
+        return { fn, keys: [], args: {}, kind }
+      }
+      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Expected a JSON object of named arguments')
+    }
+    args = body as Args
+  }
+  const columns = req.query.get('columns')
+  const keys = columns === null ? Object.keys(args) : splitTopLevel(columns).map((c) => unquote(c.trim()))
+  return { fn: chooseFunction(schema, name, keys, kind), keys, args, kind }
+}
+
+/** The `from` items and the call expression for one invocation. */
+function callSql(req: ApiRequest, call: RpcCall, params: Params): { from: string; call: string } {
+  const { fn, args, kind } = call
+  const name = functionName(fn)
+  if (fn.args.length === 1 && fn.args[0].name === '') {
+    // One unnamed parameter receives the whole body (or, from a query string or form, its values as JSON).
+    const type = fn.args[0].type
+    if (kind === 'query' || kind === 'form')
+      return { from: '', call: `${name}(${params.typed(JSON.stringify(args), type)})` }
+    const text = req.body.toString(type === 'bytea' ? 'hex' : 'utf8')
+    if (type === 'bytea') return { from: '', call: `${name}(decode(${params.add(text)}, 'hex'))` }
+    return { from: '', call: `${name}(${params.typed(text.trim() === '' && kind === 'json' ? '{}' : text, type)})` }
+  }
+  // Only the keys that are the chosen function's parameters are passed (a whole-body fallback gets none).
+  const keys = call.keys.filter((k) => fn.args.some((a) => a.name === k) && k in args)
+  if (keys.length === 0) return { from: '', call: `${name}()` }
+  const p = params.add(JSON.stringify(Object.fromEntries(keys.map((k) => [k, args[k]]))))
+  const types = keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')
+  const named = keys.map(
+    (k) => `${fn.args.find((a) => a.name === k)!.mode === 'variadic' ? 'variadic ' : ''}${ident(k)} := _a.${ident(k)}`,
+  )
+  return { from: `json_to_record(${p}::json) as _a(${types})`, call: `${name}(${named.join(', ')})` }
 }
 
 /**
@@ -42,75 +235,18 @@ function checkMaxAffected(opts: Options, rows: number) {
   )
 }
 
-const singleJsonArg = (f: FunctionDef) =>
-  f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb')
-
-export function chooseFunction(
-  candidates: FunctionDef[],
-  name: string,
-  keys: string[],
-): { fn: FunctionDef; whole: boolean } {
-  const schema = candidates[0]?.schema ?? 'public'
-  const fits = candidates.filter(
-    (f) =>
-      keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
-  )
-  if (fits.length === 1) return { fn: fits[0], whole: false }
-  if (fits.length > 1) {
-    const exact = fits.filter((f) => f.args.length === keys.length)
-    if (exact.length === 1) return { fn: exact[0], whole: false }
-    throw new RestError(
-      300,
-      'PGRST203',
-      `Could not choose the best candidate function between: ${fits.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
-      null,
-      'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
-    )
-  }
-  const whole = candidates.find(singleJsonArg)
-  if (whole) return { fn: whole, whole: true }
-  throw notFound(schema, name, keys)
-}
-
-/** The `from` items and the call expression for one invocation. */
-function callSql(fn: FunctionDef, args: Args, whole: boolean, params: Params): { from: string; call: string } {
-  const name = functionName(fn)
-  if (whole) return { from: '', call: `${name}(${params.typed(JSON.stringify(args), fn.args[0].type)})` }
-  const keys = Object.keys(args)
-  if (keys.length === 0) return { from: '', call: `${name}()` }
-  const p = params.add(JSON.stringify(args))
-  const types = keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')
-  const named = keys.map(
-    (k) => `${fn.args.find((a) => a.name === k)!.mode === 'variadic' ? 'variadic ' : ''}${ident(k)} := _a.${ident(k)}`,
-  )
-  return { from: `json_to_record(${p}::json) as _a(${types})`, call: `${name}(${named.join(', ')})` }
-}
-
 export async function runRpc(
   tx: Queryable,
   req: ApiRequest,
   schema: SchemaCache,
-  name: string,
-  candidates: FunctionDef[],
+  resolved: RpcCall,
   opts: Options,
   run: RunContext,
 ): Promise<ApiResponse> {
   const isGet = req.method === 'GET' || req.method === 'HEAD'
-  const argNames = new Set(candidates.flatMap((f) => f.args.map((a) => a.name)))
-  let args: Args
-  if (isGet) {
-    args = {}
-    for (const [k, v] of req.query) if (argNames.has(k)) args[k] = v
-  } else {
-    const body = parseJsonBody(req.body, true)
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Expected a JSON object of named arguments')
-    }
-    args = body as Args
-  }
-  const { fn, whole } = chooseFunction(candidates, name, Object.keys(args))
+  const { fn } = resolved
   const params = new Params()
-  const { from, call } = callSql(fn, args, whole, params)
+  const { from, call } = callSql(req, resolved, params)
   const fromClause = from ? ` from ${from}` : ''
   if (fn.shape === 'void') {
     await tx.query(`select ${call}${fromClause}`, params.values)
@@ -118,13 +254,13 @@ export async function runRpc(
   }
   if (fn.shape === 'scalar' && !fn.returnsSet) {
     const r = await tx.query<{ body: string | null }>(
-      `select to_json(${call})::text as body${fromClause}`,
+      `select ${stripped(`to_json(${call})`, opts.stripNulls)}::text as body${fromClause}`,
       params.values,
     )
     // PostgREST answers a scalar call as a one-row result: Content-Range 0-0/*, or 0-0/1 when a count is asked
     // (supabase-js then reports count 1), and HEAD gets the headers without the value.
     const headers = {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8',
       'content-range': contentRange(0, 1, opts.count ? 1 : null),
     }
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : (r.rows[0]?.body ?? 'null') }
@@ -132,14 +268,14 @@ export async function runRpc(
   if (fn.shape === 'scalar') {
     const lateral = from ? `${from}, lateral ` : ''
     const r = await tx.query<{ body: string; page: number }>(
-      `select coalesce(json_agg(_r.v), '[]')::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
+      `select ${stripped(`coalesce(json_agg(_r.v), '[]')`, opts.stripNulls)}::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
       params.values,
     )
     const page = Number(r.rows[0].page)
     checkMaxAffected(opts, page)
     // Every row is returned, so the count is the page (planned and estimated included).
     const headers = {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8',
       'content-range': contentRange(0, page, opts.count ? page : null),
     }
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : r.rows[0].body }
@@ -154,7 +290,7 @@ export async function runRpc(
     uniqueKeys: [],
   }
   const source = `(select _f.* from ${from ? `${from}, lateral ` : ''}${call} as _f)`
-  const bag = readQuery(req.query, isGet ? argNames : new Set())
+  const bag = readQuery(req.query, isGet ? new Set(resolved.keys) : new Set())
   const node = planRead({
     schema,
     table: pseudo,
@@ -170,12 +306,18 @@ export async function runRpc(
   if (node.offset === undefined && opts.range) node.offset = opts.range.offset
   if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
   if (run.maxRows !== undefined) node.limit = Math.min(node.limit ?? run.maxRows, run.maxRows)
-  const result = await runRead(tx, node, params, { count: opts.count, maxRows: run.maxRows, csv: opts.csv })
+  const result = await runRead(tx, node, params, {
+    count: opts.count,
+    maxRows: run.maxRows,
+    csv: opts.csv,
+    stripNulls: opts.stripNulls,
+  })
   if (fn.returnsSet) checkMaxAffected(opts, result.page)
   if (!fn.returnsSet && !opts.single) {
     const rows = JSON.parse(result.body) as unknown[]
     const answer = json(200, rows[0] ?? null, {
       'content-range': contentRange(0, result.page, opts.count ? result.page : null),
+      ...(opts.stripNulls ? { 'content-type': contentType({ ...opts, csv: false }) } : {}),
     })
     return req.method === 'HEAD' ? { ...answer, body: undefined } : answer
   }

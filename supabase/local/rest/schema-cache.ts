@@ -7,7 +7,14 @@ import type { Queryable } from '../db/database'
 
 export const DEFAULT_SCHEMAS = ['public']
 
-export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean }
+export type Column = {
+  name: string
+  type: string
+  nullable: boolean
+  hasDefault: boolean
+  /** The default as an SQL expression, as PostgREST reads it (an identity's `nextval`, a domain's default). */
+  defaultExpr?: string
+}
 
 export type Table = {
   schema: string
@@ -50,6 +57,11 @@ export type FunctionDef = {
   rowOf?: string
   /** The planner's row estimate (`ROWS n`): 1 makes a computed relationship to-one. */
   rows: number
+  /**
+   * Whether `/rpc` can call it, by PostgREST's rule: every argument named, or a single unnamed one of type
+   * json, jsonb, text, xml or bytea (which receives the whole body). Others stay computed fields only.
+   */
+  callable: boolean
 }
 
 /** One exposed schema's objects. */
@@ -63,10 +75,18 @@ export type SchemaCache = {
 const TABLES_SQL = `
 select n.nspname as schema, c.oid::int8 as oid, c.relname as table, c.relkind::text as kind, a.attnum::int as attnum,
   a.attname as column, format_type(a.atttypid, null) as type,
-  not a.attnotnull as nullable, (a.atthasdef or a.attidentity <> '' or a.attgenerated <> '') as has_default
+  not a.attnotnull as nullable, (a.atthasdef or a.attidentity <> '' or a.attgenerated <> '') as has_default,
+  case
+    when ty.typbasetype <> 0 and ad.adbin is null then pg_get_expr(ty.typdefaultbin, 0)
+    when a.attidentity = 'd' then format('nextval(%L)', pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+    when a.attgenerated = 's' then null
+    else pg_get_expr(ad.adbin, ad.adrelid)
+  end as default_expr
 from pg_class c
 join pg_namespace n on n.oid = c.relnamespace
 join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+join pg_type ty on ty.oid = a.atttypid
+left join pg_attrdef ad on ad.adrelid = c.oid and ad.adnum = a.attnum
 where n.nspname = any($1::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
 order by n.nspname, c.relname, a.attnum`
 
@@ -82,7 +102,8 @@ join pg_class c on c.oid = con.conrelid
 join pg_namespace n on n.oid = c.relnamespace
 left join pg_class fc on fc.oid = con.confrelid
 left join pg_namespace fn on fn.oid = fc.relnamespace
-where n.nspname = any($1::text[]) and con.contype in ('p', 'u', 'f')`
+where n.nspname = any($1::text[]) and con.contype in ('p', 'u', 'f')
+order by con.conrelid, con.conname`
 
 /** The stored query tree of each view: its target list names the base column behind each view column. */
 const VIEWS_SQL = `
@@ -94,7 +115,9 @@ where n.nspname = any($1::text[]) and c.relkind in ('v', 'm') and r.rulename = '
 
 const FUNCTIONS_SQL = `
 select n.nspname as schema, p.proname as name, p.proretset as returns_set, p.provolatile::text as volatility,
-  p.prorows::float8 as rows, p.pronargdefaults as n_defaults, format_type(p.prorettype, null) as return_type,
+  p.prorows::float8 as rows, p.pronargdefaults as n_defaults,
+  (p.proargnames is not null or p.pronargs = 0 or (p.pronargs = 1 and p.proargtypes[0] in
+     ('bytea'::regtype, 'json'::regtype, 'jsonb'::regtype, 'text'::regtype, 'xml'::regtype))) as callable, format_type(p.prorettype, null) as return_type,
   rt.typtype::text as ret_typtype,
   case when rtn.nspname = n.nspname and rtc.relkind in ('r', 'p', 'v', 'm', 'f') then rtc.relname end as ret_table,
   (select ac.relname from pg_type at join pg_class ac on ac.oid = at.typrelid join pg_namespace an on an.oid = ac.relnamespace
@@ -124,6 +147,7 @@ type TableRow = {
   type: string
   nullable: boolean
   has_default: boolean
+  default_expr: string | null
 }
 type ConstraintRow = {
   name: string
@@ -144,6 +168,7 @@ type FunctionRow = {
   volatility: string
   rows: number
   n_defaults: number
+  callable: boolean
   return_type: string
   ret_typtype: string
   ret_table: string | null
@@ -185,7 +210,13 @@ export async function loadSchemaCaches(db: Queryable, schemas: string[]): Promis
       }
       cache.tables.set(r.table, t)
     }
-    t.columns.set(r.column, { name: r.column, type: r.type, nullable: r.nullable, hasDefault: r.has_default })
+    t.columns.set(r.column, {
+      name: r.column,
+      type: r.type,
+      nullable: r.nullable,
+      hasDefault: r.has_default,
+      defaultExpr: r.default_expr ?? undefined,
+    })
     const key = String(r.oid)
     if (!byOid.has(key)) byOid.set(key, { schema: r.schema, table: r.table, columns: new Map() })
     byOid.get(key)!.columns.set(Number(r.attnum), r.column)
@@ -311,6 +342,7 @@ function toFunctionDef(r: FunctionRow): FunctionDef {
     volatile: r.volatility === 'v',
     rowOf,
     rows: Number(r.rows),
+    callable: r.callable,
   }
 }
 

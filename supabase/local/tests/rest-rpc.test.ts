@@ -132,7 +132,7 @@ describe.each(engines)('REST rpc and errors (%s)', (engine) => {
           hint: null,
         },
       })
-      // PostgREST 13 names a close table name (0.75 similar or more) in the hint.
+      // PostgREST 13 names a close table name (see rest/fuzzy.ts) in the hint.
       const typo = await b.anon().from('gw_boks').select()
       expect(typo.error).toMatchObject({ code: 'PGRST205', hint: "Perhaps you meant the table 'public.gw_books'" })
       const selected = await b.anon().from('gw_books').select('nope')

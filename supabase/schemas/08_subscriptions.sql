@@ -206,7 +206,6 @@ declare
   c public.campaigns;
   src public.audience_sources;
   reason text;
-  fee_rate constant numeric := 0.20;
   screening constant interval := interval '7 days';
   earning numeric(12, 2);
   reserved numeric(12, 2);
@@ -262,7 +261,7 @@ begin
 
   if s.counted then
     select * into src from public.audience_sources where id = s.audience_source_id;
-    earning := round(s.price * (1 - fee_rate), 2);
+    earning := private.publisher_earning(s.price);
     perform private.post_ledger(c.advertiser_id, -s.price, 'hold', 'pending',
       'Subscriber to ' || c.name || ' (on hold during screening)', 'subscription:' || s.id, c.id, s.id, now() + screening);
     perform private.post_ledger(src.publisher_id, earning, 'earning', 'pending',
@@ -589,7 +588,7 @@ begin
   update public.campaign_source_stats set
     total_conversions = greatest(total_conversions - 1, 0),
     total_spend = total_spend - refunded,
-    total_earnings = total_earnings - round(refunded * 0.8, 2)
+    total_earnings = total_earnings - private.publisher_earning(refunded)
   where campaign_id = s.campaign_id and audience_source_id = s.audience_source_id;
   update public.newsletter_subscriptions set
     status = case when status = 'unsubscribed' then status else 'rejected' end, counted = false,

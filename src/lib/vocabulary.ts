@@ -38,6 +38,7 @@ const subscriptionStatuses: Record<SubscriptionStatus, Word> = {
   expired: { label: 'Expired', tone: 'grey' },
   unsubscribed: { label: 'Unsubscribed', tone: 'grey' },
   rejected: { label: 'Rejected', tone: 'red' },
+  declined: { label: 'Declined by the reader', tone: 'grey' },
 }
 
 /** The reason codes of PRODUCT "Attribution", in plain words, for clicks and subscribers alike. */

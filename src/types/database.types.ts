@@ -2162,6 +2162,13 @@ export type Database = {
         }
         Returns: Json
       }
+      decline_subscription: {
+        Args: {
+          p_token_hash: string
+          p_email: string
+        }
+        Returns: Json
+      }
       disconnect_esp: {
         Args: {
           p_campaign_id: string
@@ -2698,7 +2705,7 @@ export type Database = {
         | 'rejected'
         | 'banned'
         | 'archived'
-      subscription_status: 'pending' | 'confirmed' | 'expired' | 'unsubscribed' | 'rejected'
+      subscription_status: 'pending' | 'confirmed' | 'expired' | 'unsubscribed' | 'rejected' | 'declined'
       transaction_status: 'pending' | 'completed' | 'failed' | 'canceled'
       transaction_type: 'bonus' | 'deposit' | 'hold' | 'release' | 'refund' | 'earning' | 'payout' | 'credit' | 'debit'
       user_type: 'advertiser' | 'publisher' | 'admin'
@@ -2852,7 +2859,7 @@ export const Constants = {
         'banned',
         'archived',
       ],
-      subscription_status: ['pending', 'confirmed', 'expired', 'unsubscribed', 'rejected'],
+      subscription_status: ['pending', 'confirmed', 'expired', 'unsubscribed', 'rejected', 'declined'],
       transaction_status: ['pending', 'completed', 'failed', 'canceled'],
       transaction_type: ['bonus', 'deposit', 'hold', 'release', 'refund', 'earning', 'payout', 'credit', 'debit'],
       user_type: ['advertiser', 'publisher', 'admin'],

@@ -183,6 +183,10 @@ export const depositStatusOptions = values.deposit_status.map((value) => ({
   value,
   label: depositStatuses[value].label,
 }))
+export const payoutStatusOptions = values.payout_status.map((value) => ({
+  value,
+  label: payoutStatuses[value].label,
+}))
 
 /** The public fields an owner can revise after approval (PRODUCT "Edits after approval"), in plain words. */
 const revisionFieldLabels: Record<string, string> = {

@@ -1757,6 +1757,33 @@ export type Database = {
           open_disputes: number
         }[]
       }
+      admin_payout_requests: {
+        Args: {
+          p_search?: string
+          p_status?: string
+          p_from?: string
+          p_to?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          created_at: string
+          publisher_id: string
+          publisher_email: string
+          publisher_name: string
+          amount: number
+          status: string
+          transfer_reference: string
+          failure_reason: string
+          failed_at: string
+          paid_at: string
+          attempts: number
+          total_count: number
+          in_flight_count: number
+          failed_count: number
+        }[]
+      }
       admin_publisher_balance: {
         Args: {
           p_user_id: string

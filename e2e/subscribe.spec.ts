@@ -2,7 +2,8 @@
  * Subscriptions end to end (issue 7): from a magic link, pick two newsletters and subscribe once → ONE email
  * with two links → the first confirms with the newsletter's name → again says already confirmed; the
  * conversion counts for the source. A link fetched without JavaScript confirms nothing; an expired link
- * shows the expired state; no token → the invalid-link text. Axe finds no serious problems on /audiences and /newsletters.
+ * shows the expired state; no token → the invalid-link text. A reader who did not ask declines one newsletter by
+ * clicking its decline link in the dev mailbox; the other stays pending and confirms. Axe finds no serious problems on /audiences and /newsletters.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
@@ -112,6 +113,56 @@ test.describe('a reader who has not clicked this source before', () => {
       await expect(card.getByTestId('check-your-email')).toHaveCount(0)
     }
   })
+})
+
+test('a reader who did not ask declines one newsletter from the email in the dev mailbox; the other stays pending', async ({
+  page,
+  request,
+}) => {
+  const email = `decline-${Date.now().toString(36)}@growletter-readers.dev`
+  await page.goto('/newsletters')
+  const newsletters = new NewslettersPage(page)
+  await newsletters.pick('Morning Stack', 'Design Dispatch')
+  await newsletters.subscribe(email)
+  await new Mailbox(request).waitForMessagesTo(email)
+
+  // The inbox, as a person reads it: open the email, then click the decline link beside one newsletter.
+  await page.goto(E2E.mailboxUrl)
+  await page.getByRole('navigation', { name: 'Messages' }).getByRole('link').filter({ hasText: email }).first().click()
+  const body = page.frameLocator('iframe[title="Email body"]')
+  // Each newsletter's own cell: its name, its confirm button and its decline link.
+  const cellOf = (name: string) => body.locator(`td:has(> p:text-is("${name}"))`)
+  const row = cellOf('Morning Stack')
+  await row.getByRole('link', { name: 'Decline this newsletter' }).click()
+
+  await expect(page).toHaveURL(/\/decline-subscription\?/)
+  const decline = page.getByTestId('decline')
+  await expect(decline).toHaveAttribute('data-state', 'ready')
+  await page.getByRole('button', { name: 'Decline' }).click()
+  await expect(decline).toHaveAttribute('data-state', 'declined')
+  await expect(decline).toContainText('You are not subscribed to Morning Stack.')
+
+  const rows = async () =>
+    (
+      await serviceGet<{ status: string; campaign: { name: string } }[]>(
+        request,
+        `newsletter_subscriptions?select=status,campaign:campaigns(name)&email=eq.${encodeURIComponent(email)}`,
+      )
+    )
+      .map((r) => `${r.campaign.name}: ${r.status}`)
+      .sort()
+  expect(await rows()).toEqual(['Design Dispatch: pending', 'Morning Stack: declined'])
+
+  // The same link again says the same; the other newsletter's confirm link still works.
+  await page.goBack()
+  await expect(page).toHaveURL(new RegExp(`^${E2E.mailboxUrl}`))
+  await row.getByRole('link', { name: 'Decline this newsletter' }).click()
+  await page.getByRole('button', { name: 'Decline' }).click()
+  await expect(decline).toHaveAttribute('data-state', 'declined')
+  await page.goBack()
+  await cellOf('Design Dispatch').getByRole('link', { name: 'Confirm only this one' }).click()
+  await expect(page.getByTestId('confirmation')).toHaveAttribute('data-state', 'success')
+  expect(await rows()).toEqual(['Design Dispatch: confirmed', 'Morning Stack: declined'])
 })
 
 test('an expired link: the expired state and its texts', async ({ page, request }) => {

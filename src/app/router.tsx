@@ -169,6 +169,11 @@ const pages: RouteObject[] = [
     ...page(() => import('./routes/confirm-subscription')),
     ...titled('Confirm your subscription'),
   },
+  {
+    path: paths.declineSubscription,
+    ...page(() => import('./routes/decline-subscription')),
+    ...titled('Decline a subscription'),
+  },
   { path: '/campaign', ...redirect(paths.newsletters) },
   {
     path: '/campaign/admin/:campaignId',

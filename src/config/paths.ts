@@ -20,6 +20,7 @@ export const paths = {
   audiences: '/audiences',
   earn: (unifiedCode: string) => `/earn/${encodeURIComponent(unifiedCode)}`,
   confirmSubscription: '/confirm-subscription',
+  declineSubscription: '/decline-subscription',
   campaignLink: (magicLinkId: string, campaignId: string) =>
     `/campaign/${encodeURIComponent(magicLinkId)}/${encodeURIComponent(campaignId)}`,
   campaignPage: (campaignId: string) => `/campaign/${encodeURIComponent(campaignId)}`,

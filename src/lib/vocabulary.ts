@@ -38,6 +38,7 @@ const subscriptionStatuses: Record<SubscriptionStatus, Word> = {
   expired: { label: 'Expired', tone: 'grey' },
   unsubscribed: { label: 'Unsubscribed', tone: 'grey' },
   rejected: { label: 'Rejected', tone: 'red' },
+  declined: { label: 'Declined by the reader', tone: 'grey' },
 }
 
 /** The reason codes of PRODUCT "Attribution", in plain words, for clicks and subscribers alike. */
@@ -181,6 +182,10 @@ export const transactionStatusOptions = values.transaction_status.map((value) =>
 export const depositStatusOptions = values.deposit_status.map((value) => ({
   value,
   label: depositStatuses[value].label,
+}))
+export const payoutStatusOptions = values.payout_status.map((value) => ({
+  value,
+  label: payoutStatuses[value].label,
 }))
 
 /** The public fields an owner can revise after approval (PRODUCT "Edits after approval"), in plain words. */

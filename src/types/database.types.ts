@@ -1757,6 +1757,33 @@ export type Database = {
           open_disputes: number
         }[]
       }
+      admin_payout_requests: {
+        Args: {
+          p_search?: string
+          p_status?: string
+          p_from?: string
+          p_to?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          created_at: string
+          publisher_id: string
+          publisher_email: string
+          publisher_name: string
+          amount: number
+          status: string
+          transfer_reference: string
+          failure_reason: string
+          failed_at: string
+          paid_at: string
+          attempts: number
+          total_count: number
+          in_flight_count: number
+          failed_count: number
+        }[]
+      }
       admin_publisher_balance: {
         Args: {
           p_user_id: string
@@ -2159,6 +2186,13 @@ export type Database = {
           p_dispute_id: string
           p_decision: string
           p_note: string
+        }
+        Returns: Json
+      }
+      decline_subscription: {
+        Args: {
+          p_token_hash: string
+          p_email: string
         }
         Returns: Json
       }
@@ -2698,7 +2732,7 @@ export type Database = {
         | 'rejected'
         | 'banned'
         | 'archived'
-      subscription_status: 'pending' | 'confirmed' | 'expired' | 'unsubscribed' | 'rejected'
+      subscription_status: 'pending' | 'confirmed' | 'expired' | 'unsubscribed' | 'rejected' | 'declined'
       transaction_status: 'pending' | 'completed' | 'failed' | 'canceled'
       transaction_type: 'bonus' | 'deposit' | 'hold' | 'release' | 'refund' | 'earning' | 'payout' | 'credit' | 'debit'
       user_type: 'advertiser' | 'publisher' | 'admin'
@@ -2852,7 +2886,7 @@ export const Constants = {
         'banned',
         'archived',
       ],
-      subscription_status: ['pending', 'confirmed', 'expired', 'unsubscribed', 'rejected'],
+      subscription_status: ['pending', 'confirmed', 'expired', 'unsubscribed', 'rejected', 'declined'],
       transaction_status: ['pending', 'completed', 'failed', 'canceled'],
       transaction_type: ['bonus', 'deposit', 'hold', 'release', 'refund', 'earning', 'payout', 'credit', 'debit'],
       user_type: ['advertiser', 'publisher', 'admin'],

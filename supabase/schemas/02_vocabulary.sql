@@ -39,7 +39,7 @@ comment on type public.source_platform is 'Where a publisher''s audience lives (
 create type public.source_status as enum ('approved', 'live', 'verified', 'pending', 'pending_review', 'under_review', 'rejected', 'banned', 'archived');
 comment on type public.source_status is 'Audience source statuses (SPEC §4); approved, verified and live are public.';
 
-create type public.subscription_status as enum ('pending', 'confirmed', 'expired', 'unsubscribed', 'rejected');
+create type public.subscription_status as enum ('pending', 'confirmed', 'expired', 'unsubscribed', 'rejected', 'declined');
 comment on type public.subscription_status is 'Double opt-in states of one subscriber to one campaign.';
 
 create type public.transaction_status as enum ('pending', 'completed', 'failed', 'canceled');

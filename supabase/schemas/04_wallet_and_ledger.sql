@@ -425,8 +425,7 @@ begin
     for update of n skip locked
   loop
     perform private.lock_wallet(s.advertiser_id);
-    perform private.release_reservation(s.id);
-    update public.newsletter_subscriptions set status = 'expired' where id = s.id and status = 'pending';
+    perform private.end_pending_subscription(s.id, 'expired');
     expired := expired + 1;
   end loop;
   return expired;

@@ -206,7 +206,6 @@ declare
   c public.campaigns;
   src public.audience_sources;
   reason text;
-  fee_rate constant numeric := 0.20;
   screening constant interval := interval '7 days';
   earning numeric(12, 2);
   reserved numeric(12, 2);
@@ -229,8 +228,7 @@ begin
     return jsonb_build_object('result', 'invalid', 'newsletter_name', null, 'campaign_id', null, 'counted', false, 'not_counted_reason', null);
   end if;
   if s.status = 'expired' or (s.status = 'pending' and s.token_expires_at <= now()) then
-    perform private.release_reservation(s.id);
-    update public.newsletter_subscriptions set status = 'expired' where id = s.id;
+    perform private.end_pending_subscription(s.id, 'expired');
     return jsonb_build_object('result', 'expired', 'newsletter_name', c.name, 'campaign_id', c.id, 'counted', false, 'not_counted_reason', null);
   end if;
   if s.status <> 'pending' then
@@ -262,7 +260,7 @@ begin
 
   if s.counted then
     select * into src from public.audience_sources where id = s.audience_source_id;
-    earning := round(s.price * (1 - fee_rate), 2);
+    earning := private.publisher_earning(s.price);
     perform private.post_ledger(c.advertiser_id, -s.price, 'hold', 'pending',
       'Subscriber to ' || c.name || ' (on hold during screening)', 'subscription:' || s.id, c.id, s.id, now() + screening);
     perform private.post_ledger(src.publisher_id, earning, 'earning', 'pending',
@@ -392,6 +390,62 @@ end
 $function$;
 comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
 revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) from anon, authenticated, public;
+
+create or replace function public.decline_subscription(p_token_hash text, p_email text)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  s public.newsletter_subscriptions;
+  c public.campaigns;
+begin
+  select * into s from public.newsletter_subscriptions
+    where token_hash = p_token_hash or used_token_hash = p_token_hash
+    limit 1;
+  if not found or p_token_hash is null or s.email is distinct from lower(trim(coalesce(p_email, '')))::extensions.citext then
+    return jsonb_build_object('result', 'invalid', 'newsletter_name', null, 'campaign_id', null);
+  end if;
+  -- Lock order wallet, then campaign, then subscription (as every money function) so they never deadlock.
+  perform private.lock_wallet((select advertiser_id from public.campaigns where id = s.campaign_id));
+  select * into c from public.campaigns where id = s.campaign_id for update;
+  select * into s from public.newsletter_subscriptions where id = s.id for update;
+  if s.used_token_hash = p_token_hash and s.status in ('confirmed', 'declined') then
+    return jsonb_build_object('result', case when s.status = 'confirmed' then 'already_confirmed' else 'declined' end,
+      'newsletter_name', c.name, 'campaign_id', c.id);
+  end if;
+  if s.token_hash is distinct from p_token_hash or s.status not in ('pending', 'expired') then
+    return jsonb_build_object('result', 'invalid', 'newsletter_name', null, 'campaign_id', null);
+  end if;
+  perform private.end_pending_subscription(s.id, 'declined');
+  update public.newsletter_subscriptions set token_hash = null, used_token_hash = p_token_hash where id = s.id;
+  return jsonb_build_object('result', 'declined', 'newsletter_name', c.name, 'campaign_id', c.id);
+end
+$function$;
+comment on function public.decline_subscription(p_token_hash text, p_email text) is 'decline-subscription edge function, service role only: the reader of a confirmation email declines one newsletter with its confirm token. A pending (or expired) subscription ends declined and gives its reservation back, as an expiry does; nothing is charged. Declining again answers declined; a confirmed one answers already_confirmed and stays. result: declined | already_confirmed | invalid.';
+revoke execute on function public.decline_subscription(p_token_hash text, p_email text) from anon, authenticated, public;
+
+create or replace function private.end_pending_subscription(p_subscription_id uuid, p_status public.subscription_status)
+ returns numeric
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  released numeric(12, 2);
+begin
+  if p_status::text not in ('expired', 'declined') then
+    raise exception 'A pending subscription ends expired or declined' using errcode = '22023';
+  end if;
+  released := private.release_reservation(p_subscription_id);
+  update public.newsletter_subscriptions set status = p_status::text
+    where id = p_subscription_id and status in ('pending', 'expired');
+  return released;
+end
+$function$;
+comment on function private.end_pending_subscription(p_subscription_id uuid, p_status public.subscription_status) is 'Internal: the one way a pending subscription ends unconfirmed (expired after 48 h, or declined by its reader): its reservation is released and it takes that status. The caller holds the advertiser''s wallet lock. Returns what was released.';
+revoke execute on function private.end_pending_subscription(p_subscription_id uuid, p_status public.subscription_status) from public;
 
 create or replace function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions)
  returns integer
@@ -589,7 +643,7 @@ begin
   update public.campaign_source_stats set
     total_conversions = greatest(total_conversions - 1, 0),
     total_spend = total_spend - refunded,
-    total_earnings = total_earnings - round(refunded * 0.8, 2)
+    total_earnings = total_earnings - private.publisher_earning(refunded)
   where campaign_id = s.campaign_id and audience_source_id = s.audience_source_id;
   update public.newsletter_subscriptions set
     status = case when status = 'unsubscribed' then status else 'rejected' end, counted = false,

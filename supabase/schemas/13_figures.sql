@@ -653,12 +653,12 @@ begin
   end if;
   -- Conversions, spend and earnings on the day of the confirmation.
   if new.counted and not was_counted then
-    earning := round(new.price * 0.8, 2);
+    earning := private.publisher_earning(new.price);
     perform private.bump_campaign_source_day(new.campaign_id, new.audience_source_id, private.utc_day(new.confirmed_at),
       0, 0, 1, new.price, earning);
     perform private.bump_source_day(new.audience_source_id, private.utc_day(new.confirmed_at), 0, 0, 0, 0, 1, earning);
   elsif was_counted and not new.counted then
-    earning := round(old.price * 0.8, 2);
+    earning := private.publisher_earning(old.price);
     perform private.bump_campaign_source_day(old.campaign_id, old.audience_source_id, private.utc_day(old.confirmed_at),
       0, 0, -1, -old.price, -earning);
     perform private.bump_source_day(old.audience_source_id, private.utc_day(old.confirmed_at), 0, 0, 0, 0, -1, -earning);

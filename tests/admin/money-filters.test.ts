@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
   isFiltered,
+  moneyCsvFileName,
   NO_MONEY_FILTERS,
   readMoneyFilters,
   writeMoneyFilters,
   type MoneyFilters,
-} from '@/features/wallet/money-filters'
-import { depositsCsv, ledgerCsv, moneyCsvFileName } from '@/features/wallet/money-csv'
-import { exportOutcome } from '@/features/wallet/components/money-export'
+} from '@/lib/money-filters'
+import { depositsCsv, ledgerCsv } from '@/features/wallet/money-csv'
+import { exportOutcome } from '@/components/money-export'
 import type { AdminLedgerRow } from '@/features/wallet/api/admin-ledger-query'
 import type { AdminDepositRow } from '@/features/wallet/api/admin-deposits-query'
 

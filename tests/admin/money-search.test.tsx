@@ -42,6 +42,7 @@ function moneyHandlers(ledger: { asked: URLSearchParams[]; total?: number; refus
       }),
     ),
     http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
+    http.get(restUrl('rpc/admin_payout_requests'), () => HttpResponse.json([])),
     http.get(restUrl('rpc/admin_deposits'), () => HttpResponse.json([])),
     http.get(restUrl('rpc/admin_ledger'), ({ request }) => {
       const params = new URL(request.url).searchParams

@@ -45,6 +45,26 @@ function pageOf<T>(request: Request, total: number, row: (i: number, total: numb
   return HttpResponse.json(Array.from({ length: count }, (_, i) => row(offset + i, total)))
 }
 
+/** A row of admin_payout_requests: the request, its publisher, and the counts every row carries. */
+const payoutRow = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  created_at: '2026-11-01T00:00:00Z',
+  publisher_id: 'u2',
+  publisher_email: 'pat@example.com',
+  publisher_name: 'Pat Publisher',
+  amount: 60,
+  status,
+  transfer_reference: null,
+  failure_reason: null,
+  failed_at: null,
+  paid_at: null,
+  attempts: 0,
+  total_count: 1,
+  in_flight_count: 0,
+  failed_count: 0,
+  ...extra,
+})
+
 const markPaidCalls: unknown[] = []
 
 function moneyHandlers(asked: URLSearchParams[] = []) {
@@ -73,17 +93,9 @@ function moneyHandlers(asked: URLSearchParams[] = []) {
       const url = new URL(request.url)
       if (url.searchParams.get('status') === 'eq.requested')
         return HttpResponse.json(payoutStatus === 'requested' ? [{ amount: 60 }] : [])
-      return HttpResponse.json([
-        {
-          id: 'p1',
-          amount: 60,
-          status: payoutStatus,
-          created_at: '2026-11-01T00:00:00Z',
-          paid_at: null,
-          publisher: { full_name: 'Pat Publisher' },
-        },
-      ])
+      return HttpResponse.json([])
     }),
+    http.get(restUrl('rpc/admin_payout_requests'), () => HttpResponse.json([payoutRow('p1', payoutStatus)])),
     http.post(restUrl('rpc/admin_mark_payout_paid'), async ({ request }) => {
       markPaidCalls.push(await request.json())
       payoutStatus = 'paid'
@@ -104,6 +116,7 @@ describe('admin money', () => {
     server.use(
       http.get(restUrl('rpc/admin_marketplace_totals'), never),
       http.get(restUrl('payout_requests'), never),
+      http.get(restUrl('rpc/admin_payout_requests'), never),
       http.get(restUrl('rpc/admin_ledger'), never),
       http.get(restUrl('rpc/admin_deposits'), never),
     )
@@ -134,6 +147,7 @@ describe('admin money', () => {
     server.use(
       http.get(restUrl('rpc/admin_marketplace_totals'), () => postgrestError(500, 'wallets offline')),
       http.get(restUrl('payout_requests'), () => HttpResponse.json([])),
+      http.get(restUrl('rpc/admin_payout_requests'), () => HttpResponse.json([])),
       http.get(restUrl('rpc/admin_ledger'), () => HttpResponse.json([])),
       http.get(restUrl('rpc/admin_deposits'), () => HttpResponse.json([])),
     )
@@ -160,7 +174,10 @@ describe('admin money', () => {
     expect(await screen.findByText('Subscriber 24')).toBeInTheDocument()
     expect(screen.getByText('Page 2 of 2')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'On hold' }))
-    expect(await screen.findByText('Page 1 of 1')).toBeInTheDocument()
+    // Scoped: the payout requests have a pager of their own.
+    expect(
+      await within(screen.getByRole('navigation', { name: 'Transaction pages' })).findByText('Page 1 of 1'),
+    ).toBeInTheDocument()
     const last = asked[asked.length - 1]!
     expect([last.get('p_type'), last.get('p_status'), last.get('p_offset')]).toEqual(['hold', 'pending', '0'])
   })
@@ -216,21 +233,19 @@ describe('admin money', () => {
     server.use(...moneyHandlers())
     let failedStatus = 'failed'
     const retried: unknown[] = []
-    const row = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
-      id,
-      amount: 75,
-      status,
-      created_at: '2026-11-01T00:00:00Z',
-      paid_at: null,
-      failed_at: null,
-      failure_reason: null,
-      transfer_reference: null,
-      attempts: 1,
-      publisher: { full_name: id === 'p2' ? 'Sam Okafor' : 'Lena Fischer' },
-      ...extra,
-    })
+    // The counts come from the database with every row (admin_payout_requests), not from the rows shown.
+    const row = (id: string, status: string, extra: Record<string, unknown> = {}) =>
+      payoutRow(id, status, {
+        amount: 75,
+        attempts: 1,
+        publisher_name: id === 'p2' ? 'Sam Okafor' : 'Lena Fischer',
+        total_count: 2,
+        in_flight_count: 1,
+        failed_count: failedStatus === 'failed' ? 1 : 0,
+        ...extra,
+      })
     server.use(
-      http.get(restUrl('payout_requests'), () =>
+      http.get(restUrl('rpc/admin_payout_requests'), () =>
         HttpResponse.json([
           row('p2', 'sending'),
           row('p3', failedStatus, {

@@ -1,4 +1,5 @@
 import { adminQueryRoot } from '@/lib/admin-query-root'
+import type { MoneyFilters } from '@/lib/money-filters'
 
 /**
  * Query keys of payouts: a publisher's own (under 'payouts' and their id) and the admin's list of every
@@ -11,4 +12,6 @@ export const payoutKeys = {
   earnings: (userId: string) => [...payoutKeys.publisher(userId), 'earnings'] as const,
   account: (userId: string) => [...payoutKeys.publisher(userId), 'account'] as const,
   allRequests: () => [...adminQueryRoot, 'payouts'] as const,
+  /** One search of every request (admin_payout_requests); under allRequests, so a decision refreshes each. */
+  allRequestsSearch: (filters: MoneyFilters) => [...payoutKeys.allRequests(), filters] as const,
 }

@@ -1,5 +1,5 @@
 import { adminQueryRoot } from '@/lib/admin-query-root'
-import type { MoneyFilters } from './money-filters'
+import type { MoneyFilters } from '@/lib/money-filters'
 
 /** Query keys of the wallet feature; an advertiser's keys start with 'wallet' so one prefix invalidates them all. */
 export const walletKeys = {

@@ -59,7 +59,3 @@ export function depositsCsv(rows: readonly AdminDepositRow[]): string {
     ),
   ].join('')
 }
-
-/** growletter-ledger-2026-11-26.csv: what it is and the UTC day it was taken. */
-export const moneyCsvFileName = (what: 'ledger' | 'deposits', now = new Date()) =>
-  `growletter-${what}-${now.toISOString().slice(0, 10)}.csv`

@@ -19,6 +19,11 @@ export function buttonHtml(href: string, label: string): string {
   return `<a href="${escapeHtml(href)}" style="display:inline-block;background:${BRAND};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:8px">${escapeHtml(label)}</a>`
 }
 
+/** A plain text link, for the quieter choice beside a button (decline beside confirm). */
+export function linkHtml(href: string, label: string): string {
+  return `<a href="${escapeHtml(href)}" style="color:#4b5563;text-decoration:underline">${escapeHtml(label)}</a>`
+}
+
 export type LayoutParts = {
   /** Shown by inboxes next to the subject. */
   preheader: string

@@ -1,16 +1,23 @@
 /**
  * The one email a subscribe request sends: every newsletter chosen, each pending one with its own
  * confirmation link, each already confirmed one marked as such and given no link. With two or more pending,
- * one "Confirm all" button confirms them all at once; each newsletter's own button confirms only that one, so a
- * reader declines any of them by leaving it out. When every one is
- * already confirmed, an informational email says so (the API's answer does not: only the inbox learns it).
+ * one "Confirm all" button confirms them all at once; each newsletter's own button confirms only that one. Beside
+ * each confirm button, "Decline this newsletter" (and "Decline all" with two or more) lets a reader who did not ask
+ * say so: the same token, on the decline page. When every one is already confirmed, an informational email says
+ * so (the API's answer does not: only the inbox learns it).
  */
-import { buttonHtml, escapeHtml, renderLayout } from '../_shared/email-layout.ts'
+import { buttonHtml, escapeHtml, linkHtml, renderLayout } from '../_shared/email-layout.ts'
 import type { EmailMessage } from '../_shared/mailer.ts'
 
-export type NewsletterLine = { newsletterName: string; confirmUrl?: string }
+/** A pending newsletter has both links (the same token); one already confirmed has neither. */
+export type NewsletterLine = { newsletterName: string; confirmUrl?: string; declineUrl?: string }
+export type RequestLinks = { confirmAllUrl: string; declineAllUrl: string }
 
-export function confirmationEmail(to: string, lines: NewsletterLine[], confirmAllUrl?: string): EmailMessage {
+export const DECLINE_ONE = 'Decline this newsletter'
+export const declineAllLabel = (count: number) => `Decline all ${count} newsletters`
+
+export function confirmationEmail(to: string, lines: NewsletterLine[], all?: RequestLinks): EmailMessage {
+  const confirmAllUrl = all?.confirmAllUrl
   const pending = lines.filter((l) => l.confirmUrl)
   if (pending.length === 0) return alreadySubscribedEmail(to, lines)
   const subject =
@@ -20,14 +27,14 @@ export function confirmationEmail(to: string, lines: NewsletterLine[], confirmAl
   const itemsHtml = lines
     .map((l) =>
       l.confirmUrl
-        ? `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0 0 10px;font-weight:600">${escapeHtml(l.newsletterName)}</p>${buttonHtml(l.confirmUrl, confirmAllUrl ? 'Confirm only this one' : 'Confirm subscription')}</td></tr>`
+        ? `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0 0 10px;font-weight:600">${escapeHtml(l.newsletterName)}</p>${buttonHtml(l.confirmUrl, confirmAllUrl ? 'Confirm only this one' : 'Confirm subscription')}${l.declineUrl ? `<span style="display:inline-block;margin-left:16px">${linkHtml(l.declineUrl, DECLINE_ONE)}</span>` : ''}</td></tr>`
         : `<tr><td style="padding:12px 0;border-top:1px solid #e5e7eb"><p style="margin:0;font-weight:600">${escapeHtml(l.newsletterName)}</p><p style="margin:4px 0 0;color:#6b7280">You are already subscribed to this newsletter.</p></td></tr>`,
     )
     .join('\n')
   const itemsText = lines
     .map((l) =>
       l.confirmUrl
-        ? `* ${l.newsletterName}\n  ${confirmAllUrl ? 'Confirm only this one' : 'Confirm'}: ${l.confirmUrl}`
+        ? `* ${l.newsletterName}\n  ${confirmAllUrl ? 'Confirm only this one' : 'Confirm'}: ${l.confirmUrl}${l.declineUrl ? `\n  ${DECLINE_ONE}: ${l.declineUrl}` : ''}`
         : `* ${l.newsletterName}\n  You are already subscribed to this newsletter.`,
     )
     .join('\n\n')
@@ -43,9 +50,11 @@ export function confirmationEmail(to: string, lines: NewsletterLine[], confirmAl
     bodyHtml: `<p style="margin:0 0 12px;line-height:1.6">${escapeHtml(intro)}</p>
 ${confirmAllUrl ? `<p style="margin:0 0 16px">${buttonHtml(confirmAllUrl, `Confirm all ${pending.length} newsletters`)}</p>` : ''}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${itemsHtml}</table>
+${all ? `<p style="margin:16px 0 0;color:#6b7280;font-size:13px">Did not ask for these? ${linkHtml(all.declineAllUrl, declineAllLabel(pending.length))}</p>` : ''}
 <p style="margin:16px 0 0;color:#6b7280;font-size:13px;line-height:1.5">Each link works once and expires in 48 hours.</p>`,
-    bodyText: `${intro}\n\n${confirmAllUrl ? `Confirm all ${pending.length} newsletters: ${confirmAllUrl}\n\n` : ''}${itemsText}\n\nEach link works once and expires in 48 hours.`,
-    footer: 'If you did not ask for this, ignore this email: you will not be subscribed.',
+    bodyText: `${intro}\n\n${confirmAllUrl ? `Confirm all ${pending.length} newsletters: ${confirmAllUrl}\n\n` : ''}${itemsText}\n\n${all ? `Did not ask for these? ${declineAllLabel(pending.length)}: ${all.declineAllUrl}\n\n` : ''}Each link works once and expires in 48 hours.`,
+    footer:
+      'If you did not ask for this, decline with the link beside each newsletter, or ignore this email: you will not be subscribed, and nobody is charged for your address.',
   })
   return { to, subject, html, text }
 }

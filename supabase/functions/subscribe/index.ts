@@ -63,15 +63,20 @@ async function subscribe(req: Request): Promise<Response> {
   if (pending.length + alreadyConfirmed.length > 0) {
     const lines = [...pending, ...alreadyConfirmed].map((r) => ({
       newsletterName: r.campaign_name,
-      confirmUrl: r.result === 'pending' ? confirmUrl(tokenFor.get(r.campaign_id)!, input.email) : undefined,
+      confirmUrl: r.result === 'pending' ? linkTo(CONFIRM_PATH, tokenFor.get(r.campaign_id)!, input.email) : undefined,
+      declineUrl: r.result === 'pending' ? linkTo(DECLINE_PATH, tokenFor.get(r.campaign_id)!, input.email) : undefined,
     }))
-    // One click confirms every newsletter of the request: the link carries each pending one's token.
-    const confirmAllUrl =
+    // One click confirms (or declines) every newsletter of the request: the link carries each pending one's token.
+    const allTokens = pending.map((r) => tokenFor.get(r.campaign_id)!).join(TOKEN_SEPARATOR)
+    const all =
       pending.length > 1
-        ? confirmUrl(pending.map((r) => tokenFor.get(r.campaign_id)!).join(TOKEN_SEPARATOR), input.email)
+        ? {
+            confirmAllUrl: linkTo(CONFIRM_PATH, allTokens, input.email),
+            declineAllUrl: linkTo(DECLINE_PATH, allTokens, input.email),
+          }
         : undefined
     try {
-      await sendEmail(confirmationEmail(input.email, lines, confirmAllUrl))
+      await sendEmail(confirmationEmail(input.email, lines, all))
     } catch (sendError) {
       console.error('subscribe: confirmation email failed', sendError)
       throw new HttpError(500, 'We could not send the confirmation email. Please try again in a few minutes.')
@@ -81,9 +86,13 @@ async function subscribe(req: Request): Promise<Response> {
   return json({ success: true, pending: rows.map(view) })
 }
 
-function confirmUrl(token: string, email: string): string {
+// The SPA's pages for the links (src/config/paths.ts confirmSubscription and declineSubscription).
+const CONFIRM_PATH = '/confirm-subscription'
+const DECLINE_PATH = '/decline-subscription'
+
+function linkTo(path: string, token: string, email: string): string {
   const query = new URLSearchParams({ token, email })
-  return `${siteUrl()}/confirm-subscription?${query}`
+  return `${siteUrl()}${path}?${query}`
 }
 
 function tooMany(message: string, retryAfterSeconds: number): HttpError {

@@ -385,3 +385,81 @@ describe('verify-subscription', () => {
     expect(row.rows[0].status).toBe('pending')
   })
 })
+
+describe('decline-subscription', () => {
+  /** The email's links, as a person finds them: each newsletter's confirm and decline links share one token. */
+  async function subscribeAndRead(campaignIds: string[]) {
+    const email = uniqueEmail('decline')
+    const res = await invoke(visitor(), 'subscribe', { email, campaignIds, audienceSourceId: APPROVED_SOURCE })
+    expect(res.status).toBe(200)
+    const [message] = await waitForEmail(email)
+    const declines = (message.text.match(/https?:\/\/\S+\/decline-subscription\?\S+/g) ?? []).map((u) => new URL(u))
+    return { email, message, confirms: confirmationLinks(message), declines }
+  }
+  const statuses = async (email: string) =>
+    (
+      await backend.db.query<{ status: string }>(
+        'select status from public.newsletter_subscriptions where email = $1 order by status',
+        [email],
+      )
+    ).rows.map((r) => r.status)
+
+  it('puts a decline link beside each confirm link, with the same token, and one to decline them all', async () => {
+    const { message, confirms, declines } = await subscribeAndRead([FRONTEND_BRIEF, DESIGN_DISPATCH])
+    expect(message.text).toContain('Decline this newsletter: ')
+    expect(message.text).toContain('Decline all 2 newsletters: ')
+    expect(message.html).toContain('Decline this newsletter</a>')
+    // Confirm all, then one per newsletter; decline: one per newsletter, then decline all.
+    expect(declines.map((u) => u.searchParams.get('token'))).toEqual([
+      confirms[1]!.token,
+      confirms[2]!.token,
+      confirms[0]!.token,
+    ])
+  })
+
+  it('declines one newsletter of the request; the other stays pending; again answers the same', async () => {
+    const { email, declines } = await subscribeAndRead([FRONTEND_BRIEF, DESIGN_DISPATCH])
+    const token = declines[0]!.searchParams.get('token')!
+    const first = await invoke(visitor(), 'decline-subscription', { token, email })
+    expect(first.status).toBe(200)
+    expect(first.body).toEqual({
+      success: true,
+      declined: [expect.stringMatching(/^(The Frontend Brief|Design Dispatch)$/)],
+      alreadyConfirmed: [],
+      error: null,
+    })
+    expect(await statuses(email)).toEqual(['declined', 'pending'])
+    expect((await invoke(visitor(), 'decline-subscription', { token, email })).body).toEqual(first.body)
+  })
+
+  it('declines every newsletter with the decline-all link, and refuses once confirmed', async () => {
+    const { email, confirms, declines } = await subscribeAndRead([FRONTEND_BRIEF, MORNING_STACK])
+    await invoke(visitor(), 'verify-subscription', { token: confirms[1]!.token, email })
+    const all = await invoke(visitor(), 'decline-subscription', {
+      token: declines[2]!.searchParams.get('token'),
+      email,
+    })
+    expect(all.body).toMatchObject({
+      success: true,
+      declined: [expect.any(String)],
+      alreadyConfirmed: [expect.any(String)],
+    })
+    expect(await statuses(email)).toEqual(['confirmed', 'declined'])
+  })
+
+  it('answers an unknown token with the invalid sentence, a missing email with 400, and GET with 405', async () => {
+    const invalid = await invoke(visitor(), 'decline-subscription', { token: 'x'.repeat(43), email: 'a@example.com' })
+    expect(invalid).toEqual({
+      status: 200,
+      body: { success: false, declined: [], alreadyConfirmed: [], error: 'This link is not valid.' },
+    })
+    const missing = await invoke(visitor(), 'decline-subscription', { token: 'abc' })
+    expect(missing.status).toBe(400)
+    const { email, declines } = await subscribeAndRead([DESIGN_DISPATCH])
+    const res = await fetch(`${backend.apiUrl}/functions/v1/decline-subscription?${declines[0]!.searchParams}`, {
+      headers: { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}` },
+    })
+    expect(res.status).toBe(405)
+    expect(await statuses(email)).toEqual(['pending'])
+  })
+})

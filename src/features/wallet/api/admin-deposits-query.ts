@@ -8,8 +8,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import type { Database } from '@/types/database.types'
 import { walletKeys } from '../keys'
-import type { MoneyFilters } from '../money-filters'
-import { MONEY_EXPORT_LIMIT, moneySearchArgs, type MoneyRows } from './admin-ledger-query'
+import { MONEY_EXPORT_LIMIT, moneySearchArgs, type MoneyFilters, type MoneyRows } from '@/lib/money-filters'
 
 export const ADMIN_DEPOSITS_PAGE_SIZE = 20
 

@@ -8,24 +8,11 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import type { Database } from '@/types/database.types'
 import { walletKeys } from '../keys'
-import type { MoneyFilters } from '../money-filters'
+import { MONEY_EXPORT_LIMIT, moneySearchArgs, type MoneyFilters, type MoneyRows } from '@/lib/money-filters'
 
 export const ADMIN_LEDGER_PAGE_SIZE = 20
-/** What admin_ledger and admin_deposits return at most in one call (their `least(…, 10000)`). */
-export const MONEY_EXPORT_LIMIT = 10_000
 
 export type AdminLedgerRow = Database['public']['Functions']['admin_ledger']['Returns'][number]
-export type MoneyRows<T> = { rows: T[]; total: number }
-
-/** The search's arguments, leaving out what is not set (the function's defaults: no filter). */
-export function moneySearchArgs(filters: MoneyFilters) {
-  return {
-    p_search: filters.search.trim() || undefined,
-    p_status: filters.status || undefined,
-    p_from: filters.from || undefined,
-    p_to: filters.to || undefined,
-  }
-}
 
 async function callAdminLedger(filters: MoneyFilters, limit: number, offset: number) {
   const { data, error } = await supabase.rpc(

@@ -5,13 +5,12 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { downloadFile } from '@/lib/download-file'
-import type { MoneyFilters } from '../money-filters'
-import { depositsCsv, ledgerCsv, moneyCsvFileName } from '../money-csv'
+import { moneyCsvFileName, type MoneyExportResult, type MoneyFilters } from '@/lib/money-filters'
+import { depositsCsv, ledgerCsv } from '../money-csv'
 import { getAdminLedgerExport } from './admin-ledger-query'
 import { getAdminDepositsExport } from './admin-deposits-query'
 
 export type MoneyExport = 'ledger' | 'deposits'
-export type MoneyExportResult = { fileName: string; exported: number; total: number }
 
 export async function exportMoney(what: MoneyExport, filters: MoneyFilters): Promise<MoneyExportResult> {
   const fileName = moneyCsvFileName(what)

@@ -12,9 +12,9 @@ import { formatCredits, formatDateTime } from '@/lib/format'
 import { depositStatus, depositStatusOptions } from '@/lib/vocabulary'
 import { ADMIN_DEPOSITS_PAGE_SIZE, useAdminDepositsQuery, type AdminDepositRow } from '../api/admin-deposits-query'
 import { useMoneyExportMutation } from '../api/money-export-mutation'
-import { isFiltered, useMoneyFilters, type MoneyFilters } from '../money-filters'
-import { MoneyFilterBar, type FilterSelect } from './money-filter-bar'
-import { MoneyExportButton, PastTheEnd } from './money-export'
+import { isFiltered, useMoneyFilters, type MoneyFilters } from '@/lib/money-filters'
+import { MoneyFilterBar, type FilterSelect } from '@/components/money-filter-bar'
+import { MoneyExportButton, PastTheEnd } from '@/components/money-export'
 
 const col = dataTableColumns<AdminDepositRow>()
 const columns = [

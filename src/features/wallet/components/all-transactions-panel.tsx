@@ -18,9 +18,9 @@ import {
 } from '@/lib/vocabulary'
 import { ADMIN_LEDGER_PAGE_SIZE, useAdminLedgerQuery, type AdminLedgerRow } from '../api/admin-ledger-query'
 import { useMoneyExportMutation } from '../api/money-export-mutation'
-import { isFiltered, useMoneyFilters, type MoneyFilters } from '../money-filters'
-import { MoneyFilterBar, type FilterSelect } from './money-filter-bar'
-import { MoneyExportButton, PastTheEnd } from './money-export'
+import { isFiltered, useMoneyFilters, type MoneyFilters } from '@/lib/money-filters'
+import { MoneyFilterBar, type FilterSelect } from '@/components/money-filter-bar'
+import { MoneyExportButton, PastTheEnd } from '@/components/money-export'
 
 const col = dataTableColumns<AdminLedgerRow>()
 const columns = [

@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { lastDays } from '@/lib/date-range'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
-import type { MoneyFilters } from '../money-filters'
+import type { MoneyFilters } from '@/lib/money-filters'
 
 export type FilterSelect = {
   field: 'type' | 'status'

@@ -1,8 +1,9 @@
 /**
- * The admin's Money searches (ledger and deposits) as URL search parameters, so a filtered view can be linked and
- * survives a reload. Both tables live on one page, so each has its own prefix (`tx_`, `dep_`); empty values and
- * the first page are left out of the URL. Values are passed on as they are: the database checks them again and a
- * hand-edited link gets its sentence ("Choose a status from the list").
+ * The admin's Money searches (ledger, deposits, payout requests) as URL search parameters, so a filtered view can
+ * be linked and survives a reload. The tables live on one page, so each has its own prefix (`tx_`, `dep_`, `pay_`);
+ * empty values and the first page are left out of the URL. Values are passed on as they are: the database checks
+ * them again and a hand-edited link gets its sentence ("Choose a status from the list"). Also what every such table
+ * shares with its database function: the search's arguments, the export's row limit and its file name.
  */
 import { useCallback } from 'react'
 import { useSearchParams } from 'react-router-dom'
@@ -18,7 +19,7 @@ export type MoneyFilters = {
   /** 0-based; the URL shows it 1-based. */
   page: number
 }
-export type MoneyTable = 'tx' | 'dep'
+export type MoneyTable = 'tx' | 'dep' | 'pay'
 
 export const NO_MONEY_FILTERS: MoneyFilters = { search: '', type: '', status: '', from: '', to: '', page: 0 }
 const FIELDS = ['search', 'type', 'status', 'from', 'to'] as const
@@ -50,6 +51,28 @@ export function writeMoneyFilters(params: URLSearchParams, table: MoneyTable, fi
   else next.delete(`${table}_page`)
   return next
 }
+
+/** What admin_ledger, admin_deposits and admin_payout_requests return at most in one call (their `least(…, 10000)`). */
+export const MONEY_EXPORT_LIMIT = 10_000
+
+/** One page (or one export) of an admin Money table, and how many rows match in all. */
+export type MoneyRows<T> = { rows: T[]; total: number }
+/** What an export did: its file, how many rows it holds, how many matched. */
+export type MoneyExportResult = { fileName: string; exported: number; total: number }
+
+/** The search's arguments, leaving out what is not set (the function's defaults: no filter). */
+export function moneySearchArgs(filters: MoneyFilters) {
+  return {
+    p_search: filters.search.trim() || undefined,
+    p_status: filters.status || undefined,
+    p_from: filters.from || undefined,
+    p_to: filters.to || undefined,
+  }
+}
+
+/** growletter-ledger-2026-11-26.csv: what it is and the UTC day it was taken. */
+export const moneyCsvFileName = (what: 'ledger' | 'deposits' | 'payouts', now = new Date()) =>
+  `growletter-${what}-${now.toISOString().slice(0, 10)}.csv`
 
 /** Whether anything narrows the table (to tell "nothing matches" from "nothing yet"). */
 export const isFiltered = (f: MoneyFilters) => Boolean(f.search.trim() || f.type || f.status || f.from || f.to)

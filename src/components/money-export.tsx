@@ -1,22 +1,12 @@
-/** A linked page beyond the last one (the list got shorter): say so, rather than "nothing yet". */
-export function PastTheEnd({ onFirstPage }: { onFirstPage: () => void }) {
-  return (
-    <p className="text-muted-foreground">
-      This page is past the end of the list.{' '}
-      <Button type="button" variant="link" className="h-auto p-0" onClick={onFirstPage}>
-        Go to the first page
-      </Button>
-    </p>
-  )
-}
-
-/** The "Export CSV" button of an admin Money table, with what the last export did (or why it failed) beside it. */
+/**
+ * The "Export CSV" button of an admin Money table, with what the last export did (or why it failed) beside it, and
+ * what a page past the end of such a table says.
+ */
 import { Download } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { formatCount } from '@/lib/format'
-import { MONEY_EXPORT_LIMIT } from '../api/admin-ledger-query'
-import type { MoneyExportResult, useMoneyExportMutation } from '../api/money-export-mutation'
-import type { MoneyFilters } from '../money-filters'
+import type { UseMutationResult } from '@tanstack/react-query'
+import { MONEY_EXPORT_LIMIT, type MoneyExportResult, type MoneyFilters } from '@/lib/money-filters'
 
 export function exportOutcome({ fileName, exported, total }: MoneyExportResult): string {
   const rows = (n: number) => `${formatCount(n)} ${n === 1 ? 'row' : 'rows'}`
@@ -30,7 +20,8 @@ export function MoneyExportButton({
   filters,
   label,
 }: {
-  exporter: ReturnType<typeof useMoneyExportMutation>
+  /** The table's export mutation: it takes the current filters and says what it wrote. */
+  exporter: UseMutationResult<MoneyExportResult, Error, MoneyFilters>
   filters: MoneyFilters
   /** Names what is exported for screen readers, e.g. "Export transactions as CSV". */
   label: string
@@ -59,5 +50,17 @@ export function MoneyExportButton({
         </p>
       )}
     </div>
+  )
+}
+
+/** A linked page beyond the last one (the list got shorter): say so, rather than "nothing yet". */
+export function PastTheEnd({ onFirstPage }: { onFirstPage: () => void }) {
+  return (
+    <p className="text-muted-foreground">
+      This page is past the end of the list.{' '}
+      <Button type="button" variant="link" className="h-auto p-0" onClick={onFirstPage}>
+        Go to the first page
+      </Button>
+    </p>
   )
 }

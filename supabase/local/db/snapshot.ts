@@ -145,10 +145,7 @@ export async function migratedSnapshotFile(seed: boolean): Promise<string> {
     ...(seed ? [path.join(supabaseDir, 'seed.sql')] : []),
   ]
   for (const file of sources) hash.update(file).update(await readFile(file).catch(() => Buffer.alloc(0)))
-  return path.join(
-    localStateDir,
-    `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar`,
-  )
+  return path.join(localStateDir, `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar`)
 }
 
 // A dump's name carries the hash of everything that shaped it, so its bytes never change: a process that opens

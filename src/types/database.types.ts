@@ -948,13 +948,6 @@ export type Database = {
             referencedRelation: 'campaigns'
             referencedColumns: ['id']
           },
-          {
-            foreignKeyName: 'newsletter_subscriptions_click_id_fkey'
-            columns: ['click_id']
-            isOneToOne: false
-            referencedRelation: 'link_clicks'
-            referencedColumns: ['id']
-          },
         ]
       }
       not_counted_daily: {
@@ -2099,6 +2092,12 @@ export type Database = {
         }
         Returns: Json
       }
+      create_click_partitions: {
+        Args: {
+          p_months_ahead?: number
+        }
+        Returns: number
+      }
       create_pending_subscriptions: {
         Args: {
           p_email: string
@@ -2161,6 +2160,12 @@ export type Database = {
           p_note: string
         }
         Returns: Json
+      }
+      detach_click_partition: {
+        Args: {
+          p_month: string
+        }
+        Returns: string
       }
       disconnect_esp: {
         Args: {

@@ -40,8 +40,7 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
-  constraint newsletter_subscriptions_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict,
-  constraint newsletter_subscriptions_click_id_fkey foreign key (click_id) references public.link_clicks(id) on delete set null
+  constraint newsletter_subscriptions_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict
 );
 alter table public.newsletter_subscriptions enable row level security;
 create index newsletter_subscriptions_campaign_created_idx on public.newsletter_subscriptions using btree (campaign_id, created_at desc);
@@ -618,6 +617,26 @@ $function$;
 comment on function private.subscription_attributes_click() is 'Internal trigger: a subscription made on a click makes the click belong to that campaign.';
 revoke execute on function private.subscription_attributes_click() from public;
 
+create or replace function private.subscription_click_exists()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if new.click_id is not null then
+    -- The lock the foreign key took: the click cannot be deleted until this subscription commits.
+    perform 1 from public.link_clicks c where c.id = new.click_id for key share;
+    if not found then
+      raise exception 'This subscription names a click that does not exist.' using errcode = '23503';
+    end if;
+  end if;
+  return new;
+end
+$function$;
+comment on function private.subscription_click_exists() is 'Internal trigger: the key of a subscription to its click (link_clicks is partitioned, so no foreign key can name its id alone).';
+revoke execute on function private.subscription_click_exists() from public;
+
 create or replace function public.take_confirmation_email_allowance(p_email text)
  returns integer
  language sql
@@ -632,6 +651,8 @@ revoke execute on function public.take_confirmation_email_allowance(p_email text
 -- === Triggers ============================================================================================
 
 create trigger newsletter_subscriptions_attribute_click after insert or update of click_id on public.newsletter_subscriptions for each row execute function private.subscription_attributes_click();
+
+create trigger newsletter_subscriptions_click_exists before insert or update of click_id on public.newsletter_subscriptions for each row execute function private.subscription_click_exists();
 
 create trigger newsletter_subscriptions_immutable before update on public.newsletter_subscriptions for each row execute function public.forbid_column_changes('campaign_id', 'email');
 

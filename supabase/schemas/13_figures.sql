@@ -454,11 +454,11 @@ as $function$
 begin
   -- An append, not an upsert: no row shared with other clicks is locked (drain_click_queue adds it up).
   insert into private.click_queue (audience_source_id, day, counted, not_counted_reason)
-  values (new.audience_source_id, private.utc_day(new.created_at), new.counted, new.not_counted_reason);
+  select a.audience_source_id, private.utc_day(a.created_at), a.counted, a.not_counted_reason from added a;
   return null;
 end
 $function$;
-comment on function private.link_click_daily() is 'Internal trigger: queues every click for its source''s day and, when it did not count, its reason (drain_click_queue adds the queue to the aggregates).';
+comment on function private.link_click_daily() is 'Internal trigger (per statement): queues every inserted click for its source''s day and, when it did not count, its reason (drain_click_queue adds the queue to the aggregates). An update that moves a click to another month''s partition does not queue it again.';
 revoke execute on function private.link_click_daily() from public;
 
 create or replace function public.not_counted_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
@@ -694,7 +694,7 @@ create trigger campaign_source_stats_daily after insert or update on public.camp
 
 create trigger campaign_source_stats_immutable before update on public.campaign_source_stats for each row execute function public.forbid_column_changes('campaign_id', 'audience_source_id');
 
-create trigger link_clicks_daily after insert on public.link_clicks for each row execute function private.link_click_daily();
+create trigger link_clicks_daily after insert on public.link_clicks referencing new table as added for each statement execute function private.link_click_daily();
 
 create trigger newsletter_subscriptions_backed_daily after insert or update on public.newsletter_subscriptions for each row execute function private.subscription_backed_daily();
 

@@ -1314,6 +1314,7 @@ export type Database = {
           day: string
           earnings: number
           subscriptions: number
+          views: number
         }
         Insert: {
           audience_source_id: string
@@ -1326,6 +1327,7 @@ export type Database = {
           day: string
           earnings?: number
           subscriptions?: number
+          views?: number
         }
         Update: {
           audience_source_id?: string
@@ -1338,6 +1340,7 @@ export type Database = {
           day?: string
           earnings?: number
           subscriptions?: number
+          views?: number
         }
         Relationships: [
           {

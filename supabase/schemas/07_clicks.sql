@@ -251,13 +251,40 @@ begin
     drained := drained + n;
     exit when n < batch_size;
   end loop;
-  -- Every click queued before the oldest one still waiting (or before now, when none waits) is in the figures.
-  select q.queued_at into oldest from private.click_queue q order by q.id limit 1;
+  -- The (campaign, source, day) changes, the same way: each taken by the one run that deletes it.
+  for i in 1 .. greatest(coalesce(p_max_batches, 20), 1) loop
+    with taken as (
+      select q.id from private.pair_day_queue q order by q.id limit batch_size for update skip locked
+    ), gone as (
+      delete from private.pair_day_queue q using taken where q.id = taken.id
+      returning q.campaign_id, q.audience_source_id, q.day, q.views, q.clicks, q.conversions, q.spend, q.earnings
+    ), views as (
+      insert into public.source_daily_stats as d (audience_source_id, day, views)
+      select g.audience_source_id, g.day, sum(g.views) from gone g group by g.audience_source_id, g.day
+      having sum(g.views) <> 0
+      on conflict (audience_source_id, day) do update set views = d.views + excluded.views
+    ), publishers as (
+      insert into private.publisher_campaign_daily as p (publisher_id, day, campaign_id, views, clicks, conversions, spend, earnings)
+      select s.publisher_id, g.day, g.campaign_id, sum(g.views), sum(g.clicks), sum(g.conversions), sum(g.spend), sum(g.earnings)
+      from gone g join public.audience_sources s on s.id = g.audience_source_id
+      group by s.publisher_id, g.day, g.campaign_id
+      on conflict (publisher_id, day, campaign_id) do update set
+        views = p.views + excluded.views, clicks = p.clicks + excluded.clicks,
+        conversions = p.conversions + excluded.conversions, spend = p.spend + excluded.spend,
+        earnings = p.earnings + excluded.earnings
+    )
+    select count(*) into n from gone;
+    exit when n < batch_size;
+  end loop;
+  -- Every click and change queued before the oldest one still waiting (or before now, when none waits) is in the
+  -- figures.
+  select least((select q.queued_at from private.click_queue q order by q.id limit 1),
+               (select q.queued_at from private.pair_day_queue q order by q.id limit 1)) into oldest;
   update private.figures_freshness f set drained_at = greatest(f.drained_at, least(coalesce(oldest, now()), now()));
   return drained;
 end
 $function$;
-comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily in batches of p_batch (at most p_max_batches a run), each click once even when two runs overlap (for update skip locked); returns how many it took.';
+comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views and publisher_campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
 revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
 
 create or replace function private.ensure_click_partition(p_month date)

@@ -97,8 +97,7 @@ async function seed(db: Db) {
       from generate_series(1, 10000) i join bench_sources s on s.n = 1 + i % 1000;
     select public.refresh_source_quality();
   `)
-  // On its own: VACUUM cannot run inside the transaction a multi-statement exec opens.
-  await db.exec('vacuum analyze')
+  await settle(db)
   const counts = await db.query<{ pairs: number; days: number; reasons: number }>(
     `select (select count(*)::int from public.campaign_source_daily_stats) as pairs,
        (select count(*)::int from public.source_daily_stats) as days, (select count(*)::int from public.not_counted_daily) as reasons`,
@@ -110,6 +109,19 @@ async function seed(db: Db) {
       `${c.pairs.toLocaleString('en')} campaign × source × day rows, ${c.days.toLocaleString('en')} source × day rows, ` +
       `${c.reasons.toLocaleString('en')} not-counted rows`,
   )
+}
+
+/**
+ * The aggregates as autovacuum keeps them in use. Seeding adds 90 days of clicks at once, so every drain batch updates
+ * nearly every (source, day) row and leaves ~50 dead versions of each (source_daily_stats: 91,000 rows on 16,000 pages,
+ * a 250 ms sequential scan); in use a drain run updates only today's rows. VACUUM runs on its own: it cannot run
+ * inside the transaction a multi-statement exec opens.
+ */
+async function settle(db: Db) {
+  await db.exec(
+    'vacuum full public.source_daily_stats, public.not_counted_daily, public.campaign_source_daily_stats, public.campaign_source_stats',
+  )
+  await db.exec('vacuum analyze')
 }
 
 type Who = 'advertiser' | 'publisher' | 'admin' | 'anon' | 'service_role'
@@ -206,16 +218,25 @@ export async function run() {
   const local = process.env.BENCH_DATABASE_URL ? null : startLocalPostgres(55441)
   const serverUrl = process.env.BENCH_DATABASE_URL ?? local?.url
   if (!serverUrl) return console.log('PostgreSQL is not installed: dashboard figures skipped')
-  const name = `growletter_dash_${Date.now()}`
+  // BENCH_REUSE=<database> (with BENCH_DATABASE_URL): a database an earlier BENCH_KEEP run seeded, brought up to the
+  // current migrations and timed again, without seeding for ten minutes.
+  const reuse = local ? undefined : process.env.BENCH_REUSE
+  const name = reuse ?? `growletter_dash_${Date.now()}`
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
-  await admin.query(`create database ${name}`)
+  if (!reuse) await admin.query(`create database ${name}`)
   const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
   try {
     const db = await openDatabase({ databaseUrl: url })
     await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema })
-    console.log(`  seeding at: ${machineLoad()}`)
-    await seed(db)
+    if (reuse) {
+      await db.exec('select public.drain_click_queue(100000, 1000)')
+      await settle(db)
+      console.log(`  reused database ${name}, migrated to the current migrations`)
+    } else {
+      console.log(`  seeding at: ${machineLoad()}`)
+      await seed(db)
+    }
     console.log(`  timing at: ${machineLoad()}`)
     let over = 0
     for (const [who, label, sql] of queries) {
@@ -235,7 +256,7 @@ export async function run() {
     await db.close()
   } finally {
     // BENCH_KEEP=1 with BENCH_DATABASE_URL leaves the seeded database to look into (EXPLAIN) afterwards.
-    if (process.env.BENCH_KEEP && !local) console.log(`  kept database ${name}`)
+    if ((process.env.BENCH_KEEP || reuse) && !local) console.log(`  kept database ${name}`)
     else await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
     await admin.end()
     local?.stop()

@@ -1,4 +1,4 @@
--- Issue 27, dashboards at 5,000,000 clicks: the publisher's figures over a date range summed every
+-- Issue 27, dashboards at 5,000,000 clicks: the publisher's figures (and the advertiser's overview) over a date range summed every
 -- (campaign, source, day) row of their sources — at 1,000 sources and 20 campaigns about 145,000 rows for 30 days —
 -- on every call (PostgreSQL 15, load average 4.5: per source 92 ms p50, per campaign 56 ms, per day 72 ms; budget
 -- 50 ms). They now read two aggregates with one row per (source, day) and per (publisher, campaign, day):
@@ -6,7 +6,9 @@
 -- * source_daily_stats.views: the campaign page views of the source's visitors that day (its other columns were
 --   already there: counted clicks, conversions and earnings are what publisher_figures('source') shows);
 -- * private.publisher_campaign_daily: views, clicks, conversions, spend and earnings per publisher, campaign and day
---   (publisher_figures('campaign') and the publisher's daily_figures).
+--   (publisher_figures('campaign') and the publisher's daily_figures);
+-- * private.campaign_daily: the same per campaign and day, over every source (the advertiser's overview,
+--   campaign_figures: 20 campaigns read about 145,000 pair rows for 30 days, 44–73 ms p50).
 --
 -- Both are kept by the drain-click-queue job, never in the transaction of a page view or a confirmation:
 -- bump_campaign_source_day (the one writer of campaign_source_daily_stats) also appends its change to
@@ -53,6 +55,21 @@ create index publisher_campaign_daily_campaign_idx on private.publisher_campaign
 revoke all on table private.publisher_campaign_daily from public, anon, authenticated;
 comment on table private.publisher_campaign_daily is 'campaign_source_daily_stats summed over each publisher''s sources, per campaign and UTC day (kept by drain_click_queue): the publisher''s figures per campaign and per day.';
 
+create table private.campaign_daily (
+  campaign_id uuid not null,
+  day date not null,
+  views bigint default 0 not null,
+  clicks bigint default 0 not null,
+  conversions bigint default 0 not null,
+  spend numeric(14,2) default 0 not null,
+  earnings numeric(14,2) default 0 not null,
+  constraint campaign_daily_pkey primary key (campaign_id, day),
+  constraint campaign_daily_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade
+);
+alter table private.campaign_daily enable row level security;
+revoke all on table private.campaign_daily from public, anon, authenticated;
+comment on table private.campaign_daily is 'campaign_source_daily_stats summed over sources, per campaign and UTC day (kept by drain_click_queue): the advertiser''s overview (campaign_figures).';
+
 -- What is there now.
 update public.source_daily_stats d set views = x.views
 from (select audience_source_id, day, sum(views)::integer as views from public.campaign_source_daily_stats group by 1, 2) x
@@ -66,6 +83,9 @@ insert into private.publisher_campaign_daily (publisher_id, day, campaign_id, vi
 select s.publisher_id, d.day, d.campaign_id, sum(d.views), sum(d.clicks), sum(d.conversions), sum(d.spend), sum(d.earnings)
 from public.campaign_source_daily_stats d join public.audience_sources s on s.id = d.audience_source_id
 group by 1, 2, 3;
+insert into private.campaign_daily (campaign_id, day, views, clicks, conversions, spend, earnings)
+select d.campaign_id, d.day, sum(d.views), sum(d.clicks), sum(d.conversions), sum(d.spend), sum(d.earnings)
+from public.campaign_source_daily_stats d group by 1, 2;
 
 create or replace function private.bump_campaign_source_day(p_campaign_id uuid, p_source_id uuid, p_day date, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric, p_earnings numeric)
  returns void
@@ -141,6 +161,14 @@ begin
         views = p.views + excluded.views, clicks = p.clicks + excluded.clicks,
         conversions = p.conversions + excluded.conversions, spend = p.spend + excluded.spend,
         earnings = p.earnings + excluded.earnings
+    ), campaigns as (
+      insert into private.campaign_daily as c (campaign_id, day, views, clicks, conversions, spend, earnings)
+      select g.campaign_id, g.day, sum(g.views), sum(g.clicks), sum(g.conversions), sum(g.spend), sum(g.earnings)
+      from gone g group by g.campaign_id, g.day
+      on conflict (campaign_id, day) do update set
+        views = c.views + excluded.views, clicks = c.clicks + excluded.clicks,
+        conversions = c.conversions + excluded.conversions, spend = c.spend + excluded.spend,
+        earnings = c.earnings + excluded.earnings
     )
     select count(*) into n from gone;
     exit when n < batch_size;
@@ -153,7 +181,7 @@ begin
   return drained;
 end
 $function$;
-comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views and publisher_campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
+comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views, publisher_campaign_daily and campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
 
 create or replace function public.publisher_figures(p_group text, p_from date default null::date, p_to date default null::date)
  returns table(id uuid, name text, views bigint, clicks bigint, conversions bigint, ctr numeric, earnings numeric)
@@ -244,3 +272,22 @@ begin
   order by g.day;
 end
 $function$;
+
+create or replace function public.campaign_figures(p_from date, p_to date)
+ returns table(campaign_id uuid, views bigint, clicks bigint, conversions bigint, spend numeric)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.check_figures_range(p_from, p_to);
+  return query
+  select c.id, coalesce(sum(d.views), 0)::bigint, coalesce(sum(d.clicks), 0)::bigint,
+    coalesce(sum(d.conversions), 0)::bigint, coalesce(sum(d.spend), 0)::numeric(12, 2)
+  from public.campaigns c
+  left join private.campaign_daily d on d.campaign_id = c.id and d.day between p_from and p_to
+  where c.advertiser_id = (select auth.uid())
+  group by c.id;
+end
+$function$;
+comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range (campaign_daily, kept by drain_click_queue).';

@@ -272,6 +272,14 @@ begin
         views = p.views + excluded.views, clicks = p.clicks + excluded.clicks,
         conversions = p.conversions + excluded.conversions, spend = p.spend + excluded.spend,
         earnings = p.earnings + excluded.earnings
+    ), campaigns as (
+      insert into private.campaign_daily as c (campaign_id, day, views, clicks, conversions, spend, earnings)
+      select g.campaign_id, g.day, sum(g.views), sum(g.clicks), sum(g.conversions), sum(g.spend), sum(g.earnings)
+      from gone g group by g.campaign_id, g.day
+      on conflict (campaign_id, day) do update set
+        views = c.views + excluded.views, clicks = c.clicks + excluded.clicks,
+        conversions = c.conversions + excluded.conversions, spend = c.spend + excluded.spend,
+        earnings = c.earnings + excluded.earnings
     )
     select count(*) into n from gone;
     exit when n < batch_size;
@@ -284,7 +292,7 @@ begin
   return drained;
 end
 $function$;
-comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views and publisher_campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
+comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views, publisher_campaign_daily and campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
 revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
 
 create or replace function private.ensure_click_partition(p_month date)

@@ -6,6 +6,21 @@
 
 -- === Tables ==============================================================================================
 
+create table private.campaign_daily (
+  campaign_id uuid not null,
+  day date not null,
+  views bigint default 0 not null,
+  clicks bigint default 0 not null,
+  conversions bigint default 0 not null,
+  spend numeric(14,2) default 0 not null,
+  earnings numeric(14,2) default 0 not null,
+  constraint campaign_daily_pkey primary key (campaign_id, day),
+  constraint campaign_daily_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade
+);
+alter table private.campaign_daily enable row level security;
+comment on table private.campaign_daily is 'campaign_source_daily_stats summed over sources, per campaign and UTC day (kept by drain_click_queue): the advertiser''s overview (campaign_figures).';
+revoke all on table private.campaign_daily from public;
+
 create table public.campaign_source_daily_stats (
   campaign_id uuid not null,
   audience_source_id uuid not null,
@@ -262,12 +277,12 @@ begin
   select c.id, coalesce(sum(d.views), 0)::bigint, coalesce(sum(d.clicks), 0)::bigint,
     coalesce(sum(d.conversions), 0)::bigint, coalesce(sum(d.spend), 0)::numeric(12, 2)
   from public.campaigns c
-  left join public.campaign_source_daily_stats d on d.campaign_id = c.id and d.day between p_from and p_to
+  left join private.campaign_daily d on d.campaign_id = c.id and d.day between p_from and p_to
   where c.advertiser_id = (select auth.uid())
   group by c.id;
 end
 $function$;
-comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range.';
+comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range (campaign_daily, kept by drain_click_queue).';
 revoke execute on function public.campaign_figures(p_from date, p_to date) from anon, public;
 
 create or replace function public.campaign_source_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)

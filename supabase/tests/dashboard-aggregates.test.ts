@@ -138,6 +138,23 @@ describe("the publisher's aggregates", () => {
     expect(seen.views).toEqual(summed.views)
     expect(seen.views).toEqual([{ id: m.sourceId, views: '4' }])
     expect(seen.day).toMatchObject({ views: '4', conversions: '1' })
+    // The advertiser's overview: campaign_daily, the same rows summed per campaign.
+    const overview = await queryAs<{ campaign_id: string; views: string; clicks: string; spend: string }>(
+      m.advertiser.actor,
+      `select campaign_id, views::text, clicks::text, spend::text from public.campaign_figures($1::date - 29, $1::date)`,
+      [today],
+    )
+    const db = await testDb()
+    const pairs = await db.query<{ campaign_id: string; views: string; clicks: string; spend: string }>(
+      `select c.id as campaign_id, coalesce(sum(d.views), 0)::text as views, coalesce(sum(d.clicks), 0)::text as clicks,
+         coalesce(sum(d.spend), 0)::numeric(12, 2)::text as spend
+       from public.campaigns c left join public.campaign_source_daily_stats d on d.campaign_id = c.id
+         and d.day between $2::date - 29 and $2::date
+       where c.advertiser_id = $1 group by c.id`,
+      [m.advertiser.id, today],
+    )
+    expect(overview).toEqual(pairs.rows)
+    expect(overview).toEqual([{ campaign_id: m.campaignId, views: '2', clicks: '3', spend: '2.00' }])
   })
 
   it('takes each queued change once when two runs overlap', async () => {

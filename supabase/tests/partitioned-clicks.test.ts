@@ -220,6 +220,48 @@ describe('partitioned link_clicks', () => {
   })
 })
 
+describe('the rows a click locks', () => {
+  // A row another transaction key-share locked carries its xid in xmax; many lockers make PostgreSQL build a
+  // multixact per locker (the hot-source slowdown of issue 27).
+  const lockedByMe = `s.xmax::text = (pg_current_xact_id()::text::bigint % 4294967296)::text`
+
+  it('locks neither its source nor a campaign: a click is inserted without one', async () => {
+    const m = await createMarket()
+    const db = await testDb()
+    const locks = await db.transaction(async (tx) => {
+      await tx.query(
+        `insert into public.link_clicks (audience_source_id, counted, visitor_hash) values ($1, true, 'lock-test')`,
+        [m.sourceId],
+      )
+      const source = await tx.query<{ locked: boolean }>(
+        `select ${lockedByMe} as locked from public.audience_sources s where s.id = $1`,
+        [m.sourceId],
+      )
+      const campaign = await tx.query<{ locked: boolean }>(
+        `select ${lockedByMe} as locked from public.campaigns s where s.id = $1`,
+        [m.campaignId],
+      )
+      return { source: source.rows[0]!.locked, campaign: campaign.rows[0]!.locked }
+    })
+    expect(locks).toEqual({ source: false, campaign: false })
+  })
+
+  it('key-share locks the campaign when a view is attributed (the foreign keys of the click and of the per-pair counters)', async () => {
+    const m = await createMarket()
+    const click = await clickSource(m.sourceId)
+    const db = await testDb()
+    const locked = await db.transaction(async (tx) => {
+      await tx.query('select private.attribute_click($1, $2, true)', [click, m.campaignId])
+      const r = await tx.query<{ locked: boolean }>(
+        `select ${lockedByMe} as locked from public.campaigns s where s.id = $1`,
+        [m.campaignId],
+      )
+      return r.rows[0]!.locked
+    })
+    expect(locked).toBe(true)
+  })
+})
+
 describe('the key of a subscription to its click', () => {
   it('refuses a subscription that names a click that does not exist, and clears it when the click is deleted', async () => {
     const m = await createMarket()

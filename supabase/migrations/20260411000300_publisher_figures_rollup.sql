@@ -188,6 +188,7 @@ create or replace function public.publisher_figures(p_group text, p_from date de
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   if p_group is null or p_group not in ('source', 'campaign') then
@@ -291,3 +292,9 @@ begin
 end
 $function$;
 comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range (campaign_daily, kept by drain_click_queue).';
+
+-- A plan for the dates given, not a generic one: `p_from is null or d.day between p_from and p_to` planned once for
+-- any dates reads every day of every source (source_figures for 30 days: 13 ms with the dates, 35–61 ms from the
+-- sixth call on, when PL/pgSQL switches to the generic plan), as campaign_source_figures and daily_figures already do.
+alter function public.source_figures(p_source_id uuid, p_from date, p_to date) set plan_cache_mode to 'force_custom_plan';
+alter function public.source_not_counted(p_from date, p_to date) set plan_cache_mode to 'force_custom_plan';

@@ -570,6 +570,7 @@ create or replace function public.publisher_figures(p_group text, p_from date de
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   if p_group is null or p_group not in ('source', 'campaign') then
@@ -612,6 +613,7 @@ create or replace function public.source_figures(p_source_id uuid default null::
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   perform private.check_figures_range(p_from, p_to);
@@ -636,6 +638,7 @@ create or replace function public.source_not_counted(p_from date default null::d
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   perform private.check_figures_range(p_from, p_to);

@@ -165,6 +165,7 @@ as $function$
 declare
   this_month date := (now() at time zone 'UTC')::date;
   created integer := 0;
+  m date;
 begin
   if p_months_ahead is null or p_months_ahead < 0 or p_months_ahead > 24 then
     raise exception 'Create 0 to 24 months ahead.' using errcode = '22023';
@@ -174,10 +175,17 @@ begin
       created := created + 1;
     end if;
   end loop;
+  -- Clicks that landed in the default partition (backdated, or the job behind) get their month too.
+  for m in select distinct date_trunc('month', d.created_at at time zone 'UTC')::date
+           from partitions.link_clicks_default d loop
+    if private.ensure_click_partition(m) then
+      created := created + 1;
+    end if;
+  end loop;
   return created;
 end
 $function$;
-comment on function public.create_click_partitions(p_months_ahead integer) is 'Scheduled daily (create-click-partitions), service role only: makes sure link_clicks has a partition for this UTC month and the p_months_ahead after it; returns how many it created.';
+comment on function public.create_click_partitions(p_months_ahead integer) is 'Scheduled daily (create-click-partitions), service role only: makes sure link_clicks has a partition for this UTC month, the p_months_ahead after it and every month of a click in the default partition; returns how many it created.';
 revoke execute on function public.create_click_partitions(p_months_ahead integer) from anon, authenticated, public;
 
 create function public.detach_click_partition(p_month date)

@@ -342,3 +342,7 @@ from connection c join public.newsletter_subscriptions s on s.campaign_id = c.ca
 
 -- Clicks are added to the figures by a scheduled job (drain-click-queue); the demo shows them at once.
 select public.drain_click_queue();
+
+-- The backdated demo clicks of last month wait in link_clicks' default partition; give them their month, as the
+-- daily create-click-partitions job would.
+select public.create_click_partitions();

@@ -948,13 +948,6 @@ export type Database = {
             referencedRelation: 'campaigns'
             referencedColumns: ['id']
           },
-          {
-            foreignKeyName: 'newsletter_subscriptions_click_id_fkey'
-            columns: ['click_id']
-            isOneToOne: false
-            referencedRelation: 'link_clicks'
-            referencedColumns: ['id']
-          },
         ]
       }
       not_counted_daily: {
@@ -1321,6 +1314,7 @@ export type Database = {
           day: string
           earnings: number
           subscriptions: number
+          views: number
         }
         Insert: {
           audience_source_id: string
@@ -1333,6 +1327,7 @@ export type Database = {
           day: string
           earnings?: number
           subscriptions?: number
+          views?: number
         }
         Update: {
           audience_source_id?: string
@@ -1345,6 +1340,7 @@ export type Database = {
           day?: string
           earnings?: number
           subscriptions?: number
+          views?: number
         }
         Relationships: [
           {
@@ -2126,6 +2122,12 @@ export type Database = {
         }
         Returns: Json
       }
+      create_click_partitions: {
+        Args: {
+          p_months_ahead?: number
+        }
+        Returns: number
+      }
       create_pending_subscriptions: {
         Args: {
           p_email: string
@@ -2195,6 +2197,12 @@ export type Database = {
           p_email: string
         }
         Returns: Json
+      }
+      detach_click_partition: {
+        Args: {
+          p_month: string
+        }
+        Returns: string
       }
       disconnect_esp: {
         Args: {

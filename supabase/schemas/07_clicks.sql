@@ -55,19 +55,19 @@ create table public.link_clicks (
   view_window_started_at timestamp with time zone,
   view_window_count integer default 0 not null,
   attributed_campaign_ids uuid[] default '{}'::uuid[] not null,
-  constraint link_clicks_pkey primary key (id),
+  constraint link_clicks_pkey primary key (id, created_at),
   constraint link_clicks_not_counted_reason_check check ((not_counted_reason = any ((enum_range(null::public.not_counted_reason))::text[]))),
   constraint link_clicks_reason_when_not_counted check ((counted = (not_counted_reason is null))),
   constraint link_clicks_view_window_count_check check ((view_window_count >= 0)),
   constraint link_clicks_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict
-);
+) partition by range (created_at);
 alter table public.link_clicks enable row level security;
 create index link_clicks_campaign_idx on public.link_clicks using btree (campaign_id) where (campaign_id is not null);
 create index link_clicks_ip_age_idx on public.link_clicks using btree (created_at) where (ip is not null);
 create index link_clicks_ip_created_idx on public.link_clicks using btree (ip, created_at desc) where (ip is not null);
 create index link_clicks_source_created_idx on public.link_clicks using btree (audience_source_id, created_at desc);
 create index link_clicks_source_visitor_idx on public.link_clicks using btree (audience_source_id, visitor_hash, created_at desc);
-comment on table public.link_clicks is 'One row per magic-link click (the click id is the session id). Raw IPs are kept for fraud review only (30 days).';
+comment on table public.link_clicks is 'One row per magic-link click (the click id is the session id). Raw IPs are kept for fraud review only (30 days). Partitioned by UTC month of created_at (schema partitions; create_click_partitions, detach_click_partition).';
 comment on column public.link_clicks.view_window_count is 'Page views recorded in the current one-minute window (view_window_started_at): at most 10 count.';
 comment on column public.link_clicks.attributed_campaign_ids is 'Campaigns this click belongs to (opened or subscribed to by its visitor); each pair counts one click, once.';
 revoke select, insert, update, delete, truncate, references, trigger on table public.link_clicks from anon, authenticated;
@@ -144,6 +144,87 @@ $function$;
 comment on function private.attribute_click(p_click_id uuid, p_campaign_id uuid, p_first_view boolean) is 'Internal: PRODUCT "click" — a click belongs to every campaign its visitor opens or subscribes to, once per pair; a first view of the campaign on this click adds a view.';
 revoke execute on function private.attribute_click(p_click_id uuid, p_campaign_id uuid, p_first_view boolean) from public;
 
+create or replace function private.click_partition_name(p_month date)
+ returns text
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  select 'link_clicks_' || to_char(p_month, 'YYYY_MM')
+$function$;
+comment on function private.click_partition_name(p_month date) is 'Internal: the name of the partitions.link_clicks_YYYY_MM table that holds the clicks of p_month''s UTC month.';
+revoke execute on function private.click_partition_name(p_month date) from public;
+
+create or replace function public.create_click_partitions(p_months_ahead integer default 2)
+ returns integer
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  this_month date := (now() at time zone 'UTC')::date;
+  created integer := 0;
+  m date;
+begin
+  if p_months_ahead is null or p_months_ahead < 0 or p_months_ahead > 24 then
+    raise exception 'Create 0 to 24 months ahead.' using errcode = '22023';
+  end if;
+  for i in 0 .. p_months_ahead loop
+    if private.ensure_click_partition((this_month + make_interval(months => i))::date) then
+      created := created + 1;
+    end if;
+  end loop;
+  -- Clicks that landed in the default partition (backdated, or the job behind) get their month too.
+  for m in select distinct date_trunc('month', d.created_at at time zone 'UTC')::date
+           from partitions.link_clicks_default d loop
+    if private.ensure_click_partition(m) then
+      created := created + 1;
+    end if;
+  end loop;
+  return created;
+end
+$function$;
+comment on function public.create_click_partitions(p_months_ahead integer) is 'Scheduled daily (create-click-partitions), service role only: makes sure link_clicks has a partition for this UTC month, the p_months_ahead after it and every month of a click in the default partition; returns how many it created.';
+revoke execute on function public.create_click_partitions(p_months_ahead integer) from anon, authenticated, public;
+
+create or replace function public.detach_click_partition(p_month date)
+ returns text
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  first_day date := make_date(extract(year from p_month)::integer, extract(month from p_month)::integer, 1);
+  oldest_kept date := (date_trunc('month', now() at time zone 'UTC') - interval '12 months')::date;
+  name text := private.click_partition_name(first_day);
+  open_dispute boolean;
+begin
+  if p_month is null then
+    raise exception 'Which month? The month is missing.' using errcode = '22023';
+  end if;
+  if first_day >= oldest_kept then
+    raise exception 'Clicks are kept for 12 full months: the first month that can be detached is %.',
+      to_char(oldest_kept - interval '1 month', 'FMMonth YYYY') using errcode = '22023';
+  end if;
+  if to_regclass(format('partitions.%I', name)) is null
+     or not exists (select 1 from pg_inherits i where i.inhrelid = to_regclass(format('partitions.%I', name))
+                    and i.inhparent = 'public.link_clicks'::regclass) then
+    raise exception 'No clicks of % are attached to link_clicks.', to_char(first_day, 'FMMonth YYYY') using errcode = 'P0002';
+  end if;
+  execute format('select exists (select 1 from public.disputes d where d.status = %L and exists (
+      select 1 from partitions.%I c where c.audience_source_id = d.audience_source_id))', 'open', name)
+    into open_dispute;
+  if open_dispute then
+    raise exception 'An open dispute names a source with clicks in %: decide it before detaching that month.',
+      to_char(first_day, 'FMMonth YYYY') using errcode = '55000';
+  end if;
+  execute format('alter table public.link_clicks detach partition partitions.%I', name);
+  return format('partitions.%I', name);
+end
+$function$;
+comment on function public.detach_click_partition(p_month date) is 'Service role only, never scheduled: detaches the clicks of one UTC month more than 12 full months old (none of an open dispute''s source) from link_clicks, leaving partitions.link_clicks_YYYY_MM to export and drop; returns that table''s name.';
+revoke execute on function public.detach_click_partition(p_month date) from anon, authenticated, public;
+
 create or replace function public.drain_click_queue(p_batch integer default 10000, p_max_batches integer default 20)
  returns integer
  language plpgsql
@@ -178,14 +259,94 @@ begin
     drained := drained + n;
     exit when n < batch_size;
   end loop;
-  -- Every click queued before the oldest one still waiting (or before now, when none waits) is in the figures.
-  select q.queued_at into oldest from private.click_queue q order by q.id limit 1;
+  -- The (campaign, source, day) changes, the same way: each taken by the one run that deletes it.
+  for i in 1 .. greatest(coalesce(p_max_batches, 20), 1) loop
+    with taken as (
+      select q.id from private.pair_day_queue q order by q.id limit batch_size for update skip locked
+    ), gone as (
+      delete from private.pair_day_queue q using taken where q.id = taken.id
+      returning q.campaign_id, q.audience_source_id, q.day, q.views, q.clicks, q.conversions, q.spend, q.earnings
+    ), views as (
+      insert into public.source_daily_stats as d (audience_source_id, day, views)
+      select g.audience_source_id, g.day, sum(g.views) from gone g group by g.audience_source_id, g.day
+      having sum(g.views) <> 0
+      on conflict (audience_source_id, day) do update set views = d.views + excluded.views
+    ), publishers as (
+      insert into private.publisher_campaign_daily as p (publisher_id, day, campaign_id, views, clicks, conversions, spend, earnings)
+      select s.publisher_id, g.day, g.campaign_id, sum(g.views), sum(g.clicks), sum(g.conversions), sum(g.spend), sum(g.earnings)
+      from gone g join public.audience_sources s on s.id = g.audience_source_id
+      group by s.publisher_id, g.day, g.campaign_id
+      on conflict (publisher_id, day, campaign_id) do update set
+        views = p.views + excluded.views, clicks = p.clicks + excluded.clicks,
+        conversions = p.conversions + excluded.conversions, spend = p.spend + excluded.spend,
+        earnings = p.earnings + excluded.earnings
+    ), campaigns as (
+      insert into private.campaign_daily as c (campaign_id, day, views, clicks, conversions, spend, earnings)
+      select g.campaign_id, g.day, sum(g.views), sum(g.clicks), sum(g.conversions), sum(g.spend), sum(g.earnings)
+      from gone g group by g.campaign_id, g.day
+      on conflict (campaign_id, day) do update set
+        views = c.views + excluded.views, clicks = c.clicks + excluded.clicks,
+        conversions = c.conversions + excluded.conversions, spend = c.spend + excluded.spend,
+        earnings = c.earnings + excluded.earnings
+    )
+    select count(*) into n from gone;
+    exit when n < batch_size;
+  end loop;
+  -- Every click and change queued before the oldest one still waiting (or before now, when none waits) is in the
+  -- figures.
+  select least((select q.queued_at from private.click_queue q order by q.id limit 1),
+               (select q.queued_at from private.pair_day_queue q order by q.id limit 1)) into oldest;
   update private.figures_freshness f set drained_at = greatest(f.drained_at, least(coalesce(oldest, now()), now()));
   return drained;
 end
 $function$;
-comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily in batches of p_batch (at most p_max_batches a run), each click once even when two runs overlap (for update skip locked); returns how many it took.';
+comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views, publisher_campaign_daily and campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
 revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
+
+create or replace function private.ensure_click_partition(p_month date)
+ returns boolean
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  first_day date := make_date(extract(year from p_month)::integer, extract(month from p_month)::integer, 1);
+  -- UTC month bounds, whatever the session's time zone (adding a month to a timestamptz would follow its DST).
+  lo timestamp with time zone := first_day::timestamp at time zone 'UTC';
+  hi timestamp with time zone := (first_day + interval '1 month')::timestamp at time zone 'UTC';
+  name text := private.click_partition_name(first_day);
+  columns text;
+begin
+  if p_month is null then
+    raise exception 'Which month? The month is missing.' using errcode = '22023';
+  end if;
+  if to_regclass(format('partitions.%I', name)) is not null then
+    return false;
+  end if;
+  -- Two runs at once create the month once.
+  perform pg_advisory_xact_lock(hashtextextended('link_clicks partitions', 0));
+  if to_regclass(format('partitions.%I', name)) is not null then
+    return false;
+  end if;
+  -- Built beside the table, filled with that month's clicks from the default partition (if any), then attached:
+  -- attaching takes no lock that stops clicks on the other months, and moving the rows this way fires no trigger
+  -- (the clicks are already queued for the figures).
+  execute format('create table partitions.%I (like public.link_clicks including defaults including generated including constraints including indexes)', name);
+  execute format('alter table partitions.%I enable row level security', name);
+  select string_agg(quote_ident(a.attname), ', ' order by a.attnum) into columns
+  from pg_attribute a
+  where a.attrelid = 'public.link_clicks'::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = '';
+  execute format('insert into partitions.%I (%s) select %s from partitions.link_clicks_default where created_at >= $1 and created_at < $2',
+    name, columns, columns) using lo, hi;
+  delete from partitions.link_clicks_default where created_at >= lo and created_at < hi;
+  execute format('alter table public.link_clicks attach partition partitions.%I for values from (%L) to (%L)', name, lo, hi);
+  execute format('comment on table partitions.%I is %L', name,
+    format('The clicks of %s (UTC), a partition of public.link_clicks.', to_char(first_day, 'FMMonth YYYY')));
+  return true;
+end
+$function$;
+comment on function private.ensure_click_partition(p_month date) is 'Internal: creates the partition of link_clicks for p_month''s UTC month (moving that month''s clicks out of the default partition); false when it exists.';
+revoke execute on function private.ensure_click_partition(p_month date) from public;
 
 create or replace function private.link_click_source_exists()
  returns trigger
@@ -203,6 +364,20 @@ end
 $function$;
 comment on function private.link_click_source_exists() is 'Internal trigger: the foreign key of a click to its source without a row lock (a shared advisory lock on the source, exclusive while the source is deleted).';
 revoke execute on function private.link_click_source_exists() from public;
+
+create or replace function private.link_clicks_forget_deleted()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  update public.newsletter_subscriptions s set click_id = null where s.click_id in (select g.id from gone g);
+  return null;
+end
+$function$;
+comment on function private.link_clicks_forget_deleted() is 'Internal trigger (per statement): deleted clicks are no longer named by subscriptions (what on delete set null did for the foreign key).';
+revoke execute on function private.link_clicks_forget_deleted() from public;
 
 create or replace function public.purge_click_ips(p_older_than interval default '30 days'::interval)
  returns integer
@@ -363,6 +538,8 @@ revoke execute on function public.track_audience_source_click(unified_code text,
 
 -- === Triggers ============================================================================================
 
+create trigger link_clicks_forget_deleted after delete on public.link_clicks referencing old table as gone for each statement execute function private.link_clicks_forget_deleted();
+
 create trigger link_clicks_immutable before update on public.link_clicks for each row execute function public.forbid_column_changes('audience_source_id', 'visitor_hash');
 
 create trigger link_clicks_source_exists before insert or update of audience_source_id on public.link_clicks for each row execute function private.link_click_source_exists();
@@ -384,6 +561,8 @@ create policy "Publishers can read clicks on their sources" on public.link_click
   where ((s.id = link_clicks.audience_source_id) and (s.publisher_id = ( select auth.uid() as uid))))));
 
 -- === Scheduled jobs (pg_cron) ============================================================================
+
+select cron.schedule('create-click-partitions', '41 2 * * *', $job$select public.create_click_partitions()$job$);
 
 select cron.schedule('drain-click-queue', '10 seconds', $job$select public.drain_click_queue()$job$);
 

@@ -6,6 +6,16 @@
 
 -- === Tables ==============================================================================================
 
+create table private.campaign_subscriber_counts (
+  campaign_id uuid not null,
+  confirmed bigint default 0 not null,
+  constraint campaign_subscriber_counts_pkey primary key (campaign_id),
+  constraint campaign_subscriber_counts_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade
+);
+alter table private.campaign_subscriber_counts enable row level security;
+comment on table private.campaign_subscriber_counts is 'Per campaign: how many of its subscriptions are confirmed (confirmed_at set), kept by newsletter_subscriptions_confirmed_count; what campaign_subscriber_count returns without a search.';
+revoke all on table private.campaign_subscriber_counts from public;
+
 create table public.newsletter_subscriptions (
   id uuid default gen_random_uuid() not null,
   campaign_id uuid not null,
@@ -40,8 +50,7 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
-  constraint newsletter_subscriptions_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict,
-  constraint newsletter_subscriptions_click_id_fkey foreign key (click_id) references public.link_clicks(id) on delete set null
+  constraint newsletter_subscriptions_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete restrict
 );
 alter table public.newsletter_subscriptions enable row level security;
 create index newsletter_subscriptions_campaign_created_idx on public.newsletter_subscriptions using btree (campaign_id, created_at desc);
@@ -93,8 +102,12 @@ declare
   pattern text := private.email_search_pattern(p_search);
 begin
   perform private.check_subscriber_reader(p_campaign_id);
+  if pattern is null then
+    -- Kept by newsletter_subscriptions_confirmed_count_*: no scan of the campaign's subscribers.
+    return coalesce((select c.confirmed from private.campaign_subscriber_counts c where c.campaign_id = p_campaign_id), 0);
+  end if;
   return (select count(*) from public.newsletter_subscriptions s
-    where s.campaign_id = p_campaign_id and s.confirmed_at is not null and (pattern is null or s.email::text ilike pattern));
+    where s.campaign_id = p_campaign_id and s.confirmed_at is not null and s.email::text ilike pattern);
 end
 $function$;
 comment on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) is 'How many confirmed subscribers campaign_subscribers pages through (for the pager).';
@@ -672,6 +685,83 @@ $function$;
 comment on function private.subscription_attributes_click() is 'Internal trigger: a subscription made on a click makes the click belong to that campaign.';
 revoke execute on function private.subscription_attributes_click() from public;
 
+create or replace function private.subscription_click_exists()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if new.click_id is not null then
+    -- The lock the foreign key took: the click cannot be deleted until this subscription commits.
+    perform 1 from public.link_clicks c where c.id = new.click_id for key share;
+    if not found then
+      raise exception 'This subscription names a click that does not exist.' using errcode = '23503';
+    end if;
+  end if;
+  return new;
+end
+$function$;
+comment on function private.subscription_click_exists() is 'Internal trigger: the key of a subscription to its click (link_clicks is partitioned, so no foreign key can name its id alone).';
+revoke execute on function private.subscription_click_exists() from public;
+
+create or replace function private.subscriptions_confirmed_count_delete()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  update private.campaign_subscriber_counts c set confirmed = c.confirmed - x.n
+  from (select o.campaign_id, count(*) as n from gone o where o.confirmed_at is not null group by o.campaign_id) x
+  where c.campaign_id = x.campaign_id;
+  return null;
+end
+$function$;
+comment on function private.subscriptions_confirmed_count_delete() is 'Internal trigger (per delete statement): takes the confirmed subscriptions deleted off their campaigns'' counts.';
+revoke execute on function private.subscriptions_confirmed_count_delete() from public;
+
+create or replace function private.subscriptions_confirmed_count_insert()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  insert into private.campaign_subscriber_counts as c (campaign_id, confirmed)
+  select n.campaign_id, count(*) from added n where n.confirmed_at is not null
+  group by n.campaign_id order by n.campaign_id
+  on conflict (campaign_id) do update set confirmed = c.confirmed + excluded.confirmed;
+  return null;
+end
+$function$;
+comment on function private.subscriptions_confirmed_count_insert() is 'Internal trigger (per insert statement): adds the confirmed subscriptions inserted to their campaigns'' counts.';
+revoke execute on function private.subscriptions_confirmed_count_insert() from public;
+
+create or replace function private.subscriptions_confirmed_count_update()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  insert into private.campaign_subscriber_counts as c (campaign_id, confirmed)
+  select x.campaign_id, sum(x.delta)
+  from (
+    select n.campaign_id, 1 as delta from added n where n.confirmed_at is not null
+    union all
+    select o.campaign_id, -1 from gone o where o.confirmed_at is not null
+  ) x
+  group by x.campaign_id
+  having sum(x.delta) <> 0
+  order by x.campaign_id
+  on conflict (campaign_id) do update set confirmed = c.confirmed + excluded.confirmed;
+  return null;
+end
+$function$;
+comment on function private.subscriptions_confirmed_count_update() is 'Internal trigger (per update statement): moves the campaigns'' confirmed counts by the subscriptions confirmed or unconfirmed.';
+revoke execute on function private.subscriptions_confirmed_count_update() from public;
+
 create or replace function public.take_confirmation_email_allowance(p_email text)
  returns integer
  language sql
@@ -686,6 +776,14 @@ revoke execute on function public.take_confirmation_email_allowance(p_email text
 -- === Triggers ============================================================================================
 
 create trigger newsletter_subscriptions_attribute_click after insert or update of click_id on public.newsletter_subscriptions for each row execute function private.subscription_attributes_click();
+
+create trigger newsletter_subscriptions_click_exists before insert or update of click_id on public.newsletter_subscriptions for each row execute function private.subscription_click_exists();
+
+create trigger newsletter_subscriptions_confirmed_count_delete after delete on public.newsletter_subscriptions referencing old table as gone for each statement execute function private.subscriptions_confirmed_count_delete();
+
+create trigger newsletter_subscriptions_confirmed_count_insert after insert on public.newsletter_subscriptions referencing new table as added for each statement execute function private.subscriptions_confirmed_count_insert();
+
+create trigger newsletter_subscriptions_confirmed_count_update after update on public.newsletter_subscriptions referencing old table as gone new table as added for each statement execute function private.subscriptions_confirmed_count_update();
 
 create trigger newsletter_subscriptions_immutable before update on public.newsletter_subscriptions for each row execute function public.forbid_column_changes('campaign_id', 'email');
 

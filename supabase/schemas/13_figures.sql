@@ -6,6 +6,21 @@
 
 -- === Tables ==============================================================================================
 
+create table private.campaign_daily (
+  campaign_id uuid not null,
+  day date not null,
+  views bigint default 0 not null,
+  clicks bigint default 0 not null,
+  conversions bigint default 0 not null,
+  spend numeric(14,2) default 0 not null,
+  earnings numeric(14,2) default 0 not null,
+  constraint campaign_daily_pkey primary key (campaign_id, day),
+  constraint campaign_daily_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade
+);
+alter table private.campaign_daily enable row level security;
+comment on table private.campaign_daily is 'campaign_source_daily_stats summed over sources, per campaign and UTC day (kept by drain_click_queue): the advertiser''s overview (campaign_figures).';
+revoke all on table private.campaign_daily from public;
+
 create table public.campaign_source_daily_stats (
   campaign_id uuid not null,
   audience_source_id uuid not null,
@@ -92,6 +107,41 @@ revoke truncate, references, trigger on table public.not_counted_daily from serv
 grant select on table public.not_counted_daily to authenticated;
 revoke select, update, usage on sequence public.not_counted_daily_id_seq from anon, authenticated;
 
+create table private.pair_day_queue (
+  id bigint generated always as identity,
+  campaign_id uuid not null,
+  audience_source_id uuid not null,
+  day date not null,
+  views integer not null,
+  clicks integer not null,
+  conversions integer not null,
+  spend numeric(12,2) not null,
+  earnings numeric(12,2) not null,
+  queued_at timestamp with time zone default now() not null,
+  constraint pair_day_queue_pkey primary key (id)
+);
+alter table private.pair_day_queue enable row level security;
+comment on table private.pair_day_queue is 'Changes to campaign_source_daily_stats not yet added to source_daily_stats.views and publisher_campaign_daily: appended by bump_campaign_source_day, taken and deleted by drain_click_queue.';
+revoke all on table private.pair_day_queue from public;
+
+create table private.publisher_campaign_daily (
+  publisher_id uuid not null,
+  day date not null,
+  campaign_id uuid not null,
+  views bigint default 0 not null,
+  clicks bigint default 0 not null,
+  conversions bigint default 0 not null,
+  spend numeric(14,2) default 0 not null,
+  earnings numeric(14,2) default 0 not null,
+  constraint publisher_campaign_daily_pkey primary key (publisher_id, day, campaign_id),
+  constraint publisher_campaign_daily_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade,
+  constraint publisher_campaign_daily_publisher_id_fkey foreign key (publisher_id) references public.profiles(id) on delete cascade
+);
+alter table private.publisher_campaign_daily enable row level security;
+create index publisher_campaign_daily_campaign_idx on private.publisher_campaign_daily using btree (campaign_id);
+comment on table private.publisher_campaign_daily is 'campaign_source_daily_stats summed over each publisher''s sources, per campaign and UTC day (kept by drain_click_queue): the publisher''s figures per campaign and per day.';
+revoke all on table private.publisher_campaign_daily from public;
+
 create table public.source_daily_stats (
   audience_source_id uuid not null,
   day date not null,
@@ -103,6 +153,7 @@ create table public.source_daily_stats (
   earnings numeric(12,2) default 0 not null,
   backed_subscriptions integer default 0 not null,
   backed_confirmations integer default 0 not null,
+  views integer default 0 not null,
   constraint source_daily_stats_pkey primary key (audience_source_id, day),
   constraint source_daily_stats_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete cascade
 );
@@ -110,6 +161,7 @@ alter table public.source_daily_stats enable row level security;
 comment on table public.source_daily_stats is 'Per source and UTC day: every magic-link click (counted or not), subscriptions started through the source, confirmations, counted conversions and earnings. Feeds the publisher''s source figures and the directory''s quality.';
 comment on column public.source_daily_stats.backed_subscriptions is 'Subscriptions started through the source that day whose click counted (the confirmation rate''s denominator).';
 comment on column public.source_daily_stats.backed_confirmations is 'Confirmations that day of subscriptions whose click counted (the confirmation rate''s numerator).';
+comment on column public.source_daily_stats.views is 'Campaign page views by the source''s visitors that day (the sum of campaign_source_daily_stats.views over campaigns), added by drain_click_queue.';
 revoke all on table public.source_daily_stats from anon, authenticated;
 revoke truncate, references, trigger on table public.source_daily_stats from service_role;
 grant select on table public.source_daily_stats to authenticated;
@@ -155,9 +207,12 @@ as $function$
   on conflict (campaign_id, audience_source_id, day) do update set
     views = d.views + excluded.views, clicks = d.clicks + excluded.clicks,
     conversions = d.conversions + excluded.conversions, spend = d.spend + excluded.spend,
-    earnings = d.earnings + excluded.earnings
+    earnings = d.earnings + excluded.earnings;
+  -- An append (no shared row locked): drain_click_queue adds it to the publisher's aggregates.
+  insert into private.pair_day_queue (campaign_id, audience_source_id, day, views, clicks, conversions, spend, earnings)
+  values (p_campaign_id, p_source_id, p_day, p_views, p_clicks, p_conversions, p_spend, p_earnings);
 $function$;
-comment on function private.bump_campaign_source_day(p_campaign_id uuid, p_source_id uuid, p_day date, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric, p_earnings numeric) is 'Internal: the set-based upsert of the per-day (campaign, source) figures.';
+comment on function private.bump_campaign_source_day(p_campaign_id uuid, p_source_id uuid, p_day date, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric, p_earnings numeric) is 'Internal: the set-based upsert of the per-day (campaign, source) figures; queues the change for the publisher''s aggregates (drain_click_queue).';
 revoke execute on function private.bump_campaign_source_day(p_campaign_id uuid, p_source_id uuid, p_day date, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric, p_earnings numeric) from public;
 
 create or replace function private.bump_campaign_source_stats(p_campaign_id uuid, p_source_id uuid, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric default 0, p_earnings numeric default 0)
@@ -222,12 +277,12 @@ begin
   select c.id, coalesce(sum(d.views), 0)::bigint, coalesce(sum(d.clicks), 0)::bigint,
     coalesce(sum(d.conversions), 0)::bigint, coalesce(sum(d.spend), 0)::numeric(12, 2)
   from public.campaigns c
-  left join public.campaign_source_daily_stats d on d.campaign_id = c.id and d.day between p_from and p_to
+  left join private.campaign_daily d on d.campaign_id = c.id and d.day between p_from and p_to
   where c.advertiser_id = (select auth.uid())
   group by c.id;
 end
 $function$;
-comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range.';
+comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range (campaign_daily, kept by drain_click_queue).';
 revoke execute on function public.campaign_figures(p_from date, p_to date) from anon, public;
 
 create or replace function public.campaign_source_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
@@ -386,6 +441,22 @@ begin
   perform private.check_figures_range(p_from, p_to);
   perform private.check_figures_scope(p_campaign_id, p_source_id);
   select * into v from private.figures_viewer();
+  if p_campaign_id is null and p_source_id is null and not v.sees_all and cardinality(v.campaign_ids) = 0 then
+    -- A publisher's every source: one row per campaign and day (publisher_campaign_daily), not one per source.
+    return query
+    select g.day::date, coalesce(x.views, 0)::bigint, coalesce(x.clicks, 0)::bigint,
+      coalesce(x.conversions, 0)::bigint, coalesce(x.spend, 0)::numeric(12, 2), coalesce(x.earnings, 0)::numeric(12, 2)
+    from generate_series(d_from, d_to, interval '1 day') g(day)
+    left join (
+      select p.day, sum(p.views) views, sum(p.clicks) clicks, sum(p.conversions) conversions, sum(p.spend) spend,
+        sum(p.earnings) earnings
+      from private.publisher_campaign_daily p
+      where p.publisher_id = (select auth.uid()) and p.day between d_from and d_to
+      group by p.day
+    ) x on x.day = g.day::date
+    order by g.day;
+    return;
+  end if;
   return query
   select g.day::date, coalesce(x.views, 0)::bigint, coalesce(x.clicks, 0)::bigint,
     coalesce(x.conversions, 0)::bigint, coalesce(x.spend, 0)::numeric(12, 2), coalesce(x.earnings, 0)::numeric(12, 2)
@@ -454,11 +525,11 @@ as $function$
 begin
   -- An append, not an upsert: no row shared with other clicks is locked (drain_click_queue adds it up).
   insert into private.click_queue (audience_source_id, day, counted, not_counted_reason)
-  values (new.audience_source_id, private.utc_day(new.created_at), new.counted, new.not_counted_reason);
+  select a.audience_source_id, private.utc_day(a.created_at), a.counted, a.not_counted_reason from added a;
   return null;
 end
 $function$;
-comment on function private.link_click_daily() is 'Internal trigger: queues every click for its source''s day and, when it did not count, its reason (drain_click_queue adds the queue to the aggregates).';
+comment on function private.link_click_daily() is 'Internal trigger (per statement): queues every inserted click for its source''s day and, when it did not count, its reason (drain_click_queue adds the queue to the aggregates). An update that moves a click to another month''s partition does not queue it again.';
 revoke execute on function private.link_click_daily() from public;
 
 create or replace function public.not_counted_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
@@ -499,41 +570,42 @@ create or replace function public.publisher_figures(p_group text, p_from date de
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   if p_group is null or p_group not in ('source', 'campaign') then
     raise exception 'Group figures by source or by campaign' using errcode = '22023';
   end if;
+  perform private.check_figures_range(p_from, p_to);
   if p_group = 'source' then
-    -- A source's clicks are its counted clicks (source_figures), whichever newsletters the visitors opened.
+    -- A source's clicks are its counted clicks, whichever newsletters the visitors opened; views, conversions and
+    -- earnings are its campaigns' (source_daily_stats keeps all four per day).
     return query
-    select sf.source_id, sf.source_name, coalesce(p.views, 0)::bigint, sf.counted_clicks,
-      coalesce(p.conversions, 0)::bigint,
-      (case when sf.counted_clicks > 0 then round(coalesce(p.conversions, 0) * 100.0 / sf.counted_clicks, 2) else 0 end)::numeric(7, 2),
-      coalesce(p.earnings, 0)::numeric(12, 2)
-    from public.source_figures(null, p_from, p_to) sf
-    left join (
-      select f.source_id, sum(f.views) views, sum(f.conversions) conversions, sum(f.earnings) earnings
-      from public.campaign_source_figures(null, null, p_from, p_to) f
-      group by f.source_id
-    ) p on p.source_id = sf.source_id
-    where sf.counted_clicks > 0 or p.source_id is not null
+    select s.id, s.name, coalesce(sum(d.views), 0)::bigint, coalesce(sum(d.counted_clicks), 0)::bigint,
+      coalesce(sum(d.conversions), 0)::bigint,
+      (case when coalesce(sum(d.counted_clicks), 0) > 0
+        then round(coalesce(sum(d.conversions), 0) * 100.0 / sum(d.counted_clicks), 2) else 0 end)::numeric(7, 2),
+      coalesce(sum(d.earnings), 0)::numeric(12, 2)
+    from public.audience_sources s
+    join public.source_daily_stats d on d.audience_source_id = s.id and (p_from is null or d.day between p_from and p_to)
+    where s.publisher_id = (select auth.uid())
+    group by s.id, s.name
+    having sum(d.counted_clicks) > 0 or sum(d.views) > 0 or sum(d.conversions) <> 0 or sum(d.earnings) <> 0
     order by 5 desc, 4 desc, 2;
     return;
   end if;
   return query
-  select f.campaign_id, min(f.campaign_name),
-    sum(f.views)::bigint, sum(f.clicks)::bigint, sum(f.conversions)::bigint,
-    (case when sum(f.clicks) > 0 then round(sum(f.conversions) * 100.0 / sum(f.clicks), 2) else 0 end)::numeric(7, 2),
-    sum(f.earnings)::numeric(12, 2)
-  from public.campaign_source_figures(null, null, p_from, p_to) f
-  join public.audience_sources s on s.id = f.source_id
-  where s.publisher_id = (select auth.uid())
-  group by f.campaign_id
+  select c.id, c.name, sum(p.views)::bigint, sum(p.clicks)::bigint, sum(p.conversions)::bigint,
+    (case when sum(p.clicks) > 0 then round(sum(p.conversions) * 100.0 / sum(p.clicks), 2) else 0 end)::numeric(7, 2),
+    sum(p.earnings)::numeric(12, 2)
+  from private.publisher_campaign_daily p
+  join public.campaigns c on c.id = p.campaign_id
+  where p.publisher_id = (select auth.uid()) and (p_from is null or p.day between p_from and p_to)
+  group by c.id, c.name
   order by 5 desc, 4 desc, 2;
 end
 $function$;
-comment on function public.publisher_figures(p_group text, p_from date, p_to date) is 'The signed-in publisher''s figures per source (clicks = the source''s counted clicks, as source_figures counts them; views, paid subscribers and earnings summed over its campaigns) or per campaign (the (campaign, source) pairs of their sources summed: counted clicks that opened that campaign).';
+comment on function public.publisher_figures(p_group text, p_from date, p_to date) is 'The signed-in publisher''s figures per source (clicks = the source''s counted clicks, as source_figures counts them; views, paid subscribers and earnings of its campaigns) or per campaign (the (campaign, source) pairs of their sources summed: counted clicks that opened that campaign), all time or over a date range; from aggregates kept by drain_click_queue.';
 revoke execute on function public.publisher_figures(p_group text, p_from date, p_to date) from anon, public;
 
 create or replace function public.source_figures(p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
@@ -541,6 +613,7 @@ create or replace function public.source_figures(p_source_id uuid default null::
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   perform private.check_figures_range(p_from, p_to);
@@ -565,6 +638,7 @@ create or replace function public.source_not_counted(p_from date default null::d
  language plpgsql
  stable security definer
  set search_path to ''
+ set plan_cache_mode to 'force_custom_plan'
 as $function$
 begin
   perform private.check_figures_range(p_from, p_to);
@@ -694,7 +768,7 @@ create trigger campaign_source_stats_daily after insert or update on public.camp
 
 create trigger campaign_source_stats_immutable before update on public.campaign_source_stats for each row execute function public.forbid_column_changes('campaign_id', 'audience_source_id');
 
-create trigger link_clicks_daily after insert on public.link_clicks for each row execute function private.link_click_daily();
+create trigger link_clicks_daily after insert on public.link_clicks referencing new table as added for each statement execute function private.link_click_daily();
 
 create trigger newsletter_subscriptions_backed_daily after insert or update on public.newsletter_subscriptions for each row execute function private.subscription_backed_daily();
 

@@ -132,6 +132,7 @@ async function dropProjectSchemas(db: Db) {
     drop schema if exists auth cascade;
     drop schema if exists supabase_migrations cascade;
     drop schema if exists private cascade;
+    drop schema if exists partitions cascade;
     drop schema if exists cron cascade;
     drop schema if exists net cascade;
     drop schema if exists vault cascade;

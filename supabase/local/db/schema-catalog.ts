@@ -52,6 +52,8 @@ export type TableInfo = {
   indexes: IndexInfo[]
   policies: PolicyInfo[]
   triggers: TriggerInfo[]
+  /** A partitioned table's key (`RANGE (created_at)`); absent on plain tables. Its partitions are not read. */
+  partitionBy?: string
 }
 export type ViewInfo = {
   schema: string
@@ -202,8 +204,10 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     options: string[] | null
     comment: string | null
     acl: Acl
+    partitionBy: string | null
   }>(
     `select c.oid::text as oid, n.nspname as schema, c.relname as name, c.relkind::text as kind, pg_get_userbyid(c.relowner) as owner,
+       case when c.relkind = 'p' then pg_get_partkeydef(c.oid) end as "partitionBy",
        c.relrowsecurity as rls, c.relforcerowsecurity as "forceRls", c.reloptions::text[] as options,
        obj_description(c.oid, 'pg_class') as comment, c.relacl::text[] as acl
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -227,7 +231,8 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
   const constraints = await q<ConstraintInfo & { rel: string }>(
     `select c.conrelid::text as rel, c.conname as name, c.contype::text as type, pg_get_constraintdef(c.oid) as definition,
        case when c.contype = 'f' then c.confrelid::regclass::text end as references
-     from pg_constraint c where c.conrelid = any($1::oid[]) and c.contype in ('p', 'u', 'f', 'c', 'x') order by 1, 2`,
+     from pg_constraint c where c.conrelid = any($1::oid[]) and c.contype in ('p', 'u', 'f', 'c', 'x') and c.conparentid = 0
+     order by 1, 2`,
     [oids],
   )
   const indexes = await q<IndexInfo & { rel: string }>(
@@ -287,6 +292,7 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
         indexes: per(indexes, oid).sort(byName),
         policies: per(policies, oid).sort(byName),
         triggers: per(triggers, oid).sort(byName),
+        ...(r.partitionBy ? { partitionBy: r.partitionBy } : {}),
       })
     } else if (r.kind === 'v' || r.kind === 'm') {
       viewInfos.push({
@@ -331,7 +337,7 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
   const foreignTriggers = await q<{ table: string; name: string; definition: string }>(
     `select t.tgrelid::regclass::text as table, t.tgname as name, pg_get_triggerdef(t.oid) as definition
      from pg_trigger t join pg_proc p on p.oid = t.tgfoid join pg_class c on c.oid = t.tgrelid
-     where not t.tgisinternal and p.pronamespace::regnamespace::text = any($1::text[])
+     where not t.tgisinternal and t.tgparentid = 0 and p.pronamespace::regnamespace::text = any($1::text[])
        and c.relnamespace::regnamespace::text <> all($1::text[])
      order by 1, 2`,
     [scope],

@@ -95,6 +95,7 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.content_revisions': 'campaigns',
   'public.link_clicks': 'clicks',
   'public.newsletter_subscriptions': 'subscriptions',
+  'private.campaign_subscriber_counts': 'subscriptions',
   'public.payout_accounts': 'payouts',
   'public.payout_requests': 'payouts',
   'public.settlement_failures': 'payouts',
@@ -108,6 +109,8 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.source_daily_stats': 'figures',
   'public.campaign_source_daily_stats': 'figures',
   'public.not_counted_daily': 'figures',
+  'private.pair_day_queue': 'figures',
+  'private.publisher_campaign_daily': 'figures',
   'public.esp_connections': 'esp_delivery',
   'public.esp_deliveries': 'esp_delivery',
   'private.esp_request_log': 'esp_delivery',
@@ -356,7 +359,7 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
         domain,
         category: 'index',
         deps: [key, ...depsOf(index.definition, key)],
-        sql: `${lower(index.definition)};`,
+        sql: `${lower(onPartitionedTable(index.definition))};`,
       })
     }
     for (const trigger of t.triggers) {
@@ -499,6 +502,9 @@ function typeSql(t: TypeInfo, catalog: SchemaCatalog): string {
   return lines.join('\n')
 }
 
+/** An index of a partitioned table reads `ON ONLY t` in the catalog; created on the table, it covers its partitions. */
+const onPartitionedTable = (definition: string) => definition.replace(/ ON ONLY /, ' ON ')
+
 function tableSql(t: TableInfo, catalog: SchemaCatalog, laterKeys: TableInfo['constraints']) {
   const name = `${t.schema}.${quoteIdent(t.name)}`
   const columns = t.columns.map((c) => {
@@ -518,7 +524,7 @@ function tableSql(t: TableInfo, catalog: SchemaCatalog, laterKeys: TableInfo['co
     .sort((a, b) => rank[a.type]! - rank[b.type]! || compare(a.name, b.name))
     .map((c) => `  constraint ${quoteIdent(c.name)} ${lower(c.definition)}`)
   const lines = [
-    `create table ${name} (\n${[...columns, ...constraints].join(',\n')}\n)${t.options?.length ? ` with (${t.options.join(', ')})` : ''};`,
+    `create table ${name} (\n${[...columns, ...constraints].join(',\n')}\n)${t.partitionBy ? ` partition by ${lower(t.partitionBy)}` : ''}${t.options?.length ? ` with (${t.options.join(', ')})` : ''};`,
   ]
   if (t.rls) lines.push(`alter table ${name} enable row level security;`)
   if (t.forceRls) lines.push(`alter table ${name} force row level security;`)
@@ -527,7 +533,8 @@ function tableSql(t: TableInfo, catalog: SchemaCatalog, laterKeys: TableInfo['co
     (i) =>
       !i.constraint && /\b(public|private)\.[a-z_0-9]+\(/.test(i.definition.replace(/ON (public|private)\.\S+/, '')),
   )
-  for (const i of t.indexes) if (!i.constraint && !separateIndexes.includes(i)) lines.push(`${lower(i.definition)};`)
+  for (const i of t.indexes)
+    if (!i.constraint && !separateIndexes.includes(i)) lines.push(`${lower(onPartitionedTable(i.definition))};`)
   if (t.comment !== null) lines.push(`comment on table ${name} is ${literal(t.comment)};`)
   for (const c of t.columns)
     if (c.comment !== null) lines.push(`comment on column ${name}.${quoteIdent(c.name)} is ${literal(c.comment)};`)

@@ -40,7 +40,11 @@ export async function loadTargets() {
   ctx.stat = await one(
     `select id from campaign_source_stats where campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}'`,
   )
-  ctx.click = await one(`select id from link_clicks where campaign_id = '${ids.campaignActive}' limit 1`)
+  // A seeded click of the demo publisher's own source: other files add clicks of this campaign on other
+  // publishers' sources, and which row an unordered `limit 1` meets changed when clicks were partitioned by month.
+  ctx.click = await one(
+    `select id from link_clicks where campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}' order by created_at limit 1`,
+  )
   ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
   ctx.event = await one(`select id from moderation_events limit 1`)
   ctx.message = await one(`select id from contact_messages limit 1`)

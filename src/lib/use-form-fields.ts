@@ -10,8 +10,14 @@
  * Behaves as react-hook-form's defaults did: nothing is checked until the first submit; after it, a field is
  * re-checked on every change; a failed submit focuses the first invalid field (in the order of `initial`); a
  * message set with `setError` (from the server) shows until that field changes.
+ *
+ * On a prerendered page (/contact, /newsletters) the form is HTML before the app takes it over, and a person may
+ * type or press the submit button in between. So `ready` is false in that HTML (render the submit button disabled
+ * until it is true: a native submit would put the message in the address bar and lose it), and what was typed
+ * before hydration is adopted from the inputs once the form is live (React keeps the text on screen but not in
+ * its state, so it would otherwise be validated as empty).
  */
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react'
 
 /** Checks one field; `values` lets a rule compare fields (the repeated password). A message, or null when valid. */
 export type Validator<V> = (value: string, values: V) => string | null
@@ -42,6 +48,17 @@ export function submittedValues<V extends Record<keyof V, string>>(rules: FormRu
   return out
 }
 
+const noSubscription = () => () => undefined
+
+/** False while React hydrates prerendered HTML (its server snapshot), true from the first live render on. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  )
+}
+
 export function useFormFields<V extends Record<keyof V, string>>(options: { initial: V } & FormRules<V>) {
   const { initial, ...rules } = options
   const [values, setValues] = useState<V>(initial)
@@ -50,13 +67,30 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
   const [submitted, setSubmitted] = useState(false)
   const [isSubmitting, setIsSubmitting] = useState(false)
   const elements = useRef<Partial<Record<keyof V, FieldElement>>>({})
+  const ready = useHydrated()
+  const latest = useRef(values)
+
+  // Text typed into the prerendered inputs before hydration: the input shows it, so the form's values take it.
+  useEffect(() => {
+    const typed: Partial<V> = {}
+    for (const name of Object.keys(elements.current) as (keyof V)[]) {
+      const element = elements.current[name]
+      if (element && element.value !== initial[name]) typed[name] = element.value as V[keyof V]
+    }
+    if (Object.keys(typed).length === 0) return
+    latest.current = { ...latest.current, ...typed }
+    setValues(latest.current)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount: later text arrives as change events
+  }, [])
 
   const setError = (name: keyof V, message: string | undefined) =>
     setErrors((current) => ({ ...current, [name]: message }))
 
   const onChange = <K extends keyof V>(name: K, value: string) => {
     // Inputs give strings; a narrower field type (a radio group's options) is checked by the field's validator.
-    const next = { ...values, [name]: value as V[K] }
+    // From the latest values (not this render's): a change may arrive before the adopted text has re-rendered.
+    const next = { ...latest.current, [name]: value as V[K] }
+    latest.current = next
     setValues(next)
     setError(name, submitted ? (rules.validate[name]?.(value, next) ?? undefined) : undefined)
   }
@@ -81,7 +115,7 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
   const handleSubmit = (submit: (values: V) => Promise<void> | void) => async (event?: FormEvent) => {
     event?.preventDefault()
     setSubmitted(true)
-    const found = validateAll(rules, values)
+    const found = validateAll(rules, latest.current)
     setErrors(found)
     const firstInvalid = (Object.keys(values) as (keyof V)[]).find((name) => found[name])
     if (firstInvalid !== undefined) {
@@ -90,7 +124,7 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
     }
     setIsSubmitting(true)
     try {
-      await submit(submittedValues(rules, values))
+      await submit(submittedValues(rules, latest.current))
     } finally {
       setIsSubmitting(false)
     }
@@ -98,11 +132,12 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
 
   /** Back to `initial`, as a new form: no messages, and nothing checked until the next submit. */
   const reset = () => {
+    latest.current = initial
     setValues(initial)
     setErrors({})
     setTouched({})
     setSubmitted(false)
   }
 
-  return { values, errors, touched, submitted, isSubmitting, fieldProps, setError, handleSubmit, reset }
+  return { values, errors, touched, submitted, isSubmitting, ready, fieldProps, setError, handleSubmit, reset }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
-import { useState } from 'react'
-import { render, screen } from '@testing-library/react'
+import { act, useState } from 'react'
+import { renderToString } from 'react-dom/server'
+import { hydrateRoot } from 'react-dom/client'
+import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useFormFields, type FormRules } from '@/lib/use-form-fields'
 
@@ -130,5 +132,42 @@ describe('useFormFields', () => {
     expect(screen.getByTestId('state')).toHaveTextContent('fresh untouched')
     await user.type(screen.getByLabelText('Second'), 'y')
     expect(screen.queryByText('Must match first.')).toBeNull()
+  })
+})
+
+describe('useFormFields on a prerendered page', () => {
+  function Prerendered({ onSubmit }: { onSubmit: (values: Values) => void }) {
+    const form = useFormFields({ initial: { first: '', second: '' }, ...rules })
+    return (
+      <form noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <label htmlFor="first">First</label>
+        <input {...form.fieldProps('first', 'first')} />
+        <label htmlFor="second">Second</label>
+        <input {...form.fieldProps('second', 'second')} />
+        <button type="submit" disabled={!form.ready}>
+          Send
+        </button>
+      </form>
+    )
+  }
+
+  it('renders the submit button disabled in the HTML, and keeps what was typed before hydration', async () => {
+    const onSubmit = vi.fn()
+    const container = document.createElement('div')
+    container.innerHTML = renderToString(<Prerendered onSubmit={onSubmit} />)
+    document.body.append(container)
+    // A native submit before hydration would send the form as a GET to the page itself.
+    expect(container.querySelector('button')).toBeDisabled()
+    // Typed while the page was still HTML.
+    container.querySelector<HTMLInputElement>('#first')!.value = 'Kim'
+    container.querySelector<HTMLInputElement>('#second')!.value = 'Kim'
+
+    await act(async () => void hydrateRoot(container, <Prerendered onSubmit={onSubmit} />))
+    const send = screen.getByRole('button', { name: 'Send' })
+    await waitFor(() => expect(send).toBeEnabled())
+    await userEvent.setup().click(send)
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ first: 'Kim', second: 'Kim' }))
+    expect(screen.queryByText('First is required.')).toBeNull()
+    container.remove()
   })
 })

@@ -25,7 +25,7 @@ function ContactFormRound({ defaults, onAnother }: ContactFormProps & { onAnothe
   const create = useContactMessageCreateMutation()
   const [sent, setSent] = useState(false)
   const form = useFormFields({ initial: { ...empty, ...defaults }, ...contactMessageRules })
-  const { errors, isSubmitting } = form
+  const { errors, isSubmitting, ready } = form
 
   if (sent) {
     return (
@@ -71,7 +71,8 @@ function ContactFormRound({ defaults, onAnother }: ContactFormProps & { onAnothe
       <FormField id="contact-message" label="Message" error={errors.message}>
         <Textarea rows={6} {...form.fieldProps('message')} />
       </FormField>
-      <Button type="submit" className="w-fit" disabled={isSubmitting}>
+      {/* Disabled in the prerendered HTML: pressed before the app takes over, it would submit the page natively. */}
+      <Button type="submit" className="w-fit" disabled={!ready || isSubmitting}>
         {isSubmitting ? 'Sending…' : 'Send message'}
       </Button>
     </form>

@@ -1,12 +1,15 @@
 /**
  * Every route of every role, on a phone (390 × 844) and on a desk (1280 × 800): nothing scrolls sideways, the tab
- * has a title of its own, no picture shows the broken-image icon, and axe finds nothing serious. Each role logs in
- * once per run; its storage state is reused for all its routes, so the whole walk stays fast.
+ * has a title of its own, no picture shows the broken-image icon, and axe finds nothing serious (e2e/pages/
+ * layout-checks.ts). The signed-in roles' menu pages are checked on a phone where e2e/menus.spec.ts reaches them by
+ * clicking, so the phone walks here cover the rest. Each role logs in once per run; its storage state is reused for
+ * all its routes, so the whole walk stays fast.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf } from './pages/auth'
 import { logInAsAdmin } from './pages/admin'
+import { checkPage, settle } from './pages/layout-checks'
+import { rolePages } from './pages/menus'
 import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from '../tests/account/qr-matrix'
 
 const CAMPAIGN = '20000000-0000-4000-a000-000000000001'
@@ -119,59 +122,34 @@ async function visit(page: Page, path: string, first: boolean) {
   )
 }
 
-/** The page is ready once it shows its heading and nothing says it is still loading. */
-async function settle(page: Page) {
-  await expect(page.locator('main h1').first()).toBeVisible()
-  await expect(
-    page.locator('main [role="status"][aria-label^="Loading"], main [data-testid$="-skeleton"]'),
-  ).toHaveCount(0)
+/**
+ * The routes a walk at this size visits. On a phone, e2e/menus.spec.ts already reaches every page of a signed-in
+ * role's menus by clicking and checks each one there as this walk would (checkPage with axe); this walk keeps the
+ * role's pages that no menu lists (the admin's campaign page) and every page a visitor sees.
+ */
+function routesOf(role: Role, viewportName: keyof typeof viewports): readonly string[] {
+  if (viewportName !== 'phone' || role === 'visitor') return routes[role]
+  const inMenus = new Set(rolePages[role].map((page) => page.path))
+  return routes[role].filter((path) => !inMenus.has(path))
 }
 
-async function checkPage(page: Page, withAxe: boolean, overflowOnly: boolean) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  expect.soft(overflow, 'scrolls sideways by this many pixels').toBeLessThanOrEqual(0)
-  if (overflowOnly) return
-
-  // Lazy pictures below the fold have not been fetched yet: ask for all of them, then look for broken ones.
-  const broken = await page.evaluate(async () => {
-    const images = Array.from(document.images)
-    for (const image of images) image.loading = 'eager'
-    await Promise.all(images.map((image) => image.decode().catch(() => undefined)))
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
-    return Array.from(document.images)
-      .filter((image) => image.complete && image.naturalWidth === 0)
-      .map((image) => image.src.slice(0, 80))
-  })
-  expect.soft(broken, 'broken images').toEqual([])
-
-  if (!withAxe) return
-  // Judge the page at rest: no toast half-faded in, no button left hovered.
-  await page.mouse.move(0, 0)
-  // A toast raised as the page settled (/confirm-subscription's "Invalid confirmation link") mounts first and starts
-  // fading in a frame later: wait until every toast has mounted and two frames have passed, so its transition is
-  // among the animations awaited below rather than starting while axe measures its contrast.
-  await page.waitForFunction(
-    () => document.querySelectorAll('[data-sonner-toast]:not([data-mounted="true"])').length === 0,
-  )
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect.soft(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
-
-// Each walk opens its own browser context from a saved sign-in, so the twelve walks may share the two workers
-// instead of keeping one of them busy for the whole file.
+// Each walk opens its own browser context from a saved sign-in, so the walks may share the two workers instead of
+// keeping one of them busy for the whole file.
 test.describe.configure({ mode: 'parallel' })
 
-for (const [viewportName, viewport] of Object.entries(viewports)) {
+for (const [viewportName, viewport] of Object.entries(viewports) as [
+  keyof typeof viewports,
+  (typeof viewports)[keyof typeof viewports],
+][]) {
   for (const role of Object.keys(routes) as Role[]) {
+    const walked = routesOf(role, viewportName)
+    if (walked.length === 0) continue
     test(`${role} routes on a ${viewportName} (${viewport.width} × ${viewport.height})`, async ({ browser }) => {
       test.setTimeout(300_000)
       const context = await browser.newContext({ viewport, storageState: await stateOf(browser, role) })
       const page = await context.newPage()
       const titles = new Map<string, string>()
-      for (const [index, path] of routes[role].entries()) {
+      for (const [index, path] of walked.entries()) {
         await test.step(path, async () => {
           await visit(page, path, index === 0)
           await settle(page)

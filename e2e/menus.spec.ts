@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { DEMO_ACCOUNTS, dashboardOf } from './pages/auth'
 import { logInAsAdmin } from './pages/admin'
 import { logInThroughUi } from './pages/advertiser'
+import { checkPage, settle } from './pages/layout-checks'
 import { rolePages, type MenuRole } from './pages/menus'
 
 const viewports = { desk: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const
@@ -92,11 +93,15 @@ async function arrive(page: Page, from: string | null) {
   return { path: pathOf(page), heading: text }
 }
 
-/** Clicks every entry the menu offers on every page it reaches; returns each page reached with its heading. */
-async function walk(page: Page, role: MenuRole, menu: MenuKind) {
+/**
+ * Clicks every entry the menu offers on every page it reaches; returns each page reached with its heading.
+ * `check` runs on each page the first time it is reached, as a person first sees it.
+ */
+async function walk(page: Page, role: MenuRole, menu: MenuKind, check?: (page: Page) => Promise<void>) {
   const reached = new Map<string, string>()
   const first = await arrive(page, null)
   reached.set(first.path, first.heading)
+  await check?.(page)
   const tried = new Set<string>()
   for (;;) {
     const next = (await menu.entries(page, role)).find((key) => !tried.has(key))
@@ -105,6 +110,7 @@ async function walk(page: Page, role: MenuRole, menu: MenuKind) {
     const from = pathOf(page)
     await menu.choose(page, role, next)
     const here = await arrive(page, from)
+    if (!reached.has(here.path)) await check?.(page)
     reached.set(here.path, here.heading)
   }
   return reached
@@ -138,7 +144,14 @@ for (const role of Object.keys(rolePages) as MenuRole[]) {
     await page.setViewportSize(viewports.phone)
     await signIn(page, role)
     expect(pathOf(page)).toBe(dashboardOf[role])
-    expectAllReached(await walk(page, role, switcher), role, switcher.name)
+    // Each page, as the switcher first reaches it, passes the layout checks on a phone (e2e/layout.spec.ts leaves
+    // these pages to this walk): no sideways scroll, no broken picture, nothing serious for axe.
+    const checked = async (at: Page) =>
+      test.step(`layout of ${pathOf(at)}`, async () => {
+        await settle(at)
+        await checkPage(at, true, false)
+      })
+    expectAllReached(await walk(page, role, switcher, checked), role, switcher.name)
     // Back to the landing page by the switcher itself, then the same walk through the header's menu.
     await switcher.choose(page, role, rolePages[role][0]!.heading)
     await expect.poll(() => pathOf(page)).toBe(dashboardOf[role])

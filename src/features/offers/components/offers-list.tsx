@@ -30,7 +30,7 @@ function funding(offer: Offer): { label: string; tone: 'green' | 'yellow' | 'red
 function OfferCard({ offer, sources }: { offer: Offer; sources: OfferSource[] }) {
   const state = funding(offer)
   return (
-    <li className="flex flex-col gap-3 rounded-lg border bg-card p-4" data-testid="offer">
+    <li className="flex min-w-0 flex-col gap-3 rounded-lg border bg-card p-4" data-testid="offer">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h3 className="font-semibold">{offer.name}</h3>

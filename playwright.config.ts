@@ -35,6 +35,10 @@ export default defineConfig({
     // (test-results/*/error-context.md); `E2E_TRACE=1 npm run test:e2e` records traces to step through.
     trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
+    // The browser asks for reduced motion, as a person may (src/index.css, MotionConfig in the mobile menu): no test
+    // waits on an animation, and a page without transitions and pulsing skeletons renders far fewer frames.
+    // e2e/shell.spec.ts opens the phone menu with motion too.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -40,7 +40,8 @@ test('the landing page shows newsletters and audiences from the database', async
 })
 
 test.describe('on a 390 px phone', () => {
-  test.use({ viewport: { width: 390, height: 844 } })
+  // With motion, as most people see it: the other specs ask for reduced motion (playwright.config.ts).
+  test.use({ viewport: { width: 390, height: 844 }, reducedMotion: 'no-preference' })
 
   test('the menu slides in, highlights the route, traps focus, and closes on Escape and on navigation', async ({
     page,

@@ -65,7 +65,6 @@ alter table public.link_clicks enable row level security;
 create index link_clicks_campaign_idx on public.link_clicks using btree (campaign_id) where (campaign_id is not null);
 create index link_clicks_ip_age_idx on public.link_clicks using btree (created_at) where (ip is not null);
 create index link_clicks_ip_created_idx on public.link_clicks using btree (ip, created_at desc) where (ip is not null);
-create index link_clicks_source_created_idx on public.link_clicks using btree (audience_source_id, created_at desc);
 create index link_clicks_source_visitor_idx on public.link_clicks using btree (audience_source_id, visitor_hash, created_at desc);
 comment on table public.link_clicks is 'One row per magic-link click (the click id is the session id). Raw IPs are kept for fraud review only (30 days). Partitioned by UTC month of created_at (schema partitions; create_click_partitions, detach_click_partition).';
 comment on column public.link_clicks.view_window_count is 'Page views recorded in the current one-minute window (view_window_started_at): at most 10 count.';

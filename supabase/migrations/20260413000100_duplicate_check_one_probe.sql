@@ -1,0 +1,22 @@
+-- Issue 27, the hot source: the duplicate-visitor check read every recent click of its source.
+--
+-- track_audience_source_click refuses a second click of one visitor on one source within an hour with
+--   exists (select 1 from link_clicks where audience_source_id = $src and visitor_hash = $hash
+--                                       and created_at > now() - interval '1 hour')
+-- Two indexes could answer it: link_clicks_source_visitor_idx (audience_source_id, visitor_hash, created_at desc),
+-- one probe, and link_clicks_source_created_idx (audience_source_id, created_at desc), which reads every click of
+-- the source in the last hour and filters the visitor afterwards. Without column statistics on the month's
+-- partition (a new month before autovacuum analyzes it, or one analyzed while empty) the planner rates both at one
+-- row and, while the month holds roughly 150–250 clicks, costs the narrower (source, time) index cheaper; PL/pgSQL
+-- makes a connection's generic plan at its sixth call and keeps it until the partition is analyzed again. Measured
+-- with pg_stat_statements and auto_explain on the scale bench: on the connections that cached it, the check read
+-- 1,000–18,000 buffers per click on the hot source ("Rows Removed by Filter" = the source's clicks of the hour)
+-- and about 15 on a source of 200; that is the slow mode of the bench (hot 70% of spread, p99 1.5×), and the fast
+-- mode is the runs where most connections happened to cache the other index.
+--
+-- Nothing reads clicks by (source, time) in an order only that index gives: the readers of a source's clicks
+-- (refuse_deleting_evidence, a dispute's clicks by reason, detach_click_partition's open-dispute check) ask for the
+-- source alone, which link_clicks_source_visitor_idx serves as its leading column. So the index goes: the check has
+-- one index to use whatever the statistics say, and a click maintains one index less (and no longer inserts at one
+-- spot of an index shared by every click of a hot source).
+drop index public.link_clicks_source_created_idx;

@@ -236,6 +236,11 @@ declare
   n integer;
   oldest timestamp with time zone;
 begin
+  -- One run at a time: two overlapping runs upsert the same aggregate rows in different orders and can deadlock on
+  -- PostgreSQL. A run that finds another one working leaves the queue to it (and to the next run, 10 s later).
+  if not pg_try_advisory_xact_lock(hashtextextended('growletter:drain_click_queue', 0)) then
+    return 0;
+  end if;
   for i in 1 .. greatest(coalesce(p_max_batches, 20), 1) loop
     with taken as (
       select q.id from private.click_queue q order by q.id limit batch_size for update skip locked
@@ -299,7 +304,7 @@ begin
   return drained;
 end
 $function$;
-comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views, publisher_campaign_daily and campaign_daily, in batches of p_batch (at most p_max_batches a run each), each once even when two runs overlap (for update skip locked); returns how many clicks it took.';
+comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to source_daily_stats.views, publisher_campaign_daily and campaign_daily, in batches of p_batch (at most p_max_batches a run each), one run at a time (a run that finds another working returns 0 at once); each queued row is taken once (for update skip locked); returns how many clicks it took.';
 revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
 
 create or replace function private.ensure_click_partition(p_month date)

@@ -174,28 +174,3 @@ describe("the publisher's aggregates", () => {
     expect(left.rows[0]!.n).toBe(0)
   })
 })
-
-describe('drain_click_queue, one run at a time', () => {
-  it('a run that finds another one working returns 0 and leaves the queue to it (overlapping runs deadlocked)', async () => {
-    const db = await testDb()
-    const m = await createMarket()
-    await clickSource(m.sourceId, await newVisitor())
-    const queued = async () =>
-      (await db.query<{ n: number }>('select count(*)::int as n from private.click_queue')).rows[0]!.n
-    expect(await queued()).toBeGreaterThan(0)
-    await db.transaction(async (tx) => {
-      // What a run in progress holds until it commits.
-      await tx.query("select pg_advisory_xact_lock(hashtextextended('growletter:drain_click_queue', 0))")
-      // Runs can overlap only on PostgreSQL (PGlite runs one transaction at a time): there, another connection's
-      // run finds this one working.
-      if (db.kind === 'postgres') {
-        const [other] = await queryAs<{ n: number }>(service, 'select public.drain_click_queue() as n')
-        expect(other!.n).toBe(0)
-        expect(await queued()).toBeGreaterThan(0)
-      }
-    })
-    const [after] = await queryAs<{ n: number }>(service, 'select public.drain_click_queue() as n')
-    expect(after!.n).toBeGreaterThan(0)
-    expect(await queued()).toBe(0)
-  })
-})

@@ -2,7 +2,7 @@
 // appends to private.pair_day_queue only; drain_click_queue adds the queued changes to campaign_source_stats,
 // campaign_source_daily_stats and not_counted_daily, each once, on the day the change was queued for.
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { anon, as, drainClicks, queryAs, service, testDb } from './helpers/db'
 import { ageSubscription, clickSource, confirm, createMarket, newVisitor, subscribe } from './helpers/market'
 
@@ -241,6 +241,44 @@ describe("the page view's (campaign, source) counters, kept by drain-click-queue
     expect(await queuedFor([m.campaignId])).toBe(0)
     expect(await kept(m.sourceId)).toEqual([{ campaign_id: m.campaignId, views: 4, clicks: 4 }])
     expect(await keptDaily(m.sourceId)).toEqual(await counted(m.sourceId))
+  })
+
+  it('waits for a confirmation holding its campaign before taking any aggregate row (PostgreSQL; it deadlocked)', async () => {
+    const db = await testDb()
+    const m = await createMarket()
+    await clickSource(m.sourceId)
+    await drainClicks()
+    // A click and a view wait in the queues; the run will add to the source's day row and create the pair's rows
+    // (whose foreign keys key-share the campaign).
+    await view(await clickSource(m.sourceId), m.campaignId)
+    let drained: Promise<unknown> = Promise.resolve()
+    await db.transaction(async (tx) => {
+      // What confirm_subscription does: the campaign `for update`, then (its triggers) the source's day row.
+      await tx.query('select 1 from public.campaigns where id = $1 for update', [m.campaignId])
+      if (db.kind !== 'postgres') return // PGlite runs one transaction at a time
+      drained = queryAs(service, 'select public.drain_click_queue()')
+      await vi.waitFor(
+        async () => {
+          const waiting = await db.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock' and query like '%drain_click_queue%'`,
+          )
+          expect(waiting.rows[0]!.n).toBe(1)
+        },
+        { timeout: 20_000 },
+      )
+      // The run waits holding no aggregate row: this update does not wait for it (a deadlock fails it here).
+      const updated = await tx.query(
+        `update public.source_daily_stats set confirmations = confirmations
+         where audience_source_id = $1 and day = private.utc_day(now())`,
+        [m.sourceId],
+      )
+      expect(updated.affectedRows).toBe(1)
+    })
+    await drained
+    await drainClicks()
+    expect(await kept(m.sourceId)).toEqual([{ campaign_id: m.campaignId, views: 1, clicks: 1 }])
+    expect(await queuedFor([m.campaignId])).toBe(0)
   })
 
   it('keeps a change on its own UTC day when it is drained after midnight', async () => {

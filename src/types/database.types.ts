@@ -1949,6 +1949,7 @@ export type Database = {
           ctr: number
           spend: number
           earnings: number
+          updated_at: string
         }[]
       }
       campaign_subscriber_count: {

@@ -37,7 +37,7 @@ create table public.campaign_source_daily_stats (
 alter table public.campaign_source_daily_stats enable row level security;
 create index campaign_source_daily_stats_campaign_day_idx on public.campaign_source_daily_stats using btree (campaign_id, day);
 create index campaign_source_daily_stats_source_idx on public.campaign_source_daily_stats using btree (audience_source_id, day);
-comment on table public.campaign_source_daily_stats is 'campaign_source_stats per UTC day, kept by triggers in the same transaction: views and clicks on the day they happened, conversions, spend and earnings on the day the subscriber confirmed (a refund takes them back from that day). Summed over all days it equals campaign_source_stats.';
+comment on table public.campaign_source_daily_stats is 'campaign_source_stats per UTC day: views and clicks on the day they happened (queued by attribute_click, added by drain_click_queue), conversions, spend and earnings on the day the subscriber confirmed, in the same transaction (a refund takes them back from that day). Summed over all days it equals campaign_source_stats once the queue is drained.';
 revoke all on table public.campaign_source_daily_stats from anon, authenticated;
 revoke truncate, references, trigger on table public.campaign_source_daily_stats from service_role;
 grant select on table public.campaign_source_daily_stats to authenticated;
@@ -68,7 +68,7 @@ end) stored,
 );
 alter table public.campaign_source_stats enable row level security;
 create index campaign_source_stats_source_idx on public.campaign_source_stats using btree (audience_source_id);
-comment on table public.campaign_source_stats is 'Counted traffic per campaign and source. total_views: campaign page views by counted clicks; total_clicks: counted clicks that opened this campaign (first view per click); total_conversions: counted confirmed subscribers; ctr = conversions per 100 clicks.';
+comment on table public.campaign_source_stats is 'Counted traffic per campaign and source. total_views: campaign page views by counted clicks; total_clicks: counted clicks that opened this campaign (first view per click) — both added by drain_click_queue (they lag by at most one run, figures_updated_at); total_conversions, total_spend, total_earnings: written with the ledger when a subscriber is confirmed or refunded; ctr = conversions per 100 clicks.';
 revoke insert, update, delete, truncate, references, trigger on table public.campaign_source_stats from anon, authenticated;
 revoke truncate, references, trigger on table public.campaign_source_stats from service_role;
 
@@ -118,10 +118,14 @@ create table private.pair_day_queue (
   spend numeric(12,2) not null,
   earnings numeric(12,2) not null,
   queued_at timestamp with time zone default now() not null,
+  to_pair_counters boolean default false not null,
+  not_counted_reason text,
   constraint pair_day_queue_pkey primary key (id)
 );
 alter table private.pair_day_queue enable row level security;
-comment on table private.pair_day_queue is 'Changes to campaign_source_daily_stats not yet added to source_daily_stats.views and publisher_campaign_daily: appended by bump_campaign_source_day, taken and deleted by drain_click_queue.';
+comment on table private.pair_day_queue is 'Changes to the (campaign, source) figures not yet in the aggregates, taken and deleted by drain_click_queue. Appended by bump_campaign_source_day (conversions, spend, earnings, already in campaign_source_daily_stats: the drain adds them to source_daily_stats.views, publisher_campaign_daily and campaign_daily) and by attribute_click (a page view''s views and clicks, to_pair_counters: also added to campaign_source_stats and campaign_source_daily_stats; or one not-counted click of the pair, not_counted_reason: added to not_counted_daily only).';
+comment on column private.pair_day_queue.to_pair_counters is 'True: views and clicks queued by attribute_click, not yet in campaign_source_stats and campaign_source_daily_stats either.';
+comment on column private.pair_day_queue.not_counted_reason is 'Set: one click that did not count, first attributed to this campaign (attribute_click); the drain adds it to not_counted_daily and nowhere else.';
 revoke all on table private.pair_day_queue from public;
 
 create table private.publisher_campaign_daily (
@@ -286,7 +290,7 @@ comment on function public.campaign_figures(p_from date, p_to date) is 'The sign
 revoke execute on function public.campaign_figures(p_from date, p_to date) from anon, public;
 
 create or replace function public.campaign_source_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
- returns table(campaign_id uuid, campaign_name text, campaign_status text, source_id uuid, source_name text, views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric)
+ returns table(campaign_id uuid, campaign_name text, campaign_status text, source_id uuid, source_name text, views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric, updated_at timestamp with time zone)
  language plpgsql
  stable security definer
  set search_path to ''
@@ -294,6 +298,7 @@ create or replace function public.campaign_source_figures(p_campaign_id uuid def
 as $function$
 declare
   v record;
+  fresh timestamp with time zone := public.figures_updated_at();
 begin
   perform private.check_figures_range(p_from, p_to);
   perform private.check_figures_scope(p_campaign_id, p_source_id);
@@ -303,7 +308,7 @@ begin
     select c.id, c.name, c.status, s.id, s.name, st.total_views::bigint, st.total_clicks::bigint,
       st.total_conversions::bigint,
       (case when st.total_clicks > 0 then round(st.total_conversions * 100.0 / st.total_clicks, 2) else 0 end)::numeric(7, 2),
-      st.total_spend, st.total_earnings
+      st.total_spend, st.total_earnings, fresh
     from public.campaign_source_stats st
     join public.campaigns c on c.id = st.campaign_id
     join public.audience_sources s on s.id = st.audience_source_id
@@ -314,7 +319,7 @@ begin
   else
     return query
     select c.id, c.name, c.status, s.id, s.name, d.v, d.k, d.n,
-      (case when d.k > 0 then round(d.n * 100.0 / d.k, 2) else 0 end)::numeric(7, 2), d.sp, d.ea
+      (case when d.k > 0 then round(d.n * 100.0 / d.k, 2) else 0 end)::numeric(7, 2), d.sp, d.ea, fresh
     from (
       select x.campaign_id, x.audience_source_id, sum(x.views)::bigint v, sum(x.clicks)::bigint k,
         sum(x.conversions)::bigint n, sum(x.spend)::numeric(12, 2) sp, sum(x.earnings)::numeric(12, 2) ea
@@ -331,27 +336,8 @@ begin
   end if;
 end
 $function$;
-comment on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Figures per (campaign, source) — views, clicks, conversions, CTR (conversions per 100 clicks), spend, earnings — for the caller''s campaigns, the caller''s sources, or (admins) any; all time, or summed over a date range of at most a year.';
+comment on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Figures per (campaign, source) — views, clicks, conversions, CTR (conversions per 100 clicks), spend, earnings — for the caller''s campaigns, the caller''s sources, or (admins) any; all time, or summed over a date range of at most a year; updated_at (figures_updated_at) on every row: views and clicks lag by at most one run of drain-click-queue.';
 revoke execute on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
-
-create or replace function private.campaign_source_stats_daily()
- returns trigger
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  dv integer := new.total_views - case when tg_op = 'UPDATE' then old.total_views else 0 end;
-  dc integer := new.total_clicks - case when tg_op = 'UPDATE' then old.total_clicks else 0 end;
-begin
-  if dv <> 0 or dc <> 0 then
-    perform private.bump_campaign_source_day(new.campaign_id, new.audience_source_id, private.utc_day(now()), dv, dc, 0, 0, 0);
-  end if;
-  return null;
-end
-$function$;
-comment on function private.campaign_source_stats_daily() is 'Internal trigger: the views and clicks added to campaign_source_stats, on today''s row.';
-revoke execute on function private.campaign_source_stats_daily() from public;
 
 create or replace function public.campaign_week_figures(p_now timestamp with time zone default now())
  returns table(campaign_id uuid, confirmed_subscribers bigint, paid_subscribers bigint)
@@ -763,8 +749,6 @@ insert into private.figures_freshness (id) values
   ('true');
 
 -- === Triggers ============================================================================================
-
-create trigger campaign_source_stats_daily after insert or update on public.campaign_source_stats for each row execute function private.campaign_source_stats_daily();
 
 create trigger campaign_source_stats_immutable before update on public.campaign_source_stats for each row execute function public.forbid_column_changes('campaign_id', 'audience_source_id');
 

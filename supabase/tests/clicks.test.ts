@@ -206,6 +206,7 @@ describe('record_campaign_page_view', () => {
     expect((await view())[0]!.r).toEqual({ recorded: true, page_views: 2, unique_views: 1 })
     expect(await clickRow(click.click_id!)).toMatchObject({ campaign_id: m.campaignId, page_views: 2, unique_views: 1 })
     expect(await clickRow(other.click_id!)).toMatchObject({ campaign_id: null, page_views: 0, unique_views: 0 })
+    await drainClicks()
     const db = await testDb()
     const stats = await db.query(
       'select total_views, total_clicks, total_conversions from public.campaign_source_stats where campaign_id = $1',
@@ -227,6 +228,7 @@ describe('record_campaign_page_view', () => {
     const m = await createMarket()
     const bot = await track(m.code, { ua: 'Twitterbot/1.0' })
     await queryAs(anon, 'select public.record_campaign_page_view($1, $2)', [bot.click_id, m.campaignId])
+    await drainClicks()
     const db = await testDb()
     const stats = await db.query('select 1 from public.campaign_source_stats where campaign_id = $1', [m.campaignId])
     expect(stats.rows).toEqual([])

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { anon, atAal2, errorOf, queryAs, service, testDb, user } from './helpers/db'
+import { anon, atAal2, drainClicks, errorOf, queryAs, service, testDb, user } from './helpers/db'
 import { actors, createUser, ids, ledgerMismatches } from './helpers/fixtures'
 import {
   ageSubscription,
@@ -454,6 +454,7 @@ describe('attack 15 and bots: views and clicks that count once', () => {
       )
     }
     expect(results.filter(Boolean)).toHaveLength(10)
+    await drainClicks()
     const db = await testDb()
     const stats = await db.query(
       'select total_views, total_clicks from public.campaign_source_stats where campaign_id = $1',

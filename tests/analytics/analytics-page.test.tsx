@@ -33,6 +33,9 @@ const campaigns = [
   },
 ]
 
+// The last run of drain-click-queue, and how the screen writes it in the browser's time zone.
+const UPDATED_AT = '2026-04-08T14:05:30Z'
+
 const figuresFor: Record<string, unknown[]> = {
   c1: [
     {
@@ -47,6 +50,7 @@ const figuresFor: Record<string, unknown[]> = {
       ctr: '25.00',
       spend: '10.00',
       earnings: '8.00',
+      updated_at: UPDATED_AT,
     },
     {
       campaign_id: 'c1',
@@ -60,6 +64,7 @@ const figuresFor: Record<string, unknown[]> = {
       ctr: '0.00',
       spend: '0.00',
       earnings: '0.00',
+      updated_at: UPDATED_AT,
     },
   ],
   c2: [
@@ -75,12 +80,11 @@ const figuresFor: Record<string, unknown[]> = {
       ctr: '33.33',
       spend: '1.00',
       earnings: '0.80',
+      updated_at: UPDATED_AT,
     },
   ],
 }
 
-// The last run of drain-click-queue, and how the screen writes it in the browser's time zone.
-const UPDATED_AT = '2026-04-08T14:05:30Z'
 const updatedText = () => {
   const at = new Date(UPDATED_AT)
   return `Updated ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`
@@ -213,6 +217,8 @@ describe('advertiser analytics', () => {
     expect(rowOf('Growth Tweets').getByTestId('engagement')).toHaveTextContent('40%2 of 5 opened or clicked')
     expect(rowOf('Banned Blog').queryByTestId('engagement')).toBeNull()
     expect(rowOf('Banned Blog').getByText('—')).toBeInTheDocument()
+    // The per-source views and clicks lag as the totals do, and say so under the table.
+    expect(screen.getByTestId('source-figures-updated')).toHaveTextContent(updatedText())
 
     expect(await screen.findByRole('img', { name: /Counted clicks and views per day/ })).toBeInTheDocument()
     expect(screen.getByRole('img', { name: /Spend per day/ })).toBeInTheDocument()
@@ -225,6 +231,36 @@ describe('advertiser analytics', () => {
     expect(requested[0]!.p_from! <= requested[0]!.p_to!).toBe(true)
     // Over the same range as the rest.
     expect(engagementRequested[0]).toEqual(requested[0])
+  })
+
+  it("says when the per-source figures were brought up to date, from that function's own rows", async () => {
+    signInAs('advertiser')
+    const sourcesAt = '2026-04-08T09:41:10Z'
+    server.use(
+      http.get(restUrl('rpc/campaign_source_figures'), () =>
+        HttpResponse.json(figuresFor.c1!.map((row) => ({ ...(row as object), updated_at: sourcesAt }))),
+      ),
+      ...dataHandlers(),
+    )
+    renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
+    await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
+    const at = new Date(sourcesAt)
+    expect(screen.getByTestId('source-figures-updated')).toHaveTextContent(
+      `Updated ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`,
+    )
+    expect(await screen.findByTestId('figures-updated')).toHaveTextContent(updatedText())
+  })
+
+  it('says no source has sent traffic in the range, with no per-source update time', async () => {
+    signInAs('advertiser')
+    server.use(
+      http.get(restUrl('rpc/campaign_source_figures'), () => HttpResponse.json([])),
+      ...dataHandlers(),
+    )
+    renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
+    expect(await screen.findByText('No source has sent traffic to this newsletter in this range.')).toBeInTheDocument()
+    expect(screen.queryByTestId('source-figures-updated')).toBeNull()
+    expect(screen.queryByRole('table', { name: 'Traffic and subscribers per source' })).toBeNull()
   })
 
   it('says an email tool has not reported a source’s engagement yet, rather than 0%', async () => {

@@ -1,6 +1,7 @@
 /**
  * One campaign's figures per source over a date range (`campaign_source_figures`: the same numbers the publisher and
- * admins see), with each source's engagement in the advertiser's email tool (`esp_engagement_figures`).
+ * admins see), with each source's engagement in the advertiser's email tool (`esp_engagement_figures`), and when the
+ * views and clicks were last brought up to date (every row's `updated_at`: they lag by at most one drain-click-queue run).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
@@ -22,7 +23,12 @@ export type SourceFigure = {
   engagement: SourceEngagement | null
 }
 
-export async function getSourceFigures(campaignId: string, range: DateRange): Promise<SourceFigure[]> {
+export type SourceFigures = { rows: SourceFigure[]; updatedAt: string | null }
+
+/** Every row carries the same figures_updated_at(); no row, no time to say. */
+const updatedAtOf = (data: { updated_at: string }[] | null) => data?.[0]?.updated_at ?? null
+
+export async function getSourceFigures(campaignId: string, range: DateRange): Promise<SourceFigures> {
   const [{ data, error }, engagement] = await Promise.all([
     supabase.rpc(
       'campaign_source_figures',
@@ -32,7 +38,7 @@ export async function getSourceFigures(campaignId: string, range: DateRange): Pr
     getEspEngagement(campaignId, range),
   ])
   if (error) throw new Error(error.message)
-  return (data ?? []).map((row) => ({
+  const rows = (data ?? []).map((row) => ({
     sourceId: row.source_id,
     sourceName: row.source_name,
     views: toCredits(row.views),
@@ -42,17 +48,18 @@ export async function getSourceFigures(campaignId: string, range: DateRange): Pr
     spend: toCredits(row.spend),
     engagement: engagement.get(row.source_id) ?? null,
   }))
+  return { rows, updatedAt: updatedAtOf(data) }
 }
 
 /** One source's figures per newsletter (admins): the same function from the source's side, without engagement. */
-export async function getSourceCampaignFigures(sourceId: string, range: DateRange): Promise<SourceFigure[]> {
+export async function getSourceCampaignFigures(sourceId: string, range: DateRange): Promise<SourceFigures> {
   const { data, error } = await supabase.rpc(
     'campaign_source_figures',
     { p_source_id: sourceId, p_from: range.from, p_to: range.to },
     { get: true },
   )
   if (error) throw new Error(error.message)
-  return (data ?? []).map((row) => ({
+  const rows = (data ?? []).map((row) => ({
     sourceId: row.campaign_id,
     sourceName: row.campaign_name,
     views: toCredits(row.views),
@@ -62,6 +69,7 @@ export async function getSourceCampaignFigures(sourceId: string, range: DateRang
     spend: toCredits(row.spend),
     engagement: null,
   }))
+  return { rows, updatedAt: updatedAtOf(data) }
 }
 
 export const sourceFiguresQueryOptions = (scope: FigureScope, range: DateRange) =>

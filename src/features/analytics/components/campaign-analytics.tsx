@@ -5,6 +5,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { QueryError } from '@/components/query-error'
 import { DateRangePicker } from '@/components/date-range-picker'
 import { DailyFiguresChart } from '@/components/daily-figures-chart'
+import { FiguresUpdated } from '@/components/figures-updated'
 import { lastDays } from '@/lib/date-range'
 import { useFigureTotalsQuery } from '../api/figure-totals-query'
 import { useDailyFiguresQuery } from '../api/daily-figures-query'
@@ -94,14 +95,17 @@ export function CampaignAnalytics({ campaignId }: { campaignId: FigureScope }) {
               error={sources.error}
               onRetry={() => void sources.refetch()}
             />
-          ) : sources.data.length === 0 ? (
+          ) : sources.data.rows.length === 0 ? (
             <p className="text-sm text-muted-foreground">
               {perNewsletter
                 ? 'This source has sent no traffic to any newsletter in this range.'
                 : 'No source has sent traffic to this newsletter in this range.'}
             </p>
           ) : (
-            <SourceFiguresTable rows={sources.data} perNewsletter={perNewsletter} />
+            <div className="space-y-1">
+              <SourceFiguresTable rows={sources.data.rows} perNewsletter={perNewsletter} />
+              <FiguresUpdated at={sources.data.updatedAt} testId="source-figures-updated" />
+            </div>
           )}
         </CardContent>
       </Card>

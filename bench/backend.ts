@@ -7,9 +7,7 @@
 import path from 'node:path'
 import pg from 'pg'
 import { Worker } from 'node:worker_threads'
-import { execFile, spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { hasWrk, wrkRound, wrkScript } from './wrk'
 import { literal, withRequestContext } from '../supabase/local/db/database'
 import { startBackend, type Backend } from '../supabase/local/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
@@ -64,10 +62,9 @@ async function rate(fire: (i: number) => Promise<void>, seconds: number): Promis
 }
 
 /**
- * The HTTP load runs outside the backend, as a browser would. With `wrk` installed (Debian's package; `.ci/run`
- * does not need it) the load is wrk: a C client that costs a fraction of the CPU of Node's own http client, so on
- * a 2-core machine the backend is measured rather than its client (with Node's client in a worker thread the client
- * took about as much CPU as the backend, and the ratio read 46–56%). Without wrk, the worker thread below.
+ * The HTTP load runs outside the backend, as a browser would: wrk when it is installed (bench/wrk.ts; with Node's
+ * client in a worker thread the client took about as much CPU as the backend, and the ratio read 46–56%), else the
+ * worker thread below.
  */
 const LOAD_WORKER = `
 const http = require('node:http')
@@ -104,41 +101,16 @@ const get = (id) => new Promise((resolve, reject) => {
 
 type Round = { done: number; errors: number; ms: number }
 
-/** wrk's script: the worker's requests exactly (the same keys in the same order, the proxy's header, the key). */
-const WRK_SCRIPT = (key: string, proxyHeader?: string) => `
-local n = 0
-local base = { apikey = "${key}", authorization = "Bearer ${key}", accept = "application/json" }
-request = function()
-  local id = 1 + ((n * 7919) % ${ROWS})
-  n = n + 1
-  local headers = {}
-  for k, v in pairs(base) do headers[k] = v end
-  ${proxyHeader ? `headers["${proxyHeader}"] = "10.0." .. (math.floor(id / 256) % 256) .. "." .. (id % 256)` : ''}
-  return wrk.format("GET", "/rest/v1/bench_kv?select=id,name,qty&id=eq." .. id, headers)
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("ROUND %d %d %d\\n", summary.requests, e.connect + e.read + e.write + e.status + e.timeout, summary.duration))
-end
-`
-
-export const hasWrk = () => spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined
-
 /** The same rounds as the worker's, each one wrk run (one thread, CONCURRENCY connections). */
 async function wrkLoad(backend: Backend, proxyHeader?: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'growletter-wrk-'))
-  const script = path.join(dir, 'load.lua')
-  writeFileSync(script, WRK_SCRIPT(backend.anonKey, proxyHeader))
-  const round = (seconds: number) =>
-    new Promise<Round>((resolve, reject) => {
-      const args = ['-t1', `-c${CONCURRENCY}`, `-d${Math.max(1, Math.round(seconds))}s`, '-s', script, backend.apiUrl]
-      execFile('wrk', args, (error, stdout) => {
-        const match = /ROUND (\d+) (\d+) (\d+)/.exec(stdout)
-        if (error || !match) return reject(error ?? new Error(`wrk printed no figures: ${stdout}`))
-        const [done, errors, us] = match.slice(1).map(Number) as [number, number, number]
-        resolve({ done: done - errors, errors, ms: us / 1000 })
-      })
-    })
+  // The worker's requests exactly: the same keys in the same order, the proxy's header, the key.
+  const script = wrkScript(
+    { apikey: backend.anonKey, authorization: `Bearer ${backend.anonKey}`, accept: 'application/json' },
+    `local id = 1 + ((i * 7919) % ${ROWS})
+  ${proxyHeader ? `headers["${proxyHeader}"] = "10.0." .. (math.floor(id / 256) % 256) .. "." .. (id % 256)` : ''}
+  return wrk.format("GET", "/rest/v1/bench_kv?select=id,name,qty&id=eq." .. id, headers)`,
+  )
+  const round = (seconds: number) => wrkRound(backend.apiUrl, script, CONCURRENCY, seconds)
   await round(1) // warm-up, as the worker's first 200 requests
   return { round, stop: async () => undefined, client: 'wrk' }
 }

@@ -6,6 +6,7 @@
  * Prints figures against budgets; never fails on timing.
  */
 import { Worker } from 'node:worker_threads'
+import { hasWrk, wrkRound, wrkScript } from './wrk'
 import pg from 'pg'
 import { openDatabase, literal, withRequestContext, type Db } from '../supabase/local/db/database'
 import { migrate } from '../supabase/local/db/migrate'
@@ -121,8 +122,8 @@ async function clicksThroughDriver(url: string) {
   return result
 }
 
-// The HTTP load runs in a worker thread so the client does not share the server's event loop, with node:http and a
-// keep-alive agent: the lightest client Node has, as the REST select bench uses (bench/backend.ts). Undici's fetch
+// Without wrk (bench/wrk.ts), the HTTP load runs in a worker thread so the client does not share the server's event
+// loop, with node:http and a keep-alive agent: the lightest client Node has, as the REST select bench uses. Undici's fetch
 // cost the client side about as much CPU as the backend's own work on this 2-core machine, and a browser's CPU is
 // not on the server.
 const httpLoad = `
@@ -168,6 +169,27 @@ async function clicksThroughBackend(url: string) {
     clientIpHeader: 'x-forwarded-for',
   })
   try {
+    if (hasWrk()) {
+      // The worker's requests exactly (bench/wrk.ts): each from its own address, the proxy's header, the same codes.
+      const script = wrkScript(
+        {
+          apikey: backend.anonKey,
+          authorization: `Bearer ${backend.anonKey}`,
+          'content-type': 'application/json',
+          'user-agent': browserUa,
+        },
+        `headers["x-forwarded-for"] = "10.200." .. (math.floor(i / 256) % 256) .. "." .. (i % 256)
+  local body = '{"unified_code":"bench-' .. (1 + ((i * 8) % ${SOURCES})) .. '","device_info":{"browser":"Chrome"}}'
+  return wrk.format("POST", "/rest/v1/rpc/track_audience_source_click", headers, body)`,
+      )
+      const round = await wrkRound(backend.apiUrl, script, CONCURRENCY, SECONDS)
+      const rate = round.done / (round.ms / 1000)
+      console.log(
+        `track_audience_source_click via the backend over HTTP (PostgreSQL, HTTP load: wrk): ${Math.round(rate)} clicks/s ` +
+          `at concurrency ${CONCURRENCY} for ${SECONDS} s, p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, errors ${round.errors}`,
+      )
+      return { rate, p99: round.p99Ms }
+    }
     const workerData = {
       url: `${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`,
       headers: {

@@ -272,8 +272,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           server.close(() => resolve())
           server.closeAllConnections()
         })
-        checkout.close()
-        connect.close()
+        // Webhook attempts in flight save their outcome before the database closes.
+        await Promise.allSettled([checkout.close(), connect.close()])
         // Jobs and requests in progress finish before the functions and the database go away.
         await background.close()
         await Promise.allSettled([functions.close(), mailbox.close()])

@@ -36,7 +36,7 @@ const invalidRequest = (status: number, message: string, param?: string) =>
 
 export function createCheckoutHandler(
   options: CheckoutOptions,
-): Handler & { sessions: ReturnType<typeof createCheckoutSessions>; close(): void } {
+): Handler & { sessions: ReturnType<typeof createCheckoutSessions>; close(): Promise<void> } {
   let sessions: ReturnType<typeof createCheckoutSessions>
   const make = (store?: Awaited<ReturnType<typeof databaseStore>>) =>
     createCheckoutSessions({

@@ -40,6 +40,7 @@ export type WebhookSenderOptions<D extends OwedEvent> = {
 export function createWebhookSender<D extends OwedEvent>(options: WebhookSenderOptions<D>) {
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
   const timers = new Set<NodeJS.Timeout>()
+  const inFlight = new Set<Promise<boolean>>()
   let closed = false
 
   /** Runs `fn` after `ms` unless the sender was closed first; never keeps the process alive. */
@@ -73,8 +74,16 @@ export function createWebhookSender<D extends OwedEvent>(options: WebhookSenderO
     }
   }
 
+  /** One attempt, tracked until its outcome is saved (close waits for it). */
+  function attempt(delivery: D): Promise<boolean> {
+    const running = attemptOnce(delivery)
+    inFlight.add(running)
+    void running.finally(() => inFlight.delete(running)).catch(() => undefined)
+    return running
+  }
+
   /** One attempt; on failure the next is saved and scheduled, until the last delay has passed. */
-  async function attempt(delivery: D): Promise<boolean> {
+  async function attemptOnce(delivery: D): Promise<boolean> {
     const status = await postOnce(delivery.payload)
     const made = delivery.attempts + 1
     const label = options.label(delivery)
@@ -104,11 +113,16 @@ export function createWebhookSender<D extends OwedEvent>(options: WebhookSenderO
         later(Math.max(0, delivery.nextAttemptAt - Date.now()), () => void attempt(delivery).catch(() => {}))
       }
     },
-    /** Stops the timers; what is owed stays saved for the next start. */
-    close() {
+    /**
+     * Stops the timers and waits for the attempts in flight to save their outcome, so that nothing this sender
+     * writes lands after it closed (a restart's new sender, or the closing database, would otherwise meet a late
+     * "retry in a minute" over a delivery the next start has already made). What is owed stays saved for the next start.
+     */
+    async close() {
       closed = true
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
+      await Promise.allSettled([...inFlight])
     },
   }
 }

@@ -76,7 +76,7 @@ async function adoptOnboardedAccounts(db: Db, connect: ReturnType<typeof createC
 
 export function createConnectHandler(
   options: ConnectHandlerOptions,
-): Handler & { connect: ReturnType<typeof createConnect>; close(): void } {
+): Handler & { connect: ReturnType<typeof createConnect>; close(): Promise<void> } {
   const log = options.log ?? ((line: string) => process.stderr.write(`[connect] ${line}\n`))
   const make = (store?: Awaited<ReturnType<typeof databaseStore>>) =>
     createConnect({

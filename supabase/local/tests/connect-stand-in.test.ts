@@ -170,9 +170,9 @@ async function caught(promise: Promise<unknown>): Promise<Stripe.errors.StripeEr
 
 describe('local Stripe Connect stand-in', () => {
   afterEach(closeAll)
-  let close: (() => void) | undefined
-  afterEach(() => {
-    close?.()
+  let close: (() => Promise<void>) | undefined
+  afterEach(async () => {
+    await close?.()
     close = undefined
   })
 
@@ -483,7 +483,8 @@ describe('local Stripe Connect stand-in', () => {
         { idempotencyKey: 'payout-restart' },
       )
       await until(() => hook.received.length >= 2)
-      first.handler.close()
+      // As a process that stops: nothing the first stand-in does lands after this.
+      await first.handler.close()
 
       // The next start: the retries a minute away fell due while it was down, so they go at once.
       await db.exec(

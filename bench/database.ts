@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads'
 import { hasWrk, wrkRound, wrkScript } from './wrk'
 import pg from 'pg'
-import { openDatabase, literal, withRequestContext, type Db } from '../supabase/local/db/database'
+import { defaultPoolSize, openDatabase, literal, withRequestContext, type Db } from '../supabase/local/db/database'
 import { migrate } from '../supabase/local/db/migrate'
 import { ensureAuthSchema } from '../supabase/local/auth/schema'
 import { startLocalPostgres } from '../scripts/local-postgres'
@@ -168,6 +168,8 @@ async function clicksThroughBackend(url: string) {
     seed: false,
     clientIpHeader: 'x-forwarded-for',
   })
+  // The backend's own default (supabase/local/db/database.ts): twice the cores plus one, unless DB_POOL_MAX says.
+  const poolSize = Number(process.env.DB_POOL_MAX) || defaultPoolSize()
   try {
     if (hasWrk()) {
       // The worker's requests exactly (bench/wrk.ts): each from its own address, the proxy's header, the same codes.
@@ -185,8 +187,9 @@ async function clicksThroughBackend(url: string) {
       const round = await wrkRound(backend.apiUrl, script, CONCURRENCY, SECONDS)
       const rate = round.done / (round.ms / 1000)
       console.log(
-        `track_audience_source_click via the backend over HTTP (PostgreSQL, HTTP load: wrk): ${Math.round(rate)} clicks/s ` +
-          `at concurrency ${CONCURRENCY} for ${SECONDS} s, p50 ${round.p50Ms.toFixed(1)} ms, p99 ${round.p99Ms.toFixed(1)} ms, errors ${round.errors}`,
+        `track_audience_source_click via the backend over HTTP (PostgreSQL, HTTP load: wrk, ${poolSize} pooled connections): ` +
+          `${Math.round(rate)} clicks/s at concurrency ${CONCURRENCY} for ${SECONDS} s, p50 ${round.p50Ms.toFixed(1)} ms, ` +
+          `p99 ${round.p99Ms.toFixed(1)} ms, errors ${round.errors}`,
       )
       return { rate, p99: round.p99Ms }
     }
@@ -208,7 +211,7 @@ async function clicksThroughBackend(url: string) {
       worker.once('error', reject)
     })
     return report(
-      'track_audience_source_click via the backend over HTTP (PostgreSQL, client in a worker thread)',
+      `track_audience_source_click via the backend over HTTP (PostgreSQL, client in a worker thread, ${poolSize} pooled connections)`,
       result,
     )
   } finally {

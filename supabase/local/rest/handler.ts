@@ -14,6 +14,7 @@ import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
 import { readResponse, runRead } from './read'
 import { assertBoundedPatterns } from './regex-guard'
+import { toMime } from './media'
 import { readOptions, type Options, type PlanFormat, type RunContext } from './request-options'
 import { resolveCall, runRpc } from './rpc'
 import { DEFAULT_SCHEMAS, loadSchemaCaches, type SchemaCache, type Table } from './schema-cache'
@@ -178,7 +179,9 @@ export function createRestHandler({
 
   const handler = async (req: ApiRequest): Promise<ApiResponse> => {
     try {
-      const opts = readOptions(req.headers, req.method, { schemas, planEnabled })
+      const first = req.path.split('/').find(Boolean)
+      const target = first === undefined ? 'root' : first === 'rpc' ? 'rpc' : 'table'
+      const opts = readOptions(req.headers, req.method, { schemas, planEnabled }, target)
       const response = await handle(req, opts)
       const headers: Record<string, string> = { ...response.headers }
       if (opts.applied.length && !opts.plan) headers['preference-applied'] = opts.applied.join(', ')
@@ -234,7 +237,7 @@ function explaining(tx: Queryable, plan: PlanFormat): Queryable {
     exec: (sql) => tx.exec(sql),
     async query(sql, params) {
       const r = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (${options}) ${sql}`, params)
-      const mediaType = `application/vnd.pgrst.plan+${plan.format}; for="${plan.for}"; charset=utf-8`
+      const mediaType = `application/vnd.pgrst.plan+${plan.format}; for="${toMime(plan.for)}"; charset=utf-8`
       const body =
         plan.format === 'json'
           ? JSON.stringify(

@@ -7,9 +7,10 @@
  */
 import type { ApiRequest, ApiResponse } from '../context'
 import type { Queryable } from '../db/database'
-import { checkColumns, insertRows, parseJsonBody, patchObject, type JsonObject } from './body'
+import { checkColumns, insertRows, parseBody, patchObject, type JsonObject } from './body'
 import { conditionSql } from './conditions'
 import { RestError, parseError, singleObjectError } from './errors'
+import { bodyKind } from './media'
 import { splitTopLevel, unquote } from './grammar'
 import type { QueryBag } from './query-bag'
 import { planRead } from './read-plan'
@@ -26,8 +27,11 @@ function recordType(columns: string[], table: Table) {
   return columns.map((c) => `${ident(c)} ${table.columns.get(c)!.type}`).join(', ')
 }
 
+/** The body of a POST or PATCH, read by its Content-Type (JSON, CSV or a form). */
+const readBody = (req: ApiRequest) => parseBody(req.body, bodyKind(req.headers['content-type'], false), false)
+
 function buildInsert(req: ApiRequest, table: Table, opts: Options, params: Params): string {
-  const { rows, columns } = insertRows(parseJsonBody(req.body, false), req.query.get('columns'), table)
+  const { rows, columns } = insertRows(readBody(req), req.query.get('columns'), table)
   const target = `insert into ${qualified(table)} as t0`
   let sql: string
   if (columns.length === 0) {
@@ -78,7 +82,13 @@ function rootWhere(bag: QueryBag, schema: SchemaCache, table: Table, params: Par
 }
 
 function buildUpdate(req: ApiRequest, schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string | null {
-  const patch: JsonObject = patchObject(parseJsonBody(req.body, false), table)
+  const kind = bodyKind(req.headers['content-type'], false)
+  const body = parseBody(req.body, kind, false)
+  // A CSV body is an array of lines; its one line is the patch.
+  const patch: JsonObject = patchObject(
+    kind === 'csv' && Array.isArray(body) && body.length === 1 ? body[0] : body,
+    table,
+  )
   const columns = Object.keys(patch)
   // With nothing to set no statement runs, so the filter's values must not become unused parameters.
   const where = rootWhere(bag, schema, table, columns.length ? params : new Params())

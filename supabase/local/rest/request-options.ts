@@ -4,10 +4,11 @@
  * headers that pick one of the exposed schemas, and the `Range` header.
  */
 import { RestError } from './errors'
+import { bodyKind, negotiate, parseAccept, type PlanFormat, type Produced } from './media'
+
+export type { PlanFormat } from './media'
 
 export type CountKind = 'exact' | 'planned' | 'estimated'
-
-export type PlanFormat = { format: 'json' | 'text'; for: string; options: string[] }
 
 export type Options = {
   returning: 'minimal' | 'representation' | 'headers-only'
@@ -45,6 +46,9 @@ export type RunContext = { maxRows?: number; aggregates: boolean }
 
 export type OptionSettings = { schemas: string[]; planEnabled: boolean }
 
+/** What the request is about: the root (`/`, the OpenAPI description), a table (or view) or a function. */
+export type Target = 'root' | 'table' | 'rpc'
+
 const PREFERENCES = new Map<string, RegExp>(
   Object.entries({
     return: /^(minimal|representation|headers-only)$/,
@@ -59,12 +63,11 @@ const PREFERENCES = new Map<string, RegExp>(
   }),
 )
 
-const PLAN_OPTIONS = new Set(['analyze', 'verbose', 'settings', 'buffers', 'wal'])
-
 export function readOptions(
   headers: Record<string, string>,
   method: string,
   settings: OptionSettings = { schemas: ['public'], planEnabled: false },
+  target: Target = 'table',
 ): Options {
   const prefer = new Map<string, string>()
   const invalid: string[] = []
@@ -83,6 +86,15 @@ export function readOptions(
     if (PREFERENCES.get(k)?.test(v) && !prefer.has(k)) prefer.set(k, v)
     else invalid.push(t)
   }
+  const read = method === 'GET' || method === 'HEAD'
+  const profile = read ? headers['accept-profile'] : headers['content-profile']
+  if (profile !== undefined && !settings.schemas.includes(profile)) {
+    throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${settings.schemas.join(', ')}`)
+  }
+  // PostgREST's order: the profile, then the body (a Content-Type it cannot read is refused before anything is
+  // looked up), then strict preferences, then the Accept types.
+  const writesBody = method === 'POST' ? target !== 'root' : method === 'PATCH' && target === 'table'
+  if (writesBody) bodyKind(headers['content-type'], target === 'rpc')
   const strict = prefer.get('handling') === 'strict'
   if (strict && invalid.length) {
     throw new RestError(
@@ -92,16 +104,14 @@ export function readOptions(
       `Invalid preferences: ${invalid.join(', ')}`,
     )
   }
-  const read = method === 'GET' || method === 'HEAD'
-  const profile = read ? headers['accept-profile'] : headers['content-profile']
-  if (profile !== undefined && !settings.schemas.includes(profile)) {
-    throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${settings.schemas.join(', ')}`)
-  }
-  const accept = headers['accept'] ?? ''
-  const plan = parsePlan(accept)
-  if (plan && !settings.planEnabled) {
-    throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept.split(',')[0].trim()}`)
-  }
+  const produced = negotiate(
+    parseAccept(headers['accept']),
+    target === 'root' ? 'root' : 'resource',
+    settings.planEnabled,
+  )
+  const plan = produced.kind === 'plan' ? produced.plan : undefined
+  // A plan is of the request as its `for` type would run it (a single object still checks its one row).
+  const shape: Produced = produced.kind === 'plan' ? produced.of : produced
   const returning = prefer.get('return') as Options['returning'] | undefined
   const maxAffected = prefer.get('max-affected')
   const applied = [...prefer.entries()].filter(([k]) => k !== 'timezone' && k !== 'params').map(([k, v]) => `${k}=${v}`)
@@ -110,9 +120,9 @@ export function readOptions(
     count: prefer.get('count') as CountKind | undefined,
     resolution: prefer.get('resolution') as Options['resolution'],
     missingDefault: prefer.get('missing') === 'default',
-    single: accept.includes('application/vnd.pgrst.object'),
-    stripNulls: stripsNulls(accept),
-    csv: accept.startsWith('text/csv'),
+    single: shape.kind === 'object',
+    stripNulls: (shape.kind === 'json' || shape.kind === 'object') && shape.stripNulls,
+    csv: produced.kind === 'csv',
     range: parseRange(headers['range']),
     tx: prefer.get('tx') as Options['tx'],
     timezone: prefer.get('timezone'),
@@ -121,43 +131,6 @@ export function readOptions(
     plan,
     schema: profile ?? settings.schemas[0],
     applied,
-  }
-}
-
-/**
- * PostgREST's vendored JSON types take `nulls=stripped` (parameter names are case-insensitive); on any other type
- * the parameter means nothing, and `application/vnd.pgrst.array+json` without it is plain JSON.
- */
-function stripsNulls(accept: string): boolean {
-  for (const entry of accept.split(',')) {
-    const [type, ...params] = entry.split(';').map((p) => p.trim())
-    if (!/^application\/vnd\.pgrst\.(object|array)(\+json)?$/i.test(type)) continue
-    return params.some((p) => {
-      const [k, v] = p.split('=').map((x) => x.trim())
-      return k.toLowerCase() === 'nulls' && v?.replace(/^"(.*)"$/, '$1') === 'stripped'
-    })
-  }
-  return false
-}
-
-/** `application/vnd.pgrst.plan[+json|+text]; for="application/json"; options=analyze|verbose`. */
-function parsePlan(accept: string): PlanFormat | undefined {
-  const first = accept.split(',')[0].trim()
-  const m = /^application\/vnd\.pgrst\.plan(\+json|\+text)?\s*(;.*)?$/i.exec(first)
-  if (!m) return undefined
-  const params = new Map<string, string>()
-  for (const p of (m[2] ?? '').split(';')) {
-    const [k, v] = p.split('=').map((x) => x?.trim())
-    if (k) params.set(k.toLowerCase(), (v ?? '').replace(/^"(.*)"$/, '$1'))
-  }
-  const options = (params.get('options') ?? '')
-    .split('|')
-    .map((o) => o.trim().toLowerCase())
-    .filter((o) => PLAN_OPTIONS.has(o))
-  return {
-    format: m[1]?.toLowerCase() === '+json' ? 'json' : 'text',
-    for: params.get('for') || 'application/json',
-    options,
   }
 }
 

@@ -6,7 +6,8 @@
  */
 import type { ApiRequest, ApiResponse } from '../context'
 import type { Queryable } from '../db/database'
-import { parseJsonBody } from './body'
+import { parseBody } from './body'
+import { bodyKind, type BodyKind } from './media'
 import { RestError, json } from './errors'
 import { readQuery } from './query-bag'
 import { planRead } from './read-plan'
@@ -20,18 +21,6 @@ import { Aliases, Params, functionName, ident } from './sql'
 import { contentRange, type Options, type RunContext } from './request-options'
 
 type Args = Record<string, unknown>
-
-/** How the body of a POST reaches the function, by its Content-Type (PostgREST reads no Content-Type as JSON). */
-type BodyKind = 'json' | 'form' | 'text' | 'xml' | 'bytea'
-
-function bodyKind(contentType: string | undefined): BodyKind {
-  const mime = (contentType ?? '').split(';')[0].trim().toLowerCase()
-  if (mime === 'application/x-www-form-urlencoded') return 'form'
-  if (mime === 'text/plain') return 'text'
-  if (mime === 'text/xml') return 'xml'
-  if (mime === 'application/octet-stream') return 'bytea'
-  return 'json'
-}
 
 /** The raw body kinds: their only argument is the whole body, and PostgREST's messages say so. */
 const RAW_KINDS: BodyKind[] = ['text', 'xml', 'bytea']
@@ -175,13 +164,20 @@ export function resolveCall(req: ApiRequest, schema: SchemaCache, name: string):
     const keys = Object.keys(args)
     return { fn: chooseFunction(schema, name, keys, 'query'), keys, args, kind: 'query' }
   }
-  const kind = bodyKind(req.headers['content-type'])
+  const kind = bodyKind(req.headers['content-type'], true)
   if (RAW_KINDS.includes(kind)) return { fn: chooseFunction(schema, name, [], kind), keys: [], args: {}, kind }
   let args: Args
   if (kind === 'form') {
     args = Object.fromEntries(new URLSearchParams(req.body.toString('utf8')))
   } else {
-    const body = parseJsonBody(req.body, true)
+    let body = parseBody(req.body, kind, true)
+    if (kind === 'csv') {
+      // A CSV body's one line is the named arguments (several lines, PostgREST's bulk call, are not read here).
+      if (!Array.isArray(body) || body.length !== 1) {
+        throw new RestError(400, 'PGRST102', 'A CSV body for a function must be one header line and one line of values')
+      }
+      body = body[0]
+    }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       // Only a function taking the whole body can take something other than an object of named arguments.
       const fn = chooseFunction(schema, name, [], kind)

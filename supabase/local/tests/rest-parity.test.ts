@@ -1,6 +1,8 @@
 // PostgREST's answers where supabase-js's own suite found the embedded backend different (issue 26): which of
 // several overloaded functions an rpc calls (PostgREST 12.2/13's findProc: by the names of the arguments, an
-// unnamed parameter being the key ""), and the messages, codes and statuses when none or many fit.
+// unnamed parameter being the key ""), and the messages, codes and statuses when none or many fit; the media
+// types it produces (Accept, 406 PGRST107) and reads (Content-Type, 400 PGRST102).
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engines, startTestBackend, type TestBackend } from './rest-fixture'
 
@@ -224,6 +226,231 @@ describe.each(engines)('PostgREST parity (%s)', (engine) => {
           { id: 2, nickname: 'B' },
         ],
       })
+    })
+  })
+
+  describe('media types', () => {
+    const unavailable = (types: string) => ({
+      code: 'PGRST107',
+      message: `None of these media types are available: ${types}`,
+      details: null,
+      hint: null,
+    })
+    const notAcceptable = (type: string) => ({
+      code: 'PGRST102',
+      message: `Content-Type not acceptable: ${type}`,
+      details: null,
+      hint: null,
+    })
+    const send = async (path: string, init: RequestInit = {}) => {
+      const res = await b.fetch(`/rest/v1/${path}`, init)
+      const text = await res.text()
+      let body: unknown = text
+      try {
+        body = JSON.parse(text)
+      } catch {
+        // CSV stays text.
+      }
+      return { status: res.status, type: res.headers.get('content-type'), body }
+    }
+    const accept = (path: string, type: string, init: RequestInit = {}) =>
+      send(path, { ...init, headers: { accept: type, ...(init.headers as Record<string, string>) } })
+
+    it('answers 406 PGRST107 for an Accept type PostgREST cannot produce, on reads, writes and calls', async () => {
+      expect(await accept('gw_people?select=id', 'text/html')).toEqual({
+        status: 406,
+        type: 'application/json; charset=utf-8',
+        body: unavailable('text/html'),
+      })
+      const head = await b.fetch('/rest/v1/gw_people', { method: 'HEAD', headers: { accept: 'image/png' } })
+      expect(head.status).toBe(406)
+      expect(await accept('rpc/gw_unnamed_default', 'image/png')).toMatchObject({
+        status: 406,
+        body: unavailable('image/png'),
+      })
+      // Text, XML and octet streams need PostgREST's custom media handlers; `application/*` is no type it knows.
+      for (const type of ['text/plain', 'text/xml', 'application/octet-stream', 'application/*', 'undefined']) {
+        expect(await accept('gw_people?select=id', type)).toMatchObject({ status: 406, body: unavailable(type) })
+      }
+      // Every entry is named, best first, without its q; spaces are dropped as PostgREST's parser drops them.
+      expect(await accept('gw_people', 'image/png;q=0.5, text/html; level=1')).toMatchObject({
+        status: 406,
+        body: unavailable('text/html;level=1, image/png'),
+      })
+      // A write is refused before it runs.
+      const write = await accept('gw_tickets', 'text/html', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 900, label: 'never' }),
+      })
+      expect(write).toMatchObject({ status: 406, body: unavailable('text/html') })
+      expect((await b.db.query('select count(*)::int as n from gw_tickets where id = 900')).rows[0]).toEqual({ n: 0 })
+      // The root (the OpenAPI description) produces JSON only.
+      expect(await accept('', 'text/csv')).toMatchObject({ status: 406, body: unavailable('text/csv') })
+      expect((await accept('', 'application/openapi+json')).status).toBe(200)
+    })
+
+    it("answers what a browser's Accept list allows, and the first acceptable entry by q-value wins", async () => {
+      const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+      expect(await accept('gw_people?select=id&order=id', browser)).toEqual({
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        body: [{ id: 1 }, { id: 2 }],
+      })
+      expect(await accept('gw_people?select=id&order=id', 'text/unknowntype, text/csv')).toEqual({
+        status: 200,
+        type: 'text/csv; charset=utf-8',
+        body: 'id\n1\n2',
+      })
+      expect((await accept('gw_people?select=id', 'text/csv, application/json')).type).toBe('text/csv; charset=utf-8')
+      expect((await accept('gw_people?select=id', 'text/csv;q=0.5, application/json')).type).toBe(
+        'application/json; charset=utf-8',
+      )
+      expect(await accept('gw_people?select=id&id=eq.1', 'text/html;q=0.9, application/vnd.pgrst.object+json')).toEqual(
+        {
+          status: 200,
+          type: 'application/vnd.pgrst.object+json; charset=utf-8',
+          body: { id: 1 },
+        },
+      )
+      // Even q=0 is kept, last (wai's parseHttpAccept drops nothing).
+      expect((await accept('gw_people?select=id', 'text/html, */*;q=0')).status).toBe(200)
+      // Execution plans are off here: the plan entry is passed over for the next one, or named when none is left.
+      expect((await accept('gw_people?select=id', 'application/vnd.pgrst.plan, application/json')).status).toBe(200)
+      expect(await accept('gw_people?select=id', 'application/vnd.pgrst.plan+json;options=analyze')).toMatchObject({
+        status: 406,
+        body: unavailable('application/vnd.pgrst.plan+json; for="application/json"; options=analyze'),
+      })
+    })
+
+    it('reads a missing Accept as */* and an empty one as no type at all', async () => {
+      const raw = (headers: Record<string, string>) =>
+        new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+          const req = request(
+            `${b.apiUrl}/rest/v1/gw_people?select=id&order=id`,
+            { headers: { apikey: b.anonKey, authorization: `Bearer ${b.anonKey}`, ...headers } },
+            (res) => {
+              let body = ''
+              res.setEncoding('utf8')
+              res.on('data', (chunk: string) => (body += chunk))
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }))
+            },
+          )
+          req.on('error', reject)
+          req.end()
+        })
+      const missing = await raw({})
+      expect(missing).toMatchObject({ status: 200, type: 'application/json; charset=utf-8' })
+      expect(JSON.parse(missing.body)).toEqual([{ id: 1 }, { id: 2 }])
+      const empty = await raw({ accept: '' })
+      expect(empty.status).toBe(406)
+      expect(JSON.parse(empty.body)).toEqual(unavailable(''))
+    })
+
+    it('answers 400 PGRST102 for a body whose Content-Type PostgREST does not read, before anything else', async () => {
+      const write = (path: string, type: string, body: string, method = 'POST') =>
+        send(path, { method, headers: { 'content-type': type }, body })
+      expect(await write('gw_tickets', 'text/plain', 'label')).toEqual({
+        status: 400,
+        type: 'application/json; charset=utf-8',
+        body: notAcceptable('text/plain'),
+      })
+      expect(await write('gw_people?id=eq.1', 'application/xml', '<name>X</name>', 'PATCH')).toMatchObject({
+        status: 400,
+        body: notAcceptable('application/xml'),
+      })
+      // An unknown type is named as sent, parameters included; a known one by its name alone.
+      expect(await write('rpc/gw_unnamed_text', 'text/html; charset=utf-8', '<p>')).toMatchObject({
+        status: 400,
+        body: notAcceptable('text/html; charset=utf-8'),
+      })
+      expect(await write('rpc/gw_unnamed_json', 'application/vnd.pgrst.object+json', '{}')).toMatchObject({
+        status: 400,
+        body: notAcceptable('application/vnd.pgrst.object+json'),
+      })
+      // Text, XML and octet streams are for a function's single unnamed parameter only.
+      expect(await write('gw_tickets', 'application/octet-stream', 'x')).toMatchObject({
+        status: 400,
+        body: notAcceptable('application/octet-stream'),
+      })
+      // The body is read before the table or function is looked up.
+      expect(await write('gw_nowhere', 'image/png', 'x')).toMatchObject({
+        status: 400,
+        body: notAcceptable('image/png'),
+      })
+      expect(await write('rpc/gw_nowhere', 'image/png', 'x')).toMatchObject({
+        status: 400,
+        body: notAcceptable('image/png'),
+      })
+      // Nothing was written; a DELETE and a GET call read no body, so their Content-Type does not matter.
+      expect((await b.db.query(`select name from gw_people where id = 1`)).rows[0]).toEqual({ name: 'Ann' })
+      const del = await b.fetch('/rest/v1/gw_people?id=eq.999', {
+        method: 'DELETE',
+        headers: { 'content-type': 'image/png' },
+      })
+      expect(del.status).not.toBe(400)
+      expect(await send('rpc/gw_by_names?cid=1', { headers: { 'content-type': 'image/png' } })).toMatchObject({
+        status: 200,
+        body: 'any1',
+      })
+    })
+
+    it('reads a body without a Content-Type as JSON', async () => {
+      const res = await b.fetch('/rest/v1/rpc/gw_by_names', {
+        method: 'POST',
+        body: new TextEncoder().encode(JSON.stringify({ cid: 7, search: 'n' })),
+      })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toBe('n7')
+    })
+
+    it('inserts and updates from CSV (NULL is null) and from a form, as PostgREST reads them', async () => {
+      const csv = 'id,label,note\r\n301,first,NULL\r\n302,"a, b","say ""hi""\nthere"\r\n'
+      expect(
+        await send('gw_tickets', {
+          method: 'POST',
+          headers: { 'content-type': 'text/csv', prefer: 'return=representation' },
+          body: csv,
+        }),
+      ).toEqual({
+        status: 201,
+        type: 'application/json; charset=utf-8',
+        body: [
+          { id: 301, label: 'first', note: null },
+          { id: 302, label: 'a, b', note: 'say "hi"\nthere' },
+        ],
+      })
+      expect(
+        await send('gw_tickets', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', prefer: 'return=representation' },
+          body: 'id=303&label=from+a+form&note=%C3%A9',
+        }),
+      ).toMatchObject({ status: 201, body: [{ id: 303, label: 'from a form', note: 'é' }] })
+      expect(
+        await send('gw_people?id=eq.2', {
+          method: 'PATCH',
+          headers: { 'content-type': 'text/csv', prefer: 'return=representation, tx=rollback' },
+          body: 'nickname\nBenny',
+        }),
+      ).toMatchObject({ status: 200, body: [{ id: 2, nickname: 'Benny' }] })
+      // A short line leaves a column out, which PostgREST refuses.
+      expect(
+        await send('gw_tickets', {
+          method: 'POST',
+          headers: { 'content-type': 'text/csv' },
+          body: 'id,label\n304,x\n305',
+        }),
+      ).toMatchObject({
+        status: 400,
+        body: { code: 'PGRST102', message: 'All lines must have same number of fields' },
+      })
+      // A function's arguments from a form and from one CSV line.
+      expect(await post('gw_by_names', 'cid=5&search=s', 'application/x-www-form-urlencoded')).toEqual({
+        status: 200,
+        body: 's5',
+      })
+      expect(await post('gw_by_names', 'cid,search\n6,c', 'text/csv')).toEqual({ status: 200, body: 'c6' })
     })
   })
 

@@ -503,4 +503,23 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
     )
     expect(await res.text()).toMatch(/Scan on gw_users/)
   })
+
+  it('answers 406 PGRST107 for a plan of a type it cannot produce, naming the plan as PostgREST does', async () => {
+    const res = await b.fetch('/rest/v1/gw_users?select=id', {
+      headers: { accept: 'application/vnd.pgrst.plan+json; for="text/html"; options=verbose|nonsense' },
+    })
+    expect(res.status).toBe(406)
+    expect(await res.json()).toEqual({
+      code: 'PGRST107',
+      message:
+        'None of these media types are available: application/vnd.pgrst.plan+json; for="text/html"; options=verbose',
+      details: null,
+      hint: null,
+    })
+    const csv = await b.fetch('/rest/v1/gw_users?select=id', {
+      headers: { accept: 'application/vnd.pgrst.plan; for="text/csv"' },
+    })
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get('content-type')).toBe('application/vnd.pgrst.plan+text; for="text/csv"; charset=utf-8')
+  })
 })

@@ -96,7 +96,7 @@ describe('admin disputes', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Reject this dispute?' })
     expect(decisions).toEqual([])
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }))
-    await vi.waitFor(() => expect(decisions).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(decisions).toHaveLength(1), { timeout: 50_000 })
     expect(decisions[0]).toMatchObject({ p_decision: 'rejected', p_note: 'Normal traffic' })
   })
 })

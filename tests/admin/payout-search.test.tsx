@@ -84,7 +84,7 @@ describe('admin payout requests: search and filters', () => {
     const { router } = renderRoute('/dashboard/admin/money?tx_type=hold')
     const search = await payoutSearch()
     await user.type(within(search).getByLabelText('Search by email, name, transfer reference or reason'), 'pat@')
-    await vi.waitFor(() => expect(asked.at(-1)?.get('p_search')).toBe('pat@'), { timeout: 5000 })
+    await vi.waitFor(() => expect(asked.at(-1)?.get('p_search')).toBe('pat@'), { timeout: 50_000 })
     expect(asked.filter((p) => p.has('p_search')).map((p) => p.get('p_search'))).toEqual(['pat@'])
     const status = within(search).getByRole('combobox', { name: 'Status' })
     // Labels, never the database's codes.
@@ -94,7 +94,7 @@ describe('admin payout requests: search and filters', () => {
         .map((o) => o.textContent),
     ).toEqual(['All statuses', 'Requested', 'Sending', 'Paid', 'Failed', 'Canceled'])
     await user.selectOptions(status, 'Failed')
-    await vi.waitFor(() => expect(asked.at(-1)?.get('p_status')).toBe('failed'), { timeout: 5000 })
+    await vi.waitFor(() => expect(asked.at(-1)?.get('p_status')).toBe('failed'), { timeout: 50_000 })
     expect(asked.at(-1)?.get('p_search')).toBe('pat@')
     expect(asked.at(-1)?.get('p_offset')).toBe('0')
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
@@ -109,7 +109,7 @@ describe('admin payout requests: search and filters', () => {
     server.use(...handlers({ asked, total: 45 }))
     renderRoute('/dashboard/admin/money?pay_q=pat&pay_status=paid&pay_from=2026-11-01&pay_to=2026-11-30&pay_page=2')
     const search = await payoutSearch()
-    await vi.waitFor(() => expect(asked.length).toBeGreaterThan(0), { timeout: 5000 })
+    await vi.waitFor(() => expect(asked.length).toBeGreaterThan(0), { timeout: 50_000 })
     expect(Object.fromEntries(asked[0]!)).toEqual({
       p_search: 'pat',
       p_status: 'paid',

@@ -65,7 +65,7 @@ describe('admin revisions', () => {
     signInAs('admin')
     server.use(http.get(restUrl('rpc/admin_revisions'), () => postgrestError(500, 'queue offline')))
     renderRoute('/dashboard/admin/revisions')
-    const title = await screen.findByText('Could not load the revisions', {}, { timeout: 15_000 })
+    const title = await screen.findByText('Could not load the revisions')
     expect(title.closest('[role="alert"]')).toHaveTextContent('queue offline')
   })
 

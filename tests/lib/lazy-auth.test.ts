@@ -47,7 +47,7 @@ describe('lazy auth client', () => {
     expect(events).toEqual([])
     await lazy.load()
     // A limit that only stops a hang: vi.waitFor's own 1 s is a speed.
-    await vi.waitFor(() => expect(events).toEqual(['INITIAL_SESSION']), { timeout: 15_000, interval: 20 })
+    await vi.waitFor(() => expect(events).toEqual(['INITIAL_SESSION']), { timeout: 50_000, interval: 20 })
   })
 
   it('never attaches a listener that unsubscribed before the client arrived', async () => {

@@ -123,9 +123,7 @@ describe('/newsletters/{id}', () => {
       ),
     )
     renderRoute(`/newsletters/${BREW.id}`)
-    expect(
-      await screen.findByRole('heading', { name: 'Could not load this newsletter' }, { timeout: 10_000 }),
-    ).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Could not load this newsletter' })).toBeInTheDocument()
     expect(screen.getByRole('alert')).not.toHaveTextContent(/TypeError/)
   })
 })

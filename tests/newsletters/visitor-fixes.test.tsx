@@ -53,7 +53,7 @@ describe('newsletter list: visitor fixes', () => {
       ),
     )
     renderRoute('/newsletters')
-    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 })
+    const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent("We couldn't load newsletters. Try again.")
     expect(alert).not.toHaveTextContent(/TypeError|Failed to fetch/)
     expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument()

@@ -217,9 +217,7 @@ describe('delivery state per subscriber', () => {
     renderRoute(PAGE)
     const table = await screen.findByTestId('subscriber-table')
     const rowOf = async (email: string) => within((await within(table).findAllByText(email))[0]!.closest('tr, li')!)
-    await waitFor(async () => expect((await rowOf('ann@example.com')).getByText('Delivered')).toBeInTheDocument(), {
-      timeout: 15_000,
-    })
+    await waitFor(async () => expect((await rowOf('ann@example.com')).getByText('Delivered')).toBeInTheDocument())
     expect((await rowOf('bob@example.com')).getByText('Queued')).toBeInTheDocument()
     expect((await rowOf('bob@example.com')).getByText('Retrying: Too many requests')).toBeInTheDocument()
     const failed = await rowOf('cat@example.com')
@@ -266,9 +264,7 @@ describe('delivery state per subscriber', () => {
     renderRoute(PAGE)
     const table = await screen.findByTestId('subscriber-table')
     const rowOf = (email: string) => within(within(table).getByText(email).closest('tr')!)
-    await waitFor(() => expect(rowOf('ann@example.com').getByTestId('esp-engagement')).toBeInTheDocument(), {
-      timeout: 15_000,
-    })
+    await waitFor(() => expect(rowOf('ann@example.com').getByTestId('esp-engagement')).toBeInTheDocument())
     expect(rowOf('ann@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^Engaged: 3 opens, 1 click$/)
     expect(rowOf('bob@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^Engaged$/)
     expect(rowOf('cat@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^No opens or clicks yet$/)

@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test'
 import { logInAsAdmin } from './pages/admin'
 import { DEMO_ADVERTISER } from './pages/advertiser'
 import { AuthPages, DEMO_PASSWORD, uniqueEmail } from './pages/auth'
+import { parseQuotedCsv } from './pages/csv'
 
 test('the admin reads the contact inbox, and suspends and reinstates a user from their page', async ({ browser }) => {
   const tag = Date.now().toString(36)
@@ -84,13 +85,6 @@ test('the admin reads the contact inbox, and suspends and reinstates a user from
 })
 
 /** The fields of an RFC 4180 file whose every field is quoted (what the Money export writes). */
-function parseQuotedCsv(text: string): string[][] {
-  return text
-    .split('\r\n')
-    .filter(Boolean)
-    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replaceAll('""', '"')))
-}
-
 test('the admin searches the ledger for the demo advertiser, filters by type, and exports what the table shows', async ({
   page,
 }) => {

@@ -1,13 +1,15 @@
 /**
- * Issue 23, points 2 and 3, as a person meets them, navigating only by clicking from each role's landing page:
+ * Issue 23, points 2, 3 and 9, as a person meets them, navigating only by clicking from each role's landing page:
  * the advertiser's money adds up on the overview and the wallet (available + reserved + on hold = balance) and
- * the statement has one row per charge; an edit to an approved newsletter waits as a revision that an admin
+ * the statement has one row per charge, filtered by type and dates and exported as the screen shows it; an edit to an approved newsletter waits as a revision that an admin
  * approves from the Revisions page with a note, and the advertiser is told.
  */
+import { readFile } from 'node:fs/promises'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { AdvertiserDashboard, DEMO_ADVERTISER } from './pages/advertiser'
 import { AdminReviewQueue } from './pages/admin'
 import { DevMailbox } from './pages/mailbox'
+import { parseQuotedCsv } from './pages/csv'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^\d.-]/g, ''))
 
@@ -50,6 +52,74 @@ test('the wallet parts add up on the overview and the wallet, and the statement 
   // A charge is one row whose status moves (On hold, Charged, Refunded): never a separate debit or a 0.00 release.
   await expect(page.getByRole('table', { name: 'Wallet transactions' })).not.toContainText(/\bDebit\b|\bRelease\b/)
   await expect(page.getByRole('table', { name: 'Wallet transactions' })).not.toContainText('0.00 credits refunded')
+})
+
+test('the advertiser filters the statement by type and dates, and exports the rows the screen shows', async ({
+  page,
+}) => {
+  const advertiser = new AdvertiserDashboard(page)
+  await advertiser.logIn()
+  await page.getByRole('navigation', { name: 'Advertiser dashboard' }).getByRole('link', { name: 'Wallet' }).click()
+  await expect(page.getByRole('heading', { name: 'Wallet', level: 1 })).toBeVisible()
+  const rows = page.getByTestId('transaction-row')
+  await expect(rows.first()).toBeVisible()
+
+  const filters = page.getByRole('group', { name: 'Filter transactions' })
+  await filters.getByLabel('Type', { exact: true }).selectOption({ label: 'Charge' })
+  await expect(page).toHaveURL(/wal_type=charge/)
+  // Charges of the seed that settled 8 to 29 days ago; up to two days ago (UTC), so a charge another spec makes
+  // today cannot join the list between reading the screen and exporting.
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+  await page.getByRole('button', { name: 'Filter by date' }).click()
+  await page.getByLabel('From', { exact: true }).fill(day(60))
+  await page.getByLabel('To', { exact: true }).fill(day(2))
+  await expect(page).toHaveURL(new RegExp(`wal_from=${day(60)}&wal_to=${day(2)}`))
+  // Only charges (settled or refunded by then), and the filtered view survives a reload (its state is the URL).
+  await page.reload()
+  await expect(filters.getByLabel('Type', { exact: true })).toHaveValue('charge')
+  await expect(page.getByLabel('To', { exact: true })).toHaveValue(day(2))
+  await expect(rows.first()).toBeVisible()
+  const shown = await rows.allInnerTexts()
+  expect(shown.length).toBeGreaterThan(0)
+  for (const row of shown) {
+    expect(row).toContain('Charge')
+    expect(row).toMatch(/Charged|Refunded/)
+    expect(row).not.toMatch(/Deposit|Bonus|On hold/)
+  }
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Export transactions as CSV' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^growletter-wallet-\d{4}-\d{2}-\d{2}\.csv$/)
+  const [header, ...lines] = parseQuotedCsv(await readFile((await file.path())!, 'utf8'))
+  expect(header).toEqual([
+    'Date (UTC)',
+    'Type',
+    'Description',
+    'Status',
+    'Amount (credits)',
+    'Refunded (credits)',
+    'Settled (UTC)',
+  ])
+  const count = lines.length
+  await expect(page.getByRole('status').filter({ hasText: /^Exported \d+ rows? to growletter-wallet-/ })).toHaveText(
+    new RegExp(`^Exported ${count} rows? to growletter-wallet-`),
+  )
+  // The file's first rows are the screen's first page, row for row, in the same words and amounts.
+  expect(lines.slice(0, shown.length)).toHaveLength(shown.length)
+  for (const [i, [date, type, description, status, amount, refunded]] of lines.entries()) {
+    expect(type).toBe('Charge')
+    expect(date! >= `${day(60)}T` && date! < `${day(1)}T`).toBe(true)
+    if (i >= shown.length) continue
+    for (const word of [type!, description!, status!, `${amount} credits`]) expect(shown[i]).toContain(word)
+    if (status === 'Refunded') expect(shown[i]).toContain(`${refunded} credits refunded`)
+  }
+
+  // On a phone the filters, the open date range and the export fit the width: nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(page.getByRole('button', { name: 'Export transactions as CSV' })).toBeVisible()
+  await expect(page.getByLabel('To', { exact: true })).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 })
 
 test('an edit to an approved newsletter waits as a revision, and an admin approves it from Revisions', async ({

@@ -1,7 +1,8 @@
 /**
- * Search, selects and an optional date range over one of the admin's Money tables. The values live in the URL
- * (money-filters.ts); the search commits after a pause, any change goes back to the first page. The date range is
- * off ("Any date") until asked for, then the shared picker checks it before the database checks it again.
+ * Search, selects and an optional date range over a Money table (the admin's, or the advertiser's own wallet, which
+ * has no search box). The values live in the URL (money-filters.ts); the search commits after a pause, any change
+ * goes back to the first page. The date range is off ("Any date") until asked for, then the shared picker checks it
+ * before the database checks it again.
  */
 import { useCallback, useId } from 'react'
 import { SearchIcon } from 'lucide-react'
@@ -35,7 +36,8 @@ export function MoneyFilterBar({
   onChange: (next: MoneyFilters) => void
   /** Names the search landmark: two tables on one page each have their own ("Search transactions"). */
   label: string
-  searchLabel: string
+  /** The search box's label; without one the bar has no search box (and is a group of filters, not a search). */
+  searchLabel?: string
   selects: readonly FilterSelect[]
 }) {
   const id = useId()
@@ -52,30 +54,32 @@ export function MoneyFilterBar({
   return (
     <div className="space-y-3">
       <form
-        role="search"
+        role={searchLabel ? 'search' : 'group'}
         aria-label={label}
         className="flex flex-col gap-3 sm:flex-row sm:items-end"
         onSubmit={(e) => e.preventDefault()}
       >
-        <div className="flex flex-1 flex-col gap-1.5">
-          <Label htmlFor={`${id}-search`}>{searchLabel}</Label>
-          <div className="relative">
-            <SearchIcon
-              className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              id={`${id}-search`}
-              type="search"
-              value={search}
-              className="pl-9"
-              onChange={(e) => setSearch(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') commitSearch(search)
-              }}
-            />
+        {searchLabel && (
+          <div className="flex flex-1 flex-col gap-1.5">
+            <Label htmlFor={`${id}-search`}>{searchLabel}</Label>
+            <div className="relative">
+              <SearchIcon
+                className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+                aria-hidden="true"
+              />
+              <Input
+                id={`${id}-search`}
+                type="search"
+                value={search}
+                className="pl-9"
+                onChange={(e) => setSearch(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') commitSearch(search)
+                }}
+              />
+            </div>
           </div>
-        </div>
+        )}
         {selects.map((select) => (
           <div key={select.field} className="flex flex-col gap-1.5 sm:w-48">
             <Label htmlFor={`${id}-${select.field}`}>{select.label}</Label>

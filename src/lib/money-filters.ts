@@ -1,6 +1,7 @@
 /**
- * The admin's Money searches (ledger, deposits, payout requests) as URL search parameters, so a filtered view can
- * be linked and survives a reload. The tables live on one page, so each has its own prefix (`tx_`, `dep_`, `pay_`);
+ * The Money searches (the admin's ledger, deposits and payout requests; the advertiser's own wallet statement) as URL
+ * search parameters, so a filtered view can be linked and survives a reload. Tables may share a page, so each has
+ * its own prefix (`tx_`, `dep_`, `pay_`, and `wal_` for the wallet);
  * empty values and the first page are left out of the URL. Values are passed on as they are: the database checks
  * them again and a hand-edited link gets its sentence ("Choose a status from the list"). Also what every such table
  * shares with its database function: the search's arguments, the export's row limit and its file name.
@@ -10,7 +11,7 @@ import { useSearchParams } from 'react-router-dom'
 
 export type MoneyFilters = {
   search: string
-  /** A transaction type (ledger only); '' = every type. */
+  /** A transaction type (the ledger's; the wallet statement's kind); '' = every type. */
   type: string
   status: string
   /** UTC days, YYYY-MM-DD; '' = no bound. */
@@ -19,7 +20,7 @@ export type MoneyFilters = {
   /** 0-based; the URL shows it 1-based. */
   page: number
 }
-export type MoneyTable = 'tx' | 'dep' | 'pay'
+export type MoneyTable = 'tx' | 'dep' | 'pay' | 'wal'
 
 export const NO_MONEY_FILTERS: MoneyFilters = { search: '', type: '', status: '', from: '', to: '', page: 0 }
 const FIELDS = ['search', 'type', 'status', 'from', 'to'] as const
@@ -52,10 +53,11 @@ export function writeMoneyFilters(params: URLSearchParams, table: MoneyTable, fi
   return next
 }
 
-/** What admin_ledger, admin_deposits and admin_payout_requests return at most in one call (their `least(…, 10000)`). */
+/** What admin_ledger, admin_deposits and admin_payout_requests return at most in one call (their `least(…, 10000)`),
+ * and the most wallet_statement agrees to return. */
 export const MONEY_EXPORT_LIMIT = 10_000
 
-/** One page (or one export) of an admin Money table, and how many rows match in all. */
+/** One page (or one export) of a Money table, and how many rows match in all. */
 export type MoneyRows<T> = { rows: T[]; total: number }
 /** What an export did: its file, how many rows it holds, how many matched. */
 export type MoneyExportResult = { fileName: string; exported: number; total: number }
@@ -71,7 +73,7 @@ export function moneySearchArgs(filters: MoneyFilters) {
 }
 
 /** growletter-ledger-2026-11-26.csv: what it is and the UTC day it was taken. */
-export const moneyCsvFileName = (what: 'ledger' | 'deposits' | 'payouts', now = new Date()) =>
+export const moneyCsvFileName = (what: 'ledger' | 'deposits' | 'payouts' | 'wallet', now = new Date()) =>
   `growletter-${what}-${now.toISOString().slice(0, 10)}.csv`
 
 /** Whether anything narrows the table (to tell "nothing matches" from "nothing yet"). */

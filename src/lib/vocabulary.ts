@@ -179,6 +179,17 @@ export const transactionStatusOptions = values.transaction_status.map((value) =>
   value,
   label: transactionStatuses[value].label,
 }))
+/** The wallet statement's kinds (wallet_statement's p_kind): a charge, or a ledger type other than a hold, which the
+ * statement always shows as its charge. */
+export const statementKindOptions = [
+  { value: 'charge', label: statementKindLabels.charge! },
+  ...transactionTypeOptions.filter((option) => option.value !== 'hold'),
+]
+/** The wallet statement's statuses (wallet_statement's p_status): a charge's lifecycle, then the ledger's. */
+export const statementStatusOptions = ['on_hold', 'charged', 'refunded', ...values.transaction_status].map((value) => ({
+  value,
+  label: statementStatuses[value]!.label,
+}))
 export const depositStatusOptions = values.deposit_status.map((value) => ({
   value,
   label: depositStatuses[value].label,

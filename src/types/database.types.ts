@@ -2664,6 +2664,10 @@ export type Database = {
         Args: {
           p_limit?: number
           p_offset?: number
+          p_kind?: string
+          p_status?: string
+          p_from?: string
+          p_to?: string
         }
         Returns: {
           id: string

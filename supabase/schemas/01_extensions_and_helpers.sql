@@ -140,7 +140,7 @@ begin
   end if;
 end
 $function$;
-comment on function private.check_admin_dates(p_from date, p_to date) is 'Internal: refuses a date range that ends before it starts (admin money searches).';
+comment on function private.check_admin_dates(p_from date, p_to date) is 'Internal: refuses a date range that ends before it starts (admin money searches and the wallet statement).';
 revoke execute on function private.check_admin_dates(p_from date, p_to date) from public;
 
 create or replace function private.client_ip()

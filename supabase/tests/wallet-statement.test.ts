@@ -89,7 +89,7 @@ describe('wallet_statement', () => {
     expect(first.map((r) => r.kind)).toEqual(['charge', 'charge'])
     expect(second.map((r) => r.kind)).toEqual(['deposit'])
     expect(await errorOf(m.advertiser.actor, 'select * from public.wallet_statement(0)')).toBe(
-      'Ask for 1 to 100 rows at a time',
+      'Ask for 1 to 10,000 rows at a time',
     )
     expect(await errorOf(m.advertiser.actor, 'select * from public.wallet_statement(10, -1)')).toBe(
       'The page cannot be before the first',

@@ -5,6 +5,8 @@ import {
   payoutAccountState,
   payoutStatus,
   reasonLabel,
+  statementKindOptions,
+  statementStatusOptions,
   subscriptionStatus,
   transactionStatus,
   transactionTypeLabel,
@@ -51,6 +53,23 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     expect(categoryOptions.map((o) => o.value)).toEqual(enums.category)
     expect(platformOptions.map((o) => o.value)).toEqual(enums.source_platform)
     expect(categoryOptions.find((o) => o.value === 'technology')?.label).toBe('Technology')
+  })
+
+  it('offers the wallet statement’s own words: charge and every ledger type but hold; a charge’s then the ledger’s statuses', () => {
+    // supabase/tests/wallet-statement-filters.test.ts proves wallet_statement accepts exactly these.
+    expect(statementKindOptions.map((o) => o.value)).toEqual([
+      'charge',
+      ...enums.transaction_type.filter((t) => t !== 'hold'),
+    ])
+    expect(statementStatusOptions.map((o) => o.value)).toEqual([
+      'on_hold',
+      'charged',
+      'refunded',
+      ...enums.transaction_status,
+    ])
+    expect(statementKindOptions[0]).toEqual({ value: 'charge', label: 'Charge' })
+    expect(statementStatusOptions.slice(0, 3).map((o) => o.label)).toEqual(['On hold', 'Charged', 'Refunded'])
+    expect(new Set(statementStatusOptions.map((o) => o.label)).size).toBe(statementStatusOptions.length)
   })
 
   it('spells platforms as their owners do, and twitter or x as X (SPEC §2)', () => {

@@ -5,7 +5,8 @@ import type { MoneyFilters } from '@/lib/money-filters'
 export const walletKeys = {
   all: ['wallet'] as const,
   summary: (userId: string) => [...walletKeys.all, 'summary', userId] as const,
-  transactions: (userId: string, page: number) => [...walletKeys.all, 'transactions', userId, page] as const,
+  transactions: (userId: string, filters: MoneyFilters) =>
+    [...walletKeys.all, 'transactions', userId, filters] as const,
   deposits: (userId: string, watch: string | null) => [...walletKeys.all, 'deposits', userId, watch] as const,
   // The admin's views of every wallet: under the admin root, so any admin decision refreshes them.
   adminDeposits: (filters: MoneyFilters) => [...adminQueryRoot, 'wallet', 'deposits', filters] as const,

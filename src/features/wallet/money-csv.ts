@@ -1,12 +1,19 @@
 /**
- * The admin's Money exports as CSV, built in the browser from the rows the database returned for the current
+ * The Money exports as CSV (the admin's ledger and deposits, the advertiser's own wallet statement), built in the browser from the rows the database returned for the current
  * filters: the table's words (labels from the vocabulary, amounts in credits with two decimals), every field
  * quoted and guarded against spreadsheet formulas by the same rule export-subscribers uses (`@rules/csv`).
  */
 import { csvRow } from '@rules/csv'
 import { toCredits } from '@/lib/format'
-import { depositStatus, transactionStatus, transactionTypeLabel } from '@/lib/vocabulary'
+import {
+  depositStatus,
+  statementKindLabel,
+  statementStatus,
+  transactionStatus,
+  transactionTypeLabel,
+} from '@/lib/vocabulary'
 import type { AdminLedgerRow } from './api/admin-ledger-query'
+import type { StatementRow } from './api/wallet-transactions-query'
 import type { AdminDepositRow } from './api/admin-deposits-query'
 
 const amount = (value: number | string | null | undefined) => toCredits(value).toFixed(2)
@@ -55,6 +62,24 @@ export function depositsCsv(rows: readonly AdminDepositRow[]): string {
         r.stripe_payment_intent,
         r.failure_reason,
         r.completed_at,
+      ]),
+    ),
+  ].join('')
+}
+
+/** The wallet statement as the Transactions table shows it: a charge's amount, and what was given back if refunded. */
+export function statementCsv(rows: readonly StatementRow[]): string {
+  return [
+    csvRow(['Date (UTC)', 'Type', 'Description', 'Status', 'Amount (credits)', 'Refunded (credits)', 'Settled (UTC)']),
+    ...rows.map((r) =>
+      csvRow([
+        r.occurredAt,
+        statementKindLabel(r.kind),
+        r.description,
+        statementStatus(r.status).label,
+        amount(r.amount),
+        amount(r.refunded),
+        r.settledAt,
       ]),
     ),
   ].join('')

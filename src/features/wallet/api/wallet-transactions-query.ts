@@ -1,11 +1,14 @@
 /**
  * One page of the signed-in user's wallet statement (`wallet_statement`), newest first: one row per charge whose
  * status moves from on hold to charged or refunded (with the amount given back), and every other movement as it
- * is. The database builds the statement and counts its rows; the table only formats them.
+ * is. The database builds the statement, filters it by kind, status and UTC days, and counts the matching rows
+ * (`total_count` on every row); it refuses a bad filter with a sentence. A stable function: read by GET.
+ * `getWalletStatementExport` asks for up to MONEY_EXPORT_LIMIT rows of the same filters for a CSV file.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { toCredits } from '@/lib/format'
+import { MONEY_EXPORT_LIMIT, type MoneyFilters, type MoneyRows } from '@/lib/money-filters'
 import { walletKeys } from '../keys'
 
 export const TRANSACTIONS_PAGE_SIZE = 20
@@ -20,15 +23,21 @@ export type StatementRow = {
   refunded: number
   settledAt: string | null
 }
-export type WalletTransactionsVariables = { userId: string; page: number }
-export type WalletTransactionsPage = { rows: StatementRow[]; total: number }
+/** The wallet has no search box: `filters.search` is not sent. */
+export type WalletTransactionsVariables = { userId: string; filters: MoneyFilters }
+export type WalletTransactionsPage = MoneyRows<StatementRow>
 
-export async function getWalletTransactions({ page }: WalletTransactionsVariables): Promise<WalletTransactionsPage> {
+async function callWalletStatement(filters: MoneyFilters, limit: number, offset: number) {
   const { data, error } = await supabase.rpc(
     'wallet_statement',
     {
-      p_limit: TRANSACTIONS_PAGE_SIZE,
-      p_offset: page * TRANSACTIONS_PAGE_SIZE,
+      p_limit: limit,
+      p_offset: offset,
+      // Unset filters are left out: the function's defaults mean "any".
+      p_kind: filters.type || undefined,
+      p_status: filters.status || undefined,
+      p_from: filters.from || undefined,
+      p_to: filters.to || undefined,
     },
     { get: true },
   )
@@ -45,14 +54,20 @@ export async function getWalletTransactions({ page }: WalletTransactionsVariable
       refunded: toCredits(r.refunded),
       settledAt: r.settled_at,
     })),
-    // Every row carries the statement's length; a page past the end has none, so ask for the first page's count.
+    // Every row carries the number of matches; a page past the end has none.
     total: rows.length > 0 ? Number(rows[0]!.total_count) : 0,
   }
 }
 
+export const getWalletTransactions = ({ filters }: WalletTransactionsVariables): Promise<WalletTransactionsPage> =>
+  callWalletStatement(filters, TRANSACTIONS_PAGE_SIZE, filters.page * TRANSACTIONS_PAGE_SIZE)
+
+export const getWalletStatementExport = (filters: MoneyFilters): Promise<WalletTransactionsPage> =>
+  callWalletStatement(filters, MONEY_EXPORT_LIMIT, 0)
+
 export const walletTransactionsQueryOptions = (vars: WalletTransactionsVariables) =>
   queryOptions({
-    queryKey: walletKeys.transactions(vars.userId, vars.page),
+    queryKey: walletKeys.transactions(vars.userId, vars.filters),
     queryFn: () => getWalletTransactions(vars),
     // The table keeps the previous page on screen while the next one loads, so the pager does not jump.
     placeholderData: keepPreviousData,

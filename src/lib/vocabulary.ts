@@ -179,11 +179,13 @@ export const transactionStatusOptions = values.transaction_status.map((value) =>
   value,
   label: transactionStatuses[value].label,
 }))
-/** The wallet statement's kinds (wallet_statement's p_kind): a charge, or a ledger type other than a hold, which the
- * statement always shows as its charge. */
+/** Ledger types only a publisher's wallet holds (their Payouts page shows them): the advertiser's Wallet never offers them. */
+const publisherOnlyTypes: readonly string[] = ['earning', 'payout']
+/** The advertiser's wallet statement's kinds (wallet_statement's p_kind): a charge, or a ledger type other than a hold
+ * (the statement always shows a hold as its charge) and other than a publisher's own. */
 export const statementKindOptions = [
   { value: 'charge', label: statementKindLabels.charge! },
-  ...transactionTypeOptions.filter((option) => option.value !== 'hold'),
+  ...transactionTypeOptions.filter((option) => option.value !== 'hold' && !publisherOnlyTypes.includes(option.value)),
 ]
 /** The wallet statement's statuses (wallet_statement's p_status): a charge's lifecycle, then the ledger's. */
 export const statementStatusOptions = ['on_hold', 'charged', 'refunded', ...values.transaction_status].map((value) => ({

@@ -151,8 +151,9 @@ describe('wallet_statement filters', () => {
   })
 
   it('accepts exactly the statement’s own words: charge or a ledger type but hold; a charge’s or a ledger status', async () => {
-    // The same lists the wallet's selects offer (statementKindOptions / statementStatusOptions in
-    // src/lib/vocabulary.ts, pinned by tests/lib/vocabulary.test.ts), built from the generated enums.
+    // Every word the function takes, built from the generated enums: the wallet's selects offer these
+    // (statementKindOptions / statementStatusOptions in src/lib/vocabulary.ts, pinned by tests/lib/vocabulary.test.ts)
+    // less a publisher's own earning and payout, which the function still takes for a publisher's statement.
     const { transaction_type, transaction_status } = Constants.public.Enums
     const { m } = await statementOfEveryKind()
     for (const kind of ['charge', ...transaction_type.filter((t) => t !== 'hold')])

@@ -55,11 +55,11 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     expect(categoryOptions.find((o) => o.value === 'technology')?.label).toBe('Technology')
   })
 
-  it('offers the wallet statement’s own words: charge and every ledger type but hold; a charge’s then the ledger’s statuses', () => {
-    // supabase/tests/wallet-statement-filters.test.ts proves wallet_statement accepts exactly these.
+  it('offers the advertiser’s statement words: charge and every ledger type but hold and a publisher’s own; a charge’s then the ledger’s statuses', () => {
+    // supabase/tests/wallet-statement-filters.test.ts proves wallet_statement accepts every one of these.
     expect(statementKindOptions.map((o) => o.value)).toEqual([
       'charge',
-      ...enums.transaction_type.filter((t) => t !== 'hold'),
+      ...enums.transaction_type.filter((t) => !['hold', 'earning', 'payout'].includes(t)),
     ])
     expect(statementStatusOptions.map((o) => o.value)).toEqual([
       'on_hold',

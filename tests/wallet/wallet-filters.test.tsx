@@ -72,7 +72,7 @@ describe('wallet statement filters', () => {
       within(type)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['All types', 'Charge', 'Bonus', 'Deposit', 'Release', 'Refund', 'Earning', 'Payout', 'Credit', 'Debit'])
+    ).toEqual(['All types', 'Charge', 'Bonus', 'Deposit', 'Release', 'Refund', 'Credit', 'Debit'])
     const status = within(bar).getByRole('combobox', { name: 'Status' })
     expect(
       within(status)

@@ -12,6 +12,7 @@ import { requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { checkWebhookTarget, RefusedTarget, type Resolve } from '../_shared/webhook-target.ts'
+import { signedWebhookHeaders } from '../_shared/webhook-signing.ts'
 
 type Claimed = {
   id: string
@@ -41,14 +42,8 @@ const resolve: Resolve = async (host) => {
 
 async function deliver(d: Claimed): Promise<Outcome> {
   const body = JSON.stringify(d.payload)
-  const signature = new Webhook(d.secret).sign(d.message_id, new Date(), body)
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'Growletter-Webhooks/1.0',
-    'webhook-id': d.message_id,
-    'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-    'webhook-signature': signature,
-  }
+  const webhook = new Webhook(d.secret)
+  const headers = signedWebhookHeaders((id, at, payload) => webhook.sign(id, at, payload), d.message_id, body)
   const signal = AbortSignal.timeout(TIMEOUT_MS)
   let url = new URL(d.url)
   try {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { csvRow } from '../../functions/_shared/rules/csv.ts'
 import { isPublicIp } from '../../functions/_shared/public-address.ts'
 import { checkWebhookTarget } from '../../functions/_shared/webhook-target.ts'
+import { signedWebhookHeaders } from '../../functions/_shared/webhook-signing.ts'
 import { startBackend, type Backend } from '../server'
 
 const CAMPAIGN = '20000000-0000-4000-a000-000000000001' // the demo advertiser's active campaign (seed)
@@ -249,5 +250,17 @@ describe('pure helpers', () => {
     await expect(checkWebhookTarget(new URL('https://nowhere.example/x'), resolveTo([]), false)).rejects.toThrow(
       'Could not resolve nowhere.example',
     )
+  })
+
+  it('signs the instant the timestamp header names, so a receiver verifies it whichever second the clock is in', () => {
+    const secret = 'whsec_' + Buffer.from('a secret of the endpoint, 32 bytes').toString('base64')
+    const webhook = new Webhook(secret)
+    const body = JSON.stringify({ type: 'subscriber.confirmed', data: { email: 'a@example.com' } })
+    // Signed 2.5 s ago: a header read from the clock again (as delivery did) names a later second than the signature.
+    const sentAt = new Date(Date.now() - 2_500)
+    const headers = signedWebhookHeaders((id, at, payload) => webhook.sign(id, at, payload), 'msg_1', body, sentAt)
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(sentAt.getTime() / 1000)))
+    expect(webhook.verify(body, headers)).toEqual(JSON.parse(body))
+    expect(headers).toMatchObject({ 'webhook-id': 'msg_1', 'content-type': 'application/json' })
   })
 })

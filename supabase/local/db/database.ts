@@ -74,14 +74,16 @@ export type OpenOptions = {
 }
 
 /**
- * Twice the cores, plus one: the pool size that keeps a local PostgreSQL's processes from outnumbering the cores
- * that run them (the usual "cores × 2 + 1" of connection pool sizing). With 16 connections on a 2-core machine,
- * 16 PostgreSQL processes, the backend and the client took turns on two cores: clicks over HTTP at concurrency 16
- * answered 1,160–1,450/s with a p99 of 66–67 ms; with 5, 1,670/s and 23 ms (docs/decisions.md "The write pool
- * sized to the cores"). Requests beyond the pool wait in the pool's queue, in order, instead of in the kernel's.
- * At least 5, so a few requests waiting on a row lock (up to the roles' lock timeout) never stop the rest.
+ * The pool size: PostgREST's default of 10, or twice the cores plus one where that is more. A request holds its
+ * connection until the event loop reads the answer, and on a small machine that loop shares the cores with
+ * PostgreSQL, so a pool must cover requests per second × (query time + event-loop delay) without letting
+ * PostgreSQL's processes outnumber the cores many times over. Measured on 2 cores (docs/decisions.md "The write
+ * pool sized to the cores"): with 16, clicks over HTTP at concurrency 16 had a p99 of 66–67 ms (16 PostgreSQL
+ * processes, the backend and the client taking turns); with 5, 16–23 ms, but at concurrency 64 the pool itself was
+ * the queue (560–580 clicks/s against 1,400–1,600); with 8–10, p99 21–45 ms and 1,400–1,700 clicks/s at 64.
+ * Requests beyond the pool wait in the pool's queue, in order, instead of in the kernel's.
  */
-export const defaultPoolSize = () => Math.max(5, 2 * os.availableParallelism() + 1)
+export const defaultPoolSize = () => Math.max(10, 2 * os.availableParallelism() + 1)
 
 export async function openDatabase({ dataDir, databaseUrl, loadDataDir, poolSize }: OpenOptions): Promise<Db> {
   return databaseUrl ? openPostgres(databaseUrl, poolSize) : openPglite(dataDir, loadDataDir)

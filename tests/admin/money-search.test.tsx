@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
+import { captureDownloads } from '../downloads'
 
 const ledgerRow = (i: number, total: number, over: Record<string, unknown> = {}) => ({
   id: `t${i}`,
@@ -187,30 +188,8 @@ describe('admin deposit search', () => {
 })
 
 describe('admin money export', () => {
-  const downloads: { name: string; blob: Blob }[] = []
-  beforeEach(() => {
-    signInAs('admin')
-    downloads.length = 0
-    const blobs = new Map<string, Blob>()
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, {
-        createObjectURL: (blob: Blob) => {
-          const href = `blob:test/${blobs.size}`
-          blobs.set(href, blob)
-          return href
-        },
-        revokeObjectURL: () => {},
-      }),
-    )
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      downloads.push({ name: this.download, blob: blobs.get(this.href)! })
-    })
-  })
-  afterEach(() => {
-    vi.restoreAllMocks()
-    vi.unstubAllGlobals()
-  })
+  const downloads = captureDownloads()
+  beforeEach(() => signInAs('admin'))
 
   it('exports the current filters as CSV from the rows the database returned, and says how many', async () => {
     const asked: URLSearchParams[] = []

@@ -2,13 +2,14 @@
 // (type and status with the statement's own labels, a UTC date range), its state in the URL (`wal_…`), a fresh
 // first page on every change, "nothing matches" and "past the end", the database's sentence for a bad link, and
 // "Export CSV" with its outcome line and the file's rows.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { postgrestError, signInAs } from '../campaigns/signed-in'
+import { captureDownloads } from '../downloads'
 
 const WALLET = '/dashboard/advertiser/wallet'
 
@@ -169,30 +170,8 @@ describe('wallet statement filters', () => {
 })
 
 describe('wallet statement export', () => {
-  const downloads: { name: string; blob: Blob }[] = []
-  beforeEach(() => {
-    signInAs('advertiser')
-    downloads.length = 0
-    const blobs = new Map<string, Blob>()
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, {
-        createObjectURL: (blob: Blob) => {
-          const href = `blob:test/${blobs.size}`
-          blobs.set(href, blob)
-          return href
-        },
-        revokeObjectURL: () => {},
-      }),
-    )
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      downloads.push({ name: this.download, blob: blobs.get(this.href)! })
-    })
-  })
-  afterEach(() => {
-    vi.restoreAllMocks()
-    vi.unstubAllGlobals()
-  })
+  const downloads = captureDownloads()
+  beforeEach(() => signInAs('advertiser'))
 
   it('exports the current filters as CSV in the table’s words, formula-safe, and says how many rows', async () => {
     const asked: URLSearchParams[] = []

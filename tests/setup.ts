@@ -1,6 +1,6 @@
 /**
  * Runs before every SPA test file. The unit project shares one module registry per worker (`isolate: false` in
- * vitest.config.ts): jsdom, React, Radix and the other packages load once per worker instead of once per file,
+ * vitest.config.ts): happy-dom, React, Radix and the other packages load once per worker instead of once per file,
  * which is most of the suite's CPU time. Our own modules keep state (the lazily loaded auth client, the toast
  * facade, the MSW server), so each file starts by dropping the registry of everything Vitest evaluates (`src`,
  * `tests`, and the packages listed in `server.deps.inline`): every file then evaluates them afresh, as if it ran
@@ -14,7 +14,7 @@ import { cleanup, configure } from '@testing-library/react'
 
 vi.resetModules()
 const { server } = await import('./msw/server')
-// The jsdom window is the worker's too: every file starts at the same address, as a fresh page would.
+// The DOM's window is the worker's too: every file starts at the same address, as a fresh page would.
 if (typeof window !== 'undefined') window.history.replaceState(null, '', '/')
 
 // A test waits for a screen by its condition, never for a speed: on a busy two-core machine (the browser suite

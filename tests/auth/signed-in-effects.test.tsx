@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { toast } from 'sonner'
 import { screen, waitFor } from '@testing-library/react'
@@ -7,12 +7,6 @@ import { authUrl, functionsUrl, restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { authError, storeSession, type FixtureUser } from './fixtures'
 
-beforeAll(() => {
-  // jsdom has no pointer capture; sonner uses it when a toast's button is pressed.
-  Element.prototype.setPointerCapture ??= () => {}
-  Element.prototype.releasePointerCapture ??= () => {}
-  Element.prototype.hasPointerCapture ??= () => false
-})
 afterEach(() => toast.dismiss())
 
 let nextId = 0

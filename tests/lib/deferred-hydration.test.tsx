@@ -1,5 +1,5 @@
 /**
- * lib/deferred-hydration.tsx with React's real hydration in jsdom: server HTML from react-dom/server, then
+ * lib/deferred-hydration.tsx with React's real hydration in the test DOM (happy-dom): server HTML from react-dom/server, then
  * hydrateRoot over it. Every wait is for a condition (waitFor), never for time.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -9,7 +9,7 @@ import { renderToString } from 'react-dom/server'
 import { fireEvent, waitFor } from '@testing-library/react'
 import { deferHydration, HydrateWhenVisible, resetDeferredHydration } from '@/lib/deferred-hydration'
 
-/** An IntersectionObserver jsdom lacks, whose entries the test reports by hand. */
+/** An IntersectionObserver whose entries the test reports by hand: the test DOM lays nothing out, so it would never report one. */
 class FakeObserver {
   static all: FakeObserver[] = []
   observed = new Set<Element>()

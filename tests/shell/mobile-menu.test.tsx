@@ -23,7 +23,7 @@ function narrowViewport() {
 }
 
 beforeAll(() => {
-  // The spring and fade are asserted below; jsdom has no frames to run them on.
+  // The spring and fade are asserted below; the test DOM paints no frames to run them on.
   MotionGlobalConfig.skipAnimations = true
 })
 afterAll(() => {

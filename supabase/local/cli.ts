@@ -10,7 +10,7 @@ import { ensureAuthSchema } from './auth/index'
 import { envLocalPath, writeEnvLocal } from './config'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb } from './db/open-backend-db'
-import { localStateDir } from './db/snapshot'
+import { localStateDir, migratedSnapshotFile } from './db/snapshot'
 import { DEFAULT_DATA_DIR, startBackend, type Backend } from './server'
 
 const pidFile = path.join(localStateDir, 'backend.pid')
@@ -68,7 +68,8 @@ async function mainThreadCpuMs(): Promise<number | null> {
 
 const ORIGINS: Record<Backend['startup']['origin'], string> = {
   existing: 'existing database',
-  'migrated-dump': 'new database from the cached migrated dump',
+  'migrated-dump': 'new database from the migrated dump (npm install or an earlier start made it)',
+  'unseeded-dump': 'new database from the migrated dump without the seed, seeded now',
   'initdb-template': "new database from npm install's initdb template",
   'initdb-dump': 'new database from the cached initdb dump',
   initdb: 'new database, initdb',
@@ -147,16 +148,20 @@ async function reset() {
   const other = await runningPid()
   if (other) throw new Error(`A backend (pid ${other}) is running on the local database; stop it before resetting.`)
   preferBaselineWasm()
-  const { db, migration, fromSnapshot } = await openBackendDb({
+  // The seed runs again rather than coming from the seeded dump: the demo data's dates are relative to when
+  // seed.sql ran, so a reset brings them up to today (and the new dump serves the next new database).
+  await rm(await migratedSnapshotFile(true), { force: true })
+  const { db, migration, fromSnapshot, dumpSaved } = await openBackendDb({
     dataDir: env.dataDir,
     databaseUrl: process.env.DATABASE_URL,
     reset: true,
     seed: true,
     afterBootstrap: ensureAuthSchema,
   })
+  await dumpSaved
   await db.close()
   const how = fromSnapshot
-    ? 'from the cached build of the same migrations and seed'
+    ? 'from the migrated build of the same migrations'
     : `${migration.applied.length} migrations applied`
   console.log(`Database rebuilt: ${how}${migration.seeded ? ', seed.sql loaded' : ''}.`)
 }

@@ -73,14 +73,18 @@ export async function migrate(
   lap('migrations')
   let seeded = false
   if (fresh && seed) {
-    const seedSql = await readFile(path.join(supabaseDir, 'seed.sql'), 'utf8').catch(() => '')
-    if (seedSql.trim()) {
-      await db.exec(seedSql)
-      seeded = true
-    }
+    seeded = await seedDatabase(db)
     lap('seed')
   }
   return { applied, seeded, batched, phases }
+}
+
+/** Runs `seed.sql` (when there is one): on a new database, after its migrations. True when it ran. */
+export async function seedDatabase(db: Db): Promise<boolean> {
+  const seedSql = await readFile(path.join(supabaseDir, 'seed.sql'), 'utf8').catch(() => '')
+  if (!seedSql.trim()) return false
+  await db.exec(seedSql)
+  return true
 }
 
 type Migration = { file: string; sql: string }

@@ -9,7 +9,8 @@
  *   - the freshly initdb'd directory as a tarball, per PGlite version (for in-memory test databases);
  *   - the fully migrated (and optionally seeded) directory, keyed by a hash of everything that shapes it
  *     (PGlite version, bootstrap.sql, the auth API's sources, the local pg_cron/pg_net, the migrations, seed.sql), so any change to
- *     those files builds a new one and a stale dump is never used.
+ *     those files builds a new one and a stale dump is never used. `npm install` makes both (template.ts), so
+ *     the first `npm run dev` on a fresh clone loads the seeded one.
  */
 import { PGlite } from '@electric-sql/pglite'
 import { createHash } from 'node:crypto'
@@ -118,7 +119,7 @@ export async function initdbSnapshot(): Promise<Blob> {
 }
 
 async function writeAtomically(file: string, bytes: Buffer) {
-  await mkdir(localStateDir, { recursive: true })
+  await mkdir(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
   await writeFile(tmp, bytes)
   await rename(tmp, file)
@@ -132,8 +133,8 @@ async function filesUnder(dir: string): Promise<string[]> {
     .sort()
 }
 
-/** Where the migrated dump for the current sources lives (it may not exist yet). */
-export async function migratedSnapshotFile(seed: boolean): Promise<string> {
+/** Where the migrated dump for the current sources lives (it may not exist yet); `dir` for tests. */
+export async function migratedSnapshotFile(seed: boolean, dir = localStateDir): Promise<string> {
   const hash = createHash('sha256')
     .update(await pgliteVersion())
     .update(`seed:${seed}`)
@@ -145,7 +146,7 @@ export async function migratedSnapshotFile(seed: boolean): Promise<string> {
     ...(seed ? [path.join(supabaseDir, 'seed.sql')] : []),
   ]
   for (const file of sources) hash.update(file).update(await readFile(file).catch(() => Buffer.alloc(0)))
-  return path.join(localStateDir, `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar`)
+  return path.join(dir, `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar`)
 }
 
 // A dump's name carries the hash of everything that shaped it, so its bytes never change: a process that opens
@@ -166,9 +167,10 @@ export async function readSnapshot(file: string): Promise<Blob | null> {
 export async function saveMigratedSnapshot(file: string, dump: Blob) {
   await writeAtomically(file, Buffer.from(await dump.arrayBuffer()))
   const prefix = path.basename(file).split('-').slice(0, 3).join('-')
-  for (const name of await readdir(localStateDir)) {
+  const dir = path.dirname(file)
+  for (const name of await readdir(dir)) {
     if (name.startsWith(prefix) && name !== path.basename(file) && !name.endsWith('.tmp')) {
-      await rm(path.join(localStateDir, name), { force: true })
+      await rm(path.join(dir, name), { force: true })
     }
   }
 }

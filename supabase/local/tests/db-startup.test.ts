@@ -13,7 +13,15 @@ import { AUTH_SCHEMA_MARK, ensureAuthSchema } from '../auth/schema'
 import { describeStartup } from '../cli'
 import { openDatabase, type Db } from '../db/database'
 import { migrate, supabaseDir } from '../db/migrate'
-import { copyInitdbTemplate, initdbSnapshot, initdbTemplateDir, makeInitdbTemplate } from '../db/snapshot'
+import { openBackendDb, prepareMigratedDumps } from '../db/open-backend-db'
+import {
+  copyInitdbTemplate,
+  initdbSnapshot,
+  initdbTemplateDir,
+  makeInitdbTemplate,
+  migratedSnapshotFile,
+  readSnapshot,
+} from '../db/snapshot'
 
 let scratch: string
 beforeAll(async () => {
@@ -245,5 +253,39 @@ describe('describeStartup', () => {
       }),
     ).toBe("new database from npm install's initdb template: open 850 ms, migrations 700 ms, seed 600 ms")
     expect(describeStartup({ origin: 'existing', phases: { open: 20 } })).toBe('existing database')
+  })
+})
+
+describe('the migrated dumps npm install prepares', () => {
+  it('a seeded database without its own dump starts from the unseeded one, runs only the seed, and dumps itself', async () => {
+    const dumpsDir = path.join(scratch, 'dumps')
+    // The unseeded dump of the current sources (the suites and npm install make it; made here if missing).
+    let unseeded = await readSnapshot(await migratedSnapshotFile(false))
+    if (!unseeded) {
+      await (await openBackendDb({ seed: false, afterBootstrap: ensureAuthSchema })).db.close()
+      unseeded = await readSnapshot(await migratedSnapshotFile(false))
+    }
+    await mkdir(dumpsDir, { recursive: true })
+    await writeFile(await migratedSnapshotFile(false, dumpsDir), Buffer.from(await unseeded!.arrayBuffer()))
+
+    const first = await openBackendDb({ seed: true, dumpsDir, afterBootstrap: ensureAuthSchema })
+    const count = (db: Db) => db.query<{ n: number }>('select count(*)::int as n from public.campaigns')
+    try {
+      expect(first.origin).toBe('unseeded-dump')
+      expect(first.migration).toMatchObject({ applied: [], seeded: true })
+      expect((await count(first.db)).rows[0]!.n).toBeGreaterThan(0)
+    } finally {
+      await first.db.close()
+    }
+    expect(existsSync(await migratedSnapshotFile(true, dumpsDir))).toBe(true)
+    // Both exist now: npm install's step makes nothing, and the next new database loads the seeded dump as it is.
+    expect(await prepareMigratedDumps(ensureAuthSchema, dumpsDir)).toEqual([])
+    const second = await openBackendDb({ seed: true, dumpsDir, afterBootstrap: ensureAuthSchema })
+    try {
+      expect(second.origin).toBe('migrated-dump')
+      expect((await count(second.db)).rows[0]!.n).toBeGreaterThan(0)
+    } finally {
+      await second.db.close()
+    }
   })
 })

@@ -19,22 +19,31 @@ const navLabel: Record<MenuRole, string> = {
   admin: 'Admin dashboard',
 }
 
-/** One way through the menus: what it offers on the current page, and how a person picks one entry. */
+/**
+ * One way through the menus, used as a person uses it: `next` opens the menu (if it is one that opens), reads what
+ * it offers that does not lead to the current page, and picks the first entry not tried yet, or closes the menu when
+ * every entry has been tried. Keys are link addresses or item names. `choose` picks a given entry.
+ */
 type MenuKind = {
   name: string
-  /** The entries not leading to the current page (keys are link addresses or item names). */
-  entries: (page: Page, role: MenuRole) => Promise<string[]>
+  next: (page: Page, role: MenuRole, tried: Set<string>) => Promise<string | undefined>
   choose: (page: Page, role: MenuRole, key: string) => Promise<void>
 }
 
 const pathOf = (page: Page) => new URL(page.url()).pathname
+const firstUntried = (keys: string[], tried: Set<string>) => keys.find((key) => !tried.has(key))
 
 const sidebar: MenuKind = {
   name: 'the sidebar',
-  async entries(page) {
+  async next(page, role, tried) {
     const links = page.getByTestId('dashboard-shell').locator('nav a[href^="/"]')
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!))
-    return hrefs.filter((href) => href !== pathOf(page))
+    const key = firstUntried(
+      hrefs.filter((href) => href !== pathOf(page)),
+      tried,
+    )
+    if (key !== undefined) await sidebar.choose(page, role, key)
+    return key
   },
   async choose(page, _role, href) {
     await page.getByTestId('dashboard-shell').locator(`nav a[href="${href}"]`).first().click()
@@ -43,7 +52,7 @@ const sidebar: MenuKind = {
 
 const switcher: MenuKind = {
   name: "the phone's section switcher",
-  async entries(page, role) {
+  async next(page, role, tried) {
     await page.getByRole('navigation', { name: navLabel[role] }).getByRole('button').click()
     const menu = page.getByRole('menu')
     const items = menu.getByRole('menuitem')
@@ -51,9 +60,14 @@ const switcher: MenuKind = {
     const names = await items.evaluateAll((els) =>
       els.filter((el) => el.getAttribute('aria-current') !== 'page').map((el) => el.textContent!.trim()),
     )
+    const key = firstUntried(names, tried)
+    if (key !== undefined) {
+      await menu.getByRole('menuitem', { name: key, exact: true }).click()
+      return key
+    }
     await page.keyboard.press('Escape')
     await expect(menu).toBeHidden()
-    return names
+    return undefined
   },
   async choose(page, role, name) {
     await page.getByRole('navigation', { name: navLabel[role] }).getByRole('button').click()
@@ -63,16 +77,24 @@ const switcher: MenuKind = {
 
 const mobileMenu: MenuKind = {
   name: 'the slide-in menu',
-  async entries(page) {
+  async next(page, _role, tried) {
     await page.getByRole('button', { name: 'Open menu' }).click()
     const dialog = page.getByRole('dialog', { name: 'Menu' })
     // The dashboard's sections, not the user block's own Dashboard and Account buttons.
     const links = dialog.locator('nav[aria-label$=" sections"] a')
     await expect(links.first()).toBeVisible()
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!))
+    const key = firstUntried(
+      hrefs.filter((href) => href !== pathOf(page)),
+      tried,
+    )
+    if (key !== undefined) {
+      await dialog.locator(`nav a[href="${key}"]`).click()
+      return key
+    }
     await page.keyboard.press('Escape')
     await expect(dialog).toBeHidden()
-    return hrefs.filter((href) => href !== pathOf(page))
+    return undefined
   },
   async choose(page, _role, href) {
     await page.getByRole('button', { name: 'Open menu' }).click()
@@ -104,11 +126,10 @@ async function walk(page: Page, role: MenuRole, menu: MenuKind, check?: (page: P
   await check?.(page)
   const tried = new Set<string>()
   for (;;) {
-    const next = (await menu.entries(page, role)).find((key) => !tried.has(key))
+    const from = pathOf(page)
+    const next = await menu.next(page, role, tried)
     if (next === undefined) break
     tried.add(next)
-    const from = pathOf(page)
-    await menu.choose(page, role, next)
     const here = await arrive(page, from)
     if (!reached.has(here.path)) await check?.(page)
     reached.set(here.path, here.heading)

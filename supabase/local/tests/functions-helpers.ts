@@ -15,6 +15,8 @@ export function runnerContext(): BackendContext {
     apiUrl: 'http://127.0.0.1:56401',
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
+    publishableKey: keys.publishableKey,
+    secretKey: keys.secretKey,
     smtp: { host: '127.0.0.1', port: 56402 },
   }
 }

@@ -1,6 +1,14 @@
+/**
+ * One environment variable. Through globalThis: `Deno` is absent (and untyped) when the helpers run under Node in the
+ * tests, which stand a `Deno.env` in.
+ */
+export function envVar(name: string): string | undefined {
+  return (globalThis as { Deno?: { env: { get(name: string): string | undefined } } }).Deno?.env.get(name)
+}
+
 /** Function settings from the environment: hosted Supabase injects SUPABASE_*; the rest are project secrets. */
 export function requireEnv(name: string): string {
-  const value = Deno.env.get(name)
+  const value = envVar(name)
   if (!value) throw new Error(`Missing environment variable ${name}`)
   return value
 }
@@ -15,7 +23,7 @@ export function siteUrl(): string {
  * setups may export one key under the singular name. The `default` key first, else any.
  */
 function currentKey(plural: string, singular: string): string | undefined {
-  const value = Deno.env.get(plural)
+  const value = envVar(plural)
   if (value) {
     try {
       const named: unknown = JSON.parse(value)
@@ -29,7 +37,7 @@ function currentKey(plural: string, singular: string): string | undefined {
       // Not JSON: fall through to the singular name.
     }
   }
-  return Deno.env.get(singular) || undefined
+  return envVar(singular) || undefined
 }
 
 /**

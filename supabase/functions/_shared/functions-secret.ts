@@ -5,6 +5,7 @@
  * legacy service-role JWT (which opened the whole database, and is retired with the legacy keys). The functions
  * are `verify_jwt = false`: no JWT comes with these calls, so this check is the whole gate.
  */
+import { envVar } from './env.ts'
 import { HttpError } from './http.ts'
 
 export const FUNCTIONS_SECRET_HEADER = 'x-functions-secret'
@@ -29,7 +30,7 @@ export async function constantTimeEqual(a: string, b: string): Promise<boolean> 
  * setting is missing (a 500, logged: an operator's mistake, not the caller's).
  */
 export async function requireFunctionsSecret(req: Request, refusal: string): Promise<void> {
-  const expected = Deno.env.get('FUNCTIONS_SECRET')
+  const expected = envVar('FUNCTIONS_SECRET')
   if (!expected) {
     throw new Error(
       'FUNCTIONS_SECRET is not set: set it (supabase secrets set FUNCTIONS_SECRET=…) to the value of the Vault ' +

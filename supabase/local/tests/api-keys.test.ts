@@ -164,7 +164,7 @@ describe.each(engines)('API keys (%s)', (engine) => {
     expect(opened.error).toBeNull()
     expect(opened.data.url).toMatch(new RegExp(`^${b.apiUrl}/checkout/`))
     // A function with verify_jwt off is reachable with the publishable key, or with no key at all.
-    for (const headers of [{ apikey: b.publishableKey }, {}]) {
+    for (const headers of [{ apikey: b.publishableKey }, {}] as Record<string, string>[]) {
       const open = await raw(
         '/functions/v1/verify-subscription',
         { ...headers, 'x-forwarded-for': '203.0.113.77' },

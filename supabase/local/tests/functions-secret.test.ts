@@ -87,7 +87,7 @@ describe.each(engines)('functions secret (%s)', (engine) => {
   it('refuses every other caller with 403: no secret, a wrong one, the secret key, the legacy service-role key', async () => {
     for (const name of NAMES) {
       for (const headers of [
-        {},
+        {} as Record<string, string>,
         { 'x-functions-secret': 'not-the-secret' },
         { 'x-functions-secret': `${backend.functionsSecret}x` },
         { apikey: backend.secretKey, authorization: `Bearer ${backend.secretKey}` },

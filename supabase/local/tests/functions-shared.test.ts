@@ -133,7 +133,11 @@ describe('functions secret', () => {
   it('lets through the header equal to FUNCTIONS_SECRET, and refuses any other value with 403', async () => {
     denoEnv({ FUNCTIONS_SECRET: 'the-secret' })
     await expect(requireFunctionsSecret(request({ 'x-functions-secret': 'the-secret' }), 'No')).resolves.toBeUndefined()
-    for (const headers of [{}, { 'x-functions-secret': 'the-secreT' }, { authorization: 'Bearer the-secret' }]) {
+    for (const headers of [
+      {},
+      { 'x-functions-secret': 'the-secreT' },
+      { authorization: 'Bearer the-secret' },
+    ] as Record<string, string>[]) {
       const refused = await requireFunctionsSecret(request(headers), 'Only the database').catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(HttpError)
       expect(refused).toMatchObject({ status: 403, message: 'Only the database' })

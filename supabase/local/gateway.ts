@@ -6,15 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolveClientIp } from './client-ip'
 import type { ApiRequest, ApiResponse, Handler } from './context'
-import {
-  apiKeys,
-  isOpaqueKey,
-  opaqueKeyRole,
-  verifyJwt,
-  type ApiRole,
-  type JwtClaims,
-  type VerifyResult,
-} from './keys'
+import { apiKeys, isOpaqueKey, opaqueKeyRole, verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -62,7 +54,8 @@ const BROWSER_USER_AGENT = /^Mozilla\//
 const secretKeyInBrowser = () =>
   keyError(
     'Forbidden use of secret API key in browser',
-    'Secret API keys (sb_secret_…) are for servers only: use the publishable key in a browser, and replace a secret key that reached one.',
+    'Secret API keys (sb_secret_…) are for servers only: use the publishable key in a browser, ' +
+      'and replace a secret key that reached one.',
   )
 
 /** Verifying an HS256 token costs more than the rest of a cached request; tokens repeat, so remember them. */

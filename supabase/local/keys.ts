@@ -13,7 +13,7 @@ import { SignJWT, decodeProtectedHeader, importJWK, jwtVerify, errors, type JWK 
 export const LOCAL_JWT_SECRET = 'growletter-local-dev-jwt-secret-at-least-32-chars'
 const secret = new TextEncoder().encode(process.env.GROWLETTER_JWT_SECRET ?? LOCAL_JWT_SECRET)
 
-/** Shaped like hosted keys (prefix, random part, checksum part); fixed so that .env.local stays valid across restarts. */
+/** Shaped like hosted keys (prefix, random part, checksum part); fixed, so .env.local stays valid across restarts. */
 export const LOCAL_PUBLISHABLE_KEY = 'sb_publishable_O4J50jCOuEP71a0dZ2sdag_AuD3Rt05'
 export const LOCAL_SECRET_KEY = 'sb_secret_-NxuWmNn1YVhCtCbtmgbOQ_weR0qPNt'
 

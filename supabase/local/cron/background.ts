@@ -40,11 +40,14 @@ export async function ensureFunctionsSecret(db: Db): Promise<string> {
   const { rows } = await db.query<{ secret: string }>(
     `with made as (
        insert into vault.secrets (name, secret, description)
-       values ('functions_secret', $1, 'What pg_net sends the scheduled edge functions as x-functions-secret (FUNCTIONS_SECRET)')
+       values ('functions_secret', $1, 'Sent by pg_net to the scheduled functions as x-functions-secret')
        on conflict (name) do nothing
        returning secret
      )
-     select coalesce((select secret from made), (select secret from vault.secrets where name = 'functions_secret')) as secret`,
+     select coalesce(
+       (select secret from made),
+       (select secret from vault.secrets where name = 'functions_secret')
+     ) as secret`,
     [randomBytes(32).toString('base64url')],
   )
   return rows[0]!.secret

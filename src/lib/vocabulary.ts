@@ -47,6 +47,8 @@ const reasonLabels: Record<NotCountedReason, string> = {
   head_request: 'Link preview (HEAD request)',
   duplicate_visitor: 'Same visitor within 1 hour',
   source_inactive: 'Source not approved',
+  // The same words as the database's not_counted_reasons row (supabase/tests/suspension.test.ts pins them).
+  account_suspended: 'Account suspended',
   rate_limited: 'Rate limited',
   self_referral: 'Self-referral',
   disposable_email: 'Disposable email address',
@@ -55,6 +57,8 @@ const reasonLabels: Record<NotCountedReason, string> = {
   no_click: 'No click before subscribing',
   velocity: 'Too many sign-ups from one visitor',
   address_velocity: 'Too many sign-ups from one address',
+  // The same words as the database's not_counted_reasons row (supabase/tests/domain-velocity.test.ts pins them).
+  domain_velocity: 'More than 3 readers a day from one email domain',
   budget_exhausted: 'Budget or balance exhausted',
   refunded: 'Refunded',
 }

@@ -1608,6 +1608,12 @@ export type Database = {
       }
     }
     Functions: {
+      account_is_suspended: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: boolean
+      }
       admin_advertiser_balance: {
         Args: {
           p_user_id: string
@@ -1702,6 +1708,17 @@ export type Database = {
           p_dispute_id: string
         }
         Returns: Json
+      }
+      admin_held_money: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: {
+          subscribers: number
+          on_hold: number
+          pending_earnings: number
+          past_screening: number
+        }[]
       }
       admin_ledger: {
         Args: {
@@ -1804,6 +1821,13 @@ export type Database = {
           paid: number
         }[]
       }
+      admin_refund_held_money: {
+        Args: {
+          p_user_id: string
+          p_reason: string
+        }
+        Returns: Json
+      }
       admin_refund_subscription: {
         Args: {
           p_subscription_id: string
@@ -1876,6 +1900,20 @@ export type Database = {
           p_reason?: string
         }
         Returns: undefined
+      }
+      admin_source_domains: {
+        Args: {
+          p_source_id: string
+          p_days?: number
+        }
+        Returns: {
+          domain: string
+          freemail: boolean
+          confirmed: number
+          counted: number
+          domain_limited: number
+          last_seen: string
+        }[]
       }
       admin_user: {
         Args: {
@@ -2727,6 +2765,7 @@ export type Database = {
         | 'head_request'
         | 'duplicate_visitor'
         | 'source_inactive'
+        | 'account_suspended'
         | 'rate_limited'
         | 'self_referral'
         | 'disposable_email'
@@ -2735,6 +2774,7 @@ export type Database = {
         | 'no_click'
         | 'velocity'
         | 'address_velocity'
+        | 'domain_velocity'
         | 'budget_exhausted'
         | 'refunded'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
@@ -2878,6 +2918,7 @@ export const Constants = {
         'head_request',
         'duplicate_visitor',
         'source_inactive',
+        'account_suspended',
         'rate_limited',
         'self_referral',
         'disposable_email',
@@ -2886,6 +2927,7 @@ export const Constants = {
         'no_click',
         'velocity',
         'address_velocity',
+        'domain_velocity',
         'budget_exhausted',
         'refunded',
       ],

@@ -43,6 +43,18 @@ comment on column private.settings.allow_loopback_webhooks is 'Local development
 
 -- === Functions ===========================================================================================
 
+create or replace function public.account_is_suspended(p_user_id uuid)
+ returns boolean
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select exists (select 1 from auth.users u where u.id = p_user_id and u.banned_until > now())
+$function$;
+comment on function public.account_is_suspended(p_user_id uuid) is 'The one suspension rule: the account is banned (auth.users.banned_until ahead, as admin_set_user_suspended and the auth server set it). Writes, the paid-subscriber rule, settlement, payouts and the public list all ask it; public because the campaigns policies for visitors call it.';
+revoke execute on function public.account_is_suspended(p_user_id uuid) from public;
+grant execute on function public.account_is_suspended(p_user_id uuid) to anon, authenticated, service_role;
+
 create or replace function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text)
  returns void
  language plpgsql
@@ -158,6 +170,26 @@ as $function$
 $function$;
 comment on function private.client_ip() is 'The client IP of the current API request, from the one header the platform sets (never X-Forwarded-For as a client wrote it).';
 revoke execute on function private.client_ip() from public;
+
+create or replace function private.email_domain(p_email text)
+ returns text
+ language sql
+ immutable parallel safe
+ set search_path to ''
+as $function$
+  select case
+    when n <= 2 then host
+    -- A country's second level (co.uk, com.au, ac.jp, …) is a public suffix: keep one more label.
+    when labels[n] ~ '^[a-z]{2}$'
+         and labels[n - 1] in ('ac', 'co', 'com', 'edu', 'go', 'gov', 'ltd', 'mil', 'ne', 'net', 'nic', 'or', 'org', 'plc', 'sch')
+      then array_to_string(labels[n - 2:n], '.')
+    else array_to_string(labels[n - 1:n], '.')
+  end
+  from (select host, string_to_array(host, '.') as labels, cardinality(string_to_array(host, '.')) as n
+        from (select rtrim(lower(split_part(trim(coalesce(p_email, '')), '@', 2)), '.') as host) h) parts
+$function$;
+comment on function private.email_domain(p_email text) is 'Internal: the registrable domain of an address (acme.com for bob@mail.acme.com, acme.co.uk for ann@acme.co.uk), so a catch-all''s subdomains count as one domain.';
+revoke execute on function private.email_domain(p_email text) from public;
 
 create or replace function private.email_search_pattern(p_search text)
  returns text
@@ -300,6 +332,20 @@ $function$;
 comment on function private.publisher_earning(p_price numeric) is 'Internal: the one SQL statement of the platform fee — what a publisher earns for a paid subscriber at this price (the price minus 20%, rounded to the cent).';
 revoke execute on function private.publisher_earning(p_price numeric) from public;
 
+create or replace function private.refuse_suspended_writer()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_active_account();
+  return null;
+end
+$function$;
+comment on function private.refuse_suspended_writer() is 'Internal trigger (before each statement): a suspended account writes nothing, through the API or through any function it calls.';
+revoke execute on function private.refuse_suspended_writer() from public;
+
 create or replace function private.require_aal2()
  returns void
  language plpgsql
@@ -321,6 +367,23 @@ $function$;
 comment on function private.require_aal2() is 'First line of every non-admin function that moves money or rights: the session must still exist, and users with a verified factor must be at aal2.';
 revoke execute on function private.require_aal2() from public;
 
+create or replace function private.require_active_account()
+ returns void
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  -- Visitors have no account, and the service role (edge functions, jobs) acts for the platform.
+  if (select auth.role()) = 'authenticated' and public.account_is_suspended((select auth.uid())) then
+    raise exception 'Your account is suspended. Contact us to appeal.' using errcode = '42501',
+      hint = 'An admin suspended this account. Write to us from the contact page; we answer every appeal.';
+  end if;
+end
+$function$;
+comment on function private.require_active_account() is 'Internal: refuses a suspended caller in a sentence that says why and how to appeal, whatever token it holds. Called by every write (refuse_suspended_writer) and by require_live_session.';
+revoke execute on function private.require_active_account() from public;
+
 create or replace function private.require_live_session()
  returns void
  language plpgsql
@@ -328,13 +391,15 @@ create or replace function private.require_live_session()
  set search_path to ''
 as $function$
 begin
+  -- A suspended account is told so (and how to appeal) before anything about its session.
+  perform private.require_active_account();
   if not public.session_is_live() then
     raise exception 'Your session has ended. Sign in again.' using errcode = '42501',
       hint = 'You signed out on this device or everywhere, or your password changed; sign in to continue.';
   end if;
 end
 $function$;
-comment on function private.require_live_session() is 'First line of every function that moves money or uses admin rights: refuses a token whose session has ended.';
+comment on function private.require_live_session() is 'First line of every function that moves money or uses admin rights: refuses a suspended account (require_active_account), then a token whose session has ended.';
 revoke execute on function private.require_live_session() from public;
 
 create or replace function private.require_price_in_range()
@@ -382,12 +447,12 @@ begin
     return false;
   end if;
   -- not_after (hosted GoTrue's time-boxed sessions) is read through to_jsonb: the local table has no such column.
-  -- A suspended user (banned_until ahead) has no live session even if a token was issued before the suspension.
+  -- A suspended user has no live session even if a token was issued before the suspension.
   return exists (
     select 1 from auth.sessions s
     where s.id = sid::uuid and s.user_id = (select auth.uid())
       and coalesce((to_jsonb(s) ->> 'not_after')::timestamptz, 'infinity') > now())
-    and not exists (select 1 from auth.users u where u.id = (select auth.uid()) and u.banned_until > now());
+    and not public.account_is_suspended((select auth.uid()));
 end
 $function$;
 comment on function public.session_is_live() is 'Whether the signed-in caller''s session (the JWT''s session_id) still exists in auth.sessions and the caller is not suspended: false after a sign-out, a password change elsewhere, refresh-token reuse or a suspension. Policies on money tables and every admin and money function rely on it.';

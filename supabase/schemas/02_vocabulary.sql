@@ -24,7 +24,7 @@ comment on type public.esp_provider is 'The email service providers a campaign c
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
 comment on type public.funding_status is 'Why an active campaign is or is not shown (PRODUCT "Money").';
 
-create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'budget_exhausted', 'refunded');
+create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'account_suspended', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'domain_velocity', 'budget_exhausted', 'refunded');
 comment on type public.not_counted_reason is 'Why a click or a subscription was not counted (PRODUCT "Attribution"): one vocabulary for both.';
 
 create type public.payout_account_state as enum ('not_set_up', 'pending_verification', 'ready', 'action_needed');
@@ -68,20 +68,22 @@ grant select, insert, update, delete on table public.not_counted_reasons to serv
 -- === Rows the schema ships with ==========================================================================
 
 insert into public.not_counted_reasons (code, label, applies_to, position) values
-  ('address_velocity', 'More than 10 sign-ups an hour from one address', '{subscription}', '12'),
+  ('account_suspended', 'Account suspended', '{subscription}', '5'),
+  ('address_velocity', 'More than 10 sign-ups an hour from one address', '{subscription}', '13'),
   ('bot_user_agent', 'Bot or crawler', '{click}', '1'),
-  ('budget_exhausted', 'Budget or balance exhausted', '{subscription}', '13'),
-  ('disposable_email', 'Disposable email address', '{subscription}', '7'),
-  ('duplicate_email', 'Email already counted for this newsletter', '{subscription}', '8'),
+  ('budget_exhausted', 'Budget or balance exhausted', '{subscription}', '15'),
+  ('disposable_email', 'Disposable email address', '{subscription}', '8'),
+  ('domain_velocity', 'More than 3 readers a day from one email domain', '{subscription}', '14'),
+  ('duplicate_email', 'Email already counted for this newsletter', '{subscription}', '9'),
   ('duplicate_visitor', 'Same visitor within 1 hour', '{click}', '3'),
   ('head_request', 'Link preview (HEAD request)', '{click}', '2'),
-  ('no_click', 'No counted click by the same visitor within 24 hours', '{subscription}', '10'),
-  ('rate_limited', 'Too many clicks from one address', '{click}', '5'),
-  ('refunded', 'Refunded during screening (fraud or dispute)', '{subscription}', '14'),
-  ('self_referral', 'The publisher''s own address', '{subscription}', '6'),
+  ('no_click', 'No counted click by the same visitor within 24 hours', '{subscription}', '11'),
+  ('rate_limited', 'Too many clicks from one address', '{click}', '6'),
+  ('refunded', 'Refunded during screening (fraud or dispute)', '{subscription}', '16'),
+  ('self_referral', 'The publisher''s own address', '{subscription}', '7'),
   ('source_inactive', 'Source not approved', '{click,subscription}', '4'),
-  ('too_fast_confirmation', 'Confirmed within 2 seconds', '{subscription}', '9'),
-  ('velocity', 'More than 3 sign-ups an hour from one visitor', '{subscription}', '11');
+  ('too_fast_confirmation', 'Confirmed within 2 seconds', '{subscription}', '10'),
+  ('velocity', 'More than 3 sign-ups an hour from one visitor', '{subscription}', '12');
 
 -- === Row-level security policies =========================================================================
 

@@ -323,6 +323,8 @@ create trigger profiles_fill_email before insert on public.profiles for each row
 
 create trigger profiles_guard_columns before update on public.profiles for each row execute function public.guard_profile_columns();
 
+create trigger profiles_refuse_suspended before insert or delete or update on public.profiles for each statement execute function private.refuse_suspended_writer();
+
 create trigger profiles_set_updated_at before update on public.profiles for each row execute function public.set_updated_at();
 
 -- === Row-level security policies =========================================================================

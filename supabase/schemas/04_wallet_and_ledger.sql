@@ -141,6 +141,33 @@ comment on function public.admin_deposits(p_search text, p_status text, p_from d
 revoke execute on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from public;
 grant execute on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) to authenticated, service_role;
 
+create or replace function public.admin_held_money(p_user_id uuid)
+ returns table(subscribers integer, on_hold numeric, pending_earnings numeric, past_screening integer)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  return query
+  with subs as (
+    -- Subscribers still in screening on either side of this account: its holds as an advertiser, its pending
+    -- earnings as a publisher.
+    select distinct t.subscription_id as id from public.wallet_transactions t
+    where t.user_id = p_user_id and t.status = 'pending' and t.type in ('hold', 'earning') and t.subscription_id is not null
+  )
+  select count(distinct t.subscription_id)::integer,
+    coalesce(-sum(t.amount) filter (where t.type = 'hold'), 0)::numeric(12, 2),
+    coalesce(sum(t.amount) filter (where t.type = 'earning'), 0)::numeric(12, 2),
+    count(distinct t.subscription_id) filter (where t.type = 'hold' and t.available_at <= now())::integer
+  from public.wallet_transactions t
+  where t.subscription_id in (select id from subs) and t.status = 'pending' and t.type in ('hold', 'earning');
+end
+$function$;
+comment on function public.admin_held_money(p_user_id uuid) is 'Admins: the money of a user''s subscribers still in screening (as advertiser or publisher): how many subscribers, the advertisers'' holds, the publishers'' pending earnings, and how many are past screening (held only because of a suspension).';
+revoke execute on function public.admin_held_money(p_user_id uuid) from public;
+grant execute on function public.admin_held_money(p_user_id uuid) to authenticated, service_role;
+
 create or replace function public.admin_ledger(p_search text default null::text, p_type text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
  returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, type text, status text, description text, reference text, available_at timestamp with time zone, total_count bigint)
  language plpgsql
@@ -804,15 +831,21 @@ revoke execute on function private.wallet_statement_of(p_user_id uuid) from publ
 
 create trigger deposits_immutable before update on public.deposits for each row execute function public.forbid_column_changes('user_id', 'amount', 'currency', 'stripe_session_id');
 
+create trigger deposits_refuse_suspended before insert or delete or update on public.deposits for each statement execute function private.refuse_suspended_writer();
+
 create trigger deposits_set_updated_at before update on public.deposits for each row execute function public.set_updated_at();
 
 create trigger wallet_balances_immutable before update on public.wallet_balances for each row execute function public.forbid_column_changes('user_id');
+
+create trigger wallet_balances_refuse_suspended before insert or delete or update on public.wallet_balances for each statement execute function private.refuse_suspended_writer();
 
 create trigger wallet_balances_set_updated_at before update on public.wallet_balances for each row execute function public.set_updated_at();
 
 create trigger wallet_transactions_immutable before update on public.wallet_transactions for each row execute function public.forbid_column_changes('user_id', 'amount', 'type', 'reference');
 
 create trigger wallet_transactions_keep_on_hold after insert or delete or update of type, status, amount, user_id on public.wallet_transactions for each row execute function private.keep_on_hold();
+
+create trigger wallet_transactions_refuse_suspended before insert or delete or update on public.wallet_transactions for each statement execute function private.refuse_suspended_writer();
 
 create trigger wallet_transactions_set_updated_at before update on public.wallet_transactions for each row execute function public.set_updated_at();
 

@@ -58,6 +58,37 @@ comment on function public.admin_set_source_status(p_source_id uuid, p_status te
 revoke execute on function public.admin_set_source_status(p_source_id uuid, p_status text, p_reason text) from public;
 grant execute on function public.admin_set_source_status(p_source_id uuid, p_status text, p_reason text) to authenticated, service_role;
 
+create or replace function public.admin_source_domains(p_source_id uuid, p_days integer default 30)
+ returns table(domain text, freemail boolean, confirmed integer, counted integer, domain_limited integer, last_seen timestamp with time zone)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  if p_days is null or p_days < 1 or p_days > 365 then
+    raise exception 'Choose between 1 and 365 days' using errcode = '22023';
+  end if;
+  if not exists (select 1 from public.audience_sources where id = p_source_id) then
+    raise exception 'Source not found' using errcode = 'P0002';
+  end if;
+  return query
+  select d.domain, private.is_freemail_domain(d.domain), count(*)::integer,
+    count(*) filter (where n.counted)::integer,
+    count(*) filter (where n.not_counted_reason = 'domain_velocity')::integer,
+    max(n.confirmed_at)
+  from public.newsletter_subscriptions n
+  cross join lateral (select private.email_domain(n.email_canonical) as domain) d
+  where n.audience_source_id = p_source_id and n.confirmed_at > now() - make_interval(days => p_days)
+  group by d.domain
+  order by count(*) desc, max(n.confirmed_at) desc, d.domain
+  limit 50;
+end
+$function$;
+comment on function public.admin_source_domains(p_source_id uuid, p_days integer) is 'Admins: the email domains of a source''s confirmed readers over the last p_days days (30 by default), most readers first, at most 50: whether each is webmail, how many confirmed, how many were paid, how many the one-domain limit refused (domain_velocity), and when the last one confirmed. Domains only, never an address.';
+revoke execute on function public.admin_source_domains(p_source_id uuid, p_days integer) from public;
+grant execute on function public.admin_source_domains(p_source_id uuid, p_days integer) to authenticated, service_role;
+
 create or replace function public.archive_audience_source(p_source_id uuid)
  returns jsonb
  language plpgsql
@@ -297,6 +328,8 @@ revoke execute on function private.stamp_first_approval() from public;
 create trigger audience_sources_guard_columns before insert or update on public.audience_sources for each row execute function public.guard_audience_source_columns();
 
 create trigger audience_sources_guard_quality before insert or update on public.audience_sources for each row execute function private.guard_source_quality();
+
+create trigger audience_sources_refuse_suspended before insert or delete or update on public.audience_sources for each statement execute function private.refuse_suspended_writer();
 
 create trigger audience_sources_set_updated_at before update on public.audience_sources for each row execute function public.set_updated_at();
 

@@ -419,6 +419,8 @@ create or replace function public.newsletter_availability(p_campaign_id uuid)
 as $function$
   select case
     when c.id is null or c.status in ('draft', 'pending_review', 'rejected', 'banned') then 'not_found'
+    -- A suspended advertiser's newsletter reads as closed: nothing alarming for the reader, nothing to subscribe to.
+    when public.account_is_suspended(c.advertiser_id) then 'closed'
     when c.status = 'active' and c.funding_status = 'funded' then 'open'
     when c.status = 'active' then 'out_of_budget'
     when c.status = 'paused' then 'paused'
@@ -427,7 +429,7 @@ as $function$
   from (select 1) one
   left join public.campaigns c on c.id = p_campaign_id
 $function$;
-comment on function public.newsletter_availability(p_campaign_id uuid) is 'For the public newsletter pages: whether a newsletter is open, out of budget (active but unable to pay one more subscriber), paused, closed (completed or archived) or not found (unknown or never approved), so a visitor reads why it cannot be subscribed to.';
+comment on function public.newsletter_availability(p_campaign_id uuid) is 'For the public newsletter pages: whether a newsletter is open, out of budget (active but unable to pay one more subscriber), paused, closed (completed, archived, or its advertiser suspended) or not found (unknown or never approved), so a visitor reads why it cannot be subscribed to.';
 revoke execute on function public.newsletter_availability(p_campaign_id uuid) from public;
 grant execute on function public.newsletter_availability(p_campaign_id uuid) to anon, authenticated, service_role;
 
@@ -662,11 +664,15 @@ create trigger campaigns_price_in_words before insert or update of price_per_sub
 
 create trigger campaigns_refuse_deleting_evidence before delete on public.campaigns for each row execute function private.refuse_deleting_evidence();
 
+create trigger campaigns_refuse_suspended before insert or delete or update on public.campaigns for each statement execute function private.refuse_suspended_writer();
+
 create trigger campaigns_set_funding_status before insert or update on public.campaigns for each row execute function public.set_campaign_funding_status();
 
 create trigger campaigns_set_updated_at before update on public.campaigns for each row execute function public.set_updated_at();
 
 create trigger campaigns_stamp_approval before insert or update of status on public.campaigns for each row execute function private.stamp_first_approval();
+
+create trigger content_revisions_refuse_suspended before insert or delete or update on public.content_revisions for each statement execute function private.refuse_suspended_writer();
 
 create trigger content_revisions_set_updated_at before update on public.content_revisions for each row execute function public.set_updated_at();
 
@@ -690,10 +696,10 @@ create policy "Advertisers can submit campaigns" on public.campaigns
   with check (((( select auth.uid() as uid) = advertiser_id) and (status = any (array['draft'::text, 'pending_review'::text])) and (( select public.current_user_type() as current_user_type) = 'advertiser'::text)));
 create policy "Signed-in users can read active funded campaigns" on public.campaigns
   for select to authenticated
-  using (((status = 'active'::text) and (funding_status = 'funded'::text)));
+  using (((status = 'active'::text) and (funding_status = 'funded'::text) and (not public.account_is_suspended(advertiser_id))));
 create policy "Visitors can read active funded campaigns" on public.campaigns
   for select to anon
-  using (((status = 'active'::text) and (funding_status = 'funded'::text)));
+  using (((status = 'active'::text) and (funding_status = 'funded'::text) and (not public.account_is_suspended(advertiser_id))));
 
 create policy "Admins can read every revision" on public.content_revisions
   for select to authenticated

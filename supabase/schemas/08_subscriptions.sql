@@ -16,6 +16,15 @@ alter table private.campaign_subscriber_counts enable row level security;
 comment on table private.campaign_subscriber_counts is 'Per campaign: how many of its subscriptions are confirmed (confirmed_at set), kept by newsletter_subscriptions_confirmed_count; what campaign_subscriber_count returns without a search.';
 revoke all on table private.campaign_subscriber_counts from public;
 
+create table private.freemail_domains (
+  domain text not null,
+  constraint freemail_domains_pkey primary key (domain),
+  constraint freemail_domains_domain_check check ((domain ~ '^[a-z0-9-]+(\.[a-z0-9-]+)*(\.\*)?$'::text))
+);
+alter table private.freemail_domains enable row level security;
+comment on table private.freemail_domains is 'Webmail domains, where unrelated people share a domain: exempt from the per-domain limit on paid readers. A row ending in .* names a provider under every suffix (yahoo.* is yahoo.com, yahoo.co.uk, yahoo.fr, …). The one list: add a provider here.';
+revoke all on table private.freemail_domains from public;
+
 create table public.newsletter_subscriptions (
   id uuid default gen_random_uuid() not null,
   campaign_id uuid not null,
@@ -46,7 +55,7 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_campaign_id_email_key unique (campaign_id, email),
   constraint newsletter_subscriptions_token_hash_key unique (token_hash),
   constraint newsletter_subscriptions_email_check check ((char_length((email)::text) <= 254)),
-  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
+  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
@@ -76,6 +85,56 @@ grant select (id, campaign_id, email, status, confirmed_at, audience_source_id, 
 alter table public.wallet_transactions add constraint wallet_transactions_subscription_id_fkey foreign key (subscription_id) references public.newsletter_subscriptions(id) on delete restrict;
 
 -- === Functions ===========================================================================================
+
+create or replace function public.admin_refund_held_money(p_user_id uuid, p_reason text)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  note text := nullif(trim(p_reason), '');
+  sub record;
+  result jsonb;
+  total numeric(12, 2) := 0;
+  n integer := 0;
+begin
+  perform private.require_admin();
+  if note is null then
+    raise exception 'Give a reason' using errcode = '22023';
+  end if;
+  if char_length(note) > 1000 then
+    raise exception 'Keep the reason under 1,000 characters' using errcode = '22023';
+  end if;
+  if not public.account_is_suspended(p_user_id) then
+    raise exception 'Only a suspended account''s held money is refunded here: refund one subscriber through a dispute'
+      using errcode = '22023';
+  end if;
+  -- Lock order of the ledger: every advertiser's wallet first (in one order), then each subscriber's rows.
+  for sub in
+    select distinct c.advertiser_id as id from public.wallet_transactions t
+    join public.newsletter_subscriptions s on s.id = t.subscription_id
+    join public.campaigns c on c.id = s.campaign_id
+    where t.user_id = p_user_id and t.status = 'pending' and t.type in ('hold', 'earning')
+    order by c.advertiser_id
+  loop
+    perform private.lock_wallet(sub.id);
+  end loop;
+  for sub in
+    select distinct t.subscription_id as id from public.wallet_transactions t
+    where t.user_id = p_user_id and t.status = 'pending' and t.type in ('hold', 'earning') and t.subscription_id is not null
+    order by t.subscription_id
+  loop
+    result := public.refund_subscription(sub.id, 'Account suspended: ' || note);
+    total := total + coalesce((result ->> 'refunded')::numeric, 0);
+    n := n + 1;
+  end loop;
+  return jsonb_build_object('refunded_subscribers', n, 'refunded', total);
+end
+$function$;
+comment on function public.admin_refund_held_money(p_user_id uuid, p_reason text) is 'Admins (at aal2) decide against a suspended account: every subscriber of it still in screening is refunded through refund_subscription (the advertiser''s hold released, the publisher''s pending earning cancelled, each with the reason), as an upheld dispute would. Reinstating the account is the other decision: its held money then settles as usual.';
+revoke execute on function public.admin_refund_held_money(p_user_id uuid, p_reason text) from public;
+grant execute on function public.admin_refund_held_money(p_user_id uuid, p_reason text) to authenticated, service_role;
 
 create or replace function public.admin_refund_subscription(p_subscription_id uuid, p_reason text)
  returns jsonb
@@ -508,6 +567,22 @@ $function$;
 comment on function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions) is 'Internal: queues a subscriber event for every endpoint that takes it, and asks for delivery after commit.';
 revoke execute on function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions) from public;
 
+create or replace function private.held_by_suspension(p_subscription_id uuid)
+ returns boolean
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select exists (
+    select 1 from public.newsletter_subscriptions n
+    join public.campaigns c on c.id = n.campaign_id
+    join public.audience_sources a on a.id = n.audience_source_id
+    where n.id = p_subscription_id
+      and (public.account_is_suspended(c.advertiser_id) or public.account_is_suspended(a.publisher_id)))
+$function$;
+comment on function private.held_by_suspension(p_subscription_id uuid) is 'Internal: whether a charged subscriber''s hold and earning wait for an admin because its advertiser or its source''s publisher is suspended.';
+revoke execute on function private.held_by_suspension(p_subscription_id uuid) from public;
+
 create or replace function private.in_screening(p_subscription_id uuid)
  returns boolean
  language sql
@@ -520,6 +595,18 @@ $function$;
 comment on function private.in_screening(p_subscription_id uuid) is 'Internal: whether a charged subscriber is still in screening (its hold pending), so a dispute can refund it.';
 revoke execute on function private.in_screening(p_subscription_id uuid) from public;
 
+create or replace function private.is_freemail_domain(p_domain text)
+ returns boolean
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select exists (select 1 from private.freemail_domains f
+                 where f.domain in (p_domain, split_part(p_domain, '.', 1) || '.*'))
+$function$;
+comment on function private.is_freemail_domain(p_domain text) is 'Internal: whether a registrable domain (private.email_domain) is webmail, listed in private.freemail_domains by name or by provider (name.*).';
+revoke execute on function private.is_freemail_domain(p_domain text) from public;
+
 create or replace function private.paid_subscriber_refusal(s public.newsletter_subscriptions, p_confirming boolean)
  returns text
  language plpgsql
@@ -529,11 +616,16 @@ as $function$
 declare
   src public.audience_sources;
   c public.campaigns;
+  reader_domain text := private.email_domain(s.email_canonical);
 begin
   select * into src from public.audience_sources where id = s.audience_source_id;
   select * into c from public.campaigns where id = s.campaign_id;
   if not found or not public.is_source_public(src.status) then
     return 'source_inactive';
+  end if;
+  -- A suspended publisher's links stop earning and a suspended advertiser's newsletters stop paying.
+  if public.account_is_suspended(src.publisher_id) or public.account_is_suspended(c.advertiser_id) then
+    return 'account_suspended';
   end if;
   if s.email_canonical in (
        select public.canonical_email(p.email::text) from public.profiles p where p.id in (src.publisher_id, c.advertiser_id)) then
@@ -566,6 +658,16 @@ begin
           and o.subscribe_ip = s.subscribe_ip) >= 10 then
       return 'address_velocity';
     end if;
+    -- One email domain (not webmail) brings at most 3 paid readers a day through one source: a company's colleagues
+    -- count, a catch-all's scripted inboxes do not. A reader already paid through the source today takes no new place.
+    if not private.is_freemail_domain(reader_domain) and (
+        select count(distinct o.email_canonical) from public.newsletter_subscriptions o
+        where o.audience_source_id = s.audience_source_id and o.counted
+          and private.email_domain(o.email_canonical) = reader_domain
+          and o.confirmed_at > now() - interval '24 hours'
+          and o.email_canonical <> s.email_canonical) >= 3 then
+      return 'domain_velocity';
+    end if;
     if clock_timestamp() - s.armed_at < interval '2 seconds' then
       return 'too_fast_confirmation';
     end if;
@@ -596,9 +698,11 @@ as $function$
     where s.campaign_id = c.id and s.created_at > now() - interval '30 days'
   ) r on true
   where c.status = 'active' and (select auth.uid()) is not null
+    -- A suspended advertiser's newsletter pays nobody: it is not offered.
+    and not public.account_is_suspended(c.advertiser_id)
   order by c.funding_status = 'funded' desc, c.price_per_subscriber desc, c.name, c.id
 $function$;
-comment on function public.publisher_offers() is 'Every active newsletter a publisher can promote: what the publisher earns per paid subscriber (private.publisher_earning), its category, whether it can pay one more subscriber (funding_status) and how many its remaining budget still pays, and its confirmation rate over the last 30 days (null below 5 subscriptions with a known outcome).';
+comment on function public.publisher_offers() is 'Every active newsletter a publisher can promote (not those of a suspended advertiser): what the publisher earns per paid subscriber (private.publisher_earning), its category, whether it can pay one more subscriber (funding_status) and how many its remaining budget still pays, and its confirmation rate over the last 30 days (null below 5 subscriptions with a known outcome).';
 revoke execute on function public.publisher_offers() from public;
 grant execute on function public.publisher_offers() to authenticated, service_role;
 
@@ -782,6 +886,113 @@ $function$;
 comment on function public.take_confirmation_email_allowance(p_email text) is 'subscribe and send-backup-confirmation, service role only: counts one confirmation email to this inbox (canonical address); 0 when allowed, else the seconds until the next one may go.';
 revoke execute on function public.take_confirmation_email_allowance(p_email text) from public;
 grant execute on function public.take_confirmation_email_allowance(p_email text) to service_role;
+
+-- === Indexes on functions ================================================================================
+
+create index newsletter_subscriptions_source_domain_idx on public.newsletter_subscriptions using btree (audience_source_id, private.email_domain(email_canonical), confirmed_at) where counted;
+
+-- === Rows the schema ships with ==========================================================================
+
+insert into private.freemail_domains (domain) values
+  ('126.com'),
+  ('163.com'),
+  ('aim.com'),
+  ('alice.it'),
+  ('aol.*'),
+  ('att.net'),
+  ('bellsouth.net'),
+  ('bigpond.com'),
+  ('bk.ru'),
+  ('bol.com.br'),
+  ('btinternet.com'),
+  ('centrum.cz'),
+  ('charter.net'),
+  ('comcast.net'),
+  ('cox.net'),
+  ('daum.net'),
+  ('duck.com'),
+  ('earthlink.net'),
+  ('email.com'),
+  ('fastmail.com'),
+  ('fastmail.fm'),
+  ('free.fr'),
+  ('freenet.de'),
+  ('gmail.com'),
+  ('gmx.*'),
+  ('googlemail.com'),
+  ('hanmail.net'),
+  ('hey.com'),
+  ('hotmail.*'),
+  ('hushmail.com'),
+  ('icloud.com'),
+  ('inbox.ru'),
+  ('interia.pl'),
+  ('laposte.net'),
+  ('libero.it'),
+  ('list.ru'),
+  ('live.ca'),
+  ('live.co.uk'),
+  ('live.com'),
+  ('live.com.au'),
+  ('live.de'),
+  ('live.fr'),
+  ('live.it'),
+  ('live.nl'),
+  ('mac.com'),
+  ('mail.com'),
+  ('mail.ru'),
+  ('mailbox.org'),
+  ('me.com'),
+  ('msn.com'),
+  ('naver.com'),
+  ('ntlworld.com'),
+  ('o2.pl'),
+  ('onet.pl'),
+  ('optonline.net'),
+  ('optusnet.com.au'),
+  ('orange.fr'),
+  ('outlook.*'),
+  ('passport.com'),
+  ('pm.me'),
+  ('posteo.de'),
+  ('proton.me'),
+  ('protonmail.ch'),
+  ('protonmail.com'),
+  ('qq.com'),
+  ('rambler.ru'),
+  ('rediffmail.com'),
+  ('rocketmail.com'),
+  ('rogers.com'),
+  ('sbcglobal.net'),
+  ('seznam.cz'),
+  ('sfr.fr'),
+  ('shaw.ca'),
+  ('sina.com'),
+  ('sky.com'),
+  ('sympatico.ca'),
+  ('t-online.de'),
+  ('talktalk.net'),
+  ('telus.net'),
+  ('terra.com.br'),
+  ('tiscali.it'),
+  ('tuta.com'),
+  ('tuta.io'),
+  ('tutanota.com'),
+  ('tutanota.de'),
+  ('uol.com.br'),
+  ('usa.com'),
+  ('verizon.net'),
+  ('virgilio.it'),
+  ('virginmedia.com'),
+  ('wanadoo.fr'),
+  ('web.de'),
+  ('wp.pl'),
+  ('ya.ru'),
+  ('yahoo.*'),
+  ('yandex.*'),
+  ('ymail.com'),
+  ('zoho.com'),
+  ('zohomail.com');
 
 -- === Triggers ============================================================================================
 

@@ -237,7 +237,9 @@ begin
   with due as (
     select r.id, a.stripe_account_id from public.payout_requests r
     join public.payout_accounts a on a.publisher_id = r.publisher_id
-    where r.status = 'requested' or (r.status = 'sending' and r.locked_until < now())
+    -- A suspended publisher's request waits for an admin; one already sending is finished (its transfer may exist).
+    where (r.status = 'requested' and not public.account_is_suspended(r.publisher_id))
+       or (r.status = 'sending' and r.locked_until < now())
     order by r.created_at
     limit least(greatest(coalesce(p_limit, 10), 1), 100)
     for update of r skip locked
@@ -257,7 +259,7 @@ begin
   from claimed c;
 end
 $function$;
-comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers with a Stripe account (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. Returns the Stripe idempotency key of each: the payout id (with the admin''s retry count after a retry).';
+comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers with a Stripe account who are not suspended (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. Returns the Stripe idempotency key of each: the payout id (with the admin''s retry count after a retry).';
 revoke execute on function public.claim_due_payouts(p_limit integer) from public;
 grant execute on function public.claim_due_payouts(p_limit integer) to service_role;
 
@@ -272,12 +274,14 @@ declare
   amount numeric;
   due integer;
 begin
-  -- Automatic payouts: everything available, once it reaches the minimum, with nothing already on its way.
+  -- Automatic payouts: everything available, once it reaches the minimum, with nothing already on its way; none for
+  -- a suspended publisher (their money waits for an admin).
   for a in
     select p.publisher_id from public.payout_accounts p
     where p.auto_payout and p.state = 'ready'
       and not exists (select 1 from public.payout_requests r
                       where r.publisher_id = p.publisher_id and r.status in ('requested', 'sending'))
+      and not public.account_is_suspended(p.publisher_id)
   loop
     perform private.lock_wallet(a.publisher_id);
     amount := (select available from private.publisher_balance_of(a.publisher_id));
@@ -286,7 +290,8 @@ begin
     end if;
   end loop;
   select count(*) into due from public.payout_requests r
-  where (r.status = 'requested' or (r.status = 'sending' and r.locked_until < now()))
+  where ((r.status = 'requested' and not public.account_is_suspended(r.publisher_id))
+         or (r.status = 'sending' and r.locked_until < now()))
     and exists (select 1 from public.payout_accounts p where p.publisher_id = r.publisher_id);
   if due > 0 then
     perform private.kick_edge_function_or_raise('send-payouts', 120000);
@@ -504,10 +509,12 @@ begin
   end if;
   -- Holds first, so an earning finds its subscriber's hold already settled in the same run; among each, rows that
   -- failed before after every row that did not, oldest failure first, so failing rows never hold up the others.
+  -- A subscriber of a suspended advertiser or publisher is neither settled nor refunded: it waits for an admin.
   for t in
     select w.* from public.wallet_transactions w
     left join public.settlement_failures f on f.transaction_id = w.id and f.resolved_at is null
     where w.status = 'pending' and w.type in ('hold', 'earning') and w.available_at <= p_now
+      and (w.subscription_id is null or not private.held_by_suspension(w.subscription_id))
     order by w.type = 'earning', f.last_failed_at nulls first, w.user_id, w.id
     limit p_max_rows
     for update of w skip locked
@@ -561,7 +568,7 @@ begin
   return settled;
 end
 $function$;
-comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
+comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber whose advertiser or publisher is suspended waits (private.held_by_suspension) until an admin reinstates or refunds. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
 revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from public;
 grant execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) to service_role;
 
@@ -599,11 +606,15 @@ grant execute on function public.update_payout_account(p_account_id text, p_deta
 
 create trigger payout_accounts_immutable before update on public.payout_accounts for each row execute function public.forbid_column_changes('publisher_id', 'stripe_account_id');
 
+create trigger payout_accounts_refuse_suspended before insert or delete or update on public.payout_accounts for each statement execute function private.refuse_suspended_writer();
+
 create trigger payout_accounts_set_updated_at before update on public.payout_accounts for each row execute function public.set_updated_at();
 
 create trigger payout_requests_immutable before update on public.payout_requests for each row execute function public.forbid_column_changes('publisher_id', 'amount');
 
 create trigger payout_requests_reference_immutable before update on public.payout_requests for each row when ((old.transfer_reference is not null)) execute function public.forbid_column_changes('transfer_reference');
+
+create trigger payout_requests_refuse_suspended before insert or delete or update on public.payout_requests for each statement execute function private.refuse_suspended_writer();
 
 create trigger payout_requests_set_updated_at before update on public.payout_requests for each row execute function public.set_updated_at();
 

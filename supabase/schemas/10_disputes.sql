@@ -325,7 +325,11 @@ grant execute on function public.open_dispute(p_reason text, p_subscription_ids 
 
 -- === Triggers ============================================================================================
 
+create trigger dispute_subscriptions_refuse_suspended before insert or delete or update on public.dispute_subscriptions for each statement execute function private.refuse_suspended_writer();
+
 create trigger disputes_immutable before update on public.disputes for each row execute function public.forbid_column_changes('advertiser_id', 'publisher_id', 'audience_source_id', 'kind', 'reason');
+
+create trigger disputes_refuse_suspended before insert or delete or update on public.disputes for each statement execute function private.refuse_suspended_writer();
 
 create trigger disputes_set_updated_at before update on public.disputes for each row execute function public.set_updated_at();
 

@@ -412,9 +412,13 @@ revoke execute on function private.webhook_url_problem(p_url text) from public;
 
 create trigger newsletter_subscriptions_webhooks after update on public.newsletter_subscriptions for each row execute function private.subscription_webhooks();
 
+create trigger webhook_deliveries_refuse_suspended before insert or delete or update on public.webhook_deliveries for each statement execute function private.refuse_suspended_writer();
+
 create trigger webhook_deliveries_set_updated_at before update on public.webhook_deliveries for each row execute function public.set_updated_at();
 
 create trigger webhook_endpoints_check before insert or update on public.webhook_endpoints for each row execute function private.check_webhook_endpoint();
+
+create trigger webhook_endpoints_refuse_suspended before insert or delete or update on public.webhook_endpoints for each statement execute function private.refuse_suspended_writer();
 
 create trigger webhook_endpoints_set_updated_at before update on public.webhook_endpoints for each row execute function public.set_updated_at();
 

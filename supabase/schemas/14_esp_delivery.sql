@@ -649,7 +649,11 @@ grant execute on function public.save_esp_connection(p_campaign_id uuid, p_provi
 
 -- === Triggers ============================================================================================
 
+create trigger esp_connections_refuse_suspended before insert or delete or update on public.esp_connections for each statement execute function private.refuse_suspended_writer();
+
 create trigger esp_connections_set_updated_at before update on public.esp_connections for each row execute function public.set_updated_at();
+
+create trigger esp_deliveries_refuse_suspended before insert or delete or update on public.esp_deliveries for each statement execute function private.refuse_suspended_writer();
 
 create trigger esp_deliveries_set_updated_at before update on public.esp_deliveries for each row execute function public.set_updated_at();
 

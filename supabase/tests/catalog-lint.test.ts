@@ -41,6 +41,8 @@ const allowedWalletWriters: Record<string, string> = {
   admin_set_campaign_status:
     'admins only (require_admin); locks the wallet and releases reservations of a banned campaign',
   admin_refund_subscription: 'admins only (require_admin); cancels pending rows only',
+  admin_refund_held_money:
+    "admins only (require_admin); a suspended account's pending rows only, through refund_subscription",
   admin_set_source_status: 'admins only (require_admin); rejecting or banning refunds pending rows of that source only',
 }
 

@@ -215,6 +215,7 @@ describe('what the API roles hold (the catalog)', () => {
         and has_function_privilege(r.role, p.oid, 'execute')
       group by 1 order by 1`)
     expect(Object.fromEntries(r.rows.map((x) => [x.key, x.value]))).toEqual({
+      'account_is_suspended(uuid)': 'anon, authenticated, service_role',
       'admin_advertiser_balance(uuid)': 'authenticated, service_role',
       'admin_audit_log(integer,integer,text)': 'authenticated, service_role',
       'admin_contact_messages(text,integer,integer)': 'authenticated, service_role',
@@ -223,12 +224,14 @@ describe('what the API roles hold (the catalog)', () => {
       'admin_decide_revision(uuid,integer,text,text)': 'authenticated, service_role',
       'admin_deposits(text,text,date,date,integer,integer)': 'authenticated, service_role',
       'admin_dispute_evidence(uuid)': 'authenticated, service_role',
+      'admin_held_money(uuid)': 'authenticated, service_role',
       'admin_ledger(text,text,text,date,date,integer,integer)': 'authenticated, service_role',
       'admin_list_users(text,integer,integer)': 'authenticated, service_role',
       'admin_mark_payout_paid(uuid,text)': 'authenticated, service_role',
       'admin_marketplace_totals()': 'authenticated, service_role',
       'admin_payout_requests(text,text,date,date,integer,integer)': 'authenticated, service_role',
       'admin_publisher_balance(uuid)': 'authenticated, service_role',
+      'admin_refund_held_money(uuid,text)': 'authenticated, service_role',
       'admin_refund_subscription(uuid,text)': 'authenticated, service_role',
       'admin_retry_payout(uuid)': 'authenticated, service_role',
       'admin_revisions(text)': 'authenticated, service_role',
@@ -237,6 +240,7 @@ describe('what the API roles hold (the catalog)', () => {
       'admin_set_source_status(uuid,text,text)': 'authenticated, service_role',
       'admin_set_user_suspended(uuid,boolean,text)': 'authenticated, service_role',
       'admin_set_user_type(uuid,text,text)': 'authenticated, service_role',
+      'admin_source_domains(uuid,integer)': 'authenticated, service_role',
       'admin_user(uuid)': 'authenticated, service_role',
       'admin_user_sessions(uuid)': 'authenticated, service_role',
       'advertiser_balance()': 'authenticated, service_role',

@@ -96,6 +96,7 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.link_clicks': 'clicks',
   'public.newsletter_subscriptions': 'subscriptions',
   'private.campaign_subscriber_counts': 'subscriptions',
+  'private.freemail_domains': 'subscriptions',
   'public.payout_accounts': 'payouts',
   'public.payout_requests': 'payouts',
   'public.settlement_failures': 'payouts',

@@ -14,7 +14,8 @@
 --   payouts   30000000-0000-4000-a000-000000000001 paid (jordan), ...000002 requested (demo publisher)
 --   payout accounts: the demo publisher's Stripe Express account acct_1GrowletterDemoPub is ready (the local Connect
 --             stand-in adopts it at start, see supabase/local/connect/index.ts); the other publishers have none.
---   subscriptions: reader1..14@example.com (12 pending, 4 rejected and refunded, the rest confirmed and counted),
+--   subscriptions: reader1..12@example.com and reader13..14@example.net (12 pending, 4 rejected and refunded, the
+--             rest confirmed and counted),
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
 --   ESP:      Morning Stack (03) is connected to the local ESP sandbox's MailerLite (key local-mailerlite-key, group
@@ -193,7 +194,9 @@ begin
         'viewport', jsonb_build_object('width', 1280, 'height', 800), 'country', 'Germany', 'city', 'Berlin'));
       perform public.record_campaign_page_view((click ->> 'click_id')::uuid, campaigns[i]);
       if rounds = 1 then
-        sub_email := 'reader' || i || '@example.com';
+        -- 13 and 14 write from another domain: demo-approved brings five readers today, and one email domain brings
+        -- at most 3 paid readers a day through one source (domain_velocity).
+        sub_email := 'reader' || i || case when i > 12 then '@example.net' else '@example.com' end;
         perform public.create_pending_subscriptions(sub_email, array[campaigns[i]], array[encode(sha256(convert_to('seed-token-' || i, 'UTF8')), 'hex')],
           (click ->> 'source_id')::uuid, (click ->> 'click_id')::uuid, '203.0.113.' || (i + 20),
           'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36');
@@ -213,7 +216,7 @@ begin
   for i in 1 .. cardinality(codes) loop
     continue when i = 12;
     perform public.confirm_subscription(encode(sha256(convert_to('seed-token-' || i, 'UTF8')), 'hex'),
-      'reader' || i || '@example.com', '203.0.113.' || (i + 20), 'Mozilla/5.0');
+      'reader' || i || case when i > 12 then '@example.net' else '@example.com' end, '203.0.113.' || (i + 20), 'Mozilla/5.0');
   end loop;
   -- 12 stays pending; an expired one; an unattributed confirmed one; an unsubscribed one.
   perform public.create_pending_subscriptions('late@example.com', array['20000000-0000-4000-a000-000000000010'::uuid],

@@ -137,14 +137,15 @@ describe("a user's page", () => {
     expect(await suspend(true, 'Again')).toBe('This user is already suspended')
 
     expect(await queryAs(actors.admin, 'select id from public.admin_user_sessions($1)', [u.id])).toEqual([])
+    // Told why and how to appeal (PRODUCT "Fair to both sides"), not that the session ended.
     expect(await errorOf(u.actor, 'select * from public.advertiser_balance()')).toBe(
-      'Your session has ended. Sign in again.',
+      'Your account is suspended. Contact us to appeal.',
     )
     // Even a session the auth server had issued before the ban is not live while suspended.
     const sid = randomUUID()
     await db.query('insert into auth.sessions (id, user_id) values ($1, $2)', [sid, u.id])
     expect(await errorOf(inSession(u.actor, sid), 'select * from public.advertiser_balance()')).toBe(
-      'Your session has ended. Sign in again.',
+      'Your account is suspended. Contact us to appeal.',
     )
     const banned = await queryAs<{ suspended: boolean }>(
       actors.admin,

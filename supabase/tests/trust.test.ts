@@ -160,7 +160,8 @@ describe('attack 3: one inbox, many paid conversions', () => {
     // Eleven people, each with a browser of their own, behind one address: each is a visitor of their own.
     for (let i = 0; i < 11; i++) {
       const person = { ...wifi, userAgent: `${wifi.userAgent} person-${i}` }
-      const address = email(`wifi${i}`)
+      // Webmail addresses: eleven colleagues of one company would meet the one-domain limit first (domain_velocity).
+      const address = `wifi${i}-${randomUUID().slice(0, 8)}@gmail.com`
       const click = await clickSource(m.sourceId, person)
       const s = await subscribe(address, [m.campaignId], { sourceId: m.sourceId, clickId: click, visitor: person })
       await ageSubscription(address)

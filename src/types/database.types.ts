@@ -2287,6 +2287,12 @@ export type Database = {
         }
         Returns: number
       }
+      email_domain: {
+        Args: {
+          p_email: string
+        }
+        Returns: string
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string

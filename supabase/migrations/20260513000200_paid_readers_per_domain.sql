@@ -30,7 +30,7 @@ insert into public.not_counted_reasons (code, label, applies_to, position) value
 
 -- === Domains ===============================================================================================
 
-create function private.email_domain(p_email text)
+create function public.email_domain(p_email text)
  returns text
  language sql
  immutable parallel safe
@@ -47,8 +47,9 @@ as $function$
   from (select host, string_to_array(host, '.') as labels, cardinality(string_to_array(host, '.')) as n
         from (select rtrim(lower(split_part(trim(coalesce(p_email, '')), '@', 2)), '.') as host) h) parts
 $function$;
-comment on function private.email_domain(p_email text) is 'Internal: the registrable domain of an address (acme.com for bob@mail.acme.com, acme.co.uk for ann@acme.co.uk), so a catch-all''s subdomains count as one domain.';
-revoke execute on function private.email_domain(p_email text) from public;
+comment on function public.email_domain(p_email text) is 'The registrable domain of an address (acme.com for bob@mail.acme.com, acme.co.uk for ann@acme.co.uk), so a catch-all''s subdomains count as one domain. Public like canonical_email: an index of newsletter_subscriptions computes it with the rights of whoever writes a row (the service role).';
+revoke execute on function public.email_domain(p_email text) from public;
+grant execute on function public.email_domain(p_email text) to service_role;
 
 create table private.freemail_domains (
   domain text not null,
@@ -92,13 +93,13 @@ as $function$
   select exists (select 1 from private.freemail_domains f
                  where f.domain in (p_domain, split_part(p_domain, '.', 1) || '.*'))
 $function$;
-comment on function private.is_freemail_domain(p_domain text) is 'Internal: whether a registrable domain (private.email_domain) is webmail, listed in private.freemail_domains by name or by provider (name.*).';
+comment on function private.is_freemail_domain(p_domain text) is 'Internal: whether a registrable domain (public.email_domain) is webmail, listed in private.freemail_domains by name or by provider (name.*).';
 revoke execute on function private.is_freemail_domain(p_domain text) from public;
 
 -- The rule counts a source's paid readers of one domain over a day: found by this index, not by reading every paid
 -- reader of the source.
 create index newsletter_subscriptions_source_domain_idx on public.newsletter_subscriptions
-  using btree (audience_source_id, private.email_domain(email_canonical), confirmed_at) where counted;
+  using btree (audience_source_id, public.email_domain(email_canonical), confirmed_at) where counted;
 
 -- === The rule ==============================================================================================
 
@@ -111,7 +112,7 @@ as $function$
 declare
   src public.audience_sources;
   c public.campaigns;
-  reader_domain text := private.email_domain(s.email_canonical);
+  reader_domain text := public.email_domain(s.email_canonical);
 begin
   select * into src from public.audience_sources where id = s.audience_source_id;
   select * into c from public.campaigns where id = s.campaign_id;
@@ -158,7 +159,7 @@ begin
     if not private.is_freemail_domain(reader_domain) and (
         select count(distinct o.email_canonical) from public.newsletter_subscriptions o
         where o.audience_source_id = s.audience_source_id and o.counted
-          and private.email_domain(o.email_canonical) = reader_domain
+          and public.email_domain(o.email_canonical) = reader_domain
           and o.confirmed_at > now() - interval '24 hours'
           and o.email_canonical <> s.email_canonical) >= 3 then
       return 'domain_velocity';
@@ -193,7 +194,7 @@ begin
     count(*) filter (where n.not_counted_reason = 'domain_velocity')::integer,
     max(n.confirmed_at)
   from public.newsletter_subscriptions n
-  cross join lateral (select private.email_domain(n.email_canonical) as domain) d
+  cross join lateral (select public.email_domain(n.email_canonical) as domain) d
   where n.audience_source_id = p_source_id and n.confirmed_at > now() - make_interval(days => p_days)
   group by d.domain
   order by count(*) desc, max(n.confirmed_at) desc, d.domain

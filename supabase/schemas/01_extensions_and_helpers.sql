@@ -171,7 +171,7 @@ $function$;
 comment on function private.client_ip() is 'The client IP of the current API request, from the one header the platform sets (never X-Forwarded-For as a client wrote it).';
 revoke execute on function private.client_ip() from public;
 
-create or replace function private.email_domain(p_email text)
+create or replace function public.email_domain(p_email text)
  returns text
  language sql
  immutable parallel safe
@@ -188,8 +188,9 @@ as $function$
   from (select host, string_to_array(host, '.') as labels, cardinality(string_to_array(host, '.')) as n
         from (select rtrim(lower(split_part(trim(coalesce(p_email, '')), '@', 2)), '.') as host) h) parts
 $function$;
-comment on function private.email_domain(p_email text) is 'Internal: the registrable domain of an address (acme.com for bob@mail.acme.com, acme.co.uk for ann@acme.co.uk), so a catch-all''s subdomains count as one domain.';
-revoke execute on function private.email_domain(p_email text) from public;
+comment on function public.email_domain(p_email text) is 'The registrable domain of an address (acme.com for bob@mail.acme.com, acme.co.uk for ann@acme.co.uk), so a catch-all''s subdomains count as one domain. Public like canonical_email: an index of newsletter_subscriptions computes it with the rights of whoever writes a row (the service role).';
+revoke execute on function public.email_domain(p_email text) from public;
+grant execute on function public.email_domain(p_email text) to service_role;
 
 create or replace function private.email_search_pattern(p_search text)
  returns text

@@ -78,7 +78,7 @@ begin
     count(*) filter (where n.not_counted_reason = 'domain_velocity')::integer,
     max(n.confirmed_at)
   from public.newsletter_subscriptions n
-  cross join lateral (select private.email_domain(n.email_canonical) as domain) d
+  cross join lateral (select public.email_domain(n.email_canonical) as domain) d
   where n.audience_source_id = p_source_id and n.confirmed_at > now() - make_interval(days => p_days)
   group by d.domain
   order by count(*) desc, max(n.confirmed_at) desc, d.domain

@@ -604,7 +604,7 @@ as $function$
   select exists (select 1 from private.freemail_domains f
                  where f.domain in (p_domain, split_part(p_domain, '.', 1) || '.*'))
 $function$;
-comment on function private.is_freemail_domain(p_domain text) is 'Internal: whether a registrable domain (private.email_domain) is webmail, listed in private.freemail_domains by name or by provider (name.*).';
+comment on function private.is_freemail_domain(p_domain text) is 'Internal: whether a registrable domain (public.email_domain) is webmail, listed in private.freemail_domains by name or by provider (name.*).';
 revoke execute on function private.is_freemail_domain(p_domain text) from public;
 
 create or replace function private.paid_subscriber_refusal(s public.newsletter_subscriptions, p_confirming boolean)
@@ -616,7 +616,7 @@ as $function$
 declare
   src public.audience_sources;
   c public.campaigns;
-  reader_domain text := private.email_domain(s.email_canonical);
+  reader_domain text := public.email_domain(s.email_canonical);
 begin
   select * into src from public.audience_sources where id = s.audience_source_id;
   select * into c from public.campaigns where id = s.campaign_id;
@@ -663,7 +663,7 @@ begin
     if not private.is_freemail_domain(reader_domain) and (
         select count(distinct o.email_canonical) from public.newsletter_subscriptions o
         where o.audience_source_id = s.audience_source_id and o.counted
-          and private.email_domain(o.email_canonical) = reader_domain
+          and public.email_domain(o.email_canonical) = reader_domain
           and o.confirmed_at > now() - interval '24 hours'
           and o.email_canonical <> s.email_canonical) >= 3 then
       return 'domain_velocity';
@@ -889,7 +889,7 @@ grant execute on function public.take_confirmation_email_allowance(p_email text)
 
 -- === Indexes on functions ================================================================================
 
-create index newsletter_subscriptions_source_domain_idx on public.newsletter_subscriptions using btree (audience_source_id, private.email_domain(email_canonical), confirmed_at) where counted;
+create index newsletter_subscriptions_source_domain_idx on public.newsletter_subscriptions using btree (audience_source_id, public.email_domain(email_canonical), confirmed_at) where counted;
 
 -- === Rows the schema ships with ==========================================================================
 

@@ -277,6 +277,7 @@ describe('what the API roles hold (the catalog)', () => {
       'disconnect_esp(uuid)': 'authenticated, service_role',
       'disputable_subscribers(uuid)': 'authenticated, service_role',
       'drain_click_queue(integer,integer)': 'service_role',
+      'email_domain(text)': 'service_role',
       'ensure_wallet_exists(uuid)': 'authenticated, service_role',
       'esp_engagement_figures(uuid,date,date)': 'authenticated, service_role',
       'expire_reservations(timestamp with time zone)': 'service_role',

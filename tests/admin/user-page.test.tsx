@@ -35,6 +35,9 @@ function answer(state: { suspended: string | null }, sessions: unknown[] = []) {
       ]),
     ),
     http.get(restUrl('audience_sources'), () => HttpResponse.json([])),
+    http.get(restUrl('rpc/admin_held_money'), () =>
+      HttpResponse.json([{ subscribers: 0, on_hold: 0, pending_earnings: 0, past_screening: 0 }]),
+    ),
   )
 }
 
@@ -116,5 +119,45 @@ describe("an admin's user page", () => {
       { p_user_id: 'u1', p_suspended: true, p_reason: 'Chargebacks' },
       { p_user_id: 'u1', p_suspended: false, p_reason: 'Bank confirmed' },
     ])
+  })
+
+  it('shows what a suspension holds, and refunds it only after a confirmation with a reason', async () => {
+    signInAs('admin')
+    const held = { subscribers: 2, on_hold: 20, pending_earnings: 16, past_screening: 1 }
+    const calls: unknown[] = []
+    answer({ suspended: '2126-11-01T00:00:00Z' })
+    server.use(
+      http.get(restUrl('rpc/admin_held_money'), () => HttpResponse.json([held])),
+      http.post(restUrl('rpc/admin_refund_held_money'), async ({ request }) => {
+        calls.push(await request.json())
+        Object.assign(held, { subscribers: 0, on_hold: 0, pending_earnings: 0, past_screening: 0 })
+        return HttpResponse.json({ refunded_subscribers: 2, refunded: 20 })
+      }),
+    )
+    const user = userEvent.setup()
+    renderRoute('/dashboard/admin/users/u1')
+    const card = await screen.findByTestId('user-held-money')
+    expect(await within(card).findByTestId('held-subscribers')).toHaveTextContent('2')
+    expect(within(card).getByTestId('held-on-hold')).toHaveTextContent('20.00 credits')
+    expect(within(card).getByTestId('held-pending-earnings')).toHaveTextContent('16.00 credits')
+    expect(within(card).getByTestId('held-past-screening')).toHaveTextContent('1')
+    await user.click(within(card).getByRole('button', { name: 'Refund held money' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Refund 20.00 credits held for Ada Lovelace?' })
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    expect(await within(dialog).findByText(/Give a reason/)).toBeInTheDocument()
+    expect(calls).toEqual([])
+    await user.type(within(dialog).getByLabelText('Reason'), 'Bought traffic')
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }))
+    expect(await screen.findByText('Refunded 20.00 credits for 2 subscribers')).toBeInTheDocument()
+    expect(calls).toEqual([{ p_user_id: 'u1', p_reason: 'Bought traffic' }])
+    expect(await within(card).findByRole('button', { name: 'Refund held money' })).toBeDisabled()
+  })
+
+  it('shows no held money for an active user', async () => {
+    signInAs('admin')
+    answer({ suspended: null })
+    renderRoute('/dashboard/admin/users/u1')
+    expect(await screen.findByTestId('user-advertiser-money')).toBeInTheDocument()
+    expect(screen.queryByTestId('user-held-money')).not.toBeInTheDocument()
   })
 })

@@ -47,6 +47,10 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
   it('labels the reasons in plain words, never the code', () => {
     for (const reason of enums.not_counted_reason) expect(reasonLabel(reason)).not.toMatch(/_/)
     expect(reasonLabel('duplicate_visitor')).toBe('Same visitor within 1 hour')
+    // The database's not_counted_reasons rows say the same (supabase/tests/suspension.test.ts, domain-velocity.test.ts):
+    // one wording per reason on every screen, the CSV and the subscriber list included.
+    expect(reasonLabel('account_suspended')).toBe('Account suspended')
+    expect(reasonLabel('domain_velocity')).toBe('More than 3 readers a day from one email domain')
   })
 
   it('offers every category and platform in the database order, labelled', () => {

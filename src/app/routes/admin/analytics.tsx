@@ -1,6 +1,7 @@
 /**
  * /dashboard/admin/analytics/{campaign|source}/{id}: the advertiser's analytics of any newsletter, or the same
- * figures of any source per newsletter, from the figure functions (which let admins at aal2 see every row).
+ * figures of any source per newsletter, from the figure functions (which let admins at aal2 see every row); a
+ * source's page adds where its readers write from (the email domains, evidence of the one-domain limit).
  */
 import { Link, useParams } from 'react-router-dom'
 import { paths } from '@/config/paths'
@@ -11,6 +12,7 @@ import { QueryError } from '@/components/query-error'
 import { campaignStatus } from '@/lib/vocabulary'
 import { sourceStatus } from '@/lib/vocabulary-catalog'
 import { CampaignAnalytics } from '@/features/analytics/components/campaign-analytics'
+import { SourceDomains } from '@/features/analytics/components/source-domains'
 import { useAnalyticsSubjectQuery, type SubjectKind } from '@/features/analytics/api/admin-subject-query'
 
 export default function AdminAnalyticsPage() {
@@ -51,6 +53,7 @@ export default function AdminAnalyticsPage() {
           </span>
         </p>
         <CampaignAnalytics key={`${kind}:${s.id}`} campaignId={{ kind, id: s.id }} />
+        {kind === 'source' && <SourceDomains sourceId={s.id} />}
       </div>
     )
   }

@@ -19,6 +19,7 @@ import { campaignStatus, userTypeWord } from '@/lib/vocabulary'
 import { sourceStatus } from '@/lib/vocabulary-catalog'
 import { useAdminUserQuery, type AdminUserPage } from '../api/admin-user-query'
 import { useSuspendUserMutation } from '../api/suspend-user-mutation'
+import { HeldMoneyCard } from './held-money-card'
 
 function SuspendControl({ user }: { user: AdminUserPage['user'] }) {
   const [open, setOpen] = useState(false)
@@ -39,7 +40,7 @@ function SuspendControl({ user }: { user: AdminUserPage['user'] }) {
         description={
           suspended
             ? 'They can sign in and use their money again. The reason is kept in the audit log.'
-            : 'They are signed out everywhere at once and cannot sign in, deposit, pay or request payouts until reinstated. The reason is kept in the audit log.'
+            : 'They are signed out everywhere at once and cannot sign in, deposit, pay or request payouts until reinstated. Their links stop earning and their newsletters leave the list; money still in screening is held until you decide. The reason is kept in the audit log.'
         }
         confirmLabel={suspended ? 'Reinstate' : 'Suspend'}
         reasonRequired
@@ -159,6 +160,7 @@ export function UserPage({ userId }: { userId: string }) {
           <Metric label="Paid out" value={formatCredits(publisherMoney.paid)} testId="user-paid" />
         </dl>
       </section>
+      {suspended && <HeldMoneyCard userId={user.id} who={user.full_name || user.email || 'this user'} />}
       <div className="grid gap-6 lg:grid-cols-2">
         <Listing
           title="Newsletters"

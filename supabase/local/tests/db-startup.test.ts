@@ -224,18 +224,18 @@ describe('ensureAuthSchema', () => {
         afterBootstrap: ensureAuthSchema,
       })
       const mark = async () =>
-        (await db.query<{ mark: string }>("select obj_description('auth.sessions'::regclass, 'pg_class') as mark"))
+        (await db.query<{ mark: string }>("select obj_description('auth.otp_failures'::regclass, 'pg_class') as mark"))
           .rows[0]?.mark
       expect(await mark()).toBe(AUTH_SCHEMA_MARK)
       // Unchanged: nothing runs, so a table dropped behind its back is not made again.
-      await db.exec('drop table auth.otp_failures')
+      await db.exec('drop table auth.one_time_tokens')
       await ensureAuthSchema(db)
-      expect((await db.query("select to_regclass('auth.otp_failures') as t")).rows[0]).toEqual({ t: null })
+      expect((await db.query("select to_regclass('auth.one_time_tokens') as t")).rows[0]).toEqual({ t: null })
       // Another version of the SQL (a different mark) runs it again.
-      await db.exec("comment on table auth.sessions is 'growletter auth schema older'")
+      await db.exec("comment on table auth.otp_failures is 'growletter auth schema older'")
       await ensureAuthSchema(db)
-      expect((await db.query("select to_regclass('auth.otp_failures')::text as t")).rows[0]).toEqual({
-        t: 'auth.otp_failures',
+      expect((await db.query("select to_regclass('auth.one_time_tokens')::text as t")).rows[0]).toEqual({
+        t: 'auth.one_time_tokens',
       })
       expect(await mark()).toBe(AUTH_SCHEMA_MARK)
     } finally {

@@ -17,16 +17,21 @@ export const GOTRUE_SCHEMA_SQL = readFileSync(
 )
 
 /**
- * Creates GoTrue's auth schema as hosted Supabase has it: every object owned by `owner` (supabase_auth_admin), which
- * must exist. From a superuser connection (or a member of `owner`), in one transaction; `owner: null` runs it as the
- * connected role, e.g. a connection that is supabase_auth_admin itself. Idempotent.
+ * Creates GoTrue's auth schema as hosted Supabase has it, in one transaction: the `auth` schema (if missing) with
+ * every privilege on it for `owner`, as the platform grants supabase_auth_admin, then every table, type and index
+ * owned by `owner`, which must exist. Needs a superuser connection (or one that may create schemas and is a member
+ * of `owner`); `owner: null` runs it all as the connected role, e.g. a connection that is supabase_auth_admin
+ * itself. Idempotent.
  */
 export async function applyGoTrueSchema(
   db: Db,
   { owner = 'supabase_auth_admin' }: { owner?: string | null } = {},
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    if (owner) await tx.exec(`set local role ${owner}`)
+    if (owner) {
+      const role = `"${owner.replaceAll('"', '""')}"`
+      await tx.exec(`create schema if not exists auth; grant all on schema auth to ${role}; set local role ${role}`)
+    }
     await tx.exec(GOTRUE_SCHEMA_SQL)
   })
 }

@@ -369,8 +369,10 @@ alter table auth.schema_migrations enable row level security;
 do $$
 begin
   if exists (select 1 from pg_roles where rolname = 'postgres') then
-    grant all on all tables in schema auth to postgres;
-    grant all on all sequences in schema auth to postgres;
+    grant all on auth.users, auth.identities, auth.instances, auth.audit_log_entries, auth.sessions,
+      auth.refresh_tokens, auth.mfa_factors, auth.mfa_challenges, auth.mfa_amr_claims, auth.one_time_tokens,
+      auth.flow_state, auth.schema_migrations to postgres;
+    grant all on sequence auth.refresh_tokens_id_seq to postgres;
   end if;
 end
 $$;

@@ -56,10 +56,13 @@ revoke all on all tables in schema auth from anon, authenticated, service_role;
 
 /**
  * Databases made before the auth schema followed GoTrue (a lenient auth.users with defaults, sessions with an amr
- * column, refresh tokens in token_hash) are brought to GoTrue's definitions in place: users and identities keep
- * their rows, while sessions, refresh tokens, factors and PKCE flows (local development data) start empty.
+ * column, refresh tokens in token_hash) are brought to GoTrue's definitions in place: users, identities and factors
+ * keep their rows (the factors are set aside and come back in GoTrue's table, RESTORE_FACTORS_SQL), while sessions,
+ * refresh tokens, challenges and PKCE flows (short-lived local data) start empty: everyone signs in again.
  */
 const UPGRADE_LOCAL_SHAPE_SQL = `
+create table auth.mfa_factors_before_gotrue as select * from auth.mfa_factors;
+alter table auth.mfa_factors_before_gotrue owner to supabase_auth_admin;
 drop table if exists auth.refresh_tokens, auth.mfa_challenges, auth.mfa_factors, auth.flow_state, auth.sessions cascade;
 alter table auth.users owner to supabase_auth_admin;
 alter table auth.identities owner to supabase_auth_admin;
@@ -73,11 +76,22 @@ alter table auth.identities alter column created_at drop default, alter column u
 drop index if exists auth.users_email_partial_key;
 `
 
+const RESTORE_FACTORS_SQL = `
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at,
+  last_challenged_at, last_used_step)
+select id, user_id, coalesce(friendly_name, ''), factor_type::auth.factor_type, status::auth.factor_status, secret,
+  coalesce(created_at, now()), coalesce(updated_at, now()), last_challenged_at, last_used_step
+from auth.mfa_factors_before_gotrue
+on conflict (id) do nothing;
+drop table auth.mfa_factors_before_gotrue;
+`
+
 /** Marks a database where this exact schema ran (as the comment of auth.otp_failures, this server's own table). */
 export const AUTH_SCHEMA_MARK = `growletter auth schema ${createHash('sha256')
   .update(GOTRUE_SCHEMA_SQL)
   .update(LOCAL_SQL)
   .update(UPGRADE_LOCAL_SHAPE_SQL)
+  .update(RESTORE_FACTORS_SQL)
   .digest('hex')
   .slice(0, 16)}`
 
@@ -99,5 +113,8 @@ export async function ensureAuthSchema(db: Db): Promise<void> {
   if (r.rows[0]?.mark === AUTH_SCHEMA_MARK) return
   if (await hasLocalShape(db)) await db.exec(UPGRADE_LOCAL_SHAPE_SQL)
   await applyGoTrueSchema(db)
-  await db.exec(`${LOCAL_SQL};\ncomment on table auth.otp_failures is ${literal(AUTH_SCHEMA_MARK)};`)
+  await db.exec(LOCAL_SQL)
+  const setAside = await db.query("select to_regclass('auth.mfa_factors_before_gotrue') is not null as found")
+  if (setAside.rows[0]?.found) await db.exec(RESTORE_FACTORS_SQL)
+  await db.exec(`comment on table auth.otp_failures is ${literal(AUTH_SCHEMA_MARK)};`)
 }

@@ -244,6 +244,45 @@ describe('ensureAuthSchema', () => {
   }, 60_000)
 })
 
+describe('ensureAuthSchema on a database made before the auth schema followed GoTrue', () => {
+  it("brings it to GoTrue's definitions, keeping users, identities and factors; sessions start empty", async () => {
+    const db = await openDatabase({ loadDataDir: await initdbSnapshot() })
+    try {
+      // The platform bootstrap, then the auth tables as the earlier supabase/local made them, with a user in them.
+      await migrate(db, { seed: false, migrationsDir: path.join(scratch, 'no-migrations') })
+      await db.exec(await readFile(path.join(import.meta.dirname, 'fixtures/auth-schema-before-gotrue.sql'), 'utf8'))
+      const id = '00000000-0000-4000-a000-0000000000aa'
+      await db.exec(`
+        insert into auth.users (id, email) values ('${id}', 'old@example.test');
+        insert into auth.identities (provider_id, user_id, identity_data, provider)
+          values ('${id}', '${id}', '{"sub":"${id}","email":"old@example.test"}', 'email');
+        insert into auth.mfa_factors (id, user_id, factor_type, status, secret)
+          values ('00000000-0000-4000-b000-0000000000aa', '${id}', 'totp', 'verified', 'JBSWY3DPEHPK3PXP');
+        insert into auth.sessions (id, user_id) values ('00000000-0000-4000-c000-0000000000aa', '${id}');`)
+      await ensureAuthSchema(db)
+      const one = async (sql: string) => (await db.query(sql)).rows[0]
+      expect(await one('select count(*)::int as n from auth.users')).toEqual({ n: 1 })
+      expect(await one('select count(*)::int as n from auth.identities')).toEqual({ n: 1 })
+      expect(await one('select count(*)::int as n from auth.sessions')).toEqual({ n: 0 })
+      expect(
+        await one(
+          'select friendly_name, factor_type::text, status::text, created_at is not null as dated from auth.mfa_factors',
+        ),
+      ).toEqual({ friendly_name: '', factor_type: 'totp', status: 'verified', dated: true })
+      expect(
+        await one(`select column_default from information_schema.columns
+          where table_schema = 'auth' and table_name = 'users' and column_name = 'confirmation_token'`),
+      ).toEqual({ column_default: null })
+      expect((await db.query("select to_regclass('auth.mfa_factors_before_gotrue') as t")).rows[0]).toEqual({ t: null })
+      expect(
+        (await db.query("select obj_description('auth.otp_failures'::regclass, 'pg_class') as mark")).rows[0]?.mark,
+      ).toBe(AUTH_SCHEMA_MARK)
+    } finally {
+      await db.close()
+    }
+  }, 60_000)
+})
+
 describe('describeStartup', () => {
   it('names where a new database came from and its slower steps', () => {
     expect(

@@ -2,11 +2,11 @@
  * send-notifications: delivers the queued notification emails (public.notification_queue). Called by the
  * database — pg_net, from the `send-notifications` pg_cron job each minute and right after a notification
  * is queued — with the service-role key; nobody else may call it. It claims due rows (claim_notifications:
- * skip locked, with a 5-minute lease), renders each from supabase/templates/notifications, sends it over
+ * skip locked, with a 5-minute lease), renders each from ./templates, sends it over
  * SMTP and reports back (finish_notification). A failed send is retried later with backoff, and a crash
  * mid-way leaves the lease to expire, so an email is never lost to a failing SMTP server.
  */
-import { renderNotification } from '../../templates/notifications/render.ts'
+import { renderNotification } from './templates/render.ts'
 import { siteUrl, requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
 import { sendEmail } from '../_shared/mailer.ts'

@@ -9,7 +9,7 @@
 import { renderNotification } from './templates/render.ts'
 import { siteUrl, requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
-import { sendEmail } from '../_shared/mailer.ts'
+import { requireEmailSettings, sendEmail } from '../_shared/mailer.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 type Claimed = {
@@ -28,7 +28,8 @@ async function deliver(n: Claimed): Promise<string | null> {
   if (!n.email) return 'The recipient has no email address'
   try {
     const email = renderNotification(n.template, { email: n.email, name: n.full_name }, n.data ?? {}, siteUrl())
-    await sendEmail({ to: n.email, ...email })
+    // The queue row's id as the idempotency key: a resend after a lost answer (the lease expired) is not a second email.
+    await sendEmail({ to: n.email, ...email, idempotencyKey: `notification/${n.id}` })
     return null
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
@@ -37,6 +38,7 @@ async function deliver(n: Claimed): Promise<string | null> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
+  requireEmailSettings()
   const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
   if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
     throw new HttpError(403, 'Only the database may send notifications')

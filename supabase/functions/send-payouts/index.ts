@@ -12,7 +12,7 @@
  */
 import { requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
-import { Stripe, stripeClient } from '../_shared/stripe.ts'
+import { requireStripe, Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 type Claimed = {
@@ -76,6 +76,7 @@ async function send(payout: Claimed): Promise<Outcome> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
+  requireStripe()
   const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
   if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may send payouts')
   const counts: Record<Outcome, number> = { paid: 0, failed: 0, deferred: 0 }

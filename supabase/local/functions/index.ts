@@ -86,9 +86,19 @@ export function createFunctionsHandler(
   })
 }
 
+/**
+ * Production settings a developer may give the backend's own environment to try the real service from here (e.g.
+ * EMAIL_PROVIDER=resend with RESEND_API_KEY and EMAIL_FROM); unset, the local stand-ins answer.
+ */
+const PASSED_THROUGH = ['EMAIL_PROVIDER', 'EMAIL_FROM', 'RESEND_API_KEY', 'RESEND_API_URL']
+
 /** The environment every function sees, as `supabase functions serve` provides it plus our SMTP settings. */
 function functionsEnv(ctx: BackendContext): Record<string, string> {
   return {
+    // The one marker of local development: only here may a missing production secret (STRIPE_SECRET_KEY, the
+    // email API's key) fall back to a stand-in of this backend. Hosted Supabase never sets it (functions/_shared/env.ts).
+    GROWLETTER_LOCAL: '1',
+    ...Object.fromEntries(PASSED_THROUGH.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
     SUPABASE_URL: ctx.apiUrl,
     SUPABASE_ANON_KEY: ctx.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: ctx.serviceRoleKey,

@@ -8,7 +8,6 @@ import {
   normalizeEmail,
 } from '../../functions/_shared/email-address.ts'
 import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.ts'
-import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
 import { signatureTimestampProblem } from '../../functions/_shared/stripe-signature.ts'
 import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
 
@@ -63,19 +62,6 @@ describe('email addresses', () => {
     expect(isDisposableEmail('x@notmailinator.example.com')).toBe(false)
     expect(isDisposableEmail('x@gmail.com')).toBe(false)
     expect(isDisposableEmail('x@example.com')).toBe(false)
-  })
-})
-
-describe('rate limiter', () => {
-  it('allows the limit within a window, refuses the next with the seconds left, and resets after the window', () => {
-    let now = 1_000_000
-    const limiter = createRateLimiter({ limit: 3, windowMs: 60_000 }, () => now)
-    for (let i = 0; i < 3; i++) expect(limiter.hit('k')).toEqual({ allowed: true })
-    now += 15_000
-    expect(limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45 })
-    expect(limiter.hit('other')).toEqual({ allowed: true })
-    now += 45_000
-    expect(limiter.hit('k')).toEqual({ allowed: true })
   })
 })
 

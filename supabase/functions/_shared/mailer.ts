@@ -51,8 +51,9 @@ export function requireEmailSettings(): void {
   }
 }
 
-export async function sendEmail(message: EmailMessage): Promise<void> {
-  if (emailProvider() === 'resend') await sendWithResend(message)
+/** `signal`: the run's own deadline (run-budget.ts); a Resend request still waiting then is abandoned. */
+export async function sendEmail(message: EmailMessage, signal?: AbortSignal): Promise<void> {
+  if (emailProvider() === 'resend') await sendWithResend(message, signal)
   else await sendWithSmtp(message)
 }
 
@@ -100,7 +101,7 @@ function resendError(status: number, body: string): string {
   return `${status}: ${body.slice(0, 200)}`
 }
 
-async function sendWithResend(message: EmailMessage): Promise<void> {
+async function sendWithResend(message: EmailMessage, runSignal?: AbortSignal): Promise<void> {
   const base = (Deno.env.get('RESEND_API_URL') || RESEND_API_URL).replace(/\/+$/, '')
   const headers = {
     Authorization: `Bearer ${requireSecret('RESEND_API_KEY')}`,
@@ -119,14 +120,16 @@ async function sendWithResend(message: EmailMessage): Promise<void> {
   let waitMs = 0
   for (let attempt = 1; attempt <= RESEND_ATTEMPTS; attempt++) {
     if (attempt > 1) await sleep(Math.min(waitMs, RESEND_MAX_WAIT_MS))
+    if (runSignal?.aborted) break
     waitMs = 500 * attempt
+    const timeout = AbortSignal.timeout(RESEND_TIMEOUT_MS)
     let res: Response
     try {
       res = await fetch(`${base}/emails`, {
         method: 'POST',
         headers,
         body,
-        signal: AbortSignal.timeout(RESEND_TIMEOUT_MS),
+        signal: runSignal ? AbortSignal.any([timeout, runSignal]) : timeout,
       })
     } catch (error) {
       failure = `Resend could not be reached: ${(error as Error).message}`
@@ -140,5 +143,5 @@ async function sendWithResend(message: EmailMessage): Promise<void> {
     const retryAfter = Number(res.headers.get('retry-after'))
     if (retryAfter > 0) waitMs = retryAfter * 1000
   }
-  throw new Error(failure)
+  throw new Error(failure || 'The run ran out of time before the email was sent')
 }

@@ -42,8 +42,10 @@ type EngagementClaim = { id: string; provider: string; target_id: string; api_ke
 type Read = { ok: true; engaged: boolean; opens?: number; clicks?: number } | EspFailure
 
 const BATCH = 20
-// A run ends after this many batches; the job each minute (or the next kick) goes on from there.
-const MAX_BATCHES = 25
+// A run ends after this many batches of deliveries and as many of read-backs; the job each minute (or the next kick)
+// goes on from there. 12: a run doing both at this bound used 0.49 s of the 2 s CPU limit (bench/edge-limits.ts, load 12
+// on 2 cores); 25 batches of deliveries alone used 0.48–0.74 s, and read-backs cost as much again.
+const MAX_BATCHES = 12
 const TIMEOUT_MS = 15_000
 
 async function deliver(d: Claimed, timedFetch: typeof fetch): Promise<Outcome> {

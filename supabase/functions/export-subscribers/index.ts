@@ -35,7 +35,10 @@ type Cursor = { confirmed_at: string; id: string }
 
 /** The cursor travels as base64url JSON `[confirmed_at, id]`: opaque to the SPA, checked here. */
 const encodeCursor = (c: Cursor) =>
-  btoa(JSON.stringify([c.confirmed_at, c.id])).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  btoa(JSON.stringify([c.confirmed_at, c.id]))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 
 function decodeCursor(value: unknown): Cursor | null {
   if (value === undefined || value === null) return null

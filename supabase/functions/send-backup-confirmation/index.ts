@@ -1,7 +1,7 @@
 /**
  * send-backup-confirmation (SPEC §7, §8): body { email }. The last step of the SPA's resend chain: when the
  * account exists and its email is unconfirmed, a fresh confirmation link is made through the auth admin API
- * and sent through this function's own SMTP path. The answer is always { success: true } and is given
+ * and sent through the functions' mailer (_shared/mailer.ts). The answer is always { success: true } and is given
  * before the lookup finishes, so neither the body nor the timing tells whether an account exists.
  */
 import { preflight } from '../_shared/cors.ts'

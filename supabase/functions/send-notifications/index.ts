@@ -2,9 +2,10 @@
  * send-notifications: delivers the queued notification emails (public.notification_queue). Called by the
  * database — pg_net, from the `send-notifications` pg_cron job each minute and right after a notification
  * is queued — with the service-role key; nobody else may call it. It claims due rows (claim_notifications:
- * skip locked, with a 5-minute lease), renders each from ./templates, sends it over
- * SMTP and reports back (finish_notification). A failed send is retried later with backoff, and a crash
- * mid-way leaves the lease to expire, so an email is never lost to a failing SMTP server.
+ * skip locked, with a 5-minute lease), renders each from ./templates, sends it through the mailer (the email API in
+ * production, SMTP locally: _shared/mailer.ts) and reports back (finish_notification). A failed send is retried later
+ * with backoff, and a crash mid-way leaves the lease to expire, so an email is never lost to a failing email service;
+ * the row's id is the email API's idempotency key, so the resend after a lost answer is not a second email.
  * A run stays inside hosted Supabase's limits (../_shared/run-budget.ts): at most MAX_BATCHES × BATCH emails, no new
  * claim after its first minute, and an email API request still waiting at 110 s abandoned (retried later).
  */

@@ -4,7 +4,7 @@
  * CPU 2 s per request, memory 256 MB, an answer within the 150 s idle timeout).
  *
  * One backend on a fresh seeded in-memory database, its scheduler off (the bench calls the functions itself, with the
- * service-role key, as pg_net does). The providers are stubs on this machine that answer at once, so a run does the
+ * functions secret, as pg_net does). The providers are stubs on this machine that answer at once, so a run does the
  * most work its bounds allow: that is its CPU worst case. Figures per run: rows handled (and left for the next run),
  * wall time, CPU time of the functions' Deno process (all functions run in it; nothing else is called meanwhile) and
  * its peak resident memory above the level before the run. The local runner holds a response body whole before
@@ -91,6 +91,8 @@ const call = (backend: Backend, name: string, token: string, body: unknown = {})
     headers: {
       authorization: `Bearer ${token}`,
       apikey: backend.anonKey,
+      // What pg_net sends the scheduled functions (supabase/functions/_shared/functions-secret.ts).
+      'x-functions-secret': backend.functionsSecret,
       'content-type': 'application/json',
       connection: 'close',
     },
@@ -224,7 +226,7 @@ export async function run() {
     EMAIL_FROM: 'Growletter <bench@growletter.example>',
   })
   const backend = await startBackend({ port: 0, dataDir: null, seed: true, cron: false })
-  const service = backend.serviceRoleKey
+  const service = backend.anonKey
   try {
     // Load every measured function once (this starts the functions' Deno process), so module loading is not counted.
     for (const name of ['deliver-esp', 'deliver-webhooks', 'send-notifications'])

@@ -15,7 +15,7 @@ import { createClient } from 'npm:@supabase/supabase-js@2.109'
 import { preflight } from '../_shared/cors.ts'
 import { corsHeaders } from '../_shared/cors.ts'
 import { csvRow } from '../_shared/rules/csv.ts'
-import { requireEnv } from '../_shared/env.ts'
+import { publishableKey, requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, readJsonObject, requirePost } from '../_shared/http.ts'
 
 const PAGE = 1000
@@ -54,7 +54,7 @@ function decodeCursor(value: unknown): Cursor | null {
 
 function callerClient(req: Request) {
   const authorization = req.headers.get('authorization') ?? ''
-  return createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+  return createClient(requireEnv('SUPABASE_URL'), publishableKey(), {
     global: { headers: { Authorization: authorization } },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   })

@@ -1,17 +1,19 @@
 /**
  * send-notifications: delivers the queued notification emails (public.notification_queue). Called by the
  * database — pg_net, from the `send-notifications` pg_cron job each minute and right after a notification
- * is queued — with the service-role key; nobody else may call it. It claims due rows (claim_notifications:
- * skip locked, with a 5-minute lease), renders each from ./templates, sends it through the mailer (the email API in
- * production, SMTP locally: _shared/mailer.ts) and reports back (finish_notification). A failed send is retried later
- * with backoff, and a crash mid-way leaves the lease to expire, so an email is never lost to a failing email service;
- * the row's id is the email API's idempotency key, so the resend after a lost answer is not a second email.
- * A run stays inside hosted Supabase's limits (../_shared/run-budget.ts): at most MAX_BATCHES × BATCH emails, no new
- * claim after its first minute, and an email API request still waiting at 110 s abandoned (retried later).
+ * is queued — with the functions secret (_shared/functions-secret.ts); nobody else may call it. It claims due
+ * rows (claim_notifications: skip locked, with a 5-minute lease), renders each from ./templates, sends it through the
+ * mailer (the email API in production, SMTP locally: _shared/mailer.ts) and reports back (finish_notification). A
+ * failed send is retried later with backoff, and a crash mid-way leaves the lease to expire, so an email is never lost
+ * to a failing email service; the row's id is the email API's idempotency key, so the resend after a lost answer is
+ * not a second email. A run stays inside hosted Supabase's limits (../_shared/run-budget.ts): at most MAX_BATCHES ×
+ * BATCH emails, no new claim after its first minute, and an email API request still waiting at 110 s abandoned
+ * (retried later).
  */
 import { renderNotification } from './templates/render.ts'
-import { siteUrl, requireEnv } from '../_shared/env.ts'
-import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { siteUrl } from '../_shared/env.ts'
+import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
+import { errorResponse, json, requirePost } from '../_shared/http.ts'
 import { requireEmailSettings, sendEmail } from '../_shared/mailer.ts'
 import { runBudget } from '../_shared/run-budget.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
@@ -43,9 +45,7 @@ async function deliver(n: Claimed, signal: AbortSignal): Promise<string | null> 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
   requireEmailSettings()
-  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
-    throw new HttpError(403, 'Only the database may send notifications')
+  await requireFunctionsSecret(req, 'Only the database may send notifications')
   const db = serviceClient()
   const budget = runBudget()
   let sent = 0

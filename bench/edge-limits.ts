@@ -12,15 +12,15 @@
  * Then the wall-clock worst case: deliver-esp while every provider request hangs (EDGE_BENCH_HANG=0 skips it, ~1 min).
  * Linux only (reads /proc). Prints figures; never fails on timing.
  *
- * Measured 2026-11-28, 2 × AMD EPYC, load average 12–13 (other sessions' suites on the same 2 cores), PGlite:
- *   deliver-esp, 12 × 20 deliveries (360 of 600 left queued): 10.8 s, CPU 390 ms (20% of 2 s), +11 MB;
- *   deliver-esp, 12 × 20 deliveries and 201 read-backs in one run: 9.4 s, CPU 490 ms (25%), +20 MB;
+ * Measured 2026-11-28, 2 × AMD EPYC, load average 9–13 (other sessions' suites on the same 2 cores), PGlite, two runs:
+ *   deliver-esp, 12 × 20 deliveries (360 of 600 left queued): 4.5–10.8 s, CPU 300–390 ms (15–20% of 2 s), +12 MB;
+ *   deliver-esp, 12 × 20 deliveries and 201 read-backs in one run: 9.4–11.3 s, CPU 460–490 ms (23–25%), +20 MB;
  *   (before: 25 × 20 deliveries alone 480–740 ms at load 5–9, read-backs doubling it);
- *   send-notifications, 10 × 20 through the email API: 0.7 s, CPU 160 ms (8%), +12 MB;
- *   deliver-webhooks, 10 × 20: 1.0 s, CPU 170 ms (9%), +6 MB;
- *   export-subscribers, 100,201 rows in 3 parts (8.1 MB of CSV, 4.0 µs of CPU a row): costliest part 8.6 s,
+ *   send-notifications, 10 × 20 through the email API: 0.7–6.9 s, CPU 160–310 ms (8–16%), +10–12 MB;
+ *   deliver-webhooks, 10 × 20: 1.0–4.9 s, CPU 170–340 ms (9–17%), +3–6 MB;
+ *   export-subscribers, 100,201 rows in 3 parts (8.1 MB of CSV, 3.8–4.0 µs of CPU a row): costliest part 8.6–13.9 s,
  *   CPU 220 ms (11%), +32 MB including the runner's copy of the body;
- *   deliver-esp with every provider request hanging: answered after 62 s (41% of the 150 s idle timeout), 80 retrying.
+ *   deliver-esp with every provider request hanging: answered after 60.7–62.3 s (of the 150 s idle timeout), 80 retrying.
  */
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'

@@ -31,10 +31,11 @@ describe('account form validators', () => {
     expect(requiredPassword('x')).toBeNull()
   })
 
-  it('new password: missing, then too short (under 8), then fine', () => {
+  it('new password: missing, then too short (under 8), too long (over 72 bytes), then fine (the list is on submit)', () => {
     expect(newPassword('')).toBe('Choose a password.')
     expect(newPassword('1234567')).toBe('Use at least 8 characters.')
-    expect(newPassword('12345678')).toBeNull()
+    expect(newPassword('x'.repeat(73))).toBe('Use at most 72 characters.')
+    expect(newPassword('growletter-demo')).toBeNull()
   })
 
   it('names: missing (blank counts), over 100 characters after trimming, fine', () => {

@@ -2,11 +2,11 @@
  * Form rules for the account screens, as plain validator functions for `useFormFields` (see its header for why
  * these public pages do without zod). SPEC §5 gives the message for a missing email or password.
  */
+import { newPasswordProblem } from '@rules/password'
 import type { FormRules } from '@/lib/use-form-fields'
 import { EMAIL_PATTERN, INVALID_EMAIL_MESSAGE } from '@/lib/email-pattern'
 
 export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or phone number and a password'
-export const MIN_PASSWORD_LENGTH = 8
 export const USER_TYPES = ['advertiser', 'publisher'] as const
 
 /**
@@ -29,11 +29,11 @@ export function requiredPassword(value: string): string | null {
   return value ? null : 'Enter your password.'
 }
 
-/** Choosing a password (registration, reset). */
-export function newPassword(value: string): string | null {
-  if (!value) return 'Choose a password.'
-  return value.length < MIN_PASSWORD_LENGTH ? `Use at least ${MIN_PASSWORD_LENGTH} characters.` : null
-}
+/**
+ * Choosing a password (registration, reset): the shared rules of supabase/functions/_shared/rules/password.ts, the
+ * ones config.toml gives the auth server. The list of leaked passwords is checked on submit (lib/password-check.ts).
+ */
+export const newPassword = (value: string): string | null => newPasswordProblem(value)
 
 /** A first or last name, checked (and submitted) trimmed. */
 export const name =

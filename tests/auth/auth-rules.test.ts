@@ -2,18 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { validateAll, submittedValues } from '@/lib/use-form-fields'
 import {
   MISSING_CREDENTIALS_MESSAGE,
-  confirmPassword,
   email,
   loginRules,
   name,
-  newPassword,
-  newPasswordRules,
-  registerRules,
   requiredPassword,
   totpCode,
   userType,
   missingCredentials,
 } from '@/features/auth/auth-rules'
+import { confirmPassword, newPassword, newPasswordRules, registerRules } from '@/features/auth/password-rules'
 
 describe('account form validators', () => {
   it('email: asks for it when missing (blank counts as missing), format message when malformed', () => {

@@ -6,7 +6,7 @@ import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
-import { newPasswordRules } from '../auth-rules'
+import { newPasswordRules } from '../password-rules'
 import { usePasswordUpdateMutation } from '../api/password-update-mutation'
 import { errorText } from '@/components/error-text'
 

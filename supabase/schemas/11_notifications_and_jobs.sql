@@ -23,9 +23,8 @@ create table public.contact_messages (
 alter table public.contact_messages enable row level security;
 create index contact_messages_created_idx on public.contact_messages using btree (created_at desc);
 comment on table public.contact_messages is 'The /contact form''s inbox: write-only for visitors, read by admins.';
-revoke insert, update, delete, truncate, references, trigger on table public.contact_messages from anon;
-revoke insert, update, truncate, references, trigger on table public.contact_messages from authenticated;
-revoke truncate, references, trigger on table public.contact_messages from service_role;
+grant select, delete on table public.contact_messages to authenticated;
+grant select, insert, update, delete on table public.contact_messages to service_role;
 grant insert (name, email, subject, message) on public.contact_messages to anon;
 grant insert (name, email, subject, message) on public.contact_messages to authenticated;
 grant update (handled_at) on public.contact_messages to authenticated;
@@ -54,8 +53,7 @@ alter table public.notification_queue enable row level security;
 create index notification_queue_due_idx on public.notification_queue using btree (next_attempt_at) where (status = any (array['queued'::text, 'sending'::text]));
 create index notification_queue_user_idx on public.notification_queue using btree (user_id, created_at desc);
 comment on table public.notification_queue is 'Emails waiting to be sent, being sent, sent or given up on. Only the service role (the send-notifications function) reads it, through claim_notifications.';
-revoke all on table public.notification_queue from anon, authenticated;
-revoke truncate, references, trigger on table public.notification_queue from service_role;
+grant select, insert, update, delete on table public.notification_queue to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -81,7 +79,8 @@ begin
 end
 $function$;
 comment on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) is 'Admins: the /contact inbox newest first, a page at a time, filtered by handled state; total_count is the size of the filtered inbox.';
-revoke execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) from public;
+grant execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean)
  returns timestamp with time zone
@@ -107,7 +106,8 @@ begin
 end
 $function$;
 comment on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) is 'Admins mark a contact message handled (keeping the first time it was) or back to unhandled; returns handled_at.';
-revoke execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) from anon, public;
+revoke execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) from public;
+grant execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) to authenticated, service_role;
 
 create or replace function public.claim_notifications(p_limit integer default 20)
  returns table(id uuid, template text, data jsonb, email text, full_name text)
@@ -134,7 +134,8 @@ begin
 end
 $function$;
 comment on function public.claim_notifications(p_limit integer) is 'send-notifications, service role only: takes up to p_limit due emails for 5 minutes (skip locked, so two senders never take the same one).';
-revoke execute on function public.claim_notifications(p_limit integer) from anon, authenticated, public;
+revoke execute on function public.claim_notifications(p_limit integer) from public;
+grant execute on function public.claim_notifications(p_limit integer) to service_role;
 
 create or replace function private.dispatch_notifications()
  returns integer
@@ -147,8 +148,8 @@ declare
 begin
   select count(*) into due from public.notification_queue
   where (status = 'queued' and next_attempt_at <= now()) or (status = 'sending' and locked_until < now());
-  if due > 0 and not private.kick_edge_function('send-notifications', 60000) then
-    raise exception 'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions';
+  if due > 0 then
+    perform private.kick_edge_function_or_raise('send-notifications', 60000);
   end if;
   return due;
 end
@@ -206,7 +207,8 @@ begin
 end
 $function$;
 comment on function public.finish_notification(p_id uuid, p_error text) is 'send-notifications, service role only: marks a claimed email sent, or schedules its retry (1, 2, 4 … 60 minutes; given up after 8 attempts).';
-revoke execute on function public.finish_notification(p_id uuid, p_error text) from anon, authenticated, public;
+revoke execute on function public.finish_notification(p_id uuid, p_error text) from public;
+grant execute on function public.finish_notification(p_id uuid, p_error text) to service_role;
 
 create or replace function private.kick_edge_function(p_function text, p_timeout_milliseconds integer)
  returns boolean
@@ -216,10 +218,10 @@ create or replace function private.kick_edge_function(p_function text, p_timeout
 as $function$
 declare
   base text := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url');
-  key text := (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key');
+  secret text := (select decrypted_secret from vault.decrypted_secrets where name = 'functions_secret');
   target text;
 begin
-  if base is null or key is null then
+  if base is null or secret is null then
     return false;
   end if;
   target := rtrim(base, '/') || '/functions/v1/' || p_function;
@@ -230,14 +232,29 @@ begin
   perform net.http_post(
     url => target,
     body => '{}'::jsonb,
-    headers => jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || key, 'apikey', key),
+    headers => jsonb_build_object('Content-Type', 'application/json', 'x-functions-secret', secret),
     timeout_milliseconds => p_timeout_milliseconds
   );
   return true;
 end
 $function$;
-comment on function private.kick_edge_function(p_function text, p_timeout_milliseconds integer) is 'Internal: asks an edge function (send-notifications, deliver-webhooks) through pg_net, after commit, to work through what is due now. The project URL and service-role key come from Vault, as Supabase''s guide to scheduling functions does; without them it does nothing and returns false (the scheduled jobs raise then, so the misconfiguration shows).';
+comment on function private.kick_edge_function(p_function text, p_timeout_milliseconds integer) is 'Internal: asks an edge function (send-notifications, deliver-webhooks, deliver-esp, send-payouts) through pg_net, after commit, to work through what is due now. The project URL and the functions secret (sent as x-functions-secret, the functions'' FUNCTIONS_SECRET) come from Vault, as Supabase''s guide to scheduling functions keeps its credentials; without them it does nothing and returns false (the scheduled jobs raise then, so the misconfiguration shows).';
 revoke execute on function private.kick_edge_function(p_function text, p_timeout_milliseconds integer) from public;
+
+create or replace function private.kick_edge_function_or_raise(p_function text, p_timeout_milliseconds integer)
+ returns void
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if not private.kick_edge_function(p_function, p_timeout_milliseconds) then
+    raise exception 'Store project_url and functions_secret in Vault (vault.create_secret) so scheduled jobs can call edge functions; functions_secret must equal the functions'' FUNCTIONS_SECRET';
+  end if;
+end
+$function$;
+comment on function private.kick_edge_function_or_raise(p_function text, p_timeout_milliseconds integer) is 'Internal: kick_edge_function for the scheduled dispatchers, which have work due: without the Vault secrets it raises, naming them, so the job''s run records the misconfiguration.';
+revoke execute on function private.kick_edge_function_or_raise(p_function text, p_timeout_milliseconds integer) from public;
 
 create or replace function private.limit_contact_messages()
  returns trigger

@@ -86,7 +86,8 @@ begin
 end
 $function$;
 comment on function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text) is 'Admins suspend (sign-in refused, every session ended, money functions refused) or reinstate a user, with a reason in the audit log.';
-revoke execute on function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text) from anon, public;
+revoke execute on function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text) from public;
+grant execute on function public.admin_set_user_suspended(p_user_id uuid, p_suspended boolean, p_reason text) to authenticated, service_role;
 
 create or replace function public.admin_user_sessions(p_user_id uuid)
  returns table(id uuid, created_at timestamp with time zone, refreshed_at timestamp with time zone, aal text, user_agent text, ip text)
@@ -107,7 +108,8 @@ begin
 end
 $function$;
 comment on function public.admin_user_sessions(p_user_id uuid) is 'Admins: a user''s signed-in sessions (at most 20, most recently used first).';
-revoke execute on function public.admin_user_sessions(p_user_id uuid) from anon, public;
+revoke execute on function public.admin_user_sessions(p_user_id uuid) from public;
+grant execute on function public.admin_user_sessions(p_user_id uuid) to authenticated, service_role;
 
 create or replace function public.canonical_email(p_email text)
  returns text
@@ -127,6 +129,7 @@ as $function$
 $function$;
 comment on function public.canonical_email(p_email text) is 'One inbox, one address: lower case, +tag removed, and for Gmail dots removed and googlemail.com folded into gmail.com.';
 revoke execute on function public.canonical_email(p_email text) from public;
+grant execute on function public.canonical_email(p_email text) to anon, authenticated, service_role;
 
 create or replace function private.check_admin_dates(p_from date, p_to date)
  returns void
@@ -178,6 +181,7 @@ as $function$
 $function$;
 comment on function public.fold_email(p_email text) is 'Folds local+tag@domain to local@domain so one inbox counts once per campaign (duplicate_email rule).';
 revoke execute on function public.fold_email(p_email text) from public;
+grant execute on function public.fold_email(p_email text) to anon, authenticated, service_role;
 
 create or replace function public.forbid_column_changes()
  returns trigger
@@ -196,7 +200,7 @@ begin
 end
 $function$;
 comment on function public.forbid_column_changes() is 'Trigger: refuses any update that changes one of the columns named in the trigger arguments.';
-revoke execute on function public.forbid_column_changes() from anon, authenticated, public;
+revoke execute on function public.forbid_column_changes() from public;
 
 create or replace function private.has_verified_factor(p_user_id uuid)
  returns boolean
@@ -246,6 +250,7 @@ as $function$
 $function$;
 comment on function public.is_api_caller() is 'True when the statement runs as anon or authenticated (not inside a definer function, not the service role).';
 revoke execute on function public.is_api_caller() from public;
+grant execute on function public.is_api_caller() to anon, authenticated, service_role;
 
 create or replace function public.is_bot_user_agent(p_user_agent text)
  returns boolean
@@ -262,6 +267,7 @@ as $function$
 $function$;
 comment on function public.is_bot_user_agent(p_user_agent text) is 'The bot filter for clicks: empty user agents, isbot''s pattern, and known HTTP libraries.';
 revoke execute on function public.is_bot_user_agent(p_user_agent text) from public;
+grant execute on function public.is_bot_user_agent(p_user_agent text) to anon, authenticated, service_role;
 
 create or replace function private.is_non_public_address(p_addr inet)
  returns boolean
@@ -386,6 +392,7 @@ end
 $function$;
 comment on function public.session_is_live() is 'Whether the signed-in caller''s session (the JWT''s session_id) still exists in auth.sessions and the caller is not suspended: false after a sign-out, a password change elsewhere, refresh-token reuse or a suspension. Policies on money tables and every admin and money function rely on it.';
 revoke execute on function public.session_is_live() from public;
+grant execute on function public.session_is_live() to anon, authenticated, service_role;
 
 create or replace function public.set_updated_at()
  returns trigger
@@ -398,7 +405,7 @@ begin
 end
 $function$;
 comment on function public.set_updated_at() is 'Keeps updated_at honest on every row update.';
-revoke execute on function public.set_updated_at() from anon, authenticated, public;
+revoke execute on function public.set_updated_at() from public;
 
 create or replace function private.utc_day(p_at timestamp with time zone)
  returns date

@@ -62,9 +62,8 @@ create table public.not_counted_reasons (
 );
 alter table public.not_counted_reasons enable row level security;
 comment on table public.not_counted_reasons is 'The one vocabulary of "not counted" reason codes (PRODUCT "Attribution"), each with its plain-words label and whether it applies to clicks, subscriptions or both.';
-revoke all on table public.not_counted_reasons from anon, authenticated;
-revoke truncate, references, trigger on table public.not_counted_reasons from service_role;
 grant select on table public.not_counted_reasons to anon, authenticated;
+grant select, insert, update, delete on table public.not_counted_reasons to service_role;
 
 -- === Rows the schema ships with ==========================================================================
 

@@ -25,8 +25,7 @@ create table public.profiles (
 alter table public.profiles enable row level security;
 create index profiles_user_type_idx on public.profiles using btree (user_type);
 comment on table public.profiles is 'One row per user: the user type that decides the dashboard, and the names shown in the app. Email is readable only by the owner''s session claims, admins (admin_list_users) and the service role.';
-revoke select, insert, update, delete, truncate, references, trigger on table public.profiles from anon, authenticated;
-revoke truncate, references, trigger on table public.profiles from service_role;
+grant select, insert, update, delete on table public.profiles to service_role;
 grant insert (id, user_type, full_name, first_name, last_name) on public.profiles to authenticated;
 grant select (id, user_type, full_name, first_name, last_name, created_at, updated_at) on public.profiles to anon;
 grant select (id, user_type, full_name, first_name, last_name, created_at, updated_at) on public.profiles to authenticated;
@@ -51,8 +50,8 @@ create index moderation_events_actor_idx on public.moderation_events using btree
 create index moderation_events_created_at_idx on public.moderation_events using btree (created_at desc);
 create index moderation_events_subject_idx on public.moderation_events using btree (subject_type, subject_id, created_at desc);
 comment on table public.moderation_events is 'Audit log: who changed which subject from which status to which, and why. Append-only, admins read it.';
-revoke insert, update, delete, truncate, references, trigger on table public.moderation_events from anon, authenticated;
-revoke truncate, references, trigger on table public.moderation_events from service_role;
+grant select on table public.moderation_events to authenticated;
+grant select, insert, update, delete on table public.moderation_events to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -90,7 +89,8 @@ begin
 end
 $function$;
 comment on function public.admin_audit_log(p_limit integer, p_offset integer, p_subject_type text) is 'Admins: the audit log with names (actor, subject) instead of ids, newest first, paginated; total_count is the size of the whole (filtered) log.';
-revoke execute on function public.admin_audit_log(p_limit integer, p_offset integer, p_subject_type text) from anon, public;
+revoke execute on function public.admin_audit_log(p_limit integer, p_offset integer, p_subject_type text) from public;
+grant execute on function public.admin_audit_log(p_limit integer, p_offset integer, p_subject_type text) to authenticated, service_role;
 
 create or replace function public.admin_list_users(p_search text default null::text, p_limit integer default 50, p_offset integer default 0)
  returns table(id uuid, email text, user_type text, full_name text, created_at timestamp with time zone)
@@ -109,7 +109,8 @@ begin
 end
 $function$;
 comment on function public.admin_list_users(p_search text, p_limit integer, p_offset integer) is 'The admin users screen: emails are not readable through the profiles table, so admins list them here.';
-revoke execute on function public.admin_list_users(p_search text, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.admin_list_users(p_search text, p_limit integer, p_offset integer) from public;
+grant execute on function public.admin_list_users(p_search text, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text default null::text)
  returns void
@@ -136,7 +137,8 @@ begin
 end
 $function$;
 comment on function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text) is 'The only way a user type changes: admins only, written to the audit log.';
-revoke execute on function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text) from anon, public;
+revoke execute on function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text) from public;
+grant execute on function public.admin_set_user_type(p_user_id uuid, p_user_type text, p_reason text) to authenticated, service_role;
 
 create or replace function public.admin_user(p_user_id uuid)
  returns table(id uuid, email text, full_name text, user_type text, created_at timestamp with time zone, last_sign_in_at timestamp with time zone, suspended_until timestamp with time zone)
@@ -158,7 +160,8 @@ begin
 end
 $function$;
 comment on function public.admin_user(p_user_id uuid) is 'Admins: one user''s profile with email, last sign-in and, while suspended, until when.';
-revoke execute on function public.admin_user(p_user_id uuid) from anon, public;
+revoke execute on function public.admin_user(p_user_id uuid) from public;
+grant execute on function public.admin_user(p_user_id uuid) to authenticated, service_role;
 
 create or replace function public.current_user_type()
  returns text
@@ -169,7 +172,8 @@ as $function$
   select user_type from public.profiles where id = (select auth.uid())
 $function$;
 comment on function public.current_user_type() is 'The caller''s user type, for policies on other tables (definer: reading profiles there would recurse through its policies).';
-revoke execute on function public.current_user_type() from anon, public;
+revoke execute on function public.current_user_type() from public;
+grant execute on function public.current_user_type() to authenticated, service_role;
 
 create or replace function public.fill_profile_email()
  returns trigger
@@ -185,7 +189,7 @@ begin
 end
 $function$;
 comment on function public.fill_profile_email() is 'Profiles inserted through the API get the email of their auth user.';
-revoke execute on function public.fill_profile_email() from anon, authenticated, public;
+revoke execute on function public.fill_profile_email() from public;
 
 create or replace function public.guard_profile_columns()
  returns trigger
@@ -208,7 +212,7 @@ begin
 end
 $function$;
 comment on function public.guard_profile_columns() is 'Keeps id, email and user_type immutable for browser code.';
-revoke execute on function public.guard_profile_columns() from anon, authenticated, public;
+revoke execute on function public.guard_profile_columns() from public;
 
 create or replace function public.handle_new_user()
  returns trigger
@@ -234,7 +238,7 @@ begin
 end
 $function$;
 comment on function public.handle_new_user() is 'Creates the profile of a new auth user; only advertiser or publisher can be requested, anything else is advertiser.';
-revoke execute on function public.handle_new_user() from anon, authenticated, public;
+revoke execute on function public.handle_new_user() from public;
 
 create or replace function public.handle_user_email_change()
  returns trigger
@@ -248,7 +252,7 @@ begin
 end
 $function$;
 comment on function public.handle_user_email_change() is 'Keeps profiles.email equal to the confirmed auth email.';
-revoke execute on function public.handle_user_email_change() from anon, authenticated, public;
+revoke execute on function public.handle_user_email_change() from public;
 
 create or replace function public.is_admin()
  returns boolean
@@ -262,6 +266,7 @@ as $function$
 $function$;
 comment on function public.is_admin() is 'Whether the caller is an admin in a live two-factor (aal2) session. Every admin policy and admin function relies on it, so an admin signed in with the password alone, or whose session ended, has no admin rights.';
 revoke execute on function public.is_admin() from public;
+grant execute on function public.is_admin() to anon, authenticated, service_role;
 
 create or replace function public.is_admin_account()
  returns boolean
@@ -272,7 +277,8 @@ as $function$
   select exists (select 1 from public.profiles where id = (select auth.uid()) and user_type = 'admin')
 $function$;
 comment on function public.is_admin_account() is 'Whether the caller''s account is an admin account, whatever the session''s assurance level (the SPA uses it to ask for the second factor).';
-revoke execute on function public.is_admin_account() from anon, public;
+revoke execute on function public.is_admin_account() from public;
+grant execute on function public.is_admin_account() to authenticated, service_role;
 
 create or replace function private.log_moderation_event(p_subject_type text, p_subject_id uuid, p_old_status text, p_new_status text, p_reason text)
  returns void

@@ -30,8 +30,8 @@ create table public.wallet_balances (
 alter table public.wallet_balances enable row level security;
 comment on table public.wallet_balances is 'One wallet per user; balance is the sum of the user''s completed ledger rows and changes only through money functions.';
 comment on column public.wallet_balances.on_hold is 'What the advertiser has on hold: minus the sum of their pending hold rows, kept by the ledger''s trigger (wallet_transactions_keep_on_hold).';
-revoke insert, update, delete, truncate, references, trigger on table public.wallet_balances from anon, authenticated;
-revoke truncate, references, trigger on table public.wallet_balances from service_role;
+grant select on table public.wallet_balances to authenticated;
+grant select, insert, update, delete on table public.wallet_balances to service_role;
 
 create table public.wallet_transactions (
   id uuid default gen_random_uuid() not null,
@@ -58,8 +58,8 @@ create index wallet_transactions_pending_idx on public.wallet_transactions using
 create index wallet_transactions_subscription_idx on public.wallet_transactions using btree (subscription_id) where (subscription_id is not null);
 create index wallet_transactions_user_created_idx on public.wallet_transactions using btree (user_id, created_at desc);
 comment on table public.wallet_transactions is 'The ledger. Every money event is one row; reference is unique per type so each event happens once. Holds are negative and pending until screening ends; earnings are positive and pending until then.';
-revoke insert, update, delete, truncate, references, trigger on table public.wallet_transactions from anon, authenticated;
-revoke truncate, references, trigger on table public.wallet_transactions from service_role;
+grant select on table public.wallet_transactions to authenticated;
+grant select, insert, update, delete on table public.wallet_transactions to service_role;
 
 create table public.deposits (
   id uuid default gen_random_uuid() not null,
@@ -89,8 +89,8 @@ create index deposits_created_idx on public.deposits using btree (created_at des
 create index deposits_transaction_idx on public.deposits using btree (transaction_id) where (transaction_id is not null);
 create index deposits_user_created_idx on public.deposits using btree (user_id, created_at desc);
 comment on table public.deposits is 'One row per checkout session (Stripe reference in stripe_session_id). Completed rows point at their ledger row; the balance still comes from the ledger alone.';
-revoke insert, update, delete, truncate, references, trigger on table public.deposits from anon, authenticated;
-revoke truncate, references, trigger on table public.deposits from service_role;
+grant select on table public.deposits to authenticated;
+grant select, insert, update, delete on table public.deposits to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -106,7 +106,8 @@ begin
 end
 $function$;
 comment on function public.admin_advertiser_balance(p_user_id uuid) is 'Admins: what advertiser_balance() shows the given user (the same private.advertiser_balance_of).';
-revoke execute on function public.admin_advertiser_balance(p_user_id uuid) from anon, public;
+revoke execute on function public.admin_advertiser_balance(p_user_id uuid) from public;
+grant execute on function public.admin_advertiser_balance(p_user_id uuid) to authenticated, service_role;
 
 create or replace function public.admin_deposits(p_search text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
  returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, status text, stripe_session_id text, stripe_payment_intent text, failure_reason text, completed_at timestamp with time zone, total_count bigint)
@@ -137,7 +138,8 @@ begin
 end
 $function$;
 comment on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: deposits newest first, searched by user email or name or Stripe reference, filtered by status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows.';
-revoke execute on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from public;
+grant execute on function public.admin_deposits(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.admin_ledger(p_search text default null::text, p_type text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
  returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, type text, status text, description text, reference text, available_at timestamp with time zone, total_count bigint)
@@ -172,7 +174,8 @@ begin
 end
 $function$;
 comment on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: ledger rows newest first, searched by user email or name, reference or description, filtered by type, status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows.';
-revoke execute on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from public;
+grant execute on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.admin_publisher_balance(p_user_id uuid)
  returns table(pending numeric, available numeric, requested numeric, paid numeric)
@@ -186,7 +189,8 @@ begin
 end
 $function$;
 comment on function public.admin_publisher_balance(p_user_id uuid) is 'Admins: what publisher_balance() shows the given user (the same private.publisher_balance_of).';
-revoke execute on function public.admin_publisher_balance(p_user_id uuid) from anon, public;
+revoke execute on function public.admin_publisher_balance(p_user_id uuid) from public;
+grant execute on function public.admin_publisher_balance(p_user_id uuid) to authenticated, service_role;
 
 create or replace function public.advertiser_balance()
  returns table(available numeric, reserved numeric, on_hold numeric, balance numeric)
@@ -200,7 +204,8 @@ begin
 end
 $function$;
 comment on function public.advertiser_balance() is 'The signed-in advertiser''s available, reserved, on-hold and settled balance (what subscribe and confirm check).';
-revoke execute on function public.advertiser_balance() from anon, public;
+revoke execute on function public.advertiser_balance() from public;
+grant execute on function public.advertiser_balance() to authenticated, service_role;
 
 create or replace function public.cancel_deposit(p_session_id text)
  returns jsonb
@@ -226,7 +231,8 @@ begin
 end
 $function$;
 comment on function public.cancel_deposit(p_session_id text) is 'The signed-in advertiser closes one of their own open checkouts (cancelled on the payment page, or dismissed on the wallet). Moves no money; a payment Stripe still reports later is credited by complete_deposit.';
-revoke execute on function public.cancel_deposit(p_session_id text) from anon, public;
+revoke execute on function public.cancel_deposit(p_session_id text) from public;
+grant execute on function public.cancel_deposit(p_session_id text) to authenticated, service_role;
 
 create or replace function public.check_checkout_allowance(p_user_id uuid)
  returns void
@@ -243,7 +249,8 @@ begin
 end
 $function$;
 comment on function public.check_checkout_allowance(p_user_id uuid) is 'create-checkout-session, service role only: refuses a sixth open checkout session for one advertiser with a message they can act on.';
-revoke execute on function public.check_checkout_allowance(p_user_id uuid) from anon, authenticated, public;
+revoke execute on function public.check_checkout_allowance(p_user_id uuid) from public;
+grant execute on function public.check_checkout_allowance(p_user_id uuid) to service_role;
 
 create or replace function public.claim_signup_bonus()
  returns jsonb
@@ -270,7 +277,8 @@ begin
 end
 $function$;
 comment on function public.claim_signup_bonus() is 'SPEC §4 initial bonus without the SPEC''s hole: 10 credits to the calling advertiser, once ever, only at balance 0.';
-revoke execute on function public.claim_signup_bonus() from anon, public;
+revoke execute on function public.claim_signup_bonus() from public;
+grant execute on function public.claim_signup_bonus() to authenticated, service_role;
 
 create or replace function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text default null::text)
  returns jsonb
@@ -297,7 +305,8 @@ begin
 end
 $function$;
 comment on function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text) is 'payments-webhook, service role only: marks a pending deposit failed or expired; completed ones never change.';
-revoke execute on function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text) from anon, authenticated, public;
+revoke execute on function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text) from public;
+grant execute on function public.close_deposit(p_session_id text, p_status public.deposit_status, p_reason text) to service_role;
 
 create or replace function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text default null::text, p_notify boolean default true)
  returns jsonb
@@ -345,7 +354,8 @@ begin
 end
 $function$;
 comment on function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text, p_notify boolean) is 'payments-webhook, service role only: credits a paid checkout session once (result credited) and queues its receipt, whatever the replays (already_credited); unknown_session, user_mismatch and amount_mismatch credit nothing.';
-revoke execute on function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text, p_notify boolean) from anon, authenticated, public;
+revoke execute on function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text, p_notify boolean) from public;
+grant execute on function public.complete_deposit(p_session_id text, p_user_id uuid, p_amount numeric, p_payment_intent text, p_notify boolean) to service_role;
 
 create or replace function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text)
  returns jsonb
@@ -375,7 +385,8 @@ begin
 end
 $function$;
 comment on function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text) is 'Service role only: credits a payment made outside the checkout once per reference (seed, support); replays return the same answer.';
-revoke execute on function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text) from anon, authenticated, public;
+revoke execute on function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text) from public;
+grant execute on function public.credit_deposit(p_user_id uuid, p_amount numeric, p_reference text) to service_role;
 
 create or replace function private.deposit_amount_allowed(p_amount numeric)
  returns boolean
@@ -406,7 +417,8 @@ begin
 end
 $function$;
 comment on function public.ensure_wallet_exists(p_user_id uuid) is 'SPEC §7: creates the caller''s wallet on first login (balance 0, no money moves) and returns it.';
-revoke execute on function public.ensure_wallet_exists(p_user_id uuid) from anon, public;
+revoke execute on function public.ensure_wallet_exists(p_user_id uuid) from public;
+grant execute on function public.ensure_wallet_exists(p_user_id uuid) to authenticated, service_role;
 
 create or replace function public.expire_reservations(p_now timestamp with time zone default now())
  returns integer
@@ -432,7 +444,8 @@ begin
 end
 $function$;
 comment on function public.expire_reservations(p_now timestamp with time zone) is 'Scheduled, service role only: pending subscriptions past their 48 hours expire and give their reservation back. Idempotent; concurrent runs skip each other''s rows.';
-revoke execute on function public.expire_reservations(p_now timestamp with time zone) from anon, authenticated, public;
+revoke execute on function public.expire_reservations(p_now timestamp with time zone) from public;
+grant execute on function public.expire_reservations(p_now timestamp with time zone) to service_role;
 
 create or replace function public.expire_stale_deposits(p_now timestamp with time zone default now())
  returns integer
@@ -451,7 +464,8 @@ begin
 end
 $function$;
 comment on function public.expire_stale_deposits(p_now timestamp with time zone) is 'Scheduled, service role only: a pending deposit older than its checkout''s expiry is expired (the backstop for a checkout.session.expired event that never came). Returns how many.';
-revoke execute on function public.expire_stale_deposits(p_now timestamp with time zone) from anon, authenticated, public;
+revoke execute on function public.expire_stale_deposits(p_now timestamp with time zone) from public;
+grant execute on function public.expire_stale_deposits(p_now timestamp with time zone) to service_role;
 
 create or replace function private.finish_ledger(p_transaction_id uuid, p_status text, p_description text default null::text)
  returns boolean
@@ -504,7 +518,8 @@ begin
 end
 $function$;
 comment on function public.increment_wallet_balance(user_id uuid, amount numeric) is 'SPEC §7 name, service role only: a completed credit row. Browser code claims the bonus through claim_signup_bonus instead.';
-revoke execute on function public.increment_wallet_balance(user_id uuid, amount numeric) from anon, authenticated, public;
+revoke execute on function public.increment_wallet_balance(user_id uuid, amount numeric) from public;
+grant execute on function public.increment_wallet_balance(user_id uuid, amount numeric) to service_role;
 
 create or replace function private.keep_on_hold()
  returns trigger
@@ -610,7 +625,8 @@ begin
 end
 $function$;
 comment on function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone) is 'create-checkout-session, service role only: a pending deposit for a checkout session an advertiser is about to pay. Moves no money.';
-revoke execute on function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone) from anon, authenticated, public;
+revoke execute on function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone) from public;
+grant execute on function public.open_deposit(p_user_id uuid, p_amount numeric, p_session_id text, p_expires_at timestamp with time zone) to service_role;
 
 create or replace function private.post_ledger(p_user_id uuid, p_amount numeric, p_type text, p_status text, p_description text, p_reference text, p_campaign_id uuid default null::uuid, p_subscription_id uuid default null::uuid, p_available_at timestamp with time zone default null::timestamp with time zone)
  returns uuid
@@ -655,7 +671,8 @@ begin
 end
 $function$;
 comment on function public.publisher_balance() is 'The signed-in publisher''s pending, available, requested and paid earnings (what request_payout checks).';
-revoke execute on function public.publisher_balance() from anon, public;
+revoke execute on function public.publisher_balance() from public;
+grant execute on function public.publisher_balance() to authenticated, service_role;
 
 create or replace function private.release_reservation(p_subscription_id uuid)
  returns numeric
@@ -748,7 +765,8 @@ begin
 end
 $function$;
 comment on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) is 'The signed-in user''s wallet statement, newest first, filtered by kind (charge or a ledger type), status (on_hold, charged, refunded or a ledger status) and UTC date range; a page at a time or up to 10,000 rows for a CSV export, each row with the number of matching rows: what the wallet''s transaction list shows and exports.';
-revoke execute on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) from anon, public;
+revoke execute on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) from public;
+grant execute on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function private.wallet_statement_of(p_user_id uuid)
  returns table(id uuid, occurred_at timestamp with time zone, kind text, status text, description text, amount numeric, refunded numeric, settled_at timestamp with time zone)

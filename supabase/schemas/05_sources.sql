@@ -55,7 +55,8 @@ begin
 end
 $function$;
 comment on function public.admin_set_source_status(p_source_id uuid, p_status text, p_reason text) is 'Admins review sources; the reason becomes the publisher-visible review note and is audit-logged. Rejecting or banning refunds subscribers still in screening and releases open reservations.';
-revoke execute on function public.admin_set_source_status(p_source_id uuid, p_status text, p_reason text) from anon, public;
+revoke execute on function public.admin_set_source_status(p_source_id uuid, p_status text, p_reason text) from public;
+grant execute on function public.admin_set_source_status(p_source_id uuid, p_status text, p_reason text) to authenticated, service_role;
 
 create or replace function public.archive_audience_source(p_source_id uuid)
  returns jsonb
@@ -80,7 +81,8 @@ begin
 end
 $function$;
 comment on function public.archive_audience_source(p_source_id uuid) is 'Publishers retire a source: its link stops earning, its history stays (clicks, subscriptions and earnings are evidence).';
-revoke execute on function public.archive_audience_source(p_source_id uuid) from anon, public;
+revoke execute on function public.archive_audience_source(p_source_id uuid) from public;
+grant execute on function public.archive_audience_source(p_source_id uuid) to authenticated, service_role;
 
 create or replace function public.generate_unified_code()
  returns text
@@ -90,7 +92,8 @@ as $function$
   select translate(encode(extensions.gen_random_bytes(8), 'base64'), '+/=', '')::text
 $function$;
 comment on function public.generate_unified_code() is 'A short random code for /earn/{code}; lowercased by the table default.';
-revoke execute on function public.generate_unified_code() from anon, public;
+revoke execute on function public.generate_unified_code() from public;
+grant execute on function public.generate_unified_code() to authenticated, service_role;
 
 -- === Tables ==============================================================================================
 
@@ -139,9 +142,9 @@ comment on column public.audience_sources.approved_at is 'First approval: from t
 comment on column public.audience_sources.quality_counted_clicks is 'Counted clicks in the last 30 days (refresh-source-quality); null when there were none.';
 comment on column public.audience_sources.quality_confirmation_rate is 'Of the subscriptions started through this source in the last 30 days whose click counted, the % confirmed; null below 20 counted clicks or without such subscriptions.';
 comment on column public.audience_sources.quality_counted_share is 'Of this source''s clicks in the last 30 days that were neither bots, link previews nor rate-limited, the % that counted; null below 20 counted clicks.';
-revoke insert, update, delete, truncate, references, trigger on table public.audience_sources from anon;
-revoke insert, update, truncate, references, trigger on table public.audience_sources from authenticated;
-revoke truncate, references, trigger on table public.audience_sources from service_role;
+grant select on table public.audience_sources to anon;
+grant select, delete on table public.audience_sources to authenticated;
+grant select, insert, update, delete on table public.audience_sources to service_role;
 grant insert (publisher_id, name, description, image_url, url, platform, category, status) on public.audience_sources to authenticated;
 grant update (name, description, image_url, url, platform, category) on public.audience_sources to authenticated;
 
@@ -174,7 +177,7 @@ begin
 end
 $function$;
 comment on function public.guard_audience_source_columns() is 'Keeps publisher_id and unified_code immutable and status/review_note admin-only.';
-revoke execute on function public.guard_audience_source_columns() from anon, authenticated, public;
+revoke execute on function public.guard_audience_source_columns() from public;
 
 create or replace function private.guard_source_quality()
  returns trigger
@@ -210,6 +213,7 @@ as $function$
 $function$;
 comment on function public.is_source_public(status text) is 'The one validity rule for audience sources: the statuses the directory shows are exactly the ones a magic link accepts.';
 revoke execute on function public.is_source_public(status text) from public;
+grant execute on function public.is_source_public(status text) to anon, authenticated, service_role;
 
 create or replace function public.refresh_source_quality(p_today date default null::date)
  returns integer
@@ -257,7 +261,8 @@ begin
 end
 $function$;
 comment on function public.refresh_source_quality(p_today date) is 'Scheduled every 10 minutes (refresh-source-quality), service role only: recomputes each source''s 30-day counted clicks, confirmation rate (among subscriptions whose click counted) and counted share (of clicks that were neither bots nor refused); returns how many sources changed.';
-revoke execute on function public.refresh_source_quality(p_today date) from anon, authenticated, public;
+revoke execute on function public.refresh_source_quality(p_today date) from public;
+grant execute on function public.refresh_source_quality(p_today date) to service_role;
 
 create or replace function private.source_lock_key(p_source_id uuid)
  returns bigint

@@ -48,9 +48,9 @@ comment on table public.campaigns is 'A newsletter listed by an advertiser. budg
 comment on column public.campaigns.budget_reserved is 'Sum of the prices reserved by pending subscriptions made through a source; counts against the budget and the advertiser''s balance.';
 comment on column public.campaigns.reservations_open is 'How many pending subscriptions hold a reservation (the overview says so when paused).';
 comment on column public.campaigns.approved_at is 'First activation by an admin: from then on, public fields change only through reviewed revisions.';
-revoke insert, update, delete, truncate, references, trigger on table public.campaigns from anon;
-revoke insert, update, truncate, references, trigger on table public.campaigns from authenticated;
-revoke truncate, references, trigger on table public.campaigns from service_role;
+grant select on table public.campaigns to anon;
+grant select, delete on table public.campaigns to authenticated;
+grant select, insert, update, delete on table public.campaigns to service_role;
 grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status) on public.campaigns to authenticated;
 grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total) on public.campaigns to authenticated;
 
@@ -81,8 +81,8 @@ create unique index content_revisions_one_pending_idx on public.content_revision
 create index content_revisions_pending_idx on public.content_revisions using btree (created_at) where (status = 'pending'::text);
 create index content_revisions_subject_idx on public.content_revisions using btree (subject_type, subject_id, created_at desc);
 comment on table public.content_revisions is 'Changes to an approved source''s or campaign''s public fields, waiting for an admin. The approved version stays live until one is approved.';
-revoke insert, update, delete, truncate, references, trigger on table public.content_revisions from anon, authenticated;
-revoke truncate, references, trigger on table public.content_revisions from service_role;
+grant select on table public.content_revisions to authenticated;
+grant select, insert, update, delete on table public.content_revisions to service_role;
 
 -- === Foreign keys to the tables above, from tables of earlier domains ====================================
 
@@ -155,7 +155,8 @@ begin
 end
 $function$;
 comment on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) is 'Admins approve (apply) or reject a pending revision of a source or campaign, with a note; audit-logged, and the owner is emailed (revision_decided).';
-revoke execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) from anon, public;
+revoke execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) from public;
+grant execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) to authenticated, service_role;
 
 create or replace function public.admin_revisions(p_status text default 'pending'::text)
  returns table(id uuid, subject_type text, subject_id uuid, subject_name text, subject_status text, owner_email text, changes jsonb, current_values jsonb, status text, review_note text, created_at timestamp with time zone, decided_at timestamp with time zone)
@@ -185,7 +186,8 @@ begin
 end
 $function$;
 comment on function public.admin_revisions(p_status text) is 'Admins: revisions of sources and campaigns in one status (pending oldest first, decided newest first), each with the live values of the fields it changes, so old and new read side by side.';
-revoke execute on function public.admin_revisions(p_status text) from anon, public;
+revoke execute on function public.admin_revisions(p_status text) from public;
+grant execute on function public.admin_revisions(p_status text) to authenticated, service_role;
 
 create or replace function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text default null::text)
  returns jsonb
@@ -222,7 +224,8 @@ begin
 end
 $function$;
 comment on function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text) is 'Admins review, ban and reinstate campaigns; the reason becomes the advertiser-visible note and is audit-logged. Banning releases open reservations.';
-revoke execute on function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text) from anon, public;
+revoke execute on function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text) from public;
+grant execute on function public.admin_set_campaign_status(p_campaign_id uuid, p_status text, p_reason text) to authenticated, service_role;
 
 create or replace function private.advertiser_balance_of(p_user_id uuid)
  returns table(available numeric, reserved numeric, on_hold numeric, balance numeric)
@@ -260,7 +263,8 @@ begin
 end
 $function$;
 comment on function public.archive_campaign(p_campaign_id uuid) is 'Advertisers retire a campaign: no new subscribers; reservations already made are honoured; history stays.';
-revoke execute on function public.archive_campaign(p_campaign_id uuid) from anon, public;
+revoke execute on function public.archive_campaign(p_campaign_id uuid) from public;
+grant execute on function public.archive_campaign(p_campaign_id uuid) to authenticated, service_role;
 
 create or replace function public.divert_public_edits()
  returns trigger
@@ -296,7 +300,7 @@ begin
 end
 $function$;
 comment on function public.divert_public_edits() is 'Trigger: after approval, edits of public fields from the API become a pending revision; the approved values stay live.';
-revoke execute on function public.divert_public_edits() from anon, authenticated, public;
+revoke execute on function public.divert_public_edits() from public;
 
 create or replace function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
  returns text
@@ -362,7 +366,7 @@ begin
 end
 $function$;
 comment on function public.guard_campaign_columns() is 'Keeps advertiser_id immutable, budget_spent platform-only and status changes to the review and pause functions.';
-revoke execute on function public.guard_campaign_columns() from anon, authenticated, public;
+revoke execute on function public.guard_campaign_columns() from public;
 
 create or replace function public.my_default_campaign()
  returns uuid
@@ -376,7 +380,8 @@ as $function$
   limit 1
 $function$;
 comment on function public.my_default_campaign() is 'The campaign the analytics page opens on: the signed-in advertiser''s most recent active one, else their most recent.';
-revoke execute on function public.my_default_campaign() from anon, public;
+revoke execute on function public.my_default_campaign() from public;
+grant execute on function public.my_default_campaign() to authenticated, service_role;
 
 create or replace function public.newsletter_availability(p_campaign_id uuid)
  returns text
@@ -396,6 +401,7 @@ as $function$
 $function$;
 comment on function public.newsletter_availability(p_campaign_id uuid) is 'For the public newsletter pages: whether a newsletter is open, out of budget (active but unable to pay one more subscriber), paused, closed (completed or archived) or not found (unknown or never approved), so a visitor reads why it cannot be subscribed to.';
 revoke execute on function public.newsletter_availability(p_campaign_id uuid) from public;
+grant execute on function public.newsletter_availability(p_campaign_id uuid) to anon, authenticated, service_role;
 
 create or replace function private.refuse_deleting_evidence()
  returns trigger
@@ -440,7 +446,7 @@ begin
 end
 $function$;
 comment on function public.set_campaign_funding_status() is 'Recomputes funding_status whenever a campaign changes.';
-revoke execute on function public.set_campaign_funding_status() from anon, authenticated, public, service_role;
+revoke execute on function public.set_campaign_funding_status() from public;
 
 create or replace function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean)
  returns jsonb
@@ -467,7 +473,8 @@ begin
 end
 $function$;
 comment on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) is 'Advertisers pause and resume their own campaigns (active <-> paused only).';
-revoke execute on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) from anon, public;
+revoke execute on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) from public;
+grant execute on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) to authenticated, service_role;
 
 create or replace function public.submit_campaign_for_review(p_campaign_id uuid)
  returns jsonb
@@ -491,7 +498,8 @@ begin
 end
 $function$;
 comment on function public.submit_campaign_for_review(p_campaign_id uuid) is 'Advertisers send their own draft campaign to review (draft -> pending_review, the one status step that is theirs).';
-revoke execute on function public.submit_campaign_for_review(p_campaign_id uuid) from anon, public;
+revoke execute on function public.submit_campaign_for_review(p_campaign_id uuid) from public;
+grant execute on function public.submit_campaign_for_review(p_campaign_id uuid) to authenticated, service_role;
 
 create or replace function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb)
  returns uuid
@@ -534,7 +542,8 @@ begin
 end
 $function$;
 comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields; an admin reviews them. Edits through the table land here too.';
-revoke execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) from anon, public;
+revoke execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) from public;
+grant execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) to authenticated, service_role;
 
 create or replace function private.wallet_available(p_user_id uuid)
  returns numeric
@@ -599,8 +608,7 @@ create view public.wallets with (security_invoker=true) as
            from public.campaigns c
           where (c.advertiser_id = w.user_id)) r on (true));
 comment on view public.wallets is 'Wallet summary for screens: balance, held (pending holds), reserved (pending subscriptions), available (balance minus both) and pending earnings. Invoker rights: the wallet_balances policies apply.';
-revoke insert, update, delete, truncate, references, trigger on table public.wallets from anon, authenticated;
-revoke truncate, references, trigger on table public.wallets from service_role;
+grant select on table public.wallets to authenticated, service_role;
 
 -- === Triggers ============================================================================================
 

@@ -69,8 +69,7 @@ create index link_clicks_source_visitor_idx on public.link_clicks using btree (a
 comment on table public.link_clicks is 'One row per magic-link click (the click id is the session id). Raw IPs are kept for fraud review only (30 days). Partitioned by UTC month of created_at (schema partitions; create_click_partitions, detach_click_partition).';
 comment on column public.link_clicks.view_window_count is 'Page views recorded in the current one-minute window (view_window_started_at): at most 10 count.';
 comment on column public.link_clicks.attributed_campaign_ids is 'Campaigns this click belongs to (opened or subscribed to by its visitor); each pair counts one click, once.';
-revoke select, insert, update, delete, truncate, references, trigger on table public.link_clicks from anon, authenticated;
-revoke truncate, references, trigger on table public.link_clicks from service_role;
+grant select, insert, update, delete on table public.link_clicks to service_role;
 grant select (id, session_id, audience_source_id, campaign_id, viewed_campaign_ids, page_views, unique_views, counted, not_counted_reason, created_at, attributed_campaign_ids) on public.link_clicks to authenticated;
 
 -- === Functions ===========================================================================================
@@ -108,6 +107,7 @@ end
 $function$;
 comment on function public.attach_click_fingerprint(p_click_id uuid, p_fingerprint text) is 'Fills in the fingerprint of a magic-link click recorded before it was computed: same visitor, once, within 10 minutes. True when it was recorded.';
 revoke execute on function public.attach_click_fingerprint(p_click_id uuid, p_fingerprint text) from public;
+grant execute on function public.attach_click_fingerprint(p_click_id uuid, p_fingerprint text) to anon, authenticated, service_role;
 
 create or replace function private.attribute_click(p_click_id uuid, p_campaign_id uuid, p_first_view boolean)
  returns void
@@ -188,7 +188,8 @@ begin
 end
 $function$;
 comment on function public.create_click_partitions(p_months_ahead integer) is 'Scheduled daily (create-click-partitions), service role only: makes sure link_clicks has a partition for this UTC month, the p_months_ahead after it and every month of a click in the default partition; returns how many it created.';
-revoke execute on function public.create_click_partitions(p_months_ahead integer) from anon, authenticated, public;
+revoke execute on function public.create_click_partitions(p_months_ahead integer) from public;
+grant execute on function public.create_click_partitions(p_months_ahead integer) to service_role;
 
 create or replace function public.detach_click_partition(p_month date)
  returns text
@@ -226,7 +227,8 @@ begin
 end
 $function$;
 comment on function public.detach_click_partition(p_month date) is 'Service role only, never scheduled: detaches the clicks of one UTC month more than 12 full months old (none of an open dispute''s source) from link_clicks, leaving partitions.link_clicks_YYYY_MM to export and drop; returns that table''s name.';
-revoke execute on function public.detach_click_partition(p_month date) from anon, authenticated, public;
+revoke execute on function public.detach_click_partition(p_month date) from public;
+grant execute on function public.detach_click_partition(p_month date) to service_role;
 
 create or replace function public.drain_click_queue(p_batch integer default 10000, p_max_batches integer default 20)
  returns integer
@@ -352,7 +354,8 @@ begin
 end
 $function$;
 comment on function public.drain_click_queue(p_batch integer, p_max_batches integer) is 'Scheduled every 10 seconds (drain-click-queue), service role only: adds queued clicks to source_daily_stats and not_counted_daily, and queued (campaign, source, day) changes to campaign_source_stats and campaign_source_daily_stats (page views and attributions), not_counted_daily (not-counted clicks per campaign), source_daily_stats.views, publisher_campaign_daily and campaign_daily, in batches of p_batch (at most p_max_batches a run each), one run at a time (a run that finds another working returns 0 at once); each queued row is taken once (for update skip locked), with the day it was queued for; returns how many clicks it took.';
-revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from anon, authenticated, public;
+revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from public;
+grant execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) to service_role;
 
 create or replace function private.ensure_click_partition(p_month date)
  returns boolean
@@ -469,7 +472,8 @@ begin
 end
 $function$;
 comment on function public.purge_click_ips(p_older_than interval) is 'Scheduled daily (purge-click-ips), service role only: raw IPs of clicks and subscriptions are kept only as long as fraud review needs them (30 days); the visitor hash stays. Returns how many rows it cleared.';
-revoke execute on function public.purge_click_ips(p_older_than interval) from anon, authenticated, public;
+revoke execute on function public.purge_click_ips(p_older_than interval) from public;
+grant execute on function public.purge_click_ips(p_older_than interval) to service_role;
 
 create or replace function public.record_campaign_page_view(p_click_id uuid, p_campaign_id uuid)
  returns jsonb
@@ -508,6 +512,7 @@ end
 $function$;
 comment on function public.record_campaign_page_view(p_click_id uuid, p_campaign_id uuid) is 'SPEC §7 link_clicks update without table rights, for every page or card a visitor opens (campaign link page, newsletter page, a card picked in the list): page_views (at most 10 a minute per click), unique_views; the (campaign, source) counters count a view once per click and campaign and the click once per pair (queued, added by drain_click_queue).';
 revoke execute on function public.record_campaign_page_view(p_click_id uuid, p_campaign_id uuid) from public;
+grant execute on function public.record_campaign_page_view(p_click_id uuid, p_campaign_id uuid) to anon, authenticated, service_role;
 
 create or replace function public.track_audience_source_click(unified_code text, device_info jsonb default '{}'::jsonb)
  returns jsonb
@@ -586,6 +591,7 @@ end
 $function$;
 comment on function public.track_audience_source_click(unified_code text, device_info jsonb) is 'SPEC §7: resolves a magic-link code (unified code, magic/{code}, id), records the click with its counted flag and reason, returns click_id and source_id.';
 revoke execute on function public.track_audience_source_click(unified_code text, device_info jsonb) from public;
+grant execute on function public.track_audience_source_click(unified_code text, device_info jsonb) to anon, authenticated, service_role;
 
 -- === Triggers ============================================================================================
 

@@ -68,8 +68,7 @@ comment on column public.newsletter_subscriptions.price is 'The campaign''s pric
 comment on column public.newsletter_subscriptions.reserved_amount is 'Set aside from the campaign budget and the advertiser''s available balance until confirmed (then held), expired or refused (then released).';
 comment on column public.newsletter_subscriptions.first_paid_at is 'When this address was first paid for on this campaign; never cleared (refunds, unsubscribes and re-subscribes keep it), so an inbox pays once per campaign, ever.';
 comment on column public.newsletter_subscriptions.attributed_at is 'When the current source and click were attached (the subscribe request); the click must precede it by at most 24 hours.';
-revoke select, insert, update, delete, truncate, references, trigger on table public.newsletter_subscriptions from anon, authenticated;
-revoke truncate, references, trigger on table public.newsletter_subscriptions from service_role;
+grant select, insert, update, delete on table public.newsletter_subscriptions to service_role;
 grant select (id, campaign_id, email, status, confirmed_at, audience_source_id, counted, not_counted_reason, price, created_at, updated_at) on public.newsletter_subscriptions to authenticated;
 
 -- === Foreign keys to the tables above, from tables of earlier domains ====================================
@@ -90,7 +89,8 @@ begin
 end
 $function$;
 comment on function public.admin_refund_subscription(p_subscription_id uuid, p_reason text) is 'Admins settle disputes: refunds a subscriber during screening (audit-logged).';
-revoke execute on function public.admin_refund_subscription(p_subscription_id uuid, p_reason text) from anon, public;
+revoke execute on function public.admin_refund_subscription(p_subscription_id uuid, p_reason text) from public;
+grant execute on function public.admin_refund_subscription(p_subscription_id uuid, p_reason text) to authenticated, service_role;
 
 create or replace function public.campaign_subscriber_count(p_campaign_id uuid, p_search text default null::text)
  returns bigint
@@ -111,7 +111,8 @@ begin
 end
 $function$;
 comment on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) is 'How many confirmed subscribers campaign_subscribers pages through (for the pager).';
-revoke execute on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) from anon, public;
+revoke execute on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) from public;
+grant execute on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) to authenticated, service_role;
 
 create or replace function public.campaign_subscribers(p_campaign_id uuid, p_search text default null::text, p_limit integer default 25, p_offset integer default 0)
  returns table(id uuid, email text, confirmed_at timestamp with time zone, source_id uuid, source_name text, status text, counted boolean, not_counted_reason text, reason_label text, price numeric)
@@ -142,7 +143,8 @@ begin
 end
 $function$;
 comment on function public.campaign_subscribers(p_campaign_id uuid, p_search text, p_limit integer, p_offset integer) is 'One page of a campaign''s confirmed subscribers, newest first, optionally those whose address contains p_search: email, confirmed at, source, status, whether it was charged (else why not). The campaign''s advertiser or an admin.';
-revoke execute on function public.campaign_subscribers(p_campaign_id uuid, p_search text, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.campaign_subscribers(p_campaign_id uuid, p_search text, p_limit integer, p_offset integer) from public;
+grant execute on function public.campaign_subscribers(p_campaign_id uuid, p_search text, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone default null::timestamp with time zone, p_after_id uuid default null::uuid, p_limit integer default 1000)
  returns table(id uuid, email text, confirmed_at timestamp with time zone, source_name text, status text, charged text)
@@ -168,7 +170,8 @@ begin
 end
 $function$;
 comment on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) is 'export-subscribers: the next page of a campaign''s confirmed subscribers after (confirmed_at, id), newest first, for the CSV. Never a pending address.';
-revoke execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) from anon, public;
+revoke execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) from public;
+grant execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) to authenticated, service_role;
 
 create or replace function private.check_subscriber_reader(p_campaign_id uuid)
  returns void
@@ -287,7 +290,8 @@ begin
 end
 $function$;
 comment on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) is 'verify-subscription edge function, service role only: confirms once within 48 h; applies the paid-subscriber rule; a paid subscriber turns its reservation into a hold at the locked price (counted=false with a null reason means an unattributed, free subscriber).';
-revoke execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) from anon, authenticated, public;
+revoke execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) from public;
+grant execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) to service_role;
 
 create or replace function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid default null::uuid, p_click_id uuid default null::uuid, p_ip text default null::text, p_user_agent text default null::text)
  returns table(campaign_id uuid, campaign_name text, result text)
@@ -402,7 +406,8 @@ begin
 end
 $function$;
 comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
-revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) from anon, authenticated, public;
+revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) from public;
+grant execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) to service_role;
 
 create or replace function public.decline_subscription(p_token_hash text, p_email text)
  returns jsonb
@@ -437,7 +442,8 @@ begin
 end
 $function$;
 comment on function public.decline_subscription(p_token_hash text, p_email text) is 'decline-subscription edge function, service role only: the reader of a confirmation email declines one newsletter with its confirm token. A pending (or expired) subscription ends declined and gives its reservation back, as an expiry does; nothing is charged. Declining again answers declined; a confirmed one answers already_confirmed and stays. result: declined | already_confirmed | invalid.';
-revoke execute on function public.decline_subscription(p_token_hash text, p_email text) from anon, authenticated, public;
+revoke execute on function public.decline_subscription(p_token_hash text, p_email text) from public;
+grant execute on function public.decline_subscription(p_token_hash text, p_email text) to service_role;
 
 create or replace function private.end_pending_subscription(p_subscription_id uuid, p_status public.subscription_status)
  returns numeric
@@ -593,7 +599,8 @@ as $function$
   order by c.funding_status = 'funded' desc, c.price_per_subscriber desc, c.name, c.id
 $function$;
 comment on function public.publisher_offers() is 'Every active newsletter a publisher can promote: what the publisher earns per paid subscriber (private.publisher_earning), its category, whether it can pay one more subscriber (funding_status) and how many its remaining budget still pays, and its confirmation rate over the last 30 days (null below 5 subscriptions with a known outcome).';
-revoke execute on function public.publisher_offers() from anon, public;
+revoke execute on function public.publisher_offers() from public;
+grant execute on function public.publisher_offers() to authenticated, service_role;
 
 create or replace function public.publisher_unpaid_readers(p_limit integer default 25, p_offset integer default 0)
  returns table(subscription_id uuid, confirmed_at timestamp with time zone, source_id uuid, source_name text, campaign_id uuid, campaign_name text, reason text, detail text, lost_earning numeric, total_count integer)
@@ -619,7 +626,8 @@ as $function$
   offset greatest(coalesce(p_offset, 0), 0)
 $function$;
 comment on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) is 'The signed-in publisher''s readers who confirmed through their sources but were not paid, or were refunded, newest first, with the reason code (labelled by the one vocabulary), the refund''s stated reason and the earning it cancelled; never the reader''s email or address.';
-revoke execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) from public;
+grant execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.refund_subscription(p_subscription_id uuid, p_reason text)
  returns jsonb
@@ -667,7 +675,8 @@ begin
 end
 $function$;
 comment on function public.refund_subscription(p_subscription_id uuid, p_reason text) is 'Service role (and admins through admin_refund_subscription): during screening, cancels the hold (nothing was charged) and the pending earning, and marks the subscriber rejected.';
-revoke execute on function public.refund_subscription(p_subscription_id uuid, p_reason text) from anon, authenticated, public;
+revoke execute on function public.refund_subscription(p_subscription_id uuid, p_reason text) from public;
+grant execute on function public.refund_subscription(p_subscription_id uuid, p_reason text) to service_role;
 
 create or replace function private.subscription_attributes_click()
  returns trigger
@@ -771,7 +780,8 @@ as $function$
   select private.hit_rate_limit('confirmation-inbox:' || public.canonical_email(p_email), 3, interval '1 hour')
 $function$;
 comment on function public.take_confirmation_email_allowance(p_email text) is 'subscribe and send-backup-confirmation, service role only: counts one confirmation email to this inbox (canonical address); 0 when allowed, else the seconds until the next one may go.';
-revoke execute on function public.take_confirmation_email_allowance(p_email text) from anon, authenticated, public;
+revoke execute on function public.take_confirmation_email_allowance(p_email text) from public;
+grant execute on function public.take_confirmation_email_allowance(p_email text) to service_role;
 
 -- === Triggers ============================================================================================
 

@@ -28,9 +28,8 @@ create table public.payout_accounts (
 alter table public.payout_accounts enable row level security;
 comment on table public.payout_accounts is 'A publisher''s Stripe Connect Express account and what Stripe last said about it (account.updated): state is derived from it by private.payout_account_state. Only the service role writes it, through link_payout_account and update_payout_account; auto_payout changes through set_auto_payout.';
 comment on column public.payout_accounts.stripe_updated_at is 'When Stripe made the event last applied: an older event arriving late changes nothing.';
-revoke all on table public.payout_accounts from anon, authenticated;
-revoke truncate, references, trigger on table public.payout_accounts from service_role;
 grant select on table public.payout_accounts to authenticated;
+grant select, insert, update, delete on table public.payout_accounts to service_role;
 
 create table public.payout_requests (
   id uuid default gen_random_uuid() not null,
@@ -71,8 +70,8 @@ comment on column public.payout_requests.retries is 'How often an admin sent a f
 comment on column public.payout_requests.locked_until is 'While sending: the lease of the run that claimed it; a run that died leaves it to expire and the next run resends with the same idempotency key.';
 comment on column public.payout_requests.destination is 'The Stripe account (acct_…) the transfer was sent to; kept so a resent transfer has the same parameters as the first.';
 comment on column public.payout_requests.failure_reason is 'Why the last transfer failed, in Stripe''s words.';
-revoke insert, update, delete, truncate, references, trigger on table public.payout_requests from anon, authenticated;
-revoke truncate, references, trigger on table public.payout_requests from service_role;
+grant select on table public.payout_requests to authenticated;
+grant select, insert, update, delete on table public.payout_requests to service_role;
 
 create table public.settlement_failures (
   transaction_id uuid not null,
@@ -97,9 +96,8 @@ create index settlement_failures_open_idx on public.settlement_failures using bt
 create index settlement_failures_subscription_idx on public.settlement_failures using btree (subscription_id);
 create index settlement_failures_user_idx on public.settlement_failures using btree (user_id);
 comment on table public.settlement_failures is 'Holds and earnings the scheduled settlement could not settle, with the last reason and how often it was tried; resolved_at is set when a later run settles the row. Admins read it; only settle_matured_holds writes it.';
-revoke all on table public.settlement_failures from anon, authenticated;
-revoke truncate, references, trigger on table public.settlement_failures from service_role;
 grant select on table public.settlement_failures to authenticated;
+grant select, insert, update, delete on table public.settlement_failures to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -154,7 +152,8 @@ begin
 end
 $function$;
 comment on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference text) is 'Admins (at aal2) mark a requested or failed payout paid by hand (publishers paid outside Stripe) with its transfer reference: re-checks the balance under the wallet lock, writes the completed payout row, logs it and emails the publisher. A payout being sent through Stripe is refused.';
-revoke execute on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference text) from anon, public;
+revoke execute on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference text) from public;
+grant execute on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference text) to authenticated, service_role;
 
 create or replace function public.admin_payout_requests(p_search text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
  returns table(id uuid, created_at timestamp with time zone, publisher_id uuid, publisher_email text, publisher_name text, amount numeric, status text, transfer_reference text, failure_reason text, failed_at timestamp with time zone, paid_at timestamp with time zone, attempts integer, total_count bigint, in_flight_count bigint, failed_count bigint)
@@ -187,7 +186,8 @@ begin
 end
 $function$;
 comment on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: payout requests, open ones (requested, being sent, failed) first then newest, searched by publisher email or name, transfer reference or failure reason, filtered by status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows, in_flight_count and failed_count the marketplace''s whatever the filters.';
-revoke execute on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from public;
+grant execute on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.admin_retry_payout(p_payout_id uuid)
  returns jsonb
@@ -223,7 +223,8 @@ begin
 end
 $function$;
 comment on function public.admin_retry_payout(p_payout_id uuid) is 'Admins (at aal2) send a failed payout again: re-checks the publisher''s available balance and account, then queues it for send-payouts.';
-revoke execute on function public.admin_retry_payout(p_payout_id uuid) from anon, public;
+revoke execute on function public.admin_retry_payout(p_payout_id uuid) from public;
+grant execute on function public.admin_retry_payout(p_payout_id uuid) to authenticated, service_role;
 
 create or replace function public.claim_due_payouts(p_limit integer default 10)
  returns table(id uuid, publisher_id uuid, amount numeric, destination text, attempts integer, idempotency_key text)
@@ -257,7 +258,8 @@ begin
 end
 $function$;
 comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers with a Stripe account (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. Returns the Stripe idempotency key of each: the payout id (with the admin''s retry count after a retry).';
-revoke execute on function public.claim_due_payouts(p_limit integer) from anon, authenticated, public;
+revoke execute on function public.claim_due_payouts(p_limit integer) from public;
+grant execute on function public.claim_due_payouts(p_limit integer) to service_role;
 
 create or replace function private.dispatch_payouts()
  returns integer
@@ -340,7 +342,8 @@ begin
 end
 $function$;
 comment on function public.finish_payout(p_payout_id uuid, p_transfer_id text, p_failure text) is 'send-payouts and connect-webhook, service role only: records a sending payout paid (the tr_… reference, a completed ledger row, an email) or failed (Stripe''s reason, an email; the amount is available again). A payout no longer sending is left as it is.';
-revoke execute on function public.finish_payout(p_payout_id uuid, p_transfer_id text, p_failure text) from anon, authenticated, public;
+revoke execute on function public.finish_payout(p_payout_id uuid, p_transfer_id text, p_failure text) from public;
+grant execute on function public.finish_payout(p_payout_id uuid, p_transfer_id text, p_failure text) to service_role;
 
 create or replace function public.link_payout_account(p_publisher_id uuid, p_account_id text)
  returns text
@@ -359,7 +362,8 @@ begin
 end
 $function$;
 comment on function public.link_payout_account(p_publisher_id uuid, p_account_id text) is 'create-connect-onboarding, service role only: records the Express account made for a publisher, once; returns the account the publisher has.';
-revoke execute on function public.link_payout_account(p_publisher_id uuid, p_account_id text) from anon, authenticated, public;
+revoke execute on function public.link_payout_account(p_publisher_id uuid, p_account_id text) from public;
+grant execute on function public.link_payout_account(p_publisher_id uuid, p_account_id text) to service_role;
 
 create or replace function private.payout_account_problem(p_publisher_id uuid)
  returns text
@@ -450,7 +454,8 @@ begin
 end
 $function$;
 comment on function public.request_payout(p_amount numeric) is 'Publishers ask to be paid: at least 50 credits, no more than available earnings minus open requests, and a ready Stripe account. Moves no money: send-payouts transfers it.';
-revoke execute on function public.request_payout(p_amount numeric) from anon, public;
+revoke execute on function public.request_payout(p_amount numeric) from public;
+grant execute on function public.request_payout(p_amount numeric) to authenticated, service_role;
 
 create or replace function public.set_auto_payout(p_enabled boolean)
  returns boolean
@@ -477,7 +482,8 @@ begin
 end
 $function$;
 comment on function public.set_auto_payout(p_enabled boolean) is 'Publishers turn automatic payouts on (needs a ready account) or off: the send-payouts job then requests everything available once it reaches the minimum.';
-revoke execute on function public.set_auto_payout(p_enabled boolean) from anon, public;
+revoke execute on function public.set_auto_payout(p_enabled boolean) from public;
+grant execute on function public.set_auto_payout(p_enabled boolean) to authenticated, service_role;
 
 create or replace function public.settle_matured_holds(p_now timestamp with time zone default now(), p_max_rows integer default null::integer, p_max_duration interval default null::interval)
  returns integer
@@ -556,7 +562,8 @@ begin
 end
 $function$;
 comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
-revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from anon, authenticated, public;
+revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from public;
+grant execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) to service_role;
 
 create or replace function public.update_payout_account(p_account_id text, p_details_submitted boolean, p_payouts_enabled boolean, p_requirements_due text[], p_disabled_reason text, p_as_of timestamp with time zone)
  returns text
@@ -585,7 +592,8 @@ begin
 end
 $function$;
 comment on function public.update_payout_account(p_account_id text, p_details_submitted boolean, p_payouts_enabled boolean, p_requirements_due text[], p_disabled_reason text, p_as_of timestamp with time zone) is 'connect-webhook, service role only: applies an account.updated event to the account it names; returns the new state, ''stale'' for an event older than the last applied, or ''unknown_account''.';
-revoke execute on function public.update_payout_account(p_account_id text, p_details_submitted boolean, p_payouts_enabled boolean, p_requirements_due text[], p_disabled_reason text, p_as_of timestamp with time zone) from anon, authenticated, public;
+revoke execute on function public.update_payout_account(p_account_id text, p_details_submitted boolean, p_payouts_enabled boolean, p_requirements_due text[], p_disabled_reason text, p_as_of timestamp with time zone) from public;
+grant execute on function public.update_payout_account(p_account_id text, p_details_submitted boolean, p_payouts_enabled boolean, p_requirements_due text[], p_disabled_reason text, p_as_of timestamp with time zone) to service_role;
 
 -- === Triggers ============================================================================================
 

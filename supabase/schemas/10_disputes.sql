@@ -40,8 +40,8 @@ create index disputes_source_idx on public.disputes using btree (audience_source
 create index disputes_status_idx on public.disputes using btree (status, created_at);
 comment on table public.disputes is 'An advertiser''s complaint about subscribers of one source (or the whole source): open until an admin upholds (refund) or rejects it.';
 comment on column public.disputes.earnings_cancelled is 'What the publisher lost when the dispute was upheld: the pending earnings cancelled (the advertiser''s refund minus the platform fee), the publisher''s side of refunded.';
-revoke insert, update, delete, truncate, references, trigger on table public.disputes from anon, authenticated;
-revoke truncate, references, trigger on table public.disputes from service_role;
+grant select on table public.disputes to authenticated;
+grant select, insert, update, delete on table public.disputes to service_role;
 
 create table public.dispute_subscriptions (
   dispute_id uuid not null,
@@ -57,8 +57,8 @@ alter table public.dispute_subscriptions enable row level security;
 create index dispute_subscriptions_campaign_idx on public.dispute_subscriptions using btree (campaign_id);
 create index dispute_subscriptions_subscription_idx on public.dispute_subscriptions using btree (subscription_id);
 comment on table public.dispute_subscriptions is 'The subscribers a dispute is about (for a source dispute, its subscribers in screening when it was opened).';
-revoke insert, update, delete, truncate, references, trigger on table public.dispute_subscriptions from anon, authenticated;
-revoke truncate, references, trigger on table public.dispute_subscriptions from service_role;
+grant select on table public.dispute_subscriptions to authenticated;
+grant select, insert, update, delete on table public.dispute_subscriptions to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -122,7 +122,8 @@ begin
 end
 $function$;
 comment on function public.admin_dispute_evidence(p_dispute_id uuid) is 'Admins: the evidence of a dispute — subscriptions and clicks of the source by reason, confirmation timings, repeated visitors, canonical-email collisions, the flagged subscribers.';
-revoke execute on function public.admin_dispute_evidence(p_dispute_id uuid) from anon, public;
+revoke execute on function public.admin_dispute_evidence(p_dispute_id uuid) from public;
+grant execute on function public.admin_dispute_evidence(p_dispute_id uuid) to authenticated, service_role;
 
 create or replace function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text)
  returns jsonb
@@ -196,7 +197,8 @@ begin
 end
 $function$;
 comment on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) is 'Admins (at aal2) uphold a dispute — refunding its subscribers still in screening through refund_subscription, recording the advertiser''s refund and the publisher''s cancelled earnings — or reject it, with a note both sides are emailed in their own money.';
-revoke execute on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) from anon, public;
+revoke execute on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) from public;
+grant execute on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) to authenticated, service_role;
 
 create or replace function public.disputable_subscribers(p_source_id uuid default null::uuid)
  returns table(id uuid, email text, confirmed_at timestamp with time zone, campaign_id uuid, campaign_name text, source_id uuid, source_name text, price numeric, in_dispute boolean)
@@ -218,7 +220,8 @@ as $function$
   limit 500
 $function$;
 comment on function public.disputable_subscribers(p_source_id uuid) is 'The signed-in advertiser''s charged subscribers still in screening (what open_dispute accepts), newest first.';
-revoke execute on function public.disputable_subscribers(p_source_id uuid) from anon, public;
+revoke execute on function public.disputable_subscribers(p_source_id uuid) from public;
+grant execute on function public.disputable_subscribers(p_source_id uuid) to authenticated, service_role;
 
 create or replace function private.mark_refunded_subscription()
  returns trigger
@@ -317,7 +320,8 @@ begin
 end
 $function$;
 comment on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) is 'Advertisers (at aal2 with a factor) flag subscribers of one source still in screening, or a whole source, with a reason; returns the dispute id.';
-revoke execute on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) from anon, public;
+revoke execute on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) from public;
+grant execute on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) to authenticated, service_role;
 
 -- === Triggers ============================================================================================
 

@@ -23,9 +23,8 @@ create table public.contact_messages (
 alter table public.contact_messages enable row level security;
 create index contact_messages_created_idx on public.contact_messages using btree (created_at desc);
 comment on table public.contact_messages is 'The /contact form''s inbox: write-only for visitors, read by admins.';
-revoke insert, update, delete, truncate, references, trigger on table public.contact_messages from anon;
-revoke insert, update, truncate, references, trigger on table public.contact_messages from authenticated;
-revoke truncate, references, trigger on table public.contact_messages from service_role;
+grant select, delete on table public.contact_messages to authenticated;
+grant select, insert, update, delete on table public.contact_messages to service_role;
 grant insert (name, email, subject, message) on public.contact_messages to anon;
 grant insert (name, email, subject, message) on public.contact_messages to authenticated;
 grant update (handled_at) on public.contact_messages to authenticated;
@@ -54,8 +53,7 @@ alter table public.notification_queue enable row level security;
 create index notification_queue_due_idx on public.notification_queue using btree (next_attempt_at) where (status = any (array['queued'::text, 'sending'::text]));
 create index notification_queue_user_idx on public.notification_queue using btree (user_id, created_at desc);
 comment on table public.notification_queue is 'Emails waiting to be sent, being sent, sent or given up on. Only the service role (the send-notifications function) reads it, through claim_notifications.';
-revoke all on table public.notification_queue from anon, authenticated;
-revoke truncate, references, trigger on table public.notification_queue from service_role;
+grant select, insert, update, delete on table public.notification_queue to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -81,7 +79,8 @@ begin
 end
 $function$;
 comment on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) is 'Admins: the /contact inbox newest first, a page at a time, filtered by handled state; total_count is the size of the filtered inbox.';
-revoke execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) from anon, public;
+revoke execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) from public;
+grant execute on function public.admin_contact_messages(p_state text, p_limit integer, p_offset integer) to authenticated, service_role;
 
 create or replace function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean)
  returns timestamp with time zone
@@ -107,7 +106,8 @@ begin
 end
 $function$;
 comment on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) is 'Admins mark a contact message handled (keeping the first time it was) or back to unhandled; returns handled_at.';
-revoke execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) from anon, public;
+revoke execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) from public;
+grant execute on function public.admin_set_contact_message_handled(p_message_id uuid, p_handled boolean) to authenticated, service_role;
 
 create or replace function public.claim_notifications(p_limit integer default 20)
  returns table(id uuid, template text, data jsonb, email text, full_name text)
@@ -134,7 +134,8 @@ begin
 end
 $function$;
 comment on function public.claim_notifications(p_limit integer) is 'send-notifications, service role only: takes up to p_limit due emails for 5 minutes (skip locked, so two senders never take the same one).';
-revoke execute on function public.claim_notifications(p_limit integer) from anon, authenticated, public;
+revoke execute on function public.claim_notifications(p_limit integer) from public;
+grant execute on function public.claim_notifications(p_limit integer) to service_role;
 
 create or replace function private.dispatch_notifications()
  returns integer
@@ -206,7 +207,8 @@ begin
 end
 $function$;
 comment on function public.finish_notification(p_id uuid, p_error text) is 'send-notifications, service role only: marks a claimed email sent, or schedules its retry (1, 2, 4 … 60 minutes; given up after 8 attempts).';
-revoke execute on function public.finish_notification(p_id uuid, p_error text) from anon, authenticated, public;
+revoke execute on function public.finish_notification(p_id uuid, p_error text) from public;
+grant execute on function public.finish_notification(p_id uuid, p_error text) to service_role;
 
 create or replace function private.kick_edge_function(p_function text, p_timeout_milliseconds integer)
  returns boolean

@@ -28,9 +28,8 @@ create index webhook_endpoints_advertiser_idx on public.webhook_endpoints using 
 create index webhook_endpoints_campaign_idx on public.webhook_endpoints using btree (campaign_id) where (campaign_id is not null);
 comment on table public.webhook_endpoints is 'Where an advertiser receives subscriber events: all their campaigns (campaign_id null) or one. The signing secret is shown once, when created or rotated; no API role can read it back.';
 comment on column public.webhook_endpoints.secret is 'Standard Webhooks signing secret (whsec_ + base64 of 32 random bytes); only the service role reads it.';
-revoke all on table public.webhook_endpoints from anon, authenticated;
-revoke truncate, references, trigger on table public.webhook_endpoints from service_role;
 grant delete on table public.webhook_endpoints to authenticated;
+grant select, insert, update, delete on table public.webhook_endpoints to service_role;
 grant select (id, advertiser_id, campaign_id, url, description, events, enabled, created_at, updated_at) on public.webhook_endpoints to authenticated;
 grant update (url, description, events, enabled) on public.webhook_endpoints to authenticated;
 
@@ -65,9 +64,8 @@ create index webhook_deliveries_due_idx on public.webhook_deliveries using btree
 create index webhook_deliveries_endpoint_idx on public.webhook_deliveries using btree (endpoint_id, created_at desc);
 create index webhook_deliveries_subscription_idx on public.webhook_deliveries using btree (subscription_id) where (subscription_id is not null);
 comment on table public.webhook_deliveries is 'The delivery log: one row per event and endpoint, with its status, attempts, the last response code or error, and when to try again.';
-revoke all on table public.webhook_deliveries from anon, authenticated;
-revoke truncate, references, trigger on table public.webhook_deliveries from service_role;
 grant select on table public.webhook_deliveries to authenticated;
+grant select, insert, update, delete on table public.webhook_deliveries to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -124,7 +122,8 @@ begin
 end
 $function$;
 comment on function public.claim_webhook_deliveries(p_limit integer) is 'deliver-webhooks, service role only: takes up to p_limit due deliveries for 2 minutes, with the endpoint URL and secret to sign with.';
-revoke execute on function public.claim_webhook_deliveries(p_limit integer) from anon, authenticated, public;
+revoke execute on function public.claim_webhook_deliveries(p_limit integer) from public;
+grant execute on function public.claim_webhook_deliveries(p_limit integer) to service_role;
 
 create or replace function public.create_webhook_endpoint(p_url text, p_campaign_id uuid default null::uuid, p_description text default null::text)
  returns table(id uuid, secret text)
@@ -149,7 +148,8 @@ begin
 end
 $function$;
 comment on function public.create_webhook_endpoint(p_url text, p_campaign_id uuid, p_description text) is 'An advertiser adds an endpoint (all campaigns, or one); answers its id and signing secret — the only time the secret is shown.';
-revoke execute on function public.create_webhook_endpoint(p_url text, p_campaign_id uuid, p_description text) from anon, public;
+revoke execute on function public.create_webhook_endpoint(p_url text, p_campaign_id uuid, p_description text) from public;
+grant execute on function public.create_webhook_endpoint(p_url text, p_campaign_id uuid, p_description text) to authenticated, service_role;
 
 create or replace function private.dispatch_webhooks()
  returns integer
@@ -203,7 +203,8 @@ begin
 end
 $function$;
 comment on function public.finish_webhook_delivery(p_id uuid, p_response_status integer, p_error text) is 'deliver-webhooks, service role only: a 2xx answer delivers; anything else (another status, a timeout, a refused address) is retried on schedule, and given up after 8 attempts.';
-revoke execute on function public.finish_webhook_delivery(p_id uuid, p_response_status integer, p_error text) from anon, authenticated, public;
+revoke execute on function public.finish_webhook_delivery(p_id uuid, p_response_status integer, p_error text) from public;
+grant execute on function public.finish_webhook_delivery(p_id uuid, p_response_status integer, p_error text) to service_role;
 
 create or replace function private.new_webhook_secret()
  returns text
@@ -240,7 +241,8 @@ begin
 end
 $function$;
 comment on function public.resend_webhook_delivery(p_delivery_id uuid) is 'Advertisers send a finished delivery again (same webhook-id), at most 10 a minute each.';
-revoke execute on function public.resend_webhook_delivery(p_delivery_id uuid) from anon, public;
+revoke execute on function public.resend_webhook_delivery(p_delivery_id uuid) from public;
+grant execute on function public.resend_webhook_delivery(p_delivery_id uuid) to authenticated, service_role;
 
 create or replace function public.rotate_webhook_secret(p_endpoint_id uuid)
  returns text
@@ -261,7 +263,8 @@ begin
 end
 $function$;
 comment on function public.rotate_webhook_secret(p_endpoint_id uuid) is 'Replaces an endpoint''s signing secret (a leaked one, or a lost one) and shows the new one once.';
-revoke execute on function public.rotate_webhook_secret(p_endpoint_id uuid) from anon, public;
+revoke execute on function public.rotate_webhook_secret(p_endpoint_id uuid) from public;
+grant execute on function public.rotate_webhook_secret(p_endpoint_id uuid) to authenticated, service_role;
 
 create or replace function public.send_test_webhook(p_endpoint_id uuid)
  returns uuid
@@ -293,7 +296,8 @@ begin
 end
 $function$;
 comment on function public.send_test_webhook(p_endpoint_id uuid) is 'The test-event button: queues a signed webhook.test event to one of the caller''s endpoints (5 a minute).';
-revoke execute on function public.send_test_webhook(p_endpoint_id uuid) from anon, public;
+revoke execute on function public.send_test_webhook(p_endpoint_id uuid) from public;
+grant execute on function public.send_test_webhook(p_endpoint_id uuid) to authenticated, service_role;
 
 create or replace function private.subscription_webhooks()
  returns trigger

@@ -38,9 +38,8 @@ alter table public.campaign_source_daily_stats enable row level security;
 create index campaign_source_daily_stats_campaign_day_idx on public.campaign_source_daily_stats using btree (campaign_id, day);
 create index campaign_source_daily_stats_source_idx on public.campaign_source_daily_stats using btree (audience_source_id, day);
 comment on table public.campaign_source_daily_stats is 'campaign_source_stats per UTC day: views and clicks on the day they happened (queued by attribute_click, added by drain_click_queue), conversions, spend and earnings on the day the subscriber confirmed, in the same transaction (a refund takes them back from that day). Summed over all days it equals campaign_source_stats once the queue is drained.';
-revoke all on table public.campaign_source_daily_stats from anon, authenticated;
-revoke truncate, references, trigger on table public.campaign_source_daily_stats from service_role;
 grant select on table public.campaign_source_daily_stats to authenticated;
+grant select, insert, update, delete on table public.campaign_source_daily_stats to service_role;
 
 create table public.campaign_source_stats (
   id uuid default gen_random_uuid() not null,
@@ -69,8 +68,8 @@ end) stored,
 alter table public.campaign_source_stats enable row level security;
 create index campaign_source_stats_source_idx on public.campaign_source_stats using btree (audience_source_id);
 comment on table public.campaign_source_stats is 'Counted traffic per campaign and source. total_views: campaign page views by counted clicks; total_clicks: counted clicks that opened this campaign (first view per click) — both added by drain_click_queue (they lag by at most one run, figures_updated_at); total_conversions, total_spend, total_earnings: written with the ledger when a subscriber is confirmed or refunded; ctr = conversions per 100 clicks.';
-revoke insert, update, delete, truncate, references, trigger on table public.campaign_source_stats from anon, authenticated;
-revoke truncate, references, trigger on table public.campaign_source_stats from service_role;
+grant select on table public.campaign_source_stats to authenticated;
+grant select, insert, update, delete on table public.campaign_source_stats to service_role;
 
 create table private.figures_freshness (
   id boolean default true not null,
@@ -102,10 +101,9 @@ create index not_counted_daily_campaign_idx on public.not_counted_daily using bt
 create index not_counted_daily_reason_idx on public.not_counted_daily using btree (reason);
 create index not_counted_daily_source_idx on public.not_counted_daily using btree (audience_source_id, day);
 comment on table public.not_counted_daily is 'What did not count, per kind (click, subscription), reason, source, campaign and UTC day. Click rows without a campaign are every click on the source; rows with a campaign are the not-counted clicks whose visitor opened or subscribed to it (once per pair).';
-revoke all on table public.not_counted_daily from anon, authenticated;
-revoke truncate, references, trigger on table public.not_counted_daily from service_role;
 grant select on table public.not_counted_daily to authenticated;
-revoke select, update, usage on sequence public.not_counted_daily_id_seq from anon, authenticated;
+grant select, insert, update, delete on table public.not_counted_daily to service_role;
+grant select, usage on sequence public.not_counted_daily_id_seq to service_role;
 
 create table private.pair_day_queue (
   id bigint generated always as identity,
@@ -166,9 +164,8 @@ comment on table public.source_daily_stats is 'Per source and UTC day: every mag
 comment on column public.source_daily_stats.backed_subscriptions is 'Subscriptions started through the source that day whose click counted (the confirmation rate''s denominator).';
 comment on column public.source_daily_stats.backed_confirmations is 'Confirmations that day of subscriptions whose click counted (the confirmation rate''s numerator).';
 comment on column public.source_daily_stats.views is 'Campaign page views by the source''s visitors that day (the sum of campaign_source_daily_stats.views over campaigns), added by drain_click_queue.';
-revoke all on table public.source_daily_stats from anon, authenticated;
-revoke truncate, references, trigger on table public.source_daily_stats from service_role;
 grant select on table public.source_daily_stats to authenticated;
+grant select, insert, update, delete on table public.source_daily_stats to service_role;
 
 -- === Functions ===========================================================================================
 
@@ -197,7 +194,8 @@ begin
 end
 $function$;
 comment on function public.admin_marketplace_totals() is 'Admins: money across the marketplace (wallets, on hold, reserved, pending earnings, spend, earnings, fees, open payouts including transfers in flight, paid out, open disputes), exact at any number of rows.';
-revoke execute on function public.admin_marketplace_totals() from anon, public;
+revoke execute on function public.admin_marketplace_totals() from public;
+grant execute on function public.admin_marketplace_totals() to authenticated, service_role;
 
 create or replace function private.bump_campaign_source_day(p_campaign_id uuid, p_source_id uuid, p_day date, p_views integer, p_clicks integer, p_conversions integer, p_spend numeric, p_earnings numeric)
  returns void
@@ -287,7 +285,8 @@ begin
 end
 $function$;
 comment on function public.campaign_figures(p_from date, p_to date) is 'The signed-in advertiser''s campaigns, each with its views, clicks, conversions and spend over a date range (campaign_daily, kept by drain_click_queue).';
-revoke execute on function public.campaign_figures(p_from date, p_to date) from anon, public;
+revoke execute on function public.campaign_figures(p_from date, p_to date) from public;
+grant execute on function public.campaign_figures(p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.campaign_source_figures(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
  returns table(campaign_id uuid, campaign_name text, campaign_status text, source_id uuid, source_name text, views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric, updated_at timestamp with time zone)
@@ -337,7 +336,8 @@ begin
 end
 $function$;
 comment on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Figures per (campaign, source) — views, clicks, conversions, CTR (conversions per 100 clicks), spend, earnings — for the caller''s campaigns, the caller''s sources, or (admins) any; all time, or summed over a date range of at most a year; updated_at (figures_updated_at) on every row: views and clicks lag by at most one run of drain-click-queue.';
-revoke execute on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
+revoke execute on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
+grant execute on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.campaign_week_figures(p_now timestamp with time zone default now())
  returns table(campaign_id uuid, confirmed_subscribers bigint, paid_subscribers bigint)
@@ -359,7 +359,8 @@ begin
 end
 $function$;
 comment on function public.campaign_week_figures(p_now timestamp with time zone) is 'The signed-in advertiser''s campaigns over the last 7 days: confirmed subscribers (everyone who confirmed, paid or free) and paid subscribers (confirmed and charged), the overview''s two figures.';
-revoke execute on function public.campaign_week_figures(p_now timestamp with time zone) from anon, public;
+revoke execute on function public.campaign_week_figures(p_now timestamp with time zone) from public;
+grant execute on function public.campaign_week_figures(p_now timestamp with time zone) to authenticated, service_role;
 
 create or replace function private.check_figures_range(p_from date, p_to date)
  returns void
@@ -461,7 +462,8 @@ begin
 end
 $function$;
 comment on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Per UTC day, every day of the range (default: the last 30 days): views, clicks, conversions, spend and earnings of the (campaign, source) rows the caller may see, filtered by campaign and/or source.';
-revoke execute on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
+revoke execute on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
+grant execute on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.figures_updated_at()
  returns timestamp with time zone
@@ -472,7 +474,8 @@ as $function$
   select f.drained_at from private.figures_freshness f
 $function$;
 comment on function public.figures_updated_at() is 'When the click figures were last brought up to date: every click before it is counted in them (they lag the clicks by at most one run of drain-click-queue).';
-revoke execute on function public.figures_updated_at() from anon, public;
+revoke execute on function public.figures_updated_at() from public;
+grant execute on function public.figures_updated_at() to authenticated, service_role;
 
 create or replace function public.figure_totals(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
  returns table(views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric, updated_at timestamp with time zone)
@@ -486,7 +489,8 @@ as $function$
   from public.campaign_source_figures(p_campaign_id, p_source_id, p_from, p_to) f
 $function$;
 comment on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'The sum of campaign_source_figures for the same arguments: one row of views, clicks, conversions, CTR, spend and earnings, with updated_at (figures_updated_at).';
-revoke execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
+revoke execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
+grant execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function private.figures_viewer(out sees_all boolean, out campaign_ids uuid[], out source_ids uuid[])
  returns record
@@ -549,7 +553,8 @@ begin
 end
 $function$;
 comment on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'What did not count, by kind (click, subscription) and reason with its label: for a campaign, the clicks attached to it and its subscriptions; for a source alone, every click on it and its subscriptions.';
-revoke execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from anon, public;
+revoke execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
+grant execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.publisher_figures(p_group text, p_from date default null::date, p_to date default null::date)
  returns table(id uuid, name text, views bigint, clicks bigint, conversions bigint, ctr numeric, earnings numeric)
@@ -592,7 +597,8 @@ begin
 end
 $function$;
 comment on function public.publisher_figures(p_group text, p_from date, p_to date) is 'The signed-in publisher''s figures per source (clicks = the source''s counted clicks, as source_figures counts them; views, paid subscribers and earnings of its campaigns) or per campaign (the (campaign, source) pairs of their sources summed: counted clicks that opened that campaign), all time or over a date range; from aggregates kept by drain_click_queue.';
-revoke execute on function public.publisher_figures(p_group text, p_from date, p_to date) from anon, public;
+revoke execute on function public.publisher_figures(p_group text, p_from date, p_to date) from public;
+grant execute on function public.publisher_figures(p_group text, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.source_figures(p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
  returns table(source_id uuid, source_name text, source_status text, clicks bigint, counted_clicks bigint, not_counted_clicks bigint, subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric)
@@ -617,7 +623,8 @@ begin
 end
 $function$;
 comment on function public.source_figures(p_source_id uuid, p_from date, p_to date) is 'The publisher''s sources (or, for admins, the one named): every click, counted clicks, subscriptions started, confirmations, counted conversions and earnings, all time or over a date range.';
-revoke execute on function public.source_figures(p_source_id uuid, p_from date, p_to date) from anon, public;
+revoke execute on function public.source_figures(p_source_id uuid, p_from date, p_to date) from public;
+grant execute on function public.source_figures(p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.source_not_counted(p_from date default null::date, p_to date default null::date)
  returns table(source_id uuid, kind text, reason text, label text, total bigint)
@@ -642,7 +649,8 @@ begin
 end
 $function$;
 comment on function public.source_not_counted(p_from date, p_to date) is 'The signed-in publisher''s not-counted totals per source, kind and reason (the same rows not_counted_figures sums for one source).';
-revoke execute on function public.source_not_counted(p_from date, p_to date) from anon, public;
+revoke execute on function public.source_not_counted(p_from date, p_to date) from public;
+grant execute on function public.source_not_counted(p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.source_totals(p_from date default null::date, p_to date default null::date)
  returns table(clicks bigint, counted_clicks bigint, subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric, updated_at timestamp with time zone)
@@ -656,7 +664,8 @@ as $function$
   from public.source_figures(null, p_from, p_to) f
 $function$;
 comment on function public.source_totals(p_from date, p_to date) is 'The signed-in publisher''s sources together: the sum of source_figures over a date range (or all time), with updated_at (figures_updated_at).';
-revoke execute on function public.source_totals(p_from date, p_to date) from anon, public;
+revoke execute on function public.source_totals(p_from date, p_to date) from public;
+grant execute on function public.source_totals(p_from date, p_to date) to authenticated, service_role;
 
 create or replace function private.subscription_backed_daily()
  returns trigger

@@ -31,8 +31,7 @@ create index esp_connections_fingerprint_idx on public.esp_connections using btr
 comment on table public.esp_connections is 'A campaign''s email tool: provider and list its confirmed subscribers are delivered into. The API key is in Vault (secret_id); no API role can read it back.';
 comment on column public.esp_connections.secret_id is 'vault.secrets id of the API key; only claim_esp_deliveries decrypts it.';
 comment on column public.esp_connections.key_fingerprint is 'sha256 of the API key: deliveries through one key share the provider''s rate budget (Kit per key, beehiiv per organisation, approximated per key).';
-revoke all on table public.esp_connections from anon, authenticated;
-revoke truncate, references, trigger on table public.esp_connections from service_role;
+grant select, insert, update, delete on table public.esp_connections to service_role;
 grant select (id, campaign_id, advertiser_id, provider, target_id, target_name, created_at, updated_at) on public.esp_connections to authenticated;
 
 create table public.esp_deliveries (
@@ -83,9 +82,8 @@ comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (
 comment on column public.esp_deliveries.engagement_checked_at is 'When the provider last answered the engagement read-back for this subscriber.';
 comment on column public.esp_deliveries.engagement_locked_until is 'Internal: a read-back in flight (2 minutes).';
 comment on column public.esp_deliveries.engagement_retry_at is 'Internal: after a failed read-back, not before this (Retry-After, else 6 hours).';
-revoke all on table public.esp_deliveries from anon, authenticated;
-revoke truncate, references, trigger on table public.esp_deliveries from service_role;
 grant select on table public.esp_deliveries to authenticated;
+grant select, insert, update, delete on table public.esp_deliveries to service_role;
 
 create table private.esp_key_pauses (
   key_fingerprint text not null,
@@ -177,7 +175,8 @@ begin
 end
 $function$;
 comment on function public.claim_esp_deliveries(p_limit integer) is 'deliver-esp, service role only: takes up to p_limit due deliveries for 2 minutes, within each API key''s budget (private.esp_budget) and never for a key the provider paused, with the decrypted key and the consent evidence to send. The only path by which a key leaves Vault.';
-revoke execute on function public.claim_esp_deliveries(p_limit integer) from anon, authenticated, public;
+revoke execute on function public.claim_esp_deliveries(p_limit integer) from public;
+grant execute on function public.claim_esp_deliveries(p_limit integer) to service_role;
 
 create or replace function public.claim_esp_engagement(p_limit integer default 20)
  returns table(id uuid, provider text, target_id text, api_key text, email text)
@@ -251,7 +250,8 @@ begin
 end
 $function$;
 comment on function public.claim_esp_engagement(p_limit integer) is 'deliver-esp, service role only: takes up to p_limit delivered subscribers whose engagement is due (private.esp_engagement_due) for 2 minutes, within each API key''s budget and never for a paused key, with the decrypted key. Run after the deliveries, so read-backs spend only what deliveries left.';
-revoke execute on function public.claim_esp_engagement(p_limit integer) from anon, authenticated, public;
+revoke execute on function public.claim_esp_engagement(p_limit integer) from public;
+grant execute on function public.claim_esp_engagement(p_limit integer) to service_role;
 
 create or replace function public.disconnect_esp(p_campaign_id uuid)
  returns boolean
@@ -276,7 +276,8 @@ begin
 end
 $function$;
 comment on function public.disconnect_esp(p_campaign_id uuid) is 'The owner disconnects a campaign''s email tool: the connection, its queue and its key in Vault are deleted. Answers false when nothing was connected.';
-revoke execute on function public.disconnect_esp(p_campaign_id uuid) from anon, public;
+revoke execute on function public.disconnect_esp(p_campaign_id uuid) from public;
+grant execute on function public.disconnect_esp(p_campaign_id uuid) to authenticated, service_role;
 
 create or replace function private.dispatch_esp_deliveries()
  returns integer
@@ -367,7 +368,8 @@ begin
 end
 $function$;
 comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool that reports it (beehiiv, Mailchimp, MailerLite): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
-revoke execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) from anon, public;
+revoke execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) from public;
+grant execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function private.esp_key_problem(p_provider text, p_api_key text)
  returns text
@@ -476,7 +478,8 @@ begin
 end
 $function$;
 comment on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) is 'deliver-esp, service role only: records one attempt. Success delivers; a retryable failure (429, 5xx, no answer) waits Retry-After or the backoff (a 429 pauses the whole key), and fails once a day has passed since it was queued; any other failure is final with the provider''s message.';
-revoke execute on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) from anon, authenticated, public;
+revoke execute on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) from public;
+grant execute on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) to service_role;
 
 create or replace function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer default null::integer, p_clicks integer default null::integer, p_response_status integer default null::integer, p_error text default null::text, p_retry_after_ms integer default null::integer)
  returns text
@@ -516,7 +519,8 @@ begin
 end
 $function$;
 comment on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) is 'deliver-esp, service role only: records one engagement read-back (engaged stays true once seen; opens and clicks never go down), or after a failure waits Retry-After or 6 hours (a 429 pauses the whole key).';
-revoke execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) from anon, authenticated, public;
+revoke execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) from public;
+grant execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) to service_role;
 
 create or replace function private.queue_esp_delivery()
  returns trigger
@@ -570,7 +574,8 @@ begin
 end
 $function$;
 comment on function public.retry_esp_delivery(p_delivery_id uuid) is 'The owner sends a failed delivery again (after fixing the key or list, say): queued now, with a fresh day of retries; 30 a minute.';
-revoke execute on function public.retry_esp_delivery(p_delivery_id uuid) from anon, public;
+revoke execute on function public.retry_esp_delivery(p_delivery_id uuid) from public;
+grant execute on function public.retry_esp_delivery(p_delivery_id uuid) to authenticated, service_role;
 
 create or replace function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text default null::text, p_backfill boolean default false)
  returns integer
@@ -639,7 +644,8 @@ begin
 end
 $function$;
 comment on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) is 'The campaign''s owner connects it to an email tool (or changes provider, list or key): the key goes to Vault (vault.create_secret, or update_secret of the connection''s own secret) and is never readable again. With p_backfill, the subscribers who already confirmed are queued too; answers how many were queued.';
-revoke execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) from anon, public;
+revoke execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) from public;
+grant execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) to authenticated, service_role;
 
 -- === Triggers ============================================================================================
 

@@ -108,6 +108,244 @@ describe('column grants (the catalog)', () => {
   })
 })
 
+// Every privilege the API roles hold, object by object (issue 36): since hosted Supabase stopped granting new objects
+// to anon, authenticated and service_role, nothing reaches them but a grant a migration writes, so each line below is
+// a decision (supabase/migrations/20260501000100_explicit_grants.sql says the rules). A new grant, or a lost one,
+// fails here until this list says so; the hosted-shaped lane checks that every call the code makes is reachable.
+describe('what the API roles hold (the catalog)', () => {
+  it('holds exactly these table, view and sequence privileges', async () => {
+    const db = await testDb()
+    const r = await db.query<{ key: string; value: string }>(`
+      select c.relname || ' ' || r.role as key,
+        string_agg(p.privilege, ', ' order by p.ord) as value
+      from pg_class c
+      cross join (values ('anon'), ('authenticated'), ('service_role')) r (role)
+      cross join (values (1, 'SELECT'), (2, 'INSERT'), (3, 'UPDATE'), (4, 'DELETE'), (5, 'TRUNCATE'), (6, 'REFERENCES'), (7, 'TRIGGER'), (8, 'USAGE')) p (ord, privilege)
+      where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'S')
+        and case when c.relkind = 'S' then p.privilege in ('SELECT', 'UPDATE', 'USAGE') and has_sequence_privilege(r.role, c.oid, p.privilege)
+            else p.privilege <> 'USAGE' and has_table_privilege(r.role, c.oid, p.privilege) end
+      group by c.relname, r.role
+      order by 1`)
+    expect(Object.fromEntries(r.rows.map((x) => [x.key, x.value]))).toEqual({
+      'audience_sources anon': 'SELECT',
+      'audience_sources authenticated': 'SELECT, DELETE',
+      'audience_sources service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'campaign_source_daily_stats authenticated': 'SELECT',
+      'campaign_source_daily_stats service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'campaign_source_stats authenticated': 'SELECT',
+      'campaign_source_stats service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'campaigns anon': 'SELECT',
+      'campaigns authenticated': 'SELECT, DELETE',
+      'campaigns service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'contact_messages authenticated': 'SELECT, DELETE',
+      'contact_messages service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'content_revisions authenticated': 'SELECT',
+      'content_revisions service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'deposits authenticated': 'SELECT',
+      'deposits service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'dispute_subscriptions authenticated': 'SELECT',
+      'dispute_subscriptions service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'disputes authenticated': 'SELECT',
+      'disputes service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'esp_connections service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'esp_deliveries authenticated': 'SELECT',
+      'esp_deliveries service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'link_clicks service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'moderation_events authenticated': 'SELECT',
+      'moderation_events service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'newsletter_subscriptions service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'not_counted_daily authenticated': 'SELECT',
+      'not_counted_daily service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'not_counted_daily_id_seq service_role': 'SELECT, USAGE',
+      'not_counted_reasons anon': 'SELECT',
+      'not_counted_reasons authenticated': 'SELECT',
+      'not_counted_reasons service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'notification_queue service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'payout_accounts authenticated': 'SELECT',
+      'payout_accounts service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'payout_requests authenticated': 'SELECT',
+      'payout_requests service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'profiles service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'settlement_failures authenticated': 'SELECT',
+      'settlement_failures service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'source_daily_stats authenticated': 'SELECT',
+      'source_daily_stats service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'wallet_balances authenticated': 'SELECT',
+      'wallet_balances service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'wallet_transactions authenticated': 'SELECT',
+      'wallet_transactions service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'wallets authenticated': 'SELECT',
+      'wallets service_role': 'SELECT',
+      'webhook_deliveries authenticated': 'SELECT',
+      'webhook_deliveries service_role': 'SELECT, INSERT, UPDATE, DELETE',
+      'webhook_endpoints authenticated': 'DELETE',
+      'webhook_endpoints service_role': 'SELECT, INSERT, UPDATE, DELETE',
+    })
+  })
+
+  it('reads these columns where no table-wide SELECT is granted', async () => {
+    const db = await testDb()
+    const r = await db.query<{ key: string; value: string }>(`
+      select c.relname || ' ' || r.role as key, string_agg(a.attname, ', ' order by a.attname) as value
+      from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      cross join (values ('anon'), ('authenticated')) r (role)
+      where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm')
+        and has_column_privilege(r.role, c.oid, a.attnum, 'SELECT') and not has_table_privilege(r.role, c.oid, 'SELECT')
+      group by 1 order by 1`)
+    expect(Object.fromEntries(r.rows.map((x) => [x.key, x.value]))).toEqual({
+      'esp_connections authenticated':
+        'advertiser_id, campaign_id, created_at, id, provider, target_id, target_name, updated_at',
+      'link_clicks authenticated':
+        'attributed_campaign_ids, audience_source_id, campaign_id, counted, created_at, id, not_counted_reason, page_views, session_id, unique_views, viewed_campaign_ids',
+      'newsletter_subscriptions authenticated':
+        'audience_source_id, campaign_id, confirmed_at, counted, created_at, email, id, not_counted_reason, price, status, updated_at',
+      'profiles anon': 'created_at, first_name, full_name, id, last_name, updated_at, user_type',
+      'profiles authenticated': 'created_at, first_name, full_name, id, last_name, updated_at, user_type',
+      'webhook_endpoints authenticated':
+        'advertiser_id, campaign_id, created_at, description, enabled, events, id, updated_at, url',
+    })
+  })
+
+  it('executes exactly these functions (public and private), each by these roles', async () => {
+    const db = await testDb()
+    const r = await db.query<{ key: string; value: string }>(`
+      select p.oid::regprocedure::text as key, string_agg(r.role, ', ' order by r.ord) as value
+      from pg_proc p cross join (values (1, 'anon'), (2, 'authenticated'), (3, 'service_role')) r (ord, role)
+      where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
+        and has_function_privilege(r.role, p.oid, 'execute')
+      group by 1 order by 1`)
+    expect(Object.fromEntries(r.rows.map((x) => [x.key, x.value]))).toEqual({
+      'admin_advertiser_balance(uuid)': 'authenticated, service_role',
+      'admin_audit_log(integer,integer,text)': 'authenticated, service_role',
+      'admin_contact_messages(text,integer,integer)': 'authenticated, service_role',
+      'admin_decide_revision(uuid,text,text)': 'authenticated, service_role',
+      'admin_deposits(text,text,date,date,integer,integer)': 'authenticated, service_role',
+      'admin_dispute_evidence(uuid)': 'authenticated, service_role',
+      'admin_ledger(text,text,text,date,date,integer,integer)': 'authenticated, service_role',
+      'admin_list_users(text,integer,integer)': 'authenticated, service_role',
+      'admin_mark_payout_paid(uuid,text)': 'authenticated, service_role',
+      'admin_marketplace_totals()': 'authenticated, service_role',
+      'admin_payout_requests(text,text,date,date,integer,integer)': 'authenticated, service_role',
+      'admin_publisher_balance(uuid)': 'authenticated, service_role',
+      'admin_refund_subscription(uuid,text)': 'authenticated, service_role',
+      'admin_retry_payout(uuid)': 'authenticated, service_role',
+      'admin_revisions(text)': 'authenticated, service_role',
+      'admin_set_campaign_status(uuid,text,text)': 'authenticated, service_role',
+      'admin_set_contact_message_handled(uuid,boolean)': 'authenticated, service_role',
+      'admin_set_source_status(uuid,text,text)': 'authenticated, service_role',
+      'admin_set_user_suspended(uuid,boolean,text)': 'authenticated, service_role',
+      'admin_set_user_type(uuid,text,text)': 'authenticated, service_role',
+      'admin_user(uuid)': 'authenticated, service_role',
+      'admin_user_sessions(uuid)': 'authenticated, service_role',
+      'advertiser_balance()': 'authenticated, service_role',
+      'archive_audience_source(uuid)': 'authenticated, service_role',
+      'archive_campaign(uuid)': 'authenticated, service_role',
+      'attach_click_fingerprint(uuid,text)': 'anon, authenticated, service_role',
+      'campaign_figures(date,date)': 'authenticated, service_role',
+      'campaign_source_figures(uuid,uuid,date,date)': 'authenticated, service_role',
+      'campaign_subscriber_count(uuid,text)': 'authenticated, service_role',
+      'campaign_subscribers(uuid,text,integer,integer)': 'authenticated, service_role',
+      'campaign_subscribers_export(uuid,timestamp with time zone,uuid,integer)': 'authenticated, service_role',
+      'campaign_week_figures(timestamp with time zone)': 'authenticated, service_role',
+      'cancel_deposit(text)': 'authenticated, service_role',
+      'canonical_email(text)': 'anon, authenticated, service_role',
+      'check_checkout_allowance(uuid)': 'service_role',
+      'claim_due_payouts(integer)': 'service_role',
+      'claim_esp_deliveries(integer)': 'service_role',
+      'claim_esp_engagement(integer)': 'service_role',
+      'claim_notifications(integer)': 'service_role',
+      'claim_signup_bonus()': 'authenticated, service_role',
+      'claim_webhook_deliveries(integer)': 'service_role',
+      'close_deposit(text,deposit_status,text)': 'service_role',
+      'complete_deposit(text,uuid,numeric,text,boolean)': 'service_role',
+      'confirm_subscription(text,text,text,text)': 'service_role',
+      'create_click_partitions(integer)': 'service_role',
+      'create_pending_subscriptions(text,uuid[],text[],uuid,uuid,text,text)': 'service_role',
+      'create_webhook_endpoint(text,uuid,text)': 'authenticated, service_role',
+      'credit_deposit(uuid,numeric,text)': 'service_role',
+      'current_user_type()': 'authenticated, service_role',
+      'daily_figures(uuid,uuid,date,date)': 'authenticated, service_role',
+      'decide_dispute(uuid,text,text)': 'authenticated, service_role',
+      'decline_subscription(text,text)': 'service_role',
+      'detach_click_partition(date)': 'service_role',
+      'disconnect_esp(uuid)': 'authenticated, service_role',
+      'disputable_subscribers(uuid)': 'authenticated, service_role',
+      'drain_click_queue(integer,integer)': 'service_role',
+      'ensure_wallet_exists(uuid)': 'authenticated, service_role',
+      'esp_engagement_figures(uuid,date,date)': 'authenticated, service_role',
+      'expire_reservations(timestamp with time zone)': 'service_role',
+      'expire_stale_deposits(timestamp with time zone)': 'service_role',
+      'figure_totals(uuid,uuid,date,date)': 'authenticated, service_role',
+      'figures_updated_at()': 'authenticated, service_role',
+      'finish_esp_delivery(uuid,text,integer,text,boolean,integer)': 'service_role',
+      'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer)': 'service_role',
+      'finish_notification(uuid,text)': 'service_role',
+      'finish_payout(uuid,text,text)': 'service_role',
+      'finish_webhook_delivery(uuid,integer,text)': 'service_role',
+      'fold_email(text)': 'anon, authenticated, service_role',
+      'generate_unified_code()': 'authenticated, service_role',
+      'increment_wallet_balance(uuid,numeric)': 'service_role',
+      'is_admin()': 'anon, authenticated, service_role',
+      'is_admin_account()': 'authenticated, service_role',
+      'is_api_caller()': 'anon, authenticated, service_role',
+      'is_bot_user_agent(text)': 'anon, authenticated, service_role',
+      'is_source_public(text)': 'anon, authenticated, service_role',
+      'link_payout_account(uuid,text)': 'service_role',
+      'my_default_campaign()': 'authenticated, service_role',
+      'newsletter_availability(uuid)': 'anon, authenticated, service_role',
+      'not_counted_figures(uuid,uuid,date,date)': 'authenticated, service_role',
+      'open_deposit(uuid,numeric,text,timestamp with time zone)': 'service_role',
+      'open_dispute(text,uuid[],uuid)': 'authenticated, service_role',
+      'publisher_balance()': 'authenticated, service_role',
+      'publisher_figures(text,date,date)': 'authenticated, service_role',
+      'publisher_offers()': 'authenticated, service_role',
+      'publisher_unpaid_readers(integer,integer)': 'authenticated, service_role',
+      'purge_click_ips(interval)': 'service_role',
+      'record_campaign_page_view(uuid,uuid)': 'anon, authenticated, service_role',
+      'refresh_source_quality(date)': 'service_role',
+      'refund_subscription(uuid,text)': 'service_role',
+      'request_payout(numeric)': 'authenticated, service_role',
+      'resend_webhook_delivery(uuid)': 'authenticated, service_role',
+      'retry_esp_delivery(uuid)': 'authenticated, service_role',
+      'rotate_webhook_secret(uuid)': 'authenticated, service_role',
+      'save_esp_connection(uuid,text,text,text,text,boolean)': 'authenticated, service_role',
+      'send_test_webhook(uuid)': 'authenticated, service_role',
+      'session_is_live()': 'anon, authenticated, service_role',
+      'set_auto_payout(boolean)': 'authenticated, service_role',
+      'set_campaign_paused(uuid,boolean)': 'authenticated, service_role',
+      'settle_matured_holds(timestamp with time zone,integer,interval)': 'service_role',
+      'source_figures(uuid,date,date)': 'authenticated, service_role',
+      'source_not_counted(date,date)': 'authenticated, service_role',
+      'source_totals(date,date)': 'authenticated, service_role',
+      'submit_campaign_for_review(uuid)': 'authenticated, service_role',
+      'submit_revision(text,uuid,jsonb)': 'authenticated, service_role',
+      'take_confirmation_email_allowance(text)': 'service_role',
+      'track_audience_source_click(text,jsonb)': 'anon, authenticated, service_role',
+      'update_payout_account(text,boolean,boolean,text[],text,timestamp with time zone)': 'service_role',
+      'wallet_statement(integer,integer,text,text,date,date)': 'authenticated, service_role',
+    })
+  })
+
+  it('lets PUBLIC execute none of our functions: each migration revokes it beside the function', async () => {
+    const db = await testDb()
+    const r = await db.query<{ fn: string }>(`
+      select p.oid::regprocedure::text as fn from pg_proc p
+      where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
+        and (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0))
+      order by 1`)
+    expect(r.rows.map((x) => x.fn)).toEqual([])
+  })
+
+  it('sets no default privileges for the API roles, as hosted Supabase no longer does', async () => {
+    const db = await testDb()
+    const r = await db.query<{ acl: string }>(`
+      select d.defaclnamespace::regnamespace::text || ' ' || d.defaclobjtype::text || ' ' || a.grantee::regrole::text as acl
+      from pg_default_acl d cross join aclexplode(d.defaclacl) a
+      where a.grantee in ('anon'::regrole, 'authenticated'::regrole, 'service_role'::regrole)`)
+    expect(r.rows.map((x) => x.acl)).toEqual([])
+  })
+})
+
 describe('attack: an owner writes the bookkeeping of their own campaign', () => {
   it('PATCH budget_reserved / reservations_open (twice) is refused; the reservation and what it promises stay', async () => {
     const m = await createMarket({ deposit: 10, price: 5, budget: 10 })

@@ -36,7 +36,8 @@ async function baselineCatalog(): Promise<SchemaCatalog> {
   try {
     for (const file of files.filter((f) => f <= LAST_BASELINE_MIGRATION))
       await copyFile(path.join(migrations, file), path.join(dir, file))
-    const baseline = await freshDb({ migrationsDir: dir })
+    // Built as it was written and captured: under the default privileges the platform still set then.
+    const baseline = await freshDb({ migrationsDir: dir, legacyDefaultPrivileges: true })
     try {
       return await readSchemaCatalog(baseline.db)
     } finally {

@@ -121,18 +121,24 @@ as $$
   )::jsonb
 $$;
 
--- The grants Supabase sets: the API roles reach public and extensions; row-level security decides rows.
--- Only default privileges for public: a blanket "grant all on all tables" here would run on every start and
--- undo the column-level revokes migrations make (e.g. profiles.email hidden from visitors).
+-- The grants hosted Supabase sets itself: the API roles may use the schemas public and extensions and call the
+-- auth helpers. Nothing more: since 2026 ("Default privileges for new entities" off, the default for new projects
+-- from 2026-05-30 and for every project from 2026-10-30) hosted sets no default privileges for anon, authenticated
+-- or service_role, so a table, view, sequence or function a migration creates is reachable by an API role only
+-- through a grant the migrations write (supabase/migrations/20260501000100_explicit_grants.sql and, after it, each
+-- migration beside what it creates). Postgres's own default stays: PUBLIC may execute a new function until a
+-- migration revokes it (supabase/tests/grants.test.ts checks that every one of ours does).
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
 grant usage on schema auth to anon, authenticated, service_role;
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt() to anon, authenticated, service_role;
 grant all on schema auth to supabase_auth_admin;
 grant all on all tables in schema auth to supabase_auth_admin;
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+-- A database built by an older bootstrap keeps the default privileges it set: take them back, so an existing local
+-- database is as strict as a new one (revoking what was never granted does nothing).
+alter default privileges in schema public revoke all on tables from anon, authenticated, service_role;
+alter default privileges in schema public revoke all on functions from anon, authenticated, service_role;
+alter default privileges in schema public revoke all on sequences from anon, authenticated, service_role;
 
 -- Supabase Vault (the supabase_vault extension every hosted project has): named secrets that SQL, such as a
 -- pg_cron job calling an edge function through pg_net, reads from vault.decrypted_secrets. Hosted Vault

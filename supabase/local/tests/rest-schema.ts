@@ -59,6 +59,8 @@ create function gw_request_ip() returns text language sql stable
 create function gw_whoami() returns text language sql stable as $$ select coalesce(auth.uid()::text, auth.role()) $$;
 create function gw_secret() returns int language sql as $$ select 42 $$;
 revoke execute on function gw_secret() from public, anon, authenticated;
+-- Granted by name, as on hosted Supabase today: no default privileges give the service role anything.
+grant execute on function gw_secret() to service_role;
 `
 
 /**

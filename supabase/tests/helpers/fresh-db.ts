@@ -11,18 +11,32 @@ import { ensureAuthSchema } from '../../local/auth/schema'
 
 export type FreshDb = { db: Db; engine: 'pglite' | 'postgres'; dispose(): Promise<void> }
 
+/**
+ * The default privileges hosted Supabase set for new objects until 2026 (now off: bootstrap.sql). Only for building
+ * history written under them, such as the baseline that schema.test.ts compares with the catalog captured then.
+ */
+const LEGACY_DEFAULT_PRIVILEGES = `
+  alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+  alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+  alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;`
+
 export async function freshDb({
   migrationsDir,
   serverUrl = process.env.TEST_DATABASE_URL,
-}: { migrationsDir?: string; serverUrl?: string } = {}): Promise<FreshDb> {
-  if (!serverUrl && !migrationsDir) {
+  legacyDefaultPrivileges = false,
+}: { migrationsDir?: string; serverUrl?: string; legacyDefaultPrivileges?: boolean } = {}): Promise<FreshDb> {
+  const afterBootstrap = async (db: Db) => {
+    await ensureAuthSchema(db)
+    if (legacyDefaultPrivileges) await db.exec(LEGACY_DEFAULT_PRIVILEGES)
+  }
+  if (!serverUrl && !migrationsDir && !legacyDefaultPrivileges) {
     // From the cached dump of the same migrations when there is one (what `npm run db:types` reads too).
     const { db } = await openBackendDb({ seed: false, afterBootstrap: ensureAuthSchema })
     return { db, engine: 'pglite', dispose: () => db.close() }
   }
   if (!serverUrl) {
     const db = await openDatabase({})
-    await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema, migrationsDir })
+    await migrate(db, { seed: false, afterBootstrap, migrationsDir })
     return { db, engine: 'pglite', dispose: () => db.close() }
   }
   const name = `growletter_schema_${process.pid}_${Date.now()}`
@@ -35,7 +49,7 @@ export async function freshDb({
     await onServer(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`))
   }
   try {
-    await migrate(db, { seed: false, afterBootstrap: ensureAuthSchema, migrationsDir })
+    await migrate(db, { seed: false, afterBootstrap, migrationsDir })
   } catch (error) {
     await dispose()
     throw error

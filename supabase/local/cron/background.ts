@@ -31,12 +31,12 @@ export type Background = {
 
 export async function startBackground(opts: BackgroundOptions): Promise<Background> {
   const { db, log } = opts
-  await db.query(
-    `insert into vault.secrets (name, secret, description) values
-       ('project_url', $1, 'The API URL of this project (written by supabase/local at start)'),
-       ('service_role_key', $2, 'The service-role key (written by supabase/local at start)')
-     on conflict (name) do update set secret = excluded.secret, updated_at = now()`,
-    [opts.apiUrl, opts.serviceRoleKey],
+  await storeSecret(db, 'project_url', opts.apiUrl, 'The API URL of this project (written by supabase/local at start)')
+  await storeSecret(
+    db,
+    'service_role_key',
+    opts.serviceRoleKey,
+    'The service-role key (written by supabase/local at start)',
   )
   // Local development by definition: webhook endpoints may also be http://127.0.0.1 (see the webhooks migration).
   await db.query('update private.settings set allow_loopback_webhooks = true')
@@ -79,4 +79,15 @@ export async function startBackground(opts: BackgroundOptions): Promise<Backgrou
       await net.idle()
     },
   }
+}
+
+/**
+ * Writes a named Vault secret through Vault's own functions, as an operator does on hosted (postgres may read and
+ * delete secrets but not insert into vault.secrets).
+ */
+async function storeSecret(db: Db, name: string, secret: string, description: string) {
+  const found = await db.query<{ id: string }>('select id from vault.secrets where name = $1', [name])
+  const id = found.rows[0]?.id
+  if (id) await db.query('select vault.update_secret($1, $2)', [id, secret])
+  else await db.query('select vault.create_secret($1, $2, $3)', [secret, name, description])
 }

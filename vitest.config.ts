@@ -1,6 +1,7 @@
 // Test projects: `unit` (SPA, happy-dom + MSW), `backend` (the embedded backend's protocol tests),
-// `db` (migrations, RLS matrix, money), `hosted` (the hosted lane, supabase/tests/hosted). The backend and db projects share one PGlite instance per
-// worker and run their files one after another: PGlite costs ~450 MB and runs one transaction at a time.
+// `db` (migrations, RLS matrix, money), `hosted` (the hosted lane, supabase/tests/hosted). The backend and db
+// projects share one PGlite instance per worker and run their files one after another: PGlite costs ~450 MB and runs
+// one transaction at a time.
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import path from 'node:path'

@@ -106,12 +106,7 @@ export type HostedDatabase = {
 
 /** Null when PostgreSQL is not installed; throws when pg_cron is not (.ci/run installs both). */
 export async function startHostedDatabase(): Promise<HostedDatabase | null> {
-  const port = await freePort()
-  const server = startLocalPostgres(port, {
-    preload: ['pg_cron'],
-    // pg_cron's jobs connect through the socket, as the job's user (trusted, like every local connection here).
-    settings: { 'cron.database_name': 'postgres', 'cron.host': '{socket}' },
-  })
+  const server = await startCluster()
   if (!server) return null
   let db: Db | undefined
   try {
@@ -142,6 +137,24 @@ export async function startHostedDatabase(): Promise<HostedDatabase | null> {
     await db?.close().catch(() => {})
     server.stop()
     throw error
+  }
+}
+
+/** The lane's cluster on a free port (another on the next try, should something take the port meanwhile). */
+async function startCluster(): Promise<LocalPostgres | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return startLocalPostgres(await freePort(), {
+        preload: ['pg_cron'],
+        // pg_cron's jobs connect through the socket, as the job's user (trusted, like every local connection here).
+        settings: { 'cron.database_name': 'postgres', 'cron.host': '{socket}' },
+      })
+    } catch (error) {
+      const message = (error as Error).message
+      if (/pg_cron/.test(message))
+        throw new Error(`PostgreSQL cannot load pg_cron: apt-get install postgresql-15-cron (.ci/run does). ${message}`)
+      if (attempt === 3) throw error
+    }
   }
 }
 

@@ -303,7 +303,7 @@ describe('sending payouts', () => {
       expect(await queryAs(p.actor, 'select count(*)::int as n from public.payout_requests')).toEqual([{ n: 1 }])
     } finally {
       await db.query("delete from net.http_request_queue where url like '%/functions/v1/send-payouts'")
-      await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+      await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     expect(await one(p.actor, 'select public.set_auto_payout(false) as r')).toBe(false)
   })

@@ -255,7 +255,7 @@ describe('webhook deliveries', () => {
     try {
       await confirm(s.tokens[0]!, email)
     } finally {
-      await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+      await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     const [d] = await deliveries()
     expect(d).toMatchObject({ event_type: 'subscriber.confirmed', status: 'pending', attempts: 0 })

@@ -1,7 +1,7 @@
 /**
  * send-payouts: sends requested payouts as Stripe Connect transfers to the publishers' Express accounts. Called by the
  * database — pg_net, right after a payout is requested or retried and from the `send-payouts` pg_cron job each minute
- * while payouts are due — with the service-role key; nobody else may call it.
+ * while payouts are due — with the functions secret (_shared/functions-secret.ts); nobody else may call it.
  *
  * It claims due payouts (claim_due_payouts: skip locked with a 5-minute lease, so concurrent runs never take the same
  * one) and makes one transfer each, in cents and USD, with the payout's id as Stripe's idempotency key: a resend after
@@ -11,7 +11,8 @@
  * with the same key.
  */
 import { requireEnv } from '../_shared/env.ts'
-import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
+import { errorResponse, json, requirePost } from '../_shared/http.ts'
 import { Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
@@ -76,8 +77,7 @@ async function send(payout: Claimed): Promise<Outcome> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may send payouts')
+  await requireFunctionsSecret(req, 'Only the database may send payouts')
   const counts: Record<Outcome, number> = { paid: 0, failed: 0, deferred: 0 }
   for (let i = 0; i < MAX_BATCHES; i++) {
     const { data, error } = await serviceClient().rpc('claim_due_payouts', { p_limit: BATCH })

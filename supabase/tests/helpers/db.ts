@@ -54,8 +54,9 @@ async function dropDatabase(db: Db, serverUrl: string, name: string) {
  * functions: postgres may not insert into vault.secrets); any earlier ones are replaced.
  */
 export const STORE_VAULT_SECRETS = `
-  delete from vault.secrets where name in ('project_url', 'service_role_key');
-  select vault.create_secret('http://127.0.0.1:54321', 'project_url'), vault.create_secret('service-key', 'service_role_key');`
+  delete from vault.secrets where name in ('project_url', 'functions_secret');
+  select vault.create_secret('http://127.0.0.1:54321', 'project_url'),
+    vault.create_secret('functions-secret', 'functions_secret');`
 
 export type Actor =
   | { role: 'anon' }

@@ -19,9 +19,9 @@ export const GOTRUE_SCHEMA_SQL = readFileSync(
 /**
  * Creates GoTrue's auth schema as hosted Supabase has it, in one transaction: the `auth` schema (if missing) with
  * every privilege on it for `owner`, as the platform grants supabase_auth_admin, then every table, type and index
- * owned by `owner`, which must exist. Needs a superuser connection (or one that may create schemas and is a member
- * of `owner`); `owner: null` runs it all as the connected role, e.g. a connection that is supabase_auth_admin
- * itself. Idempotent.
+ * owned by `owner`, which must exist. Connected as `owner` itself (the schema must then exist with those
+ * privileges, as the platform leaves it), or as a superuser (or a role that may create schemas and is a member of
+ * `owner`); `owner: null` runs it all as the connected role, whoever that is. Idempotent.
  */
 export async function applyGoTrueSchema(
   db: Db,
@@ -30,7 +30,13 @@ export async function applyGoTrueSchema(
   await db.transaction(async (tx) => {
     if (owner) {
       const role = `"${owner.replaceAll('"', '""')}"`
-      await tx.exec(`create schema if not exists auth; grant all on schema auth to ${role}; set local role ${role}`)
+      const r = await tx.query<{ me: string; schema: boolean }>(
+        "select current_user as me, to_regnamespace('auth') is not null as schema",
+      )
+      // The platform's part, where the platform has not done it: the schema, and every privilege on it for `owner`.
+      if (!r.rows[0]?.schema) await tx.exec(`create schema auth; grant all on schema auth to ${role}`)
+      // Already connected as `owner` (migrate.ts runs this step as supabase_auth_admin where the server has it).
+      if (r.rows[0]?.me !== owner) await tx.exec(`set local role ${role}`)
     }
     await tx.exec(GOTRUE_SCHEMA_SQL)
   })

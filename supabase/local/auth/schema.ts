@@ -56,6 +56,14 @@ create table if not exists auth.otp_failures (
 );
 alter table auth.otp_failures owner to supabase_auth_admin;
 alter table auth.otp_failures enable row level security;
+-- The backend's connection is postgres on a hosted-shaped server, with every privilege on GoTrue's tables too.
+do $$
+begin
+  if exists (select 1 from pg_roles where rolname = 'postgres') then
+    grant all on auth.otp_failures to postgres;
+  end if;
+end
+$$;
 
 revoke all on all tables in schema auth from anon, authenticated, service_role;
 `

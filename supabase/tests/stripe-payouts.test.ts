@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PAYOUT_ACCOUNT_MESSAGES } from '../functions/_shared/rules/payout'
-import { errorOf, queryAs, service, testDb } from './helpers/db'
+import { errorOf, queryAs, service, testDb, user } from './helpers/db'
 import { actors, attempt, createUser, ids, ledgerMismatches, payoutAccount, type NewUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe } from './helpers/market'
 
@@ -571,9 +571,9 @@ describe('reconciliation scope', () => {
     expect(await errorOf(p.actor, 'select public.admin_payout_reconciliation_scope()')).toBe(
       'Only an admin can do this',
     )
-    expect(await errorOf({ ...actors.admin, aal: 'aal1' }, 'select public.admin_payout_reconciliation_scope()')).toBe(
-      'Enter your two-factor code to use admin tools',
-    )
+    expect(
+      await errorOf(user(ids.admin, 'admin@growletter.test'), 'select public.admin_payout_reconciliation_scope()'),
+    ).toBe('Enter your two-factor code to use admin tools')
     expect(await errorOf({ role: 'anon' }, 'select public.admin_payout_reconciliation_scope()')).toMatch(
       /permission denied/,
     )

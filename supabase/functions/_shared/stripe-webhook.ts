@@ -2,7 +2,8 @@
  * The signed event of a Stripe webhook request, verified as payments-webhook and connect-webhook both need it: the
  * `Stripe-Signature` header checked with the stripe package's own asynchronous verification (Web Crypto) against the
  * endpoint's signing secret, within 5 minutes either way (the package checks only the past). Anything else is an
- * HttpError 400 that changes nothing; a missing secret is a 500 (the endpoint is not configured).
+ * HttpError 400 that changes nothing; a missing secret is a 500 (the endpoint is not configured). A function that
+ * two Stripe endpoints call (each signs with its own secret) names both secrets: either one verifies.
  */
 import { HttpError } from './http.ts'
 import { cryptoProvider, Stripe, stripeClient } from './stripe.ts'
@@ -10,13 +11,14 @@ import { SIGNATURE_TOLERANCE_SECONDS, signatureTimestampProblem } from './stripe
 
 export async function verifiedStripeEvent(
   req: Request,
-  secretName: string,
+  secretName: string | string[],
   functionName: string,
 ): Promise<Stripe.Event> {
   if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed', { Allow: 'POST' })
-  const secret = Deno.env.get(secretName)
-  if (!secret) {
-    console.error(`${functionName}: ${secretName} is not set`)
+  const names = typeof secretName === 'string' ? [secretName] : secretName
+  const secrets = names.map((name) => Deno.env.get(name)).filter((value): value is string => !!value)
+  if (secrets.length === 0) {
+    console.error(`${functionName}: ${names.join(' or ')} is not set`)
     throw new HttpError(500, 'The webhook is not configured')
   }
   const signature = req.headers.get('stripe-signature')
@@ -28,16 +30,20 @@ export async function verifiedStripeEvent(
     console.warn(`${functionName}: rejected: ${timing}`)
     throw new HttpError(400, 'Invalid Stripe signature')
   }
-  try {
-    return await stripeClient().webhooks.constructEventAsync(
-      payload,
-      signature,
-      secret,
-      SIGNATURE_TOLERANCE_SECONDS,
-      cryptoProvider,
-    )
-  } catch (error) {
-    console.warn(`${functionName}: rejected: ${(error as Error).message.split('\n')[0]}`)
-    throw new HttpError(400, 'Invalid Stripe signature')
+  let problem = ''
+  for (const secret of secrets) {
+    try {
+      return await stripeClient().webhooks.constructEventAsync(
+        payload,
+        signature,
+        secret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        cryptoProvider,
+      )
+    } catch (error) {
+      problem = (error as Error).message.split('\n')[0]!
+    }
   }
+  console.warn(`${functionName}: rejected: ${problem}`)
+  throw new HttpError(400, 'Invalid Stripe signature')
 }

@@ -1,7 +1,10 @@
 /**
  * connect-webhook (verify_jwt = false: Stripe sends no JWT): Stripe's signed Connect events, on an endpoint of their
  * own with their own signing secret (STRIPE_CONNECT_WEBHOOK_SECRET; in Stripe, a webhook endpoint listening to
- * events on connected accounts). A missing or bad signature is a 400 and changes nothing.
+ * events on connected accounts). Transfers are the platform's own objects, so in production their events
+ * (transfer.created, transfer.reversed) come from a second endpoint listening to events on the platform account,
+ * signed with STRIPE_TRANSFERS_WEBHOOK_SECRET; either secret verifies. (Locally the stand-in signs all of them with
+ * the Connect secret.) A missing or bad signature is a 400 and changes nothing.
  *
  * An event says that something changed, not what is true now: Stripe does not deliver events in order and retries
  * old ones, so two events of the same second can arrive either way round. The function therefore reads the object
@@ -117,7 +120,11 @@ async function handleEvent(event: Stripe.Event): Promise<string> {
 Deno.serve(async (req) => {
   let event: Stripe.Event
   try {
-    event = await verifiedStripeEvent(req, 'STRIPE_CONNECT_WEBHOOK_SECRET', 'connect-webhook')
+    event = await verifiedStripeEvent(
+      req,
+      ['STRIPE_CONNECT_WEBHOOK_SECRET', 'STRIPE_TRANSFERS_WEBHOOK_SECRET'],
+      'connect-webhook',
+    )
   } catch (error) {
     return errorResponse(error, (message) => ({ error: message }))
   }

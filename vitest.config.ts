@@ -35,7 +35,12 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // The SPA under test talks to MSW at this origin, never to a running backend.
-          env: { VITE_SUPABASE_URL: 'http://supabase.test', VITE_SUPABASE_ANON_KEY: 'test-anon-key-for-msw-only-0000' },
+          // The SPA sends the publishable key; the anon key beside it, as .env.local has both, must go unused.
+          env: {
+            VITE_SUPABASE_URL: 'http://supabase.test',
+            VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_test-key-for-msw-only_00000000',
+            VITE_SUPABASE_ANON_KEY: 'test-anon-key-for-msw-only-0000',
+          },
         },
       },
       {

@@ -218,7 +218,9 @@ describe('what the API roles hold (the catalog)', () => {
       'admin_advertiser_balance(uuid)': 'authenticated, service_role',
       'admin_audit_log(integer,integer,text)': 'authenticated, service_role',
       'admin_contact_messages(text,integer,integer)': 'authenticated, service_role',
+      // The three-argument call named no version; it only refuses now (20260510000100_revision_versions.sql).
       'admin_decide_revision(uuid,text,text)': 'authenticated, service_role',
+      'admin_decide_revision(uuid,integer,text,text)': 'authenticated, service_role',
       'admin_deposits(text,text,date,date,integer,integer)': 'authenticated, service_role',
       'admin_dispute_evidence(uuid)': 'authenticated, service_role',
       'admin_ledger(text,text,text,date,date,integer,integer)': 'authenticated, service_role',

@@ -285,7 +285,7 @@ describe('sending payouts', () => {
     expect(await one(p.actor, 'select public.set_auto_payout(true) as r')).toBe(true)
     const db = await testDb()
     await db.query(
-      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('service_role_key', 'service-key')
+      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('functions_secret', 'functions-secret')
        on conflict (name) do update set secret = excluded.secret`,
     )
     try {
@@ -306,7 +306,7 @@ describe('sending payouts', () => {
       expect(await queryAs(p.actor, 'select count(*)::int as n from public.payout_requests')).toEqual([{ n: 1 }])
     } finally {
       await db.query("delete from net.http_request_queue where url like '%/functions/v1/send-payouts'")
-      await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+      await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     expect(await one(p.actor, 'select public.set_auto_payout(false) as r')).toBe(false)
   })

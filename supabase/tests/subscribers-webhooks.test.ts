@@ -252,13 +252,13 @@ describe('webhook deliveries', () => {
     await ageSubscription(email)
     const db = await testDb()
     await db.query(
-      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('service_role_key', 'service-key')
+      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('functions_secret', 'functions-secret')
        on conflict (name) do update set secret = excluded.secret`,
     )
     try {
       await confirm(s.tokens[0]!, email)
     } finally {
-      await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+      await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     const [d] = await deliveries()
     expect(d).toMatchObject({ event_type: 'subscriber.confirmed', status: 'pending', attempts: 0 })

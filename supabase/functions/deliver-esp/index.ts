@@ -2,7 +2,7 @@
  * deliver-esp: delivers queued subscribers (public.esp_deliveries) into the advertisers' email tools — beehiiv,
  * Kit, Mailchimp, MailerLite — through the clients in ../_shared/esp (each cites the provider's API reference).
  * Called by the database only (pg_net right after a confirmation or a backfill is queued, and the deliver-esp
- * pg_cron job each minute while anything is due) with the service-role key.
+ * pg_cron job each minute while anything is due) with the functions secret (_shared/functions-secret.ts).
  *
  * The database decides what goes when: claim_esp_deliveries hands out only what each API key's budget allows
  * (Kit 120 requests/60 s per key, beehiiv 180/min, MailerLite 120/min, Mailchimp 10 at once) and nothing for a
@@ -17,7 +17,8 @@
  */
 import { espClient, isEspProvider, type EspFailure } from '../_shared/esp/index.ts'
 import { requireEnv } from '../_shared/env.ts'
-import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
+import { errorResponse, json, requirePost } from '../_shared/http.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 type Claimed = {
@@ -113,9 +114,7 @@ async function readBack(db: Db) {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
-    throw new HttpError(403, 'Only the database may deliver subscribers to email tools')
+  await requireFunctionsSecret(req, 'Only the database may deliver subscribers to email tools')
   const db = serviceClient()
   const counts = { delivered: 0, retrying: 0, failed: 0 }
   for (let i = 0; i < MAX_BATCHES; i++) {

@@ -2,14 +2,16 @@
  * deliver-webhooks: sends the queued advertiser webhooks (public.webhook_deliveries) per Standard Webhooks —
  * webhook-id, webhook-timestamp and webhook-signature from the `standardwebhooks` package, signed at send
  * time with the endpoint's whsec_ secret. Called by the database only (pg_net, right after an event is queued
- * and from the deliver-webhooks pg_cron job each minute) with the service-role key. Every delivery runs in
- * parallel with its own 10-second limit, so a receiver that hangs, answers 500 or drops the connection costs
- * only its own retry (finish_webhook_delivery schedules it) and never holds up the others. Before each
- * request — the endpoint and every redirect hop, followed by hand — the target must pass checkWebhookTarget.
+ * and from the deliver-webhooks pg_cron job each minute) with the functions secret (_shared/functions-secret.ts).
+ * Every delivery runs in parallel with its own 10-second limit, so a receiver that hangs, answers 500 or drops
+ * the connection costs only its own retry (finish_webhook_delivery schedules it) and never holds up the others.
+ * Before each request — the endpoint and every redirect hop, followed by hand — the target must pass
+ * checkWebhookTarget.
  */
 import { Webhook } from 'npm:standardwebhooks@1.1.1'
 import { requireEnv } from '../_shared/env.ts'
-import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
+import { errorResponse, json, requirePost } from '../_shared/http.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { checkWebhookTarget, RefusedTarget, type Resolve } from '../_shared/webhook-target.ts'
 import { signedWebhookHeaders } from '../_shared/webhook-signing.ts'
@@ -69,9 +71,7 @@ async function deliver(d: Claimed): Promise<Outcome> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
-    throw new HttpError(403, 'Only the database may deliver webhooks')
+  await requireFunctionsSecret(req, 'Only the database may deliver webhooks')
   const db = serviceClient()
   let delivered = 0
   let failed = 0

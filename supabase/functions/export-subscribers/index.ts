@@ -11,7 +11,7 @@ import { createClient } from 'npm:@supabase/supabase-js@2.109'
 import { preflight } from '../_shared/cors.ts'
 import { corsHeaders } from '../_shared/cors.ts'
 import { csvRow } from '../_shared/rules/csv.ts'
-import { requireEnv } from '../_shared/env.ts'
+import { publishableKey, requireEnv } from '../_shared/env.ts'
 import { errorResponse, HttpError, readJsonObject, requirePost } from '../_shared/http.ts'
 
 const PAGE = 1000
@@ -29,7 +29,7 @@ type Row = {
 
 function callerClient(req: Request) {
   const authorization = req.headers.get('authorization') ?? ''
-  return createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+  return createClient(requireEnv('SUPABASE_URL'), publishableKey(), {
     global: { headers: { Authorization: authorization } },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   })

@@ -1,14 +1,16 @@
 /**
  * send-notifications: delivers the queued notification emails (public.notification_queue). Called by the
  * database — pg_net, from the `send-notifications` pg_cron job each minute and right after a notification
- * is queued — with the service-role key; nobody else may call it. It claims due rows (claim_notifications:
- * skip locked, with a 5-minute lease), renders each from supabase/templates/notifications, sends it over
- * SMTP and reports back (finish_notification). A failed send is retried later with backoff, and a crash
- * mid-way leaves the lease to expire, so an email is never lost to a failing SMTP server.
+ * is queued — with the functions secret (_shared/functions-secret.ts); nobody else may call it. It claims due
+ * rows (claim_notifications: skip locked, with a 5-minute lease), renders each from
+ * supabase/templates/notifications, sends it over SMTP and reports back (finish_notification). A failed send is
+ * retried later with backoff, and a crash mid-way leaves the lease to expire, so an email is never lost to a
+ * failing SMTP server.
  */
 import { renderNotification } from '../../templates/notifications/render.ts'
-import { siteUrl, requireEnv } from '../_shared/env.ts'
-import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { siteUrl } from '../_shared/env.ts'
+import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
+import { errorResponse, json, requirePost } from '../_shared/http.ts'
 import { sendEmail } from '../_shared/mailer.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
@@ -37,9 +39,7 @@ async function deliver(n: Claimed): Promise<string | null> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY'))
-    throw new HttpError(403, 'Only the database may send notifications')
+  await requireFunctionsSecret(req, 'Only the database may send notifications')
   const db = serviceClient()
   let sent = 0
   let failed = 0

@@ -1,7 +1,7 @@
 /**
  * send-payouts: sends requested payouts as Stripe Connect transfers to the publishers' Express accounts. Called by the
  * database — pg_net, right after a payout is requested or retried and from the `send-payouts` pg_cron job each minute
- * while payouts are due — with the service-role key; nobody else may call it.
+ * while payouts are due — with the functions secret (_shared/functions-secret.ts); nobody else may call it.
  *
  * It claims due payouts (claim_due_payouts: skip locked with a 5-minute lease, so concurrent runs never take the same
  * one; a payout whose account is no longer ready is failed there with why, and never reaches Stripe) and makes one
@@ -12,7 +12,8 @@
  * with the same key.
  */
 import { requireEnv } from '../_shared/env.ts'
-import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
+import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
+import { errorResponse, json, requirePost } from '../_shared/http.ts'
 import { Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
@@ -77,8 +78,7 @@ async function send(payout: Claimed): Promise<Outcome> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const bearer = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim()
-  if (bearer !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) throw new HttpError(403, 'Only the database may send payouts')
+  await requireFunctionsSecret(req, 'Only the database may send payouts')
   const counts: Record<Outcome, number> = { paid: 0, failed: 0, deferred: 0 }
   for (let i = 0; i < MAX_BATCHES; i++) {
     const { data, error } = await serviceClient().rpc('claim_due_payouts', { p_limit: BATCH })

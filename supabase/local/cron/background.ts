@@ -1,9 +1,10 @@
 /**
  * The background work hosted Supabase's extensions do, started by the embedded backend (server.ts): the
  * pg_cron scheduler and the pg_net worker on timers, and the Vault secrets the jobs read to call this
- * backend's edge functions (project_url, service_role_key — on hosted Supabase the operator stores them,
- * see the README). Tests turn the timers off and drive `tick` and `drainNet` themselves.
+ * backend's edge functions (project_url, functions_secret — on hosted Supabase the operator stores them,
+ * see supabase/functions/README.md). Tests turn the timers off and drive `tick` and `drainNet` themselves.
  */
+import { randomBytes } from 'node:crypto'
 import type { Db } from '../db/database'
 import { NetWorker } from './net-worker'
 import { Scheduler, type JobRun } from './scheduler'
@@ -11,7 +12,6 @@ import { Scheduler, type JobRun } from './scheduler'
 export type BackgroundOptions = {
   db: Db
   apiUrl: string
-  serviceRoleKey: string
   /** Run the scheduler and the net worker on timers (default true). */
   timers?: boolean
   /** Scheduler tick in ms (pg_cron checks each second). */
@@ -29,15 +29,40 @@ export type Background = {
   close(): Promise<void>
 }
 
+/**
+ * The one credential the database sends the functions it calls (deliver-webhooks, deliver-esp, send-payouts,
+ * send-notifications: header `x-functions-secret`, checked against their FUNCTIONS_SECRET), instead of the legacy
+ * service-role JWT: it opens those four functions and nothing else. Random, made once per database and kept in
+ * Vault as `functions_secret`, so a restart finds the same value; the backend hands it to the functions.
+ */
+export async function ensureFunctionsSecret(db: Db): Promise<string> {
+  // One statement: the existing secret, or the one inserted now (a restart must never replace it).
+  const { rows } = await db.query<{ secret: string }>(
+    `with made as (
+       insert into vault.secrets (name, secret, description)
+       values ('functions_secret', $1, 'Sent by pg_net to the scheduled functions as x-functions-secret')
+       on conflict (name) do nothing
+       returning secret
+     )
+     select coalesce(
+       (select secret from made),
+       (select secret from vault.secrets where name = 'functions_secret')
+     ) as secret`,
+    [randomBytes(32).toString('base64url')],
+  )
+  return rows[0]!.secret
+}
+
 export async function startBackground(opts: BackgroundOptions): Promise<Background> {
   const { db, log } = opts
   await db.query(
-    `insert into vault.secrets (name, secret, description) values
-       ('project_url', $1, 'The API URL of this project (written by supabase/local at start)'),
-       ('service_role_key', $2, 'The service-role key (written by supabase/local at start)')
+    `insert into vault.secrets (name, secret, description)
+     values ('project_url', $1, 'The API URL of this project (written by supabase/local at start)')
      on conflict (name) do update set secret = excluded.secret, updated_at = now()`,
-    [opts.apiUrl, opts.serviceRoleKey],
+    [opts.apiUrl],
   )
+  // Databases made before functions_secret kept the legacy service-role JWT here; nothing reads it any more.
+  await db.query("delete from vault.secrets where name = 'service_role_key'")
   // Local development by definition: webhook endpoints may also be http://127.0.0.1 (see the webhooks migration).
   await db.query('update private.settings set allow_loopback_webhooks = true')
   const net = new NetWorker({ db, log })

@@ -143,7 +143,7 @@ alter default privileges in schema public revoke all on sequences from anon, aut
 -- Supabase Vault (the supabase_vault extension every hosted project has): named secrets that SQL, such as a
 -- pg_cron job calling an edge function through pg_net, reads from vault.decrypted_secrets. Hosted Vault
 -- encrypts them at rest; this local stand-in stores them as written (local development data only) and keeps
--- them from the API roles. The embedded backend writes project_url and service_role_key here at start.
+-- them from the API roles. The embedded backend writes project_url and functions_secret here at start.
 create schema if not exists vault;
 create table if not exists vault.secrets (
   id uuid primary key default gen_random_uuid(),

@@ -1,5 +1,5 @@
 // The edge functions' pure helpers (supabase/functions/_shared), run under Node: they use only web APIs.
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   canonicalEmail,
   foldEmail,
@@ -8,6 +8,9 @@ import {
   normalizeEmail,
 } from '../../functions/_shared/email-address.ts'
 import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.ts'
+import { publishableKey, serviceKey } from '../../functions/_shared/env.ts'
+import { constantTimeEqual, requireFunctionsSecret } from '../../functions/_shared/functions-secret.ts'
+import { HttpError } from '../../functions/_shared/http.ts'
 import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
 import { signatureTimestampProblem } from '../../functions/_shared/stripe-signature.ts'
 import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
@@ -108,5 +111,70 @@ describe('Stripe-Signature timestamps', () => {
   it('refuses a header without exactly one numeric timestamp', () => {
     for (const header of ['v1=abc', `t=${now},t=${now},v1=abc`, 't=soon,v1=abc', 'garbage'])
       expect(signatureTimestampProblem(header, now)).toBe('no single timestamp')
+  })
+})
+
+/** Deno.env for the helpers that read it, holding `values` only. */
+const denoEnv = (values: Record<string, string>) =>
+  vi.stubGlobal('Deno', { env: { get: (name: string) => values[name] } })
+
+describe('functions secret', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+  const request = (headers: Record<string, string>) => new Request('http://x/functions/v1/f', { headers })
+
+  it('compares whole values of any length', async () => {
+    expect(await constantTimeEqual('a-secret', 'a-secret')).toBe(true)
+    for (const other of ['a-secreT', 'a-secre', 'a-secret ', '', 'b'.repeat(200)])
+      expect(await constantTimeEqual('a-secret', other)).toBe(false)
+  })
+
+  it('lets through the header equal to FUNCTIONS_SECRET, and refuses any other value with 403', async () => {
+    denoEnv({ FUNCTIONS_SECRET: 'the-secret' })
+    await expect(requireFunctionsSecret(request({ 'x-functions-secret': 'the-secret' }), 'No')).resolves.toBeUndefined()
+    for (const headers of [
+      {},
+      { 'x-functions-secret': 'the-secreT' },
+      { authorization: 'Bearer the-secret' },
+    ] as Record<string, string>[]) {
+      const refused = await requireFunctionsSecret(request(headers), 'Only the database').catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(HttpError)
+      expect(refused).toMatchObject({ status: 403, message: 'Only the database' })
+    }
+  })
+
+  it('refuses everyone, naming the setting, when FUNCTIONS_SECRET is not set', async () => {
+    denoEnv({})
+    await expect(requireFunctionsSecret(request({ 'x-functions-secret': '' }), 'No')).rejects.toThrow(
+      /FUNCTIONS_SECRET is not set.*functions_secret/,
+    )
+  })
+})
+
+describe('API keys in the functions', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it("prefer hosted's named secret and publishable keys, the default one first", () => {
+    denoEnv({
+      SUPABASE_SECRET_KEYS: JSON.stringify({ ci: 'sb_secret_ci', default: 'sb_secret_default' }),
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ web: 'sb_publishable_web' }),
+      SUPABASE_SERVICE_ROLE_KEY: 'legacy-service',
+      SUPABASE_ANON_KEY: 'legacy-anon',
+    })
+    expect(serviceKey()).toBe('sb_secret_default')
+    expect(publishableKey()).toBe('sb_publishable_web')
+  })
+
+  it('fall back to the singular names, then to the legacy JWT keys', () => {
+    denoEnv({ SUPABASE_SECRET_KEY: 'sb_secret_one', SUPABASE_ANON_KEY: 'legacy-anon' })
+    expect(serviceKey()).toBe('sb_secret_one')
+    expect(publishableKey()).toBe('legacy-anon')
+    denoEnv({ SUPABASE_SECRET_KEYS: 'not json', SUPABASE_SERVICE_ROLE_KEY: 'legacy-service' })
+    expect(serviceKey()).toBe('legacy-service')
+    denoEnv({})
+    expect(() => serviceKey()).toThrow('Missing environment variable SUPABASE_SERVICE_ROLE_KEY')
   })
 })

@@ -109,7 +109,7 @@ async function requestPayout(p: Publisher | Omit<Publisher, 'account'>, amount: 
   return (r.data as { id: string }).id
 }
 
-const sendPayouts = () => invoke(admin, 'send-payouts', {})
+const sendPayouts = () => invoke(admin, 'send-payouts', {}, { 'x-functions-secret': backend.functionsSecret })
 
 async function payout(id: string) {
   const r = await backend.db.query<{

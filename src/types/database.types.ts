@@ -2681,6 +2681,13 @@ export type Database = {
         }
         Returns: number
       }
+      take_function_allowance: {
+        Args: {
+          p_rule: string
+          p_subject: string
+        }
+        Returns: number
+      }
       track_audience_source_click: {
         Args: {
           unified_code: string

@@ -176,7 +176,7 @@ begin
   return new_id;
 end
 $function$;
-comment on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) is 'Queues one notification email for a user (template from supabase/templates/notifications, its data), once per dedupe key. Call it in the transaction of the event it announces.';
+comment on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) is 'Queues one notification email for a user (template from supabase/functions/send-notifications/templates, its data), once per dedupe key. Call it in the transaction of the event it announces.';
 revoke execute on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) from public;
 
 create or replace function public.finish_notification(p_id uuid, p_error text default null::text)

@@ -324,6 +324,8 @@ describe('what the API roles hold (the catalog)', () => {
       'submit_campaign_for_review(uuid)': 'authenticated, service_role',
       'submit_revision(text,uuid,jsonb)': 'authenticated, service_role',
       'take_confirmation_email_allowance(text)': 'service_role',
+      // The edge functions' rate limits (subscribe, verify/decline-subscription, send-backup-confirmation, esp-connection).
+      'take_function_allowance(text,text)': 'service_role',
       'track_audience_source_click(text,jsonb)': 'anon, authenticated, service_role',
       'update_payout_account(text,boolean,boolean,text[],text,timestamp with time zone)': 'service_role',
       'wallet_statement(integer,integer,text,text,date,date)': 'authenticated, service_role',

@@ -21,7 +21,7 @@ import {
   type RecordedPayout,
   type Reconciliation,
 } from '../_shared/rules/payout-reconciliation.ts'
-import { Stripe, stripeClient } from '../_shared/stripe.ts'
+import { requireStripe, Stripe, stripeClient } from '../_shared/stripe.ts'
 
 /** Accounts whose transfers are listed at the same time: a few at once, well within Stripe's rate limits. */
 const CONCURRENT_ACCOUNTS = 4
@@ -87,6 +87,7 @@ async function handle(req: Request): Promise<Response> {
   const authorization = req.headers.get('authorization') ?? ''
   if (!/^bearer\s+\S+/i.test(authorization)) throw new HttpError(401, 'Sign in to reconcile payouts.')
   const scope = await scopeFor(authorization)
+  requireStripe()
   const accounts = [...new Set(scope.accounts.map((a) => a.account))]
   const transfers = await listAll(accounts)
   const { payouts_checked, differences } = reconcilePayouts(scope.payouts, transfers, scope.accounts)

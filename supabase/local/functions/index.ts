@@ -87,12 +87,23 @@ export function createFunctionsHandler(
 }
 
 /**
+ * Production settings a developer may give the backend's own environment to try the real service from here (e.g.
+ * EMAIL_PROVIDER=resend with RESEND_API_KEY and EMAIL_FROM); unset, the local stand-ins answer.
+ */
+const PASSED_THROUGH = ['EMAIL_PROVIDER', 'EMAIL_FROM', 'RESEND_API_KEY', 'RESEND_API_URL']
+
+/**
  * The environment every function sees: what hosted Supabase injects (the URL; the current keys as JSON objects of
  * named keys, `{"default": "sb_…"}`; the JWKS user tokens verify against; the legacy JWT keys), plus our SMTP
- * settings. SUPABASE_DB_URL, also injected on hosted, is not set: no function connects to the database directly.
+ * settings and the local marker. SUPABASE_DB_URL, also injected on hosted, is not set: no function connects to the
+ * database directly.
  */
 function functionsEnv(ctx: BackendContext): Record<string, string> {
   return {
+    // The one marker of local development: only here may a missing production secret (STRIPE_SECRET_KEY, the
+    // email API's key) fall back to a stand-in of this backend. Hosted Supabase never sets it (functions/_shared/env.ts).
+    GROWLETTER_LOCAL: '1',
+    ...Object.fromEntries(PASSED_THROUGH.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
     SUPABASE_URL: ctx.apiUrl,
     SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: ctx.publishableKey }),
     SUPABASE_SECRET_KEYS: JSON.stringify({ default: ctx.secretKey }),

@@ -68,7 +68,7 @@ describe('functions runner', () => {
     expect(seen.headers['x-real-ip']).toBe('203.0.113.5')
   })
 
-  it("gives functions the Supabase env as hosted injects it and SMTP settings, and nothing else from the backend's env", async () => {
+  it("gives functions the Supabase env as hosted injects it, SMTP settings and the local marker, and nothing else from the backend's env", async () => {
     const seen = bodyOf((await handler(request('echo'))).body)
     expect(seen.env).toEqual({
       SUPABASE_URL: 'http://127.0.0.1:56401',
@@ -81,6 +81,8 @@ describe('functions runner', () => {
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: '56402',
       SMTP_FROM: 'Growletter <no-reply@growletter.test>',
+      // Only the embedded backend sets it: the functions' stand-ins (test checkout, SMTP sink) exist only here.
+      GROWLETTER_LOCAL: '1',
     })
     expect(seen.leakedEnv).toBeNull()
   })

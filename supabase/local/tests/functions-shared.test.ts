@@ -1,4 +1,6 @@
 // The edge functions' pure helpers (supabase/functions/_shared), run under Node: they use only web APIs.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   canonicalEmail,
@@ -11,7 +13,7 @@ import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.t
 import { publishableKey, serviceKey } from '../../functions/_shared/env.ts'
 import { constantTimeEqual, requireFunctionsSecret } from '../../functions/_shared/functions-secret.ts'
 import { HttpError } from '../../functions/_shared/http.ts'
-import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
+import { budgetedFetch, runBudget } from '../../functions/_shared/run-budget.ts'
 import { signatureTimestampProblem } from '../../functions/_shared/stripe-signature.ts'
 import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
 
@@ -69,19 +71,6 @@ describe('email addresses', () => {
   })
 })
 
-describe('rate limiter', () => {
-  it('allows the limit within a window, refuses the next with the seconds left, and resets after the window', () => {
-    let now = 1_000_000
-    const limiter = createRateLimiter({ limit: 3, windowMs: 60_000 }, () => now)
-    for (let i = 0; i < 3; i++) expect(limiter.hit('k')).toEqual({ allowed: true })
-    now += 15_000
-    expect(limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45 })
-    expect(limiter.hit('other')).toEqual({ allowed: true })
-    now += 45_000
-    expect(limiter.hit('k')).toEqual({ allowed: true })
-  })
-})
-
 describe('tokens', () => {
   it('are 32 random bytes in base64url, different every time', () => {
     const tokens = new Set(Array.from({ length: 100 }, newToken))
@@ -111,6 +100,37 @@ describe('Stripe-Signature timestamps', () => {
   it('refuses a header without exactly one numeric timestamp', () => {
     for (const header of ['v1=abc', `t=${now},t=${now},v1=abc`, 't=soon,v1=abc', 'garbage'])
       expect(signatureTimestampProblem(header, now)).toBe('no single timestamp')
+  })
+})
+
+describe('run budget (hosted limits)', () => {
+  it('lets a run claim during its claim window only', () => {
+    let now = 0
+    const budget = runBudget(60_000, 110_000, () => now)
+    expect(budget.canClaim()).toBe(true)
+    now = 59_999
+    expect(budget.canClaim()).toBe(true)
+    now = 60_000
+    expect(budget.canClaim()).toBe(false)
+  })
+
+  it('aborts a request still waiting when the run’s time is up, before the request’s own timeout', async () => {
+    const server = http.createServer(() => {}) // never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const budget = runBudget(10, 100)
+      const started = performance.now()
+      const failure = await budgetedFetch(
+        budget,
+        60_000,
+      )(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`).catch((error: Error) => error)
+      expect(failure).toBeInstanceOf(Error)
+      expect(budget.signal.aborted).toBe(true)
+      expect(performance.now() - started).toBeLessThan(60_000)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })
 

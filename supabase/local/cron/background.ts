@@ -36,31 +36,30 @@ export type Background = {
  * Vault as `functions_secret`, so a restart finds the same value; the backend hands it to the functions.
  */
 export async function ensureFunctionsSecret(db: Db): Promise<string> {
-  // One statement: the existing secret, or the one inserted now (a restart must never replace it).
-  const { rows } = await db.query<{ secret: string }>(
-    `with made as (
-       insert into vault.secrets (name, secret, description)
-       values ('functions_secret', $1, 'Sent by pg_net to the scheduled functions as x-functions-secret')
-       on conflict (name) do nothing
-       returning secret
-     )
-     select coalesce(
-       (select secret from made),
-       (select secret from vault.secrets where name = 'functions_secret')
-     ) as secret`,
-    [randomBytes(32).toString('base64url')],
-  )
-  return rows[0]!.secret
+  // The existing secret, or one made now (a restart must never replace it). Through Vault's own function: postgres
+  // may read Vault but not insert into vault.secrets, as on hosted. Two starts racing: the second finds the first's.
+  const existing = async () =>
+    (await db.query<{ secret: string }>("select secret from vault.secrets where name = 'functions_secret'")).rows[0]
+      ?.secret
+  const found = await existing()
+  if (found) return found
+  const secret = randomBytes(32).toString('base64url')
+  try {
+    await db.query("select vault.create_secret($1, 'functions_secret', $2)", [
+      secret,
+      'Sent by pg_net to the scheduled functions as x-functions-secret',
+    ])
+    return secret
+  } catch (error) {
+    const raced = (error as { code?: string }).code === '23505' ? await existing() : undefined
+    if (raced) return raced
+    throw error
+  }
 }
 
 export async function startBackground(opts: BackgroundOptions): Promise<Background> {
   const { db, log } = opts
-  await db.query(
-    `insert into vault.secrets (name, secret, description)
-     values ('project_url', $1, 'The API URL of this project (written by supabase/local at start)')
-     on conflict (name) do update set secret = excluded.secret, updated_at = now()`,
-    [opts.apiUrl],
-  )
+  await storeSecret(db, 'project_url', opts.apiUrl, 'The API URL of this project (written by supabase/local at start)')
   // Databases made before functions_secret kept the legacy service-role JWT here; nothing reads it any more.
   await db.query("delete from vault.secrets where name = 'service_role_key'")
   // Local development by definition: webhook endpoints may also be http://127.0.0.1 (see the webhooks migration).
@@ -104,4 +103,15 @@ export async function startBackground(opts: BackgroundOptions): Promise<Backgrou
       await net.idle()
     },
   }
+}
+
+/**
+ * Writes a named Vault secret through Vault's own functions, as an operator does on hosted (postgres may read and
+ * delete secrets but not insert into vault.secrets).
+ */
+async function storeSecret(db: Db, name: string, secret: string, description: string) {
+  const found = await db.query<{ id: string }>('select id from vault.secrets where name = $1', [name])
+  const id = found.rows[0]?.id
+  if (id) await db.query('select vault.update_secret($1, $2)', [id, secret])
+  else await db.query('select vault.create_secret($1, $2, $3)', [secret, name, description])
 }

@@ -49,7 +49,7 @@ export default defineConfig({
         test: {
           name: 'backend',
           environment: 'node',
-          include: ['supabase/local/tests/**/*.test.ts'],
+          include: ['embedded-backend/tests/**/*.test.ts'],
           fileParallelism: false,
           // One module registry for the worker's files: every file starts its own backend (startTestBackend), so
           // no state is shared through modules, and loading them once instead of per file saves 40% of the CPU.

@@ -27,7 +27,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ABORT_MS, CLAIM_MS, HOSTED_EDGE_LIMITS } from '../supabase/functions/_shared/run-budget'
-import { startBackend, type Backend } from '../supabase/local/server'
+import { startBackend, type Backend } from '../embedded-backend/server'
 import { machineLoad } from './machine'
 
 const EXPORT_ROWS = Number(process.env.EDGE_BENCH_EXPORT_ROWS ?? 100_000)
@@ -62,7 +62,7 @@ async function stubServer() {
   return { url, counts, state, close: () => new Promise<void>((r) => server.close(() => r())) }
 }
 
-/** The functions' Deno process: the child of this process that runs supabase/local/functions/host.ts. */
+/** The functions' Deno process: the child of this process that runs embedded-backend/functions/host.ts. */
 function denoHostPid(): number {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue

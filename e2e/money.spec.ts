@@ -7,7 +7,7 @@
  * after reading the evidence, and the advertiser's hold is refunded.
  */
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
-import { apiKeys } from '../supabase/local/keys'
+import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { logInAsAdmin } from './pages/admin'
 import { DEMO_ADVERTISER, logInThroughUi } from './pages/advertiser'

@@ -6,7 +6,7 @@
  * payout accounts for — while the reversed payout, recorded as Stripe has it, is no difference.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { apiKeys } from '../supabase/local/keys'
+import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { logInAsAdmin } from './pages/admin'
 import { AuthPages, uniqueEmail } from './pages/auth'

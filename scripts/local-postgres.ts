@@ -5,7 +5,7 @@
  * The cluster is made as hosted Supabase makes its own: its superuser is `supabase_admin` (initdb -U), and
  * `postgres` — the role the backend, the migrations and the tests connect as — is an ordinary role with hosted's
  * attributes (login, createdb, createrole, replication, bypassrls; no superuser). The platform's part of preparing
- * a database (supabase/local/db/bootstrap.sql and hosted-platform.sql) runs as supabase_admin; see platform.ts.
+ * a database (embedded-backend/db/bootstrap.sql and hosted-platform.sql) runs as supabase_admin; see platform.ts.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs'

@@ -175,7 +175,7 @@ const onBothEngines = (project: string, { files = [] as string[], shards = 1, ur
     : []),
 ]
 
-const backendRuns = onBothEngines('backend', { files: filesOnTheEngine('supabase/local/tests'), shards: 2 })
+const backendRuns = onBothEngines('backend', { files: filesOnTheEngine('embedded-backend/tests'), shards: 2 })
 // The parts of package.json's "lint" (ESLint, the import-cycle check, prettier --check) and the type check run as
 // four processes, not one after another: each is single-threaded, and on a busy machine a lane of one process gets
 // one process's share of the cores. Run one after another they took 274 s of wall time for 71 CPU-seconds with a

@@ -13,7 +13,7 @@
 --             06 draft (demo advertiser); 07..12 active, 13 rejected, 14 completed (other advertisers)
 --   payouts   30000000-0000-4000-a000-000000000001 paid (jordan), ...000002 requested (demo publisher)
 --   payout accounts: the demo publisher's Stripe Express account acct_1GrowletterDemoPub is ready (the local Connect
---             stand-in adopts it at start, see supabase/local/connect/index.ts); the other publishers have none.
+--             stand-in adopts it at start, see embedded-backend/connect/index.ts); the other publishers have none.
 --   subscriptions: reader1..14@example.com (12 pending, 4 rejected and refunded, the rest confirmed and counted),
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.

@@ -3,7 +3,7 @@
 // audit log keeps the decision. Money invariants hold after every case.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { errorOf, queryAs, testDb } from './helpers/db'
 import { actors, createUser, ledgerMismatches } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, walletOf, type Market } from './helpers/market'

@@ -3,7 +3,7 @@
 // the send-notifications function through pg_net only after the event commits.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS } from './helpers/db'
 import { actors, createUser, ledgerMismatches } from './helpers/fixtures'
 import { createMarket } from './helpers/market'

@@ -3,7 +3,7 @@
  * (`supabase secrets set NAME=value`, docs/deploy.md).
  *
  * Local stand-ins (the test checkout for Stripe, the SMTP sink for email) are chosen only where the embedded backend
- * runs the functions: it sets GROWLETTER_LOCAL=1 (supabase/local/functions). Anywhere else a missing production
+ * runs the functions: it sets GROWLETTER_LOCAL=1 (embedded-backend/functions). Anywhere else a missing production
  * secret is a 500 that names it, before the function calls anything, instead of a call to a URL of the stand-in
  * that does not exist on hosted Supabase.
  */
@@ -28,7 +28,7 @@ export function siteUrl(): string {
   return requireEnv('SITE_URL').replace(/\/+$/, '')
 }
 
-/** Whether the embedded backend (supabase/local) runs this function: the only place local stand-ins exist. */
+/** Whether the embedded backend (embedded-backend) runs this function: the only place local stand-ins exist. */
 export function isLocalBackend(): boolean {
   return envVar('GROWLETTER_LOCAL') === '1'
 }

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import { openDatabase, withRequestContext, type Db, type Queryable } from '../../local/db/database'
-import { migrate } from '../../local/db/migrate'
-import { ensureAuthSchema } from '../../local/auth/schema'
+import { openDatabase, withRequestContext, type Db, type Queryable } from '../../../embedded-backend/db/database'
+import { migrate } from '../../../embedded-backend/db/migrate'
+import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
 
 let shared: Promise<Db> | undefined
 

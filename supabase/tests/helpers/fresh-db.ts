@@ -4,10 +4,10 @@
  * `dispose` closes it (and drops the PostgreSQL database), so it does not stay beside the shared test database.
  */
 import pg from 'pg'
-import { openDatabase, type Db } from '../../local/db/database'
-import { migrate } from '../../local/db/migrate'
-import { openBackendDb } from '../../local/db/open-backend-db'
-import { ensureAuthSchema } from '../../local/auth/schema'
+import { openDatabase, type Db } from '../../../embedded-backend/db/database'
+import { migrate } from '../../../embedded-backend/db/migrate'
+import { openBackendDb } from '../../../embedded-backend/db/open-backend-db'
+import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
 
 export type FreshDb = { db: Db; engine: 'pglite' | 'postgres'; dispose(): Promise<void> }
 

@@ -12,7 +12,7 @@
  * The caller opens and ends the transaction, so a test can revoke a grant first and see it reported.
  */
 import type pg from 'pg'
-import { parseSelect, type SelectItem } from '../../local/rest/select-parser'
+import { parseSelect, type SelectItem } from '../../../embedded-backend/rest/select-parser'
 import type { ApiCall, ApiRole, RpcCall, TableAccess } from './api-calls'
 
 export type Actor = { name: string; role: ApiRole; claims: Record<string, unknown> }

@@ -2,7 +2,7 @@
  * A PostgreSQL cluster of its own, prepared as hosted Supabase prepares a project's database today, for the hosted
  * lane (hosted-lane.test.ts): the cluster's superuser is supabase_admin and postgres is not one
  * (scripts/local-postgres.ts); the platform's SQL runs as supabase_admin (bootstrap.sql, hosted-platform.sql and
- * LANE_PLATFORM_SQL below), the auth schema as supabase_auth_admin (supabase/local/auth/schema.ts), then
+ * LANE_PLATFORM_SQL below), the auth schema as supabase_auth_admin (embedded-backend/auth/schema.ts), then
  * supabase/migrations and supabase/seed.sql as postgres (migrate.ts, platform.ts).
  *
  * What differs from the embedded backend's own PostgreSQL engine:
@@ -12,7 +12,7 @@
  *   privileges for new entities" off (its changelog speaks of tables; its dashboard of "tables and functions"):
  *   a function the API calls then works only through the explicit grant the migrations write.
  * Debian has no pg_net, supabase_vault or safeupdate package: pg_net is the embedded backend's own SQL
- * (supabase/local/cron/pg-net.sql) installed by the platform with pg_net's and hosted's grants, Vault is
+ * (embedded-backend/cron/pg-net.sql) installed by the platform with pg_net's and hosted's grants, Vault is
  * bootstrap.sql's, and safeupdate is not loaded.
  */
 import { readFileSync } from 'node:fs'
@@ -20,9 +20,9 @@ import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startLocalPostgres, type LocalPostgres } from '../../../scripts/local-postgres'
-import { ensureAuthSchema } from '../../local/auth/schema'
-import { openDatabase, type Db } from '../../local/db/database'
-import { migrate, type MigrateResult } from '../../local/db/migrate'
+import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
+import { openDatabase, type Db } from '../../../embedded-backend/db/database'
+import { migrate, type MigrateResult } from '../../../embedded-backend/db/migrate'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const repoRoot = path.resolve(here, '../../..')
@@ -46,10 +46,10 @@ grant all privileges on all tables in schema cron to postgres with grant option;
 revoke all on table cron.job from postgres;
 grant select on table cron.job to postgres with grant option;
 
--- pg_net: Debian has no package, so the embedded backend's stand-in SQL (supabase/local/cron/pg-net.sql), as the
+-- pg_net: Debian has no package, so the embedded backend's stand-in SQL (embedded-backend/cron/pg-net.sql), as the
 -- platform; then pg_net's own grants (every role may use the schema and its tables) and those of hosted's
 -- grant_pg_net_access event trigger (http_get / http_post security definer, executable by postgres and the API roles).
-${readFileSync(path.join(repoRoot, 'supabase/local/cron/pg-net.sql'), 'utf8')}
+${readFileSync(path.join(repoRoot, 'embedded-backend/cron/pg-net.sql'), 'utf8')}
 grant usage on schema net to public;
 grant all on all tables in schema net to public;
 grant all on all sequences in schema net to public;

@@ -1,7 +1,8 @@
 /**
  * The words of a dispute's two sides. How an advertiser describes a dispute (PRODUCT.md "Disputes"): 10 to 2,000
- * characters, so an admin has something to weigh; how the publisher answers it (below). Defined here once: the open-dispute dialog (src/features/disputes) checks it; the database
- * function `open_dispute` is the check that counts, with the same bounds and words, pinned to these constants by
+ * characters, so an admin has something to weigh; how the publisher answers it (below). Defined here once: the
+ * open-dispute dialog and the answer form (src/features/disputes) check them; the database functions `open_dispute`
+ * and `answer_dispute` are the checks that count, with the same bounds and words, pinned to these constants by
  * supabase/tests/rule-bounds.test.ts.
  *
  * Pure TypeScript with no imports but its siblings: Deno (the functions) and Vite (the SPA) both load it.

@@ -47,6 +47,15 @@ const columns = [
       </Link>
     ),
   }),
+  col.accessor('reason', {
+    header: 'The advertiser says',
+    enableSorting: false,
+    cell: ({ getValue }) => (
+      <span className="line-clamp-3 text-left whitespace-pre-line" data-testid="dispute-row-reason">
+        {getValue()}
+      </span>
+    ),
+  }),
   col.accessor('status', {
     header: 'Status',
     cell: ({ row }) => {

@@ -1,6 +1,7 @@
 // Test projects: `unit` (SPA, happy-dom + MSW), `backend` (the embedded backend's protocol tests),
-// `db` (migrations, RLS matrix, money). The backend and db projects share one PGlite instance per
-// worker and run their files one after another: PGlite costs ~450 MB and runs one transaction at a time.
+// `db` (migrations, RLS matrix, money), `hosted` (the hosted lane, supabase/tests/hosted). The backend and db
+// projects share one PGlite instance per worker and run their files one after another: PGlite costs ~450 MB and runs
+// one transaction at a time.
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import path from 'node:path'
@@ -35,7 +36,12 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // The SPA under test talks to MSW at this origin, never to a running backend.
-          env: { VITE_SUPABASE_URL: 'http://supabase.test', VITE_SUPABASE_ANON_KEY: 'test-anon-key-for-msw-only-0000' },
+          // The SPA sends the publishable key; the anon key beside it, as .env.local has both, must go unused.
+          env: {
+            VITE_SUPABASE_URL: 'http://supabase.test',
+            VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_test-key-for-msw-only_00000000',
+            VITE_SUPABASE_ANON_KEY: 'test-anon-key-for-msw-only-0000',
+          },
         },
       },
       {
@@ -60,12 +66,26 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
+          exclude: ['supabase/tests/hosted/**'],
           fileParallelism: false,
           isolate: false,
           // Limits that only stop a hung test (a test that builds a database of its own takes 30 s and more on a
           // busy two-core machine); no test waits for them.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The hosted lane: one file on a PostgreSQL cluster of its own prepared as hosted Supabase prepares one
+          // (supabase/tests/hosted), run once beside the database suite (scripts/test.ts).
+          name: 'hosted',
+          environment: 'node',
+          include: ['supabase/tests/hosted/**/*.test.ts'],
+          // Limits that only stop a hung test; no test waits for them.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -2,7 +2,8 @@
  * Issue 23, points 2, 3 and 9, as a person meets them, navigating only by clicking from each role's landing page:
  * the advertiser's money adds up on the overview and the wallet (available + reserved + on hold = balance) and
  * the statement has one row per charge, filtered by type and dates and exported as the screen shows it; an edit to an approved newsletter waits as a revision that an admin
- * approves from the Revisions page with a note, and the advertiser is told.
+ * approves from the Revisions page with a note, and the advertiser is told; an edit made while the admin reads the
+ * revision is refused on approval (issue 37) and shown as a new version, which the admin then approves as read.
  */
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Locator, type Page } from '@playwright/test'
@@ -122,12 +123,13 @@ test('the advertiser filters the statement by type and dates, and exports the ro
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 })
 
-test('an edit to an approved newsletter waits as a revision, and an admin approves it from Revisions', async ({
+test('an edit to an approved newsletter waits as a revision, and an admin approves the version they read from Revisions', async ({
   browser,
   request,
 }) => {
   const name = `E2E Revised ${Date.now().toString(36)}`
   const description = `Edited after approval ${Date.now().toString(36)}`
+  const editedAgain = `Edited again while the admin read it ${Date.now().toString(36)}`
   const advertiserContext = await browser.newContext()
   const advertiser = new AdvertiserDashboard(await advertiserContext.newPage())
   await advertiser.logIn()
@@ -160,7 +162,7 @@ test('an edit to an approved newsletter waits as a revision, and an admin approv
   await expect(pending).toContainText('Changes waiting for review')
   await expect(pending).toContainText(description)
 
-  // The admin finds it under Revisions, old and new side by side, and approves it with a note.
+  // The admin finds it under Revisions, old and new side by side.
   const adminPage = admin.page
   await adminPage.getByRole('navigation', { name: 'Admin dashboard' }).getByRole('link', { name: 'Revisions' }).click()
   await expect(adminPage.getByRole('heading', { name: 'Revisions', level: 1 })).toBeVisible()
@@ -168,8 +170,27 @@ test('an edit to an approved newsletter waits as a revision, and an admin approv
   const row = revision.getByTestId('revision-field').filter({ hasText: 'Description' })
   await expect(row).toContainText('The approved description.')
   await expect(row).toContainText(description)
+  await expect(revision.getByTestId('revision-version')).toHaveText(/version 1$/)
+
+  // While the admin reads it, the advertiser edits the description again.
+  await form.getByLabel('Description').fill(editedAgain)
+  await form.getByRole('button', { name: 'Send changes for review' }).click()
+  await expect(pending).toContainText(editedAgain)
+
+  // Approving what the admin read is refused: nothing goes live, and the item shows the new version.
   await revision.getByRole('button', { name: `Approve the changes to ${name}` }).click()
   const dialog = adminPage.getByRole('dialog')
+  await dialog.getByRole('button', { name: 'Approve changes' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(revision.getByRole('alert')).toContainText(
+    'This change was edited after you opened it. Review the new version.',
+  )
+  await expect(revision.getByTestId('revision-version')).toContainText('version 2, edited')
+  await expect(row).toContainText(editedAgain)
+  await expect(row).not.toContainText(description)
+
+  // The admin approves version 2, as read, with a note.
+  await revision.getByRole('button', { name: `Approve the changes to ${name}` }).click()
   await dialog.getByLabel(/^Reason/).fill('Clearer, thanks.')
   await dialog.getByRole('button', { name: 'Approve changes' }).click()
   await expect(dialog).toBeHidden()
@@ -183,7 +204,7 @@ test('an edit to an approved newsletter waits as a revision, and an admin approv
   expect(email.text).toContain('Clearer, thanks.')
   await page.reload()
   await expect(page.getByTestId('campaign-revision')).toContainText('Your last changes were approved')
-  await expect(page.getByTestId('campaign-edit-form').getByLabel('Description')).toHaveValue(description)
+  await expect(page.getByTestId('campaign-edit-form').getByLabel('Description')).toHaveValue(editedAgain)
   await adminContext.close()
   await advertiserContext.close()
 })

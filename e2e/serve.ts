@@ -25,6 +25,8 @@ const backend = await startBackend({
 })
 
 process.env.VITE_SUPABASE_URL = backend.apiUrl
+// The SPA sends the publishable key, as it does against hosted Supabase; the anon key stays set as .env.local has it.
+process.env.VITE_SUPABASE_PUBLISHABLE_KEY = backend.publishableKey
 process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
 await build({ logLevel: 'warn', mode: 'production', build: { outDir: 'dist-e2e', emptyOutDir: true } })
 const server = await preview({

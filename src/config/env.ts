@@ -6,13 +6,17 @@
  * accepts a well-formed environment (the only case a working deployment ever meets) and zod is imported
  * only when that check fails, to decide and to name what is wrong (the schema is lib/env-schema.ts).
  */
-import { quickEnv, type Env } from './env-check'
+import { chosenKey, quickEnv, type Env } from './env-check'
 
 export type { Env }
 
 async function zodParseEnv(source: Record<string, unknown>): Promise<Env> {
   const { envSchema } = await import('@/lib/env-schema')
-  const result = envSchema.safeParse(source)
+  const result = envSchema.safeParse({
+    VITE_SUPABASE_URL: source.VITE_SUPABASE_URL,
+    supabaseKey: chosenKey(source),
+    VITE_PUBLIC_SITE_URL: source.VITE_PUBLIC_SITE_URL,
+  })
   if (!result.success) throw new Error(result.error.issues.map((issue) => issue.message).join('\n'))
   return result.data
 }

@@ -5,7 +5,7 @@
  * Why not `createClient` from supabase-js: it bundles the Realtime and Storage clients, which this app never
  * uses, and their weight alone pushed every public route past the 150 KB budget. This composes the same
  * three clients supabase-js composes for what we use — auth-js, postgrest-js, functions-js, from the same
- * release — with supabase-js's request rules (apikey header; the session's access token, else the anon key)
+ * release — with supabase-js's request rules (apikey header; the session's access token, else the key itself)
  * and its session storage key, so sessions and requests are identical to hosted Supabase's client.
  *
  * auth-js itself loads on demand (see lazy-auth.ts): at start-up when a session is stored (so its token keeps
@@ -22,7 +22,8 @@ import { createLazyAuth } from './lazy-auth'
 import { readLocal } from './storage-keys'
 
 const url = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
-const anonKey = env.VITE_SUPABASE_ANON_KEY
+// The publishable key (sb_publishable_…), or the legacy anon JWT where only that is configured (config/env-check.ts).
+const apiKey = env.supabaseKey
 const clientInfo = { 'X-Client-Info': 'growletter-web' }
 const storageKey = authStorageKey(url)
 
@@ -30,7 +31,7 @@ const lazyAuth = createLazyAuth(async () => {
   const { AuthClient } = await import('@supabase/auth-js')
   return new AuthClient({
     url: `${url}/auth/v1`,
-    headers: { ...clientInfo, Authorization: `Bearer ${anonKey}`, apikey: anonKey },
+    headers: { ...clientInfo, Authorization: `Bearer ${apiKey}`, apikey: apiKey },
     storageKey,
     persistSession: true,
     autoRefreshToken: true,
@@ -57,14 +58,14 @@ export function startAuthIfNeeded(): boolean {
 
 startAuthIfNeeded()
 
-/** Every data and function request carries the apikey and the user's token (or the anon key). */
+/** Every data and function request carries the apikey and the user's token (or the key itself, as supabase-js does). */
 const fetchWithAuth: typeof fetch = async (input, init) => {
-  // Without a stored session (and no auth-js in use) the anon key is the answer: no need to load auth-js.
+  // Without a stored session (and no auth-js in use) the key is the answer: no need to load auth-js.
   const auth = lazyAuth.started() ?? (hasStoredSession() ? lazyAuth.load() : null)
   const token = auth ? (await (await auth).getSession()).data.session?.access_token : undefined
   const headers = new Headers(init?.headers)
-  if (!headers.has('apikey')) headers.set('apikey', anonKey)
-  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${token ?? anonKey}`)
+  if (!headers.has('apikey')) headers.set('apikey', apiKey)
+  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${token ?? apiKey}`)
   return fetch(input, { ...init, headers })
 }
 

@@ -297,6 +297,7 @@ export type Database = {
           subject_id: string
           subject_type: string
           updated_at: string
+          version: number
         }
         Insert: {
           author_id: string
@@ -310,6 +311,7 @@ export type Database = {
           subject_id: string
           subject_type: string
           updated_at?: string
+          version?: number
         }
         Update: {
           author_id?: string
@@ -323,6 +325,7 @@ export type Database = {
           subject_id?: string
           subject_type?: string
           updated_at?: string
+          version?: number
         }
         Relationships: [
           {
@@ -1664,14 +1667,24 @@ export type Database = {
           total_count: number
         }[]
       }
-      admin_decide_revision: {
-        Args: {
-          p_revision_id: string
-          p_decision: string
-          p_note?: string
-        }
-        Returns: Json
-      }
+      admin_decide_revision:
+        | {
+            Args: {
+              p_revision_id: string
+              p_decision: string
+              p_note?: string
+            }
+            Returns: Json
+          }
+        | {
+            Args: {
+              p_revision_id: string
+              p_version: number
+              p_decision: string
+              p_note?: string
+            }
+            Returns: Json
+          }
       admin_deposits: {
         Args: {
           p_search?: string
@@ -1833,6 +1846,8 @@ export type Database = {
           review_note: string
           created_at: string
           decided_at: string
+          version: number
+          updated_at: string
         }[]
       }
       admin_set_campaign_status: {
@@ -2709,6 +2724,13 @@ export type Database = {
       take_confirmation_email_allowance: {
         Args: {
           p_email: string
+        }
+        Returns: number
+      }
+      take_function_allowance: {
+        Args: {
+          p_rule: string
+          p_subject: string
         }
         Returns: number
       }

@@ -26,12 +26,22 @@ const env = {
 export function envFor(
   backend: Pick<
     Backend,
-    'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'stripeWebhookSecret' | 'stripeConnectWebhookSecret'
+    | 'apiUrl'
+    | 'anonKey'
+    | 'serviceRoleKey'
+    | 'publishableKey'
+    | 'secretKey'
+    | 'stripeWebhookSecret'
+    | 'stripeConnectWebhookSecret'
   >,
 ) {
   return {
     VITE_SUPABASE_URL: backend.apiUrl,
+    // What the SPA sends as apikey; the legacy anon JWT stays for tools that read the old name.
+    VITE_SUPABASE_PUBLISHABLE_KEY: backend.publishableKey,
     VITE_SUPABASE_ANON_KEY: backend.anonKey,
+    // Server-side keys: never VITE_-prefixed, so Vite never bundles them.
+    SUPABASE_SECRET_KEY: backend.secretKey,
     SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey,
     // What the payments webhook verifies; locally the test checkout signs its events with it.
     STRIPE_WEBHOOK_SECRET: backend.stripeWebhookSecret,
@@ -46,8 +56,10 @@ export function banner(backend: Backend): string {
     `  API URL          ${backend.apiUrl}`,
     `  Mailbox          ${backend.mailboxUrl}`,
     `  ESP sandbox      ${backend.apiUrl}/esp/`,
-    `  anon key         ${backend.anonKey}`,
-    `  service_role key ${backend.serviceRoleKey}`,
+    `  Publishable key  ${backend.publishableKey}`,
+    `  Secret key       ${backend.secretKey}`,
+    `  anon key         ${backend.anonKey} (legacy)`,
+    `  service_role key ${backend.serviceRoleKey} (legacy)`,
     `  Payments         ${process.env.STRIPE_SECRET_KEY ? 'Stripe (STRIPE_SECRET_KEY)' : `local test checkout at ${backend.apiUrl}/checkout`}`,
     `  Payouts          ${process.env.STRIPE_SECRET_KEY ? 'Stripe Connect (STRIPE_SECRET_KEY)' : `local Stripe Connect at ${backend.apiUrl}/checkout/connect`}`,
     `  Database         ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : path.relative(process.cwd(), env.dataDir)}`,

@@ -46,10 +46,17 @@ export type BackendContext = {
   config: Record<string, any>
   /** e.g. http://127.0.0.1:54321 */
   apiUrl: string
+  /** Legacy JWT API keys (HS256, the JWT secret). */
   anonKey: string
   serviceRoleKey: string
+  /** The current opaque API keys: `sb_publishable_…` (anon) and `sb_secret_…` (service_role). */
+  publishableKey: string
+  secretKey: string
   smtp: { host: string; port: number }
   mailer: Mailer
-  /** From `[auth] signing_keys_path`: user access tokens are signed with it (ES256/RS256) instead of HS256. */
+  /**
+   * What user access tokens are signed with (ES256/RS256): `[auth] signing_keys_path`, else the local key.
+   * Unset only in tests that run one API alone; tokens are then HS256.
+   */
   signingKey?: SigningKey
 }

@@ -1,12 +1,12 @@
 /**
- * The HTTP front door, playing the part Kong plays in hosted Supabase: CORS, the `apikey` check, bearer
- * JWT verification for /rest/v1, the 1 MB body limit, routing to the APIs, and the guarantee that a
- * failing handler costs one 500 answer, never the process.
+ * The HTTP front door, playing the part Kong plays in hosted Supabase: CORS, the `apikey` check (the opaque
+ * publishable and secret keys, and the legacy JWT keys), bearer JWT verification for /rest/v1, the 1 MB body
+ * limit, routing to the APIs, and the guarantee that a failing handler costs one 500 answer, never the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolveClientIp } from './client-ip'
 import type { ApiRequest, ApiResponse, Handler } from './context'
-import { verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
+import { apiKeys, isOpaqueKey, opaqueKeyRole, verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -45,6 +45,19 @@ function keyError(message: string, hint: string): ApiResponse {
   return { status: 401, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { message, hint } }
 }
 
+/**
+ * Hosted Supabase answers a secret key sent by a browser with 401, whatever the request, telling browsers apart by
+ * their User-Agent (docs: "API keys", secret keys). Every browser's starts with `Mozilla/`; server runtimes
+ * (Node's fetch, Deno, curl) send their own names.
+ */
+const BROWSER_USER_AGENT = /^Mozilla\//
+const secretKeyInBrowser = () =>
+  keyError(
+    'Forbidden use of secret API key in browser',
+    'Secret API keys (sb_secret_…) are for servers only: use the publishable key in a browser, ' +
+      'and replace a secret key that reached one.',
+  )
+
 /** Verifying an HS256 token costs more than the rest of a cached request; tokens repeat, so remember them. */
 class TokenCache {
   private readonly entries = new Map<string, JwtClaims>()
@@ -72,8 +85,37 @@ export type GatewayOptions = {
   openFunction?: (name: string) => boolean
 }
 
+type KeyCheck = { ok: true; claims: JwtClaims; opaque: boolean } | { ok: false; answer: ApiResponse }
+
 export function createGateway({ routes, log, clientIpHeader, openFunction }: GatewayOptions) {
   const tokens = new TokenCache()
+  // The legacy JWT of each opaque key's role stands in for it downstream (auth and REST read JWTs).
+  const legacyKeys = apiKeys()
+  const legacyJwtOf = async (role: ApiRole) => {
+    const { anonKey, serviceRoleKey } = await legacyKeys
+    return role === 'service_role' ? serviceRoleKey : anonKey
+  }
+
+  /**
+   * The apikey: an opaque key this project issued (its role; a secret key never from a browser), or a legacy
+   * `anon`/`service_role` JWT. A user's token is not an API key.
+   */
+  async function checkApiKey(apikey: string, userAgent: string | undefined): Promise<KeyCheck> {
+    const invalid: KeyCheck = {
+      ok: false,
+      answer: keyError('Invalid API key', 'Double check your Supabase `anon` or `service_role` API key.'),
+    }
+    if (isOpaqueKey(apikey)) {
+      const role = opaqueKeyRole(apikey)
+      if (!role) return invalid
+      if (role === 'service_role' && BROWSER_USER_AGENT.test(userAgent ?? ''))
+        return { ok: false, answer: secretKeyInBrowser() }
+      return { ok: true, claims: { role }, opaque: true }
+    }
+    const key = await tokens.verify(apikey)
+    if (!key.ok || key.claims.role === 'authenticated') return invalid
+    return { ok: true, claims: key.claims, opaque: false }
+  }
 
   async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
     const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
@@ -99,25 +141,41 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
     const open =
       (api === 'auth' && OPEN_AUTH_PATHS.has(path)) ||
       (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
+    let opaqueKey = false
     if (apikey === undefined) {
       if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
     } else {
-      const key = await tokens.verify(apikey)
-      if (!key.ok || key.claims.role === 'authenticated') {
-        if (!open) return keyError('Invalid API key', 'Double check your Supabase `anon` or `service_role` API key.')
+      const key = await checkApiKey(apikey, headers['user-agent'])
+      if (!key.ok) {
+        if (!open) return key.answer
       } else {
         role = key.claims.role
         claims = key.claims
+        opaqueKey = key.opaque
       }
     }
+    const sentAuthorization = headers['authorization']
+    let bearer = /^Bearer\s+(.*)$/i.exec(sentAuthorization ?? '')?.[1]?.trim()
+    const malformed = sentAuthorization !== undefined && bearer === undefined
+    // An opaque key is no JWT: in Authorization hosted takes one only when it repeats the apikey (supabase-js sends
+    // `Bearer <key>` while nobody is signed in). Auth and REST then see the legacy JWT of the key's role in its
+    // place, as hosted's gateway hands them a JWT; a function sees what the caller sent (hosted forwards it as is).
+    if (api !== 'functions' && opaqueKey && (bearer === apikey || sentAuthorization === undefined)) {
+      bearer = undefined
+      headers['authorization'] = `Bearer ${await legacyJwtOf(role)}`
+    } else if (api !== 'functions' && bearer !== undefined && isOpaqueKey(bearer)) {
+      return keyError(
+        'Invalid API key',
+        'Authorization takes a JWT, or the same `sb_` key as the `apikey` header; send API keys in `apikey`.',
+      )
+    }
     let token: string | undefined
-    const bearer = /^Bearer\s+(.*)$/i.exec(headers['authorization'] ?? '')
     if (api !== 'auth' && bearer) {
-      const verified = await tokens.verify(bearer[1].trim())
+      const verified = await tokens.verify(bearer)
       if (verified.ok) {
         role = verified.claims.role
         claims = verified.claims
-        token = bearer[1].trim()
+        token = bearer
       } else if (api === 'rest') {
         const expired = verified.reason === 'expired'
         const answer = apiError(
@@ -130,7 +188,7 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
           `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'}"`
         return answer
       }
-    } else if (api === 'rest' && headers['authorization'] !== undefined) {
+    } else if (api === 'rest' && malformed) {
       return apiError('rest', 401, 'PGRST301', 'Expected a bearer token in the Authorization header')
     }
     // The key is the gateway's business; left in, the REST API would read it as a filter.

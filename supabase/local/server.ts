@@ -13,7 +13,7 @@ import { trustedHeaderName } from './client-ip'
 import { loadConfig, numberSetting } from './config'
 import { configReport } from './config-report'
 import type { BackendContext } from './context'
-import { startBackground, type Background } from './cron/background'
+import { ensureFunctionsSecret, startBackground, type Background } from './cron/background'
 import type { Db } from './db/database'
 import { supabaseDir } from './db/migrate'
 import { openBackendDb, type Origin } from './db/open-backend-db'
@@ -22,7 +22,7 @@ import { connectWebhookSecret, createConnectHandler, withConnect } from './conne
 import { createEspHandler } from './esp/index'
 import { createFunctionsHandler } from './functions/index'
 import { createGateway, type Routes } from './gateway'
-import { apiKeys, loadSigningKey, type SigningKey } from './keys'
+import { apiKeys, loadSigningKey, LOCAL_SIGNING_JWK, type SigningKey } from './keys'
 import { createSmtpMailer, startMailbox } from './mail/index'
 import { createRestHandler } from './rest/handler'
 
@@ -68,8 +68,14 @@ export type BackendOptions = {
 export type Backend = {
   apiUrl: string
   mailboxUrl: string
+  /** Legacy JWT API keys, still accepted (anon, service_role). */
   anonKey: string
   serviceRoleKey: string
+  /** The current API keys: `sb_publishable_…` (what the SPA sends) and `sb_secret_…` (servers only). */
+  publishableKey: string
+  secretKey: string
+  /** What pg_net sends the scheduled functions as `x-functions-secret` (Vault `functions_secret`, FUNCTIONS_SECRET). */
+  functionsSecret: string
   /** What the payments webhook verifies and the local checkout signs with (STRIPE_WEBHOOK_SECRET). */
   stripeWebhookSecret: string
   /** What the connect webhook verifies and the local Connect stand-in signs with (STRIPE_CONNECT_WEBHOOK_SECRET). */
@@ -87,14 +93,15 @@ export type Backend = {
 }
 
 /**
- * `[auth] signing_keys_path` (relative to supabase/, as the Supabase CLI reads it): the asymmetric key user
- * tokens are signed with. A path that cannot be read or holds no usable key stops the start with the reason:
- * quietly falling back to HS256 would hide the difference from production this setting exists to remove.
+ * The asymmetric key user tokens are signed with: `[auth] signing_keys_path` (relative to supabase/, as the
+ * Supabase CLI reads it), else the local development key (keys.ts), as a new hosted project signs with its own
+ * asymmetric key from the start. A path that cannot be read or holds no usable key stops the start with the
+ * reason: quietly falling back to another key would hide the difference this setting exists to remove.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TOML
-async function readSigningKey(config: Record<string, any>): Promise<SigningKey | undefined> {
+async function readSigningKey(config: Record<string, any>): Promise<SigningKey> {
   const file = config.auth?.signing_keys_path
-  if (typeof file !== 'string' || file === '') return undefined
+  if (typeof file !== 'string' || file === '') return loadSigningKey(LOCAL_SIGNING_JWK)
   const full = path.resolve(supabaseDir, file)
   try {
     return await loadSigningKey(JSON.parse(await readFile(full, 'utf8')))
@@ -161,9 +168,10 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   const report = configReport(config)
   for (const line of report) console.warn(`[backend] config.toml: ${line}`)
   const { db } = opened
-  let signingKey: SigningKey | undefined
+  let signingKey: SigningKey
+  let functionsSecret: string
   try {
-    signingKey = await readSigningKey(config)
+    ;[signingKey, functionsSecret] = await Promise.all([readSigningKey(config), ensureFunctionsSecret(db)])
   } catch (error) {
     await Promise.allSettled([mailbox.close(), db.close()])
     throw error
@@ -209,6 +217,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     apiUrl,
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
+    publishableKey: keys.publishableKey,
+    secretKey: keys.secretKey,
     smtp,
     mailer: createSmtpMailer(smtp),
     signingKey,
@@ -223,6 +233,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     env: {
       STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
       STRIPE_CONNECT_WEBHOOK_SECRET: stripeConnectWebhookSecret,
+      // The scheduled functions accept the database's calls by this secret (it is Vault's functions_secret).
+      FUNCTIONS_SECRET: functionsSecret,
       ...(stripeSecretKey ? { STRIPE_SECRET_KEY: stripeSecretKey } : {}),
     },
   })
@@ -237,7 +249,6 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     background = await startBackground({
       db,
       apiUrl,
-      serviceRoleKey: keys.serviceRoleKey,
       timers: opts.cron ?? true,
       log: (line) => process.stderr.write(`${line}\n`),
     })
@@ -261,6 +272,9 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     mailboxUrl: mailbox.httpUrl,
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
+    publishableKey: keys.publishableKey,
+    secretKey: keys.secretKey,
+    functionsSecret,
     stripeWebhookSecret,
     stripeConnectWebhookSecret,
     db,

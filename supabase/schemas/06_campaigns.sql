@@ -66,11 +66,13 @@ create table public.content_revisions (
   decided_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  version integer default 1 not null,
   constraint content_revisions_pkey primary key (id),
   constraint content_revisions_changes_check check ((jsonb_typeof(changes) = 'object'::text)),
   constraint content_revisions_review_note_check check ((char_length(review_note) <= 1000)),
   constraint content_revisions_status_check check ((status = any (array['pending'::text, 'approved'::text, 'rejected'::text]))),
   constraint content_revisions_subject_type_check check ((subject_type = any (array['audience_source'::text, 'campaign'::text]))),
+  constraint content_revisions_version_check check ((version >= 1)),
   constraint content_revisions_author_id_fkey foreign key (author_id) references public.profiles(id) on delete cascade,
   constraint content_revisions_decided_by_fkey foreign key (decided_by) references public.profiles(id) on delete set null
 );
@@ -81,6 +83,7 @@ create unique index content_revisions_one_pending_idx on public.content_revision
 create index content_revisions_pending_idx on public.content_revisions using btree (created_at) where (status = 'pending'::text);
 create index content_revisions_subject_idx on public.content_revisions using btree (subject_type, subject_id, created_at desc);
 comment on table public.content_revisions is 'Changes to an approved source''s or campaign''s public fields, waiting for an admin. The approved version stays live until one is approved.';
+comment on column public.content_revisions.version is 'Raised by each edit that changes what a pending revision proposes; an admin''s decision names the version it read, and any other is refused.';
 grant select on table public.content_revisions to authenticated;
 grant select, insert, update, delete on table public.content_revisions to service_role;
 
@@ -91,6 +94,20 @@ alter table public.wallet_transactions add constraint wallet_transactions_campai
 -- === Functions ===========================================================================================
 
 create or replace function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text default null::text)
+ returns jsonb
+ language plpgsql
+ set search_path to ''
+as $function$
+begin
+  raise exception 'This page is out of date: reload it, review the change again and then decide.'
+    using errcode = '22023', hint = 'admin_decide_revision now takes p_version, the version returned by admin_revisions.';
+end
+$function$;
+comment on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) is 'Refuses: a decision names the version it read (admin_decide_revision with p_version). Kept so an admin page loaded before that change is told to reload.';
+revoke execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) from public;
+grant execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) to authenticated, service_role;
+
+create or replace function public.admin_decide_revision(p_revision_id uuid, p_version integer, p_decision text, p_note text default null::text)
  returns jsonb
  language plpgsql
  security definer
@@ -111,12 +128,22 @@ begin
   if char_length(p_note) > 1000 then
     raise exception 'Keep the note under 1,000 characters' using errcode = '22023';
   end if;
+  if p_version is null then
+    raise exception 'Say which version of the change you reviewed' using errcode = '22023';
+  end if;
+  -- The row lock orders this decision with the owner's edits (submit_revision's upsert locks the same row): an edit
+  -- committed first raises the version and is refused below; one that waits for this decision finds the revision
+  -- decided and starts a new pending one, which needs its own review.
   select * into r from public.content_revisions where id = p_revision_id for update;
   if not found then
     raise exception 'Revision not found' using errcode = 'P0002';
   end if;
   if r.status <> 'pending' then
     raise exception 'This revision was already decided' using errcode = '22023';
+  end if;
+  if r.version <> p_version then
+    raise exception 'This change was edited after you opened it. Review the new version.' using errcode = 'PT409',
+      detail = format('You read version %s; version %s is waiting now.', p_version, r.version);
   end if;
   if r.subject_type = 'campaign' then
     select c.name into subject_name from public.campaigns c where c.id = r.subject_id;
@@ -146,20 +173,21 @@ begin
   update public.content_revisions set status = p_decision, review_note = nullif(trim(p_note), ''),
     decided_by = (select auth.uid()), decided_at = now()
     where id = r.id;
-  perform private.log_moderation_event(r.subject_type, r.subject_id, 'revision pending', 'revision ' || p_decision, p_note);
+  perform private.log_moderation_event(r.subject_type, r.subject_id, 'revision pending', 'revision ' || p_decision,
+    p_note);
   perform private.enqueue_notification(r.author_id, 'revision_decided',
     jsonb_build_object('subject_type', r.subject_type, 'name', subject_name, 'decision', p_decision,
       'note', nullif(trim(p_note), ''), 'fields', (select jsonb_agg(k order by k) from jsonb_object_keys(r.changes) k)),
     'revision_decided:' || r.id);
-  return jsonb_build_object('id', r.id, 'status', p_decision);
+  return jsonb_build_object('id', r.id, 'status', p_decision, 'version', r.version);
 end
 $function$;
-comment on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) is 'Admins approve (apply) or reject a pending revision of a source or campaign, with a note; audit-logged, and the owner is emailed (revision_decided).';
-revoke execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) from public;
-grant execute on function public.admin_decide_revision(p_revision_id uuid, p_decision text, p_note text) to authenticated, service_role;
+comment on function public.admin_decide_revision(p_revision_id uuid, p_version integer, p_decision text, p_note text) is 'Admins approve (apply) or reject the version of a pending revision they read, with a note; a version edited since is refused (PT409) and nothing applies. Audit-logged, and the owner is emailed (revision_decided).';
+revoke execute on function public.admin_decide_revision(p_revision_id uuid, p_version integer, p_decision text, p_note text) from public;
+grant execute on function public.admin_decide_revision(p_revision_id uuid, p_version integer, p_decision text, p_note text) to authenticated, service_role;
 
 create or replace function public.admin_revisions(p_status text default 'pending'::text)
- returns table(id uuid, subject_type text, subject_id uuid, subject_name text, subject_status text, owner_email text, changes jsonb, current_values jsonb, status text, review_note text, created_at timestamp with time zone, decided_at timestamp with time zone)
+ returns table(id uuid, subject_type text, subject_id uuid, subject_name text, subject_status text, owner_email text, changes jsonb, current_values jsonb, status text, review_note text, created_at timestamp with time zone, decided_at timestamp with time zone, version integer, updated_at timestamp with time zone)
  language plpgsql
  stable security definer
  set search_path to ''
@@ -175,7 +203,7 @@ begin
     -- The live value of each field the revision changes: what visitors see until it is approved.
     (select coalesce(jsonb_object_agg(k.key, coalesce(to_jsonb(c), to_jsonb(s)) -> k.key), '{}')
      from jsonb_object_keys(r.changes) k(key)),
-    r.status, r.review_note, r.created_at, r.decided_at
+    r.status, r.review_note, r.created_at, r.decided_at, r.version, r.updated_at
   from public.content_revisions r
   left join public.campaigns c on r.subject_type = 'campaign' and c.id = r.subject_id
   left join public.audience_sources s on r.subject_type = 'audience_source' and s.id = r.subject_id
@@ -185,7 +213,7 @@ begin
   limit 200;
 end
 $function$;
-comment on function public.admin_revisions(p_status text) is 'Admins: revisions of sources and campaigns in one status (pending oldest first, decided newest first), each with the live values of the fields it changes, so old and new read side by side.';
+comment on function public.admin_revisions(p_status text) is 'Admins: revisions of sources and campaigns in one status (pending oldest first, decided newest first), each with the live values of the fields it changes, so old and new read side by side, and its version, which a decision names.';
 revoke execute on function public.admin_revisions(p_status text) from public;
 grant execute on function public.admin_revisions(p_status text) to authenticated, service_role;
 
@@ -533,15 +561,23 @@ begin
   if diff = '{}' then
     raise exception 'Nothing to revise' using errcode = '22023';
   end if;
+  -- One pending revision per subject. An edit that changes what it proposes is a new version, so a decision on the
+  -- version an admin read before it is refused; the same change sent again (a form saved twice) is not.
   insert into public.content_revisions as r (subject_type, subject_id, author_id, changes)
   values (p_subject_type, p_subject_id, owner, diff)
   on conflict (subject_type, subject_id) where status = 'pending'
-  do update set changes = r.changes || excluded.changes, updated_at = now()
+  do update set changes = r.changes || excluded.changes, version = r.version + 1, updated_at = now()
+    where r.changes || excluded.changes <> r.changes
   returning id into revision_id;
+  if revision_id is null then
+    -- The conflicting row, locked by the insert above, proposes this already.
+    select r.id into revision_id from public.content_revisions r
+      where r.subject_type = p_subject_type and r.subject_id = p_subject_id and r.status = 'pending';
+  end if;
   return revision_id;
 end
 $function$;
-comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields; an admin reviews them. Edits through the table land here too.';
+comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields; an admin reviews them. Edits through the table land here too. A second edit merges into the pending revision as its next version.';
 revoke execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) from public;
 grant execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) to authenticated, service_role;
 

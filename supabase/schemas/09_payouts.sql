@@ -288,8 +288,8 @@ begin
   select count(*) into due from public.payout_requests r
   where (r.status = 'requested' or (r.status = 'sending' and r.locked_until < now()))
     and exists (select 1 from public.payout_accounts p where p.publisher_id = r.publisher_id);
-  if due > 0 and not private.kick_edge_function('send-payouts', 120000) then
-    raise exception 'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions';
+  if due > 0 then
+    perform private.kick_edge_function_or_raise('send-payouts', 120000);
   end if;
   return due;
 end

@@ -148,8 +148,8 @@ declare
 begin
   select count(*) into due from public.notification_queue
   where (status = 'queued' and next_attempt_at <= now()) or (status = 'sending' and locked_until < now());
-  if due > 0 and not private.kick_edge_function('send-notifications', 60000) then
-    raise exception 'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions';
+  if due > 0 then
+    perform private.kick_edge_function_or_raise('send-notifications', 60000);
   end if;
   return due;
 end
@@ -176,7 +176,7 @@ begin
   return new_id;
 end
 $function$;
-comment on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) is 'Queues one notification email for a user (template from supabase/templates/notifications, its data), once per dedupe key. Call it in the transaction of the event it announces.';
+comment on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) is 'Queues one notification email for a user (template from supabase/functions/send-notifications/templates, its data), once per dedupe key. Call it in the transaction of the event it announces.';
 revoke execute on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) from public;
 
 create or replace function public.finish_notification(p_id uuid, p_error text default null::text)
@@ -218,10 +218,10 @@ create or replace function private.kick_edge_function(p_function text, p_timeout
 as $function$
 declare
   base text := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url');
-  key text := (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key');
+  secret text := (select decrypted_secret from vault.decrypted_secrets where name = 'functions_secret');
   target text;
 begin
-  if base is null or key is null then
+  if base is null or secret is null then
     return false;
   end if;
   target := rtrim(base, '/') || '/functions/v1/' || p_function;
@@ -232,14 +232,29 @@ begin
   perform net.http_post(
     url => target,
     body => '{}'::jsonb,
-    headers => jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || key, 'apikey', key),
+    headers => jsonb_build_object('Content-Type', 'application/json', 'x-functions-secret', secret),
     timeout_milliseconds => p_timeout_milliseconds
   );
   return true;
 end
 $function$;
-comment on function private.kick_edge_function(p_function text, p_timeout_milliseconds integer) is 'Internal: asks an edge function (send-notifications, deliver-webhooks) through pg_net, after commit, to work through what is due now. The project URL and service-role key come from Vault, as Supabase''s guide to scheduling functions does; without them it does nothing and returns false (the scheduled jobs raise then, so the misconfiguration shows).';
+comment on function private.kick_edge_function(p_function text, p_timeout_milliseconds integer) is 'Internal: asks an edge function (send-notifications, deliver-webhooks, deliver-esp, send-payouts) through pg_net, after commit, to work through what is due now. The project URL and the functions secret (sent as x-functions-secret, the functions'' FUNCTIONS_SECRET) come from Vault, as Supabase''s guide to scheduling functions keeps its credentials; without them it does nothing and returns false (the scheduled jobs raise then, so the misconfiguration shows).';
 revoke execute on function private.kick_edge_function(p_function text, p_timeout_milliseconds integer) from public;
+
+create or replace function private.kick_edge_function_or_raise(p_function text, p_timeout_milliseconds integer)
+ returns void
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if not private.kick_edge_function(p_function, p_timeout_milliseconds) then
+    raise exception 'Store project_url and functions_secret in Vault (vault.create_secret) so scheduled jobs can call edge functions; functions_secret must equal the functions'' FUNCTIONS_SECRET';
+  end if;
+end
+$function$;
+comment on function private.kick_edge_function_or_raise(p_function text, p_timeout_milliseconds integer) is 'Internal: kick_edge_function for the scheduled dispatchers, which have work due: without the Vault secrets it raises, naming them, so the job''s run records the misconfiguration.';
+revoke execute on function private.kick_edge_function_or_raise(p_function text, p_timeout_milliseconds integer) from public;
 
 create or replace function private.limit_contact_messages()
  returns trigger

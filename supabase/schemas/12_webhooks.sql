@@ -162,8 +162,8 @@ declare
 begin
   select count(*) into due from public.webhook_deliveries d
   where (d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'sending' and d.locked_until < now());
-  if due > 0 and not private.kick_edge_function('deliver-webhooks', 120000) then
-    raise exception 'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions';
+  if due > 0 then
+    perform private.kick_edge_function_or_raise('deliver-webhooks', 120000);
   end if;
   return due;
 end

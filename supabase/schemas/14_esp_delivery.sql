@@ -290,8 +290,8 @@ declare
 begin
   select count(*) into due from public.esp_deliveries d
   where d.status = 'queued' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now());
-  if due > 0 and not private.kick_edge_function('deliver-esp', 120000) then
-    raise exception 'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions';
+  if due > 0 then
+    perform private.kick_edge_function_or_raise('deliver-esp', 120000);
   end if;
   return due;
 end
@@ -312,8 +312,8 @@ begin
   join public.esp_connections c on c.id = d.connection_id
   join public.newsletter_subscriptions s on s.id = d.subscription_id
   where d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at);
-  if due > 0 and not private.kick_edge_function('deliver-esp', 120000) then
-    raise exception 'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions';
+  if due > 0 then
+    perform private.kick_edge_function_or_raise('deliver-esp', 120000);
   end if;
   return due;
 end

@@ -218,7 +218,9 @@ describe('what the API roles hold (the catalog)', () => {
       'admin_advertiser_balance(uuid)': 'authenticated, service_role',
       'admin_audit_log(integer,integer,text)': 'authenticated, service_role',
       'admin_contact_messages(text,integer,integer)': 'authenticated, service_role',
+      // The three-argument call named no version; it only refuses now (20260510000100_revision_versions.sql).
       'admin_decide_revision(uuid,text,text)': 'authenticated, service_role',
+      'admin_decide_revision(uuid,integer,text,text)': 'authenticated, service_role',
       'admin_deposits(text,text,date,date,integer,integer)': 'authenticated, service_role',
       'admin_dispute_evidence(uuid)': 'authenticated, service_role',
       'admin_ledger(text,text,text,date,date,integer,integer)': 'authenticated, service_role',
@@ -324,6 +326,8 @@ describe('what the API roles hold (the catalog)', () => {
       'submit_campaign_for_review(uuid)': 'authenticated, service_role',
       'submit_revision(text,uuid,jsonb)': 'authenticated, service_role',
       'take_confirmation_email_allowance(text)': 'service_role',
+      // The edge functions' rate limits (subscribe, verify/decline-subscription, send-backup-confirmation, esp-connection).
+      'take_function_allowance(text,text)': 'service_role',
       'track_audience_source_click(text,jsonb)': 'anon, authenticated, service_role',
       'update_payout_account(text,boolean,boolean,text[],text,timestamp with time zone)': 'service_role',
       'wallet_statement(integer,integer,text,text,date,date)': 'authenticated, service_role',

@@ -28,7 +28,7 @@ const adminCalls: Array<[string, unknown[]]> = [
   ["select public.admin_refund_subscription($1, 'x')", [randomUUID()]],
   ["select public.admin_set_source_status($1, 'banned', 'x')", [ids.sourceApproved]],
   ["select public.admin_set_campaign_status($1, 'paused', 'x')", [ids.campaignActive]],
-  ["select public.admin_decide_revision($1, 'approved')", [randomUUID()]],
+  ["select public.admin_decide_revision($1, 1, 'approved')", [randomUUID()]],
   ['select * from public.admin_revisions()', []],
   ["select public.decide_dispute($1, 'upheld', 'x')", [randomUUID()]],
   ['select * from public.admin_audit_log()', []],

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../local/db/database'
-import { errorOf, queryAs, service, testDb } from './helpers/db'
+import { errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS } from './helpers/db'
 import { actors, createUser, ledgerMismatches } from './helpers/fixtures'
 import { createMarket } from './helpers/market'
 
@@ -38,14 +38,11 @@ const enqueue = async (userId: string, template = 'payout_paid', data: object = 
 
 /** Vault secrets as the backend writes them at start; removed again so other files see none. */
 async function withSecrets<T>(fn: () => Promise<T>): Promise<T> {
-  await db.query(
-    `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('service_role_key', 'service-key')
-     on conflict (name) do update set secret = excluded.secret`,
-  )
+  await db.exec(STORE_VAULT_SECRETS)
   try {
     return await fn()
   } finally {
-    await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+    await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     await db.query("delete from net.http_request_queue where url like '%/functions/v1/send-notifications'")
   }
 }
@@ -154,7 +151,7 @@ describe('notification queue', () => {
         {
           url: 'http://127.0.0.1:54321/functions/v1/send-notifications',
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: 'Bearer service-key', apikey: 'service-key' },
+          headers: { 'Content-Type': 'application/json', 'x-functions-secret': 'functions-secret' },
         },
       ])
     })
@@ -164,7 +161,7 @@ describe('notification queue', () => {
     const p = await createUser('publisher')
     await enqueue(p.id)
     await expect(db.query('select private.dispatch_notifications()')).rejects.toThrow(
-      'Store project_url and service_role_key in Vault (vault.create_secret) so scheduled jobs can call edge functions',
+      "Store project_url and functions_secret in Vault (vault.create_secret) so scheduled jobs can call edge functions; functions_secret must equal the functions' FUNCTIONS_SECRET",
     )
     await withSecrets(async () => {
       const due = await db.query<{ n: number }>('select private.dispatch_notifications() as n')

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PAYOUT_ACCOUNT_MESSAGES } from '../functions/_shared/rules/payout'
-import { errorOf, queryAs, service, testDb } from './helpers/db'
+import { errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS } from './helpers/db'
 import { actors, attempt, createUser, ids, ledgerMismatches, payoutAccount, type NewUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe } from './helpers/market'
 
@@ -284,10 +284,7 @@ describe('sending payouts', () => {
     await payoutAccount(p.id)
     expect(await one(p.actor, 'select public.set_auto_payout(true) as r')).toBe(true)
     const db = await testDb()
-    await db.query(
-      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('service_role_key', 'service-key')
-       on conflict (name) do update set secret = excluded.secret`,
-    )
+    await db.exec(STORE_VAULT_SECRETS)
     try {
       await db.query("delete from net.http_request_queue where url like '%/functions/v1/send-payouts'")
       expect((await db.query<{ n: number }>('select private.dispatch_payouts() as n')).rows[0]!.n).toBeGreaterThan(0)
@@ -306,7 +303,7 @@ describe('sending payouts', () => {
       expect(await queryAs(p.actor, 'select count(*)::int as n from public.payout_requests')).toEqual([{ n: 1 }])
     } finally {
       await db.query("delete from net.http_request_queue where url like '%/functions/v1/send-payouts'")
-      await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+      await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     expect(await one(p.actor, 'select public.set_auto_payout(false) as r')).toBe(false)
   })

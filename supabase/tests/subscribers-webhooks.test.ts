@@ -3,7 +3,7 @@
 // events queued in the confirming/refunding transaction, retries on schedule, resend and the test event.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
+import { anon, errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS } from './helpers/db'
 import { createUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, type Market } from './helpers/market'
 
@@ -251,14 +251,11 @@ describe('webhook deliveries', () => {
     expect(await deliveries()).toEqual([])
     await ageSubscription(email)
     const db = await testDb()
-    await db.query(
-      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('service_role_key', 'service-key')
-       on conflict (name) do update set secret = excluded.secret`,
-    )
+    await db.exec(STORE_VAULT_SECRETS)
     try {
       await confirm(s.tokens[0]!, email)
     } finally {
-      await db.query("delete from vault.secrets where name in ('project_url', 'service_role_key')")
+      await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     const [d] = await deliveries()
     expect(d).toMatchObject({ event_type: 'subscriber.confirmed', status: 'pending', attempts: 0 })

@@ -47,7 +47,7 @@ describe('attack 1: admin functions at aal1', () => {
       ["select public.admin_refund_subscription($1, 'x')", [randomUUID()]],
       ["select public.admin_set_source_status($1, 'banned', 'x')", [ids.sourceApproved]],
       ["select public.admin_set_campaign_status($1, 'paused', 'x')", [ids.campaignActive]],
-      ["select public.admin_decide_revision($1, 'approved')", [randomUUID()]],
+      ["select public.admin_decide_revision($1, 1, 'approved')", [randomUUID()]],
     ]
     for (const [sql, params] of calls) {
       expect(await errorOf(aal1Admin, sql, params), sql).toBe('Enter your two-factor code to use admin tools')
@@ -317,19 +317,19 @@ describe('attack 6: edits after approval are revisions', () => {
       ['campaign', { name: 'Verify your bank account' }],
     ])
     expect(
-      await errorOf(actors.admin, "select public.admin_decide_revision($1, 'rejected', ' ')", [revisions[0]!.id]),
+      await errorOf(actors.admin, "select public.admin_decide_revision($1, 1, 'rejected', ' ')", [revisions[0]!.id]),
     ).toBe('Give a reason when rejecting')
-    expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 'maybe')", [revisions[0]!.id])).toBe(
+    expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 1, 'maybe')", [revisions[0]!.id])).toBe(
       'Choose approve or reject',
     )
-    await queryAs(actors.admin, "select public.admin_decide_revision($1, 'rejected', 'Looks like phishing')", [
+    await queryAs(actors.admin, "select public.admin_decide_revision($1, 1, 'rejected', 'Looks like phishing')", [
       revisions[0]!.id,
     ])
-    await queryAs(actors.admin, "select public.admin_decide_revision($1, 'approved')", [revisions[1]!.id])
-    expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 'approved')", [revisions[1]!.id])).toBe(
-      'This revision was already decided',
-    )
-    expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 'approved')", [randomUUID()])).toBe(
+    await queryAs(actors.admin, "select public.admin_decide_revision($1, 1, 'approved')", [revisions[1]!.id])
+    expect(
+      await errorOf(actors.admin, "select public.admin_decide_revision($1, 1, 'approved')", [revisions[1]!.id]),
+    ).toBe('This revision was already decided')
+    expect(await errorOf(actors.admin, "select public.admin_decide_revision($1, 1, 'approved')", [randomUUID()])).toBe(
       'Revision not found',
     )
     expect(await queryAs(anon, 'select name from public.audience_sources where id = $1', [m.sourceId])).toEqual([

@@ -1,6 +1,7 @@
 // The admins' revisions queue: loading, empty and failed states; each pending revision shows the live and the
-// proposed values side by side; approve and reject go through a confirmation dialog with a note (required to
-// reject) to admin_decide_revision; decided revisions are listed with their note.
+// proposed values side by side and its version; approve and reject go through a confirmation dialog with a note
+// (required to reject) to admin_decide_revision, naming the version on screen; a version the owner edited since is
+// refused, said so, and the new version shown for its own decision; decided revisions are listed with their note.
 import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within, waitFor } from '@testing-library/react'
@@ -22,6 +23,8 @@ const pendingRevision = {
   review_note: null,
   created_at: '2026-11-01T10:00:00Z',
   decided_at: null,
+  version: 1,
+  updated_at: '2026-11-01T10:00:00Z',
 }
 const approvedRevision = {
   ...pendingRevision,
@@ -103,7 +106,7 @@ describe('admin revisions', () => {
     await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Fine')
     await user.click(within(dialog).getByRole('button', { name: 'Approve changes' }))
     expect(await screen.findByTestId('revisions-empty')).toBeInTheDocument()
-    expect(calls).toEqual([{ p_revision_id: 'r1', p_decision: 'approved', p_note: 'Fine' }])
+    expect(calls).toEqual([{ p_revision_id: 'r1', p_version: 1, p_decision: 'approved', p_note: 'Fine' }])
   })
 
   it('will not reject without a reason, then rejects with one', async () => {
@@ -126,7 +129,7 @@ describe('admin revisions', () => {
     await user.type(within(dialog).getByLabelText('Reason'), 'Misleading name')
     await user.click(within(dialog).getByRole('button', { name: 'Reject changes' }))
     await waitFor(() =>
-      expect(calls).toEqual([{ p_revision_id: 'r1', p_decision: 'rejected', p_note: 'Misleading name' }]),
+      expect(calls).toEqual([{ p_revision_id: 'r1', p_version: 1, p_decision: 'rejected', p_note: 'Misleading name' }]),
     )
   })
 
@@ -144,5 +147,60 @@ describe('admin revisions', () => {
     expect(
       await screen.findByText(/Failed to save the decision: This revision was already decided/),
     ).toBeInTheDocument()
+  })
+
+  it('refuses a version the owner edited since it was opened, says so, and shows the new version to decide', async () => {
+    signInAs('admin')
+    // The owner's second edit lands while the admin reads version 1: the database holds version 2.
+    const edited = {
+      ...pendingRevision,
+      version: 2,
+      updated_at: '2026-11-01T10:05:00Z',
+      changes: { name: 'Claim your prize', url: 'https://evil.example/login' },
+      current_values: { name: 'Growth Tweets', url: null },
+    }
+    let pending: unknown[] = [pendingRevision]
+    const calls: Array<{ p_version: number; p_decision: string }> = []
+    server.use(
+      revisions(() => pending),
+      http.post(restUrl('rpc/admin_decide_revision'), async ({ request }) => {
+        const body = (await request.json()) as { p_version: number; p_decision: string }
+        calls.push(body)
+        if (body.p_version !== 2)
+          return postgrestError(409, 'This change was edited after you opened it. Review the new version.', 'PT409')
+        pending = []
+        return HttpResponse.json({ id: 'r1', status: body.p_decision, version: 2 })
+      }),
+    )
+    const user = userEvent.setup()
+    renderRoute('/dashboard/admin/revisions')
+    const item = await screen.findByTestId('revision')
+    expect(within(item).getByTestId('revision-version')).toHaveTextContent('version 1')
+    pending = [edited]
+    await user.click(within(item).getByRole('button', { name: 'Approve the changes to Growth Tweets' }))
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Approve changes' }))
+    // Refused, said in the item, not as a failure toast; the dialog closes and the queue shows version 2.
+    const alert = await within(item).findByRole('alert')
+    expect(alert).toHaveTextContent('This change was edited after you opened it. Review the new version.')
+    expect(alert).toHaveTextContent('Nothing was applied. Below is version 2, as the owner left it.')
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(screen.queryByText(/Failed to save the decision: This change/)).not.toBeInTheDocument()
+    expect(within(item).getByTestId('revision-version')).toHaveTextContent('version 2, edited')
+    const rows = within(item).getAllByTestId('revision-field')
+    expect(rows.map((r) => [...r.children].map((c) => c.textContent))).toEqual([
+      ['Name', 'Growth Tweets', 'Claim your prize'],
+      ['URL', '—', 'https://evil.example/login'],
+    ])
+    // The admin decides version 2, as read: rejected, and the queue empties.
+    await user.click(within(item).getByRole('button', { name: 'Reject the changes to Growth Tweets' }))
+    const dialog = await screen.findByRole('dialog', { name: /Reject the changes/ })
+    expect(within(item).queryByRole('alert')).not.toBeInTheDocument()
+    await user.type(within(dialog).getByLabelText('Reason'), 'Looks like phishing')
+    await user.click(within(dialog).getByRole('button', { name: 'Reject changes' }))
+    expect(await screen.findByTestId('revisions-empty')).toBeInTheDocument()
+    expect(calls.map((c) => [c.p_version, c.p_decision])).toEqual([
+      [1, 'approved'],
+      [2, 'rejected'],
+    ])
   })
 })

@@ -6,7 +6,8 @@ import { startAuthIfNeeded, supabase } from '@/lib/supabase'
 import { restUrl, server } from '../msw/server'
 import { storeTestSession } from '../render-route'
 
-const ANON = `Bearer ${import.meta.env.VITE_SUPABASE_ANON_KEY as string}`
+/** Signed out, requests carry the publishable key as the token, as supabase-js sends it. */
+const PUBLISHABLE = `Bearer ${import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY as string}`
 
 function captureAuthorization() {
   const seen: (string | null)[] = []
@@ -26,7 +27,7 @@ function SessionProbe() {
 
 // One module instance for the whole file: the order of these tests is the order of a visit.
 describe('auth-js on demand', () => {
-  it('a visitor with no stored session is signed out at once, and data requests use the anon key without auth-js', async () => {
+  it('a visitor with no stored session is signed out at once, and data requests use the publishable key without auth-js', async () => {
     render(
       <SessionProvider>
         <SessionProbe />
@@ -36,7 +37,7 @@ describe('auth-js on demand', () => {
     expect(screen.getByText('signed out')).toBeInTheDocument()
     const seen = captureAuthorization()
     await supabase.from('profiles').select('id')
-    expect(seen).toEqual([ANON])
+    expect(seen).toEqual([PUBLISHABLE])
     expect(startAuthIfNeeded()).toBe(false)
   })
 

@@ -1,10 +1,10 @@
-// The emails of a dispute's process and of a suspension (issue 37, supabase/templates/notifications): the publisher
-// learns which newsletter, how many readers, the earnings at stake, the reason and the deadline, with a link to the
-// dispute's page; each side's decision email leads to its own dispute page; a suspended user reads the reason and
-// the way to appeal (the contact form, prefilled), and is told when the account is active again.
+// The emails of a dispute's process and of a suspension (issue 37, supabase/functions/send-notifications/templates):
+// the publisher learns which newsletter, how many readers, the earnings at stake, the reason and the deadline, with a
+// link to the dispute's page; each side's decision email leads to its own dispute page; a suspended user reads the
+// reason and the way to appeal (the contact form, prefilled), and is told when the account is active again.
 import { describe, expect, it } from 'vitest'
-import { renderNotification } from '../../supabase/templates/notifications/render'
-import { utcDateTime } from '../../supabase/templates/notifications/notification-email'
+import { renderNotification } from '../../supabase/functions/send-notifications/templates/render'
+import { utcDateTime } from '../../supabase/functions/send-notifications/templates/notification-email'
 
 const SITE = 'https://growletter.example'
 const to = { email: 'pat@example.com', name: 'Pat' }

@@ -3,12 +3,12 @@
  * confirm_subscription) and the auth admin API. Never hand its results to the caller unfiltered.
  */
 import { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@2.109'
-import { requireEnv } from './env.ts'
+import { requireEnv, serviceKey } from './env.ts'
 
 let client: SupabaseClient | undefined
 
 export function serviceClient(): SupabaseClient {
-  client ??= createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_SERVICE_ROLE_KEY'), {
+  client ??= createClient(requireEnv('SUPABASE_URL'), serviceKey(), {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   })
   return client

@@ -13,6 +13,20 @@ import type { TokenColumn, UserRow } from './users'
 
 type Mail = { kind: EmailKind; column: TokenColumn; type: string; to: string; newEmail?: string }
 
+const tooSoon = (left: number) =>
+  httpError(
+    429,
+    'over_email_send_rate_limit',
+    `For security purposes, you can only request this after ${left} seconds.`,
+  )
+
+/** The email limits, counted whether the email is sent or withheld. */
+function takeEmailLimits(env: AuthEnv, req: ApiRequest, to: string) {
+  env.limiter.take('email', [req.ip, to], env.settings.rateLimit.emailSent, 'email')
+  // Gmail dot, googlemail.com and +tag variants of one address are one inbox, however many accounts.
+  env.limiter.take('inbox', [inboxOf(to)], env.settings.rateLimit.emailsPerInbox, 'email')
+}
+
 async function send(
   env: AuthEnv,
   req: ApiRequest,
@@ -23,17 +37,9 @@ async function send(
 ) {
   if (checkCooldown) {
     const left = cooldownLeft(env.settings, user, mail.column)
-    if (left > 0) {
-      throw httpError(
-        429,
-        'over_email_send_rate_limit',
-        `For security purposes, you can only request this after ${left} seconds.`,
-      )
-    }
+    if (left > 0) throw tooSoon(left)
   }
-  env.limiter.take('email', [req.ip, mail.to], env.settings.rateLimit.emailSent, 'email')
-  // Gmail dot, googlemail.com and +tag variants of one address are one inbox, however many accounts.
-  env.limiter.take('inbox', [inboxOf(mail.to)], env.settings.rateLimit.emailsPerInbox, 'email')
+  takeEmailLimits(env, req, mail.to)
   const { otp, hash } = await issueToken(env.ctx.db, env.settings, user, mail.column, mail.to)
   await sendAuthEmail(env.ctx, env.settings, mail.kind, mail.to, {
     ConfirmationURL: verifyLink(env.ctx.apiUrl, hash, mail.type, redirectTo),
@@ -48,6 +54,19 @@ async function send(
 }
 
 const email = (user: UserRow) => user.email ?? ''
+
+/**
+ * An email that is not sent where the answer must look as if it were (a sign-up for a confirmed address, a
+ * sign-in link for an unknown one): the same max_frequency cooldown and email limits, so a second request in a
+ * second, or the sixth in five minutes, gets the 429 it would get for an address whose email went out.
+ */
+export function withholdEmail(env: AuthEnv, req: ApiRequest, to: string, column: TokenColumn) {
+  const key = `${column} ${to.trim().toLowerCase()}`
+  const left = env.limiter.cooldownLeft(key, env.settings.maxFrequencySeconds)
+  if (left > 0) throw tooSoon(left)
+  takeEmailLimits(env, req, to)
+  env.limiter.startCooldown(key)
+}
 
 export const sendConfirmation = (
   env: AuthEnv,

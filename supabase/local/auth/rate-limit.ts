@@ -110,6 +110,27 @@ export class RateLimiter {
 
   private readonly knownIps = new Map<string, Map<string, number>>()
 
+  /**
+   * Seconds left of a cooldown started by `startCooldown(key)` `seconds` ago, else 0: max_frequency for emails
+   * that are withheld (mailers.ts withholdEmail), whose sent-at time is in no database row.
+   */
+  cooldownLeft(key: string, seconds: number): number {
+    const started = this.cooldowns.get(key.toLowerCase())
+    if (started === undefined) return 0
+    const left = seconds - (Date.now() - started) / 1000
+    return left > 0 ? Math.ceil(left) : 0
+  }
+
+  startCooldown(key: string) {
+    const now = Date.now()
+    if (this.cooldowns.size > 50_000) {
+      for (const [k, t] of this.cooldowns) if (now - t > KNOWN_IP_MS) this.cooldowns.delete(k)
+    }
+    this.cooldowns.set(key.toLowerCase(), now)
+  }
+
+  private readonly cooldowns = new Map<string, number>()
+
   private sweep(now: number) {
     for (const [key, times] of this.hits) if (!times.some((t) => now - t < ACCOUNT_WINDOW_MS)) this.hits.delete(key)
   }

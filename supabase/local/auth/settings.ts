@@ -4,6 +4,7 @@
  */
 import type { BackendContext } from '../context'
 import type { SigningKey } from '../keys'
+import { REQUIRED_CHARACTER_SETS } from '../../functions/_shared/rules/password.ts'
 
 export type AuthSettings = {
   siteUrl: string
@@ -23,7 +24,7 @@ export type AuthSettings = {
   doubleConfirmChanges: boolean
   minPasswordLength: number
   /** From `password_requirements` (checked in password-policy.ts); an unknown value is reported at start and means none. */
-  requiredCharacters: string[]
+  requiredCharacters: readonly string[]
   maxFrequencySeconds: number
   otpLength: number
   otpExpiry: number
@@ -66,19 +67,8 @@ export function durationSeconds(value: unknown, fallback: number): number {
   return m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600
 }
 
-const LOWER = 'abcdefghijklmnopqrstuvwxyz'
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
-const DIGITS = '0123456789'
-// The Supabase CLI's symbol set for lower_upper_letters_digits_symbols.
-const SYMBOLS = '!@#$%^&*()_+-=[]{};\'\\:"|<>?,./`~'
-
-/** `[auth] password_requirements` → the character sets a password needs one of each (GoTrue's RequiredCharacters). */
-export const REQUIRED_CHARACTERS: Record<string, string[]> = {
-  '': [],
-  letters_digits: [LOWER + UPPER, DIGITS],
-  lower_upper_letters_digits: [LOWER, UPPER, DIGITS],
-  lower_upper_letters_digits_symbols: [LOWER, UPPER, DIGITS, SYMBOLS],
-}
+/** `[auth] password_requirements` → the character sets a password needs one of each (the shared rule module's). */
+export const REQUIRED_CHARACTERS: Record<string, readonly string[]> = REQUIRED_CHARACTER_SETS
 
 export function authSettings(ctx: BackendContext): AuthSettings {
   const auth = table(ctx.config.auth)

@@ -40,7 +40,7 @@ export type UserRow = {
   deleted_at: Date | null
 }
 
-type IdentityRow = {
+export type IdentityRow = {
   id: string
   provider_id: string
   user_id: string
@@ -52,7 +52,7 @@ type IdentityRow = {
   email: string | null
 }
 
-type FactorRow = {
+export type FactorRow = {
   id: string
   friendly_name: string | null
   factor_type: string
@@ -164,6 +164,11 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
     db.query<IdentityRow>('select * from auth.identities where user_id = $1 order by created_at', [user.id]),
     db.query<FactorRow>('select * from auth.mfa_factors where user_id = $1 order by created_at', [user.id]),
   ])
+  return userJsonOf(user, identities.rows, factors.rows)
+}
+
+/** userJson for rows already in hand (signup-answer.ts builds them without reading the database). */
+export function userJsonOf(user: UserRow, identities: IdentityRow[], factors: FactorRow[]): Record<string, unknown> {
   const app = appMetadataOf(user)
   const out: Record<string, unknown> = {
     id: user.id,
@@ -183,7 +188,7 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: app,
     user_metadata: user.raw_user_meta_data ?? {},
-    identities: identities.rows.map((i) => ({
+    identities: identities.map((i) => ({
       identity_id: i.id,
       id: i.provider_id,
       user_id: i.user_id,
@@ -194,7 +199,7 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
       updated_at: iso(i.updated_at),
       email: i.email ?? undefined,
     })),
-    factors: factors.rows.map((f) => ({
+    factors: factors.map((f) => ({
       id: f.id,
       friendly_name: f.friendly_name ?? undefined,
       factor_type: f.factor_type,
@@ -210,25 +215,6 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
   }
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key]
   return out
-}
-
-/** GoTrue's answer to a signup for an existing address when confirmations are on: a plausible, unlinked user. */
-export function obfuscatedUser(email: string, userMetadata: Record<string, unknown>): Record<string, unknown> {
-  const now = new Date().toISOString()
-  return {
-    id: randomUUID(),
-    aud: 'authenticated',
-    role: 'authenticated',
-    email: normalizeEmail(email),
-    phone: '',
-    confirmation_sent_at: now,
-    app_metadata: { provider: 'email', providers: ['email'] },
-    user_metadata: userMetadata,
-    identities: [],
-    created_at: now,
-    updated_at: now,
-    is_anonymous: false,
-  }
 }
 
 /** Merges metadata the way GoTrue does: top-level keys replace, `null` removes. */

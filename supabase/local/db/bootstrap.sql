@@ -3,22 +3,37 @@
 -- functions, the default grants, and the table where the Supabase CLI records applied migrations.
 -- Idempotent: it runs on every start of the embedded backend, against PGlite or PostgreSQL.
 
+-- The roles with hosted's attributes (supabase/postgres: init scripts and the migrations that followed them): the
+-- API roles log in only through `authenticator`, the role PostgREST connects as (noinherit: it holds nothing until
+-- it sets a role); GoTrue connects as `supabase_auth_admin`, which owns the auth tables on hosted. Attributes are
+-- set again on every run, so a database made by an older bootstrap gets them too.
 do $$
 begin
   if not exists (select 1 from pg_roles where rolname = 'anon') then
-    create role anon nologin noinherit;
+    create role anon nologin;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'authenticated') then
-    create role authenticated nologin noinherit;
+    create role authenticated nologin;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
+    create role service_role nologin bypassrls;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticator') then
+    create role authenticator login noinherit;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'supabase_auth_admin') then
-    create role supabase_auth_admin nologin noinherit;
+    create role supabase_auth_admin login noinherit createrole;
   end if;
 end
 $$;
+alter role anon nologin inherit;
+alter role authenticated nologin inherit;
+alter role service_role nologin inherit bypassrls;
+alter role authenticator login noinherit;
+alter role supabase_auth_admin login noinherit createrole;
+grant anon, authenticated, service_role to authenticator;
+alter role authenticator set statement_timeout = '8s';
+alter role authenticator set lock_timeout = '8s';
 
 create schema if not exists extensions;
 create extension if not exists pgcrypto with schema extensions;
@@ -143,7 +158,7 @@ alter default privileges in schema public revoke all on sequences from anon, aut
 -- Supabase Vault (the supabase_vault extension every hosted project has): named secrets that SQL, such as a
 -- pg_cron job calling an edge function through pg_net, reads from vault.decrypted_secrets. Hosted Vault
 -- encrypts them at rest; this local stand-in stores them as written (local development data only) and keeps
--- them from the API roles. The embedded backend writes project_url and service_role_key here at start.
+-- them from the API roles. The embedded backend writes project_url and functions_secret here at start.
 create schema if not exists vault;
 create table if not exists vault.secrets (
   id uuid primary key default gen_random_uuid(),
@@ -158,11 +173,14 @@ create table if not exists vault.secrets (
 create or replace view vault.decrypted_secrets as
   select id, name, description, secret, secret as decrypted_secret, key_id, nonce, created_at, updated_at
   from vault.secrets;
+-- create_secret and update_secret are security definer, as in supabase_vault 0.3: their callers (postgres's
+-- definer functions, service_role) may read and delete secrets but not write the table directly.
 create or replace function vault.create_secret(
   new_secret text, new_name text default null, new_description text default '', new_key_id uuid default null
 )
 returns uuid
 language sql
+security definer
 set search_path = ''
 as $$
   insert into vault.secrets (secret, name, description, key_id)
@@ -175,6 +193,7 @@ create or replace function vault.update_secret(
 )
 returns void
 language sql
+security definer
 set search_path = ''
 as $$
   update vault.secrets set
@@ -182,8 +201,16 @@ as $$
     description = coalesce(new_description, description), key_id = coalesce(new_key_id, key_id), updated_at = now()
   where id = secret_id
 $$;
+-- Hosted's grants (supabase/postgres, for Vault 0.3): postgres may read and delete secrets and call the writers,
+-- with grant option; service_role the same without it; no other API role reaches Vault.
 revoke all on schema vault from public;
 revoke all on all tables in schema vault from public, anon, authenticated;
 revoke execute on all functions in schema vault from public, anon, authenticated;
+grant usage on schema vault to postgres with grant option;
+grant select, delete, truncate, references on vault.secrets, vault.decrypted_secrets to postgres with grant option;
+grant execute on function vault.create_secret(text, text, text, uuid), vault.update_secret(uuid, text, text, text, uuid)
+  to postgres with grant option;
 grant usage on schema vault to service_role;
-grant select on vault.decrypted_secrets to service_role;
+grant select, delete on vault.secrets, vault.decrypted_secrets to service_role;
+grant execute on function vault.create_secret(text, text, text, uuid), vault.update_secret(uuid, text, text, text, uuid)
+  to service_role;

@@ -49,6 +49,8 @@ export type TransactionOptions = {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres'
+  /** PostgreSQL: the connection URL (platform.ts derives the platform roles' connections from it). */
+  readonly url?: string
   /**
    * Runs `fn` in one transaction. `prelude` runs first; on PostgreSQL it is pipelined with `begin` and
    * the first statement, so a request transaction costs one round trip plus its commit (or just one, with
@@ -273,6 +275,7 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
 
   return {
     kind: 'postgres',
+    url: databaseUrl,
     ...wrap(pool),
     transaction,
     close: async () => {

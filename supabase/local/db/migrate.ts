@@ -2,6 +2,9 @@
  * Brings a database to the state hosted Supabase would have after `supabase db push`: the platform
  * bootstrap, then every `supabase/migrations/*.sql` not yet applied (recorded in
  * supabase_migrations.schema_migrations as the Supabase CLI does), then `seed.sql` on a new database.
+ * Each step runs as the role hosted runs it as (platform.ts): the bootstrap as supabase_admin, the auth tables as
+ * supabase_auth_admin, the migrations and the seed as postgres — where the server has those roles; on PGlite (one
+ * superuser) everything runs on the one connection.
  */
 import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -9,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
 import { withLocalExtensions } from '../cron/extensions'
 import { literal, type Db } from './database'
+import { platformOf, type Platform } from './platform'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const supabaseDir = path.resolve(here, '../..')
@@ -24,15 +28,34 @@ export type MigrateResult = {
 
 export type MigrateOptions = {
   seed?: boolean
-  /** Runs after the platform bootstrap and before the migrations (the auth API creates its tables here). */
+  /**
+   * Runs after the platform bootstrap and before the migrations: the auth API creates its tables here, as
+   * supabase_auth_admin where the server has the platform's roles.
+   */
   afterBootstrap?: (db: Db) => Promise<void>
+  /** Runs just before the migrations, as the role that applies them (postgres). */
+  beforeMigrations?: (db: Db) => Promise<void>
   /** Defaults to supabase/migrations (tests point it elsewhere). */
   migrationsDir?: string
+  /**
+   * More platform SQL, run as supabase_admin after the bootstrap (the hosted lane installs real pg_cron here).
+   * Only where the server has the platform's roles.
+   */
+  platformSql?: string
+  /** How a migration's SQL is turned into what runs here (default: the local pg_cron / pg_net, extensions.ts). */
+  extensions?: (sql: string) => string
 }
 
 export async function migrate(
   db: Db,
-  { seed = true, afterBootstrap, migrationsDir }: MigrateOptions = {},
+  {
+    seed = true,
+    afterBootstrap,
+    beforeMigrations,
+    migrationsDir,
+    platformSql = '',
+    extensions = withLocalExtensions,
+  }: MigrateOptions = {},
 ): Promise<MigrateResult> {
   const phases: Record<string, number> = {}
   let last = performance.now()
@@ -42,10 +65,12 @@ export async function migrate(
     last = now
   }
   const fresh = !(await hasMigrationTable(db))
-  await bootstrap(db, fresh)
+  const platform = await platformOf(db)
+  await bootstrap(db, platform, fresh, platformSql)
   lap('bootstrap')
-  await afterBootstrap?.(db)
+  if (afterBootstrap) await platform.as('supabase_auth_admin', afterBootstrap)
   lap('auth')
+  await beforeMigrations?.(db)
   const recorded = (
     await db.query<{ version: string; name: string | null }>(
       'select version, name from supabase_migrations.schema_migrations',
@@ -64,11 +89,11 @@ export async function migrate(
   // the Supabase CLI applies them: the ones before the failing file stay applied and the error names it.
   const batched =
     pending.length > 1 &&
-    (await applyAll(db, pending).then(
+    (await applyAll(db, pending, extensions).then(
       () => true,
       () => false,
     ))
-  if (!batched) for (const migration of pending) await applyOne(db, migration)
+  if (!batched) for (const migration of pending) await applyOne(db, migration, extensions)
   const applied = pending.map((m) => m.file)
   lap('migrations')
   let seeded = false
@@ -105,17 +130,16 @@ function refuseRewrittenHistory(recorded: { version: string; name: string | null
   }
 }
 
-/** The migration as applied here (pg_cron and pg_net are emulated locally, see cron/extensions.ts). */
-const localSql = (m: Migration) => withLocalExtensions(m.sql)
+type Extensions = (sql: string) => string
 
 /** Recorded as the Supabase CLI records it: version, name and the file as written. */
 const RECORD = 'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)'
 const recordParams = (m: Migration) => [m.file.slice(0, 14), m.file.slice(15, -4), [m.sql]]
 
-async function applyOne(db: Db, migration: Migration) {
+async function applyOne(db: Db, migration: Migration, extensions: Extensions) {
   try {
     await db.transaction(async (tx) => {
-      await tx.exec(localSql(migration))
+      await tx.exec(extensions(migration.sql))
       await tx.query(RECORD, recordParams(migration))
     })
   } catch (error) {
@@ -124,27 +148,30 @@ async function applyOne(db: Db, migration: Migration) {
 }
 
 /** Every migration and its record, in order, as one exec in one transaction. */
-export function batchSql(migrations: Migration[]): string {
+export function batchSql(migrations: Migration[], extensions: Extensions = withLocalExtensions): string {
   return migrations
     .map((m) => {
       const [version, name, statements] = recordParams(m) as [string, string, string[]]
       const record = `insert into supabase_migrations.schema_migrations (version, name, statements) values (${literal(version)}, ${literal(name)}, array[${literal(statements[0]!)}]);`
       // The newline ends a trailing line comment, the semicolon a last statement written without one.
-      return `${localSql(m)}\n;\n${record}`
+      return `${extensions(m.sql)}\n;\n${record}`
     })
     .join('\n')
 }
 
-async function applyAll(db: Db, migrations: Migration[]) {
-  await db.transaction((tx) => tx.exec(batchSql(migrations)))
+async function applyAll(db: Db, migrations: Migration[], extensions: Extensions) {
+  await db.transaction((tx) => tx.exec(batchSql(migrations, extensions)))
 }
 
 /**
- * Runs bootstrap.sql unless this exact version already ran here (its hash is kept as the comment of the
+ * Runs bootstrap.sql (and, where postgres is not a superuser, hosted-platform.sql and `platformSql`) as the
+ * platform, unless this exact version already ran here (its hash is kept as the comment of the
  * supabase_migrations schema): it takes ~0.5 s on PGlite, half the budget of a start with an existing database.
  */
-async function bootstrap(db: Db, fresh: boolean) {
-  const sql = await readFile(path.join(here, 'bootstrap.sql'), 'utf8')
+async function bootstrap(db: Db, platform: Platform, fresh: boolean, platformSql: string) {
+  const parts = [await readFile(path.join(here, 'bootstrap.sql'), 'utf8')]
+  if (platform.hosted) parts.push(await readFile(path.join(here, 'hosted-platform.sql'), 'utf8'), platformSql)
+  const sql = parts.join(';\n')
   const mark = `bootstrap ${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`
   if (!fresh) {
     const r = await db.query<{ mark: string | null }>(
@@ -152,7 +179,9 @@ async function bootstrap(db: Db, fresh: boolean) {
     )
     if (r.rows[0]?.mark === mark) return
   }
-  await db.exec(`${sql};\ncomment on schema supabase_migrations is ${literal(mark)};`)
+  await platform.as('supabase_admin', (admin) =>
+    admin.exec(`${sql};\ncomment on schema supabase_migrations is ${literal(mark)};`),
+  )
 }
 
 async function hasMigrationTable(db: Db) {

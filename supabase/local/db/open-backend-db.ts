@@ -9,6 +9,7 @@ import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { openDatabase, type Db } from './database'
 import { migrate, seedDatabase, type MigrateResult } from './migrate'
+import { platformOf } from './platform'
 import {
   cachedInitdbSnapshot,
   copyInitdbTemplate,
@@ -50,7 +51,8 @@ export async function openBackendDb(opts: BackendDbOptions): Promise<OpenedDb> {
   const lap = stopwatch()
   if (opts.databaseUrl) {
     db = await openDatabase({ databaseUrl: opts.databaseUrl })
-    if (opts.reset) await dropProjectSchemas(db)
+    // The auth, vault and migration schemas are the platform's: it drops them (postgres may not, as on hosted).
+    if (opts.reset) await (await platformOf(db)).as('supabase_admin', dropProjectSchemas)
   } else {
     if (opts.reset && opts.dataDir) await rm(opts.dataDir, { recursive: true, force: true })
     const fresh = !opts.dataDir || !existsSync(opts.dataDir)

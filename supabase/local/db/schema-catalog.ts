@@ -144,10 +144,17 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
   const q = async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows
   const scope = [...SCHEMAS]
 
+  // What the platform grants the migrations' own role (on a hosted-shaped server: supabase_admin's grant on public to
+  // postgres) and the platform roles' default privileges are the platform's, not the migrations': both are left out,
+  // so a database prepared as hosted and one whose postgres is the superuser read the same.
   const schemas = (
     await q<SchemaInfo>(
       `select n.nspname as name, pg_get_userbyid(n.nspowner) as owner, obj_description(n.oid, 'pg_namespace') as comment,
-         n.nspacl::text[] as acl
+         case when n.nspacl is null then null else array(
+           select x::text from unnest(n.nspacl) x
+           where not exists (select 1 from aclexplode(array[x]) e
+                             where e.grantee = (select oid from pg_roles where rolname = current_user)
+                               and e.grantor <> e.grantee)) end as acl
        from pg_namespace n where n.nspname = any($1::text[]) order by 1`,
       [scope],
     )
@@ -169,7 +176,8 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     await q<{ role: string; schema: string; objectType: string; acl: Acl }>(
       `select pg_get_userbyid(d.defaclrole) as role, coalesce(n.nspname, '') as schema, d.defaclobjtype::text as "objectType",
          d.defaclacl::text[] as acl
-       from pg_default_acl d left join pg_namespace n on n.oid = d.defaclnamespace order by 1, 2, 3`,
+       from pg_default_acl d left join pg_namespace n on n.oid = d.defaclnamespace
+       where d.defaclrole = (select oid from pg_roles where rolname = current_user) order by 1, 2, 3`,
     )
   ).map((d) => ({ ...d, acl: sortAcl(d.acl) }))
 

@@ -75,7 +75,7 @@ const functionsSql = `
   where p.pronamespace = 'public'::regnamespace and p.prokind = 'f' and rt.typname <> 'trigger'
     and (has_function_privilege('anon', p.oid, 'execute') or has_function_privilege('authenticated', p.oid, 'execute')
          or has_function_privilege('service_role', p.oid, 'execute'))
-  order by p.proname`
+  order by p.proname, p.pronargs, p.oid::regprocedure::text`
 
 type ColumnRow = {
   relation: string

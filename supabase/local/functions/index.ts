@@ -86,10 +86,28 @@ export function createFunctionsHandler(
   })
 }
 
-/** The environment every function sees, as `supabase functions serve` provides it plus our SMTP settings. */
+/**
+ * Production settings a developer may give the backend's own environment to try the real service from here (e.g.
+ * EMAIL_PROVIDER=resend with RESEND_API_KEY and EMAIL_FROM); unset, the local stand-ins answer.
+ */
+const PASSED_THROUGH = ['EMAIL_PROVIDER', 'EMAIL_FROM', 'RESEND_API_KEY', 'RESEND_API_URL']
+
+/**
+ * The environment every function sees: what hosted Supabase injects (the URL; the current keys as JSON objects of
+ * named keys, `{"default": "sb_…"}`; the JWKS user tokens verify against; the legacy JWT keys), plus our SMTP
+ * settings and the local marker. SUPABASE_DB_URL, also injected on hosted, is not set: no function connects to the
+ * database directly.
+ */
 function functionsEnv(ctx: BackendContext): Record<string, string> {
   return {
+    // The one marker of local development: only here may a missing production secret (STRIPE_SECRET_KEY, the
+    // email API's key) fall back to a stand-in of this backend. Hosted Supabase never sets it (functions/_shared/env.ts).
+    GROWLETTER_LOCAL: '1',
+    ...Object.fromEntries(PASSED_THROUGH.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
     SUPABASE_URL: ctx.apiUrl,
+    SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: ctx.publishableKey }),
+    SUPABASE_SECRET_KEYS: JSON.stringify({ default: ctx.secretKey }),
+    SUPABASE_JWKS: JSON.stringify({ keys: ctx.signingKey ? [ctx.signingKey.publicJwk] : [] }),
     SUPABASE_ANON_KEY: ctx.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: ctx.serviceRoleKey,
     SITE_URL: String(ctx.config.auth?.site_url ?? 'http://127.0.0.1:5173'),
@@ -112,7 +130,8 @@ function verifyJwtSetting(ctx: BackendContext, name: string): boolean {
   return setting !== false
 }
 
-// Like the hosted gateway, any valid project JWT passes (the anon key included); a missing or bad one is 401.
+// Like the hosted platform check, any valid project JWT passes (a user's, or a legacy key's); a missing or bad one
+// is 401, and so is an opaque `sb_` key there: it is no JWT (hosted docs, "Authorization headers").
 async function checkJwt(req: ApiRequest): Promise<ApiResponse | undefined> {
   const match = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')
   if (!match) return json(401, { code: 401, message: 'Missing authorization header' })

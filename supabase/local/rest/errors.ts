@@ -65,8 +65,11 @@ export const databaseUnavailable = () =>
  * PostgREST's table from SQLSTATE to HTTP status: connection exceptions (08) and insufficient resources (53,
  * e.g. too many connections) are 503, an outage a client may retry; the other server-side classes are 500.
  */
-export function statusForSqlState(code: string, role: ApiRole): number {
+export function statusForSqlState(code: string, role: ApiRole, message = ''): number {
   if (/^PT\d{3}$/.test(code)) return Number(code.slice(2))
+  // pg-safeupdate's refusal is the client's mistake; any other cardinality violation (a subquery that returned more
+  // than one row inside a function or view) is the server's, as PostgREST maps them.
+  if (code === '21000') return message.endsWith('requires a WHERE clause') ? 400 : 500
   if (code === '42501') return role === 'anon' ? 401 : 403
   if (code === '23503' || code === '23505') return 409
   if (code === '25006') return 405
@@ -100,7 +103,7 @@ export function errorResponse(error: unknown, role: ApiRole): ApiResponse {
       details: typeof error.detail === 'string' ? error.detail : null,
       hint: typeof error.hint === 'string' ? error.hint : (TRY_AGAIN_HINTS[error.code] ?? null),
     }
-    return json(statusForSqlState(error.code, role), body)
+    return json(statusForSqlState(error.code, role, body.message), body)
   }
   if (isConnectionFailure(error)) return errorResponse(databaseUnavailable(), role)
   throw error

@@ -81,6 +81,15 @@ function rootWhere(bag: QueryBag, schema: SchemaCache, table: Table, params: Par
   return parts.length ? ` where ${parts.join(' and ')}` : ''
 }
 
+/**
+ * Hosted Supabase loads pg-safeupdate for the API roles: PostgREST sends a PATCH or DELETE without a filter as a
+ * statement without WHERE, safeupdate raises 21000, and PostgREST answers 400 with PostgreSQL's error as it is
+ * (Error.hs: 21000 ending in "requires a WHERE clause" is a client error). Neither engine here can load safeupdate,
+ * so the gateway answers the same before running anything.
+ */
+const safeupdateRefusal = (statement: 'UPDATE' | 'DELETE') =>
+  new RestError(400, '21000', `${statement} requires a WHERE clause`)
+
 function buildUpdate(req: ApiRequest, schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string | null {
   const kind = bodyKind(req.headers['content-type'], false)
   const body = parseBody(req.body, kind, false)
@@ -90,10 +99,11 @@ function buildUpdate(req: ApiRequest, schema: SchemaCache, table: Table, bag: Qu
     table,
   )
   const columns = Object.keys(patch)
-  // With nothing to set no statement runs, so the filter's values must not become unused parameters.
-  const where = rootWhere(bag, schema, table, columns.length ? params : new Params())
-  if (!where) throw new RestError(400, '21000', 'UPDATE requires a WHERE clause')
+  // With nothing to set no statement runs (PostgREST selects `where false` instead), so the filter's values must not
+  // become unused parameters, and no UPDATE reaches safeupdate: an empty patch without a filter is a 204 there too.
   if (columns.length === 0) return null
+  const where = rootWhere(bag, schema, table, params)
+  if (!where) throw safeupdateRefusal('UPDATE')
   const p = params.add(JSON.stringify(patch))
   const sets = columns.map((c) => `${ident(c)} = _v.${ident(c)}`).join(', ')
   return `update ${qualified(table)} as t0 set ${sets} from json_to_record(${p}::json) as _v(${recordType(columns, table)})${where}`
@@ -101,7 +111,7 @@ function buildUpdate(req: ApiRequest, schema: SchemaCache, table: Table, bag: Qu
 
 function buildDelete(schema: SchemaCache, table: Table, bag: QueryBag, params: Params): string {
   const where = rootWhere(bag, schema, table, params)
-  if (!where) throw new RestError(400, '21000', 'DELETE requires a WHERE clause')
+  if (!where) throw safeupdateRefusal('DELETE')
   return `delete from ${qualified(table)} as t0${where}`
 }
 

@@ -168,7 +168,6 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
     const background = await startBackground({
       db: backend.db,
       apiUrl: backend.apiUrl,
-      serviceRoleKey: backend.serviceRoleKey,
       tickMs: 50,
     })
     try {

@@ -80,7 +80,8 @@ async function earn(userId: string, amount: number) {
   ])
 }
 
-const sendPayouts = () => invoke(admin, 'send-payouts', {})
+/** As the database calls it (pg_net): with the functions secret. */
+const sendPayouts = () => invoke(admin, 'send-payouts', {}, { 'x-functions-secret': backend.functionsSecret })
 
 async function payout(id: string) {
   const r = await backend.db.query<{

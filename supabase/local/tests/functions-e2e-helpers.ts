@@ -28,8 +28,8 @@ export function serviceClient(backend: Backend): SupabaseClient {
 }
 
 /** `functions.invoke`, with the status and JSON body of non-2xx answers as the SPA would read them. */
-export async function invoke(client: SupabaseClient, name: string, body: unknown) {
-  const { data, error } = await client.functions.invoke(name, { body: body as Record<string, unknown> })
+export async function invoke(client: SupabaseClient, name: string, body: unknown, headers?: Record<string, string>) {
+  const { data, error } = await client.functions.invoke(name, { body: body as Record<string, unknown>, headers })
   if (error instanceof FunctionsHttpError) {
     const res = error.context as Response
     return { status: res.status, body: await res.json() }

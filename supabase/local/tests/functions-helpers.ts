@@ -1,10 +1,11 @@
 // Shared by the functions runner tests: a backend context for the runner alone and ApiRequest builders.
 import path from 'node:path'
 import type { ApiRequest, BackendContext } from '../context'
-import { apiKeys } from '../keys'
+import { apiKeys, loadSigningKey, LOCAL_SIGNING_JWK } from '../keys'
 
 export const fixtures = path.join(import.meta.dirname, 'fixtures/functions')
 export const keys = await apiKeys()
+export const signingKey = await loadSigningKey(LOCAL_SIGNING_JWK)
 
 export function runnerContext(): BackendContext {
   return {
@@ -15,7 +16,10 @@ export function runnerContext(): BackendContext {
     apiUrl: 'http://127.0.0.1:56401',
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
+    publishableKey: keys.publishableKey,
+    secretKey: keys.secretKey,
     smtp: { host: '127.0.0.1', port: 56402 },
+    signingKey,
   }
 }
 

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFunctionsHandler } from '../functions/index'
-import { bodyOf, fixtures, keys, request, runnerContext } from './functions-helpers'
+import { bodyOf, fixtures, keys, request, runnerContext, signingKey } from './functions-helpers'
 
 let handler: ReturnType<typeof createFunctionsHandler>
 const logs: string[] = []
@@ -68,16 +68,21 @@ describe('functions runner', () => {
     expect(seen.headers['x-real-ip']).toBe('203.0.113.5')
   })
 
-  it("gives functions the Supabase env and SMTP settings, and nothing else from the backend's env", async () => {
+  it("gives functions the Supabase env as hosted injects it, SMTP settings and the local marker, and nothing else from the backend's env", async () => {
     const seen = bodyOf((await handler(request('echo'))).body)
     expect(seen.env).toEqual({
       SUPABASE_URL: 'http://127.0.0.1:56401',
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: keys.publishableKey }),
+      SUPABASE_SECRET_KEYS: JSON.stringify({ default: keys.secretKey }),
+      SUPABASE_JWKS: JSON.stringify({ keys: [signingKey.publicJwk] }),
       SUPABASE_ANON_KEY: keys.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
       SITE_URL: 'http://127.0.0.1:5173',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: '56402',
       SMTP_FROM: 'Growletter <no-reply@growletter.test>',
+      // Only the embedded backend sets it: the functions' stand-ins (test checkout, SMTP sink) exist only here.
+      GROWLETTER_LOCAL: '1',
     })
     expect(seen.leakedEnv).toBeNull()
   })
@@ -109,6 +114,12 @@ describe('functions runner', () => {
     const forged = await handler(request('echo', { headers: { authorization: 'Bearer not.a.jwt' } }))
     expect(forged.status).toBe(401)
     expect(bodyOf(forged.body)).toEqual({ code: 401, message: 'Invalid JWT' })
+    // The current API keys are no JWTs: not even the project's own passes the check in Authorization.
+    for (const key of [keys.publishableKey, keys.secretKey]) {
+      const opaque = await handler(request('echo', { headers: { apikey: key, authorization: `Bearer ${key}` } }))
+      expect(opaque.status).toBe(401)
+      expect(bodyOf(opaque.body)).toEqual({ code: 401, message: 'Invalid JWT' })
+    }
     expect((await handler(request('echo'))).status).toBe(200)
     const open = await handler(request('open-echo', { headers: {} }))
     expect(open.status).toBe(200)

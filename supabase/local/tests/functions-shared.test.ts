@@ -1,5 +1,7 @@
 // The edge functions' pure helpers (supabase/functions/_shared), run under Node: they use only web APIs.
-import { describe, expect, it } from 'vitest'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   canonicalEmail,
   foldEmail,
@@ -8,7 +10,10 @@ import {
   normalizeEmail,
 } from '../../functions/_shared/email-address.ts'
 import { DISPOSABLE_DOMAINS } from '../../functions/_shared/disposable-domains.ts'
-import { createRateLimiter } from '../../functions/_shared/rate-limit.ts'
+import { publishableKey, serviceKey } from '../../functions/_shared/env.ts'
+import { constantTimeEqual, requireFunctionsSecret } from '../../functions/_shared/functions-secret.ts'
+import { HttpError } from '../../functions/_shared/http.ts'
+import { budgetedFetch, runBudget } from '../../functions/_shared/run-budget.ts'
 import { signatureTimestampProblem } from '../../functions/_shared/stripe-signature.ts'
 import { newToken, sha256Hex } from '../../functions/_shared/tokens.ts'
 
@@ -66,19 +71,6 @@ describe('email addresses', () => {
   })
 })
 
-describe('rate limiter', () => {
-  it('allows the limit within a window, refuses the next with the seconds left, and resets after the window', () => {
-    let now = 1_000_000
-    const limiter = createRateLimiter({ limit: 3, windowMs: 60_000 }, () => now)
-    for (let i = 0; i < 3; i++) expect(limiter.hit('k')).toEqual({ allowed: true })
-    now += 15_000
-    expect(limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45 })
-    expect(limiter.hit('other')).toEqual({ allowed: true })
-    now += 45_000
-    expect(limiter.hit('k')).toEqual({ allowed: true })
-  })
-})
-
 describe('tokens', () => {
   it('are 32 random bytes in base64url, different every time', () => {
     const tokens = new Set(Array.from({ length: 100 }, newToken))
@@ -108,5 +100,101 @@ describe('Stripe-Signature timestamps', () => {
   it('refuses a header without exactly one numeric timestamp', () => {
     for (const header of ['v1=abc', `t=${now},t=${now},v1=abc`, 't=soon,v1=abc', 'garbage'])
       expect(signatureTimestampProblem(header, now)).toBe('no single timestamp')
+  })
+})
+
+describe('run budget (hosted limits)', () => {
+  it('lets a run claim during its claim window only', () => {
+    let now = 0
+    const budget = runBudget(60_000, 110_000, () => now)
+    expect(budget.canClaim()).toBe(true)
+    now = 59_999
+    expect(budget.canClaim()).toBe(true)
+    now = 60_000
+    expect(budget.canClaim()).toBe(false)
+  })
+
+  it('aborts a request still waiting when the run’s time is up, before the request’s own timeout', async () => {
+    const server = http.createServer(() => {}) // never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const budget = runBudget(10, 100)
+      const started = performance.now()
+      const failure = await budgetedFetch(
+        budget,
+        60_000,
+      )(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`).catch((error: Error) => error)
+      expect(failure).toBeInstanceOf(Error)
+      expect(budget.signal.aborted).toBe(true)
+      expect(performance.now() - started).toBeLessThan(60_000)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
+
+/** Deno.env for the helpers that read it, holding `values` only. */
+const denoEnv = (values: Record<string, string>) =>
+  vi.stubGlobal('Deno', { env: { get: (name: string) => values[name] } })
+
+describe('functions secret', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+  const request = (headers: Record<string, string>) => new Request('http://x/functions/v1/f', { headers })
+
+  it('compares whole values of any length', async () => {
+    expect(await constantTimeEqual('a-secret', 'a-secret')).toBe(true)
+    for (const other of ['a-secreT', 'a-secre', 'a-secret ', '', 'b'.repeat(200)])
+      expect(await constantTimeEqual('a-secret', other)).toBe(false)
+  })
+
+  it('lets through the header equal to FUNCTIONS_SECRET, and refuses any other value with 403', async () => {
+    denoEnv({ FUNCTIONS_SECRET: 'the-secret' })
+    await expect(requireFunctionsSecret(request({ 'x-functions-secret': 'the-secret' }), 'No')).resolves.toBeUndefined()
+    for (const headers of [
+      {},
+      { 'x-functions-secret': 'the-secreT' },
+      { authorization: 'Bearer the-secret' },
+    ] as Record<string, string>[]) {
+      const refused = await requireFunctionsSecret(request(headers), 'Only the database').catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(HttpError)
+      expect(refused).toMatchObject({ status: 403, message: 'Only the database' })
+    }
+  })
+
+  it('refuses everyone, naming the setting, when FUNCTIONS_SECRET is not set', async () => {
+    denoEnv({})
+    await expect(requireFunctionsSecret(request({ 'x-functions-secret': '' }), 'No')).rejects.toThrow(
+      /FUNCTIONS_SECRET is not set.*functions_secret/,
+    )
+  })
+})
+
+describe('API keys in the functions', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it("prefer hosted's named secret and publishable keys, the default one first", () => {
+    denoEnv({
+      SUPABASE_SECRET_KEYS: JSON.stringify({ ci: 'sb_secret_ci', default: 'sb_secret_default' }),
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ web: 'sb_publishable_web' }),
+      SUPABASE_SERVICE_ROLE_KEY: 'legacy-service',
+      SUPABASE_ANON_KEY: 'legacy-anon',
+    })
+    expect(serviceKey()).toBe('sb_secret_default')
+    expect(publishableKey()).toBe('sb_publishable_web')
+  })
+
+  it('fall back to the singular names, then to the legacy JWT keys', () => {
+    denoEnv({ SUPABASE_SECRET_KEY: 'sb_secret_one', SUPABASE_ANON_KEY: 'legacy-anon' })
+    expect(serviceKey()).toBe('sb_secret_one')
+    expect(publishableKey()).toBe('legacy-anon')
+    denoEnv({ SUPABASE_SECRET_KEYS: 'not json', SUPABASE_SERVICE_ROLE_KEY: 'legacy-service' })
+    expect(serviceKey()).toBe('legacy-service')
+    denoEnv({})
+    expect(() => serviceKey()).toThrow('Missing environment variable SUPABASE_SERVICE_ROLE_KEY')
   })
 })

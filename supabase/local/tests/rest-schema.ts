@@ -54,6 +54,8 @@ create function gw_titles() returns setof text language sql stable as $$ select 
 create function gw_echo(payload jsonb) returns jsonb language sql immutable as $$ select jsonb_build_object('got', payload) $$;
 create function gw_noop() returns void language plpgsql as $$ begin end $$;
 create function gw_fail(p_message text) returns void language plpgsql as $$ begin raise exception '%', p_message; end $$;
+create function gw_raise(p_code text, p_message text) returns void language plpgsql
+  as $$ begin raise exception using errcode = p_code, message = p_message; end $$;
 create function gw_request_ip() returns text language sql stable
   as $$ select nullif(current_setting('request.headers', true), '')::json ->> 'x-forwarded-for' $$;
 create function gw_whoami() returns text language sql stable as $$ select coalesce(auth.uid()::text, auth.role()) $$;

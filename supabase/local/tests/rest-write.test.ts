@@ -127,6 +127,51 @@ describe.each(engines)('REST writes (%s)', (engine) => {
     expect((await b.db.query('select count(*)::int as n from gw_items')).rows[0]).not.toEqual({ n: 0 })
   })
 
+  describe('safeupdate, as hosted Supabase loads it for the API roles', () => {
+    const send = (method: string, path: string, body?: unknown) =>
+      b.fetch(path, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+
+    it("answers a PATCH or DELETE without a filter with PostgREST's 400 and PostgreSQL's 21000 error as it is", async () => {
+      await b.anon().from('gw_items').insert({ sku: 'w-guard', qty: 3 })
+      const patch = await send('PATCH', '/rest/v1/gw_items', { qty: 0 })
+      expect(patch.status).toBe(400)
+      expect(await patch.json()).toEqual({
+        code: '21000',
+        details: null,
+        hint: null,
+        message: 'UPDATE requires a WHERE clause',
+      })
+      // A filter on an embedded resource only is no WHERE on the table: PostgREST sends the UPDATE without one.
+      const del = await send('DELETE', '/rest/v1/gw_items?select=sku')
+      expect(del.status).toBe(400)
+      expect(await del.json()).toEqual({
+        code: '21000',
+        details: null,
+        hint: null,
+        message: 'DELETE requires a WHERE clause',
+      })
+      expect(await items("sku = 'w-guard'")).toEqual([{ sku: 'w-guard', qty: 3, label: null }])
+    })
+
+    it('runs no UPDATE for an empty patch, so no filter is needed (204, as PostgREST selects `where false`)', async () => {
+      expect((await send('PATCH', '/rest/v1/gw_items', {})).status).toBe(204)
+    })
+
+    it('maps 21000 from the database as PostgREST does: 400 for safeupdate, 500 for any other', async () => {
+      const raise = (message: string) => send('POST', '/rest/v1/rpc/gw_raise', { p_code: '21000', p_message: message })
+      const refused = await raise('DELETE requires a WHERE clause')
+      expect(refused.status).toBe(400)
+      expect((await refused.json()).message).toBe('DELETE requires a WHERE clause')
+      const server = await raise('more than one row returned by a subquery used as an expression')
+      expect(server.status).toBe(500)
+      expect((await server.json()).code).toBe('21000')
+    })
+  })
+
   it('rolls back a write whose single() result is not exactly one row', async () => {
     await b
       .anon()

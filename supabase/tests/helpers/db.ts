@@ -49,6 +49,15 @@ async function dropDatabase(db: Db, serverUrl: string, name: string) {
   await admin.end()
 }
 
+/**
+ * The Vault secrets the scheduled jobs read, written as an operator writes them on hosted (through Vault's
+ * functions: postgres may not insert into vault.secrets); any earlier ones are replaced.
+ */
+export const STORE_VAULT_SECRETS = `
+  delete from vault.secrets where name in ('project_url', 'functions_secret');
+  select vault.create_secret('http://127.0.0.1:54321', 'project_url'),
+    vault.create_secret('functions-secret', 'functions_secret');`
+
 export type Actor =
   | { role: 'anon' }
   | { role: 'service_role' }

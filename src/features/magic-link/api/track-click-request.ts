@@ -1,22 +1,22 @@
 /**
  * `track_audience_source_click` with the platform's `fetch` and nothing else: what the `/earn` fast path sends
  * before any of the app (React, router, Supabase client) has loaded. Same request as `supabase.rpc(…)`:
- * POST /rest/v1/rpc/<fn> with the named arguments, the apikey, and the visitor's token or the anon key.
+ * POST /rest/v1/rpc/<fn> with the named arguments, the apikey, and the visitor's token or the key itself.
  */
 import { env } from '@/config/env'
 import { storedAccessToken } from '@/lib/auth-storage-key'
 import { ClickTrackingError, parseClickResult, type ClickResult, type TrackClickVariables } from './click-result'
 
-/** POST /rest/v1/rpc/<fn> as supabase-js sends it, with the visitor's token or the anon key. */
+/** POST /rest/v1/rpc/<fn> as supabase-js sends it, with the visitor's token or the publishable (or anon) key. */
 function postRpc(fn: string, args: Record<string, unknown>, init: RequestInit = {}) {
   const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
-  const anonKey = env.VITE_SUPABASE_ANON_KEY
+  const apiKey = env.supabaseKey
   return fetch(`${apiUrl}/rest/v1/rpc/${fn}`, {
     ...init,
     method: 'POST',
     headers: {
-      apikey: anonKey,
-      Authorization: `Bearer ${storedAccessToken(apiUrl) ?? anonKey}`,
+      apikey: apiKey,
+      Authorization: `Bearer ${storedAccessToken(apiUrl) ?? apiKey}`,
       'Content-Type': 'application/json',
       'X-Client-Info': 'growletter-web',
     },

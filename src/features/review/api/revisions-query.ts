@@ -1,6 +1,7 @@
 /**
  * Revisions of listed sources and newsletters (`admin_revisions`): pending ones oldest first, or the latest
- * decided, each with the live value of every field it changes beside the proposed one.
+ * decided, each with the live value of every field it changes beside the proposed one, and its version (raised by
+ * each edit of the owner's), which a decision sends back.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
@@ -21,6 +22,8 @@ export type Revision = {
   reviewNote: string | null
   createdAt: string
   decidedAt: string | null
+  version: number
+  updatedAt: string
 }
 
 const asFields = (value: unknown): FieldValues =>
@@ -43,6 +46,8 @@ export async function getRevisions(status: RevisionStatus): Promise<Revision[]> 
     reviewNote: r.review_note,
     createdAt: r.created_at,
     decidedAt: r.decided_at,
+    version: r.version,
+    updatedAt: r.updated_at,
   }))
 }
 

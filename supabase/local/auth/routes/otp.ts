@@ -1,13 +1,18 @@
 /**
- * POST /otp: passwordless sign-in by email. A known, confirmed address gets a magic link (its email
- * also shows the OTP); an unconfirmed one gets the confirmation email; an unknown one is signed up
- * first unless `create_user` is false. Asking for a sign-in link for an unconfirmed address clears the
- * password someone registered it with: the person who confirms through that link owns the inbox, not
- * necessarily that password (pre-account takeover); they set their own password afterwards.
+ * POST /otp: passwordless sign-in by email. A known, confirmed address gets a magic link (its email also shows the
+ * OTP); an unconfirmed one gets the confirmation email; an unknown one is signed up first unless `create_user` is
+ * false (or sign-ups are off): then no email is sent, but the answer is a known address's `{}`, with its cooldown
+ * and email limits (withholdEmail). GoTrue answers that case 422 otp_disabled, which tells anyone whether an
+ * address has an account (supabase/auth#1547, open); this backend departs from it on purpose (issue 37,
+ * docs/decisions.md "Auth: no enumeration, password rules (issue 37)").
+ *
+ * Asking for a sign-in link for an unconfirmed address clears the password someone registered it with: the person
+ * who confirms through that link owns the inbox, not necessarily that password (pre-account takeover); they set
+ * their own password afterwards.
  */
 import { httpError, json } from '../errors'
 import type { Route } from '../env'
-import { sendConfirmation, sendMagicLink } from '../mailers'
+import { sendConfirmation, sendMagicLink, withholdEmail } from '../mailers'
 import { obj, readBody, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, insertUser, validateEmail } from '../users'
@@ -30,8 +35,10 @@ export const otp: Route = async (env, req) => {
   const db = env.ctx.db
   let user = await findUserByEmail(db, email)
   if (!user) {
-    if (body.create_user === false || !env.settings.signupEnabled)
-      throw httpError(422, 'otp_disabled', 'Signups not allowed for otp')
+    if (body.create_user === false || !env.settings.signupEnabled) {
+      withholdEmail(env, req, email, 'recovery_token')
+      return json({})
+    }
     user = await db.transaction((tx) =>
       insertUser(tx, { email, passwordHash: null, userMetadata: obj(body, 'data') ?? {}, confirmed: false }),
     )

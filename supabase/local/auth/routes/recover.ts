@@ -1,11 +1,12 @@
 /**
  * POST /recover (password reset email), POST /resend (confirmation or email change again) and
  * GET /reauthenticate (a code for sensitive changes). Unknown addresses get the same `{}` as known
- * ones, so these endpoints cannot be used to discover accounts.
+ * ones, with the same cooldown and email limits (withholdEmail), so these endpoints cannot be used to discover
+ * accounts.
  */
 import { httpError, json } from '../errors'
 import type { Route } from '../env'
-import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery } from '../mailers'
+import { sendConfirmation, sendEmailChange, sendReauthentication, sendRecovery, withholdEmail } from '../mailers'
 import { readBody, requireUser, str } from '../request'
 import { safeRedirect } from '../settings'
 import { findUserByEmail, validateEmail } from '../users'
@@ -30,7 +31,10 @@ export const recover: Route = async (env, req) => {
   const email = emailOf(body)
   env.limiter.take('recover', [req.ip, fromIp(req.ip, email)], env.settings.rateLimit.signInSignUps)
   const user = await findUserByEmail(env.ctx.db, email)
-  if (!user) return json({})
+  if (!user) {
+    withholdEmail(env, req, email, 'recovery_token')
+    return json({})
+  }
   const pkce = pkceParams(body)
   if (pkce) await createFlowState(env.ctx.db, user.id, pkce, 'recovery')
   await sendRecovery(
@@ -58,6 +62,7 @@ export const resend: Route = async (env, req) => {
   if (type === 'signup') {
     const user = await findUserByEmail(db, email)
     if (user && !user.email_confirmed_at) await sendConfirmation(env, req, user, redirectTo)
+    else withholdEmail(env, req, email, 'confirmation_token')
     return json({})
   }
   // email_change: the address named is the current one, with a change pending.

@@ -1,8 +1,10 @@
 /**
  * POST /signup. With email confirmations on (the default) the answer is the user without a session
- * and a confirmation email; with them off, a session. An address that is already confirmed gets
- * GoTrue's obfuscated user (no email is sent, nothing leaks); an unconfirmed one gets the
- * confirmation email again, so a person who lost the first email can simply sign up again.
+ * and a confirmation email; with them off, a session. Whether the address already had an account does
+ * not show (issue 37): every answer is signup-answer.ts's user built from the request; a confirmed
+ * address gets no email (as GoTrue: its owner can sign in or reset the password) but pays the same
+ * bcrypt hash and the same email limits as a new one (mailers.ts withholdEmail); an unconfirmed one gets
+ * the confirmation email again, so a person who lost the first email can simply sign up again.
  *
  * Unlike GoTrue (which keeps the first password "because we can't be sure of their claimed identity"),
  * a sign-up for an unconfirmed address with a different password clears the password: two people chose
@@ -11,16 +13,19 @@
  * the owner sets a password once in (pre-account takeover). The same password again keeps it, so a
  * person who lost the first email loses nothing. Either way the pending account's sessions and factors end.
  */
+import { randomUUID } from 'node:crypto'
+import type { ApiRequest } from '../../context'
 import { checkPassword, hashPassword } from '../crypto'
 import { cooldownLeft } from '../email-tokens'
 import { httpError, json } from '../errors'
-import { issuerOf, type Route } from '../env'
-import { sendConfirmation } from '../mailers'
+import { issuerOf, type AuthEnv, type Route } from '../env'
+import { sendConfirmation, withholdEmail } from '../mailers'
 import { assertStrongPassword } from '../password-policy'
 import { obj, readBody, str } from '../request'
 import { startSession } from '../sessions'
 import { safeRedirect } from '../settings'
-import { findUserByEmail, insertUser, obfuscatedUser, userJson, validateEmail } from '../users'
+import { signupAnswerAsNew } from '../signup-answer'
+import { findUserByEmail, insertUser, validateEmail } from '../users'
 import { signInAnonymously } from './anonymous'
 import { phoneSignup } from './phone'
 import { createFlowState, pkceParams } from './pkce'
@@ -54,9 +59,7 @@ export const signup: Route = async (env, req) => {
   if (existing) {
     if (existing.email_confirmed_at) {
       if (!settings.confirmEmail) throw httpError(422, 'user_already_exists', 'User already registered')
-      // Costs the same as a real signup, so response time does not reveal registered addresses either.
-      await checkPassword(password, existing.encrypted_password)
-      return json(obfuscatedUser(email, userMetadata))
+      return json(await answerForTakenAddress(env, req, email, password, userMetadata))
     }
     const left = cooldownLeft(settings, existing, 'confirmation_token')
     if (left > 0) {
@@ -79,8 +82,7 @@ export const signup: Route = async (env, req) => {
       await tx.query('delete from auth.sessions where user_id = $1', [existing.id])
       await tx.query('delete from auth.mfa_factors where user_id = $1', [existing.id])
     })
-    const fresh = (await findUserByEmail(ctx.db, email))!
-    return json(await userJson(ctx.db, fresh))
+    return json(await signupAnswerAsNew(ctx.db, existing.id, email, userMetadata))
   }
 
   const passwordHash = await hashPassword(password)
@@ -92,7 +94,7 @@ export const signup: Route = async (env, req) => {
       console.error('[auth] creating a user failed:', error)
       throw httpError(500, 'unexpected_failure', 'Database error saving new user')
     })
-  if (!user) return json(obfuscatedUser(email, userMetadata))
+  if (!user) return json(await answerForTakenAddress(env, req, email, null, userMetadata))
   if (!settings.confirmEmail) {
     return json(
       await startSession(issuerOf(env), user, 'password', { ip: req.ip, userAgent: req.headers['user-agent'] }),
@@ -100,6 +102,22 @@ export const signup: Route = async (env, req) => {
   }
   if (pkce) await createFlowState(ctx.db, user.id, pkce, 'email/signup')
   await sendConfirmation(env, req, user, redirectTo, false)
-  const fresh = (await findUserByEmail(ctx.db, email))!
-  return json(await userJson(ctx.db, fresh))
+  return json(await signupAnswerAsNew(ctx.db, user.id, email, userMetadata))
+}
+
+/**
+ * A confirmed address signing up again: no email and nothing changed, but the work and the limits of a new
+ * sign-up (a bcrypt hash at the cost a new password gets, the confirmation email's cooldown and limits), and a
+ * new user's answer under a random id. `password` is null when the hash was already paid (a lost insert race).
+ */
+async function answerForTakenAddress(
+  env: AuthEnv,
+  req: ApiRequest,
+  email: string,
+  password: string | null,
+  userMetadata: Record<string, unknown>,
+) {
+  if (password !== null) await hashPassword(password)
+  withholdEmail(env, req, email, 'confirmation_token')
+  return signupAnswerAsNew(env.ctx.db, randomUUID(), email, userMetadata)
 }

@@ -2,7 +2,7 @@
  * What every notification template shares: the branded layout of the functions' emails, the reader's name,
  * credits formatting and a link into the dashboard.
  */
-import { buttonHtml, escapeHtml, renderLayout } from '../../functions/_shared/email-layout.ts'
+import { buttonHtml, escapeHtml, renderLayout } from '../../_shared/email-layout.ts'
 
 export type Rendered = { subject: string; html: string; text: string }
 export type Recipient = { email: string; name: string | null }

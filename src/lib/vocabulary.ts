@@ -103,6 +103,7 @@ const payoutStatuses: Record<PayoutStatus, Word> = {
   sending: { label: 'Sending', tone: 'yellow' },
   paid: { label: 'Paid', tone: 'green' },
   failed: { label: 'Failed', tone: 'red' },
+  reversed: { label: 'Reversed', tone: 'red' },
   canceled: { label: 'Canceled', tone: 'grey' },
 }
 

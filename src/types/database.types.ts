@@ -1147,10 +1147,12 @@ export type Database = {
       payout_requests: {
         Row: {
           amount: number
+          amount_reversed: number
           attempts: number
           created_at: string
           destination: string | null
           failed_at: string | null
+          failed_before_transfer: boolean
           failure_reason: string | null
           id: string
           locked_until: string | null
@@ -1158,6 +1160,7 @@ export type Database = {
           paid_by: string | null
           publisher_id: string
           retries: number
+          reversed_at: string | null
           status: string
           transaction_id: string | null
           transfer_reference: string | null
@@ -1165,10 +1168,12 @@ export type Database = {
         }
         Insert: {
           amount: number
+          amount_reversed?: number
           attempts?: number
           created_at?: string
           destination?: string | null
           failed_at?: string | null
+          failed_before_transfer?: boolean
           failure_reason?: string | null
           id?: string
           locked_until?: string | null
@@ -1176,6 +1181,7 @@ export type Database = {
           paid_by?: string | null
           publisher_id: string
           retries?: number
+          reversed_at?: string | null
           status?: string
           transaction_id?: string | null
           transfer_reference?: string | null
@@ -1183,10 +1189,12 @@ export type Database = {
         }
         Update: {
           amount?: number
+          amount_reversed?: number
           attempts?: number
           created_at?: string
           destination?: string | null
           failed_at?: string | null
+          failed_before_transfer?: boolean
           failure_reason?: string | null
           id?: string
           locked_until?: string | null
@@ -1194,6 +1202,7 @@ export type Database = {
           paid_by?: string | null
           publisher_id?: string
           retries?: number
+          reversed_at?: string | null
           status?: string
           transaction_id?: string | null
           transfer_reference?: string | null
@@ -1778,6 +1787,10 @@ export type Database = {
           open_disputes: number
         }[]
       }
+      admin_payout_reconciliation_scope: {
+        Args: never
+        Returns: Json
+      }
       admin_payout_requests: {
         Args: {
           p_search?: string
@@ -1800,6 +1813,9 @@ export type Database = {
           failed_at: string
           paid_at: string
           attempts: number
+          amount_reversed: number
+          reversed_at: string
+          failed_before_transfer: boolean
           total_count: number
           in_flight_count: number
           failed_count: number
@@ -2581,6 +2597,14 @@ export type Database = {
         }
         Returns: Json
       }
+      record_payout_reversal: {
+        Args: {
+          p_payout_id: string
+          p_transfer_id: string
+          p_amount_reversed_cents: number
+        }
+        Returns: Json
+      }
       refresh_source_quality: {
         Args: {
           p_today?: string
@@ -2815,7 +2839,7 @@ export type Database = {
         | 'budget_exhausted'
         | 'refunded'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
-      payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'canceled'
+      payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'reversed' | 'canceled'
       source_platform:
         | 'x'
         | 'newsletter'
@@ -2967,7 +2991,7 @@ export const Constants = {
         'refunded',
       ],
       payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
-      payout_status: ['requested', 'sending', 'paid', 'failed', 'canceled'],
+      payout_status: ['requested', 'sending', 'paid', 'failed', 'reversed', 'canceled'],
       source_platform: [
         'x',
         'newsletter',

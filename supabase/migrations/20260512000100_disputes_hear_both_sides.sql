@@ -429,10 +429,11 @@ comment on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_
 
 -- === Emails: the two new ones ==============================================================================
 
+-- The list is every template so far (20260511000200 added payout_reversed) and the two of this migration.
 alter table public.notification_queue drop constraint notification_queue_template_check;
 alter table public.notification_queue add constraint notification_queue_template_check check (template = any (array[
-  'source_reviewed', 'campaign_reviewed', 'low_balance', 'payout_paid', 'payout_failed', 'dispute_decided',
-  'deposit_receipt', 'revision_decided', 'dispute_opened', 'account_suspended']));
+  'source_reviewed', 'campaign_reviewed', 'low_balance', 'payout_paid', 'payout_failed', 'payout_reversed',
+  'dispute_decided', 'deposit_receipt', 'revision_decided', 'dispute_opened', 'account_suspended']));
 
 create function private.notify_account_suspension()
  returns trigger

@@ -4,8 +4,9 @@
  * while payouts are due — with the functions secret (_shared/functions-secret.ts); nobody else may call it.
  *
  * It claims due payouts (claim_due_payouts: skip locked with a 5-minute lease, so concurrent runs never take the same
- * one) and makes one transfer each, in cents and USD, with the payout's id as Stripe's idempotency key: a resend after
- * a lost answer is the same request to Stripe and never a second transfer. Stripe's answer is recorded by
+ * one; a payout whose account is no longer ready is failed there with why, and never reaches Stripe) and makes one
+ * transfer each, in cents and USD, with the payout's id as Stripe's idempotency key: a resend after a lost answer is
+ * the same request to Stripe and never a second transfer. Stripe's answer is recorded by
  * finish_payout: paid with the `tr_…` id, or failed with Stripe's message (the amount is available again). When Stripe
  * cannot be reached or errs on its side, the payout is left sending: its lease expires and the next run resends it
  * with the same key.

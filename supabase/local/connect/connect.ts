@@ -1,10 +1,11 @@
 /**
  * The state of the local Stripe Connect stand-in: Express accounts, their onboarding links and the transfers made to
  * them, in Stripe's object shapes, made from the form-encoded parameters the stripe package sends. Onboarding is
- * finished or rejected on the stand-in's page (page.ts); every change of an account is reported as `account.updated`
- * and every transfer as `transfer.created` (deliveries.ts). A transfer to an account whose `transfers` capability is
- * not active (never onboarded, or rejected) is refused with Stripe's error, and no event, as Stripe refuses it: the
- * request fails before anything is made.
+ * finished or rejected on the stand-in's page (page.ts); every change of an account is reported as `account.updated`,
+ * every transfer as `transfer.created` and every reversal of one as `transfer.reversed` (deliveries.ts). A transfer to
+ * an account whose `transfers` capability is not active (never onboarded, or rejected) is refused with Stripe's error,
+ * and no event, as Stripe refuses it: the request fails before anything is made. Transfers are listed as Stripe lists
+ * them: newest first, by destination, a page at a time (`limit`, `starting_after`, `ending_before`).
  */
 import { randomBytes } from 'node:crypto'
 import type Stripe from 'stripe'
@@ -68,8 +69,25 @@ export type LocalTransfer = Pick<
   destination: string
   destination_payment: string
   metadata: Record<string, string>
-  reversals: { object: 'list'; data: []; has_more: false; total_count: 0; url: string }
+  reversals: { object: 'list'; data: LocalReversal[]; has_more: boolean; total_count: number; url: string }
 }
+
+/** A transfer reversal as POST /v1/transfers/{id}/reversals answers it (Stripe's TransferReversal object). */
+export type LocalReversal = {
+  id: string
+  object: 'transfer_reversal'
+  amount: number
+  balance_transaction: string
+  created: number
+  currency: string
+  destination_payment_refund: string
+  metadata: Record<string, string>
+  source_refund: null
+  transfer: string
+}
+
+/** A page of Stripe's list endpoints (`GET /v1/transfers`). */
+export type StripeList<T> = { object: 'list'; url: string; has_more: boolean; data: T[] }
 
 /** An onboarding link and what became of it; `session` is the browser that opened it (a cookie). */
 export type LocalLink = {
@@ -548,8 +566,115 @@ export function createConnect(options: ConnectOptions) {
       return found
     },
 
+    /** GET /v1/transfers: newest first, filtered by destination or transfer group, a page of `limit` (1–100). */
+    listTransfers(query: URLSearchParams): StripeList<LocalTransfer> {
+      for (const name of query.keys()) {
+        if (!LIST_PARAMS.has(name)) throw invalid(`Received unknown parameter: ${name}`, name, 'parameter_unknown')
+      }
+      const limit = listLimit(query.get('limit'))
+      const destination = query.get('destination')
+      const group = query.get('transfer_group')
+      // Newest first; transfers made in the same second in the order they were made, newest first.
+      const ordered = [...transfers.values()]
+        .map((t, i) => ({ t, i }))
+        .sort((a, b) => b.t.created - a.t.created || b.i - a.i)
+        .map(({ t }) => t)
+      const cursor = (name: 'starting_after' | 'ending_before') => {
+        const id = query.get(name)
+        if (id === null) return null
+        const at = ordered.findIndex((t) => t.id === id)
+        if (at < 0) throw invalid(`No such transfer: '${id}'`, name, 'resource_missing')
+        return at
+      }
+      const after = cursor('starting_after')
+      const before = cursor('ending_before')
+      const matches = (t: LocalTransfer) =>
+        (destination === null || t.destination === destination) && (group === null || t.transfer_group === group)
+      const candidates = ordered
+        .map((t, at) => ({ t, at }))
+        .filter(({ t, at }) => matches(t) && (after === null || at > after) && (before === null || at < before))
+        .map(({ t }) => t)
+      // ending_before pages backwards: the `limit` transfers just before the cursor, still newest first.
+      const page = before !== null && after === null ? candidates.slice(-limit) : candidates.slice(0, limit)
+      return { object: 'list', url: '/v1/transfers', has_more: candidates.length > page.length, data: page }
+    },
+
+    /**
+     * POST /v1/transfers/{id}/reversals: takes back all that remains of a transfer or `amount` cents of it, as a
+     * platform does (Stripe's API; locally the way an admin or a test reverses a payout). The transfer's
+     * `amount_reversed`, `reversed` (only once the whole amount is back) and `reversals` change, and Stripe's
+     * `transfer.reversed` event reports the transfer; a fully reversed transfer cannot be reversed again.
+     */
+    createReversal: (transferId: string, params: URLSearchParams, key?: string) =>
+      once(`transfers/${transferId}/reversals`, key, params, async () => {
+        const transfer = transfers.get(transferId)
+        if (!transfer)
+          throw new StripeRequestError(404, {
+            type: 'invalid_request_error',
+            message: `No such transfer: '${transferId}'`,
+            code: 'resource_missing',
+            param: 'id',
+          })
+        const remaining = transfer.amount - transfer.amount_reversed
+        if (remaining <= 0) throw invalid(`The transfer ${transferId} is already fully reversed.`)
+        const amountParam = params.get('amount')
+        let amount = remaining
+        if (amountParam !== null) {
+          amount = Number(amountParam)
+          if (!/^\d+$/.test(amountParam) || !Number.isSafeInteger(amount)) {
+            throw invalid(`Invalid integer: ${amountParam}`, 'amount', 'parameter_invalid_integer')
+          }
+          if (amount < 1) throw invalid('This value must be greater than or equal to 1.', 'amount', 'amount_too_small')
+          if (amount > remaining) {
+            throw invalid(
+              `Reversal amount (${amount}) is greater than the unreversed amount of the transfer (${remaining}).`,
+              'amount',
+            )
+          }
+        }
+        const reversal: LocalReversal = {
+          id: stripeId('trr'),
+          object: 'transfer_reversal',
+          amount,
+          balance_transaction: stripeId('txn'),
+          created: nowSeconds(),
+          currency: transfer.currency,
+          destination_payment_refund: stripeId('pyr'),
+          metadata: metadataOf(params),
+          source_refund: null,
+          transfer: transfer.id,
+        }
+        transfer.amount_reversed += amount
+        transfer.reversed = transfer.amount_reversed === transfer.amount
+        transfer.reversals.data.unshift(reversal)
+        transfer.reversals.total_count += 1
+        // Saved with its event before the answer, as a transfer is; the event goes in the background.
+        await deliveries.send(
+          [stored('transfer', transfer.id, transfer)],
+          'transfer.reversed',
+          transfer,
+          { idempotencyKey: key ?? null },
+          false,
+        )
+        return reversal
+      }),
+
     close: () => deliveries.close(),
   }
+}
+
+/** What GET /v1/transfers takes here (Stripe's `created` and `expand` are not modelled). */
+const LIST_PARAMS = new Set(['destination', 'transfer_group', 'limit', 'starting_after', 'ending_before'])
+
+/** Stripe's list `limit`: 1 to 100, 10 when not given. */
+function listLimit(value: string | null): number {
+  if (value === null) return 10
+  const limit = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(limit)) {
+    throw invalid(`Invalid integer: ${value}`, 'limit', 'parameter_invalid_integer')
+  }
+  if (limit < 1 || limit > 100) throw invalid('Invalid limit: must be between 1 and 100', 'limit')
+  return limit
 }
 
 export type Connect = ReturnType<typeof createConnect>

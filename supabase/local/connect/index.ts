@@ -3,7 +3,8 @@
  * Routed under the local checkout's `/checkout` prefix (the stripe package in the functions sends every /v1/… request
  * to /checkout/v1/…, see supabase/functions/_shared/stripe.ts):
  * - `POST /checkout/v1/accounts`, `GET …/accounts/{acct_…}`, `POST /checkout/v1/account_links`,
- *   `POST /checkout/v1/transfers`, `GET …/transfers/{tr_…}`: Stripe's API, `Bearer sk_test_…` only.
+ *   `POST /checkout/v1/transfers`, `GET …/transfers` (the list, as Stripe pages it), `GET …/transfers/{tr_…}`,
+ *   `POST …/transfers/{tr_…}/reversals`: Stripe's API, `Bearer sk_test_…` only.
  * - `GET /checkout/connect/{acct_…}/{link}`: the onboarding page; `POST …/finish` and `…/reject` are its buttons.
  * Its events go to the `connect-webhook` function, signed with STRIPE_CONNECT_WEBHOOK_SECRET.
  */
@@ -52,6 +53,14 @@ const redirect = (location: string, headers: Record<string, string> = {}): ApiRe
   headers: { location, 'cache-control': 'no-store', ...headers },
 })
 
+const unrecognized = (req: ApiRequest): ApiResponse =>
+  stripeJson(404, {
+    error: {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${req.method}: ${req.path}). The local Connect stand-in serves creating and retrieving accounts, account links and transfers, listing transfers and reversing one.`,
+    },
+  })
+
 const COOKIE = 'growletter_connect_session'
 const cookieOf = (req: ApiRequest) =>
   /(?:^|;\s*)growletter_connect_session=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1]
@@ -99,7 +108,12 @@ export function createConnectHandler(
     : Promise.resolve()
   ready.catch((error: unknown) => console.error('[connect] could not load saved accounts:', error))
 
-  async function api(req: ApiRequest, resource: string, id: string | undefined): Promise<ApiResponse> {
+  async function api(
+    req: ApiRequest,
+    resource: string,
+    id: string | undefined,
+    sub: string | undefined,
+  ): Promise<ApiResponse> {
     // The stripe package authenticates with `Bearer sk_…`; only test-mode keys make sense here.
     if (!/^Bearer sk_test_\S+$/.test(req.headers.authorization ?? '')) {
       return stripeJson(401, {
@@ -113,6 +127,14 @@ export function createConnectHandler(
     const params = new URLSearchParams(req.body.toString('utf8'))
     const key = req.headers['idempotency-key']
     try {
+      if (sub === 'reversals' && resource === 'transfers' && id !== undefined && req.method === 'POST') {
+        const made = await connect.createReversal(id, params, key)
+        return stripeJson(200, made.object, made.replayed ? { 'idempotent-replayed': 'true' } : {})
+      }
+      if (sub !== undefined) return unrecognized(req)
+      if (req.method === 'GET' && id === undefined && resource === 'transfers') {
+        return stripeJson(200, connect.listTransfers(req.query))
+      }
       if (req.method === 'POST' && id === undefined) {
         if (resource === 'account_links') return stripeJson(200, await connect.createAccountLink(params))
         const made =
@@ -122,12 +144,7 @@ export function createConnectHandler(
       if (req.method === 'GET' && id !== undefined && resource !== 'account_links') {
         return stripeJson(200, resource === 'accounts' ? connect.getAccount(id) : connect.getTransfer(id))
       }
-      return stripeJson(404, {
-        error: {
-          type: 'invalid_request_error',
-          message: `Unrecognized request URL (${req.method}: /v1/${resource}${id ? `/${id}` : ''}). The local Connect stand-in serves create and retrieve only.`,
-        },
-      })
+      return unrecognized(req)
     } catch (error) {
       if (error instanceof StripeRequestError) return stripeJson(error.status, { error: error.error })
       throw error
@@ -172,8 +189,8 @@ export function createConnectHandler(
   const handler: Handler = async (req) => {
     await ready
     // Ids are Stripe's (`acct_…`, `tr_…`): letters, digits and underscores, so nothing needs decoding.
-    const apiMatch = /^\/v1\/(accounts|account_links|transfers)(?:\/([^/]+))?\/?$/.exec(req.path)
-    if (apiMatch) return api(req, apiMatch[1]!, apiMatch[2])
+    const apiMatch = /^\/v1\/(accounts|account_links|transfers)(?:\/([^/]+)(?:\/([a-z_]+))?)?\/?$/.exec(req.path)
+    if (apiMatch) return api(req, apiMatch[1]!, apiMatch[2], apiMatch[3])
     const pageMatch = /^\/connect\/(acct_[A-Za-z0-9]+)\/([A-Za-z0-9_-]+)(?:\/(finish|reject))?\/?$/.exec(req.path)
     if (pageMatch) return page(req, pageMatch[1]!, pageMatch[2]!, pageMatch[3])
     if (req.path.startsWith('/v1/')) {

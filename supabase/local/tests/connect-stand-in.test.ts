@@ -444,6 +444,104 @@ describe('local Stripe Connect stand-in', () => {
     ).toMatchObject({ code: 'resource_missing', param: 'destination' })
   })
 
+  it('lists transfers as Stripe does: newest first, by destination, a page at a time (starting_after, ending_before)', async () => {
+    const hook = await webhook()
+    const { stripe, handler, apiUrl } = await standIn({ webhookUrl: hook.url })
+    close = handler.close
+    const onboarded = async () => {
+      const account = await newAccount(stripe)
+      await (await browser((await newLink(stripe, account.id)).url)).press('finish')
+      return account.id
+    }
+    const [a, b] = [await onboarded(), await onboarded()]
+    const made: string[] = []
+    for (let i = 1; i <= 5; i++)
+      made.push((await stripe.transfers.create({ amount: i * 100, currency: 'usd', destination: a })).id)
+    const other = await stripe.transfers.create({ amount: 999, currency: 'usd', destination: b })
+    const newestFirst = [...made].reverse()
+
+    const page = await stripe.transfers.list({ destination: a, limit: 2 })
+    expect(page).toMatchObject({ object: 'list', url: '/v1/transfers', has_more: true })
+    expect(page.data.map((t) => t.id)).toEqual(newestFirst.slice(0, 2))
+    const next = await stripe.transfers.list({ destination: a, limit: 2, starting_after: page.data[1]!.id })
+    expect(next.data.map((t) => t.id)).toEqual(newestFirst.slice(2, 4))
+    const back = await stripe.transfers.list({ destination: a, limit: 2, ending_before: next.data[0]!.id })
+    expect(back.data.map((t) => t.id)).toEqual(newestFirst.slice(0, 2))
+    // The package's auto-pagination follows starting_after to the end; without a destination, every transfer.
+    const all: string[] = []
+    for await (const t of stripe.transfers.list({ destination: a, limit: 2 })) all.push(t.id)
+    expect(all).toEqual(newestFirst)
+    expect((await stripe.transfers.list({ destination: b })).data.map((t) => t.id)).toEqual([other.id])
+    expect((await stripe.transfers.list({ limit: 100 })).data.map((t) => t.id)).toEqual([other.id, ...newestFirst])
+    expect((await stripe.transfers.list()).data).toHaveLength(6)
+
+    expect(await caught(stripe.transfers.list({ limit: 101 }))).toMatchObject({ statusCode: 400, param: 'limit' })
+    expect(await caught(stripe.transfers.list({ starting_after: 'tr_nothing' }))).toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'starting_after',
+    })
+    const unknown = await fetch(`${apiUrl}/checkout/v1/transfers?colour=red`, {
+      headers: { authorization: 'Bearer sk_test_local_checkout' },
+    })
+    expect([unknown.status, ((await unknown.json()) as { error: { param: string } }).error.param]).toEqual([
+      400,
+      'colour',
+    ])
+  })
+
+  it('reverses a transfer in part, then the rest, reporting each with transfer.reversed (signed); never past what remains', async () => {
+    const hook = await webhook()
+    const { stripe, handler } = await standIn({ webhookUrl: hook.url })
+    close = handler.close
+    const account = await newAccount(stripe)
+    await (await browser((await newLink(stripe, account.id)).url)).press('finish')
+    const transfer = await stripe.transfers.create(
+      { amount: 6000, currency: 'usd', destination: account.id, metadata: { payout_id: 'payout-r' } },
+      { idempotencyKey: 'payout-r' },
+    )
+
+    const part = await stripe.transfers.createReversal(transfer.id, { amount: 2000 }, { idempotencyKey: 'rev-1' })
+    expect(part).toMatchObject({ object: 'transfer_reversal', amount: 2000, currency: 'usd', transfer: transfer.id })
+    expect(part.id).toMatch(/^trr_[A-Za-z0-9]+$/)
+    // The same request again is the same reversal, not a second one.
+    expect((await stripe.transfers.createReversal(transfer.id, { amount: 2000 }, { idempotencyKey: 'rev-1' })).id).toBe(
+      part.id,
+    )
+    expect(await stripe.transfers.retrieve(transfer.id)).toMatchObject({
+      amount_reversed: 2000,
+      reversed: false,
+      reversals: { total_count: 1, data: [{ id: part.id, amount: 2000 }] },
+    })
+    expect(await caught(stripe.transfers.createReversal(transfer.id, { amount: 4001 }))).toMatchObject({
+      statusCode: 400,
+      param: 'amount',
+    })
+    // No amount: what remains.
+    const rest = await stripe.transfers.createReversal(transfer.id)
+    expect(rest.amount).toBe(4000)
+    expect(await stripe.transfers.retrieve(transfer.id)).toMatchObject({ amount_reversed: 6000, reversed: true })
+    const again = await caught(stripe.transfers.createReversal(transfer.id))
+    expect(again).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError' })
+    expect(again.message).toBe(`The transfer ${transfer.id} is already fully reversed.`)
+    expect(await caught(stripe.transfers.createReversal('tr_nothing'))).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    })
+
+    // Each reversal is a transfer.reversed event about the transfer as it then was (a platform event), verified above.
+    await vi.waitFor(() => expect(hook.of('transfer.reversed')).toHaveLength(2), WAIT)
+    const reported = hook
+      .of('transfer.reversed')
+      .map((e) => e.data.object as Stripe.Transfer)
+      .sort((x, y) => x.amount_reversed - y.amount_reversed)
+    expect(reported).toMatchObject([
+      { id: transfer.id, amount_reversed: 2000, reversed: false, metadata: { payout_id: 'payout-r' } },
+      { id: transfer.id, amount_reversed: 6000, reversed: true },
+    ])
+    expect(hook.of('transfer.reversed')[0]).not.toHaveProperty('account')
+  })
+
   it('retries an event the webhook did not accept, signing each attempt anew, until it answers 2xx', async () => {
     const hook = await webhook([500, 503])
     const { stripe, handler } = await standIn({ webhookUrl: hook.url, retryDelaysMs: [20, 20, 20] })

@@ -8,6 +8,7 @@ import { lowBalance } from './low-balance.ts'
 import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
 import { payoutFailed } from './payout-failed.ts'
 import { payoutPaid } from './payout-paid.ts'
+import { payoutReversed } from './payout-reversed.ts'
 import { revisionDecided } from './revision-decided.ts'
 import { sourceReviewed } from './source-reviewed.ts'
 
@@ -17,6 +18,7 @@ const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl:
   low_balance: lowBalance,
   payout_paid: payoutPaid,
   payout_failed: payoutFailed,
+  payout_reversed: payoutReversed,
   dispute_decided: disputeDecided,
   deposit_receipt: depositReceipt,
   revision_decided: revisionDecided,

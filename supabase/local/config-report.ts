@@ -26,6 +26,10 @@ const SUPPORTED = [
   'api.max_rows',
   'api.db_aggregates_enabled',
   'api.db_plan_enabled',
+  'local_smtp.enabled',
+  'local_smtp.port',
+  'local_smtp.smtp_port',
+  // The section's name before Supabase CLI 2.108 (CLI 3 refuses it), still read so an older checkout works.
   'inbucket.enabled',
   'inbucket.port',
   'inbucket.smtp_port',
@@ -45,6 +49,8 @@ const SUPPORTED = [
   'auth.rate_limit.token_verifications',
   'auth.rate_limit.token_refresh',
   'auth.rate_limit.anonymous_users',
+  'auth.email.enabled',
+  // CLI 3's deprecated spelling of auth.email.enabled (the only one CLI 2's own loader knows).
   'auth.email.enable_signup',
   'auth.email.enable_confirmations',
   'auth.email.double_confirm_changes',
@@ -53,6 +59,7 @@ const SUPPORTED = [
   'auth.email.otp_expiry',
   'auth.email.template.*.subject',
   'auth.email.template.*.content_path',
+  'auth.sms.enabled',
   'auth.sms.enable_signup',
   'auth.sms.enable_confirmations',
   'auth.sms.max_frequency',
@@ -84,7 +91,7 @@ const SERVICES: Record<string, string> = {
 }
 
 /** Services the backend always runs: switching one off in config.toml does not switch it off here. */
-const ALWAYS_ON = ['api', 'auth', 'inbucket', 'edge_runtime']
+const ALWAYS_ON = ['api', 'auth', 'local_smtp', 'inbucket', 'edge_runtime']
 
 const matches = (pattern: string, path: string) => {
   const a = pattern.split('.')

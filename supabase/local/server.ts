@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { createAuthHandler, ensureAuthSchema } from './auth/index'
 import { trustedHeaderName } from './client-ip'
-import { loadConfig, numberSetting } from './config'
+import { loadConfig, mailboxPorts, numberSetting } from './config'
 import { configReport } from './config-report'
 import type { BackendContext } from './context'
 import { ensureFunctionsSecret, startBackground, type Background } from './cron/background'
@@ -32,9 +32,9 @@ const HOST = '127.0.0.1'
 export type BackendOptions = {
   /** Default 54321; 0 picks a free port (tests). */
   port?: number
-  /** Mailbox page/API port: default 54324, or ephemeral when `port` is 0. */
+  /** Mailbox page/API port: config.toml's `[local_smtp] port` (default 54324), or ephemeral when `port` is 0. */
   mailPort?: number
-  /** SMTP sink port: default 54325, or ephemeral when `port` is 0. */
+  /** SMTP sink port: config.toml's `[local_smtp] smtp_port` (default 54325), or ephemeral when `port` is 0. */
   smtpPort?: number
   /** PGlite folder; default supabase/.local/db unless `databaseUrl` is set. `null` = in memory (tests). */
   dataDir?: string | null
@@ -136,13 +136,18 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     return ms
   }
 
+  const loadingConfig = loadConfig()
   const [configR, keysR, mailboxR, openedR] = await Promise.allSettled([
-    loadConfig(),
+    loadingConfig,
     apiKeys(),
-    startMailbox({
-      httpPort: opts.mailPort ?? (ephemeral ? 0 : 54324),
-      smtpPort: opts.smtpPort ?? (ephemeral ? 0 : 54325),
-      host: HOST,
+    // The ports come from config.toml (a few milliseconds to parse), so the mailbox waits for it, not for the database.
+    loadingConfig.then((config) => {
+      const ports = mailboxPorts(config)
+      return startMailbox({
+        httpPort: opts.mailPort ?? (ephemeral ? 0 : (ports.port ?? 54324)),
+        smtpPort: opts.smtpPort ?? (ephemeral ? 0 : (ports.smtpPort ?? 54325)),
+        host: HOST,
+      })
     }),
     openBackendDb({ dataDir, databaseUrl, reset: opts.reset, seed: opts.seed, afterBootstrap: ensureAuthSchema }),
   ])

@@ -30,8 +30,8 @@ async function confirmedThrough(m: Market, address: string, visitor = newVisitor
 async function addVerifiedFactor(userId: string) {
   const db = await testDb()
   await db.query(
-    `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret)
-     values ($1, $2, 'phone', 'totp', 'verified', 'JBSWY3DPEHPK3PXP')`,
+    `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at)
+     values ($1, $2, 'phone', 'totp', 'verified', 'JBSWY3DPEHPK3PXP', now(), now())`,
     [randomUUID(), userId],
   )
 }

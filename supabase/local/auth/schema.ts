@@ -1,72 +1,50 @@
 /**
- * The auth tables GoTrue keeps beside auth.users (bootstrap.sql creates users and identities).
- * Owned by the database owner with no grants to the API roles: only this auth server reads them.
- * Refresh tokens are stored as SHA-256 hashes, so a database dump cannot be replayed as sessions.
+ * The auth schema of the embedded backend: GoTrue's own tables, as hosted Supabase has them (gotrue-schema.sql,
+ * owned by supabase_auth_admin, row-level security on, no grants to the API roles), plus the few things this auth
+ * server keeps for itself (LOCAL_SQL). Refresh tokens are stored as SHA-256 hashes in GoTrue's `token` column, so a
+ * database dump cannot be replayed as sessions.
  */
+import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { literal, type Db } from '../db/database'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { literal, type Db, type Queryable } from '../db/database'
 
-const SQL = `
-create table if not exists auth.sessions (
-  id uuid primary key,
-  user_id uuid not null references auth.users (id) on delete cascade,
-  aal text not null default 'aal1',
-  amr jsonb not null default '[]'::jsonb,
-  factor_id uuid,
-  user_agent text,
-  ip text,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
-  refreshed_at timestamptz
-);
-create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+/** GoTrue's auth schema in its final form; applies on its own to a plain database (see the file's header). */
+export const GOTRUE_SCHEMA_SQL = readFileSync(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), 'gotrue-schema.sql'),
+  'utf8',
+)
 
-create table if not exists auth.refresh_tokens (
-  id bigserial primary key,
-  token_hash text not null unique,
-  parent_hash text,
-  user_id uuid not null references auth.users (id) on delete cascade,
-  session_id uuid not null references auth.sessions (id) on delete cascade,
-  revoked boolean not null default false,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id);
-create index if not exists refresh_tokens_parent_hash_idx on auth.refresh_tokens (parent_hash);
+/**
+ * Creates GoTrue's auth schema as hosted Supabase has it, in one transaction: the `auth` schema (if missing) with
+ * every privilege on it for `owner`, as the platform grants supabase_auth_admin, then every table, type and index
+ * owned by `owner`, which must exist. Connected as `owner` itself (the schema must then exist with those
+ * privileges, as the platform leaves it), or as a superuser (or a role that may create schemas and is a member of
+ * `owner`); `owner: null` runs it all as the connected role, whoever that is. Idempotent.
+ */
+export async function applyGoTrueSchema(
+  db: Db,
+  { owner = 'supabase_auth_admin' }: { owner?: string | null } = {},
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (owner) {
+      const role = `"${owner.replaceAll('"', '""')}"`
+      const r = await tx.query<{ me: string; schema: boolean }>(
+        "select current_user as me, to_regnamespace('auth') is not null as schema",
+      )
+      // The platform's part, where the platform has not done it: the schema, and every privilege on it for `owner`.
+      if (!r.rows[0]?.schema) await tx.exec(`create schema auth; grant all on schema auth to ${role}`)
+      // Already connected as `owner` (migrate.ts runs this step as supabase_auth_admin where the server has it).
+      if (r.rows[0]?.me !== owner) await tx.exec(`set local role ${role}`)
+    }
+    await tx.exec(GOTRUE_SCHEMA_SQL)
+  })
+}
 
-create table if not exists auth.mfa_factors (
-  id uuid primary key,
-  user_id uuid not null references auth.users (id) on delete cascade,
-  friendly_name text,
-  factor_type text not null,
-  status text not null default 'unverified',
-  secret text not null,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
-  last_challenged_at timestamptz
-);
-create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
-
-create table if not exists auth.mfa_challenges (
-  id uuid primary key,
-  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
-  ip_address text,
-  created_at timestamptz not null default now(),
-  verified_at timestamptz
-);
-
-create table if not exists auth.flow_state (
-  id uuid primary key,
-  user_id uuid references auth.users (id) on delete cascade,
-  auth_code text not null unique,
-  code_challenge text not null,
-  code_challenge_method text not null,
-  authentication_method text not null,
-  created_at timestamptz not null default now()
-);
-
--- Trust hardening (issue 10), as columns added in place so existing local databases pick them up:
--- the last TOTP time step a factor accepted (a code works once), and the codes tried on a challenge.
+/** What this auth server adds to GoTrue's tables for its own hardening; none of it is GoTrue's. */
+const LOCAL_SQL = `
+-- The last TOTP time step a factor accepted (a code works once), and the codes tried on a challenge.
 alter table auth.mfa_factors add column if not exists last_used_step bigint;
 alter table auth.mfa_challenges add column if not exists attempts integer not null default 0;
 
@@ -76,23 +54,81 @@ create table if not exists auth.otp_failures (
   failures integer not null default 0,
   updated_at timestamptz not null default now()
 );
+alter table auth.otp_failures owner to supabase_auth_admin;
+alter table auth.otp_failures enable row level security;
+-- The backend's connection is postgres on a hosted-shaped server, with every privilege on GoTrue's tables too.
+do $$
+begin
+  if exists (select 1 from pg_roles where rolname = 'postgres') then
+    grant all on auth.otp_failures to postgres;
+  end if;
+end
+$$;
 
-revoke all on auth.sessions, auth.refresh_tokens, auth.mfa_factors, auth.mfa_challenges, auth.flow_state,
-  auth.otp_failures
-  from anon, authenticated, service_role;
+revoke all on all tables in schema auth from anon, authenticated, service_role;
 `
 
-/** Marks a database where this exact SQL ran (as the comment of auth.sessions). */
-export const AUTH_SCHEMA_MARK = `growletter auth schema ${createHash('sha256').update(SQL).digest('hex').slice(0, 16)}`
+/**
+ * Databases made before the auth schema followed GoTrue (a lenient auth.users with defaults, sessions with an amr
+ * column, refresh tokens in token_hash) are brought to GoTrue's definitions in place: users, identities and factors
+ * keep their rows (the factors are set aside and come back in GoTrue's table, RESTORE_FACTORS_SQL), while sessions,
+ * refresh tokens, challenges and PKCE flows (short-lived local data) start empty: everyone signs in again.
+ */
+const UPGRADE_LOCAL_SHAPE_SQL = `
+create table auth.mfa_factors_before_gotrue as select * from auth.mfa_factors;
+alter table auth.mfa_factors_before_gotrue owner to supabase_auth_admin;
+drop table if exists auth.refresh_tokens, auth.mfa_challenges, auth.mfa_factors, auth.flow_state, auth.sessions cascade;
+alter table auth.users owner to supabase_auth_admin;
+alter table auth.identities owner to supabase_auth_admin;
+alter table auth.users
+  alter column id drop default, alter column aud drop default, alter column role drop default,
+  alter column confirmation_token drop default, alter column recovery_token drop default,
+  alter column email_change_token_new drop default, alter column email_change drop default,
+  alter column raw_app_meta_data drop default, alter column raw_user_meta_data drop default,
+  alter column created_at drop default, alter column updated_at drop default;
+alter table auth.identities alter column created_at drop default, alter column updated_at drop default;
+drop index if exists auth.users_email_partial_key;
+`
+
+const RESTORE_FACTORS_SQL = `
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at,
+  last_challenged_at, last_used_step)
+select id, user_id, coalesce(friendly_name, ''), factor_type::auth.factor_type, status::auth.factor_status, secret,
+  coalesce(created_at, now()), coalesce(updated_at, now()), last_challenged_at, last_used_step
+from auth.mfa_factors_before_gotrue
+on conflict (id) do nothing;
+drop table auth.mfa_factors_before_gotrue;
+`
+
+/** Marks a database where this exact schema ran (as the comment of auth.otp_failures, this server's own table). */
+export const AUTH_SCHEMA_MARK = `growletter auth schema ${createHash('sha256')
+  .update(GOTRUE_SCHEMA_SQL)
+  .update(LOCAL_SQL)
+  .update(UPGRADE_LOCAL_SHAPE_SQL)
+  .update(RESTORE_FACTORS_SQL)
+  .digest('hex')
+  .slice(0, 16)}`
+
+async function hasLocalShape(db: Queryable): Promise<boolean> {
+  const r = await db.query(
+    "select 1 from pg_attribute where attrelid = to_regclass('auth.refresh_tokens') and attname = 'token_hash'",
+  )
+  return r.rows.length > 0
+}
 
 /**
  * Idempotent: safe on every start, on PGlite and PostgreSQL. Skipped where this exact version already
- * ran (its mark is the comment of auth.sessions): a start with an existing database has a 1 s budget.
+ * ran (its mark): a start with an existing database has a 1 s budget.
  */
 export async function ensureAuthSchema(db: Db): Promise<void> {
   const r = await db.query<{ mark: string | null }>(
-    "select obj_description(to_regclass('auth.sessions'), 'pg_class') as mark",
+    "select obj_description(to_regclass('auth.otp_failures'), 'pg_class') as mark",
   )
   if (r.rows[0]?.mark === AUTH_SCHEMA_MARK) return
-  await db.exec(`${SQL};\ncomment on table auth.sessions is ${literal(AUTH_SCHEMA_MARK)};`)
+  if (await hasLocalShape(db)) await db.exec(UPGRADE_LOCAL_SHAPE_SQL)
+  await applyGoTrueSchema(db)
+  await db.exec(LOCAL_SQL)
+  const setAside = await db.query("select to_regclass('auth.mfa_factors_before_gotrue') is not null as found")
+  if (setAside.rows[0]?.found) await db.exec(RESTORE_FACTORS_SQL)
+  await db.exec(`comment on table auth.otp_failures is ${literal(AUTH_SCHEMA_MARK)};`)
 }

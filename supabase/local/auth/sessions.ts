@@ -5,6 +5,7 @@
  * means the token leaked, so the whole family (the session) is revoked, as GoTrue does.
  */
 import { randomUUID } from 'node:crypto'
+import { isIP } from 'node:net'
 import type { Queryable } from '../db/database'
 import { signAccessToken } from '../keys'
 import { randomToken, sha256 } from './crypto'
@@ -17,6 +18,9 @@ export type SessionRow = { id: string; user_id: string; aal: string; amr: AmrEnt
 
 type Issuer = { db: Queryable; settings: AuthSettings; apiUrl: string }
 
+/** The client's address as auth.sessions.ip (an inet) takes it: anything that is not an IP address is left out. */
+export const inetOrNull = (ip: string | undefined) => (ip && isIP(ip) ? ip : null)
+
 export async function startSession(
   { db, settings, apiUrl }: Issuer,
   user: UserRow,
@@ -24,15 +28,14 @@ export async function startSession(
   meta: { ip?: string; userAgent?: string } = {},
 ) {
   const id = randomUUID()
-  const amr: AmrEntry[] = [{ method, timestamp: Math.floor(Date.now() / 1000) }]
-  await db.query('insert into auth.sessions (id, user_id, aal, amr, ip, user_agent) values ($1, $2, $3, $4, $5, $6)', [
-    id,
-    user.id,
-    'aal1',
-    JSON.stringify(amr),
-    meta.ip ?? null,
-    meta.userAgent ?? null,
-  ])
+  // As GoTrue: the session at aal1 with its timestamps, and the sign-in method as its first amr claim.
+  await db.query(
+    `insert into auth.sessions (id, user_id, aal, ip, user_agent, created_at, updated_at)
+     values ($1, $2, 'aal1', $3, $4, now(), now())`,
+    [id, user.id, inetOrNull(meta.ip), meta.userAgent ?? null],
+  )
+  await addAmrClaim(db, id, method)
+  const amr = await amrOf(db, id)
   await db.query('update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1', [user.id])
   await db.query("update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'", [
     user.id,
@@ -47,10 +50,35 @@ export async function startSession(
   )
 }
 
+/** Records (or renews) how the session was authenticated: GoTrue's mfa_amr_claims, one row per method. */
+async function addAmrClaim(db: Queryable, sessionId: string, method: string) {
+  await db.query(
+    `insert into auth.mfa_amr_claims (id, session_id, authentication_method, created_at, updated_at)
+     values ($1, $2, $3, now(), now())
+     on conflict (session_id, authentication_method) do update set updated_at = now()`,
+    [randomUUID(), sessionId, method],
+  )
+}
+
+/** The amr claim of the access token, newest method first, as GoTrue builds it from mfa_amr_claims. */
+async function amrOf(db: Queryable, sessionId: string): Promise<AmrEntry[]> {
+  const r = await db.query<{ method: string; timestamp: number }>(
+    `select authentication_method as method, floor(extract(epoch from updated_at))::int as timestamp
+     from auth.mfa_amr_claims where session_id = $1 order by updated_at desc, authentication_method`,
+    [sessionId],
+  )
+  return r.rows
+}
+
+/**
+ * A new refresh token of the session. GoTrue's columns, with the token's SHA-256 hash in `token` and its parent's
+ * in `parent` (GoTrue stores the tokens themselves).
+ */
 async function newRefreshToken(db: Queryable, userId: string, sessionId: string, parentHash: string | null) {
   const token = randomToken(18)
   await db.query(
-    'insert into auth.refresh_tokens (token_hash, parent_hash, user_id, session_id) values ($1, $2, $3, $4)',
+    `insert into auth.refresh_tokens (instance_id, token, parent, user_id, session_id, revoked, created_at, updated_at)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, $3, $4, false, now(), now())`,
     [sha256(token), parentHash, userId, sessionId],
   )
   return token
@@ -95,7 +123,7 @@ export async function sessionJson(issuer: Issuer, user: UserRow, session: Sessio
 
 type TokenRow = {
   id: string
-  token_hash: string
+  token: string
   session_id: string
   user_id: string
   revoked: boolean
@@ -108,7 +136,7 @@ const invalidRefresh = () => httpError(400, 'refresh_token_not_found', 'Invalid 
 export async function refreshSession(issuer: Issuer, presented: string) {
   const { db, settings } = issuer
   const hash = sha256(presented)
-  const row = (await db.query<TokenRow>('select * from auth.refresh_tokens where token_hash = $1', [hash])).rows[0]
+  const row = (await db.query<TokenRow>('select * from auth.refresh_tokens where token = $1', [hash])).rows[0]
   if (!row) throw invalidRefresh()
   const session = await loadSession(db, row.session_id)
   const user = (await db.query<UserRow>('select * from auth.users where id = $1', [row.user_id])).rows[0]
@@ -119,7 +147,7 @@ export async function refreshSession(issuer: Issuer, presented: string) {
   if (row.revoked) {
     const age = (Date.now() - new Date(row.updated_at).getTime()) / 1000
     const child = (
-      await db.query<TokenRow>('select * from auth.refresh_tokens where parent_hash = $1 and revoked = false', [hash])
+      await db.query<TokenRow>('select * from auth.refresh_tokens where parent = $1 and revoked = false', [hash])
     ).rows[0]
     if (age <= settings.reuseInterval && child) {
       // A client racing itself (two tabs refreshing at once): only hashes are stored, so the live child
@@ -137,12 +165,17 @@ export async function refreshSession(issuer: Issuer, presented: string) {
 }
 
 const revoke = (db: Queryable, hash: string) =>
-  db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where token_hash = $1', [hash])
+  db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1', [hash])
 
 export async function loadSession(db: Queryable, id: unknown): Promise<SessionRow | undefined> {
   if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) return undefined
-  return (await db.query<SessionRow>('select id, user_id, aal, amr, factor_id from auth.sessions where id = $1', [id]))
-    .rows[0]
+  const session = (
+    await db.query<Omit<SessionRow, 'amr'>>(
+      "select id, user_id, coalesce(aal::text, 'aal1') as aal, factor_id from auth.sessions where id = $1",
+      [id],
+    )
+  ).rows[0]
+  return session && { ...session, amr: await amrOf(db, session.id) }
 }
 
 /** Raises the session to aal2 after a verified factor and issues a fresh token pair within it. */
@@ -153,11 +186,12 @@ export async function upgradeSession(
   factorId: string,
   method: string,
 ) {
-  const amr = [{ method, timestamp: Math.floor(Date.now() / 1000) }, ...session.amr.filter((a) => a.method !== method)]
-  await issuer.db.query(
-    "update auth.sessions set aal = 'aal2', amr = $2, factor_id = $3, updated_at = now() where id = $1",
-    [session.id, JSON.stringify(amr), factorId],
-  )
+  await issuer.db.query("update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = now() where id = $1", [
+    session.id,
+    factorId,
+  ])
+  await addAmrClaim(issuer.db, session.id, method)
+  const amr = await amrOf(issuer.db, session.id)
   await issuer.db.query(
     'update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false',
     [session.id],

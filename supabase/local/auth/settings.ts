@@ -89,7 +89,8 @@ export function authSettings(ctx: BackendContext): AuthSettings {
     signupEnabled: bool(auth.enable_signup, true),
     anonymousEnabled: bool(auth.enable_anonymous_sign_ins, false),
     manualLinkingEnabled: bool(auth.enable_manual_linking, false),
-    emailSignupEnabled: bool(email.enable_signup, true),
+    // `[auth.email] enabled` (Supabase CLI 3), or its older spelling enable_signup.
+    emailSignupEnabled: bool(email.enabled ?? email.enable_signup, true),
     confirmEmail: bool(email.enable_confirmations, true),
     doubleConfirmChanges: bool(email.double_confirm_changes, true),
     minPasswordLength: num(auth.minimum_password_length, 6),
@@ -109,7 +110,7 @@ export function authSettings(ctx: BackendContext): AuthSettings {
     },
     templates: table(email.template) as AuthSettings['templates'],
     sms: {
-      enabled: bool(sms.enable_signup, false),
+      enabled: bool(sms.enabled ?? sms.enable_signup, false),
       autoconfirm: !bool(sms.enable_confirmations, false),
       testOtp: Object.fromEntries(
         Object.entries(table(sms.test_otp)).map(([phone, code]) => [phone.replace(/^\+/, ''), String(code)]),

@@ -66,7 +66,8 @@ export async function signupAnswerAsNew(
     user_id: id,
     identity_data: identity,
     provider: 'email',
-    last_sign_in_at: null,
+    // As the stored row: insertUser stamps a new identity's last_sign_in_at, as GoTrue's NewIdentity does.
+    last_sign_in_at: now,
     created_at: now,
     updated_at: now,
     email: address,

@@ -121,16 +121,34 @@ export type NewUser = {
   invited?: boolean
 }
 
-/** Inserts the user and its email identity in the caller's transaction. */
+/**
+ * auth.users' token columns GoTrue reads into Go strings: a row with NULL in any of them breaks GoTrue's every read
+ * of that user, and GoTrue's table gives four of them no default. Every insert here writes them as ''.
+ */
+const BLANK_TOKENS = [
+  'confirmation_token',
+  'recovery_token',
+  'email_change_token_new',
+  'email_change_token_current',
+  'email_change',
+  'phone_change',
+  'phone_change_token',
+  'reauthentication_token',
+]
+/** `insert into auth.users (…, ${BLANK_TOKEN_COLUMNS}) values (…, ${BLANK_TOKEN_VALUES})` */
+export const BLANK_TOKEN_COLUMNS = BLANK_TOKENS.join(', ')
+export const BLANK_TOKEN_VALUES = BLANK_TOKENS.map(() => "''").join(', ')
+
+/** Inserts the user and its email identity in the caller's transaction, every column GoTrue fills filled. */
 export async function insertUser(tx: Queryable, input: NewUser): Promise<UserRow> {
   const id = randomUUID()
   const email = normalizeEmail(input.email)
   const app = { provider: 'email', providers: ['email'], ...input.appMetadata }
   const r = await tx.query<UserRow>(
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, invited_at,
-       raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, is_anonymous, ${BLANK_TOKEN_COLUMNS})
      values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, $3,
-       case when $4 then now() end, case when $5 then now() end, $6, $7, now(), now())
+       case when $4 then now() end, case when $5 then now() end, $6, $7, now(), now(), false, false, ${BLANK_TOKEN_VALUES})
      returning *`,
     [
       id,
@@ -143,8 +161,8 @@ export async function insertUser(tx: Queryable, input: NewUser): Promise<UserRow
     ],
   )
   await tx.query(
-    `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-     values ($1, $2, $3, 'email', now(), now())`,
+    `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+     values ($1, $2, $3, 'email', now(), now(), now())`,
     [id, id, JSON.stringify({ sub: id, email, email_verified: input.confirmed, phone_verified: false })],
   )
   return r.rows[0]!
@@ -201,7 +219,7 @@ export function userJsonOf(user: UserRow, identities: IdentityRow[], factors: Fa
     })),
     factors: factors.map((f) => ({
       id: f.id,
-      friendly_name: f.friendly_name ?? undefined,
+      friendly_name: f.friendly_name || undefined,
       factor_type: f.factor_type,
       status: f.status,
       created_at: iso(f.created_at),

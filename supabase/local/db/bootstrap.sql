@@ -48,57 +48,8 @@ create table if not exists supabase_migrations.schema_migrations (
   name text
 );
 
-create table if not exists auth.users (
-  instance_id uuid,
-  id uuid primary key default gen_random_uuid(),
-  aud varchar(255) default 'authenticated',
-  role varchar(255) default 'authenticated',
-  email varchar(255),
-  encrypted_password varchar(255),
-  email_confirmed_at timestamptz,
-  invited_at timestamptz,
-  confirmation_token varchar(255) default '',
-  confirmation_sent_at timestamptz,
-  recovery_token varchar(255) default '',
-  recovery_sent_at timestamptz,
-  email_change_token_new varchar(255) default '',
-  email_change varchar(255) default '',
-  email_change_sent_at timestamptz,
-  last_sign_in_at timestamptz,
-  raw_app_meta_data jsonb default '{}'::jsonb,
-  raw_user_meta_data jsonb default '{}'::jsonb,
-  is_super_admin boolean,
-  created_at timestamptz default now(),
-  updated_at timestamptz default now(),
-  phone text unique default null,
-  phone_confirmed_at timestamptz,
-  phone_change text default '',
-  phone_change_token varchar(255) default '',
-  phone_change_sent_at timestamptz,
-  confirmed_at timestamptz generated always as (least(email_confirmed_at, phone_confirmed_at)) stored,
-  email_change_token_current varchar(255) default '',
-  email_change_confirm_status smallint default 0,
-  banned_until timestamptz,
-  reauthentication_token varchar(255) default '',
-  reauthentication_sent_at timestamptz,
-  is_sso_user boolean not null default false,
-  deleted_at timestamptz,
-  is_anonymous boolean not null default false
-);
-create unique index if not exists users_email_partial_key on auth.users (lower(email)) where is_sso_user = false;
-
-create table if not exists auth.identities (
-  id uuid primary key default gen_random_uuid(),
-  provider_id text not null,
-  user_id uuid not null references auth.users (id) on delete cascade,
-  identity_data jsonb not null,
-  provider text not null,
-  last_sign_in_at timestamptz,
-  created_at timestamptz default now(),
-  updated_at timestamptz default now(),
-  email text generated always as (lower(identity_data ->> 'email')) stored,
-  unique (provider_id, provider)
-);
+-- auth.users, auth.identities and GoTrue's other tables, as hosted Supabase defines them: supabase/local/auth/
+-- gotrue-schema.sql, which the backend applies after this file and before the migrations (auth/schema.ts).
 
 create or replace function auth.uid() returns uuid
 language sql stable

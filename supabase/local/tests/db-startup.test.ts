@@ -224,20 +224,59 @@ describe('ensureAuthSchema', () => {
         afterBootstrap: ensureAuthSchema,
       })
       const mark = async () =>
-        (await db.query<{ mark: string }>("select obj_description('auth.sessions'::regclass, 'pg_class') as mark"))
+        (await db.query<{ mark: string }>("select obj_description('auth.otp_failures'::regclass, 'pg_class') as mark"))
           .rows[0]?.mark
       expect(await mark()).toBe(AUTH_SCHEMA_MARK)
       // Unchanged: nothing runs, so a table dropped behind its back is not made again.
-      await db.exec('drop table auth.otp_failures')
+      await db.exec('drop table auth.one_time_tokens')
       await ensureAuthSchema(db)
-      expect((await db.query("select to_regclass('auth.otp_failures') as t")).rows[0]).toEqual({ t: null })
+      expect((await db.query("select to_regclass('auth.one_time_tokens') as t")).rows[0]).toEqual({ t: null })
       // Another version of the SQL (a different mark) runs it again.
-      await db.exec("comment on table auth.sessions is 'growletter auth schema older'")
+      await db.exec("comment on table auth.otp_failures is 'growletter auth schema older'")
       await ensureAuthSchema(db)
-      expect((await db.query("select to_regclass('auth.otp_failures')::text as t")).rows[0]).toEqual({
-        t: 'auth.otp_failures',
+      expect((await db.query("select to_regclass('auth.one_time_tokens')::text as t")).rows[0]).toEqual({
+        t: 'auth.one_time_tokens',
       })
       expect(await mark()).toBe(AUTH_SCHEMA_MARK)
+    } finally {
+      await db.close()
+    }
+  }, 60_000)
+})
+
+describe('ensureAuthSchema on a database made before the auth schema followed GoTrue', () => {
+  it("brings it to GoTrue's definitions, keeping users, identities and factors; sessions start empty", async () => {
+    const db = await openDatabase({ loadDataDir: await initdbSnapshot() })
+    try {
+      // The platform bootstrap, then the auth tables as the earlier supabase/local made them, with a user in them.
+      await migrate(db, { seed: false, migrationsDir: path.join(scratch, 'no-migrations') })
+      await db.exec(await readFile(path.join(import.meta.dirname, 'fixtures/auth-schema-before-gotrue.sql'), 'utf8'))
+      const id = '00000000-0000-4000-a000-0000000000aa'
+      await db.exec(`
+        insert into auth.users (id, email) values ('${id}', 'old@example.test');
+        insert into auth.identities (provider_id, user_id, identity_data, provider)
+          values ('${id}', '${id}', '{"sub":"${id}","email":"old@example.test"}', 'email');
+        insert into auth.mfa_factors (id, user_id, factor_type, status, secret)
+          values ('00000000-0000-4000-b000-0000000000aa', '${id}', 'totp', 'verified', 'JBSWY3DPEHPK3PXP');
+        insert into auth.sessions (id, user_id) values ('00000000-0000-4000-c000-0000000000aa', '${id}');`)
+      await ensureAuthSchema(db)
+      const one = async (sql: string) => (await db.query(sql)).rows[0]
+      expect(await one('select count(*)::int as n from auth.users')).toEqual({ n: 1 })
+      expect(await one('select count(*)::int as n from auth.identities')).toEqual({ n: 1 })
+      expect(await one('select count(*)::int as n from auth.sessions')).toEqual({ n: 0 })
+      expect(
+        await one(
+          'select friendly_name, factor_type::text, status::text, created_at is not null as dated from auth.mfa_factors',
+        ),
+      ).toEqual({ friendly_name: '', factor_type: 'totp', status: 'verified', dated: true })
+      expect(
+        await one(`select column_default from information_schema.columns
+          where table_schema = 'auth' and table_name = 'users' and column_name = 'confirmation_token'`),
+      ).toEqual({ column_default: null })
+      expect((await db.query("select to_regclass('auth.mfa_factors_before_gotrue') as t")).rows[0]).toEqual({ t: null })
+      expect(
+        (await db.query("select obj_description('auth.otp_failures'::regclass, 'pg_class') as mark")).rows[0]?.mark,
+      ).toBe(AUTH_SCHEMA_MARK)
     } finally {
       await db.close()
     }

@@ -143,7 +143,7 @@ describe(`factor hygiene (${engine})`, () => {
     const secret = new Secret({ size: 20 }).base32
     const plantedId = randomUUID()
     await b.db.query(
-      "insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret) values ($1, $2, 'Old plant', 'totp', 'unverified', $3)",
+      "insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at) values ($1, $2, 'Old plant', 'totp', 'unverified', $3, now(), now())",
       [plantedId, id, secret],
     )
     const attacker = await signIn(email)
@@ -332,7 +332,7 @@ describe(`sign-up for an unconfirmed address (${engine})`, () => {
     const sessionId = randomUUID()
     await b.db.query('insert into auth.sessions (id, user_id) values ($1, $2)', [sessionId, userId])
     await b.db.query(
-      "insert into auth.mfa_factors (id, user_id, factor_type, status, secret) values ($1, $2, 'totp', 'unverified', 'JBSWY3DPEHPK3PXP')",
+      "insert into auth.mfa_factors (id, user_id, factor_type, status, secret, created_at, updated_at) values ($1, $2, 'totp', 'unverified', 'JBSWY3DPEHPK3PXP', now(), now())",
       [randomUUID(), userId],
     )
     const now = Math.floor(Date.now() / 1000)

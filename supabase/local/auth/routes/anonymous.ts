@@ -9,7 +9,7 @@ import { httpError, json } from '../errors'
 import { issuerOf, type AuthEnv } from '../env'
 import { obj, type Body } from '../request'
 import { startSession } from '../sessions'
-import type { UserRow } from '../users'
+import { BLANK_TOKEN_COLUMNS, BLANK_TOKEN_VALUES, type UserRow } from '../users'
 
 export async function signInAnonymously(env: AuthEnv, req: ApiRequest, body: Body) {
   const { settings, ctx } = env
@@ -20,9 +20,9 @@ export async function signInAnonymously(env: AuthEnv, req: ApiRequest, body: Bod
     .transaction(async (tx) => {
       const r = await tx.query<UserRow>(
         `insert into auth.users (instance_id, id, aud, role, email, phone, encrypted_password, is_anonymous,
-           raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+           raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, ${BLANK_TOKEN_COLUMNS})
          values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
-           null, null, '', true, $1, $2, now(), now())
+           null, null, '', true, $1, $2, now(), now(), false, ${BLANK_TOKEN_VALUES})
          returning *`,
         ['{}', JSON.stringify(obj(body, 'data') ?? {})],
       )

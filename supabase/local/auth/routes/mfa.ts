@@ -17,7 +17,7 @@ import { errors, httpError, json } from '../errors'
 import { issuerOf, type AuthEnv, type Route } from '../env'
 import { MINUTE_MS } from '../rate-limit'
 import { readBody, requireUser, str } from '../request'
-import { upgradeSession } from '../sessions'
+import { inetOrNull, upgradeSession } from '../sessions'
 
 const CHALLENGE_TTL_SECONDS = 300
 export const MAX_CHALLENGE_ATTEMPTS = 5
@@ -109,9 +109,11 @@ export const enroll: Route = async (env, req) => {
   const totp = new TOTP({ issuer: str(body, 'issuer') || 'Growletter', label: user.email ?? user.id, secret })
   const uri = totp.toString()
   const id = randomUUID()
+  // As GoTrue: both timestamps (NOT NULL, no default) and '' for no friendly name (GoTrue reads it into a string).
   await db.query(
-    "insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret) values ($1, $2, $3, 'totp', 'unverified', $4)",
-    [id, user.id, friendlyName || null, secret.base32],
+    `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at)
+     values ($1, $2, $3, 'totp', 'unverified', $4, now(), now())`,
+    [id, user.id, friendlyName, secret.base32],
   )
   // Raw SVG, as GoTrue sends it: supabase-js itself prefixes `data:image/svg+xml;utf-8,`.
   const qr = await QRCode.toString(uri, { type: 'svg', margin: 1 })
@@ -127,11 +129,11 @@ export const challenge: Route = async (env, req) => {
   if (!env.settings.mfa.totpVerify)
     throw httpError(422, 'mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP')
   const id = randomUUID()
-  await env.ctx.db.query('insert into auth.mfa_challenges (id, factor_id, ip_address) values ($1, $2, $3)', [
-    id,
-    factor.id,
-    req.ip,
-  ])
+  // ip_address is an inet, NOT NULL: an address the socket did not give as an IP is recorded as 0.0.0.0.
+  await env.ctx.db.query(
+    'insert into auth.mfa_challenges (id, factor_id, ip_address, created_at) values ($1, $2, $3, now())',
+    [id, factor.id, inetOrNull(req.ip) ?? '0.0.0.0'],
+  )
   await env.ctx.db.query('update auth.mfa_factors set last_challenged_at = now() where id = $1', [factor.id])
   return json({ id, type: 'totp', expires_at: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_SECONDS })
 }

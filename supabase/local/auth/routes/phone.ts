@@ -16,7 +16,7 @@ import { errors, httpError, json } from '../errors'
 import { issuerOf, type AuthEnv } from '../env'
 import { obj, type Body } from '../request'
 import { startSession } from '../sessions'
-import { isBanned, userJson, type UserRow } from '../users'
+import { BLANK_TOKEN_COLUMNS, BLANK_TOKEN_VALUES, isBanned, userJson, type UserRow } from '../users'
 import { countWrongGuess } from '../verification'
 
 /** GoTrue's validatePhone: the leading `+` and spaces dropped, then E.164 digits. */
@@ -101,9 +101,9 @@ export async function insertPhoneUser(
   return db.transaction(async (tx) => {
     const r = await tx.query<UserRow>(
       `insert into auth.users (instance_id, id, aud, role, phone, encrypted_password, phone_confirmed_at,
-         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+         raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, is_anonymous, ${BLANK_TOKEN_COLUMNS})
        values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1, $2,
-         case when $3 then now() end, $4, $5, now(), now())
+         case when $3 then now() end, $4, $5, now(), now(), false, false, ${BLANK_TOKEN_VALUES})
        returning *`,
       [
         phone,
@@ -115,8 +115,8 @@ export async function insertPhoneUser(
     )
     const user = r.rows[0]!
     await tx.query(
-      `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-       values ($1, $2, $3, 'phone', now(), now())`,
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+       values ($1, $2, $3, 'phone', now(), now(), now())`,
       [user.id, user.id, JSON.stringify({ sub: user.id, phone, email_verified: false, phone_verified: confirmed })],
     )
     return user
@@ -284,8 +284,8 @@ async function upsertPhoneIdentity(db: Queryable, userId: string, phone: string)
   )
   if (!updated.rows.length) {
     await db.query(
-      `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-       values ($1, $2, $3, 'phone', now(), now())`,
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+       values ($1, $2, $3, 'phone', now(), now(), now())`,
       [userId, userId, data],
     )
   }

@@ -25,8 +25,9 @@ export function pkceParams(body: Body): Pkce | undefined {
 
 export async function createFlowState(db: Queryable, userId: string, pkce: Pkce, authMethod: string) {
   await db.query(
-    `insert into auth.flow_state (id, user_id, auth_code, code_challenge, code_challenge_method, authentication_method)
-     values ($1, $2, $3, $4, $5, $6)`,
+    `insert into auth.flow_state (id, user_id, auth_code, code_challenge, code_challenge_method, authentication_method,
+       provider_type, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, 'email', now(), now())`,
     [randomUUID(), userId, randomToken(24), pkce.challenge, pkce.method, authMethod],
   )
 }

@@ -36,8 +36,13 @@ export const EMAIL_CODE_TEMPLATES = {
   },
 }
 
-/** `opts` may override config.toml's `[auth]` keys, e.g. `{ auth: { enable_anonymous_sign_ins: true } }`. */
-export async function startAuthTestBackend(opts: Pick<BackendOptions, 'auth'> = {}): Promise<AuthTestBackend> {
+/**
+ * `opts` may override config.toml's `[auth]` keys, e.g. `{ auth: { enable_anonymous_sign_ins: true } }`, or ask for
+ * seed.sql (`{ seed: true }`; by default the database holds the migrations only), or no background jobs (`cron`).
+ */
+export async function startAuthTestBackend(
+  opts: Pick<BackendOptions, 'auth' | 'seed' | 'cron'> = {},
+): Promise<AuthTestBackend> {
   // Run as behind a trusted proxy that sets x-forwarded-for, so each simulated client has its own IP.
   const database = engine === 'postgres' ? await postgresDatabase() : null
   const backend = await startBackend({

@@ -101,6 +101,7 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.settlement_failures': 'payouts',
   'public.disputes': 'disputes',
   'public.dispute_subscriptions': 'disputes',
+  'private.dispute_frozen_ledger': 'disputes',
   'public.notification_queue': 'notifications_and_jobs',
   'public.contact_messages': 'notifications_and_jobs',
   'public.webhook_endpoints': 'webhooks',

@@ -453,6 +453,10 @@ export type Database = {
       disputes: {
         Row: {
           advertiser_id: string
+          answer: string | null
+          answer_due_at: string
+          answer_links: string[]
+          answered_at: string | null
           audience_source_id: string
           created_at: string
           decided_at: string | null
@@ -470,6 +474,10 @@ export type Database = {
         }
         Insert: {
           advertiser_id: string
+          answer?: string | null
+          answer_due_at?: string
+          answer_links?: string[]
+          answered_at?: string | null
           audience_source_id: string
           created_at?: string
           decided_at?: string | null
@@ -487,6 +495,10 @@ export type Database = {
         }
         Update: {
           advertiser_id?: string
+          answer?: string | null
+          answer_due_at?: string
+          answer_links?: string[]
+          answered_at?: string | null
           audience_source_id?: string
           created_at?: string
           decided_at?: string | null
@@ -1929,6 +1941,14 @@ export type Database = {
           balance: number
         }[]
       }
+      answer_dispute: {
+        Args: {
+          p_dispute_id: string
+          p_text: string
+          p_links?: string[]
+        }
+        Returns: Json
+      }
       archive_audience_source: {
         Args: {
           p_source_id: string
@@ -2258,6 +2278,17 @@ export type Database = {
           in_dispute: boolean
         }[]
       }
+      dispute_at_stake: {
+        Args: {
+          p_dispute_id: string
+        }
+        Returns: {
+          readers: number
+          readers_on_hold: number
+          charged: number
+          earnings: number
+        }[]
+      }
       drain_click_queue: {
         Args: {
           p_batch?: number
@@ -2461,6 +2492,45 @@ export type Database = {
           available: number
           requested: number
           paid: number
+        }[]
+      }
+      publisher_dispute_readers: {
+        Args: {
+          p_dispute_id: string
+        }
+        Returns: {
+          subscription_id: string
+          campaign_name: string
+          confirmed_at: string
+          earning: number
+          state: string
+        }[]
+      }
+      publisher_disputes: {
+        Args: {
+          p_dispute_id?: string
+        }
+        Returns: {
+          id: string
+          kind: string
+          status: string
+          source_id: string
+          source_name: string
+          newsletters: string
+          reason: string
+          created_at: string
+          answer_due_at: string
+          answer: string
+          answer_links: string[]
+          answered_at: string
+          can_answer: boolean
+          readers: number
+          readers_on_hold: number
+          earnings_at_stake: number
+          decision_note: string
+          decided_at: string
+          refunded_subscribers: number
+          earnings_cancelled: number
         }[]
       }
       publisher_figures: {

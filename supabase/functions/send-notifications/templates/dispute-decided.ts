@@ -1,4 +1,7 @@
-/** An admin decided a dispute: one email to the advertiser who opened it, one to the publisher concerned. */
+/**
+ * An admin decided a dispute: one email to the advertiser who opened it, one to the publisher concerned, each in its
+ * own money and each leading to its own page of the dispute.
+ */
 import {
   credits,
   notificationEmail,
@@ -26,7 +29,7 @@ export function disputeDecided(to: Recipient, data: NotificationData, siteUrl: s
           : `We reviewed your dispute about ${subject} and found no reason to refund it; the charges stand.`,
         note ? `The admin's note: “${note}”` : '',
       ],
-      action: { label: 'See your wallet', href: `${siteUrl}/dashboard/advertiser/wallet` },
+      action: { label: 'See your disputes', href: `${siteUrl}/dashboard/advertiser/disputes` },
     })
   }
   return notificationEmail(to, {
@@ -38,6 +41,9 @@ export function disputeDecided(to: Recipient, data: NotificationData, siteUrl: s
         : `An advertiser disputed subscribers your source brought to ${campaign}. We found no problem: your earnings stand.`,
       note ? `The admin's note: “${note}”` : '',
     ],
-    action: { label: 'See your stats', href: `${siteUrl}/dashboard/publisher/stats` },
+    action: {
+      label: 'See the dispute',
+      href: `${siteUrl}/dashboard/publisher/disputes${str(data, 'dispute_id') ? `/${str(data, 'dispute_id')}` : ''}`,
+    },
   })
 }

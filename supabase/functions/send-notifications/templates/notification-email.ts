@@ -40,3 +40,17 @@ export function notificationEmail(to: Recipient, parts: EmailParts): Rendered {
   })
   return { subject: parts.subject, html, text }
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/**
+ * "Dec 15, 2026, 2:00 PM UTC": a moment as the database words it in its messages (decide_dispute's deadline), written
+ * out rather than through Intl so every runtime renders the same characters; UTC, because an email has no time zone.
+ */
+export function utcDateTime(value: unknown): string {
+  const date = new Date(typeof value === 'string' || typeof value === 'number' ? value : Number.NaN)
+  if (Number.isNaN(date.getTime())) return ''
+  const hours = date.getUTCHours()
+  const minutes = String(date.getUTCMinutes()).padStart(2, '0')
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'} UTC`
+}

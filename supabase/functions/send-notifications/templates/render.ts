@@ -1,7 +1,9 @@
 /** The notification templates by name, as public.notification_queue.template names them. */
+import { accountSuspended } from './account-suspended.ts'
 import { campaignReviewed } from './campaign-reviewed.ts'
 import { depositReceipt } from './deposit-receipt.ts'
 import { disputeDecided } from './dispute-decided.ts'
+import { disputeOpened } from './dispute-opened.ts'
 import { lowBalance } from './low-balance.ts'
 import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
 import { payoutFailed } from './payout-failed.ts'
@@ -20,6 +22,8 @@ const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl:
   dispute_decided: disputeDecided,
   deposit_receipt: depositReceipt,
   revision_decided: revisionDecided,
+  dispute_opened: disputeOpened,
+  account_suspended: accountSuspended,
 }
 
 export function renderNotification(template: string, to: Recipient, data: NotificationData, siteUrl: string): Rendered {

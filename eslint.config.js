@@ -18,8 +18,8 @@ export default tseslint.config(
       'supabase/.local',
       // Deno code: checked by `deno check` with its own globals.
       'supabase/functions',
-      'supabase/local/functions/host*.ts',
-      'supabase/local/tests/fixtures/functions',
+      'embedded-backend/functions/host*.ts',
+      'embedded-backend/tests/fixtures/functions',
       'src/types/database.types.ts',
     ],
   },

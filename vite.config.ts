@@ -52,6 +52,15 @@ export default defineConfig(({ command }) => ({
               test: /node_modules[\\/](react-router|@tanstack[\\/](query-core|react-query)|@radix-ui[\\/]react-(slot|compose-refs)|class-variance-authority|tailwind-merge|clsx|@supabase[\\/]postgrest-js|tslib|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared))|src[\\/](lib[\\/](supabase|lazy-auth|session|toast|toast-outlet|utils|storage-keys|query-client|deferred-hydration|format)|config[\\/](env|env-check|paths|brand)|components[\\/](ui[\\/]button|main-nav|page-spinner)|lib[\\/]page-title)\./,
             },
             {
+              // Choosing a password (sign-up, reset, account): the shared rules, the forms' rules and the on-demand
+              // leaked-password check in one chunk, not three of a few hundred bytes (the list itself loads apart).
+              priority: 1,
+              name: 'password-rules',
+              // Not the modules they import (auth-rules.ts's email and name checks): the log-in page loads those.
+              includeDependenciesRecursively: false,
+              test: /(_shared[\\/]rules[\\/]password|src[\\/](lib[\\/]password-check|features[\\/]auth[\\/]password-rules))\./,
+            },
+            {
               // Small building blocks of the public pages (form fields, badges, the newsletter card's parts):
               // one chunk instead of a dozen of a few hundred bytes each, each compressed on its own.
               priority: 1,

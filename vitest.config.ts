@@ -1,6 +1,7 @@
 // Test projects: `unit` (SPA, happy-dom + MSW), `backend` (the embedded backend's protocol tests),
-// `db` (migrations, RLS matrix, money). The backend and db projects share one PGlite instance per
-// worker and run their files one after another: PGlite costs ~450 MB and runs one transaction at a time.
+// `db` (migrations, RLS matrix, money), `hosted` (the hosted lane, supabase/tests/hosted). The backend and db
+// projects share one PGlite instance per worker and run their files one after another: PGlite costs ~450 MB and runs
+// one transaction at a time.
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import path from 'node:path'
@@ -48,7 +49,7 @@ export default defineConfig({
         test: {
           name: 'backend',
           environment: 'node',
-          include: ['supabase/local/tests/**/*.test.ts'],
+          include: ['embedded-backend/tests/**/*.test.ts'],
           fileParallelism: false,
           // One module registry for the worker's files: every file starts its own backend (startTestBackend), so
           // no state is shared through modules, and loading them once instead of per file saves 40% of the CPU.
@@ -65,12 +66,26 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
+          exclude: ['supabase/tests/hosted/**'],
           fileParallelism: false,
           isolate: false,
           // Limits that only stop a hung test (a test that builds a database of its own takes 30 s and more on a
           // busy two-core machine); no test waits for them.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The hosted lane: one file on a PostgreSQL cluster of its own prepared as hosted Supabase prepares one
+          // (supabase/tests/hosted), run once beside the database suite (scripts/test.ts).
+          name: 'hosted',
+          environment: 'node',
+          include: ['supabase/tests/hosted/**/*.test.ts'],
+          // Limits that only stop a hung test; no test waits for them.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

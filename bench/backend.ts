@@ -8,8 +8,8 @@ import path from 'node:path'
 import pg from 'pg'
 import { Worker } from 'node:worker_threads'
 import { hasWrk, wrkRound, wrkScript } from './wrk'
-import { literal, withRequestContext } from '../supabase/local/db/database'
-import { startBackend, type Backend } from '../supabase/local/server'
+import { literal, withRequestContext } from '../embedded-backend/db/database'
+import { startBackend, type Backend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 
 const CONCURRENCY = 8

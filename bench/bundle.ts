@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 import { build, preview } from 'vite'
 import { chromium } from 'playwright-core'
-import { startBackend } from '../supabase/local/server'
+import { startBackend } from '../embedded-backend/server'
 
 export const PUBLIC_ROUTES = [
   '/',

@@ -9,9 +9,9 @@
  * quick look. PostgreSQL via scripts/local-postgres.ts (or BENCH_DATABASE_URL). Never fails on timing.
  */
 import pg from 'pg'
-import { openDatabase, withRequestContext, type Db } from '../supabase/local/db/database'
-import { migrate } from '../supabase/local/db/migrate'
-import { ensureAuthSchema } from '../supabase/local/auth/schema'
+import { openDatabase, withRequestContext, type Db } from '../embedded-backend/db/database'
+import { migrate } from '../embedded-backend/db/migrate'
+import { ensureAuthSchema } from '../embedded-backend/auth/schema'
 import { startLocalPostgres } from '../scripts/local-postgres'
 import { machineLoad } from './machine'
 

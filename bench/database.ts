@@ -8,9 +8,9 @@
 import { Worker } from 'node:worker_threads'
 import { hasWrk, wrkRound, wrkScript } from './wrk'
 import pg from 'pg'
-import { defaultPoolSize, openDatabase, literal, withRequestContext, type Db } from '../supabase/local/db/database'
-import { migrate } from '../supabase/local/db/migrate'
-import { ensureAuthSchema } from '../supabase/local/auth/schema'
+import { defaultPoolSize, openDatabase, literal, withRequestContext, type Db } from '../embedded-backend/db/database'
+import { migrate } from '../embedded-backend/db/migrate'
+import { ensureAuthSchema } from '../embedded-backend/auth/schema'
 import { startLocalPostgres } from '../scripts/local-postgres'
 
 const SOURCES = 100_000
@@ -158,8 +158,8 @@ Promise.all(Array.from({ length: w.concurrency }, loop)).then(() => {
 `
 
 async function clicksThroughBackend(url: string) {
-  const server = await import('../supabase/local/server').catch(() => null)
-  if (!server) throw new Error('supabase/local/server.ts not available')
+  const server = await import('../embedded-backend/server').catch(() => null)
+  if (!server) throw new Error('embedded-backend/server.ts not available')
   // Distinct visitor addresses arrive in x-forwarded-for, trusted as a reverse proxy's header would be.
   const backend = await server.startBackend({
     port: 0,
@@ -168,7 +168,7 @@ async function clicksThroughBackend(url: string) {
     seed: false,
     clientIpHeader: 'x-forwarded-for',
   })
-  // The backend's own default (supabase/local/db/database.ts): twice the cores plus one, unless DB_POOL_MAX says.
+  // The backend's own default (embedded-backend/db/database.ts): twice the cores plus one, unless DB_POOL_MAX says.
   const poolSize = Number(process.env.DB_POOL_MAX) || defaultPoolSize()
   try {
     if (hasWrk()) {

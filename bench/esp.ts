@@ -14,7 +14,7 @@
  * The load average and CPU are printed beside the figures; it never fails on timing.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { startBackend, type Backend } from '../supabase/local/server'
+import { startBackend, type Backend } from '../embedded-backend/server'
 import { machineLoad } from './machine'
 
 const N = Number(process.env.ESP_BENCH_N ?? 200)

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { build, preview } from 'vite'
-import { startBackend } from '../supabase/local/server'
+import { startBackend } from '../embedded-backend/server'
 import { machineLoad } from './machine'
 
 const PAGES = process.env.BENCH_ROUTES?.split(',') ?? ['/', '/audiences', '/newsletters']

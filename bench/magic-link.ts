@@ -19,7 +19,7 @@ import path from 'node:path'
 import { build, preview } from 'vite'
 import { chromium, type Browser, type Page, type Request } from 'playwright-core'
 import { gzipSync } from 'node:zlib'
-import { startBackend } from '../supabase/local/server'
+import { startBackend } from '../embedded-backend/server'
 import { machineLoad } from './machine'
 
 const RUNS = Number(process.env.MAGIC_LINK_RUNS ?? 20)

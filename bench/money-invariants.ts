@@ -56,12 +56,18 @@ export const INVARIANTS: Invariant[] = [
       where type = 'payout' group by reference having count(*) > 1`,
   },
   {
-    name: 'a paid payout request has exactly its ledger row; an unpaid one has none',
+    // A transfer Stripe reversed keeps its payout row; what came back is posted beside it
+    // (`payout:<id>:reversed:<cents>`, record_payout_reversal) and adds up to amount_reversed.
+    name: 'a paid (or reversed) payout request has exactly its ledger row and its reversals; an unpaid one has none',
     sql: `
-      select r.id, r.status, r.amount::text, t.amount::text as ledger from public.payout_requests r
+      select r.id, r.status, r.amount::text, t.amount::text as ledger, coalesce(b.back, 0)::text as reversed_in_ledger
+      from public.payout_requests r
       left join public.wallet_transactions t on t.reference = 'payout:' || r.id and t.type = 'payout'
-      where (r.status = 'paid' and (t.id is null or t.amount <> -r.amount or t.user_id <> r.publisher_id or t.id <> r.transaction_id))
-         or (r.status <> 'paid' and t.id is not null)`,
+      left join lateral (select sum(x.amount) as back from public.wallet_transactions x
+                         where x.type = 'payout' and x.reference like 'payout:' || r.id || ':reversed:%') b on true
+      where (r.status in ('paid', 'reversed') and (t.id is null or t.amount <> -r.amount or t.user_id <> r.publisher_id
+               or t.id <> r.transaction_id or coalesce(b.back, 0) <> r.amount_reversed))
+         or (r.status not in ('paid', 'reversed') and (t.id is not null or b.back is not null))`,
   },
   {
     name: 'publishers never withdraw more than they earned (completed earnings cover payouts and open requests)',

@@ -20,6 +20,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   settlement: () => import('./settlement'),
   lighthouse: () => import('./lighthouse'),
   esp: () => import('./esp'),
+  edge: () => import('./edge-limits'),
   soak: () => import('./soak'),
 }
 

@@ -8,10 +8,10 @@
  */
 import { Worker } from 'node:worker_threads'
 import pg from 'pg'
-import { literal, openDatabase } from '../supabase/local/db/database'
-import { migrate } from '../supabase/local/db/migrate'
-import { ensureAuthSchema } from '../supabase/local/auth/schema'
-import { startBackend } from '../supabase/local/server'
+import { literal, openDatabase } from '../embedded-backend/db/database'
+import { migrate } from '../embedded-backend/db/migrate'
+import { ensureAuthSchema } from '../embedded-backend/auth/schema'
+import { startBackend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 import { machineLoad } from './machine'
 

@@ -7,8 +7,8 @@
  * Prints figures against the budget; never fails on timing.
  */
 import pg from 'pg'
-import type { Db } from '../supabase/local/db/database'
-import { startBackend } from '../supabase/local/server'
+import type { Db } from '../embedded-backend/db/database'
+import { startBackend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 import { machineLoad } from './machine'
 

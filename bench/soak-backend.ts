@@ -4,7 +4,7 @@
  * configured by the bench: SOAK_DATABASE_URL, SOAK_PORT, SOAK_MAIL_PORT, SOAK_SMTP_PORT; the scheduler runs, and
  * visitors' addresses come from x-forwarded-for (loopback only). Prints one `soak-backend-ready {json}` line.
  */
-import { startBackend } from '../supabase/local/server'
+import { startBackend } from '../embedded-backend/server'
 
 const backend = await startBackend({
   port: Number(process.env.SOAK_PORT),

@@ -18,7 +18,7 @@ import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { initdbTemplateDir } from '../supabase/local/db/snapshot'
+import { initdbTemplateDir } from '../embedded-backend/db/snapshot'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5)

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { AdvertiserDashboard, DEMO_ADVERTISER } from './pages/advertiser'
 import { E2E } from './ports'
-import { apiKeys } from '../supabase/local/keys'
+import { apiKeys } from '../embedded-backend/keys'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''))
 const shown = (n: number) =>

@@ -4,7 +4,7 @@
  * pending source and an unknown code land on the unavailable page with the 'Source Unavailable' toast.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { apiKeys } from '../supabase/local/keys'
+import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { Directory } from './pages/directory'
 

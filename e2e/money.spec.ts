@@ -3,74 +3,16 @@
  * confirm; their screening is backdated with the service role, as a week passing would; the embedded pg_cron
  * scheduler settles them on its own (no hand-run SQL), so the earnings become available; the publisher (whose
  * Stripe account the seed made ready) requests a payout in the dialog, send-payouts transfers it through the local
- * Connect stand-in, and the publisher sees it paid with the tr_… reference, as the admin does, and gets the email. Meanwhile the demo advertiser disputes another subscriber, the admin upholds it
- * after reading the evidence, and the advertiser's hold is refunded.
+ * Connect stand-in, and the publisher sees it paid with the tr_… reference, as the admin does, and gets the email.
+ * Meanwhile the demo advertiser disputes another subscriber, the publisher answers it from their dashboard, the
+ * admin upholds it after reading both sides and the evidence, and the advertiser's hold is refunded.
  */
-import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
-import { apiKeys } from '../supabase/local/keys'
-import { E2E } from './ports'
+import { expect, test } from '@playwright/test'
 import { logInAsAdmin } from './pages/admin'
 import { DEMO_ADVERTISER, logInThroughUi } from './pages/advertiser'
-import { Directory } from './pages/directory'
+import { PublisherDisputes, openDispute } from './pages/disputes'
 import { DevMailbox } from './pages/mailbox'
-import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
-
-const DEMO_PUBLISHER = 'publisher@growletter.test'
-const SOURCE_NAME = "Pat's Product Notes"
-
-async function service(request: APIRequestContext, method: 'GET' | 'PATCH', path: string, data?: unknown) {
-  const { serviceRoleKey } = await apiKeys()
-  const response = await request.fetch(`${E2E.apiUrl}/rest/v1/${path}`, {
-    method,
-    headers: {
-      apikey: serviceRoleKey,
-      Authorization: `Bearer ${serviceRoleKey}`,
-      'Content-Type': 'application/json',
-      Prefer: 'return=representation',
-    },
-    data,
-  })
-  expect(response.ok(), await response.text()).toBe(true)
-  return (await response.json()) as Record<string, unknown>[]
-}
-
-/**
- * A visitor is IP + browser (PRODUCT "visitor hash") and every browser of the suite is 127.0.0.1: a second click
- * on the same source within the hour would be a duplicate_visitor (not counted, so its subscriber no_click).
- * Each reader here is a browser version of its own, none of which the other specs use.
- */
-const readerAgent = (version: number) =>
-  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version}.0.0.0 Safari/537.36`
-
-/** A reader follows the demo publisher's magic link, subscribes to the newsletters and confirms each one. */
-async function countedSubscribers(
-  browser: Browser,
-  request: APIRequestContext,
-  agent: string,
-  email: string,
-  newsletters: string[],
-) {
-  const page = await (await browser.newContext({ userAgent: agent })).newPage()
-  await new Directory(page).followMagicLink('demo-approved')
-  const list = new NewslettersPage(page)
-  await list.pick(...newsletters)
-  await list.subscribe(email)
-  const [message] = await new Mailbox(request).waitForMessagesTo(email)
-  // Read the email like a person (confirming within 2 s of sending does not count).
-  await page.waitForTimeout(2100)
-  // The first link confirms every newsletter of the request ("Confirm all", or the only one's own link).
-  const [link] = confirmationLinks(message!)
-  await page.goto(link!.replace(/^https?:\/\/[^/]+/, E2E.appUrl))
-  await expect(page.getByTestId('confirmation')).toHaveAttribute('data-state', 'success')
-  await page.context().close()
-  const rows = await service(
-    request,
-    'GET',
-    `newsletter_subscriptions?select=id,counted,not_counted_reason&email=eq.${encodeURIComponent(email)}`,
-  )
-  expect(rows.map((r) => [r.counted, r.not_counted_reason])).toEqual(newsletters.map(() => [true, null]))
-  return rows.map((r) => r.id as string)
-}
+import { DEMO_PUBLISHER, DEMO_SOURCE_NAME, countedSubscribers, readerAgent, service } from './pages/readers'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''))
 
@@ -105,15 +47,14 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const advertiser = await (await browser.newContext()).newPage()
   await logInThroughUi(advertiser, DEMO_ADVERTISER, '/dashboard/advertiser')
   await advertiser.goto('/dashboard/advertiser/disputes')
-  await advertiser.getByTestId('open-dispute').click()
-  const dialog = advertiser.getByRole('dialog')
-  await dialog.getByLabel('Source').selectOption({ label: SOURCE_NAME })
-  await dialog.getByRole('checkbox', { name: new RegExp(disputedEmail) }).check()
   const reason = `Never opened a single email (${run})`
-  await dialog.getByLabel('What is wrong?').fill(reason)
-  await dialog.getByTestId('submit-dispute').click()
-  await expect(dialog).toBeHidden()
-  await expect(advertiser.getByTestId('dispute-row').filter({ hasText: reason })).toContainText('Open')
+  await openDispute(advertiser, DEMO_SOURCE_NAME, disputedEmail, reason)
+
+  // The publisher answers first: the admin decides once they have (or once their 72 hours passed).
+  const disputes = new PublisherDisputes(publisher, 'desk')
+  await disputes.openFromMenu()
+  await disputes.answer(DEMO_SOURCE_NAME, reason, 'I do not know this reader; decide as the evidence says.', [])
+  await publisher.goto('/dashboard/publisher/payouts')
 
   const admin = await (await browser.newContext()).newPage()
   await logInAsAdmin(admin)

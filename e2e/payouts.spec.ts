@@ -6,7 +6,7 @@
  * send-payouts (called by the database through pg_net) and its tr_… reference appears in the history.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { apiKeys } from '../supabase/local/keys'
+import { apiKeys } from '../embedded-backend/keys'
 import { PAYOUT_ACCOUNT_MESSAGES } from '../supabase/functions/_shared/rules/payout'
 import { E2E } from './ports'
 import { AuthPages, uniqueEmail } from './pages/auth'

@@ -3,7 +3,7 @@
  * built against it and served by `vite preview`. Playwright starts this and stops it when done.
  */
 import { build, preview } from 'vite'
-import { startBackend } from '../supabase/local/server'
+import { startBackend } from '../embedded-backend/server'
 import { E2E } from './ports'
 
 // Every browser request of the suite comes from 127.0.0.1: scale the per-IP auth limits so a long run

@@ -7,7 +7,7 @@
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { apiKeys } from '../supabase/local/keys'
+import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { Directory } from './pages/directory'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'

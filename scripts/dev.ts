@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { startForeground } from '../supabase/local/cli'
+import { startForeground } from '../embedded-backend/cli'
 
 let vite: ChildProcess | null = null
 

@@ -2,7 +2,7 @@
  * `npm test`: lint, type check, unit/integration, backend protocol, database and end to end, stopping a lane at
  * its first failure. Four lanes run side by side:
  *   checks:  ESLint, import cycles, formatting and type check (four processes at once)
- *   unit:    unit and integration (two workers) → database
+ *   unit:    unit and integration (two workers) → database (and beside it the hosted lane)
  *   backend: backend protocol (PGlite in two halves, PostgreSQL)
  *   browser: end to end (two Playwright workers; builds the app and starts its own backend)
  * The end-to-end suite is the largest: 217 of the 509 CPU-seconds of a run with a core kept busy (Chromium's
@@ -175,7 +175,7 @@ const onBothEngines = (project: string, { files = [] as string[], shards = 1, ur
     : []),
 ]
 
-const backendRuns = onBothEngines('backend', { files: filesOnTheEngine('supabase/local/tests'), shards: 2 })
+const backendRuns = onBothEngines('backend', { files: filesOnTheEngine('embedded-backend/tests'), shards: 2 })
 // The parts of package.json's "lint" (ESLint, the import-cycle check, prettier --check) and the type check run as
 // four processes, not one after another: each is single-threaded, and on a busy machine a lane of one process gets
 // one process's share of the cores. Run one after another they took 274 s of wall time for 71 CPU-seconds with a
@@ -202,9 +202,14 @@ const unit: Stage[] = [
 const backend: Stage[] = [
   { name: `backend protocol (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`, runs: backendRuns },
 ]
+// The hosted lane (supabase/tests/hosted): one file on a PostgreSQL cluster of its own prepared as hosted Supabase
+// prepares one, beside the database suite's runs. It needs Debian's postgresql and postgresql-15-cron (.ci/run).
+const hostedLane: Run[] = databaseUrl
+  ? [{ label: 'hosted lane', cmd: ['npx', 'vitest', 'run', '--project', 'hosted'], report: 'vitest' }]
+  : []
 const database: Stage = {
-  name: `database (${databaseUrl ? 'PGlite and PostgreSQL' : 'PGlite'})`,
-  runs: onBothEngines('db', { url: dbSuiteUrl }),
+  name: `database (${databaseUrl ? 'PGlite and PostgreSQL, and the hosted lane' : 'PGlite'})`,
+  runs: [...onBothEngines('db', { url: dbSuiteUrl }), ...hostedLane],
 }
 const browser: Stage[] = [
   { name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] },

@@ -13,7 +13,7 @@
 --             06 draft (demo advertiser); 07..12 active, 13 rejected, 14 completed (other advertisers)
 --   payouts   30000000-0000-4000-a000-000000000001 paid (jordan), ...000002 requested (demo publisher)
 --   payout accounts: the demo publisher's Stripe Express account acct_1GrowletterDemoPub is ready (the local Connect
---             stand-in adopts it at start, see supabase/local/connect/index.ts); the other publishers have none.
+--             stand-in adopts it at start, see embedded-backend/connect/index.ts); the other publishers have none.
 --   subscriptions: reader1..12@example.com and reader13..14@example.net (12 pending, 4 rejected and refunded, the
 --             rest confirmed and counted),
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
@@ -23,14 +23,20 @@
 --   activity: 60 more visits; every click, view, subscriber and ledger row is then spread over the last 30 days
 --             (settled ones 8 to 29 days ago, those still in screening within the last day), so charts show a month.
 
+-- The demo users as GoTrue itself would write them, so the seed runs on hosted Supabase's auth schema (supabase
+-- start, db reset) and GoTrue can read every row: the token columns '' (GoTrue reads them into strings and fails on
+-- NULL; four of them have no default), the NOT NULL flags and the timestamps filled.
 insert into auth.users (id, instance_id, aud, role, email, encrypted_password, email_confirmed_at,
-  raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, is_anonymous,
+  confirmation_token, recovery_token, email_change_token_new, email_change_token_current, email_change,
+  phone_change, phone_change_token, reauthentication_token)
 select u.id::uuid, '00000000-0000-0000-0000-000000000000', 'authenticated', 'authenticated', u.email,
   extensions.crypt('growletter-demo', extensions.gen_salt('bf')), now() - interval '60 days',
   '{"provider":"email","providers":["email"]}',
   jsonb_build_object('user_type', u.user_type, 'full_name', u.first_name || ' ' || u.last_name,
     'first_name', u.first_name, 'last_name', u.last_name),
-  now() - u.age, now() - u.age
+  now() - u.age, now() - u.age, false, false,
+  '', '', '', '', '', '', '', ''
 from (values
   ('00000000-0000-4000-a000-000000000001', 'admin@growletter.test', 'advertiser', 'Alex', 'Admin', interval '90 days'),
   ('00000000-0000-4000-a000-000000000002', 'advertiser@growletter.test', 'advertiser', 'Ada', 'Advertiser', interval '80 days'),
@@ -162,9 +168,10 @@ values
 
 -- The demo admin has two-factor sign-in (admins must: the database refuses admin work without aal2).
 -- Local demo only: the README gives this secret so a developer can add it to an authenticator app.
-insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret)
+-- created_at and updated_at are NOT NULL without a default in GoTrue's table.
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at)
 values ('00000000-0000-4000-b000-000000000001', '00000000-0000-4000-a000-000000000001', 'Demo authenticator', 'totp',
-  'verified', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+  'verified', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', now() - interval '60 days', now() - interval '60 days');
 
 -- Clicks, page views, subscriptions and their money, through the production functions.
 do $$
@@ -249,7 +256,8 @@ begin
     ('30000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000009', 50, now() - interval '2 days'),
     ('30000000-0000-4000-a000-000000000002', '00000000-0000-4000-a000-000000000003', 50, now() - interval '1 day');
   -- The admin acts in a two-factor session that exists for these statements only (admin functions check it).
-  insert into auth.sessions (id, user_id, aal) values ('50000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000001', 'aal2');
+  insert into auth.sessions (id, user_id, aal, created_at, updated_at)
+  values ('50000000-0000-4000-a000-000000000001', '00000000-0000-4000-a000-000000000001', 'aal2', now(), now());
   perform set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000001","role":"authenticated","aal":"aal2","session_id":"50000000-0000-4000-a000-000000000001"}', true);
   perform public.admin_mark_payout_paid('30000000-0000-4000-a000-000000000001', 'SEPA-2026-0001');
   perform public.admin_set_source_status('10000000-0000-4000-a000-000000000007', 'rejected',

@@ -25,13 +25,22 @@ export class DevMailbox {
     return (await response.json()) as MailMessage[]
   }
 
-  /** Waits for an email to `email` whose subject matches, newer than the ones already counted. */
-  async waitForEmail(email: string, subject: RegExp, { after = 0, timeout = 30_000 } = {}): Promise<MailMessage> {
+  /**
+   * Waits for an email to `email` whose subject matches (and whose text has `containing`, when given: the one of this
+   * test among others with the same subject), newer than the ones already counted.
+   */
+  async waitForEmail(
+    email: string,
+    subject: RegExp,
+    { after = 0, timeout = 30_000, containing = '' } = {},
+  ): Promise<MailMessage> {
     let found: MailMessage | undefined
     await expect
       .poll(
         async () => {
-          const matching = (await this.messagesTo(email)).filter((message) => subject.test(message.subject))
+          const matching = (await this.messagesTo(email)).filter(
+            (message) => subject.test(message.subject) && message.text.includes(containing),
+          )
           found = matching.length > after ? matching[0] : undefined
           return Boolean(found)
         },

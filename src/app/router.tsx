@@ -93,6 +93,12 @@ const publisherArea: RouteObject = {
     { path: 'stats', ...page(() => import('./routes/publisher/stats')), ...menu('Stats', 'Audience', 30) },
     { path: 'payouts', ...page(() => import('./routes/publisher/payouts')), ...menu('Payouts', 'Money', 40) },
     { path: 'disputes', ...page(() => import('./routes/publisher/disputes')), ...menu('Disputes', 'Money', 50) },
+    {
+      path: 'disputes/:disputeId',
+      ...page(() => import('./routes/publisher/dispute')),
+      // Opened from a row of Disputes, or from the email that announced the dispute.
+      ...titled('Dispute', { parent: paths.publisher.disputes }),
+    },
     { path: '*', ...redirect(paths.publisher.root) },
   ],
 }

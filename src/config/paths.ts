@@ -42,6 +42,7 @@ export const paths = {
     stats: '/dashboard/publisher/stats',
     payouts: '/dashboard/publisher/payouts',
     disputes: '/dashboard/publisher/disputes',
+    dispute: (disputeId: string) => `/dashboard/publisher/disputes/${encodeURIComponent(disputeId)}`,
   },
   admin: {
     root: '/dashboard/admin',

@@ -137,8 +137,21 @@ export const metrics = define({
   disputeEarningsCancelled: {
     label: 'Earnings cancelled',
     definition: "The publisher's side of an upheld dispute: their share (price − 20%) of the refunded charges.",
-    source: 'disputes.earnings_cancelled',
+    source: 'publisher_disputes.earnings_cancelled',
     screens: ['publisher disputes'],
+  },
+  disputeEarningsAtStake: {
+    label: 'Earnings at stake',
+    definition:
+      "The publisher's side of an open dispute: their pending earnings from its readers, held until an admin decides.",
+    source: 'publisher_disputes.earnings_at_stake',
+    screens: ['publisher disputes'],
+  },
+  disputeChargesAtStake: {
+    label: 'Charges on hold',
+    definition: "The advertiser's side of an open dispute: the charges for its readers, held until an admin decides.",
+    source: 'dispute_at_stake.charged',
+    screens: ['admin disputes'],
   },
 })
 

@@ -107,6 +107,7 @@ const payoutStatuses: Record<PayoutStatus, Word> = {
   sending: { label: 'Sending', tone: 'yellow' },
   paid: { label: 'Paid', tone: 'green' },
   failed: { label: 'Failed', tone: 'red' },
+  reversed: { label: 'Reversed', tone: 'red' },
   canceled: { label: 'Canceled', tone: 'grey' },
 }
 
@@ -127,6 +128,13 @@ const disputeStatuses: Record<string, Word> = {
   open: { label: 'Open', tone: 'yellow' },
   upheld: { label: 'Upheld', tone: 'green' },
   rejected: { label: 'Rejected', tone: 'grey' },
+}
+
+/** A disputed reader's earning as publisher_dispute_readers says it: waiting for the decision, refunded or kept. */
+const disputedReaderStates: Record<string, Word> = {
+  on_hold: { label: 'On hold until the decision', tone: 'yellow' },
+  refunded: { label: 'Refunded', tone: 'red' },
+  kept: { label: 'Earning kept', tone: 'green' },
 }
 
 /** A user's standing as the audit log records suspensions (admin_set_user_suspended). */
@@ -151,6 +159,7 @@ export const statementStatus = (status: string) => word(statementStatuses, statu
 export const statementKindLabel = (kind: string) => lookup(statementKindLabels, kind) ?? humanise(kind)
 export const userTypeWord = (type: string) => word(userTypes, type)
 export const disputeStatus = (status: string) => word(disputeStatuses, status)
+export const disputedReaderState = (state: string) => word(disputedReaderStates, state)
 
 /** A status as the audit log records it for its kind of subject, in the words its own screens use. */
 export function auditStatusLabel(subjectType: string, status: string): string {

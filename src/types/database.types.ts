@@ -453,6 +453,10 @@ export type Database = {
       disputes: {
         Row: {
           advertiser_id: string
+          answer: string | null
+          answer_due_at: string
+          answer_links: string[]
+          answered_at: string | null
           audience_source_id: string
           created_at: string
           decided_at: string | null
@@ -470,6 +474,10 @@ export type Database = {
         }
         Insert: {
           advertiser_id: string
+          answer?: string | null
+          answer_due_at?: string
+          answer_links?: string[]
+          answered_at?: string | null
           audience_source_id: string
           created_at?: string
           decided_at?: string | null
@@ -487,6 +495,10 @@ export type Database = {
         }
         Update: {
           advertiser_id?: string
+          answer?: string | null
+          answer_due_at?: string
+          answer_links?: string[]
+          answered_at?: string | null
           audience_source_id?: string
           created_at?: string
           decided_at?: string | null
@@ -1135,10 +1147,12 @@ export type Database = {
       payout_requests: {
         Row: {
           amount: number
+          amount_reversed: number
           attempts: number
           created_at: string
           destination: string | null
           failed_at: string | null
+          failed_before_transfer: boolean
           failure_reason: string | null
           id: string
           locked_until: string | null
@@ -1146,6 +1160,7 @@ export type Database = {
           paid_by: string | null
           publisher_id: string
           retries: number
+          reversed_at: string | null
           status: string
           transaction_id: string | null
           transfer_reference: string | null
@@ -1153,10 +1168,12 @@ export type Database = {
         }
         Insert: {
           amount: number
+          amount_reversed?: number
           attempts?: number
           created_at?: string
           destination?: string | null
           failed_at?: string | null
+          failed_before_transfer?: boolean
           failure_reason?: string | null
           id?: string
           locked_until?: string | null
@@ -1164,6 +1181,7 @@ export type Database = {
           paid_by?: string | null
           publisher_id: string
           retries?: number
+          reversed_at?: string | null
           status?: string
           transaction_id?: string | null
           transfer_reference?: string | null
@@ -1171,10 +1189,12 @@ export type Database = {
         }
         Update: {
           amount?: number
+          amount_reversed?: number
           attempts?: number
           created_at?: string
           destination?: string | null
           failed_at?: string | null
+          failed_before_transfer?: boolean
           failure_reason?: string | null
           id?: string
           locked_until?: string | null
@@ -1182,6 +1202,7 @@ export type Database = {
           paid_by?: string | null
           publisher_id?: string
           retries?: number
+          reversed_at?: string | null
           status?: string
           transaction_id?: string | null
           transfer_reference?: string | null
@@ -1783,6 +1804,10 @@ export type Database = {
           open_disputes: number
         }[]
       }
+      admin_payout_reconciliation_scope: {
+        Args: never
+        Returns: Json
+      }
       admin_payout_requests: {
         Args: {
           p_search?: string
@@ -1805,6 +1830,9 @@ export type Database = {
           failed_at: string
           paid_at: string
           attempts: number
+          amount_reversed: number
+          reversed_at: string
+          failed_before_transfer: boolean
           total_count: number
           in_flight_count: number
           failed_count: number
@@ -1950,6 +1978,14 @@ export type Database = {
           on_hold: number
           balance: number
         }[]
+      }
+      answer_dispute: {
+        Args: {
+          p_dispute_id: string
+          p_text: string
+          p_links?: string[]
+        }
+        Returns: Json
       }
       archive_audience_source: {
         Args: {
@@ -2280,6 +2316,17 @@ export type Database = {
           in_dispute: boolean
         }[]
       }
+      dispute_at_stake: {
+        Args: {
+          p_dispute_id: string
+        }
+        Returns: {
+          readers: number
+          readers_on_hold: number
+          charged: number
+          earnings: number
+        }[]
+      }
       drain_click_queue: {
         Args: {
           p_batch?: number
@@ -2491,6 +2538,45 @@ export type Database = {
           paid: number
         }[]
       }
+      publisher_dispute_readers: {
+        Args: {
+          p_dispute_id: string
+        }
+        Returns: {
+          subscription_id: string
+          campaign_name: string
+          confirmed_at: string
+          earning: number
+          state: string
+        }[]
+      }
+      publisher_disputes: {
+        Args: {
+          p_dispute_id?: string
+        }
+        Returns: {
+          id: string
+          kind: string
+          status: string
+          source_id: string
+          source_name: string
+          newsletters: string
+          reason: string
+          created_at: string
+          answer_due_at: string
+          answer: string
+          answer_links: string[]
+          answered_at: string
+          can_answer: boolean
+          readers: number
+          readers_on_hold: number
+          earnings_at_stake: number
+          decision_note: string
+          decided_at: string
+          refunded_subscribers: number
+          earnings_cancelled: number
+        }[]
+      }
       publisher_figures: {
         Args: {
           p_group: string
@@ -2552,6 +2638,14 @@ export type Database = {
         Args: {
           p_click_id: string
           p_campaign_id: string
+        }
+        Returns: Json
+      }
+      record_payout_reversal: {
+        Args: {
+          p_payout_id: string
+          p_transfer_id: string
+          p_amount_reversed_cents: number
         }
         Returns: Json
       }
@@ -2701,6 +2795,13 @@ export type Database = {
         }
         Returns: number
       }
+      take_function_allowance: {
+        Args: {
+          p_rule: string
+          p_subject: string
+        }
+        Returns: number
+      }
       track_audience_source_click: {
         Args: {
           unified_code: string
@@ -2784,7 +2885,7 @@ export type Database = {
         | 'budget_exhausted'
         | 'refunded'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
-      payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'canceled'
+      payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'reversed' | 'canceled'
       source_platform:
         | 'x'
         | 'newsletter'
@@ -2938,7 +3039,7 @@ export const Constants = {
         'refunded',
       ],
       payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
-      payout_status: ['requested', 'sending', 'paid', 'failed', 'canceled'],
+      payout_status: ['requested', 'sending', 'paid', 'failed', 'reversed', 'canceled'],
       source_platform: [
         'x',
         'newsletter',

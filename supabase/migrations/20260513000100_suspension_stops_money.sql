@@ -371,16 +371,43 @@ create or replace function public.claim_due_payouts(p_limit integer default 10)
  security definer
  set search_path to ''
 as $function$
+declare
+  n integer := least(greatest(coalesce(p_limit, 10), 1), 100);
+  p public.payout_requests;
+  problem text;
 begin
+  -- Checked again when the payout is due, not only when it was requested: an account Stripe has since rejected or
+  -- asked more of gets no transfer. The payout fails with why and its amount is available again, as when Stripe
+  -- refuses a transfer; the publisher is told and can ask again (or an admin retry it) once the account is ready.
+  -- First sends only: a payout already `sending` whose lease ran out may have reached Stripe, so it is resent below
+  -- with its own key (Stripe answers with the transfer it made, or refuses it).
+  for p in
+    select q.* from public.payout_requests q
+    join public.payout_accounts a on a.publisher_id = q.publisher_id
+    where q.status = 'requested' and a.state <> 'ready'
+    order by q.created_at
+    limit n
+    for update of q skip locked
+  loop
+    problem := private.payout_account_problem(p.publisher_id);
+    update public.payout_requests q set status = 'failed', failed_at = now(), failure_reason = left(problem, 1000),
+      failed_before_transfer = true, locked_until = null
+    where q.id = p.id;
+    perform private.log_moderation_event('payout_request', p.id, 'requested', 'failed', left('Not sent: ' || problem, 1000));
+    perform private.enqueue_notification(p.publisher_id, 'payout_failed',
+      jsonb_build_object('amount', p.amount, 'reason', problem, 'before_transfer', true),
+      'payout_not_sent:' || p.id || ':' || p.retries);
+  end loop;
   return query
   with due as (
     select r.id, a.stripe_account_id from public.payout_requests r
     join public.payout_accounts a on a.publisher_id = r.publisher_id
-    -- A suspended publisher's request waits for an admin; one already sending is finished (its transfer may exist).
-    where (r.status = 'requested' and not public.account_is_suspended(r.publisher_id))
+    -- A suspended publisher's request waits for an admin (not failed: nothing earned is taken); one already sending
+    -- is finished, since its transfer may exist.
+    where (r.status = 'requested' and a.state = 'ready' and not public.account_is_suspended(r.publisher_id))
        or (r.status = 'sending' and r.locked_until < now())
     order by r.created_at
-    limit least(greatest(coalesce(p_limit, 10), 1), 100)
+    limit n
     for update of r skip locked
   ), claimed as (
     update public.payout_requests r set
@@ -398,7 +425,7 @@ begin
   from claimed c;
 end
 $function$;
-comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers with a Stripe account who are not suspended (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. Returns the Stripe idempotency key of each: the payout id (with the admin''s retry count after a retry).';
+comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers whose Stripe account is ready and who are not suspended (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. A requested payout whose account is no longer ready is not sent: it fails with the reason (failed_before_transfer), its amount available again, and the publisher is emailed. A suspended publisher''s requested payout waits, requested, for an admin''s decision. Returns the Stripe idempotency key of each claimed payout: the payout id (with the admin''s retry count after a retry).';
 
 create or replace function private.dispatch_payouts()
  returns integer

@@ -30,8 +30,8 @@ comment on type public.not_counted_reason is 'Why a click or a subscription was 
 create type public.payout_account_state as enum ('not_set_up', 'pending_verification', 'ready', 'action_needed');
 comment on type public.payout_account_state is 'Where a publisher''s Stripe Express account stands: not set up (no account, or onboarding not finished), pending verification (details sent, Stripe is checking), ready (payouts enabled), action needed (Stripe needs more, or rejected the account).';
 
-create type public.payout_status as enum ('requested', 'sending', 'paid', 'failed', 'canceled');
-comment on type public.payout_status is 'States of a publisher''s payout request: requested, sending (a Stripe transfer in flight), paid (transferred, or marked paid by hand), failed (the transfer was refused; the amount is available again), canceled.';
+create type public.payout_status as enum ('requested', 'sending', 'paid', 'failed', 'reversed', 'canceled');
+comment on type public.payout_status is 'States of a publisher''s payout request: requested, sending (a Stripe transfer in flight), paid (transferred, or marked paid by hand), failed (not sent, or the transfer was refused; the amount is available again), reversed (Stripe reversed the whole transfer; the amount is available again), canceled.';
 
 create type public.source_platform as enum ('x', 'newsletter', 'product', 'youtube', 'website', 'instagram', 'tiktok', 'linkedin', 'podcast', 'other');
 comment on type public.source_platform is 'Where a publisher''s audience lives (SPEC §2: twitter or x reads X).';

@@ -346,10 +346,11 @@ begin
     end loop;
   end if;
   -- Every click and change queued before the oldest one still waiting (or before now, when none waits) is in the
-  -- figures.
+  -- figures. The mark only moves forward; the WHERE says so (and safeupdate, on hosted, requires one).
   select least((select q.queued_at from private.click_queue q order by q.id limit 1),
-               (select q.queued_at from private.pair_day_queue q order by q.id limit 1)) into oldest;
-  update private.figures_freshness f set drained_at = greatest(f.drained_at, least(coalesce(oldest, now()), now()));
+               (select q.queued_at from private.pair_day_queue q order by q.id limit 1),
+               now()) into oldest;
+  update private.figures_freshness f set drained_at = oldest where f.drained_at < oldest;
   return drained;
 end
 $function$;

@@ -27,7 +27,7 @@ create table public.payout_accounts (
 );
 alter table public.payout_accounts enable row level security;
 comment on table public.payout_accounts is 'A publisher''s Stripe Connect Express account and what Stripe last said about it (account.updated): state is derived from it by private.payout_account_state. Only the service role writes it, through link_payout_account and update_payout_account; auto_payout changes through set_auto_payout.';
-comment on column public.payout_accounts.stripe_updated_at is 'When Stripe made the event last applied: an older event arriving late changes nothing.';
+comment on column public.payout_accounts.stripe_updated_at is 'When the state last applied was read from Stripe (connect-webhook retrieves the account on every account event): an older reading applied late changes nothing.';
 grant select on table public.payout_accounts to authenticated;
 grant select, insert, update, delete on table public.payout_accounts to service_role;
 
@@ -48,8 +48,12 @@ create table public.payout_requests (
   destination text,
   failure_reason text,
   failed_at timestamp with time zone,
+  amount_reversed numeric(12,2) default 0 not null,
+  reversed_at timestamp with time zone,
+  failed_before_transfer boolean default false not null,
   constraint payout_requests_pkey primary key (id),
   constraint payout_requests_amount_check check ((amount >= (50)::numeric)),
+  constraint payout_requests_amount_reversed_check check (((amount_reversed >= (0)::numeric) and (amount_reversed <= amount))),
   constraint payout_requests_attempts_check check ((attempts >= 0)),
   constraint payout_requests_failure_reason_check check ((char_length(failure_reason) <= 1000)),
   constraint payout_requests_retries_check check ((retries >= 0)),
@@ -70,6 +74,9 @@ comment on column public.payout_requests.retries is 'How often an admin sent a f
 comment on column public.payout_requests.locked_until is 'While sending: the lease of the run that claimed it; a run that died leaves it to expire and the next run resends with the same idempotency key.';
 comment on column public.payout_requests.destination is 'The Stripe account (acct_…) the transfer was sent to; kept so a resent transfer has the same parameters as the first.';
 comment on column public.payout_requests.failure_reason is 'Why the last transfer failed, in Stripe''s words.';
+comment on column public.payout_requests.amount_reversed is 'How much of the payout''s Stripe transfer Stripe reversed (returned to the platform and made available to the publisher again); the whole amount when the status is reversed.';
+comment on column public.payout_requests.reversed_at is 'When the last reversal of the payout''s transfer was recorded.';
+comment on column public.payout_requests.failed_before_transfer is 'For a failed payout: true when it was not sent at all (its payout account was no longer ready when it was due), false when Stripe refused the transfer.';
 grant select on table public.payout_requests to authenticated;
 grant select, insert, update, delete on table public.payout_requests to service_role;
 
@@ -155,8 +162,34 @@ comment on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference 
 revoke execute on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference text) from public;
 grant execute on function public.admin_mark_payout_paid(p_payout_id uuid, p_reference text) to authenticated, service_role;
 
+create or replace function public.admin_payout_reconciliation_scope()
+ returns jsonb
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_admin();
+  return jsonb_build_object(
+    'accounts', coalesce((
+      select jsonb_agg(jsonb_build_object('account', a.stripe_account_id, 'publisher_id', a.publisher_id,
+        'publisher_email', p.email::text, 'publisher_name', p.full_name) order by a.created_at, a.stripe_account_id)
+      from public.payout_accounts a join public.profiles p on p.id = a.publisher_id), '[]'::jsonb),
+    -- Every payout that may have a Stripe transfer: sent at least once, or paid with a transfer's id.
+    'payouts', coalesce((
+      select jsonb_agg(jsonb_build_object('id', r.id, 'publisher_id', r.publisher_id, 'amount', r.amount,
+        'status', r.status, 'transfer_reference', r.transfer_reference, 'destination', r.destination,
+        'amount_reversed', r.amount_reversed) order by r.created_at, r.id)
+      from public.payout_requests r
+      where r.destination is not null or r.transfer_reference like 'tr\_%'), '[]'::jsonb));
+end
+$function$;
+comment on function public.admin_payout_reconciliation_scope() is 'reconcile-payouts, called with the admin''s own token (admin at aal2, live session): the publishers'' Stripe accounts and every payout that may have a Stripe transfer (sent at least once, or paid with a tr_… reference), which the function compares with Stripe''s list of transfers per account.';
+revoke execute on function public.admin_payout_reconciliation_scope() from public;
+grant execute on function public.admin_payout_reconciliation_scope() to authenticated, service_role;
+
 create or replace function public.admin_payout_requests(p_search text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
- returns table(id uuid, created_at timestamp with time zone, publisher_id uuid, publisher_email text, publisher_name text, amount numeric, status text, transfer_reference text, failure_reason text, failed_at timestamp with time zone, paid_at timestamp with time zone, attempts integer, total_count bigint, in_flight_count bigint, failed_count bigint)
+ returns table(id uuid, created_at timestamp with time zone, publisher_id uuid, publisher_email text, publisher_name text, amount numeric, status text, transfer_reference text, failure_reason text, failed_at timestamp with time zone, paid_at timestamp with time zone, attempts integer, amount_reversed numeric, reversed_at timestamp with time zone, failed_before_transfer boolean, total_count bigint, in_flight_count bigint, failed_count bigint)
  language plpgsql
  stable security definer
  set search_path to ''
@@ -171,7 +204,8 @@ begin
   end if;
   return query
   select r.id, r.created_at, r.publisher_id, p.email::text, p.full_name, r.amount, r.status, r.transfer_reference,
-    r.failure_reason, r.failed_at, r.paid_at, r.attempts, count(*) over (),
+    r.failure_reason, r.failed_at, r.paid_at, r.attempts, r.amount_reversed, r.reversed_at, r.failed_before_transfer,
+    count(*) over (),
     (select count(*) from public.payout_requests s where s.status = 'sending'),
     (select count(*) from public.payout_requests f where f.status = 'failed')
   from public.payout_requests r
@@ -185,7 +219,7 @@ begin
   limit least(greatest(coalesce(p_limit, 20), 1), 10000) offset greatest(coalesce(p_offset, 0), 0);
 end
 $function$;
-comment on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: payout requests, open ones (requested, being sent, failed) first then newest, searched by publisher email or name, transfer reference or failure reason, filtered by status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows, in_flight_count and failed_count the marketplace''s whatever the filters.';
+comment on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: payout requests, open ones (requested, being sent, failed) first then newest, searched by publisher email or name, transfer reference or failure reason, filtered by status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; with what Stripe reversed and whether a failed payout was sent at all; total_count is the number of matching rows, in_flight_count and failed_count the marketplace''s whatever the filters.';
 revoke execute on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from public;
 grant execute on function public.admin_payout_requests(p_search text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) to authenticated, service_role;
 
@@ -232,16 +266,43 @@ create or replace function public.claim_due_payouts(p_limit integer default 10)
  security definer
  set search_path to ''
 as $function$
+declare
+  n integer := least(greatest(coalesce(p_limit, 10), 1), 100);
+  p public.payout_requests;
+  problem text;
 begin
+  -- Checked again when the payout is due, not only when it was requested: an account Stripe has since rejected or
+  -- asked more of gets no transfer. The payout fails with why and its amount is available again, as when Stripe
+  -- refuses a transfer; the publisher is told and can ask again (or an admin retry it) once the account is ready.
+  -- First sends only: a payout already `sending` whose lease ran out may have reached Stripe, so it is resent below
+  -- with its own key (Stripe answers with the transfer it made, or refuses it).
+  for p in
+    select q.* from public.payout_requests q
+    join public.payout_accounts a on a.publisher_id = q.publisher_id
+    where q.status = 'requested' and a.state <> 'ready'
+    order by q.created_at
+    limit n
+    for update of q skip locked
+  loop
+    problem := private.payout_account_problem(p.publisher_id);
+    update public.payout_requests q set status = 'failed', failed_at = now(), failure_reason = left(problem, 1000),
+      failed_before_transfer = true, locked_until = null
+    where q.id = p.id;
+    perform private.log_moderation_event('payout_request', p.id, 'requested', 'failed', left('Not sent: ' || problem, 1000));
+    perform private.enqueue_notification(p.publisher_id, 'payout_failed',
+      jsonb_build_object('amount', p.amount, 'reason', problem, 'before_transfer', true),
+      'payout_not_sent:' || p.id || ':' || p.retries);
+  end loop;
   return query
   with due as (
     select r.id, a.stripe_account_id from public.payout_requests r
     join public.payout_accounts a on a.publisher_id = r.publisher_id
-    -- A suspended publisher's request waits for an admin; one already sending is finished (its transfer may exist).
-    where (r.status = 'requested' and not public.account_is_suspended(r.publisher_id))
+    -- A suspended publisher's request waits for an admin (not failed: nothing earned is taken); one already sending
+    -- is finished, since its transfer may exist.
+    where (r.status = 'requested' and a.state = 'ready' and not public.account_is_suspended(r.publisher_id))
        or (r.status = 'sending' and r.locked_until < now())
     order by r.created_at
-    limit least(greatest(coalesce(p_limit, 10), 1), 100)
+    limit n
     for update of r skip locked
   ), claimed as (
     update public.payout_requests r set
@@ -259,7 +320,7 @@ begin
   from claimed c;
 end
 $function$;
-comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers with a Stripe account who are not suspended (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. Returns the Stripe idempotency key of each: the payout id (with the admin''s retry count after a retry).';
+comment on function public.claim_due_payouts(p_limit integer) is 'send-payouts, service role only: takes up to p_limit requested payouts of publishers whose Stripe account is ready and who are not suspended (and ones whose sender died, after their 5-minute lease) as sending; skip locked, so two runs never take the same one. A requested payout whose account is no longer ready is not sent: it fails with the reason (failed_before_transfer), its amount available again, and the publisher is emailed. A suspended publisher''s requested payout waits, requested, for an admin''s decision. Returns the Stripe idempotency key of each claimed payout: the payout id (with the admin''s retry count after a retry).';
 revoke execute on function public.claim_due_payouts(p_limit integer) from public;
 grant execute on function public.claim_due_payouts(p_limit integer) to service_role;
 
@@ -330,7 +391,8 @@ begin
     t := private.post_ledger(r.publisher_id, -r.amount, 'payout', 'completed',
       'Payout (Stripe transfer ' || p_transfer_id || ')', 'payout:' || r.id);
     update public.payout_requests set status = 'paid', paid_at = now(), transaction_id = t,
-      transfer_reference = p_transfer_id, locked_until = null, failure_reason = null, failed_at = null
+      transfer_reference = p_transfer_id, locked_until = null, failure_reason = null, failed_at = null,
+      failed_before_transfer = false
     where id = r.id returning * into r;
     perform private.log_moderation_event('payout_request', r.id, 'sending', 'paid', 'Stripe transfer ' || p_transfer_id);
     perform private.enqueue_notification(r.publisher_id, 'payout_paid',
@@ -338,7 +400,7 @@ begin
     return jsonb_build_object('result', 'paid', 'status', r.status, 'transfer_reference', p_transfer_id);
   end if;
   update public.payout_requests set status = 'failed', failed_at = now(), failure_reason = left(p_failure, 1000),
-    locked_until = null
+    failed_before_transfer = false, locked_until = null
   where id = r.id returning * into r;
   perform private.log_moderation_event('payout_request', r.id, 'sending', 'failed', left(p_failure, 1000));
   perform private.enqueue_notification(r.publisher_id, 'payout_failed',
@@ -420,6 +482,63 @@ as $function$
 $function$;
 comment on function private.publisher_balance_of(p_user_id uuid) is 'A publisher''s money: pending (in screening), available (settled earnings − paid − requested or being sent), requested (including transfers in flight), paid. A failed payout is available again.';
 revoke execute on function private.publisher_balance_of(p_user_id uuid) from public;
+
+create or replace function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  r public.payout_requests;
+  reversed numeric(12, 2);
+  back numeric(12, 2);
+  was text;
+begin
+  if p_transfer_id is null or p_transfer_id !~ '^tr_[A-Za-z0-9]{1,196}$' then
+    raise exception 'A Stripe transfer id starts with tr_' using errcode = '22023';
+  end if;
+  if p_amount_reversed_cents is null or p_amount_reversed_cents < 0 then
+    raise exception 'Give the amount reversed in cents (0 or more)' using errcode = '22023';
+  end if;
+  select * into r from public.payout_requests where id = p_payout_id for update;
+  if not found then
+    return jsonb_build_object('result', 'unknown_payout');
+  end if;
+  -- Reversed before its sender recorded it (it died after Stripe made the transfer): the money left first.
+  if r.status = 'sending' then
+    perform public.finish_payout(r.id, p_transfer_id, null);
+    select * into r from public.payout_requests where id = p_payout_id;
+  end if;
+  if r.status not in ('paid', 'reversed') or r.transfer_reference is distinct from p_transfer_id then
+    return jsonb_build_object('result', 'not_this_payout', 'status', r.status);
+  end if;
+  reversed := least(p_amount_reversed_cents / 100.0, r.amount);
+  back := reversed - r.amount_reversed;
+  -- Stripe's total only grows: a replay, or an older reading applied after a newer one, brings nothing more back.
+  if back <= 0 then
+    return jsonb_build_object('result', 'already_recorded', 'status', r.status, 'amount_reversed', r.amount_reversed);
+  end if;
+  was := r.status;
+  perform private.post_ledger(r.publisher_id, back, 'payout', 'completed',
+    'Payout reversed by Stripe (transfer ' || p_transfer_id || ')',
+    'payout:' || r.id || ':reversed:' || p_amount_reversed_cents);
+  update public.payout_requests set amount_reversed = reversed, reversed_at = now(),
+    status = case when reversed >= r.amount then 'reversed' else r.status end
+  where id = r.id returning * into r;
+  perform private.log_moderation_event('payout_request', r.id, was, r.status,
+    to_char(back, 'FM999999990.00') || ' credits came back: Stripe reversed transfer ' || p_transfer_id);
+  perform private.enqueue_notification(r.publisher_id, 'payout_reversed',
+    jsonb_build_object('amount', r.amount, 'returned', back, 'amount_reversed', r.amount_reversed,
+      'reference', p_transfer_id, 'whole', r.status = 'reversed'),
+    'payout_reversed:' || r.id || ':' || p_amount_reversed_cents);
+  return jsonb_build_object('result', case when r.status = 'reversed' then 'reversed' else 'partly_reversed' end,
+    'status', r.status, 'returned', back, 'amount_reversed', r.amount_reversed);
+end
+$function$;
+comment on function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint) is 'connect-webhook, service role only: records that Stripe reversed (part of) a payout''s transfer, given the transfer''s total amount_reversed as Stripe reports it now. What came back since the last call is a completed payout ledger row (the publisher''s paid goes down, available up), the payout is reversed once the whole transfer is, with an audit row and an email. Idempotent: the same or a smaller total changes nothing.';
+revoke execute on function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint) from public;
+grant execute on function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint) to service_role;
 
 create or replace function public.request_payout(p_amount numeric)
  returns jsonb

@@ -22,7 +22,14 @@ create table public.disputes (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   earnings_cancelled numeric(12,2) default 0 not null,
+  answer_due_at timestamp with time zone default (now() + '72:00:00'::interval) not null,
+  answer text,
+  answer_links text[] default '{}'::text[] not null,
+  answered_at timestamp with time zone,
   constraint disputes_pkey primary key (id),
+  constraint disputes_answer_check check (((char_length(answer) >= 20) and (char_length(answer) <= 4000))),
+  constraint disputes_answer_links_check check ((cardinality(answer_links) <= 5)),
+  constraint disputes_answered_check check (((answer is null) = (answered_at is null))),
   constraint disputes_decision_note_check check ((char_length(decision_note) <= 2000)),
   constraint disputes_kind_check check ((kind = any (array['subscribers'::text, 'source'::text]))),
   constraint disputes_reason_check check (((char_length(reason) >= 10) and (char_length(reason) <= 2000))),
@@ -40,8 +47,23 @@ create index disputes_source_idx on public.disputes using btree (audience_source
 create index disputes_status_idx on public.disputes using btree (status, created_at);
 comment on table public.disputes is 'An advertiser''s complaint about subscribers of one source (or the whole source): open until an admin upholds (refund) or rejects it.';
 comment on column public.disputes.earnings_cancelled is 'What the publisher lost when the dispute was upheld: the pending earnings cancelled (the advertiser''s refund minus the platform fee), the publisher''s side of refunded.';
+comment on column public.disputes.answer_due_at is 'Until when the publisher may answer: 72 hours after the dispute opened. The admin decides after the answer or after this moment.';
+comment on column public.disputes.answer is 'The publisher''s side, in their words (answer_dispute; once, before answer_due_at).';
+comment on column public.disputes.answer_links is 'The publisher''s evidence: up to 5 https links (where the readers came from: the post, the video, the page).';
+comment on column public.disputes.answered_at is 'When the publisher answered; null while they have not.';
 grant select on table public.disputes to authenticated;
 grant select, insert, update, delete on table public.disputes to service_role;
+
+create table private.dispute_frozen_ledger (
+  transaction_id uuid not null,
+  dispute_id uuid not null,
+  available_at timestamp with time zone,
+  constraint dispute_frozen_ledger_pkey primary key (transaction_id),
+  constraint dispute_frozen_ledger_dispute_id_fkey foreign key (dispute_id) references public.disputes(id) on delete cascade,
+  constraint dispute_frozen_ledger_transaction_id_fkey foreign key (transaction_id) references public.wallet_transactions(id) on delete cascade
+);
+create index dispute_frozen_ledger_dispute_idx on private.dispute_frozen_ledger using btree (dispute_id);
+comment on table private.dispute_frozen_ledger is 'The settlement date each pending hold and earning of an open dispute had before the dispute took it off (settle_matured_holds settles only rows with a date that has come); given back by the decision.';
 
 create table public.dispute_subscriptions (
   dispute_id uuid not null,
@@ -125,6 +147,62 @@ comment on function public.admin_dispute_evidence(p_dispute_id uuid) is 'Admins:
 revoke execute on function public.admin_dispute_evidence(p_dispute_id uuid) from public;
 grant execute on function public.admin_dispute_evidence(p_dispute_id uuid) to authenticated, service_role;
 
+create or replace function public.answer_dispute(p_dispute_id uuid, p_text text, p_links text[] default null::text[])
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  d public.disputes;
+  words text := trim(p_text);
+  -- The links as given, blank lines and repeats left out, in their order.
+  links text[] := (
+    select coalesce(array_agg(link order by pos), '{}') from (
+      select trim(l) as link, min(i) as pos from unnest(coalesce(p_links, '{}'::text[])) with ordinality u (l, i)
+      where nullif(trim(l), '') is not null group by 1) given
+  );
+begin
+  perform private.require_aal2();
+  select * into d from public.disputes where id = p_dispute_id for update;
+  if not found or d.publisher_id is distinct from (select auth.uid()) then
+    raise exception 'Only the publisher of the disputed source can answer this dispute' using errcode = '42501';
+  end if;
+  if d.status <> 'open' then
+    raise exception 'This dispute was already decided, so it can no longer be answered' using errcode = '22023';
+  end if;
+  if d.answered_at is not null then
+    raise exception 'You already answered this dispute; the admin reads your answer as you sent it'
+      using errcode = '22023';
+  end if;
+  if now() >= d.answer_due_at then
+    raise exception 'The 72 hours to answer this dispute are over; an admin decides with what is on file'
+      using errcode = '22023';
+  end if;
+  if words is null or char_length(words) < 20 then
+    raise exception 'Write your answer in at least 20 characters' using errcode = '22023';
+  end if;
+  if char_length(words) > 4000 then
+    raise exception 'Keep your answer under 4,000 characters' using errcode = '22023';
+  end if;
+  if cardinality(links) > 5 then
+    raise exception 'Add at most 5 evidence links' using errcode = '22023';
+  end if;
+  if exists (select 1 from unnest(links) l where char_length(l) > 500) then
+    raise exception 'Keep each evidence link under 500 characters' using errcode = '22023';
+  end if;
+  if exists (select 1 from unnest(links) l where l !~ '^https://[^\s/?#]+\.[^\s/?#]+([/?#]\S*)?$') then
+    raise exception 'Evidence links must be full addresses that start with https://' using errcode = '22023';
+  end if;
+  update public.disputes set answer = words, answer_links = links, answered_at = now()
+  where id = d.id returning * into d;
+  return jsonb_build_object('id', d.id, 'answered_at', d.answered_at, 'answer_links', to_jsonb(d.answer_links));
+end
+$function$;
+comment on function public.answer_dispute(p_dispute_id uuid, p_text text, p_links text[]) is 'The publisher of the disputed source (live session, aal2 with a factor) answers once, before the 72 hours end: 20 to 4,000 characters and up to 5 https evidence links. Final, so the admin decides on what they read.';
+revoke execute on function public.answer_dispute(p_dispute_id uuid, p_text text, p_links text[]) from public;
+grant execute on function public.answer_dispute(p_dispute_id uuid, p_text text, p_links text[]) to authenticated, service_role;
+
 create or replace function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text)
  returns jsonb
  language plpgsql
@@ -156,6 +234,11 @@ begin
   if d.status <> 'open' then
     raise exception 'This dispute was already decided' using errcode = '22023';
   end if;
+  -- Both sides are heard: the publisher answered, or had their 72 hours (the money waits meanwhile).
+  if d.answered_at is null and now() < d.answer_due_at then
+    raise exception 'The publisher has until % to answer. Decide once they answer or the 72 hours pass.',
+      to_char(d.answer_due_at at time zone 'UTC', 'Mon FMDD, YYYY, FMHH12:MI AM') || ' UTC' using errcode = '22023';
+  end if;
   if p_decision = 'upheld' then
     -- Lock order of the ledger: the advertiser's wallet first, then each subscriber's rows.
     perform private.lock_wallet(d.advertiser_id);
@@ -174,6 +257,8 @@ begin
       where dispute_id = d.id and subscription_id = sub.subscription_id;
     end loop;
   end if;
+  -- What the decision did not refund settles as it would have (on the next run if its screening is over).
+  perform private.release_dispute_ledger(d.id);
   update public.disputes set status = p_decision, decision_note = note, decided_by = (select auth.uid()),
     decided_at = now(), refunded = total, refunded_subscribers = n, earnings_cancelled = lost
   where id = d.id;
@@ -185,18 +270,20 @@ begin
   select s.name into source_name from public.audience_sources s where s.id = d.audience_source_id;
   perform private.enqueue_notification(d.advertiser_id, 'dispute_decided',
     jsonb_build_object('side', 'advertiser', 'decision', p_decision, 'note', note, 'refunded', total, 'subscribers', n,
-                       'campaign_name', coalesce(campaign_names, 'your newsletter'), 'source_name', source_name),
+                       'campaign_name', coalesce(campaign_names, 'your newsletter'), 'source_name', source_name,
+                       'dispute_id', d.id),
     'dispute_decided:' || d.id || ':advertiser');
   -- Each side in its own money: the publisher reads the earnings they lost, not the advertiser's refund.
   perform private.enqueue_notification(d.publisher_id, 'dispute_decided',
     jsonb_build_object('side', 'publisher', 'decision', p_decision, 'note', note, 'refunded', lost, 'subscribers', n,
-                       'campaign_name', coalesce(campaign_names, 'a newsletter'), 'source_name', source_name),
+                       'campaign_name', coalesce(campaign_names, 'a newsletter'), 'source_name', source_name,
+                       'dispute_id', d.id),
     'dispute_decided:' || d.id || ':publisher');
   return jsonb_build_object('id', d.id, 'status', p_decision, 'refunded', total, 'refunded_subscribers', n,
     'earnings_cancelled', lost);
 end
 $function$;
-comment on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) is 'Admins (at aal2) uphold a dispute — refunding its subscribers still in screening through refund_subscription, recording the advertiser''s refund and the publisher''s cancelled earnings — or reject it, with a note both sides are emailed in their own money.';
+comment on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) is 'Admins (at aal2), once the publisher answered or their 72 hours passed, uphold a dispute — refunding its subscribers still held through refund_subscription, recording the advertiser''s refund and the publisher''s cancelled earnings — or reject it; what was not refunded settles again. Both sides are emailed the note in their own money.';
 revoke execute on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) from public;
 grant execute on function public.decide_dispute(p_dispute_id uuid, p_decision text, p_note text) to authenticated, service_role;
 
@@ -222,6 +309,71 @@ $function$;
 comment on function public.disputable_subscribers(p_source_id uuid) is 'The signed-in advertiser''s charged subscribers still in screening (what open_dispute accepts), newest first.';
 revoke execute on function public.disputable_subscribers(p_source_id uuid) from public;
 grant execute on function public.disputable_subscribers(p_source_id uuid) to authenticated, service_role;
+
+create or replace function public.dispute_at_stake(p_dispute_id uuid)
+ returns table(readers integer, readers_on_hold integer, charged numeric, earnings numeric)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  if not exists (
+    select 1 from public.disputes d
+    where d.id = p_dispute_id and ((select auth.uid()) in (d.advertiser_id, d.publisher_id) or public.is_admin())
+  ) then
+    raise exception 'Dispute not found' using errcode = 'P0002';
+  end if;
+  return query select * from private.dispute_stake(p_dispute_id);
+end
+$function$;
+comment on function public.dispute_at_stake(p_dispute_id uuid) is 'The two sides of a dispute and admins: its readers, how many are still on hold, the charges on hold for them (the advertiser''s side) and the pending earnings from them (the publisher''s side), while it is open.';
+revoke execute on function public.dispute_at_stake(p_dispute_id uuid) from public;
+grant execute on function public.dispute_at_stake(p_dispute_id uuid) to authenticated, service_role;
+
+create or replace function private.dispute_stake(p_dispute_id uuid)
+ returns table(readers integer, readers_on_hold integer, charged numeric, earnings numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  -- Only an open dispute has money at stake; a decided one says what it did (refunded, earnings_cancelled).
+  select count(distinct ds.subscription_id)::integer,
+    count(distinct t.subscription_id) filter (where t.type = 'hold' and d.status = 'open')::integer,
+    coalesce(-sum(t.amount) filter (where t.type = 'hold' and d.status = 'open'), 0)::numeric(12, 2),
+    coalesce(sum(t.amount) filter (where t.type = 'earning' and d.status = 'open'), 0)::numeric(12, 2)
+  from public.disputes d
+  join public.dispute_subscriptions ds on ds.dispute_id = d.id
+  left join public.wallet_transactions t
+    on t.subscription_id = ds.subscription_id and t.type in ('hold', 'earning') and t.status = 'pending'
+  where d.id = p_dispute_id
+$function$;
+comment on function private.dispute_stake(p_dispute_id uuid) is 'Internal: a dispute''s readers, how many of them are still on hold, the advertiser''s charges on hold for them and the publisher''s pending earnings from them (zero once decided).';
+revoke execute on function private.dispute_stake(p_dispute_id uuid) from public;
+
+create or replace function private.freeze_dispute_ledger(p_dispute_id uuid)
+ returns integer
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  frozen integer;
+begin
+  insert into private.dispute_frozen_ledger (transaction_id, dispute_id, available_at)
+  select t.id, p_dispute_id, t.available_at
+  from public.dispute_subscriptions ds
+  join public.wallet_transactions t on t.subscription_id = ds.subscription_id
+  where ds.dispute_id = p_dispute_id and t.type in ('hold', 'earning') and t.status = 'pending'
+  on conflict (transaction_id) do nothing;
+  update public.wallet_transactions t set available_at = null
+  from private.dispute_frozen_ledger f
+  where f.dispute_id = p_dispute_id and t.id = f.transaction_id and t.status = 'pending';
+  get diagnostics frozen = row_count;
+  return frozen;
+end
+$function$;
+comment on function private.freeze_dispute_ledger(p_dispute_id uuid) is 'Internal (open_dispute): the pending holds and earnings of a dispute''s subscribers stop settling until it is decided; returns how many rows.';
+revoke execute on function private.freeze_dispute_ledger(p_dispute_id uuid) from public;
 
 create or replace function private.mark_refunded_subscription()
  returns trigger
@@ -250,7 +402,8 @@ declare
   ids uuid[] := (select array_agg(distinct x) from unnest(coalesce(p_subscription_ids, '{}'::uuid[])) x where x is not null);
   src public.audience_sources;
   source_ids uuid[];
-  new_id uuid;
+  opened public.disputes;
+  stake record;
 begin
   perform private.require_aal2();
   if not exists (select 1 from public.profiles where id = me and user_type = 'advertiser') then
@@ -313,15 +466,96 @@ begin
 
   insert into public.disputes (advertiser_id, publisher_id, audience_source_id, kind, reason)
   values (me, src.publisher_id, src.id, case when p_source_id is null then 'subscribers' else 'source' end, why)
-  returning id into new_id;
+  returning * into opened;
   insert into public.dispute_subscriptions (dispute_id, subscription_id, campaign_id)
-  select new_id, s.id, s.campaign_id from public.newsletter_subscriptions s where s.id = any (coalesce(ids, '{}'::uuid[]));
-  return new_id;
+  select opened.id, s.id, s.campaign_id from public.newsletter_subscriptions s where s.id = any (coalesce(ids, '{}'::uuid[]));
+  -- Held, never forfeited without a decision: screening cannot run out while the sides are heard.
+  perform private.freeze_dispute_ledger(opened.id);
+
+  select * into stake from private.dispute_stake(opened.id);
+  perform private.enqueue_notification(opened.publisher_id, 'dispute_opened', jsonb_build_object(
+      'dispute_id', opened.id, 'kind', opened.kind, 'source_name', src.name, 'reason', opened.reason,
+      'campaign_name', (select string_agg(distinct c.name, ', ') from public.dispute_subscriptions ds
+                        join public.campaigns c on c.id = ds.campaign_id where ds.dispute_id = opened.id),
+      'readers', stake.readers, 'earnings', stake.earnings, 'answer_due_at', opened.answer_due_at),
+    'dispute_opened:' || opened.id);
+  return opened.id;
 end
 $function$;
-comment on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) is 'Advertisers (at aal2 with a factor) flag subscribers of one source still in screening, or a whole source, with a reason; returns the dispute id.';
+comment on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) is 'Advertisers (at aal2 with a factor) flag subscribers of one source still in screening, or a whole source, with a reason; their holds and the publisher''s earnings stop settling until the decision, and the publisher is emailed with 72 hours to answer. Returns the dispute id.';
 revoke execute on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) from public;
 grant execute on function public.open_dispute(p_reason text, p_subscription_ids uuid[], p_source_id uuid) to authenticated, service_role;
+
+create or replace function public.publisher_dispute_readers(p_dispute_id uuid)
+ returns table(subscription_id uuid, campaign_name text, confirmed_at timestamp with time zone, earning numeric, state text)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select n.id, c.name, n.confirmed_at, private.publisher_earning(n.price),
+    case
+      when ds.refunded or n.status = 'rejected' then 'refunded'
+      when exists (select 1 from public.wallet_transactions t
+                   where t.subscription_id = n.id and t.type = 'hold' and t.status = 'pending') and d.status = 'open'
+        then 'on_hold'
+      else 'kept'
+    end
+  from public.disputes d
+  join public.dispute_subscriptions ds on ds.dispute_id = d.id
+  join public.newsletter_subscriptions n on n.id = ds.subscription_id
+  join public.campaigns c on c.id = ds.campaign_id
+  where d.id = p_dispute_id and d.publisher_id = (select auth.uid())
+  order by n.confirmed_at, n.id
+  limit 500
+$function$;
+comment on function public.publisher_dispute_readers(p_dispute_id uuid) is 'The readers a dispute about the signed-in publisher''s source is about: newsletter, confirmed at, what the publisher earns from them, and on_hold (waiting for the decision), refunded or kept. Never the reader''s email or address.';
+revoke execute on function public.publisher_dispute_readers(p_dispute_id uuid) from public;
+grant execute on function public.publisher_dispute_readers(p_dispute_id uuid) to authenticated, service_role;
+
+create or replace function public.publisher_disputes(p_dispute_id uuid default null::uuid)
+ returns table(id uuid, kind text, status text, source_id uuid, source_name text, newsletters text, reason text, created_at timestamp with time zone, answer_due_at timestamp with time zone, answer text, answer_links text[], answered_at timestamp with time zone, can_answer boolean, readers integer, readers_on_hold integer, earnings_at_stake numeric, decision_note text, decided_at timestamp with time zone, refunded_subscribers integer, earnings_cancelled numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select d.id, d.kind, d.status, s.id, s.name,
+    (select string_agg(distinct c.name, ', ') from public.dispute_subscriptions ds
+     join public.campaigns c on c.id = ds.campaign_id where ds.dispute_id = d.id),
+    d.reason, d.created_at, d.answer_due_at, d.answer, d.answer_links, d.answered_at,
+    d.status = 'open' and d.answered_at is null and now() < d.answer_due_at,
+    st.readers, st.readers_on_hold, st.earnings, d.decision_note, d.decided_at, d.refunded_subscribers,
+    d.earnings_cancelled
+  from public.disputes d
+  join public.audience_sources s on s.id = d.audience_source_id
+  cross join lateral private.dispute_stake(d.id) st
+  where d.publisher_id = (select auth.uid()) and (p_dispute_id is null or d.id = p_dispute_id)
+  -- What still waits for the publisher's answer first, then the newest.
+  order by (d.status = 'open' and d.answered_at is null and now() < d.answer_due_at) desc, d.created_at desc, d.id
+  limit 100
+$function$;
+comment on function public.publisher_disputes(p_dispute_id uuid) is 'The signed-in publisher''s disputes (one, with p_dispute_id): the advertiser''s reason, the newsletters, the readers and the earnings at stake (private.dispute_stake), the deadline and whether they can still answer, their answer, and the outcome. Those still to answer first.';
+revoke execute on function public.publisher_disputes(p_dispute_id uuid) from public;
+grant execute on function public.publisher_disputes(p_dispute_id uuid) to authenticated, service_role;
+
+create or replace function private.release_dispute_ledger(p_dispute_id uuid)
+ returns integer
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  released integer;
+begin
+  update public.wallet_transactions t set available_at = f.available_at
+  from private.dispute_frozen_ledger f
+  where f.dispute_id = p_dispute_id and t.id = f.transaction_id and t.status = 'pending';
+  get diagnostics released = row_count;
+  delete from private.dispute_frozen_ledger where dispute_id = p_dispute_id;
+  return released;
+end
+$function$;
+comment on function private.release_dispute_ledger(p_dispute_id uuid) is 'Internal (decide_dispute): what the decision did not refund gets its settlement date back (a date already past settles on the next run); returns how many rows.';
+revoke execute on function private.release_dispute_ledger(p_dispute_id uuid) from public;
 
 -- === Triggers ============================================================================================
 

@@ -46,7 +46,7 @@ create table public.notification_queue (
   constraint notification_queue_pkey primary key (id),
   constraint notification_queue_dedupe_key_key unique (dedupe_key),
   constraint notification_queue_status_check check ((status = any (array['queued'::text, 'sending'::text, 'sent'::text, 'failed'::text]))),
-  constraint notification_queue_template_check check ((template = any (array['source_reviewed'::text, 'campaign_reviewed'::text, 'low_balance'::text, 'payout_paid'::text, 'payout_failed'::text, 'dispute_decided'::text, 'deposit_receipt'::text, 'revision_decided'::text]))),
+  constraint notification_queue_template_check check ((template = any (array['source_reviewed'::text, 'campaign_reviewed'::text, 'low_balance'::text, 'payout_paid'::text, 'payout_failed'::text, 'payout_reversed'::text, 'dispute_decided'::text, 'deposit_receipt'::text, 'revision_decided'::text, 'dispute_opened'::text, 'account_suspended'::text]))),
   constraint notification_queue_user_id_fkey foreign key (user_id) references public.profiles(id) on delete cascade
 );
 alter table public.notification_queue enable row level security;
@@ -176,7 +176,7 @@ begin
   return new_id;
 end
 $function$;
-comment on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) is 'Queues one notification email for a user (template from supabase/templates/notifications, its data), once per dedupe key. Call it in the transaction of the event it announces.';
+comment on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) is 'Queues one notification email for a user (template from supabase/functions/send-notifications/templates, its data), once per dedupe key. Call it in the transaction of the event it announces.';
 revoke execute on function private.enqueue_notification(p_user_id uuid, p_template text, p_data jsonb, p_dedupe_key text) from public;
 
 create or replace function public.finish_notification(p_id uuid, p_error text default null::text)
@@ -280,6 +280,24 @@ $function$;
 comment on function private.limit_contact_messages() is 'Trigger: refuses a flood of /contact messages from one address or for one inbox.';
 revoke execute on function private.limit_contact_messages() from public;
 
+create or replace function private.notify_account_suspension()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if new.new_status = 'suspended' or (new.old_status = 'suspended' and new.new_status = 'active') then
+    perform private.enqueue_notification(new.subject_id, 'account_suspended', jsonb_build_object(
+      'status', case when new.new_status = 'suspended' then 'suspended' else 'reinstated' end, 'reason', new.reason),
+      null);
+  end if;
+  return null;
+end
+$function$;
+comment on function private.notify_account_suspension() is 'Trigger: the audit row of a suspension (admin_set_user_suspended) emails the user why and how to appeal; a reinstatement tells them too. The reason reaches its owner''s inbox only, never a screen before sign-in.';
+revoke execute on function private.notify_account_suspension() from public;
+
 create or replace function private.notify_low_balances()
  returns integer
  language plpgsql
@@ -364,6 +382,8 @@ create trigger audience_sources_notify_review after update of status on public.a
 create trigger campaigns_notify_review after update of status on public.campaigns for each row when ((new.status is distinct from old.status)) execute function private.notify_review_decision();
 
 create trigger contact_messages_rate_limit before insert on public.contact_messages for each row execute function private.limit_contact_messages();
+
+create trigger moderation_events_notify_suspension after insert on public.moderation_events for each row when ((new.subject_type = 'profile'::text)) execute function private.notify_account_suspension();
 
 create trigger notification_queue_set_updated_at before update on public.notification_queue for each row execute function public.set_updated_at();
 

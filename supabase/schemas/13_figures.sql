@@ -187,13 +187,13 @@ begin
     st.spend::numeric(14, 2), st.earnings::numeric(14, 2), (st.spend - st.earnings)::numeric(14, 2),
     (select coalesce(sum(r.amount), 0) from public.payout_requests r where r.status in ('requested', 'sending'))::numeric(14, 2),
     (select count(*) from public.payout_requests r where r.status in ('requested', 'sending')),
-    (select coalesce(sum(r.amount), 0) from public.payout_requests r where r.status = 'paid')::numeric(14, 2),
+    (select coalesce(sum(r.amount - r.amount_reversed), 0) from public.payout_requests r where r.status in ('paid', 'reversed'))::numeric(14, 2),
     (select count(*) from public.disputes d where d.status = 'open')
   from (select coalesce(sum(s.total_spend), 0) as spend, coalesce(sum(s.total_earnings), 0) as earnings
         from public.campaign_source_stats s) st;
 end
 $function$;
-comment on function public.admin_marketplace_totals() is 'Admins: money across the marketplace (wallets, on hold, reserved, pending earnings, spend, earnings, fees, open payouts including transfers in flight, paid out, open disputes), exact at any number of rows.';
+comment on function public.admin_marketplace_totals() is 'Admins: money across the marketplace (wallets, on hold, reserved, pending earnings, spend, earnings, fees, open payouts including transfers in flight, paid out net of what Stripe reversed, open disputes), exact at any number of rows.';
 revoke execute on function public.admin_marketplace_totals() from public;
 grant execute on function public.admin_marketplace_totals() to authenticated, service_role;
 

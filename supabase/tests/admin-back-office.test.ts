@@ -3,7 +3,7 @@
 // else may not.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { anon, errorOf, inSession, queryAs, testDb, user } from './helpers/db'
 import { actors, createUser, ids } from './helpers/fixtures'
 import { createMarket } from './helpers/market'

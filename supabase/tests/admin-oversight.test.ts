@@ -2,7 +2,7 @@
 // marketplace totals are exact past the API's 1,000-row page; an advertiser's disputable subscribers.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { errorOf, queryAs, testDb } from './helpers/db'
 import { actors, ledgerMismatches } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe } from './helpers/market'

@@ -38,6 +38,8 @@ const allowedWalletWriters: Record<string, string> = {
   admin_mark_payout_paid: 'admins only (require_admin), re-checks the balance under the lock',
   admin_retry_payout: 'admins only (require_admin); locks the wallet to re-check the balance, moves no money',
   decide_dispute: 'admins only (require_admin); refunds through refund_subscription, pending rows only',
+  open_dispute:
+    'advertisers (require_aal2), their own subscribers only; moves no money: takes the settlement date off the disputed pending rows until the decision',
   admin_set_campaign_status:
     'admins only (require_admin); locks the wallet and releases reservations of a banned campaign',
   admin_refund_subscription: 'admins only (require_admin); cancels pending rows only',

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { anon, drainClicks, errorOf, queryAs, service, testDb } from './helpers/db'
-import type { Queryable } from '../local/db/database'
+import type { Queryable } from '../../embedded-backend/db/database'
 import { ids } from './helpers/fixtures'
 import { createMarket } from './helpers/market'
 

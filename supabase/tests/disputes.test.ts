@@ -1,9 +1,11 @@
 // Disputes: an advertiser flags subscribers in screening (or a whole source); an admin reads the evidence
 // and upholds (refund through the ledger) or rejects; both sides are emailed and see the outcome; the
-// audit log keeps the decision. Money invariants hold after every case.
+// audit log keeps the decision. Money invariants hold after every case. The publisher's side (the answer and
+// its 72 hours, before which no decision) is supabase/tests/dispute-answers.test.ts; here the publisher answers
+// or lets the 72 hours pass before each decision.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { errorOf, queryAs, testDb } from './helpers/db'
 import { actors, createUser, ledgerMismatches } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, walletOf, type Market } from './helpers/market'
@@ -39,6 +41,12 @@ const decide = (id: string, decision: string, note: string | null) =>
     decision,
     note,
   ]).then((r) => r[0]!.r)
+
+/** The publisher's 72 hours to answer pass, as time passing would, so the admin may decide. */
+const answerWindowPasses = (id: string) =>
+  testDb().then((d) =>
+    d.query(`update public.disputes set answer_due_at = now() - interval '1 minute' where id = $1`, [id]),
+  )
 
 /** Earnings = charges × (1 − 20% fee) over what the campaign still charges (pending holds and debits). */
 async function expectEarningsMatchCharges(m: Market) {
@@ -97,6 +105,7 @@ describe('opening a dispute', () => {
     const id = await open(m, reason, [mine])
     expect(await openError(m, reason, [mine])).toBe('These subscribers are already in an open dispute')
     expect(await openError(m, reason, null, m.sourceId)).toBe('These subscribers are already in an open dispute')
+    await answerWindowPasses(id)
     await decide(id, 'rejected', 'They do open the emails')
   })
 })
@@ -121,6 +130,7 @@ describe('deciding a dispute', () => {
       await errorOf(actors.admin, 'select public.decide_dispute($1, $2, $3)', [randomUUID(), 'upheld', 'ok']),
     ).toBe('Dispute not found')
 
+    await queryAs(m.publisher.actor, 'select public.answer_dispute($1, $2)', [id, 'Both signed up from my newsletter'])
     expect(await decide(id, 'upheld', 'Same visitor, seconds apart')).toEqual({
       id,
       status: 'upheld',
@@ -198,6 +208,7 @@ describe('deciding a dispute', () => {
     const m = await createMarket({ deposit: 100, price: 10, budget: 100 })
     const x = await countedSubscriber(m)
     const rejected = await open(m, 'I think these are not real people', [x])
+    await answerWindowPasses(rejected)
     expect(await decide(rejected, 'rejected', 'They confirmed from their own inboxes')).toMatchObject({
       status: 'rejected',
       refunded: 0,
@@ -221,6 +232,7 @@ describe('deciding a dispute', () => {
         .map((r) => r.subscription_id)
         .sort(),
     ).toEqual([x, y].sort())
+    await answerWindowPasses(bySource)
     expect(await decide(bySource, 'upheld', 'Bought traffic confirmed')).toMatchObject({
       refunded: 20,
       refunded_subscribers: 2,
@@ -263,6 +275,7 @@ describe('dispute evidence', () => {
         [b, true],
       ].sort(),
     )
+    await answerWindowPasses(id)
     await decide(id, 'rejected', 'Nothing unusual in the timings')
     const someone = await createUser('advertiser')
     expect(await errorOf(someone.actor, 'select * from public.disputes')).toBe('')

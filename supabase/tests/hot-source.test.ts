@@ -6,7 +6,7 @@
 // (migration 20260413000100).
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { Queryable } from '../local/db/database'
+import type { Queryable } from '../../embedded-backend/db/database'
 import { BROWSER_UA, clickSource, createMarket, newVisitor } from './helpers/market'
 import { anon, queryAs, testDb } from './helpers/db'
 

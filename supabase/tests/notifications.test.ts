@@ -3,8 +3,8 @@
 // the send-notifications function through pg_net only after the event commits.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
-import { errorOf, queryAs, service, testDb } from './helpers/db'
+import type { Db } from '../../embedded-backend/db/database'
+import { errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS } from './helpers/db'
 import { actors, createUser, ledgerMismatches } from './helpers/fixtures'
 import { createMarket } from './helpers/market'
 
@@ -38,10 +38,7 @@ const enqueue = async (userId: string, template = 'payout_paid', data: object = 
 
 /** Vault secrets as the backend writes them at start; removed again so other files see none. */
 async function withSecrets<T>(fn: () => Promise<T>): Promise<T> {
-  await db.query(
-    `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('functions_secret', 'functions-secret')
-     on conflict (name) do update set secret = excluded.secret`,
-  )
+  await db.exec(STORE_VAULT_SECRETS)
   try {
     return await fn()
   } finally {

@@ -2,7 +2,7 @@
 // charged "paid subscribers" (campaign_week_figures), and they agree with the analytics' paid figure.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { anon, errorOf, queryAs, testDb } from './helpers/db'
 import { ageSubscription, confirm, createMarket, subscribe } from './helpers/market'
 

@@ -6,15 +6,18 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { migrate } from '../local/db/migrate'
+import { migrate } from '../../embedded-backend/db/migrate'
+import { platformOf } from '../../embedded-backend/db/platform'
 import { anon, as, testDb } from './helpers/db'
 
-const bootstrapSql = path.resolve(import.meta.dirname, '../local/db/bootstrap.sql')
+const bootstrapSql = path.resolve(import.meta.dirname, '../../embedded-backend/db/bootstrap.sql')
 
 describe('restarting on an existing database', () => {
   it('re-running the bootstrap keeps advertisers’ emails hidden from visitors', async () => {
     const db = await testDb()
-    await db.exec(await readFile(bootstrapSql, 'utf8'))
+    // As the backend runs it: as the platform (supabase_admin where postgres is not a superuser, as on hosted).
+    const sql = await readFile(bootstrapSql, 'utf8')
+    await (await platformOf(db)).as('supabase_admin', (admin) => admin.exec(sql))
     await expect(as(anon, (tx) => tx.query('select email from public.profiles limit 1'))).rejects.toThrow(
       /permission denied/,
     )

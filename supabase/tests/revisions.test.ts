@@ -5,7 +5,7 @@
 // TEST_DATABASE_URL); on PostgreSQL the edit and the decision also run truly side by side.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { anon, as, errorOf, queryAs, testDb, type Actor } from './helpers/db'
 import { actors } from './helpers/fixtures'
 import { createMarket, type Market } from './helpers/market'

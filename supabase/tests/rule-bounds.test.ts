@@ -6,9 +6,16 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DEPOSIT_SQL_MESSAGE, MAX_DEPOSIT, MIN_DEPOSIT } from '../functions/_shared/rules/deposit.ts'
 import {
+  DISPUTE_ANSWER_HOURS,
+  DISPUTE_ANSWER_MESSAGES,
   DISPUTE_REASON_MESSAGES,
+  MAX_DISPUTE_ANSWER_LENGTH,
   MAX_DISPUTE_REASON_LENGTH,
+  MAX_EVIDENCE_LINK_LENGTH,
+  MAX_EVIDENCE_LINKS,
+  MIN_DISPUTE_ANSWER_LENGTH,
   MIN_DISPUTE_REASON_LENGTH,
+  evidenceLinksProblem,
 } from '../functions/_shared/rules/dispute.ts'
 import {
   MAX_TRANSFER_REFERENCE_LENGTH,
@@ -136,6 +143,60 @@ describe('dispute description', () => {
     // Inside the bounds the description passes and the next check speaks: nothing was flagged.
     expect(await open('x'.repeat(MIN_DISPUTE_REASON_LENGTH))).toBe('Flag either subscribers or a source')
     expect(await open('x'.repeat(MAX_DISPUTE_REASON_LENGTH))).toBe('Flag either subscribers or a source')
+  })
+})
+
+describe("the publisher's answer to a dispute", () => {
+  let disputeId: string
+  beforeAll(async () => {
+    const db = await testDb()
+    // A dispute about the demo publisher's source, inserted as the owner: only the answer's bounds are at stake here.
+    disputeId = (
+      await db.query<{ id: string }>(
+        `insert into public.disputes (advertiser_id, publisher_id, audience_source_id, kind, reason)
+         values ($1, $2, $3, 'source', 'Pinned bounds for the answer') returning id`,
+        [ids.advertiser, ids.publisher, ids.sourceApproved],
+      )
+    ).rows[0]!.id
+  })
+  const answer = (text: string, links: string[] | null = null) =>
+    callError(actors.publisher, 'select public.answer_dispute($1, $2, $3)', [disputeId, text, links])
+
+  it(`opens ${DISPUTE_ANSWER_HOURS} hours to answer`, async () => {
+    const db = await testDb()
+    const r = await db.query<{ hours: string }>(
+      'select (extract(epoch from answer_due_at - created_at) / 3600)::text as hours from public.disputes where id = $1',
+      [disputeId],
+    )
+    expect(Number(r.rows[0]!.hours)).toBe(DISPUTE_ANSWER_HOURS)
+  })
+
+  it('takes 20 to 4,000 characters and up to 5 https links of up to 500 characters, in the module’s words', async () => {
+    expect(await answer('x'.repeat(MIN_DISPUTE_ANSWER_LENGTH - 1))).toBe(DISPUTE_ANSWER_MESSAGES.tooShort)
+    expect(await answer('x'.repeat(MAX_DISPUTE_ANSWER_LENGTH + 1))).toBe(DISPUTE_ANSWER_MESSAGES.tooLong)
+    expect(await answer('x'.repeat(MIN_DISPUTE_ANSWER_LENGTH))).toBe('')
+    expect(await answer('x'.repeat(MAX_DISPUTE_ANSWER_LENGTH))).toBe('')
+    const text = 'x'.repeat(MIN_DISPUTE_ANSWER_LENGTH)
+    const links = (n: number) => Array.from({ length: n }, (_, i) => `https://example.com/${i}`)
+    expect(await answer(text, links(MAX_EVIDENCE_LINKS))).toBe('')
+    expect(await answer(text, links(MAX_EVIDENCE_LINKS + 1))).toBe(DISPUTE_ANSWER_MESSAGES.tooManyLinks)
+    const long = (length: number) => `https://example.com/${'x'.repeat(length - 'https://example.com/'.length)}`
+    expect(await answer(text, [long(MAX_EVIDENCE_LINK_LENGTH)])).toBe('')
+    expect(await answer(text, [long(MAX_EVIDENCE_LINK_LENGTH + 1)])).toBe(DISPUTE_ANSWER_MESSAGES.linkTooLong)
+    // The link pattern: the module and the database accept and refuse the same addresses.
+    for (const link of [
+      'https://x.com/pat/status/1',
+      'https://youtu.be/abc?t=12',
+      'https://example.com',
+      'https://example.com#top',
+      'http://example.com',
+      'https://localhost/x',
+      'ftp://example.com',
+      'https://exa mple.com',
+      'example.com/post',
+    ]) {
+      expect(await answer(text, [link]), link).toBe(evidenceLinksProblem([link]) ?? '')
+    }
   })
 })
 

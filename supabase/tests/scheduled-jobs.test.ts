@@ -1,10 +1,10 @@
 // Money that settles by itself: the jobs a migration schedules with pg_cron, run by the embedded
-// scheduler (supabase/local/cron) against backdated rows — each run recorded, two runs at once doing the
+// scheduler (embedded-backend/cron) against backdated rows — each run recorded, two runs at once doing the
 // work once, and settlement going row by row: a row that fails is recorded and retried, never stopping the others.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { Scheduler } from '../local/cron/scheduler'
-import type { Db } from '../local/db/database'
+import { Scheduler } from '../../embedded-backend/cron/scheduler'
+import type { Db } from '../../embedded-backend/db/database'
 import { testDb } from './helpers/db'
 import { ledgerMismatches } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, walletOf, type Market } from './helpers/market'

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PAYOUT_ACCOUNT_MESSAGES } from '../functions/_shared/rules/payout'
-import { errorOf, queryAs, service, testDb } from './helpers/db'
+import { errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS, user } from './helpers/db'
 import { actors, attempt, createUser, ids, ledgerMismatches, payoutAccount, type NewUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe } from './helpers/market'
 
@@ -284,10 +284,7 @@ describe('sending payouts', () => {
     await payoutAccount(p.id)
     expect(await one(p.actor, 'select public.set_auto_payout(true) as r')).toBe(true)
     const db = await testDb()
-    await db.query(
-      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('functions_secret', 'functions-secret')
-       on conflict (name) do update set secret = excluded.secret`,
-    )
+    await db.exec(STORE_VAULT_SECRETS)
     try {
       await db.query("delete from net.http_request_queue where url like '%/functions/v1/send-payouts'")
       expect((await db.query<{ n: number }>('select private.dispatch_payouts() as n')).rows[0]!.n).toBeGreaterThan(0)
@@ -309,5 +306,273 @@ describe('sending payouts', () => {
       await db.query("delete from vault.secrets where name in ('project_url', 'functions_secret')")
     }
     expect(await one(p.actor, 'select public.set_auto_payout(false) as r')).toBe(false)
+  })
+})
+
+// Issue 37, where SQL decides: the claim re-checks the account, a reversed transfer brings the money back once, and
+// only admins at aal2 get what the reconciliation compares.
+describe('the account is re-checked when a payout is due', () => {
+  const notifications = async (userId: string) =>
+    (
+      await (
+        await testDb()
+      ).query<{ template: string; data: Json }>(
+        'select template, data from public.notification_queue where user_id = $1 order by created_at, id',
+        [userId],
+      )
+    ).rows
+
+  it('attack: the account stops being ready after the request; the claim sends nothing and fails the payout with why (honest: once ready, it is sent)', async () => {
+    const p = await publisherWithEarnings()
+    const account = await payoutAccount(p.id)
+    const payout = (await one(p.actor, 'select public.request_payout(60) as r')).id as string
+    // Stripe rejects the account (connect-webhook applies what Stripe reports) before send-payouts runs.
+    await queryAs(
+      service,
+      `select public.update_payout_account($1, true, false, '{}', 'rejected.other', clock_timestamp())`,
+      [account],
+    )
+    expect(await claim([payout])).toEqual([])
+    expect(
+      await queryAs(
+        p.actor,
+        `select status, failure_reason, failed_before_transfer, attempts, destination, failed_at is not null as failed
+         from public.payout_requests where id = $1`,
+        [payout],
+      ),
+    ).toEqual([
+      {
+        status: 'failed',
+        failure_reason: PAYOUT_ACCOUNT_MESSAGES.action_needed,
+        failed_before_transfer: true,
+        attempts: 0,
+        destination: null,
+        failed: true,
+      },
+    ])
+    // Nothing left the platform: the whole 80 is available again, and the publisher is told why.
+    expect(await balance(p)).toEqual([{ available: '80.00', requested: '0.00', paid: '0.00' }])
+    expect(await notifications(p.id)).toEqual([
+      {
+        template: 'payout_failed',
+        data: { amount: 60, reason: PAYOUT_ACCOUNT_MESSAGES.action_needed, before_transfer: true },
+      },
+    ])
+    // Claimed again: still nothing (a failed payout is not due).
+    expect(await claim([payout])).toEqual([])
+
+    // Honest: the account is ready again; an admin's retry sends it, and Stripe's answer is recorded as usual.
+    await payoutAccount(p.id, 'ready')
+    await one(actors.admin, 'select public.admin_retry_payout($1) as r', [payout])
+    expect(await claim([payout])).toEqual([
+      {
+        id: payout,
+        publisher_id: p.id,
+        amount: '60.00',
+        destination: account,
+        attempts: 1,
+        idempotency_key: `${payout}:retry-1`,
+      },
+    ])
+    await queryAs(service, "select public.finish_payout($1, null, 'Refused by Stripe')", [payout])
+    // A Stripe refusal now says so, whatever the earlier attempt said.
+    expect(
+      await queryAs(p.actor, 'select failed_before_transfer from public.payout_requests where id = $1', [payout]),
+    ).toEqual([{ failed_before_transfer: false }])
+  })
+
+  it('a payout already sent once is resent with its own key even if the account is no longer ready: Stripe may have made it', async () => {
+    const p = await publisherWithEarnings()
+    const account = await payoutAccount(p.id)
+    const payout = (await one(p.actor, 'select public.request_payout(50) as r')).id as string
+    expect(await claim([payout])).toHaveLength(1)
+    await payoutAccount(p.id, 'action_needed')
+    const db = await testDb()
+    await db.query("update public.payout_requests set locked_until = now() - interval '1 second' where id = $1", [
+      payout,
+    ])
+    // Failing it here could pay twice (the first request may have reached Stripe); the same request is sent again.
+    expect(await claim([payout])).toMatchObject([{ id: payout, destination: account, idempotency_key: payout }])
+    await queryAs(service, "select public.finish_payout($1, 'tr_1SentBefore')", [payout])
+  })
+})
+
+describe('transfer.reversed', () => {
+  const reverse = (payout: string, transfer: string, cents: number) =>
+    one(service, 'select public.record_payout_reversal($1, $2, $3) as r', [payout, transfer, cents])
+  const paidOut = async () =>
+    Number(
+      (await queryAs<{ paid_out: string }>(actors.admin, 'select paid_out from public.admin_marketplace_totals()'))[0]!
+        .paid_out,
+    )
+
+  /** A publisher with 80 available whose payout of 60 was transferred as `transfer`. */
+  async function paidPayout(transfer: string) {
+    const p = await publisherWithEarnings()
+    await payoutAccount(p.id)
+    const payout = (await one(p.actor, 'select public.request_payout(60) as r')).id as string
+    expect(await claim([payout])).toHaveLength(1)
+    await queryAs(service, 'select public.finish_payout($1, $2)', [payout, transfer])
+    return { p, payout }
+  }
+
+  it('attack: a reversed payout stayed paid; now the money comes back once per amount (ledger, balance, status, email, audit, admin views)', async () => {
+    const { p, payout } = await paidPayout('tr_1Reversed')
+    expect(await balance(p)).toEqual([{ available: '20.00', requested: '0.00', paid: '60.00' }])
+    const before = await paidOut()
+
+    // Stripe reverses 20.00 of the 60.00: the payout stays paid, 20 is the publisher's again.
+    expect(await reverse(payout, 'tr_1Reversed', 2000)).toEqual({
+      result: 'partly_reversed',
+      status: 'paid',
+      returned: 20,
+      amount_reversed: 20,
+    })
+    expect(await balance(p)).toEqual([{ available: '40.00', requested: '0.00', paid: '40.00' }])
+    // Replays, and an older reading of the transfer applied late, bring nothing more back.
+    for (const cents of [2000, 1000, 0]) {
+      expect(await reverse(payout, 'tr_1Reversed', cents)).toMatchObject({ result: 'already_recorded' })
+    }
+    // Then the rest: the whole transfer is reversed.
+    expect(await reverse(payout, 'tr_1Reversed', 6000)).toEqual({
+      result: 'reversed',
+      status: 'reversed',
+      returned: 40,
+      amount_reversed: 60,
+    })
+    expect(await reverse(payout, 'tr_1Reversed', 6000)).toMatchObject({ result: 'already_recorded' })
+    expect(await balance(p)).toEqual([{ available: '80.00', requested: '0.00', paid: '0.00' }])
+    expect(await paidOut()).toBeCloseTo(before - 60, 2)
+
+    expect(
+      await queryAs(
+        p.actor,
+        "select amount::text, description from public.wallet_transactions where type = 'payout' order by created_at, amount",
+      ),
+    ).toEqual([
+      { amount: '-60.00', description: 'Payout (Stripe transfer tr_1Reversed)' },
+      { amount: '20.00', description: 'Payout reversed by Stripe (transfer tr_1Reversed)' },
+      { amount: '40.00', description: 'Payout reversed by Stripe (transfer tr_1Reversed)' },
+    ])
+    expect(
+      await queryAs(
+        p.actor,
+        'select status, amount_reversed::text, reversed_at is not null as dated from public.payout_requests where id = $1',
+        [payout],
+      ),
+    ).toEqual([{ status: 'reversed', amount_reversed: '60.00', dated: true }])
+    const db = await testDb()
+    expect(
+      (
+        await db.query<{ template: string; data: Json }>(
+          "select template, data from public.notification_queue where user_id = $1 and template = 'payout_reversed' order by created_at",
+          [p.id],
+        )
+      ).rows.map((r) => r.data),
+    ).toEqual([
+      { amount: 60, returned: 20, amount_reversed: 20, reference: 'tr_1Reversed', whole: false },
+      { amount: 60, returned: 40, amount_reversed: 60, reference: 'tr_1Reversed', whole: true },
+    ])
+    expect(
+      (
+        await db.query(
+          "select old_status, new_status, reason from public.moderation_events where subject_id = $1 and new_status in ('paid', 'reversed') and old_status <> 'sending' order by created_at",
+          [payout],
+        )
+      ).rows,
+    ).toEqual([
+      {
+        old_status: 'paid',
+        new_status: 'paid',
+        reason: '20.00 credits came back: Stripe reversed transfer tr_1Reversed',
+      },
+      {
+        old_status: 'paid',
+        new_status: 'reversed',
+        reason: '40.00 credits came back: Stripe reversed transfer tr_1Reversed',
+      },
+    ])
+    // The admin's list shows it, and a reversed payout cannot be marked paid by hand; the publisher may ask again.
+    expect(
+      await queryAs(
+        actors.admin,
+        "select status, amount_reversed::text from public.admin_payout_requests($1, 'reversed')",
+        [p.email],
+      ),
+    ).toEqual([{ status: 'reversed', amount_reversed: '60.00' }])
+    expect(await errorOf(actors.admin, "select public.admin_mark_payout_paid($1, 'WIRE-9')", [payout])).toBe(
+      'This payout was already handled',
+    )
+    expect(
+      await errorOf(p.actor, 'select public.record_payout_reversal($1, $2, 6000)', [payout, 'tr_1Reversed']),
+    ).toMatch(/permission denied/)
+    expect(await one(p.actor, 'select public.request_payout(80) as r')).toMatchObject({ status: 'requested' })
+    // Put aside, so no later claim in this file takes it.
+    await queryAs(
+      service,
+      "update public.payout_requests set status = 'canceled' where publisher_id = $1 and status = 'requested'",
+      [p.id],
+    )
+  })
+
+  it('names only its own transfer, and records a payout still being sent paid before the reversal', async () => {
+    const { payout } = await paidPayout('tr_1Mine')
+    expect(await reverse(payout, 'tr_1SomeoneElse', 6000)).toEqual({ result: 'not_this_payout', status: 'paid' })
+    expect(await reverse(randomUUID(), 'tr_1Mine', 6000)).toEqual({ result: 'unknown_payout' })
+    expect(await errorOf(service, "select public.record_payout_reversal($1, 'po_1', 10)", [payout])).toBe(
+      'A Stripe transfer id starts with tr_',
+    )
+    expect(await errorOf(service, "select public.record_payout_reversal($1, 'tr_1Mine', -1)", [payout])).toBe(
+      'Give the amount reversed in cents (0 or more)',
+    )
+
+    // send-payouts died after Stripe made the transfer, and Stripe reversed it before transfer.created was applied.
+    const p = await publisherWithEarnings()
+    await payoutAccount(p.id)
+    const sending = (await one(p.actor, 'select public.request_payout(50) as r')).id as string
+    expect(await claim([sending])).toHaveLength(1)
+    expect(await reverse(sending, 'tr_1DiedThenReversed', 5000)).toMatchObject({ result: 'reversed', returned: 50 })
+    expect(await balance(p)).toEqual([{ available: '80.00', requested: '0.00', paid: '0.00' }])
+    expect(
+      await queryAs(p.actor, 'select status, transfer_reference from public.payout_requests where id = $1', [sending]),
+    ).toEqual([{ status: 'reversed', transfer_reference: 'tr_1DiedThenReversed' }])
+  })
+})
+
+describe('reconciliation scope', () => {
+  it('gives admins at aal2 the accounts and every payout that may have a transfer; nobody else', async () => {
+    const p = await publisherWithEarnings()
+    const account = await payoutAccount(p.id)
+    const payout = (await one(p.actor, 'select public.request_payout(50) as r')).id as string
+    expect(await claim([payout])).toHaveLength(1)
+    await queryAs(service, "select public.finish_payout($1, 'tr_1Scope')", [payout])
+    const scope = (await one(actors.admin, 'select public.admin_payout_reconciliation_scope() as r')) as {
+      accounts: Json[]
+      payouts: Json[]
+    }
+    expect(scope.accounts).toContainEqual({
+      account,
+      publisher_id: p.id,
+      publisher_email: p.email,
+      publisher_name: 'Test publisher',
+    })
+    expect(scope.payouts).toContainEqual({
+      id: payout,
+      publisher_id: p.id,
+      amount: 50,
+      status: 'paid',
+      transfer_reference: 'tr_1Scope',
+      destination: account,
+      amount_reversed: 0,
+    })
+    expect(await errorOf(p.actor, 'select public.admin_payout_reconciliation_scope()')).toBe(
+      'Only an admin can do this',
+    )
+    expect(
+      await errorOf(user(ids.admin, 'admin@growletter.test'), 'select public.admin_payout_reconciliation_scope()'),
+    ).toBe('Enter your two-factor code to use admin tools')
+    expect(await errorOf({ role: 'anon' }, 'select public.admin_payout_reconciliation_scope()')).toMatch(
+      /permission denied/,
+    )
   })
 })

@@ -3,7 +3,7 @@
 // events queued in the confirming/refunding transaction, retries on schedule, resend and the test event.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
+import { anon, errorOf, queryAs, service, testDb, STORE_VAULT_SECRETS } from './helpers/db'
 import { createUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, type Market } from './helpers/market'
 
@@ -251,10 +251,7 @@ describe('webhook deliveries', () => {
     expect(await deliveries()).toEqual([])
     await ageSubscription(email)
     const db = await testDb()
-    await db.query(
-      `insert into vault.secrets (name, secret) values ('project_url', 'http://127.0.0.1:54321'), ('functions_secret', 'functions-secret')
-       on conflict (name) do update set secret = excluded.secret`,
-    )
+    await db.exec(STORE_VAULT_SECRETS)
     try {
       await confirm(s.tokens[0]!, email)
     } finally {

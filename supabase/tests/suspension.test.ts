@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { anon, atAal2, errorOf, inSession, queryAs, service, testDb, type Actor } from './helpers/db'
-import type { Queryable } from '../local/db/database'
+import type { Queryable } from '../../embedded-backend/db/database'
 import { actors, attempt, createUser, ledgerMismatches, payoutAccount, type NewUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, walletOf, type Market } from './helpers/market'
 

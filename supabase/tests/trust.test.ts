@@ -2,7 +2,7 @@
  * The attacks of the "Trust" issue that live in SQL, each performed the way the API would run it (role,
  * JWT claims and request headers of one request transaction), asserted to fail, beside the honest path.
  * The gateway/auth attacks (client IP spoofing, OTP guessing, GET on rpc, timeouts, lockouts, aal1 password
- * change) are in supabase/local/tests/trust-*.test.ts; attack 1 is also driven through supabase-js there.
+ * change) are in embedded-backend/tests/trust-*.test.ts; attack 1 is also driven through supabase-js there.
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -30,8 +30,8 @@ async function confirmedThrough(m: Market, address: string, visitor = newVisitor
 async function addVerifiedFactor(userId: string) {
   const db = await testDb()
   await db.query(
-    `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret)
-     values ($1, $2, 'phone', 'totp', 'verified', 'JBSWY3DPEHPK3PXP')`,
+    `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at)
+     values ($1, $2, 'phone', 'totp', 'verified', 'JBSWY3DPEHPK3PXP', now(), now())`,
     [randomUUID(), userId],
   )
 }

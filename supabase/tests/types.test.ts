@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { generateTypes } from '../local/db/types'
+import { generateTypes } from '../../embedded-backend/db/types'
 import { testDb } from './helpers/db'
 
 const committed = path.resolve(import.meta.dirname, '../../src/types/database.types.ts')

@@ -4,7 +4,7 @@
 // Both engines (PGlite, and PostgreSQL with TEST_DATABASE_URL).
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { errorOf, queryAs, service, testDb, type Actor } from './helpers/db'
 import { ledgerMismatches } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, type Market } from './helpers/market'

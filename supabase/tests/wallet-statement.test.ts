@@ -3,7 +3,7 @@
 // release; the balance parts add up; checkouts close when cancelled or past their expiry.
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../local/db/database'
+import type { Db } from '../../embedded-backend/db/database'
 import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
 import { ledgerMismatches } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, type Market } from './helpers/market'

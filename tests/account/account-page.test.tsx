@@ -99,6 +99,28 @@ describe('/dashboard/account', () => {
     expect(bodies[0]).toMatchObject({ password: 'correct-horse' })
   })
 
+  it('refuses a common or leaked password before sending, with the sentence saying what to do', async () => {
+    signedIn()
+    const bodies: unknown[] = []
+    server.use(
+      http.put(authUrl('user'), async ({ request }) => {
+        bodies.push(await request.json())
+        return HttpResponse.json(authUser(ADVERTISER))
+      }),
+    )
+    const user = userEvent.setup()
+    renderRoute('/dashboard/account')
+    const section = await screen.findByRole('region', { name: 'Password' })
+    expect(section).toHaveTextContent('At least 8 characters, not a common or leaked password.')
+    await user.type(within(section).getByLabelText('New password'), 'letmein123')
+    await user.type(within(section).getByLabelText('Repeat the new password'), 'letmein123')
+    await user.click(within(section).getByRole('button', { name: 'Change password' }))
+    expect(
+      await within(section).findByText('This password appears in lists of leaked passwords. Choose another.'),
+    ).toBeInTheDocument()
+    expect(bodies).toEqual([])
+  })
+
   it('signs out of the other devices after a confirmation, keeping this one', async () => {
     signedIn()
     const scopes: (string | null)[] = []

@@ -1,5 +1,6 @@
-// The admin's disputes: statuses and not-counted reasons in plain words, and uphold / reject only after a
-// confirmation that says what the decision does.
+// The admin's disputes: statuses and not-counted reasons in plain words, both sides' words and the money at stake
+// on screen, a decision only once the publisher answered or their 72 hours passed, and uphold / reject only after
+// a confirmation that says what the decision does.
 import { describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, within } from '@testing-library/react'
@@ -8,7 +9,14 @@ import { restUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
 import { signInAs } from '../campaigns/signed-in'
 
-const dispute = (status: 'open' | 'upheld') => ({
+const ANSWERED = {
+  answer_due_at: '2026-11-04T00:00:00Z',
+  answer: 'They came from my weekly post',
+  answer_links: ['https://x.com/pat/status/1'],
+  answered_at: '2026-11-02T00:00:00Z',
+}
+
+const dispute = (status: 'open' | 'upheld', publisherSide: Record<string, unknown> = ANSWERED) => ({
   id: 'd1',
   kind: 'subscribers',
   reason: 'Nobody opens',
@@ -23,7 +31,10 @@ const dispute = (status: 'open' | 'upheld') => ({
   advertiser: { full_name: 'Ada' },
   publisher: { full_name: 'Pat' },
   subscribers: [{ count: 1 }],
+  ...publisherSide,
 })
+
+const stake = { readers: 1, readers_on_hold: 1, charged: 3, earnings: 2.4 }
 
 const evidence = {
   subscriptions_by_reason: [{ reason: 'counted', count: 2 }],
@@ -48,6 +59,7 @@ describe('admin disputes', () => {
     server.use(
       http.get(restUrl('disputes'), () => HttpResponse.json([dispute(status)])),
       http.get(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
+      http.get(restUrl('rpc/dispute_at_stake'), () => HttpResponse.json([stake])),
       http.post(restUrl('rpc/decide_dispute'), async ({ request }) => {
         decisions.push(await request.json())
         status = 'upheld'
@@ -61,6 +73,12 @@ describe('admin disputes', () => {
     const found = await screen.findByTestId('dispute-evidence')
     expect(found).toHaveTextContent('Too many sign-ups from one visitor: 1')
     expect(found).not.toHaveTextContent('velocity')
+    // Both sides before the decision: the advertiser's reason, the publisher's answer and evidence, the money.
+    const sides = within(found).getByTestId('dispute-sides')
+    expect(sides).toHaveTextContent('The advertiser saysNobody opens')
+    expect(within(sides).getByTestId('dispute-publisher-side')).toHaveTextContent('They came from my weekly post')
+    expect(within(sides).getByRole('link', { name: 'https://x.com/pat/status/1' })).toBeInTheDocument()
+    expect(await within(sides).findByText('3.00 credits')).toBeInTheDocument()
 
     await user.type(screen.getByLabelText(/^Decision note/), 'No opens at all')
     await user.click(screen.getByRole('button', { name: 'Uphold and refund' }))
@@ -83,6 +101,7 @@ describe('admin disputes', () => {
     server.use(
       http.get(restUrl('disputes'), () => HttpResponse.json([dispute('open')])),
       http.get(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
+      http.get(restUrl('rpc/dispute_at_stake'), () => HttpResponse.json([stake])),
       http.post(restUrl('rpc/decide_dispute'), async ({ request }) => {
         decisions.push(await request.json())
         return HttpResponse.json({})
@@ -98,5 +117,39 @@ describe('admin disputes', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }))
     await vi.waitFor(() => expect(decisions).toHaveLength(1), { timeout: 50_000 })
     expect(decisions[0]).toMatchObject({ p_decision: 'rejected', p_note: 'Normal traffic' })
+  })
+
+  it('waits for the publisher: no decision before their answer or the end of their 72 hours', async () => {
+    signInAs('admin')
+    const due = new Date(Date.now() + 50 * 3600_000).toISOString()
+    const late = new Date(Date.now() - 3600_000).toISOString()
+    let side: Record<string, unknown> = { answer_due_at: due, answer: null, answer_links: [], answered_at: null }
+    server.use(
+      http.get(restUrl('disputes'), () => HttpResponse.json([dispute('open', side)])),
+      http.get(restUrl('rpc/admin_dispute_evidence'), () => HttpResponse.json(evidence)),
+      http.get(restUrl('rpc/dispute_at_stake'), () => HttpResponse.json([stake])),
+    )
+    const user = userEvent.setup()
+    const { unmount } = renderRoute('/dashboard/admin/disputes')
+    expect(await screen.findByTestId('dispute-answer-state')).toHaveTextContent(
+      "Waiting for the publisher's answer until",
+    )
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    expect(await screen.findByTestId('dispute-waiting')).toHaveTextContent('You can decide once the publisher answers')
+    expect(screen.getByTestId('dispute-publisher-side')).toHaveTextContent(
+      'No answer yet: the publisher can answer until',
+    )
+    expect(screen.queryByRole('button', { name: 'Uphold and refund' })).not.toBeInTheDocument()
+    expect(screen.queryByLabelText(/^Decision note/)).not.toBeInTheDocument()
+    unmount()
+
+    side = { answer_due_at: late, answer: null, answer_links: [], answered_at: null }
+    renderRoute('/dashboard/admin/disputes')
+    expect(await screen.findByTestId('dispute-answer-state')).toHaveTextContent(
+      'The publisher did not answer within 72 hours: ready to decide.',
+    )
+    await user.click(screen.getByRole('button', { name: 'Review' }))
+    expect(await screen.findByTestId('dispute-publisher-side')).toHaveTextContent('No answer within 72 hours')
+    expect(screen.getByRole('button', { name: 'Uphold and refund' })).toBeInTheDocument()
   })
 })

@@ -14,12 +14,15 @@ const payoutRow = (i: number, total: number) => ({
   publisher_email: 'pat@example.com',
   publisher_name: 'Pat Publisher',
   amount: 50 + i,
-  status: i === 0 ? 'failed' : 'paid',
+  status: i === 0 ? 'failed' : i === 2 ? 'reversed' : 'paid',
   transfer_reference: i === 0 ? null : `tr_${i}`,
   failure_reason: i === 0 ? 'Account closed' : null,
   failed_at: i === 0 ? '2026-11-02T09:00:00+00:00' : null,
   paid_at: i === 0 ? null : '2026-11-03T09:00:00+00:00',
   attempts: 1,
+  amount_reversed: i === 2 ? 52 : 0,
+  reversed_at: i === 2 ? '2026-11-04T09:00:00+00:00' : null,
+  failed_before_transfer: false,
   total_count: total,
   in_flight_count: 2,
   failed_count: 5,
@@ -75,6 +78,13 @@ describe('admin payout requests: search and filters', () => {
     expect(rows[0]).toHaveTextContent('Pat Publisher · 50.00 credits')
     expect(rows[0]).toHaveTextContent('pat@example.com')
     expect(rows[0]).toHaveTextContent('Stripe refused the transfer: Account closed')
+    // A reversed payout says so, with what came back and when.
+    expect(rows[2]).toHaveTextContent('Reversed')
+    expect(rows[2]).toHaveTextContent(/ · reversed \S/)
+    expect(rows[2]).toHaveTextContent('transfer tr_2')
+    expect(rows[2]).toHaveTextContent(
+      'Stripe reversed 52.00 credits of the transfer: available to the publisher again.',
+    )
     expect(screen.getByRole('navigation', { name: 'Payout request pages' })).toHaveTextContent('Page 1 of 1')
   })
 
@@ -93,7 +103,7 @@ describe('admin payout requests: search and filters', () => {
       within(status)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['All statuses', 'Requested', 'Sending', 'Paid', 'Failed', 'Canceled'])
+    ).toEqual(['All statuses', 'Requested', 'Sending', 'Paid', 'Failed', 'Reversed', 'Canceled'])
     await user.selectOptions(status, 'Failed')
     await vi.waitFor(() => expect(asked.at(-1)?.get('p_status')).toBe('failed'), { timeout: 50_000 })
     expect(asked.at(-1)?.get('p_search')).toBe('pat@')
@@ -173,9 +183,9 @@ describe('admin payout requests: export', () => {
     expect(downloads[0]!.name).toMatch(/^growletter-payouts-\d{4}-\d{2}-\d{2}\.csv$/)
     const lines = (await downloads[0]!.blob.text()).trim().split('\r\n')
     expect(lines).toEqual([
-      '"Requested (UTC)","Email","Name","Status","Amount (credits)","Transfer reference","Paid (UTC)","Failed (UTC)","Failure reason","Attempts"',
-      '"2026-11-01T09:00:00+00:00","pat@example.com","Pat Publisher","Failed","50.00","","","2026-11-02T09:00:00+00:00","Account closed","1"',
-      '"2026-11-01T09:00:00+00:00","pat@example.com","Pat Publisher","Paid","51.00","tr_1","2026-11-03T09:00:00+00:00","","","1"',
+      '"Requested (UTC)","Email","Name","Status","Amount (credits)","Transfer reference","Paid (UTC)","Failed (UTC)","Failure reason","Attempts","Reversed (credits)","Reversed (UTC)"',
+      '"2026-11-01T09:00:00+00:00","pat@example.com","Pat Publisher","Failed","50.00","","","2026-11-02T09:00:00+00:00","Account closed","1","0.00",""',
+      '"2026-11-01T09:00:00+00:00","pat@example.com","Pat Publisher","Paid","51.00","tr_1","2026-11-03T09:00:00+00:00","","","1","0.00",""',
     ])
   })
 

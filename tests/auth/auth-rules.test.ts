@@ -2,18 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { validateAll, submittedValues } from '@/lib/use-form-fields'
 import {
   MISSING_CREDENTIALS_MESSAGE,
-  confirmPassword,
   email,
   loginRules,
   name,
-  newPassword,
-  newPasswordRules,
-  registerRules,
   requiredPassword,
   totpCode,
   userType,
   missingCredentials,
 } from '@/features/auth/auth-rules'
+import { confirmPassword, newPassword, newPasswordRules, registerRules } from '@/features/auth/password-rules'
 
 describe('account form validators', () => {
   it('email: asks for it when missing (blank counts as missing), format message when malformed', () => {
@@ -31,10 +28,11 @@ describe('account form validators', () => {
     expect(requiredPassword('x')).toBeNull()
   })
 
-  it('new password: missing, then too short (under 8), then fine', () => {
+  it('new password: missing, then too short (under 8), too long (over 72 bytes), then fine (the list is on submit)', () => {
     expect(newPassword('')).toBe('Choose a password.')
     expect(newPassword('1234567')).toBe('Use at least 8 characters.')
-    expect(newPassword('12345678')).toBeNull()
+    expect(newPassword('x'.repeat(73))).toBe('Use at most 72 characters.')
+    expect(newPassword('growletter-demo')).toBeNull()
   })
 
   it('names: missing (blank counts), over 100 characters after trimming, fine', () => {

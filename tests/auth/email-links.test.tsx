@@ -138,6 +138,39 @@ describe('password reset', () => {
     await user.click(screen.getByRole('button', { name: 'Save new password' }))
     expect(await screen.findByText('New password should be different from the old password.')).toBeInTheDocument()
   })
+  it('refuses a leaked password before sending, and says a server weak_password answer in the same words', async () => {
+    const sent: string[] = []
+    server.use(
+      http.get(authUrl('user'), () => HttpResponse.json(authUser(ADVERTISER))),
+      http.put(authUrl('user'), async ({ request }) => {
+        sent.push(((await request.json()) as { password: string }).password)
+        return authError(
+          422,
+          'weak_password',
+          'Password is known to be weak and easy to guess, please choose a different one.',
+          {
+            weak_password: { reasons: ['pwned'] },
+          },
+        )
+      }),
+    )
+    signedInBackground(ADVERTISER)
+    const user = userEvent.setup()
+    landOn('/reset-password', sessionHash(ADVERTISER.id, 'recovery'))
+    const leaked = 'This password appears in lists of leaked passwords. Choose another.'
+    await user.type(await screen.findByLabelText('New password'), 'sunshine1')
+    await user.type(screen.getByLabelText('Repeat the new password'), 'sunshine1')
+    await user.click(screen.getByRole('button', { name: 'Save new password' }))
+    expect(await screen.findByText(leaked)).toBeInTheDocument()
+    expect(sent).toEqual([])
+    await user.clear(screen.getByLabelText('New password'))
+    await user.type(screen.getByLabelText('New password'), 'hosted-list-only')
+    await user.clear(screen.getByLabelText('Repeat the new password'))
+    await user.type(screen.getByLabelText('Repeat the new password'), 'hosted-list-only')
+    await user.click(screen.getByRole('button', { name: 'Save new password' }))
+    await waitFor(() => expect(sent).toEqual(['hosted-list-only']))
+    expect(await screen.findByText(leaked)).toBeInTheDocument()
+  })
 })
 
 describe('/update-password', () => {

@@ -76,9 +76,10 @@ export function authSession(user: FixtureUser, aal: 'aal1' | 'aal2' = 'aal1') {
   }
 }
 
-export function authError(status: number, code: string, msg: string) {
+/** GoTrue's error body; `extra` adds fields such as `weak_password: { reasons }`. */
+export function authError(status: number, code: string, msg: string, extra: Record<string, unknown> = {}) {
   return HttpResponse.json(
-    { code: status, error_code: code, msg },
+    { code: status, error_code: code, msg, ...extra },
     { status, headers: { 'X-Supabase-Api-Version': '2024-01-01' } },
   )
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { http, HttpResponse } from 'msw'
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../msw/server'
 import { renderRoute } from '../render-route'
@@ -68,6 +68,23 @@ describe('login', () => {
     renderRoute('/login')
     await logIn('ada@example.com', 'wrong-password')
     expect(await screen.findByTestId('login-error')).toHaveTextContent('Invalid login credentials')
+  })
+
+  it('tells a suspended account why it cannot sign in and how to appeal, never the raw "User is banned" (issue 37)', async () => {
+    server.use(http.post(authUrl('token'), () => authError(400, 'user_banned', 'User is banned')))
+    const { router } = renderRoute('/login')
+    const user = await logIn('ada@example.com', 'correct-horse')
+    const message = await screen.findByTestId('login-suspended')
+    expect(message).toHaveTextContent(
+      'This account is suspended, so it cannot sign in. We emailed you the reason when it was suspended.',
+    )
+    expect(message).not.toHaveTextContent('User is banned')
+    expect(screen.queryByTestId('login-error')).not.toBeInTheDocument()
+    await user.click(within(message).getByRole('link', { name: 'Appeal through the contact form' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/contact'))
+    // The contact form arrives prefilled to appeal.
+    expect(await screen.findByLabelText('Subject')).toHaveValue('Appeal my account suspension')
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com')
   })
 
   it('shows the per-account limit of password guesses readably (issue 21)', async () => {

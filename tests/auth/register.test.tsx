@@ -95,7 +95,8 @@ describe('registration', () => {
     expect(screen.getByRole('link', { name: 'reset your password' })).toHaveAttribute('href', '/forgot-password')
   })
 
-  it('treats a user without identities (the obfuscated answer for a taken address) as EMAIL_EXISTS', async () => {
+  it('answers a taken address as any other: the check-email screen, with the way in for an existing account', async () => {
+    // Hosted GoTrue's answer for a confirmed address (a user without identities): nothing on screen may differ.
     server.use(
       http.post(authUrl('signup'), () =>
         HttpResponse.json({ ...authUser({ id: 'fake', email: 'ada@example.com', confirmed: false }), identities: [] }),
@@ -106,23 +107,76 @@ describe('registration', () => {
     await screen.findByRole('heading', { name: 'Create your account' })
     await fill(user, { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', password: 'correct-horse' })
     await user.click(screen.getByRole('button', { name: 'Create account' }))
-    expect(await screen.findByTestId('register-error')).toHaveTextContent('An account with this email already exists.')
+    expect(await screen.findByTestId('check-email')).toHaveTextContent('ada@example.com')
+    expect(screen.queryByTestId('register-error')).toBeNull()
+    const note = screen.getByTestId('register-existing-account')
+    expect(note).toHaveTextContent(
+      'Already have an account with this address? Then no email comes: log in or reset your password.',
+    )
+    expect(within(note).getByRole('link', { name: 'reset your password' })).toHaveAttribute('href', '/forgot-password')
   })
 
-  it("reports other failures as 'Failed to sign up: ' + the reason", async () => {
+  it('refuses a common or leaked password before sending, saying what to do at the password field', async () => {
+    let calls = 0
+    server.use(
+      http.post(authUrl('signup'), () => {
+        calls += 1
+        return HttpResponse.json(authUser({ id: 'new', email: 'ada@example.com', confirmed: false }))
+      }),
+    )
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByRole('heading', { name: 'Create your account' })
+    await fill(user, { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', password: 'Password1' })
+    await user.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(
+      await screen.findByText('This password appears in lists of leaked passwords. Choose another.'),
+    ).toBeInTheDocument()
+    expect(calls).toBe(0)
+  })
+
+  it("says the server's weak_password answer in the same words as the form's own check", async () => {
+    const reasons: string[][] = [['pwned'], ['length']]
     server.use(
       http.post(authUrl('signup'), () =>
-        authError(422, 'weak_password', 'Password is known to be weak and easy to guess'),
+        authError(
+          422,
+          'weak_password',
+          'Password is known to be weak and easy to guess, please choose a different one.',
+          {
+            weak_password: { reasons: reasons.shift() },
+          },
+        ),
       ),
     )
     const user = userEvent.setup()
     renderRoute('/register')
     await screen.findByRole('heading', { name: 'Create your account' })
-    await fill(user, { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', password: 'password1' })
+    await fill(user, { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', password: 'not-on-our-list-1' })
+    await user.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(
+      await screen.findByText('This password appears in lists of leaked passwords. Choose another.'),
+    ).toBeInTheDocument()
+    await user.type(screen.getByLabelText('Password'), 'x')
+    await user.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(await screen.findByText('Use at least 8 characters.')).toBeInTheDocument()
+    expect(screen.queryByTestId('register-error')).toBeNull()
+  })
+
+  it("reports other failures as 'Failed to sign up: ' + the reason", async () => {
+    server.use(
+      http.post(authUrl('signup'), () =>
+        authError(400, 'email_address_invalid', 'Email address "ada@example.com" is invalid'),
+      ),
+    )
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByRole('heading', { name: 'Create your account' })
+    await fill(user, { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', password: 'correct-horse' })
     await user.click(screen.getByRole('button', { name: 'Create account' }))
     await waitFor(() =>
       expect(
-        screen.getAllByText('Failed to sign up: Password is known to be weak and easy to guess').length,
+        screen.getAllByText('Failed to sign up: Email address "ada@example.com" is invalid').length,
       ).toBeGreaterThanOrEqual(2),
     )
   })

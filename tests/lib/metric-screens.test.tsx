@@ -115,6 +115,10 @@ describe('figures under catalogued labels', () => {
       earnings_cancelled: 28,
       created_at: '2026-11-01T10:00:00Z',
       decided_at: '2026-11-02T10:00:00Z',
+      answer_due_at: '2026-11-04T10:00:00Z',
+      answer: null,
+      answer_links: [],
+      answered_at: null,
       source: { name: 'Growth Tweets' },
     }
     for (const [role, path, expected, not] of [
@@ -134,6 +138,23 @@ describe('figures under catalogued labels', () => {
       signInAs(role)
       server.use(
         http.get(restUrl('disputes'), () => HttpResponse.json([dispute])),
+        // The publisher's list comes from publisher_disputes, whose columns carry the same figures.
+        http.get(restUrl('rpc/publisher_disputes'), () =>
+          HttpResponse.json([
+            {
+              ...dispute,
+              source_name: 'Growth Tweets',
+              answer_due_at: '2026-11-04T10:00:00Z',
+              answer: null,
+              answer_links: [],
+              answered_at: null,
+              can_answer: false,
+              readers: 1,
+              readers_on_hold: 0,
+              earnings_at_stake: 0,
+            },
+          ]),
+        ),
         http.get(restUrl('rpc/disputable_subscribers'), () => HttpResponse.json([])),
         http.get(restUrl('campaigns'), () => HttpResponse.json([])),
       )

@@ -159,4 +159,47 @@ describe('payouts page: "Set up payouts"', () => {
     expect(paid).toHaveTextContent('Transfer reference tr_1LocalRef')
     expect(paid).toHaveTextContent(/Requested Nov 2, 2026, \d+:\d\d [AP]M · paid Nov 2, 2026/)
   })
+
+  it('history: a payout not sent because the account was no longer ready, and one Stripe reversed, say so', async () => {
+    const row = { paid_at: null, failed_at: null, transfer_reference: null, failure_reason: null, reversed_at: null }
+    payoutsPage({
+      account: accountRow('action_needed'),
+      payouts: [
+        {
+          ...row,
+          id: 'p5',
+          amount: 60,
+          status: 'failed',
+          created_at: '2026-11-05T10:00:00Z',
+          failed_at: '2026-11-05T10:01:00Z',
+          failure_reason: PAYOUT_ACCOUNT_MESSAGES.action_needed,
+          failed_before_transfer: true,
+          amount_reversed: 0,
+        },
+        {
+          ...row,
+          id: 'p4',
+          amount: 60,
+          status: 'reversed',
+          created_at: '2026-11-04T10:00:00Z',
+          paid_at: '2026-11-04T10:00:30Z',
+          transfer_reference: 'tr_1Reversed',
+          failed_before_transfer: false,
+          amount_reversed: 60,
+          reversed_at: '2026-11-04T12:00:00Z',
+        },
+      ],
+    })
+    const [notSent, reversed] = await screen.findAllByTestId('payout-row')
+    expect(notSent).toHaveTextContent(
+      'Not sent: Stripe needs more information before you can be paid. Open "Set up payouts" and finish what it asks. The amount is available again.',
+    )
+    expect(notSent).not.toHaveTextContent('Stripe refused')
+    expect(within(reversed!).getByText('Reversed')).toBeInTheDocument()
+    expect(reversed).toHaveTextContent('Transfer reference tr_1Reversed')
+    expect(reversed).toHaveTextContent(/· paid Nov 4, 2026, \d+:\d\d [AP]M · reversed Nov 4, 2026/)
+    expect(reversed).toHaveTextContent(
+      'Stripe reversed 60.00 credits of this transfer: the money came back and is available again.',
+    )
+  })
 })

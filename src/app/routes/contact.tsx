@@ -1,5 +1,8 @@
-/** /contact: a message to the team, stored in contact_messages. Signed-in users get their email filled in. */
-import { Link } from 'react-router-dom'
+/**
+ * /contact: a message to the team, stored in contact_messages. Signed-in users get their email filled in; a link may
+ * prefill the subject and email (`?subject=…&email=…`), as the suspended account's appeal link does.
+ */
+import { Link, useSearchParams } from 'react-router-dom'
 import { brand } from '@/config/brand'
 import { paths } from '@/config/paths'
 import { useSession } from '@/lib/session'
@@ -8,6 +11,9 @@ import { ContentPage } from '@/features/content/components/content-page'
 
 export default function ContactPage() {
   const { user } = useSession()
+  const [params] = useSearchParams()
+  const subject = params.get('subject')?.slice(0, 200) ?? ''
+  const email = user?.email ?? params.get('email')?.slice(0, 254) ?? ''
   return (
     <ContentPage
       title="Contact us"
@@ -21,7 +27,7 @@ export default function ContactPage() {
         </>
       }
     >
-      <ContactForm key={user?.id ?? 'visitor'} defaults={user?.email ? { email: user.email } : undefined} />
+      <ContactForm key={user?.id ?? 'visitor'} defaults={subject || email ? { subject, email } : undefined} />
     </ContentPage>
   )
 }

@@ -1,12 +1,12 @@
 /**
  * Form rules for the account screens, as plain validator functions for `useFormFields` (see its header for why
- * these public pages do without zod). SPEC §5 gives the message for a missing email or password.
+ * these public pages do without zod). SPEC §5 gives the message for a missing email or password. Choosing a password
+ * (registration, reset) is password-rules.ts: the log-in page does not load those rules.
  */
 import type { FormRules } from '@/lib/use-form-fields'
 import { EMAIL_PATTERN, INVALID_EMAIL_MESSAGE } from '@/lib/email-pattern'
 
 export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or phone number and a password'
-export const MIN_PASSWORD_LENGTH = 8
 export const USER_TYPES = ['advertiser', 'publisher'] as const
 
 /**
@@ -29,12 +29,6 @@ export function requiredPassword(value: string): string | null {
   return value ? null : 'Enter your password.'
 }
 
-/** Choosing a password (registration, reset). */
-export function newPassword(value: string): string | null {
-  if (!value) return 'Choose a password.'
-  return value.length < MIN_PASSWORD_LENGTH ? `Use at least ${MIN_PASSWORD_LENGTH} characters.` : null
-}
-
 /** A first or last name, checked (and submitted) trimmed. */
 export const name =
   (missing: string) =>
@@ -48,11 +42,6 @@ export function userType(value: string): string | null {
   return (USER_TYPES as readonly string[]).includes(value) ? null : 'Invalid input'
 }
 
-/** The repeat only disagrees with a password that was given; a missing password has its own message. */
-export function confirmPassword(value: string, values: { password: string }): string | null {
-  return values.password && value !== values.password ? 'The passwords do not match.' : null
-}
-
 export function totpCode(value: string): string | null {
   return /^\d{6}$/.test(value.trim()) ? null : 'Enter the 6-digit code from your authenticator app.'
 }
@@ -64,27 +53,11 @@ export type RegisterValues = {
   email: string
   password: string
 }
-export const registerRules: FormRules<RegisterValues> = {
-  validate: {
-    userType,
-    firstName: name('Enter your first name.'),
-    lastName: name('Enter your last name.'),
-    email,
-    password: newPassword,
-  },
-  trim: ['firstName', 'lastName', 'email'],
-}
-
 export type LoginValues = { email: string; password: string }
 export const loginRules: FormRules<LoginValues> = { validate: { email, password: requiredPassword }, trim: ['email'] }
 
 export type EmailOnlyValues = { email: string }
 export const emailOnlyRules: FormRules<EmailOnlyValues> = { validate: { email }, trim: ['email'] }
-
-export type NewPasswordValues = { password: string; confirm: string }
-export const newPasswordRules: FormRules<NewPasswordValues> = {
-  validate: { password: newPassword, confirm: confirmPassword },
-}
 
 export type TotpCodeValues = { code: string }
 export const totpCodeRules: FormRules<TotpCodeValues> = { validate: { code: totpCode }, trim: ['code'] }

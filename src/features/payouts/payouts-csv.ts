@@ -21,6 +21,8 @@ export function payoutsCsv(rows: readonly AnyPayoutRequest[]): string {
       'Failed (UTC)',
       'Failure reason',
       'Attempts',
+      'Reversed (credits)',
+      'Reversed (UTC)',
     ]),
     ...rows.map((r) =>
       csvRow([
@@ -34,6 +36,8 @@ export function payoutsCsv(rows: readonly AnyPayoutRequest[]): string {
         r.failed_at,
         r.failure_reason,
         String(r.attempts),
+        toCredits(r.amount_reversed).toFixed(2),
+        r.reversed_at,
       ]),
     ),
   ].join('')

@@ -59,7 +59,11 @@ export function requirePost(req: Request): void {
 
 /** Logs what the user must not see and answers with what they may. */
 export function errorResponse(error: unknown, body: (message: string) => Record<string, unknown>): Response {
-  if (error instanceof HttpError) return json(body(error.message), error.status, error.headers)
+  if (error instanceof HttpError) {
+    // A 500 the function chose to explain (a missing secret) belongs in the logs as well.
+    if (error.status === 500) console.error(error.message)
+    return json(body(error.message), error.status, error.headers)
+  }
   console.error(error)
   return json(body('Something went wrong. Please try again.'), 500)
 }

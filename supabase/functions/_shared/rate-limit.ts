@@ -1,37 +1,24 @@
 /**
- * Fixed-window rate limiting kept in memory. Locally one Deno isolate serves each function, so this is
- * exact. In production a function runs in several short-lived isolates, each with its own memory: there
- * the limits are a best-effort first line and should be backed by a table (a `rate_limits` row per key
- * and window, incremented with an upsert) when abuse matters more than one round trip.
+ * The edge functions' rate limits, counted in the database (public.take_function_allowance → private.hit_rate_limit,
+ * migration 20260504000300). On hosted Supabase a function runs in many short-lived isolates, each with its own
+ * memory: a counter kept in memory limits one isolate, not the caller. The limits themselves are written in that
+ * migration; a function names the rule and whom it counts.
  */
-export type RateLimit = { limit: number; windowMs: number }
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+import { HttpError } from './http.ts'
+import { serviceClient } from './supabase-admin.ts'
 
-export function createRateLimiter({ limit, windowMs }: RateLimit, now: () => number = Date.now) {
-  const windows = new Map<string, { start: number; count: number }>()
+export type RateRule =
+  | 'subscribe-ip'
+  | 'verify-subscription-ip'
+  | 'decline-subscription-ip'
+  | 'backup-confirmation-ip'
+  | 'backup-confirmation-inbox'
+  | 'esp-lookup-user'
 
-  function sweep(at: number) {
-    // Bounded memory: forget windows that have ended once the map grows.
-    if (windows.size < 10_000) return
-    for (const [key, w] of windows) if (at - w.start >= windowMs) windows.delete(key)
-  }
-
-  return {
-    /** Counts one attempt for `key` and says whether it is within the limit. */
-    hit(key: string): RateDecision {
-      const at = now()
-      sweep(at)
-      const current = windows.get(key)
-      if (!current || at - current.start >= windowMs) {
-        windows.set(key, { start: at, count: 1 })
-        return { allowed: true }
-      }
-      current.count += 1
-      if (current.count <= limit) return { allowed: true }
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((current.start + windowMs - at) / 1000)) }
-    },
-  }
+/** Counts one attempt of `subject` under `rule`; a refusal is a 429 with Retry-After and `message`. */
+export async function takeAllowance(rule: RateRule, subject: string, message: string): Promise<void> {
+  const { data, error } = await serviceClient().rpc('take_function_allowance', { p_rule: rule, p_subject: subject })
+  if (error) throw new Error(`take_function_allowance failed: ${error.message}`)
+  const wait = Number(data)
+  if (wait > 0) throw new HttpError(429, message, { 'Retry-After': String(wait) })
 }
-
-export const MINUTE = 60_000
-export const HOUR = 60 * MINUTE

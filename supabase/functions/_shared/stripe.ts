@@ -1,20 +1,26 @@
 /**
- * The Stripe client both payment functions use. With STRIPE_SECRET_KEY set it talks to Stripe. Without it
- * (local development) the same client talks to the embedded backend's test checkout, which answers
- * Stripe's API under `${SUPABASE_URL}/checkout/v1/…` and signs its events with the local
- * STRIPE_WEBHOOK_SECRET: every line of the functions runs the same way in both modes.
+ * The Stripe client the payment and payout functions use. With STRIPE_SECRET_KEY set it talks to Stripe. Without it,
+ * under the embedded backend only (GROWLETTER_LOCAL=1), the same client talks to its test checkout, which answers
+ * Stripe's API under `${SUPABASE_URL}/checkout/v1/…` and signs its events with the local STRIPE_WEBHOOK_SECRET: every
+ * line of the functions runs the same way in both modes. Without it anywhere else (hosted Supabase), the function
+ * answers 500 naming the secret (requireStripe) rather than calling a checkout URL that does not exist there.
  */
 import Stripe from 'npm:stripe@^23'
-import { requireEnv } from './env.ts'
+import { isLocalBackend, MissingSecret, requireEnv } from './env.ts'
 
 export { Stripe }
 
 /** Deno has no Node crypto: the package's Web Crypto provider verifies signatures (asynchronously). */
 export const cryptoProvider = Stripe.createSubtleCryptoProvider()
 
-/** No secret key: payments go to the local test checkout, not to Stripe. */
+/** No secret key under the embedded backend: payments go to the local test checkout, not to Stripe. */
 export function isLocalCheckout(): boolean {
-  return !Deno.env.get('STRIPE_SECRET_KEY')
+  return !Deno.env.get('STRIPE_SECRET_KEY') && isLocalBackend()
+}
+
+/** At the start of a function that calls Stripe: a 500 naming STRIPE_SECRET_KEY when nothing can answer for Stripe. */
+export function requireStripe(): void {
+  if (!Deno.env.get('STRIPE_SECRET_KEY') && !isLocalBackend()) throw new MissingSecret('STRIPE_SECRET_KEY')
 }
 
 // A key the local checkout accepts; it is never sent anywhere else.
@@ -29,6 +35,7 @@ export function stripeClient(): Stripe {
     client = new Stripe(secretKey, { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2 })
     return client
   }
+  requireStripe()
   const api = new URL(requireEnv('SUPABASE_URL'))
   // The package has no base-path setting: its requests to /v1/… are sent to /checkout/v1/… instead.
   const localFetch: typeof fetch = (input, init) => {

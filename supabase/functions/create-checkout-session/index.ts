@@ -9,7 +9,7 @@
 import { preflight } from '../_shared/cors.ts'
 import { siteUrl } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
-import { isLocalCheckout, Stripe, stripeClient } from '../_shared/stripe.ts'
+import { isLocalCheckout, requireStripe, Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient, userFacingDbMessage } from '../_shared/supabase-admin.ts'
 import { returnOrigin } from '../_shared/return-origin.ts'
 import { signedInUser } from '../_shared/signed-in-user.ts'
@@ -21,6 +21,7 @@ const SESSION_LIFETIME_SECONDS = 60 * 60
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
+  requireStripe()
   const user = await signedInUser(req, 'Sign in to add funds to your wallet.')
   const cents = parseDepositCents((await readJsonObject(req)).amount)
   const amount = cents / 100

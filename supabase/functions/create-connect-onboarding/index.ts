@@ -12,7 +12,7 @@ import { siteUrl } from '../_shared/env.ts'
 import { errorResponse, HttpError, json, requirePost } from '../_shared/http.ts'
 import { returnOrigin } from '../_shared/return-origin.ts'
 import { signedInUser } from '../_shared/signed-in-user.ts'
-import { isLocalCheckout, Stripe, stripeClient } from '../_shared/stripe.ts'
+import { isLocalCheckout, requireStripe, Stripe, stripeClient } from '../_shared/stripe.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 const PAYOUTS_PATH = '/dashboard/publisher/payouts'
@@ -50,6 +50,7 @@ async function accountOf(user: { id: string; email: string }): Promise<string> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
+  requireStripe()
   const user = await signedInUser(req, 'Sign in to set up payouts.')
   const { data: profile, error } = await serviceClient()
     .from('profiles')

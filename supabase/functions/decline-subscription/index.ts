@@ -10,12 +10,12 @@
 import { preflight } from '../_shared/cors.ts'
 import { normalizeEmail } from '../_shared/email-address.ts'
 import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
-import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
+import { takeAllowance } from '../_shared/rate-limit.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { MAX_TOKENS_PER_LINK, sha256Hex, TOKEN_SEPARATOR } from '../_shared/tokens.ts'
 
-// Tokens are 256 random bits, so this limit is about load, not guessing (as verify-subscription's).
-const perIp = createRateLimiter({ limit: 60, windowMs: 5 * MINUTE })
+// Per IP, 60 in 5 minutes, counted in the database (decline-subscription-ip). Tokens are 256 random bits, so the limit
+// is about load, not guessing (as verify-subscription's).
 
 type Outcome = {
   result: 'declined' | 'already_confirmed' | 'invalid'
@@ -46,12 +46,8 @@ const answer = (
 
 async function decline(req: Request): Promise<Response> {
   requirePost(req)
-  const limit = perIp.hit(clientIp(req))
-  if (!limit.allowed) {
-    throw new HttpError(429, 'Too many attempts. Please wait a few minutes and try again.', {
-      'Retry-After': String(limit.retryAfterSeconds),
-    })
-  }
+  const message = 'Too many attempts. Please wait a few minutes and try again.'
+  await takeAllowance('decline-subscription-ip', clientIp(req), message)
   const body = await readJsonObject(req)
   const token = typeof body.token === 'string' ? body.token.trim() : ''
   const email = typeof body.email === 'string' ? normalizeEmail(body.email) : ''

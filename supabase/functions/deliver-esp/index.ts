@@ -14,11 +14,17 @@
  * opens and clicks of delivered subscribers during screening, from the providers whose API reports them (beehiiv,
  * Mailchimp, MailerLite; the clients' `engagement`), kept by finish_esp_engagement. The read-esp-engagement job
  * kicks it when read-backs are due.
+ *
+ * One run stays inside hosted Supabase's limits (../_shared/run-budget.ts): at most MAX_BATCHES batches of BATCH rows
+ * for deliveries and as many for read-backs (the CPU bound, measured by bench/edge-limits.ts), no new claim after the
+ * run's first minute and every request still waiting aborted at 110 s (the wall-clock bound, under the 2-minute lease
+ * claim_esp_deliveries takes); what is left stays due for the next run.
  */
 import { espClient, isEspProvider, type EspFailure } from '../_shared/esp/index.ts'
 import { requireEnv } from '../_shared/env.ts'
 import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
 import { errorResponse, json, requirePost } from '../_shared/http.ts'
+import { budgetedFetch, runBudget, type RunBudget } from '../_shared/run-budget.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
 type Claimed = {
@@ -37,13 +43,13 @@ type EngagementClaim = { id: string; provider: string; target_id: string; api_ke
 type Read = { ok: true; engaged: boolean; opens?: number; clicks?: number } | EspFailure
 
 const BATCH = 20
-// A run ends after this many batches; the job each minute (or the next kick) goes on from there.
-const MAX_BATCHES = 25
+// A run ends after this many batches of deliveries and as many of read-backs; the job each minute (or the next kick)
+// goes on from there. 12: a run doing both at this bound used 0.49 s of the 2 s CPU limit (bench/edge-limits.ts, load 12
+// on 2 cores); 25 batches of deliveries alone used 0.48–0.74 s, and read-backs cost as much again.
+const MAX_BATCHES = 12
 const TIMEOUT_MS = 15_000
 
-const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) })
-
-async function deliver(d: Claimed): Promise<Outcome> {
+async function deliver(d: Claimed, timedFetch: typeof fetch): Promise<Outcome> {
   if (!isEspProvider(d.provider))
     return { ok: false, retryable: false, status: 0, message: `Unknown provider ${d.provider}` }
   const client = espClient(d.provider, (name) => Deno.env.get(name), {
@@ -64,7 +70,7 @@ async function deliver(d: Claimed): Promise<Outcome> {
   }
 }
 
-async function readEngagement(d: EngagementClaim): Promise<Read> {
+async function readEngagement(d: EngagementClaim, timedFetch: typeof fetch): Promise<Read> {
   if (!isEspProvider(d.provider))
     return { ok: false, retryable: false, status: 0, message: `Unknown provider ${d.provider}` }
   const client = espClient(d.provider, (name) => Deno.env.get(name), { fetch: timedFetch })
@@ -83,14 +89,16 @@ async function readEngagement(d: EngagementClaim): Promise<Read> {
 type Db = ReturnType<typeof serviceClient>
 
 /** Engagement read-backs, after the deliveries (which had the budget first). */
-async function readBack(db: Db) {
+async function readBack(db: Db, budget: RunBudget, timedFetch: typeof fetch) {
   const counts = { read: 0, waiting: 0 }
-  for (let i = 0; i < MAX_BATCHES; i++) {
+  for (let i = 0; i < MAX_BATCHES && budget.canClaim(); i++) {
     const { data, error } = await db.rpc('claim_esp_engagement', { p_limit: BATCH })
     if (error) throw new Error(`claim_esp_engagement failed: ${error.message}`)
     const batch = (data ?? []) as EngagementClaim[]
     if (batch.length === 0) break
-    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, read: await readEngagement(d) })))
+    const outcomes = await Promise.all(
+      batch.map(async (d) => ({ id: d.id, read: await readEngagement(d, timedFetch) })),
+    )
     for (const { id, read } of outcomes) {
       const finished = await db.rpc(
         'finish_esp_engagement',
@@ -116,13 +124,15 @@ async function handle(req: Request): Promise<Response> {
   requirePost(req)
   await requireFunctionsSecret(req, 'Only the database may deliver subscribers to email tools')
   const db = serviceClient()
+  const budget = runBudget()
+  const timedFetch = budgetedFetch(budget, TIMEOUT_MS)
   const counts = { delivered: 0, retrying: 0, failed: 0 }
-  for (let i = 0; i < MAX_BATCHES; i++) {
+  for (let i = 0; i < MAX_BATCHES && budget.canClaim(); i++) {
     const { data, error } = await db.rpc('claim_esp_deliveries', { p_limit: BATCH })
     if (error) throw new Error(`claim_esp_deliveries failed: ${error.message}`)
     const batch = (data ?? []) as Claimed[]
     if (batch.length === 0) break
-    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, outcome: await deliver(d) })))
+    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, outcome: await deliver(d, timedFetch) })))
     for (const { id, outcome } of outcomes) {
       const finished = await db.rpc(
         'finish_esp_delivery',
@@ -144,7 +154,7 @@ async function handle(req: Request): Promise<Response> {
       else counts.retrying++
     }
   }
-  const engagement = await readBack(db)
+  const engagement = await readBack(db, budget, timedFetch)
   return json({ ...counts, engagement })
 }
 

@@ -6,12 +6,15 @@
  * Every delivery runs in parallel with its own 10-second limit, so a receiver that hangs, answers 500 or drops
  * the connection costs only its own retry (finish_webhook_delivery schedules it) and never holds up the others.
  * Before each request — the endpoint and every redirect hop, followed by hand — the target must pass
- * checkWebhookTarget.
+ * checkWebhookTarget. A run stays inside hosted Supabase's limits (../_shared/run-budget.ts): at most MAX_BATCHES ×
+ * BATCH deliveries, no new claim after its first minute, and any request still waiting at 110 s aborted (retried by
+ * the next run).
  */
 import { Webhook } from 'npm:standardwebhooks@1.1.1'
 import { requireEnv } from '../_shared/env.ts'
 import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
 import { errorResponse, json, requirePost } from '../_shared/http.ts'
+import { runBudget, type RunBudget } from '../_shared/run-budget.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { checkWebhookTarget, RefusedTarget, type Resolve } from '../_shared/webhook-target.ts'
 import { signedWebhookHeaders } from '../_shared/webhook-signing.ts'
@@ -42,11 +45,11 @@ const resolve: Resolve = async (host) => {
   return found
 }
 
-async function deliver(d: Claimed): Promise<Outcome> {
+async function deliver(d: Claimed, budget: RunBudget): Promise<Outcome> {
   const body = JSON.stringify(d.payload)
   const webhook = new Webhook(d.secret)
   const headers = signedWebhookHeaders((id, at, payload) => webhook.sign(id, at, payload), d.message_id, body)
-  const signal = AbortSignal.timeout(TIMEOUT_MS)
+  const signal = AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), budget.signal])
   let url = new URL(d.url)
   try {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -63,6 +66,7 @@ async function deliver(d: Claimed): Promise<Outcome> {
     return { status: null, error: `More than ${MAX_REDIRECTS} redirects` }
   } catch (error) {
     if (error instanceof RefusedTarget) return { status: null, error: error.message }
+    if (budget.signal.aborted) return { status: null, error: 'The run ran out of time before an answer came' }
     if ((error as Error).name === 'TimeoutError')
       return { status: null, error: `No answer within ${TIMEOUT_MS / 1000} seconds` }
     return { status: null, error: `Could not connect: ${(error as Error).message}`.slice(0, 300) }
@@ -73,14 +77,15 @@ async function handle(req: Request): Promise<Response> {
   requirePost(req)
   await requireFunctionsSecret(req, 'Only the database may deliver webhooks')
   const db = serviceClient()
+  const budget = runBudget()
   let delivered = 0
   let failed = 0
-  for (let i = 0; i < MAX_BATCHES; i++) {
+  for (let i = 0; i < MAX_BATCHES && budget.canClaim(); i++) {
     const { data, error } = await db.rpc('claim_webhook_deliveries', { p_limit: BATCH })
     if (error) throw new Error(`claim_webhook_deliveries failed: ${error.message}`)
     const batch = (data ?? []) as Claimed[]
     if (batch.length === 0) break
-    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, ...(await deliver(d)) })))
+    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, ...(await deliver(d, budget)) })))
     for (const o of outcomes) {
       const finished = await db.rpc('finish_webhook_delivery', {
         p_id: o.id,

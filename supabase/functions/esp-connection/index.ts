@@ -12,11 +12,10 @@
 import { preflight } from '../_shared/cors.ts'
 import { espClient, type EspFailure } from '../_shared/esp/index.ts'
 import { errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
-import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
+import { takeAllowance } from '../_shared/rate-limit.ts'
 import { ESP_KEY_MESSAGES, ESP_PROVIDER_NAMES, espKeyProblem } from '../_shared/rules/esp-connection.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 
-const limiter = createRateLimiter({ limit: 30, windowMs: MINUTE })
 const TIMEOUT_MS = 15_000
 const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) })
 
@@ -49,11 +48,8 @@ function refusal(name: string, failure: EspFailure): string {
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
   const userId = await signedInAdvertiser(req)
-  const limited = limiter.hit(userId)
-  if (!limited.allowed)
-    throw new HttpError(429, 'Too many look-ups; wait a minute and try again.', {
-      'Retry-After': String(limited.retryAfterSeconds),
-    })
+  // 30 a minute per advertiser, counted in the database (esp-lookup-user): every isolate sees one count.
+  await takeAllowance('esp-lookup-user', userId, 'Too many look-ups; wait a minute and try again.')
   const body = await readJsonObject(req)
   const { action, provider } = body
   const apiKey = typeof body.apiKey === 'string' ? body.apiKey.trim() : ''

@@ -1,20 +1,17 @@
 /**
  * send-backup-confirmation (SPEC §7, §8): body { email }. The last step of the SPA's resend chain: when the
  * account exists and its email is unconfirmed, a fresh confirmation link is made through the auth admin API
- * and sent through this function's own SMTP path. The answer is always { success: true } and is given
+ * and sent through the functions' mailer (_shared/mailer.ts). The answer is always { success: true } and is given
  * before the lookup finishes, so neither the body nor the timing tells whether an account exists.
  */
 import { preflight } from '../_shared/cors.ts'
 import { canonicalEmail, isValidEmail, normalizeEmail } from '../_shared/email-address.ts'
 import { siteUrl } from '../_shared/env.ts'
 import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
-import { sendEmail } from '../_shared/mailer.ts'
-import { createRateLimiter, HOUR } from '../_shared/rate-limit.ts'
+import { requireEmailSettings, sendEmail } from '../_shared/mailer.ts'
+import { takeAllowance } from '../_shared/rate-limit.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { accountConfirmationEmail } from './account-email.ts'
-
-const perIp = createRateLimiter({ limit: 20, windowMs: HOUR })
-const perEmail = createRateLimiter({ limit: 3, windowMs: HOUR })
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } }
 
@@ -40,26 +37,22 @@ async function sendIfUnconfirmed(email: string): Promise<void> {
 
 async function handle(req: Request): Promise<Response> {
   requirePost(req)
-  const byIp = perIp.hit(clientIp(req))
-  if (!byIp.allowed) throw tooMany(byIp.retryAfterSeconds)
+  requireEmailSettings()
+  // Per IP (20 an hour) and per inbox (3 an hour), counted in the database: every isolate sees one count.
+  await takeAllowance('backup-confirmation-ip', clientIp(req), TOO_MANY)
   const body = await readJsonObject(req)
   const email = typeof body.email === 'string' ? normalizeEmail(body.email) : ''
   if (!isValidEmail(email)) throw new HttpError(400, 'Please enter a valid email address')
   // Counted for every address alike, so a 429 says nothing about whether the account exists; per inbox
   // (canonical: Gmail's dots and googlemail.com are one inbox).
-  const byEmail = perEmail.hit(canonicalEmail(email))
-  if (!byEmail.allowed) throw tooMany(byEmail.retryAfterSeconds)
+  await takeAllowance('backup-confirmation-inbox', canonicalEmail(email), TOO_MANY)
 
   const work = sendIfUnconfirmed(email).catch((error) => console.error('send-backup-confirmation:', error))
   ;(globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(work)
   return json({ success: true })
 }
 
-function tooMany(retryAfterSeconds: number): HttpError {
-  return new HttpError(429, 'Too many requests. Please wait a few minutes and try again.', {
-    'Retry-After': String(retryAfterSeconds),
-  })
-}
+const TOO_MANY = 'Too many requests. Please wait a few minutes and try again.'
 
 Deno.serve(async (req) => {
   try {

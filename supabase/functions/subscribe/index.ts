@@ -10,26 +10,23 @@
 import { siteUrl } from '../_shared/env.ts'
 import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
 import { preflight } from '../_shared/cors.ts'
-import { sendEmail } from '../_shared/mailer.ts'
-import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
+import { requireEmailSettings, sendEmail } from '../_shared/mailer.ts'
+import { takeAllowance } from '../_shared/rate-limit.ts'
 import { serviceClient, userFacingDbMessage } from '../_shared/supabase-admin.ts'
 import { newToken, sha256Hex, TOKEN_SEPARATOR } from '../_shared/tokens.ts'
 import { confirmationEmail } from './confirmation-email.ts'
 import { parseSubscribeRequest } from './parse-request.ts'
 
-// Per IP: generous enough for a household or an office behind one address. Per inbox (PRODUCT.md): at most
-// 3 emails an hour, counted in the database by canonical address (+tags, Gmail dots and googlemail.com are
-// one inbox) so every isolate sees the same count.
-const perIp = createRateLimiter({ limit: 30, windowMs: 15 * MINUTE })
+// Per IP (30 in 15 minutes, subscribe-ip) and per inbox (PRODUCT.md: at most 3 emails an hour, by canonical address:
+// +tags, Gmail dots and googlemail.com are one inbox), both counted in the database so every isolate sees one count.
 
 type Row = { campaign_id: string; campaign_name: string; result: 'pending' | 'already_confirmed' | 'rejected' }
 
 async function subscribe(req: Request): Promise<Response> {
   requirePost(req)
+  requireEmailSettings()
   const ip = clientIp(req)
-  const byIp = perIp.hit(ip)
-  if (!byIp.allowed)
-    throw tooMany('Too many subscription requests. Please try again in a few minutes.', byIp.retryAfterSeconds)
+  await takeAllowance('subscribe-ip', ip, 'Too many subscription requests. Please try again in a few minutes.')
   const input = parseSubscribeRequest(await readJsonObject(req))
   const { data: wait, error: limitError } = await serviceClient().rpc('take_confirmation_email_allowance', {
     p_email: input.email,

@@ -8,12 +8,12 @@
 import { preflight } from '../_shared/cors.ts'
 import { normalizeEmail } from '../_shared/email-address.ts'
 import { clientIp, errorResponse, HttpError, json, readJsonObject, requirePost } from '../_shared/http.ts'
-import { createRateLimiter, MINUTE } from '../_shared/rate-limit.ts'
+import { takeAllowance } from '../_shared/rate-limit.ts'
 import { serviceClient } from '../_shared/supabase-admin.ts'
 import { MAX_TOKENS_PER_LINK, sha256Hex, TOKEN_SEPARATOR } from '../_shared/tokens.ts'
 
-// Tokens are 256 random bits, so this limit is about load, not guessing (as auth's token_verifications).
-const perIp = createRateLimiter({ limit: 60, windowMs: 5 * MINUTE })
+// Per IP, 60 in 5 minutes, counted in the database (verify-subscription-ip). Tokens are 256 random bits, so the limit is
+// about load, not guessing (as auth's token_verifications).
 
 type Outcome = {
   result: 'confirmed' | 'already_confirmed' | 'expired' | 'invalid'
@@ -49,12 +49,7 @@ const answer = (
 async function verify(req: Request): Promise<Response> {
   requirePost(req)
   const ip = clientIp(req)
-  const limit = perIp.hit(ip)
-  if (!limit.allowed) {
-    throw new HttpError(429, 'Too many attempts. Please wait a few minutes and try again.', {
-      'Retry-After': String(limit.retryAfterSeconds),
-    })
-  }
+  await takeAllowance('verify-subscription-ip', ip, 'Too many attempts. Please wait a few minutes and try again.')
   const body = await readJsonObject(req)
   const token = typeof body.token === 'string' ? body.token.trim() : ''
   const email = typeof body.email === 'string' ? normalizeEmail(body.email) : ''

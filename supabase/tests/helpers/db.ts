@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import { openDatabase, withRequestContext, type Db, type Queryable } from '../../local/db/database'
-import { migrate } from '../../local/db/migrate'
-import { ensureAuthSchema } from '../../local/auth/schema'
+import { openDatabase, withRequestContext, type Db, type Queryable } from '../../../embedded-backend/db/database'
+import { migrate } from '../../../embedded-backend/db/migrate'
+import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
 
 let shared: Promise<Db> | undefined
 
@@ -48,6 +48,15 @@ async function dropDatabase(db: Db, serverUrl: string, name: string) {
   await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
   await admin.end()
 }
+
+/**
+ * The Vault secrets the scheduled jobs read, written as an operator writes them on hosted (through Vault's
+ * functions: postgres may not insert into vault.secrets); any earlier ones are replaced.
+ */
+export const STORE_VAULT_SECRETS = `
+  delete from vault.secrets where name in ('project_url', 'functions_secret');
+  select vault.create_secret('http://127.0.0.1:54321', 'project_url'),
+    vault.create_secret('functions-secret', 'functions_secret');`
 
 export type Actor =
   | { role: 'anon' }

@@ -4,10 +4,10 @@
  * `dispose` closes it (and drops the PostgreSQL database), so it does not stay beside the shared test database.
  */
 import pg from 'pg'
-import { openDatabase, type Db } from '../../local/db/database'
-import { migrate } from '../../local/db/migrate'
-import { openBackendDb } from '../../local/db/open-backend-db'
-import { ensureAuthSchema } from '../../local/auth/schema'
+import { openDatabase, type Db } from '../../../embedded-backend/db/database'
+import { migrate } from '../../../embedded-backend/db/migrate'
+import { openBackendDb } from '../../../embedded-backend/db/open-backend-db'
+import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
 
 export type FreshDb = { db: Db; engine: 'pglite' | 'postgres'; dispose(): Promise<void> }
 
@@ -25,10 +25,9 @@ export async function freshDb({
   serverUrl = process.env.TEST_DATABASE_URL,
   legacyDefaultPrivileges = false,
 }: { migrationsDir?: string; serverUrl?: string; legacyDefaultPrivileges?: boolean } = {}): Promise<FreshDb> {
-  const afterBootstrap = async (db: Db) => {
-    await ensureAuthSchema(db)
-    if (legacyDefaultPrivileges) await db.exec(LEGACY_DEFAULT_PRIVILEGES)
-  }
+  const afterBootstrap = ensureAuthSchema
+  // As the role that applies the migrations (postgres), whose objects the defaults were for.
+  const beforeMigrations = legacyDefaultPrivileges ? (db: Db) => db.exec(LEGACY_DEFAULT_PRIVILEGES) : undefined
   if (!serverUrl && !migrationsDir && !legacyDefaultPrivileges) {
     // From the cached dump of the same migrations when there is one (what `npm run db:types` reads too).
     const { db } = await openBackendDb({ seed: false, afterBootstrap: ensureAuthSchema })
@@ -36,7 +35,7 @@ export async function freshDb({
   }
   if (!serverUrl) {
     const db = await openDatabase({})
-    await migrate(db, { seed: false, afterBootstrap, migrationsDir })
+    await migrate(db, { seed: false, afterBootstrap, beforeMigrations, migrationsDir })
     return { db, engine: 'pglite', dispose: () => db.close() }
   }
   const name = `growletter_schema_${process.pid}_${Date.now()}`
@@ -49,7 +48,7 @@ export async function freshDb({
     await onServer(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`))
   }
   try {
-    await migrate(db, { seed: false, afterBootstrap, migrationsDir })
+    await migrate(db, { seed: false, afterBootstrap, beforeMigrations, migrationsDir })
   } catch (error) {
     await dispose()
     throw error

@@ -4,7 +4,7 @@
  * these changes applied (scripts/squash-migrations.ts), and supabase/tests/squash.test.ts applies them to the
  * old schema's catalog before comparing it with the baseline's: anything else that differs fails that test.
  */
-import type { SchemaCatalog } from '../../local/db/schema-catalog'
+import type { SchemaCatalog } from '../../../embedded-backend/db/schema-catalog'
 
 /**
  * Helpers only SQL calls (no client, edge function or test through the API; no API role may execute them),

@@ -8,10 +8,10 @@ export default function AdvertiserDisputesPage() {
     <>
       <PageHeader
         title="Disputes"
-        description="Think subscribers you were charged for are not genuine? Dispute them during their 7-day screening; an admin weighs the evidence, and an upheld dispute refunds them."
+        description="Think subscribers you were charged for are not genuine? Dispute them during their 7-day screening; the publisher has 72 hours to answer, an admin weighs both sides, and an upheld dispute refunds them."
         actions={<OpenDisputeDialog />}
       />
-      <DisputesList side="advertiser" />
+      <DisputesList />
     </>
   )
 }

@@ -1,24 +1,24 @@
-/** A new password for this account (at least 8 characters, typed twice). */
+/** A new password for this account, typed twice, under the shared rules (supabase/functions/_shared/rules). */
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import * as z from 'zod/mini'
+import { newPasswordProblem, passwordHint } from '@rules/password'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { errorText } from '@/components/error-text'
+import { preloadLeakedPasswords } from '@/lib/password-check'
 import { toast } from '@/lib/toast'
 import { usePasswordChangeMutation } from '../api/password-change-mutation'
 
-export const MIN_PASSWORD_LENGTH = 8
-
 const schema = z
   .object({
-    password: z
-      .string()
-      .check(
-        z.minLength(1, { error: 'Enter a new password.' }),
-        z.minLength(MIN_PASSWORD_LENGTH, { error: `Use at least ${MIN_PASSWORD_LENGTH} characters.` }),
-      ),
+    password: z.string().check(
+      z.superRefine((value, ctx) => {
+        const problem = newPasswordProblem(value)
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value })
+      }),
+    ),
     confirm: z.string(),
   })
   .check(
@@ -50,10 +50,15 @@ export function PasswordChangeForm() {
         <FormField
           id="account-new-password"
           label="New password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          hint={passwordHint()}
           error={errors.password?.message}
         >
-          <Input type="password" autoComplete="new-password" {...form.register('password')} />
+          <Input
+            type="password"
+            autoComplete="new-password"
+            onFocus={preloadLeakedPasswords}
+            {...form.register('password')}
+          />
         </FormField>
         <FormField id="account-confirm-password" label="Repeat the new password" error={errors.confirm?.message}>
           <Input type="password" autoComplete="new-password" {...form.register('confirm')} />

@@ -21,7 +21,9 @@ export async function completeProfileFromRegistration(userId: string) {
           first_name: stored.firstName,
           last_name: stored.lastName,
         },
-        { onConflict: 'id' },
+        // Insert-or-nothing: merge-duplicates would also set id and user_type on conflict, columns the signed-in
+        // role may not update (the profile exists then anyway); PostgREST asks UPDATE of every column it sets.
+        { onConflict: 'id', ignoreDuplicates: true },
       )
       if (insert.error) throw insert.error
     }

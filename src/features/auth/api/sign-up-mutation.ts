@@ -1,9 +1,13 @@
 /**
  * Registration (SPEC §5, §7, §8): email + password + names + the chosen role, confirmed by email.
  * The result is a value, not a throw, so the form can treat "this email already has an account"
- * (errorType EMAIL_EXISTS) differently from other failures ('Failed to sign up: ' + reason).
+ * (errorType EMAIL_EXISTS, only where the server says so: with confirmations off), a weak password (said
+ * at the password field, in the shared rules' words) and other failures ('Failed to sign up: ' + reason)
+ * differently. With confirmations on, the server answers a taken address exactly as a new one (issue 37),
+ * so nothing here, or on screen, tells a stranger who has an account.
  */
 import { useMutation } from '@tanstack/react-query'
+import { leakedPasswordProblem, weakPasswordText } from '@/lib/password-check'
 import { supabase } from '@/lib/supabase'
 import { MISSING_CREDENTIALS_MESSAGE, type RegisterValues } from '../auth-rules'
 import { emailRedirectUrl } from '../site-url'
@@ -11,7 +15,7 @@ import { fullNameOf, rememberRegistration } from '../registration-storage'
 
 export type SignUpResult =
   | { success: true; needsConfirmation: boolean; email: string }
-  | { success: false; errorType: 'EMAIL_EXISTS' | 'MISSING_CREDENTIALS' | 'FAILED'; message: string }
+  | { success: false; errorType: 'EMAIL_EXISTS' | 'MISSING_CREDENTIALS' | 'WEAK_PASSWORD' | 'FAILED'; message: string }
 
 /** The form follows it with links to log in or reset the password, so it does not say so itself. */
 export const EMAIL_EXISTS_MESSAGE = 'An account with this email already exists.'
@@ -29,6 +33,8 @@ export async function signUpWithEmail(values: RegisterValues): Promise<SignUpRes
   if (!email || !values.password) {
     return { success: false, errorType: 'MISSING_CREDENTIALS', message: MISSING_CREDENTIALS_MESSAGE }
   }
+  const leaked = await leakedPasswordProblem(values.password)
+  if (leaked) return { success: false, errorType: 'WEAK_PASSWORD', message: leaked }
   rememberRegistration(values)
   const { data, error } = await supabase.auth.signUp({
     email,
@@ -43,10 +49,12 @@ export async function signUpWithEmail(values: RegisterValues): Promise<SignUpRes
       },
     },
   })
-  if (error) return mapSignUpError(error.message)
-  // With confirmations on, the auth server answers a taken address with a user that has no identities
-  // (so it does not reveal who has an account to strangers); the person registering is told plainly.
-  if (data.user && data.user.identities?.length === 0) return mapSignUpError('Email already registered')
+  if (error) {
+    const weak = weakPasswordText(error)
+    return weak ? { success: false, errorType: 'WEAK_PASSWORD', message: weak } : mapSignUpError(error.message)
+  }
+  // Hosted GoTrue answers a taken address with a user without identities; that is not read here either: the
+  // screen says the same to everyone, and how to get in when the address already has an account.
   return { success: true, needsConfirmation: !data.session, email }
 }
 

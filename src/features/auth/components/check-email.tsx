@@ -1,12 +1,12 @@
 /** "We sent you an email" after sign-up or a password reset request, with a way to ask again. */
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { MailCheckIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { FormMessage } from './auth-card'
 
-type CheckEmailProps = { email: string; children: string; onResend?: () => Promise<unknown> }
+type CheckEmailProps = { email: string; children: string; note?: ReactNode; onResend?: () => Promise<unknown> }
 
-export function CheckEmail({ email, children, onResend }: CheckEmailProps) {
+export function CheckEmail({ email, children, note, onResend }: CheckEmailProps) {
   const [sending, setSending] = useState(false)
   return (
     <div className="flex flex-col gap-4" data-testid="check-email">
@@ -19,6 +19,7 @@ export function CheckEmail({ email, children, onResend }: CheckEmailProps) {
         </span>
       </FormMessage>
       <p className="text-sm text-muted-foreground">Nothing after a few minutes? Check your spam folder.</p>
+      {note ? <p className="text-sm text-muted-foreground">{note}</p> : null}
       {onResend ? (
         <Button
           variant="outline"

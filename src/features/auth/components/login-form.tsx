@@ -1,6 +1,7 @@
 /**
- * Sign-in: email and password, then the TOTP code when the account has one, or a clear message with a
- * resend button when the email address is not confirmed yet. Where to go next is the page's decision:
+ * Sign-in: email and password, then the TOTP code when the account has one, a clear message with a
+ * resend button when the email address is not confirmed yet, or, for a suspended account, where the reason is and
+ * how to appeal. Where to go next is the page's decision:
  * it follows the session state, which changes once sign-in (and the code, if any) succeeds.
  */
 import { useEffect, useState } from 'react'
@@ -17,6 +18,10 @@ import { signOut } from '../api/sign-out-mutation'
 import { resendVerificationWithToasts } from '../resend-verification'
 import { FormMessage } from './auth-card'
 import { MfaCodeForm } from './mfa-code-form'
+
+/** The contact form, prefilled to appeal a suspension (PRODUCT "Fair to both sides"). */
+const appealPath = (email: string) =>
+  `${paths.contact}?${new URLSearchParams({ subject: 'Appeal my account suspension', email }).toString()}`
 
 export function LoginForm() {
   const signIn = useSignInMutation()
@@ -80,6 +85,16 @@ export function LoginForm() {
             >
               Resend confirmation email
             </Button>
+          </span>
+        </FormMessage>
+      ) : null}
+      {outcome?.status === 'suspended' ? (
+        <FormMessage tone="error" testId="login-suspended">
+          <span className="flex flex-col gap-2">
+            <span>{outcome.message}</span>
+            <Link to={appealPath(outcome.email)} className="font-medium underline">
+              Appeal through the contact form
+            </Link>
           </span>
         </FormMessage>
       ) : null}

@@ -1,13 +1,16 @@
 /** Registration (SPEC §2, §5, §8): role, names, email, password; then "confirm your email". */
 import { useState } from 'react'
 import { Link } from 'react-router-dom'
+import { passwordHint } from '@rules/password'
+import { preloadLeakedPasswords } from '@/lib/password-check'
 import { toast } from '@/lib/toast'
 import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { paths } from '@/config/paths'
-import { missingCredentials, registerRules, type RegisterValues } from '../auth-rules'
+import { missingCredentials, type RegisterValues } from '../auth-rules'
+import { registerRules } from '../password-rules'
 import { useSignUpMutation, type SignUpResult } from '../api/sign-up-mutation'
 import { resendVerificationWithToasts } from '../resend-verification'
 import { FormMessage } from './auth-card'
@@ -28,7 +31,23 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
 
   if (sentTo) {
     return (
-      <CheckEmail email={sentTo} onResend={() => resendVerificationWithToasts(sentTo)}>
+      <CheckEmail
+        email={sentTo}
+        onResend={() => resendVerificationWithToasts(sentTo)}
+        note={
+          <span data-testid="register-existing-account">
+            Already have an account with this address? Then no email comes:{' '}
+            <Link to={paths.login} className="font-medium underline">
+              log in
+            </Link>{' '}
+            or{' '}
+            <Link to={paths.forgotPassword} className="font-medium underline">
+              reset your password
+            </Link>
+            .
+          </span>
+        }
+      >
         Almost there: confirm your email address with the link we just sent you, then log in.
       </CheckEmail>
     )
@@ -40,6 +59,10 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
     if (result.success) {
       toast.success('Check your email', { description: 'Confirm your address to finish signing up.' })
       setSentTo(result.email)
+      return
+    }
+    if (result.errorType === 'WEAK_PASSWORD') {
+      form.setError('password', result.message)
       return
     }
     setFailure(result)
@@ -60,8 +83,13 @@ export function RegisterForm({ initialRole }: RegisterFormProps) {
       <FormField id="register-email" label="Email" error={errors.email}>
         <Input type="email" autoComplete="email" {...form.fieldProps('email')} />
       </FormField>
-      <FormField id="register-password" label="Password" hint="At least 8 characters." error={errors.password}>
-        <Input type="password" autoComplete="new-password" {...form.fieldProps('password')} />
+      <FormField id="register-password" label="Password" hint={passwordHint()} error={errors.password}>
+        <Input
+          type="password"
+          autoComplete="new-password"
+          onFocus={preloadLeakedPasswords}
+          {...form.fieldProps('password')}
+        />
       </FormField>
       {failure ? (
         <FormMessage tone="error" testId="register-error">

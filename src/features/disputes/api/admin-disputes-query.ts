@@ -1,4 +1,4 @@
-/** Every dispute for the admin: open ones first (oldest first), then the latest decided. */
+/** Every dispute for the admin, with the publisher's answer and its deadline: open ones first (oldest first), then the latest decided. */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { disputeKeys } from '../keys'
@@ -8,6 +8,7 @@ export async function getAdminDisputes() {
     .from('disputes')
     .select(
       'id, kind, reason, status, decision_note, refunded, refunded_subscribers, created_at, decided_at, audience_source_id, ' +
+        'answer_due_at, answer, answer_links, answered_at, ' +
         'source:audience_sources(name, status), advertiser:profiles!disputes_advertiser_id_fkey(full_name), publisher:profiles!disputes_publisher_id_fkey(full_name), ' +
         'subscribers:dispute_subscriptions(count)',
     )
@@ -29,6 +30,10 @@ export type AdminDispute = {
   created_at: string
   decided_at: string | null
   audience_source_id: string
+  answer_due_at: string
+  answer: string | null
+  answer_links: string[]
+  answered_at: string | null
   source: { name: string; status: string } | null
   advertiser: { full_name: string | null } | null
   publisher: { full_name: string | null } | null

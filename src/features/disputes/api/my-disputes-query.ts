@@ -1,6 +1,6 @@
 /**
- * The disputes the signed-in user is a side of: an advertiser's own, or those about a publisher's sources
- * (row-level security decides which), newest first.
+ * The signed-in advertiser's disputes (row-level security keeps them to their own), newest first, with the
+ * publisher's answer and its deadline. Publishers read theirs through publisher_disputes.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
@@ -10,7 +10,7 @@ export async function getMyDisputes() {
   const { data, error } = await supabase
     .from('disputes')
     .select(
-      'id, kind, reason, status, decision_note, refunded, refunded_subscribers, earnings_cancelled, created_at, decided_at, source:audience_sources(name)',
+      'id, kind, reason, status, decision_note, refunded, refunded_subscribers, created_at, decided_at, answer_due_at, answer, answer_links, answered_at, source:audience_sources(name)',
     )
     .order('created_at', { ascending: false })
     .limit(50)

@@ -1,4 +1,4 @@
-/** The admin's disputes: open ones first; each opens to its evidence (from the database) and the decision. */
+/** The admin's disputes: open ones first; each opens to both sides, its evidence (from the database) and the decision. */
 import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -8,6 +8,16 @@ import { formatCredits, formatDateTime } from '@/lib/format'
 import { useAdminDisputesQuery } from '../api/admin-disputes-query'
 import { DisputeDecision } from './dispute-decision'
 import { disputeStatus } from '@/lib/vocabulary'
+import { answerWindow } from '../answer-window'
+import type { AdminDispute } from '../api/admin-disputes-query'
+
+/** Whether the admin can decide yet, in a line: the publisher answered, has until a moment, or let it pass. */
+function answerLine(d: AdminDispute) {
+  const window = answerWindow(d)
+  if (window.kind === 'answered') return 'The publisher answered: ready to decide.'
+  if (window.kind === 'waiting') return `Waiting for the publisher's answer until ${formatDateTime(window.until)}.`
+  return 'The publisher did not answer within 72 hours: ready to decide.'
+}
 
 export function AdminDisputesPanel() {
   const disputes = useAdminDisputesQuery()
@@ -38,6 +48,7 @@ export function AdminDisputesPanel() {
                 <p className="text-muted-foreground">
                   Opened {formatDateTime(d.created_at)}: “{d.reason}”
                 </p>
+                {d.status === 'open' && <p data-testid="dispute-answer-state">{answerLine(d)}</p>}
                 {d.status !== 'open' && (
                   <p>
                     {d.status === 'upheld'

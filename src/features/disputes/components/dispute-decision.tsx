@@ -1,4 +1,8 @@
-/** One dispute's evidence (counts by reason, timings, repeated visitors, email collisions) and the decision form. */
+/**
+ * One dispute's two sides (dispute-sides.tsx), its evidence (counts by reason, timings, repeated visitors, email
+ * collisions) and the decision form, which opens once the publisher answered or their 72 hours passed (decide_dispute
+ * refuses before).
+ */
 import { useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -23,6 +27,8 @@ import {
   type DisputeDecisionValues,
 } from '../api/decide-dispute-mutation'
 import { useDisputeEvidenceQuery, type ReasonCount } from '../api/dispute-evidence-query'
+import { answerWindow } from '../answer-window'
+import { DisputeSides } from './dispute-sides'
 
 const seconds = (s: number | null | undefined) =>
   s === null || s === undefined ? '—' : s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`
@@ -90,8 +96,10 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
       <QueryError title="Could not load the evidence" error={evidence.error} onRetry={() => void evidence.refetch()} />
     )
   const e = evidence.data
+  const heard = answerWindow(dispute)
   return (
     <div className="mt-4 space-y-4 border-t pt-4 text-sm" data-testid="dispute-evidence">
+      <DisputeSides dispute={dispute} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Counts title="This source's subscribers to the advertiser, by outcome" rows={e.subscriptions_by_reason} />
         <Counts title="This source's clicks, by outcome" rows={e.clicks_by_reason} />
@@ -137,7 +145,13 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
           ))}
         </ul>
       </details>
-      {dispute.status === 'open' && (
+      {dispute.status === 'open' && heard.kind === 'waiting' && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="dispute-waiting">
+          You can decide once the publisher answers, or from {formatDateTime(heard.until)} if they do not. The money in
+          dispute stays on hold meanwhile.
+        </p>
+      )}
+      {dispute.status === 'open' && heard.kind !== 'waiting' && (
         <form noValidate className="grid gap-3" onSubmit={(ev) => ev.preventDefault()}>
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-note`}>Decision note (both sides read it)</Label>

@@ -1,15 +1,40 @@
-/** The disputes the signed-in user is a side of, with their outcome (advertisers and publishers alike). */
+/**
+ * The advertiser's disputes: each with the publisher's side (their answer and evidence, or the 72 hours they have)
+ * and the outcome in the advertiser's own money. The publisher's side of the same disputes is
+ * publisher-disputes-table.tsx.
+ */
 import { Badge } from '@/components/ui/badge'
 import { Skeleton } from '@/components/ui/skeleton'
 import { QueryError } from '@/components/query-error'
 import { formatCredits, formatDateTime } from '@/lib/format'
-import { useMyDisputesQuery } from '../api/my-disputes-query'
 import { metrics } from '@/lib/metrics'
+import { disputeStatus } from '@/lib/vocabulary'
+import { answerWindow } from '../answer-window'
+import { useMyDisputesQuery, type MyDispute } from '../api/my-disputes-query'
+import { EvidenceLinks } from './publisher-dispute'
 
-const statusBadge = { open: 'yellow', upheld: 'green', rejected: 'grey' } as const
-const statusLabel = { open: 'Open', upheld: 'Upheld', rejected: 'Rejected' } as const
+function PublisherSide({ dispute }: { dispute: MyDispute }) {
+  const window = answerWindow(dispute)
+  if (window.kind === 'answered')
+    return (
+      <div className="space-y-1" data-testid="dispute-publisher-answer">
+        <p>
+          The publisher answered {formatDateTime(window.at)}: “{dispute.answer}”
+        </p>
+        <EvidenceLinks links={dispute.answer_links} />
+      </div>
+    )
+  if (window.kind === 'waiting')
+    return (
+      <p className="text-muted-foreground">
+        The publisher can answer until {formatDateTime(window.until)}; an admin decides after that. Meanwhile these
+        charges stay on hold.
+      </p>
+    )
+  return <p className="text-muted-foreground">The publisher did not answer within 72 hours.</p>
+}
 
-export function DisputesList({ side }: { side: 'advertiser' | 'publisher' }) {
+export function DisputesList() {
   const disputes = useMyDisputesQuery()
   if (disputes.isPending) {
     return (
@@ -20,44 +45,32 @@ export function DisputesList({ side }: { side: 'advertiser' | 'publisher' }) {
   }
   if (disputes.isError)
     return <QueryError title="Could not load disputes" error={disputes.error} onRetry={() => void disputes.refetch()} />
-  if (disputes.data.length === 0) {
-    return (
-      <p className="text-sm text-muted-foreground">
-        {side === 'advertiser'
-          ? 'You have not disputed any subscribers.'
-          : 'No advertiser has disputed subscribers of your sources.'}
-      </p>
-    )
-  }
+  if (disputes.data.length === 0)
+    return <p className="text-sm text-muted-foreground">You have not disputed any subscribers.</p>
   return (
     <ul className="space-y-2" aria-label="Disputes">
-      {disputes.data.map((d) => {
-        const status = d.status as keyof typeof statusLabel
-        return (
-          <li key={d.id} className="space-y-1 rounded-lg border p-3 text-sm" data-testid="dispute-row">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <span className="font-medium">
-                {d.kind === 'source' ? 'Whole source' : 'Subscribers'} of{' '}
-                {d.source?.name ?? 'a source no longer listed'}
-              </span>
-              <Badge variant={statusBadge[status] ?? 'grey'}>{statusLabel[status] ?? d.status}</Badge>
-            </div>
-            <p className="text-muted-foreground">
-              Opened {formatDateTime(d.created_at)}
-              {side === 'advertiser' ? `: “${d.reason}”` : ''}
+      {disputes.data.map((d) => (
+        <li key={d.id} className="space-y-1 rounded-lg border p-3 text-sm" data-testid="dispute-row">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span className="font-medium">
+              {d.kind === 'source' ? 'Whole source' : 'Subscribers'} of {d.source?.name ?? 'a source no longer listed'}
+            </span>
+            <Badge variant={disputeStatus(d.status).tone}>{disputeStatus(d.status).label}</Badge>
+          </div>
+          <p className="text-muted-foreground">
+            Opened {formatDateTime(d.created_at)}: “{d.reason}”
+          </p>
+          <PublisherSide dispute={d} />
+          {d.status !== 'open' && (
+            <p data-testid="dispute-outcome">
+              {d.status === 'upheld'
+                ? `${metrics.disputeRefunded.label} ${d.refunded_subscribers} subscriber${d.refunded_subscribers === 1 ? '' : 's'} (${formatCredits(d.refunded)}).`
+                : 'No refund.'}{' '}
+              Admin’s note: {d.decision_note}
             </p>
-            {d.status !== 'open' && (
-              <p data-testid="dispute-outcome">
-                {d.status === 'upheld'
-                  ? // Each side in its own money: the advertiser's refund, the publisher's cancelled share.
-                    `${side === 'advertiser' ? metrics.disputeRefunded.label : `${metrics.disputeEarningsCancelled.label} for`} ${d.refunded_subscribers} subscriber${d.refunded_subscribers === 1 ? '' : 's'} (${formatCredits(side === 'advertiser' ? d.refunded : d.earnings_cancelled)}).`
-                  : 'No refund.'}{' '}
-                Admin’s note: {d.decision_note}
-              </p>
-            )}
-          </li>
-        )
-      })}
+          )}
+        </li>
+      ))}
     </ul>
   )
 }

@@ -73,8 +73,9 @@ export function OpenDisputeDialog() {
           <DialogHeader>
             <DialogTitle>Dispute subscribers</DialogTitle>
             <DialogDescription>
-              During their 7-day screening you can dispute subscribers you were charged for. If an admin upholds the
-              dispute, their price comes back to your balance.
+              During their 7-day screening you can dispute subscribers you were charged for. Their charges stay on hold
+              while the publisher answers and an admin decides; if the dispute is upheld, their price comes back to your
+              balance.
             </DialogDescription>
           </DialogHeader>
           {subscribers.isPending ? (
@@ -141,7 +142,15 @@ export function OpenDisputeDialog() {
               )}
               <div className="grid gap-1.5">
                 <Label htmlFor={`${id}-reason`}>What is wrong?</Label>
-                <Textarea id={`${id}-reason`} maxLength={MAX_DISPUTE_REASON_LENGTH} {...form.register('reason')} />
+                <Textarea
+                  id={`${id}-reason`}
+                  maxLength={MAX_DISPUTE_REASON_LENGTH}
+                  aria-describedby={`${id}-reason-hint`}
+                  {...form.register('reason')}
+                />
+                <p id={`${id}-reason-hint`} className="text-xs text-muted-foreground">
+                  The source’s publisher reads this and has 72 hours to answer; leave readers’ email addresses out.
+                </p>
               </div>
             </>
           )}

@@ -1,4 +1,7 @@
-/** The publisher's payout requests, newest first, with the transfer reference once paid or Stripe's reason once failed. */
+/**
+ * The publisher's payout requests, newest first, with the transfer reference once paid, the reason once failed (and
+ * whether it was sent at all), and what Stripe reversed.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
 import { payoutKeys } from '../keys'
@@ -6,7 +9,9 @@ import { payoutKeys } from '../keys'
 export async function getMyPayoutRequests(userId: string) {
   const { data, error } = await supabase
     .from('payout_requests')
-    .select('id, amount, status, created_at, paid_at, transfer_reference, failure_reason, failed_at')
+    .select(
+      'id, amount, status, created_at, paid_at, transfer_reference, failure_reason, failed_at, failed_before_transfer, amount_reversed, reversed_at',
+    )
     .eq('publisher_id', userId)
     .order('created_at', { ascending: false })
     .limit(50)

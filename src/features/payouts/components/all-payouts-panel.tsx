@@ -1,7 +1,7 @@
 /**
  * Every payout request for admins: payouts in flight (a Stripe transfer being sent), failed ones with Stripe's reason
- * and "Retry", and "Mark paid by hand" for publishers paid outside Stripe — each behind a confirmation that states
- * the amount. Open requests first, 20 a page, searched by email, name, transfer reference or reason and filtered by
+ * (or why they were not sent) and "Retry", reversed ones with what came back, and "Mark paid by hand" for publishers
+ * paid outside Stripe — each behind a confirmation that states the amount. Open requests first, 20 a page, searched by email, name, transfer reference or reason and filtered by
  * status and dates in the database, all in the URL (`pay_…`); "Export CSV" takes up to 10,000 rows of the same search.
  */
 import { useState } from 'react'
@@ -28,11 +28,13 @@ import { RetryPayoutDialog } from './retry-payout-dialog'
 type Target = { id: string; amount: number; who: string }
 
 function dates(p: AnyPayoutRequest) {
+  const sent = p.status === 'paid' || p.status === 'reversed'
   return [
     `Requested ${formatDateTime(p.created_at)}`,
-    p.status === 'paid' && p.paid_at && `paid ${formatDateTime(p.paid_at)}`,
+    sent && p.paid_at && `paid ${formatDateTime(p.paid_at)}`,
     p.status === 'failed' && p.failed_at && `failed ${formatDateTime(p.failed_at)}`,
-    p.status === 'paid' && p.transfer_reference && `transfer ${p.transfer_reference}`,
+    p.reversed_at && `reversed ${formatDateTime(p.reversed_at)}`,
+    sent && p.transfer_reference && `transfer ${p.transfer_reference}`,
   ]
     .filter(Boolean)
     .join(' · ')
@@ -135,7 +137,14 @@ function PayoutList({
               <p className="text-xs break-all text-muted-foreground">{p.publisher_email}</p>
               <p className="text-muted-foreground">{dates(p)}</p>
               {p.status === 'failed' && p.failure_reason && (
-                <p className="text-red-700">Stripe refused the transfer: {p.failure_reason}</p>
+                <p className="text-red-700">
+                  {p.failed_before_transfer ? 'Not sent' : 'Stripe refused the transfer'}: {p.failure_reason}
+                </p>
+              )}
+              {Number(p.amount_reversed) > 0 && (
+                <p className="text-red-700">
+                  Stripe reversed {formatCredits(p.amount_reversed)} of the transfer: available to the publisher again.
+                </p>
               )}
             </div>
             <div className="flex flex-wrap items-center gap-2">

@@ -1,7 +1,7 @@
 /**
  * Payouts: the publisher's figures from the database, the request dialog (disabled, with the reason, until the
- * Stripe payout account is ready), and the history with each payout's status, transfer reference, Stripe's reason
- * when it failed, and dates.
+ * Stripe payout account is ready), and the history with each payout's status, transfer reference, why it failed
+ * (Stripe's reason, or the account no longer ready), what Stripe reversed, and dates.
  */
 import { useEffect, useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
@@ -100,17 +100,28 @@ export function MyPayoutsPanel({ userId }: { userId: string }) {
                 </div>
                 <p className="text-muted-foreground">
                   Requested {formatDateTime(p.created_at)}
-                  {p.status === 'paid' && p.paid_at && ` · paid ${formatDateTime(p.paid_at)}`}
+                  {(p.status === 'paid' || p.status === 'reversed') &&
+                    p.paid_at &&
+                    ` · paid ${formatDateTime(p.paid_at)}`}
                   {p.status === 'failed' && p.failed_at && ` · failed ${formatDateTime(p.failed_at)}`}
+                  {p.reversed_at && ` · reversed ${formatDateTime(p.reversed_at)}`}
                 </p>
-                {p.status === 'paid' && p.transfer_reference && (
+                {(p.status === 'paid' || p.status === 'reversed') && p.transfer_reference && (
                   <p className="text-muted-foreground">
                     Transfer reference <span className="font-mono text-foreground">{p.transfer_reference}</span>
                   </p>
                 )}
                 {p.status === 'failed' && (
                   <p className="text-red-700">
-                    {p.failure_reason ? `Stripe refused the transfer: ${p.failure_reason}. ` : ''}The amount is
+                    {p.failure_reason
+                      ? `${p.failed_before_transfer ? 'Not sent' : 'Stripe refused the transfer'}: ${p.failure_reason.replace(/\.$/, '')}. `
+                      : ''}
+                    The amount is available again.
+                  </p>
+                )}
+                {Number(p.amount_reversed) > 0 && (
+                  <p className="text-red-700">
+                    Stripe reversed {formatCredits(p.amount_reversed)} of this transfer: the money came back and is
                     available again.
                   </p>
                 )}

@@ -1,0 +1,336 @@
+/**
+ * The one database handle of the embedded backend: PGlite in-process by default (persisted in a folder),
+ * or a real PostgreSQL server when DATABASE_URL is set. Everything above this file (gateway, auth, REST,
+ * migrations, tests) talks to Postgres only through `Db`, so both engines behave the same to them.
+ */
+import { PGlite } from '@electric-sql/pglite'
+import { citext } from '@electric-sql/pglite/contrib/citext'
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import os from 'node:os'
+import pg from 'pg'
+import { Lanes, runBatch, type BatchStatement } from './pipeline'
+
+export type Field = { name: string; dataTypeID: number }
+export type QueryResult<T> = { rows: T[]; fields: Field[]; affectedRows: number }
+
+/** A connection inside one transaction (or the whole database outside one). */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>
+  /** Several statements, no parameters, one round trip. */
+  exec(sql: string): Promise<void>
+}
+
+export type QueryOptions = {
+  /**
+   * PostgreSQL: keep the statement prepared on the connection (parsed and planned once, then only bound).
+   * For statements whose result columns never change shape (the REST API's), sent many times.
+   */
+  prepare?: boolean
+}
+
+/** A statement with bound parameters. */
+export type Statement = { sql: string; params?: unknown[] }
+
+export type TransactionOptions = {
+  /**
+   * The transaction is exactly one statement (after the prelude): on PostgreSQL `begin`, the prelude, the
+   * statement and `commit` travel in one round trip. The statement's failure still rolls everything back;
+   * a second statement is refused (the first one has committed).
+   */
+  oneStatement?: boolean
+  /**
+   * The transaction cannot write (`transaction_read_only` on): it takes no row locks and waits on none, so a
+   * one-statement read may share a pipelined connection with others. Anything that may write runs on a
+   * connection of its own, so a statement waiting on another's row lock holds up nobody else (issue 28).
+   */
+  readOnly?: boolean
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres'
+  /** PostgreSQL: the connection URL (platform.ts derives the platform roles' connections from it). */
+  readonly url?: string
+  /**
+   * Runs `fn` in one transaction. `prelude` runs first; on PostgreSQL it is pipelined with `begin` and
+   * the first statement, so a request transaction costs one round trip plus its commit (or just one, with
+   * `oneStatement`).
+   */
+  transaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    prelude?: string | Statement,
+    options?: TransactionOptions,
+  ): Promise<T>
+  close(): Promise<void>
+  /** PGlite only: a tarball of the data directory (see snapshot.ts). */
+  dumpDataDir?(): Promise<Blob>
+}
+
+export type OpenOptions = {
+  dataDir?: string
+  databaseUrl?: string
+  /** A PGlite data directory dump (see snapshot.ts) to start a new database from instead of running initdb. */
+  loadDataDir?: Blob
+  /** PostgreSQL: the most pooled connections this process opens (default DB_POOL_MAX, else `defaultPoolSize()`). */
+  poolSize?: number
+}
+
+/**
+ * The pool size: PostgREST's default of 10, or twice the cores plus one where that is more. A request holds its
+ * connection until the event loop reads the answer, and on a small machine that loop shares the cores with
+ * PostgreSQL, so a pool must cover requests per second × (query time + event-loop delay) without letting
+ * PostgreSQL's processes outnumber the cores many times over. Measured on 2 cores (docs/decisions.md "The write
+ * pool sized to the cores"): with 16, clicks over HTTP at concurrency 16 had a p99 of 66–67 ms (16 PostgreSQL
+ * processes, the backend and the client taking turns); with 5, 16–23 ms, but at concurrency 64 the pool itself was
+ * the queue (560–580 clicks/s against 1,400–1,600); with 8–10, p99 21–45 ms and 1,400–1,700 clicks/s at 64.
+ * Requests beyond the pool wait in the pool's queue, in order, instead of in the kernel's.
+ */
+export const defaultPoolSize = () => Math.max(10, 2 * os.availableParallelism() + 1)
+
+export async function openDatabase({ dataDir, databaseUrl, loadDataDir, poolSize }: OpenOptions): Promise<Db> {
+  return databaseUrl ? openPostgres(databaseUrl, poolSize) : openPglite(dataDir, loadDataDir)
+}
+
+/** The extensions every PGlite instance loads; a snapshot must be made with the same set. */
+export const pgliteExtensions = { citext, pgcrypto, pg_trgm }
+
+const SECOND_STATEMENT = 'A one-statement transaction ran a second statement; its first one has already committed'
+
+/** Refuses a second statement in a one-statement transaction (see TransactionOptions), on either engine. */
+function oneStatementGuard(tx: Queryable): Queryable {
+  let used = false
+  const claim = () => {
+    if (used) throw new Error(SECOND_STATEMENT)
+    used = true
+  }
+  return {
+    query: (sql, params, options) => {
+      claim()
+      return tx.query(sql, params, options)
+    },
+    exec: (sql) => {
+      claim()
+      return tx.exec(sql)
+    },
+  }
+}
+
+async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
+  const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, {
+    extensions: pgliteExtensions,
+    loadDataDir,
+  })
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await q.query<T>(sql, params as never[])
+      return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 }
+    },
+    async exec(sql: string) {
+      await q.exec(sql)
+    },
+  })
+  return {
+    kind: 'pglite',
+    ...wrap(lite),
+    // In process there is no round trip to save: the transaction runs as written, one statement or many.
+    transaction: (fn, prelude, options) =>
+      lite.transaction(async (tx) => {
+        if (typeof prelude === 'string') await tx.exec(prelude)
+        else if (prelude) await tx.query(prelude.sql, prelude.params as never[])
+        const inner = wrap(tx)
+        return fn(options?.oneStatement ? oneStatementGuard(inner) : inner)
+      }),
+    close: () => lite.close(),
+    dumpDataDir: () => lite.dumpDataDir('none'),
+  }
+}
+
+const toResult = <T>(r: pg.QueryResult | pg.QueryResult[]): QueryResult<T> => {
+  // A simple query of several statements answers with one result each; the last one is the answer.
+  const last = Array.isArray(r) ? r[r.length - 1] : r
+  return { rows: (last?.rows ?? []) as T[], fields: last?.fields ?? [], affectedRows: last?.rowCount ?? 0 }
+}
+
+async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize ?? (Number(process.env.DB_POOL_MAX) || defaultPoolSize()),
+  })
+  // A broken idle connection must never take the process down with it.
+  pool.on('error', () => {})
+  // One-statement reads (most requests) pipeline over a few connections of their own; writes use the pool.
+  const lanes = new Lanes({ connectionString: databaseUrl }, Number(process.env.DB_PIPELINE_CONNECTIONS) || 2)
+
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      return toResult<T>(await c.query(sql, params))
+    },
+    async exec(sql: string) {
+      await c.query(sql)
+    },
+  })
+
+  /**
+   * One round trip for the prelude and the first statement (see pipeline.ts). A one-statement transaction
+   * is then complete: without `begin`, the batch is one implicit transaction that commits at its Sync.
+   * Otherwise an explicit `begin` leads the batch, and later statements and the commit follow.
+   */
+  async function pooledBatch(batch: BatchStatement[]) {
+    const client = await pool.connect()
+    try {
+      return await runBatch(client, batch)
+    } finally {
+      client.release(client.getTransactionStatus() !== 'I' ? true : undefined)
+    }
+  }
+
+  /**
+   * A one-statement transaction: the prelude and the statement as one batch, on a pipelined connection when
+   * it only reads, else on a pooled connection of its own (a write may wait on a row lock, and PostgreSQL runs a
+   * connection's batches in order: every batch queued behind it would wait too).
+   */
+  function laneTransaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    prelude: Statement | undefined,
+    readOnly: boolean,
+  ): Promise<T> {
+    let used = false
+    const claim = () => {
+      if (used) throw new Error(SECOND_STATEMENT)
+      used = true
+    }
+    return fn({
+      async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
+        claim()
+        const batch: BatchStatement[] = prelude ? [{ text: prelude.sql, values: prelude.params, prepare: true }] : []
+        batch.push({ text: sql, values: params, prepare: queryOptions?.prepare })
+        const results = (readOnly ? await lanes.run(batch) : null) ?? (await pooledBatch(batch))
+        return toResult<T>(results[results.length - 1]!)
+      },
+      async exec(sql: string) {
+        claim()
+        await transaction((tx) => tx.exec(sql), prelude)
+      },
+    })
+  }
+
+  async function transaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    prelude?: string | Statement,
+    options?: TransactionOptions,
+  ): Promise<T> {
+    if (options?.oneStatement && typeof prelude !== 'string')
+      return laneTransaction(fn, prelude, options.readOnly === true)
+    const client = await pool.connect()
+    const oneStatement = options?.oneStatement === true
+    /** `begin` was sent: the transaction ends with an explicit commit or rollback. */
+    let explicit = false
+    let opened = false
+    let finished = false
+
+    /** The prelude and `statement` in one round trip; `begin` leads unless the batch is the whole transaction. */
+    async function open(statement: BatchStatement, whole: boolean): Promise<pg.QueryResult> {
+      opened = true
+      const batch: BatchStatement[] = []
+      if (!whole || typeof prelude === 'string') explicit = true
+      if (typeof prelude === 'string') await client.query(`begin;${prelude}`)
+      else {
+        if (explicit) batch.push({ text: 'begin' })
+        if (prelude) batch.push({ text: prelude.sql, values: prelude.params, prepare: true })
+      }
+      batch.push(statement)
+      const results = await runBatch(client, batch)
+      return results[results.length - 1]!
+    }
+
+    const tx: Queryable = {
+      async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
+        if (finished) throw new Error(SECOND_STATEMENT)
+        const statement = { text: sql, values: params, prepare: queryOptions?.prepare }
+        if (oneStatement) finished = true
+        if (!opened) return toResult<T>(await open(statement, oneStatement))
+        return toResult<T>((await runBatch(client, [statement]))[0]!)
+      },
+      async exec(sql: string) {
+        if (finished) throw new Error(SECOND_STATEMENT)
+        if (oneStatement) finished = true
+        // Several statements travel as one simple query, which cannot join a batch: open the transaction first.
+        if (!opened) await open({ text: 'select' }, false)
+        await client.query(sql)
+      },
+    }
+    let broken = false
+    try {
+      const result = await fn(tx)
+      if (explicit) await client.query('commit')
+      return result
+    } catch (error) {
+      if (explicit) await client.query('rollback').catch(() => (broken = true))
+      throw error
+    } finally {
+      // A connection left inside a transaction (or a broken one) is closed, never handed to the next request.
+      client.release(broken || client.getTransactionStatus() !== 'I' ? true : undefined)
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    url: databaseUrl,
+    ...wrap(pool),
+    transaction,
+    close: async () => {
+      await Promise.all([lanes.close(), pool.end()])
+    },
+  }
+}
+
+/** A SQL string literal; used only for the per-request prelude, which must be one simple query. */
+export function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`
+}
+
+export type RequestContext = {
+  role: 'anon' | 'authenticated' | 'service_role'
+  claims: Record<string, unknown>
+  headers: Record<string, string>
+  /** GET and HEAD run read-only, as PostgREST runs them: a function that writes fails with 25006. */
+  readOnly?: boolean
+  /** The role's own `statement_timeout` (role-timeouts.ts); `set local role` does not apply it. */
+  statementTimeout?: string
+}
+
+/**
+ * The request prelude: one prepared statement, as PostgREST sends it. `set_config('role', …, true)` is
+ * `set local role`; `transaction_read_only` on is `set transaction read only` (allowed at any point while it
+ * only turns read-only on); the role's own statement_timeout, which `set local role` does not apply, or
+ * the current one.
+ */
+const REQUEST_PRELUDE =
+  "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.headers', $3, true)," +
+  " set_config('request.jwt.claim.sub', $4, true), set_config('request.jwt.claim.role', $1, true)," +
+  " set_config('transaction_read_only', $5, true), set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true)"
+
+/**
+ * Runs `fn` in one transaction as PostgREST does: the role from the verified JWT, the claims and the
+ * request headers as transaction-local settings. Row-level security then applies inside Postgres.
+ * On PostgreSQL the prelude travels with the first statement (and, with `oneStatement`, with the commit).
+ */
+export function withRequestContext<T>(
+  db: Db,
+  ctx: RequestContext,
+  fn: (tx: Queryable) => Promise<T>,
+  options?: TransactionOptions,
+) {
+  const prelude: Statement = {
+    sql: REQUEST_PRELUDE,
+    params: [
+      ctx.role,
+      JSON.stringify(ctx.claims),
+      JSON.stringify(ctx.headers),
+      String(ctx.claims.sub ?? ''),
+      ctx.readOnly ? 'on' : 'off',
+      ctx.statementTimeout ?? null,
+    ],
+  }
+  return db.transaction(fn, prelude, { ...options, readOnly: ctx.readOnly === true })
+}

@@ -1,0 +1,327 @@
+/**
+ * The HTTP front door, playing the part Kong plays in hosted Supabase: CORS, the `apikey` check (the opaque
+ * publishable and secret keys, and the legacy JWT keys), bearer JWT verification for /rest/v1, the 1 MB body
+ * limit, routing to the APIs, and the guarantee that a failing handler costs one 500 answer, never the process.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { resolveClientIp } from './client-ip'
+import type { ApiRequest, ApiResponse, Handler } from './context'
+import { apiKeys, isOpaqueKey, opaqueKeyRole, verifyJwt, type ApiRole, type JwtClaims, type VerifyResult } from './keys'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers':
+    'apikey, authorization, x-client-info, accept-profile, content-profile, content-type, prefer, x-supabase-api-version, x-retry-count, range, range-unit',
+  'access-control-expose-headers': 'content-range, x-supabase-api-version, location, preference-applied',
+  'access-control-max-age': '3600',
+}
+
+type Api = 'auth' | 'rest' | 'functions'
+/**
+ * `checkout`: the local test checkout (embedded-backend/checkout), which stands in for Stripe.
+ * `esp`: the local ESP sandbox (embedded-backend/esp), which stands in for beehiiv, Kit, Mailchimp and MailerLite.
+ */
+export type Routes = Record<Api, Handler> & { checkout?: Handler; esp?: Handler }
+
+/** GoTrue endpoints hosted Supabase serves without an apikey: links opened from emails, and the probe. */
+// The JWKS is public on hosted Supabase too: verifiers (another service, a CDN worker) hold no API key.
+const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize', '/health', '/.well-known/jwks.json'])
+
+/** Each API's own error shape, so supabase-js reports gateway errors like the API's. */
+function apiError(api: Api | null, status: number, code: string, message: string): ApiResponse {
+  const body =
+    api === 'rest'
+      ? { code, message, details: null, hint: null }
+      : api === 'auth'
+        ? { code: status, error_code: code, msg: message }
+        : { code, message }
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body }
+}
+
+function keyError(message: string, hint: string): ApiResponse {
+  return { status: 401, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { message, hint } }
+}
+
+/**
+ * Hosted Supabase answers a secret key sent by a browser with 401, whatever the request, telling browsers apart by
+ * their User-Agent (docs: "API keys", secret keys). Every browser's starts with `Mozilla/`; server runtimes
+ * (Node's fetch, Deno, curl) send their own names.
+ */
+const BROWSER_USER_AGENT = /^Mozilla\//
+const secretKeyInBrowser = () =>
+  keyError(
+    'Forbidden use of secret API key in browser',
+    'Secret API keys (sb_secret_…) are for servers only: use the publishable key in a browser, ' +
+      'and replace a secret key that reached one.',
+  )
+
+/** Verifying an HS256 token costs more than the rest of a cached request; tokens repeat, so remember them. */
+class TokenCache {
+  private readonly entries = new Map<string, JwtClaims>()
+  async verify(token: string): Promise<VerifyResult> {
+    const hit = this.entries.get(token)
+    if (hit) {
+      if (typeof hit.exp === 'number' && hit.exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' }
+      return { ok: true, claims: hit }
+    }
+    const result = await verifyJwt(token)
+    if (result.ok) {
+      if (this.entries.size >= 1000) this.entries.clear()
+      this.entries.set(token, result.claims)
+    }
+    return result
+  }
+}
+
+export type GatewayOptions = {
+  routes: () => Routes
+  log?: (line: string) => void
+  /** The header a trusted proxy sets with the client's address (lower-case); unset = the socket address. */
+  clientIpHeader?: string
+  /** Functions with `verify_jwt = false`: reachable with no apikey, as on hosted Supabase (Stripe sends none). */
+  openFunction?: (name: string) => boolean
+}
+
+type KeyCheck = { ok: true; claims: JwtClaims; opaque: boolean } | { ok: false; answer: ApiResponse }
+
+export function createGateway({ routes, log, clientIpHeader, openFunction }: GatewayOptions) {
+  const tokens = new TokenCache()
+  // The legacy JWT of each opaque key's role stands in for it downstream (auth and REST read JWTs).
+  const legacyKeys = apiKeys()
+  const legacyJwtOf = async (role: ApiRole) => {
+    const { anonKey, serviceRoleKey } = await legacyKeys
+    return role === 'service_role' ? serviceRoleKey : anonKey
+  }
+
+  /**
+   * The apikey: an opaque key this project issued (its role; a secret key never from a browser), or a legacy
+   * `anon`/`service_role` JWT. A user's token is not an API key.
+   */
+  async function checkApiKey(apikey: string, userAgent: string | undefined): Promise<KeyCheck> {
+    const invalid: KeyCheck = {
+      ok: false,
+      answer: keyError('Invalid API key', 'Double check your Supabase `anon` or `service_role` API key.'),
+    }
+    if (isOpaqueKey(apikey)) {
+      const role = opaqueKeyRole(apikey)
+      if (!role) return invalid
+      if (role === 'service_role' && BROWSER_USER_AGENT.test(userAgent ?? ''))
+        return { ok: false, answer: secretKeyInBrowser() }
+      return { ok: true, claims: { role }, opaque: true }
+    }
+    const key = await tokens.verify(apikey)
+    if (!key.ok || key.claims.role === 'authenticated') return invalid
+    return { ok: true, claims: key.claims, opaque: false }
+  }
+
+  async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
+    const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
+    if (!match)
+      return {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: { message: 'no Route matched with those values' },
+      }
+    const api = match[1] as Api
+    const path = match[2] ?? '/'
+    const headers: Record<string, string> = {}
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+    // SQL (request.headers) and edge functions read the client IP from these two headers: whatever the
+    // client wrote there is replaced by the one address the gateway resolved.
+    headers['x-forwarded-for'] = ip
+    headers['x-real-ip'] = ip
+
+    const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
+    let role: ApiRole = 'anon'
+    let claims: JwtClaims = { role: 'anon' }
+    const open =
+      (api === 'auth' && OPEN_AUTH_PATHS.has(path)) ||
+      (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
+    let opaqueKey = false
+    if (apikey === undefined) {
+      if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
+    } else {
+      const key = await checkApiKey(apikey, headers['user-agent'])
+      if (!key.ok) {
+        if (!open) return key.answer
+      } else {
+        role = key.claims.role
+        claims = key.claims
+        opaqueKey = key.opaque
+      }
+    }
+    const sentAuthorization = headers['authorization']
+    let bearer = /^Bearer\s+(.*)$/i.exec(sentAuthorization ?? '')?.[1]?.trim()
+    const malformed = sentAuthorization !== undefined && bearer === undefined
+    // An opaque key is no JWT: in Authorization hosted takes one only when it repeats the apikey (supabase-js sends
+    // `Bearer <key>` while nobody is signed in). Auth and REST then see the legacy JWT of the key's role in its
+    // place, as hosted's gateway hands them a JWT; a function sees what the caller sent (hosted forwards it as is).
+    if (api !== 'functions' && opaqueKey && (bearer === apikey || sentAuthorization === undefined)) {
+      bearer = undefined
+      headers['authorization'] = `Bearer ${await legacyJwtOf(role)}`
+    } else if (api !== 'functions' && bearer !== undefined && isOpaqueKey(bearer)) {
+      return keyError(
+        'Invalid API key',
+        'Authorization takes a JWT, or the same `sb_` key as the `apikey` header; send API keys in `apikey`.',
+      )
+    }
+    let token: string | undefined
+    if (api !== 'auth' && bearer) {
+      const verified = await tokens.verify(bearer)
+      if (verified.ok) {
+        role = verified.claims.role
+        claims = verified.claims
+        token = bearer
+      } else if (api === 'rest') {
+        const expired = verified.reason === 'expired'
+        const answer = apiError(
+          'rest',
+          401,
+          expired ? 'PGRST303' : 'PGRST301',
+          expired ? 'JWT expired' : 'JWSError JWSInvalidSignature',
+        )
+        answer.headers!['www-authenticate'] =
+          `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'}"`
+        return answer
+      }
+    } else if (api === 'rest' && malformed) {
+      return apiError('rest', 401, 'PGRST301', 'Expected a bearer token in the Authorization header')
+    }
+    // The key is the gateway's business; left in, the REST API would read it as a filter.
+    url.searchParams.delete('apikey')
+    const apiRequest: ApiRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: url.searchParams,
+      headers,
+      body,
+      ip,
+      role,
+      claims,
+      token,
+    }
+    try {
+      return await routes()[api](apiRequest)
+    } catch (error) {
+      log?.(`[gateway] ${req.method} ${url.pathname} failed: ${(error as Error)?.stack ?? String(error)}`)
+      return apiError(api, 500, api === 'auth' ? 'unexpected_failure' : 'INTERNAL_ERROR', 'Internal server error')
+    }
+  }
+
+  return async function listener(req: IncomingMessage, res: ServerResponse) {
+    const started = performance.now()
+    res.on('error', () => {})
+    req.on('error', () => {})
+    let answer: ApiResponse
+    try {
+      answer = await handle(req)
+    } catch (error) {
+      log?.(`[gateway] ${req.method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`)
+      answer = {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+        body: { message: 'Internal server error' },
+      }
+    }
+    send(res, req.method === 'HEAD', answer)
+    log?.(`${req.method} ${req.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`)
+  }
+
+  async function handle(req: IncomingMessage): Promise<ApiResponse> {
+    if (req.method === 'OPTIONS') return { status: 200, headers: { 'content-length': '0' } }
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost')
+    } catch {
+      return { status: 400, headers: { 'content-type': 'application/json' }, body: { message: 'Invalid request URL' } }
+    }
+    const api = (/^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
+    const body = await readBody(req)
+    if (body === undefined) return { status: 400, body: { message: 'Request body incomplete' } }
+    if (body === null) {
+      return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
+    }
+    const ip = resolveClientIp(req.headers, req.socket.remoteAddress, clientIpHeader)
+    const standIn = /^\/(checkout|esp)(\/.*)?$/.exec(url.pathname)
+    const local = standIn ? routes()[standIn[1] as 'checkout' | 'esp'] : undefined
+    if (standIn && local) {
+      // Stripe's and the ESPs' stand-ins: browsers and the functions reach them with no apikey, as they reach
+      // the real services (which check their own credentials).
+      const headers: Record<string, string> = {}
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+      const claims: JwtClaims = { role: 'anon' }
+      return local({
+        method: req.method ?? 'GET',
+        path: standIn[2] ?? '/',
+        query: url.searchParams,
+        headers,
+        body,
+        ip,
+        role: 'anon',
+        claims,
+      })
+    }
+    return dispatch(req, url, body, ip)
+  }
+}
+
+/**
+ * The body; null when it passes the limit (the rest is drained so the connection can answer);
+ * undefined when the client went away before sending all of it.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | null | undefined> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  return new Promise((resolve) => {
+    if (declared > MAX_BODY_BYTES) {
+      req.resume()
+      resolve(null)
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    let over = false
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) over = true
+      else chunks.push(chunk)
+    })
+    let ended = false
+    req.on('end', () => {
+      ended = true
+      resolve(over ? null : Buffer.concat(chunks))
+    })
+    // A client that goes away mid-body must not leave a half-read request running against the database.
+    const abandon = () => {
+      if (!ended) resolve(undefined)
+    }
+    req.on('error', abandon)
+    req.on('close', abandon)
+  })
+}
+
+function send(res: ServerResponse, head: boolean, answer: ApiResponse) {
+  if (res.headersSent || res.destroyed) return
+  const headers: Record<string, string> = { ...CORS_HEADERS, ...(answer.headers ?? {}) }
+  let payload: Buffer | string | undefined
+  const body = answer.body
+  if (body === undefined || body === null || answer.status === 204 || answer.status === 304) payload = undefined
+  else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body
+  else if (body instanceof Uint8Array) payload = Buffer.from(body)
+  else {
+    payload = JSON.stringify(body)
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json; charset=utf-8'
+  }
+  if (payload !== undefined && !head) headers['content-length'] = String(Buffer.byteLength(payload))
+  try {
+    res.writeHead(answer.status, headers)
+    res.end(head ? undefined : payload)
+  } catch {
+    res.destroy()
+  }
+}

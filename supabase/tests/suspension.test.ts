@@ -179,7 +179,14 @@ describe('attack: a suspended advertiser stays listed', () => {
 
 describe('attack: a token issued before the suspension still writes', () => {
   type Write = [what: string, who: 'advertiser' | 'publisher', sql: string, params: (c: Context) => unknown[]]
-  type Context = { m: Market; draftId: string; endpointId: string; deliveryId: string; subscriptionId: string }
+  type Context = {
+    m: Market
+    draftId: string
+    endpointId: string
+    deliveryId: string
+    subscriptionId: string
+    disputeId: string
+  }
 
   // Every write an owner can make through the API: table writes (PATCH, POST, DELETE) and every function that writes.
   const writes: Write[] = [
@@ -270,6 +277,12 @@ describe('attack: a token issued before the suspension still writes', () => {
     ['request_payout', 'publisher', 'select public.request_payout(50)', () => []],
     ['set_auto_payout', 'publisher', 'select public.set_auto_payout(true)', () => []],
     [
+      'answer_dispute',
+      'publisher',
+      'select public.answer_dispute($1, $2)',
+      (c) => [c.disputeId, 'These readers came from my newsletter of 3 May, here is the post.'],
+    ],
+    [
       'PATCH publisher profile',
       'publisher',
       "update public.profiles set full_name = 'Renamed' where id = $1",
@@ -296,6 +309,12 @@ describe('attack: a token issued before the suspension still writes', () => {
       [endpoint!.id, m.advertiser.id],
     )
     const { email } = await confirmedThrough(m)
+    // A dispute the publisher may answer (about another subscriber than the one the advertiser could dispute).
+    const disputed = await confirmedThrough(m)
+    const [dispute] = await queryAs<{ id: string }>(m.advertiser.actor, 'select public.open_dispute($1, $2) as id', [
+      'This reader confirmed from a known farm',
+      [(await subscriptionOf(disputed.email)).id],
+    ])
     await payoutAccount(m.publisher.id)
     await db.query('select public.credit_deposit($1, 80, $2)', [m.publisher.id, `earned-${randomUUID()}`])
     return {
@@ -304,6 +323,7 @@ describe('attack: a token issued before the suspension still writes', () => {
       endpointId: endpoint!.id,
       deliveryId: delivery.rows[0]!.id,
       subscriptionId: (await subscriptionOf(email)).id,
+      disputeId: dispute!.id,
     }
   }
 
@@ -327,21 +347,16 @@ describe('attack: a token issued before the suspension still writes', () => {
       [c.m.campaignId],
     )
     expect(campaign.rows).toEqual([{ price: '10.00', budget: '100.00', status: 'active', name: 'Test newsletter' }])
-    const counts = await db.query<{
-      campaigns: number
-      sources: number
-      revisions: number
-      payouts: number
-      disputes: number
-    }>(
+    const counts = await db.query<Record<string, number>>(
       `select (select count(*) from public.campaigns where advertiser_id = $1)::int as campaigns,
          (select count(*) from public.audience_sources where publisher_id = $2)::int as sources,
          (select count(*) from public.content_revisions where author_id in ($1, $2))::int as revisions,
          (select count(*) from public.payout_requests where publisher_id = $2)::int as payouts,
-         (select count(*) from public.disputes where advertiser_id = $1)::int as disputes`,
+         (select count(*) from public.disputes where advertiser_id = $1)::int as disputes,
+         (select count(*) from public.disputes where advertiser_id = $1 and answered_at is not null)::int as answered`,
       [c.m.advertiser.id, c.m.publisher.id],
     )
-    expect(counts.rows[0]).toEqual({ campaigns: 2, sources: 1, revisions: 0, payouts: 0, disputes: 0 })
+    expect(counts.rows[0]).toEqual({ campaigns: 2, sources: 1, revisions: 0, payouts: 0, disputes: 1, answered: 0 })
     // Appeals still get through: the contact form is the way back.
     expect(
       await errorOf(

@@ -567,22 +567,6 @@ $function$;
 comment on function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions) is 'Internal: queues a subscriber event for every endpoint that takes it, and asks for delivery after commit.';
 revoke execute on function private.enqueue_subscriber_event(p_event text, s public.newsletter_subscriptions) from public;
 
-create or replace function private.held_by_suspension(p_subscription_id uuid)
- returns boolean
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select exists (
-    select 1 from public.newsletter_subscriptions n
-    join public.campaigns c on c.id = n.campaign_id
-    join public.audience_sources a on a.id = n.audience_source_id
-    where n.id = p_subscription_id
-      and (public.account_is_suspended(c.advertiser_id) or public.account_is_suspended(a.publisher_id)))
-$function$;
-comment on function private.held_by_suspension(p_subscription_id uuid) is 'Internal: whether a charged subscriber''s hold and earning wait for an admin because its advertiser or its source''s publisher is suspended.';
-revoke execute on function private.held_by_suspension(p_subscription_id uuid) from public;
-
 create or replace function private.in_screening(p_subscription_id uuid)
  returns boolean
  language sql

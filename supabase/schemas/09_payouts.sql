@@ -622,18 +622,29 @@ declare
   started timestamp with time zone := clock_timestamp();
   available numeric;
   problem text;
+  suspended uuid[];
 begin
   if p_max_rows is not null and p_max_rows < 1 then
     raise exception 'The most rows to settle must be at least 1' using errcode = '22023';
   end if;
+  -- The suspended among the accounts with money due, asked once per run (a few accounts, not every row): a
+  -- subscriber with a pending hold or earning of a suspended account is neither settled nor refunded, on both sides;
+  -- it waits for an admin (reinstate, or admin_refund_held_money).
+  suspended := array(
+    select d.user_id from (
+      select distinct w.user_id from public.wallet_transactions w
+      where w.status = 'pending' and w.type in ('hold', 'earning') and w.available_at <= p_now) d
+    where public.account_is_suspended(d.user_id));
   -- Holds first, so an earning finds its subscriber's hold already settled in the same run; among each, rows that
   -- failed before after every row that did not, oldest failure first, so failing rows never hold up the others.
-  -- A subscriber of a suspended advertiser or publisher is neither settled nor refunded: it waits for an admin.
   for t in
     select w.* from public.wallet_transactions w
     left join public.settlement_failures f on f.transaction_id = w.id and f.resolved_at is null
     where w.status = 'pending' and w.type in ('hold', 'earning') and w.available_at <= p_now
-      and (w.subscription_id is null or not private.held_by_suspension(w.subscription_id))
+      and (cardinality(suspended) = 0 or w.subscription_id is null or w.subscription_id not in (
+        select h.subscription_id from public.wallet_transactions h
+        where h.user_id = any (suspended) and h.status = 'pending' and h.type in ('hold', 'earning')
+          and h.subscription_id is not null))
     order by w.type = 'earning', f.last_failed_at nulls first, w.user_id, w.id
     limit p_max_rows
     for update of w skip locked
@@ -687,7 +698,7 @@ begin
   return settled;
 end
 $function$;
-comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber whose advertiser or publisher is suspended waits (private.held_by_suspension) until an admin reinstates or refunds. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
+comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber with a pending hold or earning of a suspended account waits, on both sides, until an admin reinstates or refunds. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
 revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from public;
 grant execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) to service_role;
 

@@ -12,7 +12,7 @@ import { DEMO_ADVERTISER, logInThroughUi } from './pages/advertiser'
 import { PublisherDisputes, openDispute } from './pages/disputes'
 import { checkPage, settle } from './pages/layout-checks'
 import { DevMailbox } from './pages/mailbox'
-import { DEMO_PUBLISHER, DEMO_SOURCE_NAME, countedSubscribers, readerAgent } from './pages/readers'
+import { DEMO_PUBLISHER, DEMO_SOURCE_NAME, countedSubscribers, readerAddress, readerAgent } from './pages/readers'
 
 const viewports = { desk: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const
 
@@ -40,7 +40,7 @@ for (const [device, agent] of [
     const evidence = `https://x.com/pat/status/${Date.now()}`
 
     // A reader subscribes through the demo publisher's magic link; the demo advertiser disputes them.
-    const readerEmail = `disputed-${run}@growletter-readers.dev`
+    const readerEmail = readerAddress(`disputed-${run}`)
     await countedSubscribers(browser, request, readerAgent(agent), readerEmail, ['Design Dispatch'])
     const advertiser = await signedIn(browser, DEMO_ADVERTISER, '/dashboard/advertiser', 'desk')
     await advertiser.goto('/dashboard/advertiser/disputes')

@@ -12,7 +12,14 @@ import { logInAsAdmin } from './pages/admin'
 import { DEMO_ADVERTISER, logInThroughUi } from './pages/advertiser'
 import { PublisherDisputes, openDispute } from './pages/disputes'
 import { DevMailbox } from './pages/mailbox'
-import { DEMO_PUBLISHER, DEMO_SOURCE_NAME, countedSubscribers, readerAgent, service } from './pages/readers'
+import {
+  DEMO_PUBLISHER,
+  DEMO_SOURCE_NAME,
+  countedSubscribers,
+  readerAddress,
+  readerAgent,
+  service,
+} from './pages/readers'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''))
 
@@ -33,7 +40,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const before = credits(await available.textContent())
 
   // Two subscribers (25.00 and 4.00 credits: 23.20 earned after the 20% fee), screening backdated: a week passes.
-  const paidIds = await countedSubscribers(browser, request, readerAgent(127), `payout-${run}@growletter-readers.dev`, [
+  const paidIds = await countedSubscribers(browser, request, readerAgent(127), readerAddress(`payout-${run}`), [
     'Founder Finance',
     'The Growth Memo',
   ])
@@ -42,7 +49,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   })
 
   // While the scheduler gets to them: a subscriber of the demo advertiser's newsletter, disputed and upheld.
-  const disputedEmail = `disputed-${run}@growletter-readers.dev`
+  const disputedEmail = readerAddress(`disputed-${run}`)
   const [disputedId] = await countedSubscribers(browser, request, readerAgent(126), disputedEmail, ['Design Dispatch'])
   const advertiser = await (await browser.newContext()).newPage()
   await logInThroughUi(advertiser, DEMO_ADVERTISER, '/dashboard/advertiser')

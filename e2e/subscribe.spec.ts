@@ -11,6 +11,7 @@ import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { Directory } from './pages/directory'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
+import { readerAddress } from './pages/readers'
 
 const APPROVED_ID = '10000000-0000-4000-a000-000000000001'
 
@@ -49,7 +50,7 @@ test.describe('a reader who has not clicked this source before', () => {
     page,
     request,
   }) => {
-    const email = `reader-${Date.now().toString(36)}@growletter-readers.dev`
+    const email = readerAddress(`reader-${Date.now().toString(36)}`)
     await new Directory(page).followMagicLink('demo-approved')
     await expect(page).toHaveURL(/\/newsletters\?source=demo-approved/)
 
@@ -119,7 +120,7 @@ test('a reader who did not ask declines one newsletter from the email in the dev
   page,
   request,
 }) => {
-  const email = `decline-${Date.now().toString(36)}@growletter-readers.dev`
+  const email = readerAddress(`decline-${Date.now().toString(36)}`)
   await page.goto('/newsletters')
   const newsletters = new NewslettersPage(page)
   await newsletters.pick('Morning Stack', 'Design Dispatch')
@@ -166,7 +167,7 @@ test('a reader who did not ask declines one newsletter from the email in the dev
 })
 
 test('an expired link: the expired state and its texts', async ({ page, request }) => {
-  const email = `late-${Date.now().toString(36)}@growletter-readers.dev`
+  const email = readerAddress(`late-${Date.now().toString(36)}`)
   await page.goto('/newsletters')
   const newsletters = new NewslettersPage(page)
   await newsletters.pick('Morning Stack')

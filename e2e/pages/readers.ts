@@ -67,3 +67,10 @@ export async function countedSubscribers(
   expect(rows.map((r) => [r.counted, r.not_counted_reason])).toEqual(newsletters.map(() => [true, null]))
   return rows.map((r) => r.id as string)
 }
+
+/**
+ * A reader's address on a domain of its own. The suite's readers are separate people: on one shared domain, more than
+ * three of them confirming through the demo source within 24 hours would meet the one-domain limit (domain_velocity,
+ * PRODUCT "What counts as a paid subscriber") and the later ones would not be counted, depending on the specs' order.
+ */
+export const readerAddress = (name: string) => `${name}@${name}-readers.dev`

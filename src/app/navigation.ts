@@ -101,12 +101,18 @@ export function buildNavigation(routes: RouteObject[]): Navigation {
   ) as Navigation
 }
 
-/** The menu entry a path belongs to (the longest matching link), for the phone switcher's label. */
+/**
+ * The menu entry a path belongs to (the longest matching link), for the phone switcher's label. A deep page under an
+ * entry that has pages of its own (a dispute under Disputes) belongs to the longest entry it lies under, so the
+ * switcher names where the person is rather than "Sections".
+ */
 export function currentItem(items: MenuItem[], pathname: string): MenuItem | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
-  return items
-    .filter((i) => path === i.to || (!i.end && path.startsWith(`${i.to}/`)))
-    .sort((a, b) => b.to.length - a.to.length)[0]
+  const longest = (list: MenuItem[]) => list.sort((a, b) => b.to.length - a.to.length)[0]
+  return (
+    longest(items.filter((i) => path === i.to || (!i.end && path.startsWith(`${i.to}/`)))) ??
+    longest(items.filter((i) => path.startsWith(`${i.to}/`)))
+  )
 }
 
 const metaOfMatch = (match: UIMatch) => (isMeta(match.handle) ? match.handle : undefined)

@@ -118,6 +118,11 @@ describe('the route table', () => {
     expect(items.find((i) => i.to === paths.advertiser.root)?.end).toBe(true)
     expect(currentItem(items, '/dashboard/advertiser/wallet/')?.label).toBe('Wallet')
     expect(currentItem(items, '/dashboard/advertiser')?.label).toBe('Overview')
+    // A deep page is named by the entry it lies under: a dispute's page by Disputes, not the switcher's "Sections".
+    const publisher = navigation.publisher.sections.flatMap((s) => s.items)
+    expect(currentItem(publisher, `${paths.publisher.disputes}/00000000-0000-4000-8000-000000000001`)?.label).toBe(
+      'Disputes',
+    )
   })
 
   it('leads a deep page back to the page it is reached from', () => {

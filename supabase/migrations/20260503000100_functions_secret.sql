@@ -9,6 +9,9 @@
 -- message that names what to store moves into kick_edge_function_or_raise, which the five scheduled dispatchers call,
 -- so an operator reads the Vault names in one place. Nothing is deployed yet: the old Vault name service_role_key is
 -- not read any more.
+--
+-- Grants: every function here is internal (schema private), run by the scheduled jobs as postgres or by definer
+-- functions; no API role executes any of them, so each revokes PUBLIC's execute and grants nothing (grants.test.ts).
 
 create or replace function private.kick_edge_function(p_function text, p_timeout_milliseconds integer)
  returns boolean

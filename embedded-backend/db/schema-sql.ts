@@ -94,6 +94,7 @@ const RELATION_DOMAINS: Record<string, string> = {
   'public.campaigns': 'campaigns',
   'public.content_revisions': 'campaigns',
   'public.link_clicks': 'clicks',
+  'public.embed_loads': 'clicks',
   'public.newsletter_subscriptions': 'subscriptions',
   'private.campaign_subscriber_counts': 'subscriptions',
   'private.freemail_domains': 'subscriptions',

@@ -1,4 +1,6 @@
 /** `/newsletters` and `/campaigns` ('Browse Newsletters', SPEC §2): pick newsletters, subscribe once. */
+import { useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
 import { NewsletterBrowser } from '@/features/newsletters/components/newsletter-browser'
 import { SubscribeForm } from '@/features/subscriptions/components/subscribe-form'
 import { useSubscribedNewsletters } from '@/features/subscriptions/lib/use-subscribed-newsletters'
@@ -7,6 +9,9 @@ const SUBSCRIBE_FORM_ID = 'subscribe-form'
 
 export default function NewslettersPage() {
   const subscribed = useSubscribedNewsletters()
+  // `/earn/{code}?email=…` (a publisher's newsletter) lands here with the address: the form has it filled in.
+  const [params] = useSearchParams()
+  const [initialEmail] = useState(() => params.get('email'))
   return (
     <NewsletterBrowser
       subscribedIds={subscribed.ids}
@@ -16,6 +21,7 @@ export default function NewslettersPage() {
         <SubscribeForm
           formId={SUBSCRIBE_FORM_ID}
           newsletters={selected}
+          initialEmail={initialEmail}
           onSubscribed={() => {
             subscribed.refresh()
             clear()

@@ -17,7 +17,11 @@ import type { ClickResult } from '@/features/magic-link/api/click-result'
 import { subscribeEmail } from '@/features/subscriptions/subscribe-rules'
 
 type Offer = { id: string; name: string; description: string | null }
-type Loaded = { status: 'valid' | 'inactive' | 'not_found'; source: { id: string; name: string } | null; offers: Offer[] }
+type Loaded = {
+  status: 'valid' | 'inactive' | 'not_found'
+  source: { id: string; name: string } | null
+  offers: Offer[]
+}
 
 const root = document.getElementById('embed')!
 const code = decodeURIComponent(location.pathname.replace(/^\/embed\/?/, '').split('/')[0] ?? '')
@@ -69,7 +73,11 @@ async function subscribe(body: Record<string, unknown>): Promise<{ pending: { ne
   const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
   const response = await fetch(`${apiUrl}/functions/v1/subscribe`, {
     method: 'POST',
-    headers: { apikey: env.supabaseKey, Authorization: `Bearer ${env.supabaseKey}`, 'Content-Type': 'application/json' },
+    headers: {
+      apikey: env.supabaseKey,
+      Authorization: `Bearer ${env.supabaseKey}`,
+      'Content-Type': 'application/json',
+    },
     body: JSON.stringify(body),
   })
   const answer = (await response.json().catch(() => null)) as {
@@ -79,7 +87,8 @@ async function subscribe(body: Record<string, unknown>): Promise<{ pending: { ne
     pending?: { newsletterName: string }[]
   } | null
   if (!response.ok || answer?.success !== true) {
-    const text = typeof answer?.error === 'string' ? answer.error : typeof answer?.message === 'string' ? answer.message : null
+    const text =
+      typeof answer?.error === 'string' ? answer.error : typeof answer?.message === 'string' ? answer.message : null
     throw new Error(text ?? 'We could not subscribe you right now. Please try again in a few minutes.')
   }
   return { pending: answer.pending ?? [] }

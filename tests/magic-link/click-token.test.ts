@@ -83,6 +83,11 @@ describe('the subscription’s attribution', () => {
     expect(readSubscriptionAttribution()).toEqual({ audienceSourceId: SOURCE_ID, clickId: CLICK_ID, clickToken: TOKEN })
   })
 
+  it('sends the URL’s source without a token: the database decides (no_click in another browser)', () => {
+    window.history.replaceState(null, '', `/newsletters?source=demo&audience_source_id=${SOURCE_ID}`)
+    expect(readSubscriptionAttribution()).toEqual({ audienceSourceId: SOURCE_ID })
+  })
+
   it('sends nothing without a link', () => {
     expect(readSubscriptionAttribution()).toEqual({})
   })

@@ -18,8 +18,9 @@ const query = () => {
 export function readSubscriptionAttribution(): SubscriptionAttribution {
   const params = query()
   const urlToken = params.get('ct') || undefined
-  const audienceSourceId =
-    (urlToken ? params.get('audience_source_id') : null) || readLocal(storageKeys.audienceSourceId) || undefined
+  // The source the link landed with: in another browser (storage empty) it still names who sent the reader; without
+  // a token the database then applies the same-visitor rule (no_click when the browser changed).
+  const audienceSourceId = params.get('audience_source_id') || readLocal(storageKeys.audienceSourceId) || undefined
   if (!audienceSourceId) return urlToken ? { clickToken: urlToken } : {}
   let clickId: string | undefined
   let storedToken: string | undefined

@@ -11,6 +11,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
 import { E2E } from './ports'
 import { logInThroughUi } from './pages/advertiser'
 import { Directory } from './pages/directory'
@@ -128,6 +129,22 @@ test('the snippet on another site: subscribe in the frame, confirmed and paid th
   await publisher.close()
 })
 
+test('the frame works by keyboard, names every control and passes axe with its errors showing', async ({ page }) => {
+  await page.goto('/embed/demo-approved')
+  await page.getByRole('checkbox').first().waitFor()
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('checkbox').first()).toBeFocused()
+  await page.keyboard.press('Space')
+  await expect(page.getByRole('checkbox').first()).toBeChecked()
+  await page.getByLabel('Email address').focus()
+  await page.keyboard.type('not-an-address')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+  await expect(page.getByLabel('Email address')).toBeFocused()
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+})
+
 test('a link clicked in one browser and finished in another: counted with its click token, no_click without', async ({
   browser,
   request,
@@ -180,6 +197,9 @@ test('the email link: fetching it subscribes no one; the page has the address fi
   await list.ready()
   const field = page.getByTestId('subscribe-panel').getByLabel('Email address')
   await expect(field).toHaveValue(email)
+  // The address stays in the form, not in the address bar; the click token stays.
+  expect(new URL(page.url()).searchParams.has('email')).toBe(false)
+  expect(new URL(page.url()).searchParams.get('ct')).toBeTruthy()
   // Opening the page (with its scripts) created nothing either.
   expect(await subscriptionOf(request, email)).toEqual([])
   await list.pick(NEWSLETTER)

@@ -281,10 +281,25 @@ async function startJobs(ctx: BackendContext, opts: BackendOptions, stop: () => 
   }
 }
 
+/** The HTTP server with the gateway in front; `routes` is read per request (the APIs are made after listen). */
+function createServer(config: Config, opts: BackendOptions, routes: () => Routes): http.Server {
+  const log = opts.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
+  const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
+  const server = http.createServer(
+    createGateway({
+      routes,
+      log,
+      clientIpHeader,
+      openFunction: (name) => config.functions?.[name]?.verify_jwt === false,
+    }),
+  )
+  server.keepAliveTimeout = 65_000
+  return server
+}
+
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
   installCrashGuard()
   const port = opts.port ?? 54321
-  const log = opts.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
   let last = performance.now()
   const lap = () => {
     const now = performance.now()
@@ -308,16 +323,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   }
   const rest = createRest(config, db)
   let routes: Routes | null = null
-  const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
-  const server = http.createServer(
-    createGateway({
-      routes: () => routes!,
-      log,
-      clientIpHeader,
-      openFunction: (name) => config.functions?.[name]?.verify_jwt === false,
-    }),
-  )
-  server.keepAliveTimeout = 65_000
+  const server = createServer(config, opts, () => routes!)
   // The schema cache loads while the server starts listening (REST requests wait for it, auth ones
   // need not): ~150 ms of the one-second budget for a start with an existing database.
   rest.reload().catch((error: unknown) => console.error('[backend] REST schema cache failed to load:', error))

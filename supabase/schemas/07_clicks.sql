@@ -451,6 +451,7 @@ create or replace function public.embed_load(p_code text)
 as $function$
 declare
   headers jsonb := coalesce(nullif(current_setting('request.headers', true), '')::jsonb, '{}'::jsonb);
+  client_ip text := private.client_ip();
   src record;
 begin
   select s.id, s.name, s.unified_code, s.status, s.publisher_id into src
@@ -461,8 +462,10 @@ begin
   if not public.is_source_public(src.status) or public.account_is_suspended(src.publisher_id) then
     return jsonb_build_object('status', 'inactive', 'source', null, 'offers', '[]'::jsonb);
   end if;
-  -- Bots are not readers, and the publisher's own look at it (the dashboard's preview, signed in) is not a load.
-  if not public.is_bot_user_agent(headers ->> 'user-agent') and (select auth.uid()) is distinct from src.publisher_id then
+  -- Bots are not readers, the publisher's own look at it (the dashboard's preview, signed in) is not a load, and one
+  -- address counts at most 30 loads of a source an hour (an office behind one address; a script reloading it not).
+  if not public.is_bot_user_agent(headers ->> 'user-agent') and (select auth.uid()) is distinct from src.publisher_id
+     and (client_ip is null or private.hit_rate_limit('embed-load:' || src.id || ':' || client_ip, 30, interval '1 hour') = 0) then
     insert into public.embed_loads as e (audience_source_id, day, loads) values (src.id, current_date, 1)
       on conflict (audience_source_id, day) do update set loads = e.loads + 1;
   end if;
@@ -480,7 +483,7 @@ begin
       ) o), '[]'::jsonb));
 end
 $function$;
-comment on function public.embed_load(p_code text) is 'The embed (/embed/{code}): counts one load of the source''s embed (not for bots, nor for its own publisher signed in: the dashboard''s preview) and answers the source and up to 6 newsletters open for subscribers, best paid first. status: valid | inactive | not_found.';
+comment on function public.embed_load(p_code text) is 'The embed (/embed/{code}): counts one load of the source''s embed (not for bots, nor for its own publisher signed in: the dashboard''s preview; at most 30 an hour from one address) and answers the source and up to 6 newsletters open for subscribers, best paid first. status: valid | inactive | not_found.';
 revoke execute on function public.embed_load(p_code text) from public;
 grant execute on function public.embed_load(p_code text) to anon, authenticated, service_role;
 

@@ -254,6 +254,11 @@ describe('embed: loads, channel and figures from the database', () => {
     expect(answer.offers.map((o) => o.id)).toContain(m.campaignId)
     await load(newVisitor())
     await load({ ip: '10.252.0.1', userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
+    // The publisher's own preview, signed in, is not a load.
+    await queryAs(m.publisher.actor, 'select public.embed_load($1)', [m.code], {
+      'x-real-ip': '10.252.0.2',
+      'user-agent': BROWSER_UA,
+    })
     expect(
       (await queryAs<{ r: { status: string } }>(anon, "select public.embed_load('no-such-code') as r"))[0]!.r,
     ).toEqual({ status: 'not_found', source: null, offers: [] })
@@ -289,8 +294,12 @@ describe('embed: loads, channel and figures from the database', () => {
     expect(await queryAs(anon, 'select 1 from public.embed_loads').catch((e: Error) => e.message)).toMatch(
       /permission denied/,
     )
-    expect(
-      await queryAs(service, 'select loads from public.embed_loads where audience_source_id = $1', [m.sourceId]),
-    ).toEqual([{ loads: 2 }])
+    const loads = async () =>
+      await queryAs(service, 'select loads from public.embed_loads where audience_source_id = $1', [m.sourceId])
+    expect(await loads()).toEqual([{ loads: 2 }])
+    // One address reloading it counts 30 loads an hour, not more (it is still answered).
+    const office = newVisitor()
+    for (let i = 0; i < 31; i++) expect((await load(office)).status).toBe('valid')
+    expect(await loads()).toEqual([{ loads: 32 }])
   })
 })

@@ -209,7 +209,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       server.listen(port, HOST, () => resolve())
     })
   } catch (error) {
-    await Promise.allSettled([mailbox.close(), db.close()])
+    await Promise.allSettled([mailbox.close(), rest.close(), db.close()])
     throw error
   }
   // Handlers are created synchronously after listen: they need the bound URL, and no request can be
@@ -263,6 +263,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       new Promise((resolve) => server.close(resolve)),
       functions.close(),
       mailbox.close(),
+      rest.close(),
       db.close(),
     ])
     throw error
@@ -295,7 +296,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         await Promise.allSettled([checkout.close(), connect.close()])
         // Jobs and requests in progress finish before the functions and the database go away.
         await background.close()
-        await Promise.allSettled([functions.close(), mailbox.close()])
+        await Promise.allSettled([functions.close(), mailbox.close(), rest.close()])
         const mailer = ctx.mailer as { close?: () => void }
         mailer.close?.()
         await db.close()

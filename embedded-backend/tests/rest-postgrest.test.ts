@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engines, startTestBackend, type TestBackend } from './rest-fixture'
 import { REST_POSTGREST_SQL } from './rest-schema'
+import { platformOf } from '../db/platform'
 
 const API = { schemas: ['public', 'gw_extra'], db_aggregates_enabled: true, db_plan_enabled: true }
 
@@ -96,6 +97,24 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
         { sum: 2, slug: 'random' },
       ])
     })
+  })
+
+  it("lets the authenticator role's pgrst.db_aggregates_enabled = 'false' win over config.toml's true", async () => {
+    const sql = async (set: string) =>
+      (await platformOf(b.db)).as('supabase_admin', (db) =>
+        db.exec(
+          `do $$ begin execute format('alter role authenticator in database %I ${set}', current_database()); end $$`,
+        ),
+      )
+    try {
+      await sql("set pgrst.db_aggregates_enabled = ''false''")
+      await b.reloadSchema()
+      expect(await get('gw_messages?select=count()')).toMatchObject({ status: 400, body: { code: 'PGRST123' } })
+    } finally {
+      await sql('reset pgrst.db_aggregates_enabled')
+      await b.reloadSchema()
+    }
+    expect(await get('gw_messages?select=count()')).toMatchObject({ status: 200, body: [{ count: 4 }] })
   })
 
   describe('Prefer', () => {
@@ -257,6 +276,47 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       expect(planned.status).toBe(estimate > 3 ? 206 : 200)
       const estimated = await b.anon().from('gw_messages').select('id', { count: 'estimated' }).eq('user_id', 1)
       expect(estimated).toMatchObject({ count: 3, status: 200 })
+    })
+
+    it('answers HEAD with count=estimated and count=planned: the count in Content-Range, no body', async () => {
+      const estimated = await b
+        .anon()
+        .from('gw_messages')
+        .select('*', { count: 'estimated', head: true })
+        .eq('user_id', 1)
+      expect(estimated).toMatchObject({ count: 3, data: null, error: null, status: 200 })
+      const planned = await b.anon().from('gw_messages').select('*', { count: 'planned', head: true })
+      expect(planned).toMatchObject({ data: null, error: null })
+      expect(planned.count).toEqual(expect.any(Number))
+      const raw = await b.fetch('/rest/v1/gw_messages?select=id&user_id=eq.1', {
+        method: 'HEAD',
+        headers: { prefer: 'count=estimated' },
+      })
+      expect(raw.status).toBe(200)
+      expect(raw.headers.get('content-range')).toBe('0-2/3')
+      expect(await raw.text()).toBe('')
+    })
+
+    it('throws PostgREST errors with throwOnError, with their status, code and wording', async () => {
+      const thrown = await b
+        .anon()
+        .from('gw_nope')
+        .select()
+        .throwOnError()
+        .then(
+          () => null,
+          (error: unknown) => error,
+        )
+      expect(thrown).toBeInstanceOf(Error)
+      expect(thrown).toMatchObject({
+        code: 'PGRST205',
+        message: "Could not find the table 'public.gw_nope' in the schema cache",
+      })
+      await expect(b.anon().from('gw_users').select('id').single().throwOnError()).rejects.toMatchObject({
+        code: 'PGRST116',
+        message: 'Cannot coerce the result to a single JSON object',
+        details: 'The result contains 3 rows',
+      })
     })
   })
 
@@ -482,11 +542,17 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       status: 404,
       body: { code: 'PGRST205', message: "Could not find the table 'public.things' in the schema cache" },
     })
-    const other = await get('gw_users', { 'accept-profile': 'auth' })
-    expect(other).toMatchObject({
-      status: 406,
-      body: { code: 'PGRST106', message: 'The schema must be one of the following: public, gw_extra' },
-    })
+    // PostgREST 13's answer for a schema that is not exposed, on reads (Accept-Profile) and writes (Content-Profile).
+    const refused = {
+      code: 'PGRST106',
+      message: 'Invalid schema: auth',
+      details: null,
+      hint: 'Only the following schemas are exposed: public, gw_extra',
+    }
+    expect(await get('gw_users', { 'accept-profile': 'auth' })).toMatchObject({ status: 406, body: refused })
+    const write = await b.anon().schema('auth').from('users').insert({ id: 1 })
+    expect(write).toMatchObject({ status: 406, error: refused })
+    await expect(b.anon().schema('auth').from('users').select('id').throwOnError()).rejects.toMatchObject(refused)
   })
 
   it('answers the execution plan for application/vnd.pgrst.plan, in JSON and text', async () => {

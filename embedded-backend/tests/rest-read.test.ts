@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engines, startTestBackend, type TestBackend } from './rest-fixture'
 import { REST_TEST_SQL } from './rest-schema'
+import { platformOf } from '../db/platform'
 
 describe.each(engines)('REST reads (%s)', (engine) => {
   let b: TestBackend
@@ -237,6 +238,44 @@ describe.each(engines)('REST reads (%s)', (engine) => {
       details: null,
       hint: null,
     })
+  })
+
+  it("turns aggregates and plans on from the authenticator role's pgrst settings, reloaded by notify pgrst", async () => {
+    // As on hosted: `alter role authenticator set pgrst.… ; notify pgrst, 'reload config'` (here per database, as
+    // the test's database is its own and roles are the cluster's).
+    // Role settings of pgrst.* take a superuser here (hosted lets postgres through supautils): the platform's role.
+    const setting = async (value: string | null) =>
+      (await platformOf(b.db)).as('supabase_admin', (db) =>
+        db.exec(`do $$ begin
+        execute format('alter role authenticator in database %I ${value === null ? 'reset pgrst.db_aggregates_enabled' : "set pgrst.db_aggregates_enabled = ''" + value + "''"}', current_database());
+        execute format('alter role authenticator in database %I ${value === null ? 'reset pgrst.db_plan_enabled' : "set pgrst.db_plan_enabled = ''" + value + "''"}', current_database());
+      end $$; notify pgrst, 'reload config'`),
+      )
+    const sum = () => b.fetch('/rest/v1/gw_books?select=pages.sum()')
+    const plan = () =>
+      b.fetch('/rest/v1/gw_books?select=id', { headers: { accept: 'application/vnd.pgrst.plan+json' } })
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25))
+    }
+    try {
+      await setting('true')
+      await until(async () => (await sum()).status === 200)
+      expect(await (await sum()).json()).toEqual([{ sum: 350 }])
+      const explained = await plan()
+      expect(explained.status).toBe(200)
+      expect(explained.headers.get('content-type')).toBe(
+        'application/vnd.pgrst.plan+json; for="application/json"; charset=utf-8',
+      )
+      // PostgREST reads the text as a boolean in any case, or a number above zero; anything else is off.
+      await setting('yes')
+      await until(async () => (await sum()).status === 400)
+      expect(await (await sum()).json()).toMatchObject({ code: 'PGRST123' })
+      expect((await plan()).status).toBe(406)
+    } finally {
+      await setting(null)
+      await b.reloadSchema()
+    }
+    expect((await sum()).status).toBe(400)
   })
 
   it('answers text/csv when asked', async () => {

@@ -117,6 +117,46 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
     expect(await get('gw_messages?select=count()')).toMatchObject({ status: 200, body: [{ count: 4 }] })
   })
 
+  describe('aggregates in spreads (PostgREST 13)', () => {
+    it('applies the aggregates of a to-one spread at the parent, grouped by its other fields', async () => {
+      expect((await get('gw_messages?select=...gw_users(n:count())')).body).toEqual([{ n: 4 }])
+      const byUser = await get('gw_messages?select=...gw_users(uid:id,n:count())&order=gw_users(uid).desc')
+      expect(byUser.body).toEqual([
+        { uid: 2, n: 1 },
+        { uid: 1, n: 3 },
+      ])
+      const byChannel = await get('gw_messages?select=channel_id,...gw_users(total:id.sum())&order=channel_id')
+      expect(byChannel.body).toEqual([
+        { channel_id: 1, total: 4 },
+        { channel_id: 2, total: 1 },
+      ])
+    })
+
+    it('lifts aggregates through nested to-one spreads, with casts, ordered by a spread column', async () => {
+      const res = await get(
+        'gw_messages?select=...gw_channels(slug,...gw_users!owner_id(c:count()::text))&order=gw_channels(slug)',
+      )
+      expect(res.body).toEqual([
+        { slug: 'general', c: '3' },
+        { slug: 'random', c: '1' },
+      ])
+    })
+
+    it('refuses aggregates in a to-many spread as PostgREST 13 does (400 PGRST127)', async () => {
+      for (const select of ['username,...gw_messages(words.sum())', 'username,...gw_messages(count())']) {
+        expect(await get(`gw_users?select=${select}`)).toMatchObject({
+          status: 400,
+          body: {
+            code: 'PGRST127',
+            message: 'Feature not implemented',
+            details: 'Aggregates are not implemented for one-to-many or many-to-many spreads.',
+            hint: null,
+          },
+        })
+      }
+    })
+  })
+
   describe('Prefer', () => {
     it('rolls back with tx=rollback yet answers as if committed, and keeps the row with tx=commit', async () => {
       const rolled = await b.anon().from('gw_categories').insert({ id: 9, name: 'tmp' }).select().rollback()

@@ -12,7 +12,8 @@ import { loadDbConfig } from './db-config'
 import { runMutation } from './mutate'
 import { NAME_MIN_SCORE, closestMatch } from './fuzzy'
 import { readQuery } from './query-bag'
-import { planRead } from './read-plan'
+import { memoized, planRead, renderNode } from './read-plan'
+import { PlanCache, bindValues, markedQuery, readShape, slotsOf } from './plan-cache'
 import { readResponse, runRead } from './read'
 import { assertBoundedPatterns } from './regex-guard'
 import { toMime } from './media'
@@ -69,12 +70,14 @@ export function createRestHandler({
   // What the in-database settings say (db-config.ts) over config.toml; `run` and `optionSettings` are read per request.
   const run: RunContext = { maxRows, aggregates: configAggregates }
   const optionSettings = { schemas, planEnabled: configPlanEnabled }
+  const plans = new PlanCache()
 
   const load = () => {
     loading ??= Promise.all([loadSchemaCaches(db, schemas), loadRoleTimeouts(db), loadDbConfig(db)])
       .then(([s, t, c]) => {
         caches = s
         timeouts = t
+        plans.clear()
         run.aggregates = c.aggregates ?? configAggregates
         optionSettings.planEnabled = c.planEnabled ?? configPlanEnabled
         lastLoad = Date.now()
@@ -167,15 +170,14 @@ export function createRestHandler({
     throw methodNotAllowed(req.method)
   }
 
-  async function read(tx: Queryable, req: ApiRequest, s: SchemaCache, table: Table, opts: Options) {
+  function planFor(query: URLSearchParams, s: SchemaCache, table: Table, opts: Options) {
     const params = new Params()
-    const bag = readQuery(req.query)
     const node = planRead({
       schema: s,
       table,
       source: qualified(table),
-      items: parseSelect(req.query.get('select')),
-      bag,
+      items: parseSelect(query.get('select')),
+      bag: readQuery(query),
       params,
       aliases: new Aliases(),
       aggregates: run.aggregates,
@@ -183,6 +185,38 @@ export function createRestHandler({
     if (node.offset === undefined && opts.range) node.offset = opts.range.offset
     if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
     if (maxRows !== undefined) node.limit = Math.min(node.limit ?? maxRows, maxRows)
+    return { node, params }
+  }
+
+  /** A read's plan from the plan of its shape (plan-cache.ts), learnt on the shape's first request. */
+  function cachedPlan(query: URLSearchParams, s: SchemaCache, table: Table, opts: Options) {
+    const shape = opts.plan ? null : readShape(query, opts, s.schema, table.name)
+    if (!shape) return planFor(query, s, table, opts)
+    let plan = plans.get(shape.key)
+    if (plan === undefined) {
+      plan = learn(query, s, table, opts, shape.values.length)
+      plans.set(shape.key, plan)
+    }
+    if (!plan) return planFor(query, s, table, opts)
+    const params = new Params()
+    params.values.push(...bindValues(plan, shape.values))
+    return { node: plan.node, params }
+  }
+
+  function learn(query: URLSearchParams, s: SchemaCache, table: Table, opts: Options, slots: number) {
+    let planned
+    try {
+      planned = planFor(markedQuery(query), s, table, opts)
+    } catch {
+      return null // the request's own planning reports the error
+    }
+    const { node, params } = planned
+    const at = slotsOf(params.values, renderNode(node), slots)
+    return at && { node: memoized(node), values: params.values, slots: at }
+  }
+
+  async function read(tx: Queryable, req: ApiRequest, s: SchemaCache, table: Table, opts: Options) {
+    const { node, params } = cachedPlan(req.query, s, table, opts)
     const result = await runRead(tx, node, params, {
       count: opts.count,
       maxRows,

@@ -33,6 +33,8 @@ export type ReadNode = {
    * other fields): the node outputs each one's argument under its key, and the parent aggregates it.
    */
   hoisted: Map<string, Hoisted>
+  /** The rendered SQL (rows, count), kept for a node that is never changed again (a cached plan's). */
+  rendered?: { rows?: string; count?: string }
   limit?: number
   offset?: number
 }
@@ -366,6 +368,18 @@ function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: 
 
 /** The rows of a node (or just `1` per row, for counting). */
 export function renderNode(node: ReadNode, forCount = false): string {
+  const memo = node.rendered
+  if (memo) return forCount ? (memo.count ??= render(node, true)) : (memo.rows ??= render(node, false))
+  return render(node, forCount)
+}
+
+/** Marks a node as final: its SQL is rendered once and reused (plan-cache.ts). */
+export function memoized(node: ReadNode): ReadNode {
+  node.rendered = {}
+  return node
+}
+
+function render(node: ReadNode, forCount: boolean): string {
   // Counting an aggregating node counts its groups, so it keeps its outputs and grouping.
   const cols = forCount && !node.aggregated ? '1' : node.output.join(', ')
   const laterals = node.laterals

@@ -55,7 +55,7 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_campaign_id_email_key unique (campaign_id, email),
   constraint newsletter_subscriptions_token_hash_key unique (token_hash),
   constraint newsletter_subscriptions_email_check check ((char_length((email)::text) <= 254)),
-  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
+  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text, 'not_engaged'::text, 'not_a_partner'::text]))),
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
@@ -370,6 +370,7 @@ declare
   hash text;
   existing boolean;
   fresh boolean;
+  v_price numeric(12, 2);
 begin
   if addr !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or char_length(addr) > 254 then
     raise exception 'Please enter a valid email address' using errcode = '22023';
@@ -447,24 +448,30 @@ begin
     end if;
 
     -- Reserve the price now for a subscriber the rule would pay for, so the promise holds at confirmation.
+    -- The price is the source's own (an approved partner's price_override) or the newsletter's.
     if v_source_id is not null and private.paid_subscriber_refusal(s, false) is null then
       if c.budget_total - c.budget_spent - c.budget_reserved < c.price_per_subscriber
          or private.wallet_available(c.advertiser_id) < c.price_per_subscriber then
         raise exception 'This newsletter is not accepting subscribers' using errcode = '22023';
       end if;
-      update public.newsletter_subscriptions set price = c.price_per_subscriber, reserved_amount = c.price_per_subscriber
-        where id = s.id;
-      update public.campaigns set budget_reserved = budget_reserved + c.price_per_subscriber,
-        reservations_open = reservations_open + 1
-        where id = c.id;
-      perform private.refresh_campaign_funding(c.advertiser_id);
+      v_price := private.partner_price(c.id, v_source_id);
+      -- A partner's own price above what is left is not promised: the reader subscribes, unpaid (budget_exhausted).
+      if c.budget_total - c.budget_spent - c.budget_reserved >= v_price
+         and private.wallet_available(c.advertiser_id) >= v_price then
+        update public.newsletter_subscriptions set price = v_price, reserved_amount = v_price
+          where id = s.id;
+        update public.campaigns set budget_reserved = budget_reserved + v_price,
+          reservations_open = reservations_open + 1
+          where id = c.id;
+        perform private.refresh_campaign_funding(c.advertiser_id);
+      end if;
     end if;
     result := 'pending';
     return next;
   end loop;
 end
 $function$;
-comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
+comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price — an approved partner''s own price, else the newsletter''s — when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
 revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) from public;
 grant execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) to service_role;
 
@@ -610,6 +617,10 @@ begin
   -- A suspended publisher's links stop earning and a suspended advertiser's newsletters stop paying.
   if public.account_is_suspended(src.publisher_id) or public.account_is_suspended(c.advertiser_id) then
     return 'account_suspended';
+  end if;
+  -- Partner programs: a blocked source, or a source the advertiser has not approved for a newsletter by approval.
+  if not private.source_may_promote(c.id, src.id) then
+    return 'not_a_partner';
   end if;
   if s.email_canonical in (
        select public.canonical_email(p.email::text) from public.profiles p where p.id in (src.publisher_id, c.advertiser_id)) then

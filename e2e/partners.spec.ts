@@ -102,7 +102,8 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
     partner_mode: 'approval',
   })
 
-  // The influencer applies from Offers, by clicking.
+  // The influencer applies from Offers, by clicking (a fresh page: the source was made after it loaded).
+  await publisherPage.reload()
   await publisherPage.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/publisher/offers"]').first().click()
   const offer = publisherPage.getByTestId('offer').filter({ hasText: newsletter })
   await expect(offer.getByTestId('offer-partner-mode')).toHaveText('By approval')
@@ -116,6 +117,7 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
   await new DevMailbox(request).waitForEmail(advertiserEmail, /applied to promote/, {
     containing: 'My readers run small businesses',
   })
+  await advertiserPage.reload() // the newsletter was listed after the page loaded
   await advertiserPage.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/advertiser/partners"]').first().click()
   await expect(advertiserPage.getByRole('heading', { level: 1, name: 'Partners' })).toBeVisible()
   const card = advertiserPage.getByTestId('partner').filter({ hasText: sourceName })

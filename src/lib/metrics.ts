@@ -142,6 +142,13 @@ export const metrics = define({
     source: 'campaign_partner_sources.confirmation_rate',
     screens: ['advertiser partners'],
   },
+  partnerEngagedRate: {
+    label: 'Engaged rate',
+    definition:
+      "Of the source's subscribers delivered into email tools that report engagement and read back, the % who opened or clicked (any newsletter; shown from 5).",
+    source: 'campaign_partner_sources.engaged_rate',
+    screens: ['advertiser partners'],
+  },
   partnerPaidSubscribers: {
     label: 'Paid subscribers',
     definition: 'Confirmed subscribers the source brought this newsletter who were charged (counted, not refunded).',

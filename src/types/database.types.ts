@@ -2705,7 +2705,9 @@ export type Database = {
         Args: never
         Returns: {
           campaign_id: string
+          campaign_name: string
           source_id: string
+          source_name: string
           partner_mode: string
           status: string
           price: number
@@ -2714,6 +2716,7 @@ export type Database = {
           message: string
           decided_at: string
           may_promote: boolean
+          unpaid_readers: number
         }[]
       }
       publisher_unpaid_readers: {

@@ -265,7 +265,7 @@ grant execute on function public.decide_partner(p_campaign_id uuid, p_source_id 
 -- === What each side sees ===================================================================================
 
 create function public.campaign_partner_sources(p_campaign_id uuid)
- returns table(source_id uuid, source_name text, platform text, status text, price_override numeric, price numeric, earning numeric, message text, applied_at timestamp with time zone, decided_at timestamp with time zone, may_promote boolean, counted_clicks integer, confirmation_rate numeric, disputes integer, disputes_upheld integer, paid_subscribers integer)
+ returns table(source_id uuid, source_name text, platform text, status text, price_override numeric, price numeric, earning numeric, message text, applied_at timestamp with time zone, decided_at timestamp with time zone, may_promote boolean, counted_clicks integer, confirmation_rate numeric, engaged_rate numeric, disputes integer, disputes_upheld integer, paid_subscribers integer)
  language plpgsql
  stable security definer
  set search_path to ''
@@ -288,6 +288,14 @@ begin
     case when p.decided_at is null or p.created_at < p.decided_at then p.created_at end, p.decided_at,
     private.source_may_promote(p_campaign_id, a.id),
     a.quality_counted_clicks, a.quality_confirmation_rate,
+    -- Of its subscribers delivered into email tools that report engagement (any newsletter) and read back, the %
+    -- who opened or clicked; null below 5 read back.
+    (select case when count(*) filter (where d.engagement_checked_at is not null) >= 5
+       then round(count(*) filter (where d.engaged) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 1) end
+     from public.esp_deliveries d
+     join public.esp_connections ec on ec.id = d.connection_id
+     join public.newsletter_subscriptions n on n.id = d.subscription_id
+     where n.audience_source_id = a.id and d.status = 'delivered' and private.esp_reports_engagement(ec.provider))::numeric(5, 1),
     (select count(*)::integer from public.disputes d where d.audience_source_id = a.id),
     (select count(*)::integer from public.disputes d where d.audience_source_id = a.id and d.status = 'upheld'),
     coalesce((select st.total_conversions from public.campaign_source_stats st
@@ -298,20 +306,24 @@ begin
   order by p.status = 'applied' desc nulls last, p.created_at desc nulls last, a.name, a.id;
 end
 $function$;
-comment on function public.campaign_partner_sources(p_campaign_id uuid) is 'The newsletter''s advertiser (or an admin): every source that applied, was decided about or brought it traffic, applications first, with its standing, price (its own or the newsletter''s) and what its publisher earns, whether it may promote, its 30-day quality as the directory shows it (counted clicks, confirmation rate), the disputes about it (all, upheld) and the paid subscribers it brought this newsletter.';
+comment on function public.campaign_partner_sources(p_campaign_id uuid) is 'The newsletter''s advertiser (or an admin): every source that applied, was decided about or brought it traffic, applications first, with its standing, price (its own or the newsletter''s) and what its publisher earns, whether it may promote, its 30-day quality as the directory shows it (counted clicks, confirmation rate), its engaged rate in the email tools that report it (null below 5 subscribers read back), the disputes about it (all, upheld) and the paid subscribers it brought this newsletter.';
 revoke execute on function public.campaign_partner_sources(p_campaign_id uuid) from public;
 grant execute on function public.campaign_partner_sources(p_campaign_id uuid) to authenticated, service_role;
 
 create function public.publisher_partnerships()
- returns table(campaign_id uuid, source_id uuid, partner_mode text, status text, price numeric, earning numeric, own_price boolean, message text, decided_at timestamp with time zone, may_promote boolean)
+ returns table(campaign_id uuid, campaign_name text, source_id uuid, source_name text, partner_mode text, status text, price numeric, earning numeric, own_price boolean, message text, decided_at timestamp with time zone, may_promote boolean, unpaid_readers integer)
  language sql
  stable security definer
  set search_path to ''
 as $function$
-  select c.id, a.id, c.partner_mode, p.status, private.partner_price(c.id, a.id),
+  select c.id, c.name, a.id, a.name, c.partner_mode, p.status, private.partner_price(c.id, a.id),
     private.publisher_earning(private.partner_price(c.id, a.id)),
     coalesce(p.status = 'approved' and p.price_override is not null, false), p.message, p.decided_at,
-    private.source_may_promote(c.id, a.id)
+    private.source_may_promote(c.id, a.id),
+    -- Readers who confirmed through the source's link in the last 30 days and were not paid for this reason.
+    (select count(*)::integer from public.newsletter_subscriptions n
+     where n.audience_source_id = a.id and n.campaign_id = c.id and n.not_counted_reason = 'not_a_partner'
+       and n.confirmed_at > now() - interval '30 days')
   from public.audience_sources a
   cross join public.campaigns c
   left join public.campaign_partners p on p.campaign_id = c.id and p.source_id = a.id
@@ -320,7 +332,7 @@ as $function$
     and (c.partner_mode = 'approval' or p.id is not null)
   order by c.id, a.id
 $function$;
-comment on function public.publisher_partnerships() is 'The signed-in publisher: for each of its sources and each active newsletter by approval (or that decided about the source), its standing (null: not applied), the price its subscribers pay (its own or the newsletter''s) and what it earns, and whether the source may promote it (else readers through it are not paid: not_a_partner).';
+comment on function public.publisher_partnerships() is 'The signed-in publisher: for each of its sources and each active newsletter by approval (or that decided about the source), its standing (null: not applied), the price its subscribers pay (its own or the newsletter''s) and what it earns, whether the source may promote it (else readers through it are not paid: not_a_partner), and how many readers of the last 30 days were not paid for that reason.';
 revoke execute on function public.publisher_partnerships() from public;
 grant execute on function public.publisher_partnerships() to authenticated, service_role;
 

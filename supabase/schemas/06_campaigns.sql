@@ -744,28 +744,6 @@ $function$;
 comment on function private.source_may_promote(p_campaign_id uuid, p_source_id uuid) is 'Internal: whether subscribers through this source may be paid by this newsletter (not blocked; approved when the newsletter is by approval). The not_a_partner rule.';
 revoke execute on function private.source_may_promote(p_campaign_id uuid, p_source_id uuid) from public;
 
-create or replace function public.publisher_partnerships()
- returns table(campaign_id uuid, source_id uuid, partner_mode text, status text, price numeric, earning numeric, own_price boolean, message text, decided_at timestamp with time zone, may_promote boolean)
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select c.id, a.id, c.partner_mode, p.status, private.partner_price(c.id, a.id),
-    private.publisher_earning(private.partner_price(c.id, a.id)),
-    coalesce(p.status = 'approved' and p.price_override is not null, false), p.message, p.decided_at,
-    private.source_may_promote(c.id, a.id)
-  from public.audience_sources a
-  cross join public.campaigns c
-  left join public.campaign_partners p on p.campaign_id = c.id and p.source_id = a.id
-  where a.publisher_id = (select auth.uid())
-    and c.status = 'active' and not public.account_is_suspended(c.advertiser_id)
-    and (c.partner_mode = 'approval' or p.id is not null)
-  order by c.id, a.id
-$function$;
-comment on function public.publisher_partnerships() is 'The signed-in publisher: for each of its sources and each active newsletter by approval (or that decided about the source), its standing (null: not applied), the price its subscribers pay (its own or the newsletter''s) and what it earns, and whether the source may promote it (else readers through it are not paid: not_a_partner).';
-revoke execute on function public.publisher_partnerships() from public;
-grant execute on function public.publisher_partnerships() to authenticated, service_role;
-
 create or replace function public.submit_campaign_for_review(p_campaign_id uuid)
  returns jsonb
  language plpgsql

@@ -701,6 +701,32 @@ comment on function public.publisher_offers() is 'Every active newsletter a publ
 revoke execute on function public.publisher_offers() from public;
 grant execute on function public.publisher_offers() to authenticated, service_role;
 
+create or replace function public.publisher_partnerships()
+ returns table(campaign_id uuid, campaign_name text, source_id uuid, source_name text, partner_mode text, status text, price numeric, earning numeric, own_price boolean, message text, decided_at timestamp with time zone, may_promote boolean, unpaid_readers integer)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select c.id, c.name, a.id, a.name, c.partner_mode, p.status, private.partner_price(c.id, a.id),
+    private.publisher_earning(private.partner_price(c.id, a.id)),
+    coalesce(p.status = 'approved' and p.price_override is not null, false), p.message, p.decided_at,
+    private.source_may_promote(c.id, a.id),
+    -- Readers who confirmed through the source's link in the last 30 days and were not paid for this reason.
+    (select count(*)::integer from public.newsletter_subscriptions n
+     where n.audience_source_id = a.id and n.campaign_id = c.id and n.not_counted_reason = 'not_a_partner'
+       and n.confirmed_at > now() - interval '30 days')
+  from public.audience_sources a
+  cross join public.campaigns c
+  left join public.campaign_partners p on p.campaign_id = c.id and p.source_id = a.id
+  where a.publisher_id = (select auth.uid())
+    and c.status = 'active' and not public.account_is_suspended(c.advertiser_id)
+    and (c.partner_mode = 'approval' or p.id is not null)
+  order by c.id, a.id
+$function$;
+comment on function public.publisher_partnerships() is 'The signed-in publisher: for each of its sources and each active newsletter by approval (or that decided about the source), its standing (null: not applied), the price its subscribers pay (its own or the newsletter''s) and what it earns, whether the source may promote it (else readers through it are not paid: not_a_partner), and how many readers of the last 30 days were not paid for that reason.';
+revoke execute on function public.publisher_partnerships() from public;
+grant execute on function public.publisher_partnerships() to authenticated, service_role;
+
 create or replace function public.publisher_unpaid_readers(p_limit integer default 25, p_offset integer default 0)
  returns table(subscription_id uuid, confirmed_at timestamp with time zone, source_id uuid, source_name text, campaign_id uuid, campaign_name text, reason text, detail text, lost_earning numeric, total_count integer)
  language sql

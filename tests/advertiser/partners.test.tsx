@@ -38,6 +38,7 @@ const application = {
   may_promote: false,
   counted_clicks: 240,
   confirmation_rate: '41.5',
+  engaged_rate: '62.5',
   disputes: 3,
   disputes_upheld: 1,
   paid_subscribers: 7,
@@ -73,6 +74,7 @@ describe('partners page', () => {
     const under = (label: string) => within(card).getByText(label, { selector: 'dt' }).nextElementSibling
     expect(under(metrics.partnerCountedClicks.label)).toHaveTextContent('240')
     expect(under(metrics.partnerConfirmationRate.label)).toHaveTextContent('41.5%')
+    expect(under(metrics.partnerEngagedRate.label)).toHaveTextContent('62.5%')
     expect(under('Disputes')).toHaveTextContent('3 (1 upheld)')
     expect(under(metrics.partnerPaidSubscribers.label)).toHaveTextContent('7')
     expect(within(card).getByTestId('partner-price')).toHaveTextContent('Its readers are not paid: “not a partner”')

@@ -10,7 +10,9 @@ import { offerKeys } from '../keys'
 
 export type Partnership = {
   campaignId: string
+  campaignName: string
   sourceId: string
+  sourceName: string
   partnerMode: string
   status: string | null
   price: number
@@ -19,6 +21,8 @@ export type Partnership = {
   message: string | null
   decidedAt: string | null
   mayPromote: boolean
+  /** Readers of the last 30 days through this source who confirmed and were not paid: not a partner. */
+  unpaidReaders: number
 }
 
 export async function getPartnerships(): Promise<Partnership[]> {
@@ -26,7 +30,9 @@ export async function getPartnerships(): Promise<Partnership[]> {
   if (error) throw new Error(error.message)
   return (data ?? []).map((r) => ({
     campaignId: r.campaign_id,
+    campaignName: r.campaign_name,
     sourceId: r.source_id,
+    sourceName: r.source_name,
     partnerMode: r.partner_mode,
     status: r.status,
     price: Number(r.price),
@@ -35,6 +41,7 @@ export async function getPartnerships(): Promise<Partnership[]> {
     message: r.message,
     decidedAt: r.decided_at,
     mayPromote: r.may_promote,
+    unpaidReaders: r.unpaid_readers,
   }))
 }
 
@@ -42,10 +49,18 @@ export async function getPartnerships(): Promise<Partnership[]> {
 export const pairKey = (campaignId: string, sourceId: string) => `${campaignId}:${sourceId}`
 
 export const partnershipsQueryOptions = (userId: string) =>
-  queryOptions({
-    queryKey: offerKeys.partnerships(userId),
-    queryFn: getPartnerships,
+  queryOptions({ queryKey: offerKeys.partnerships(userId), queryFn: getPartnerships })
+
+/** The standings by pairKey, as the offers read them. */
+export const usePartnershipsQuery = (userId: string) =>
+  useQuery({
+    ...partnershipsQueryOptions(userId),
     select: (rows) => new Map(rows.map((r) => [pairKey(r.campaignId, r.sourceId), r])),
   })
 
-export const usePartnershipsQuery = (userId: string) => useQuery(partnershipsQueryOptions(userId))
+/** The pairs whose link still brings readers who are not paid (not a partner), for the dashboard's notice. */
+export const useUnpaidPartnerLinksQuery = (userId: string) =>
+  useQuery({
+    ...partnershipsQueryOptions(userId),
+    select: (rows) => rows.filter((r) => !r.mayPromote && r.unpaidReaders > 0),
+  })

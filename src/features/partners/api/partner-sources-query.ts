@@ -23,6 +23,8 @@ export type PartnerSource = {
   mayPromote: boolean
   countedClicks: number | null
   confirmationRate: number | null
+  /** Of its subscribers read back from email tools that report engagement, the % who opened or clicked. */
+  engagedRate: number | null
   disputes: number
   disputesUpheld: number
   paidSubscribers: number
@@ -45,6 +47,7 @@ export async function getPartnerSources(campaignId: string): Promise<PartnerSour
     mayPromote: r.may_promote,
     countedClicks: r.counted_clicks,
     confirmationRate: r.confirmation_rate == null ? null : Number(r.confirmation_rate),
+    engagedRate: r.engaged_rate == null ? null : Number(r.engaged_rate),
     disputes: r.disputes,
     disputesUpheld: r.disputes_upheld,
     paidSubscribers: r.paid_subscribers,

@@ -3,7 +3,7 @@
  * that promoted it, each with its quality as the database rates it (30-day counted clicks and confirmation rate,
  * disputes, paid subscribers to this newsletter), its price and what its influencer earns, and the decisions —
  * approve (optionally at the source's own price), decline an application, block. Figures come from
- * `campaign_partner_sources`; this only formats them. The price is checked here and again by decide_partner.
+ * `campaign_partner_sources` (with the engaged rate where email tools report it); this only formats them. The price is checked here and again by decide_partner.
  */
 import { useState } from 'react'
 import { priceProblem, PRICE_RANGE_HINT } from '@rules/price'
@@ -75,7 +75,7 @@ function PartnerCard({
       {source.message && (
         <blockquote className="border-l-2 pl-3 text-sm break-words text-muted-foreground">“{source.message}”</blockquote>
       )}
-      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" aria-label={`Quality of ${source.sourceName}`}>
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5" aria-label={`Quality of ${source.sourceName}`}>
         <div>
           <dt className="text-muted-foreground">{metrics.partnerCountedClicks.label}</dt>
           <dd className="font-semibold" data-testid="partner-clicks">
@@ -86,6 +86,12 @@ function PartnerCard({
           <dt className="text-muted-foreground">{metrics.partnerConfirmationRate.label}</dt>
           <dd className="font-semibold" data-testid="partner-confirmation-rate">
             {source.confirmationRate == null ? 'Too few to tell' : `${source.confirmationRate.toFixed(1)}%`}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">{metrics.partnerEngagedRate.label}</dt>
+          <dd className="font-semibold" data-testid="partner-engaged-rate">
+            {source.engagedRate == null ? 'Too few to tell' : `${source.engagedRate.toFixed(1)}%`}
           </dd>
         </div>
         <div>

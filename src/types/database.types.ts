@@ -2096,6 +2096,7 @@ export type Database = {
           may_promote: boolean
           counted_clicks: number
           confirmation_rate: number
+          engaged_rate: number
           disputes: number
           disputes_upheld: number
           paid_subscribers: number

@@ -160,17 +160,17 @@ begin
   select * into p from public.campaign_partners where campaign_id = c.id and source_id = src.id for update;
   if found then
     if p.status = 'approved' then
-      raise exception '% is already a partner of %', src.name, c.name using errcode = '22023';
+      raise exception 'This source is already a partner of this newsletter' using errcode = '22023';
     elsif p.status = 'blocked' then
-      raise exception 'The advertiser does not work with % on %', src.name, c.name using errcode = '42501';
+      raise exception 'The advertiser does not work with this source on this newsletter' using errcode = '42501';
     elsif p.status = 'applied' then
       -- Still waiting: the new words replace the old, and the advertiser is not emailed twice.
       update public.campaign_partners set message = note where id = p.id;
       return p.id;
     elsif p.decided_at > now() - interval '7 days' then
-      raise exception 'The advertiser declined this application. You can apply again from %',
-        to_char((p.decided_at + interval '7 days') at time zone 'utc', 'Mon FMDD, YYYY')
-        using errcode = '22023';
+      raise exception 'The advertiser declined this application: you can apply again 7 days after the decline'
+        using errcode = '22023',
+        hint = 'You can apply again from ' || to_char((p.decided_at + interval '7 days') at time zone 'utc', 'Mon FMDD, YYYY') || ' (UTC).';
     end if;
     update public.campaign_partners set status = 'applied', message = note, created_at = now(), decided_at = null,
       price_override = null

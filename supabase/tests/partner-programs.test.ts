@@ -120,6 +120,15 @@ describe('applying', () => {
       'This newsletter is open to every approved source: share your link, no need to apply',
     )
     const db = await testDb()
+    await apply(m)
+    await decide(m, 'approved')
+    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
+      'This source is already a partner of this newsletter',
+    )
+    await db.query(`update public.campaigns set status = 'pending_review' where id = $1`, [m.campaignId])
+    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
+      'This newsletter is not taking partners',
+    )
     await db.query(`update public.audience_sources set status = 'pending_review' where id = $1`, [m.sourceId])
     expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
       'Your source must be approved before it can apply',
@@ -217,8 +226,8 @@ describe('deciding', () => {
     await byApproval(m)
     await apply(m)
     await decide(m, 'declined')
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toMatch(
-      /^The advertiser declined this application\. You can apply again from [A-Z][a-z]{2} \d{1,2}, \d{4}$/,
+    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
+      'The advertiser declined this application: you can apply again 7 days after the decline',
     )
     const db = await testDb()
     await db.query(`update public.campaign_partners set decided_at = now() - interval '8 days' where campaign_id = $1`, [
@@ -227,7 +236,7 @@ describe('deciding', () => {
     expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe('')
     await decide(m, 'blocked')
     expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
-      'The advertiser does not work with Test source on Test newsletter',
+      'The advertiser does not work with this source on this newsletter',
     )
   })
 })

@@ -15,6 +15,7 @@ import { DevMailbox, verifyLinkIn } from './pages/mailbox'
 import { Directory } from './pages/directory'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 import { readerAddress, readerAgent, service } from './pages/readers'
+import { checkPage, settle } from './pages/layout-checks'
 
 async function serviceCall(request: APIRequestContext, path: string, data: unknown) {
   const { serviceRoleKey } = await apiKeys()
@@ -33,7 +34,13 @@ async function serviceCall(request: APIRequestContext, path: string, data: unkno
 
 /** Registers through the UI and opens the confirmation link; answers the new user's id. */
 async function newAccount(page: Page, request: APIRequestContext, role: 'advertiser' | 'publisher', email: string) {
-  await new AuthPages(page).register({ role, firstName: 'Pat', lastName: 'Partner', email, password: 'a-long-secret-1' })
+  await new AuthPages(page).register({
+    role,
+    firstName: 'Pat',
+    lastName: 'Partner',
+    email,
+    password: 'a-long-secret-1',
+  })
   await page.goto(verifyLinkIn(await new DevMailbox(request).waitForEmail(email, /Confirm your/i)))
   await expect(page).toHaveURL(new RegExp(`/dashboard/${role}$`))
   return page.evaluate(() => {
@@ -43,7 +50,13 @@ async function newAccount(page: Page, request: APIRequestContext, role: 'adverti
 }
 
 /** A reader follows the source's link, picks the newsletter, subscribes and confirms from the email. */
-async function readerThrough(browser: Browser, request: APIRequestContext, code: string, newsletter: string, n: number) {
+async function readerThrough(
+  browser: Browser,
+  request: APIRequestContext,
+  code: string,
+  newsletter: string,
+  n: number,
+) {
   const email = readerAddress(`partner-reader-${Date.now().toString(36)}-${n}`)
   const context = await browser.newContext({ userAgent: readerAgent(110 + n) })
   const page = await context.newPage()
@@ -90,7 +103,11 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
   const advertiserEmail = uniqueEmail('partner-adv')
   const advertiserPage = await (await browser.newContext()).newPage()
   const advertiserId = await newAccount(advertiserPage, request, 'advertiser', advertiserEmail)
-  await serviceCall(request, 'rpc/credit_deposit', { p_user_id: advertiserId, p_amount: 100, p_reference: `e2e-${stamp}` })
+  await serviceCall(request, 'rpc/credit_deposit', {
+    p_user_id: advertiserId,
+    p_amount: 100,
+    p_reference: `e2e-${stamp}`,
+  })
   await serviceCall(request, 'campaigns', {
     advertiser_id: advertiserId,
     name: newsletter,
@@ -104,7 +121,11 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
 
   // The influencer applies from Offers, by clicking (a fresh page: the source was made after it loaded).
   await publisherPage.reload()
-  await publisherPage.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/publisher/offers"]').first().click()
+  await publisherPage
+    .getByTestId('dashboard-shell')
+    .locator('nav a[href="/dashboard/publisher/offers"]')
+    .first()
+    .click()
   const offer = publisherPage.getByTestId('offer').filter({ hasText: newsletter })
   await expect(offer.getByTestId('offer-partner-mode')).toHaveText('By approval')
   await expect(offer.getByTestId('partner-state')).toContainText('Readers through this link are not paid')
@@ -118,7 +139,11 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
     containing: 'My readers run small businesses',
   })
   await advertiserPage.reload() // the newsletter was listed after the page loaded
-  await advertiserPage.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/advertiser/partners"]').first().click()
+  await advertiserPage
+    .getByTestId('dashboard-shell')
+    .locator('nav a[href="/dashboard/advertiser/partners"]')
+    .first()
+    .click()
   await expect(advertiserPage.getByRole('heading', { level: 1, name: 'Partners' })).toBeVisible()
   const card = advertiserPage.getByTestId('partner').filter({ hasText: sourceName })
   await expect(card.getByTestId('partner-status')).toHaveText('Applied')
@@ -135,6 +160,19 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
   await expect(offer.getByTestId('partner-state')).toHaveText(
     'Partner. Your own price: 4.00 credits per subscriber; you earn 3.20 credits.',
   )
+
+  // Desk and phone (390 px, where the cards stack): nothing scrolls sideways, axe finds nothing serious.
+  for (const [p, name] of [
+    [advertiserPage, 'partners'],
+    [publisherPage, 'offers'],
+  ] as const) {
+    await settle(p)
+    await checkPage(p, true, false)
+    await p.setViewportSize({ width: 390, height: 844 })
+    await checkPage(p, false, true)
+    await p.screenshot({ path: test.info().outputPath(`${name}-phone.png`), fullPage: true })
+    await p.setViewportSize({ width: 1280, height: 720 })
+  }
 
   // The next reader is charged 4.00; the influencer earns 3.20.
   const paid = await readerThrough(browser, request, code, newsletter, 1)

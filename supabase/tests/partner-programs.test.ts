@@ -62,9 +62,10 @@ describe('the newsletter form', () => {
       ]),
     ).toMatch(/campaigns_partner_mode_check/)
     const db = await testDb()
-    const { rows } = await db.query<{ partner_mode: string }>('select partner_mode from public.campaigns where id = $1', [
-      m.campaignId,
-    ])
+    const { rows } = await db.query<{ partner_mode: string }>(
+      'select partner_mode from public.campaigns where id = $1',
+      [m.campaignId],
+    )
     expect(rows[0]!.partner_mode).toBe('approval')
     // A new newsletter is open, as every newsletter was before.
     const other = await createMarket()
@@ -87,11 +88,15 @@ describe('applying', () => {
     )
     expect(rows).toEqual([{ id, status: 'applied', message: 'I write about this every week', decided_at: null }])
     // The publisher reads its own application too.
-    expect(
-      await queryAs(m.publisher.actor, 'select 1 from public.campaign_partners where id = $1', [id]),
-    ).toHaveLength(1)
+    expect(await queryAs(m.publisher.actor, 'select 1 from public.campaign_partners where id = $1', [id])).toHaveLength(
+      1,
+    )
     expect(await queued('partner_applied', m.advertiser.id)).toEqual([
-      expect.objectContaining({ campaign_name: 'Test newsletter', source_name: 'Test source', message: 'I write about this every week' }),
+      expect.objectContaining({
+        campaign_name: 'Test newsletter',
+        source_name: 'Test source',
+        message: 'I write about this every week',
+      }),
     ])
     // Applying again while waiting replaces the words and emails no one twice.
     await apply(m, 'Updated words')
@@ -116,23 +121,23 @@ describe('applying', () => {
       ]),
     ).toBe('Keep the message under 500 characters')
     const open = await createMarket()
-    expect(await errorOf(open.publisher.actor, 'select public.apply_to_campaign($1, $2)', [open.campaignId, open.sourceId])).toBe(
-      'This newsletter is open to every approved source: share your link, no need to apply',
-    )
+    expect(
+      await errorOf(open.publisher.actor, 'select public.apply_to_campaign($1, $2)', [open.campaignId, open.sourceId]),
+    ).toBe('This newsletter is open to every approved source: share your link, no need to apply')
     const db = await testDb()
     await apply(m)
     await decide(m, 'approved')
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
-      'This source is already a partner of this newsletter',
-    )
+    expect(
+      await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId]),
+    ).toBe('This source is already a partner of this newsletter')
     await db.query(`update public.campaigns set status = 'pending_review' where id = $1`, [m.campaignId])
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
-      'This newsletter is not taking partners',
-    )
+    expect(
+      await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId]),
+    ).toBe('This newsletter is not taking partners')
     await db.query(`update public.audience_sources set status = 'pending_review' where id = $1`, [m.sourceId])
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
-      'Your source must be approved before it can apply',
-    )
+    expect(
+      await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId]),
+    ).toBe('Your source must be approved before it can apply')
     // A token whose session ended applies nothing.
     expect(
       await errorOf(inSession(m.publisher.actor, randomUUID()), 'select public.apply_to_campaign($1, $2)', [
@@ -163,7 +168,9 @@ describe('applying', () => {
     ).toMatch(/permission denied/)
     // A stranger reads nothing of it.
     const stranger = await createUser('advertiser')
-    expect(await queryAs(stranger.actor, 'select * from public.campaign_partners where campaign_id = $1', [m.campaignId])).toEqual([])
+    expect(
+      await queryAs(stranger.actor, 'select * from public.campaign_partners where campaign_id = $1', [m.campaignId]),
+    ).toEqual([])
   })
 })
 
@@ -173,11 +180,20 @@ describe('deciding', () => {
     await byApproval(m)
     await apply(m)
     expect(
-      await errorOf(m.publisher.actor, 'select public.decide_partner($1, $2, $3)', [m.campaignId, m.sourceId, 'approved']),
+      await errorOf(m.publisher.actor, 'select public.decide_partner($1, $2, $3)', [
+        m.campaignId,
+        m.sourceId,
+        'approved',
+      ]),
     ).toBe('Only advertisers decide who promotes their newsletters')
     const other = await createUser('advertiser')
     expect(
-      await errorOf(other.actor, 'select public.decide_partner($1, $2, $3, $4)', [m.campaignId, m.sourceId, 'approved', 9]),
+      await errorOf(other.actor, 'select public.decide_partner($1, $2, $3, $4)', [
+        m.campaignId,
+        m.sourceId,
+        'approved',
+        9,
+      ]),
     ).toBe('You can only decide the partners of your own newsletters')
     expect(
       await errorOf(inSession(m.advertiser.actor, randomUUID()), 'select public.decide_partner($1, $2, $3)', [
@@ -187,16 +203,22 @@ describe('deciding', () => {
       ]),
     ).toBe('Your session has ended. Sign in again.')
     const db = await testDb()
-    const { rows } = await db.query<{ status: string }>('select status from public.campaign_partners where campaign_id = $1', [
-      m.campaignId,
-    ])
+    const { rows } = await db.query<{ status: string }>(
+      'select status from public.campaign_partners where campaign_id = $1',
+      [m.campaignId],
+    )
     expect(rows).toEqual([{ status: 'applied' }])
   })
 
   it('keeps an own price inside the price range, with two decimals, and for an approved partner only', async () => {
     const m = await createMarket()
     const call = (status: string, price: number | null) =>
-      errorOf(m.advertiser.actor, 'select public.decide_partner($1, $2, $3, $4)', [m.campaignId, m.sourceId, status, price])
+      errorOf(m.advertiser.actor, 'select public.decide_partner($1, $2, $3, $4)', [
+        m.campaignId,
+        m.sourceId,
+        status,
+        price,
+      ])
     expect(await call('approved', 0.49)).toBe('Price per subscriber must be at least 0.50 credits')
     expect(await call('approved', 50.01)).toBe('Price per subscriber must be at most 50.00 credits')
     expect(await call('approved', 1.234)).toBe('Use at most two decimals')
@@ -226,18 +248,21 @@ describe('deciding', () => {
     await byApproval(m)
     await apply(m)
     await decide(m, 'declined')
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
-      'The advertiser declined this application: you can apply again 7 days after the decline',
-    )
+    expect(
+      await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId]),
+    ).toBe('The advertiser declined this application: you can apply again 7 days after the decline')
     const db = await testDb()
-    await db.query(`update public.campaign_partners set decided_at = now() - interval '8 days' where campaign_id = $1`, [
-      m.campaignId,
-    ])
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe('')
-    await decide(m, 'blocked')
-    expect(await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId])).toBe(
-      'The advertiser does not work with this source on this newsletter',
+    await db.query(
+      `update public.campaign_partners set decided_at = now() - interval '8 days' where campaign_id = $1`,
+      [m.campaignId],
     )
+    expect(
+      await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId]),
+    ).toBe('')
+    await decide(m, 'blocked')
+    expect(
+      await errorOf(m.publisher.actor, 'select public.apply_to_campaign($1, $2)', [m.campaignId, m.sourceId]),
+    ).toBe('The advertiser does not work with this source on this newsletter')
   })
 })
 
@@ -260,9 +285,14 @@ describe('who is paid (not_a_partner)', () => {
     const reader = await readerThrough(approval, 'unapproved-2')
     expect(reader.result).toMatchObject({ result: 'confirmed', counted: false, not_counted_reason: 'not_a_partner' })
     // The same words for both sides: the vocabulary row.
-    const label = await db.query<{ label: string }>(`select label from public.not_counted_reasons where code = 'not_a_partner'`)
+    const label = await db.query<{ label: string }>(
+      `select label from public.not_counted_reasons where code = 'not_a_partner'`,
+    )
     expect(label.rows[0]!.label).toBe('Not a partner of this newsletter')
-    const readers = await queryAs<{ reason: string }>(approval.publisher.actor, 'select reason from public.publisher_unpaid_readers()')
+    const readers = await queryAs<{ reason: string }>(
+      approval.publisher.actor,
+      'select reason from public.publisher_unpaid_readers()',
+    )
     expect(readers.map((r) => r.reason)).toContain('not_a_partner')
   })
 
@@ -306,9 +336,10 @@ describe('who is paid (not_a_partner)', () => {
     const result = await confirm(tokens[0]!, address)
     expect(result.counted).toBe(true)
     const db = await testDb()
-    const { rows } = await db.query<{ price: string }>('select price::text from public.newsletter_subscriptions where email = $1', [
-      address,
-    ])
+    const { rows } = await db.query<{ price: string }>(
+      'select price::text from public.newsletter_subscriptions where email = $1',
+      [address],
+    )
     expect(rows[0]!.price).toBe('12.50')
     await decide(approval, 'approved', 12.5)
   })

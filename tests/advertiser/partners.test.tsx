@@ -87,7 +87,9 @@ describe('partners page', () => {
     const price = within(card).getByLabelText('Its own price (credits, optional)')
     await userEvent.type(price, '50.5')
     await userEvent.click(within(card).getByRole('button', { name: 'Approve' }))
-    expect(await within(card).findByRole('alert')).toHaveTextContent('Price per subscriber must be at most 50.00 credits')
+    expect(await within(card).findByRole('alert')).toHaveTextContent(
+      'Price per subscriber must be at most 50.00 credits',
+    )
     expect(decisions).toEqual([])
     await userEvent.clear(price)
     await userEvent.type(price, '3.75')

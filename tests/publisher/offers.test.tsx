@@ -137,7 +137,9 @@ describe('partner programs on the offers', () => {
     renderRoute('/dashboard/publisher/offers')
     const [approved, blocked] = await screen.findAllByTestId('partner-state')
     expect(approved).toHaveTextContent('Partner. Your own price: 12.50 credits per subscriber; you earn 10.00 credits.')
-    expect(blocked).toHaveTextContent('The advertiser does not work with this source. Readers through this link are not paid')
+    expect(blocked).toHaveTextContent(
+      'The advertiser does not work with this source. Readers through this link are not paid',
+    )
   })
 })
 

@@ -24,7 +24,14 @@ const selectClass =
 export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
   const form = useForm<CampaignFormInput, unknown, CampaignFormValues>({
     resolver: zodResolver(campaignFormSchema),
-    defaultValues: { name: '', description: '', imageUrl: '', websiteUrl: '', category: undefined, partnerMode: 'open' },
+    defaultValues: {
+      name: '',
+      description: '',
+      imageUrl: '',
+      websiteUrl: '',
+      category: undefined,
+      partnerMode: 'open',
+    },
   })
   const { register, handleSubmit, formState } = form
   const price = Number(useWatch({ control: form.control, name: 'pricePerSubscriber' }))

@@ -31,22 +31,31 @@ export function CampaignPartnerModeForm({ campaignId, mode }: { campaignId: stri
     >
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">Who may promote it</legend>
-        {partnerModeOptions.map((option) => (
-          <label key={option.value} className="flex cursor-pointer items-start gap-2 rounded-md border p-3 text-sm">
-            <input
-              type="radio"
-              name={`partner-mode-${campaignId}`}
-              value={option.value}
-              checked={value === option.value}
-              onChange={() => setValue(option.value)}
-              className="mt-0.5"
-            />
-            <span>
-              <span className="font-medium">{option.label}</span>
-              <span className="block text-muted-foreground">{hints[option.value]}</span>
-            </span>
-          </label>
-        ))}
+        {partnerModeOptions.map((option) => {
+          const id = `partner-mode-${campaignId}-${option.value}`
+          return (
+            <div key={option.value} className="flex items-start gap-2 rounded-md border p-3 text-sm">
+              <input
+                id={id}
+                type="radio"
+                name={`partner-mode-${campaignId}`}
+                value={option.value}
+                checked={value === option.value}
+                onChange={() => setValue(option.value)}
+                aria-describedby={`${id}-hint`}
+                className="mt-0.5"
+              />
+              <div>
+                <label htmlFor={id} className="cursor-pointer font-medium">
+                  {option.label}
+                </label>
+                <p id={`${id}-hint`} className="text-muted-foreground">
+                  {hints[option.value]}
+                </p>
+              </div>
+            </div>
+          )
+        })}
       </fieldset>
       <div>
         <Button type="submit" disabled={save.isPending || value === mode}>

@@ -26,7 +26,9 @@ export function PartnerNotice({ userId }: { userId: string }) {
           <li key={`${link.campaignId}:${link.sourceId}`}>
             {link.sourceName} → {link.campaignName}: {formatCount(link.unpaidReaders)}{' '}
             {link.unpaidReaders === 1 ? 'reader' : 'readers'} in the last 30 days{' '}
-            {link.status === 'blocked' ? '(the advertiser blocked this source)' : '(the newsletter pays approved partners only)'}
+            {link.status === 'blocked'
+              ? '(the advertiser blocked this source)'
+              : '(the newsletter pays approved partners only)'}
           </li>
         ))}
       </ul>

@@ -73,7 +73,9 @@ function PartnerCard({
         </Badge>
       </div>
       {source.message && (
-        <blockquote className="border-l-2 pl-3 text-sm break-words text-muted-foreground">“{source.message}”</blockquote>
+        <blockquote className="border-l-2 pl-3 text-sm break-words text-muted-foreground">
+          “{source.message}”
+        </blockquote>
       )}
       <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5" aria-label={`Quality of ${source.sourceName}`}>
         <div>
@@ -141,7 +143,13 @@ function PartnerCard({
             {source.status === 'approved' ? 'Save price' : 'Approve'}
           </Button>
           {source.status === 'applied' && (
-            <Button type="button" size="sm" variant="outline" disabled={decide.isPending} onClick={() => send('declined')}>
+            <Button
+              type="button"
+              size="sm"
+              variant="outline"
+              disabled={decide.isPending}
+              onClick={() => send('declined')}
+            >
               Decline
             </Button>
           )}

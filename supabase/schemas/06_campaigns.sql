@@ -62,33 +62,6 @@ grant select, insert, update, delete on table public.campaigns to service_role;
 grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status, partner_mode) on public.campaigns to authenticated;
 grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, partner_mode) on public.campaigns to authenticated;
 
-create table public.campaign_partners (
-  id uuid default gen_random_uuid() not null,
-  campaign_id uuid not null,
-  source_id uuid not null,
-  status text not null,
-  price_override numeric(12,2),
-  message text,
-  created_at timestamp with time zone default now() not null,
-  decided_at timestamp with time zone,
-  constraint campaign_partners_pkey primary key (id),
-  constraint campaign_partners_campaign_source_key unique (campaign_id, source_id),
-  constraint campaign_partners_decided_check check (((decided_at is null) = (status = 'applied'::text))),
-  constraint campaign_partners_message_check check ((char_length(message) <= 500)),
-  constraint campaign_partners_price_only_approved check (((price_override is null) or (status = 'approved'::text))),
-  constraint campaign_partners_price_override_check check (((price_override >= 0.50) and (price_override <= 50.00))),
-  constraint campaign_partners_status_check check ((status = any ((enum_range(null::public.partner_status))::text[]))),
-  constraint campaign_partners_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade,
-  constraint campaign_partners_source_id_fkey foreign key (source_id) references public.audience_sources(id) on delete cascade
-);
-alter table public.campaign_partners enable row level security;
-create index campaign_partners_source_idx on public.campaign_partners using btree (source_id);
-comment on table public.campaign_partners is 'A source''s standing with a newsletter''s partner program: its application (message, created_at), the advertiser''s decision (status, decided_at) and an approved partner''s own price (price_override, null: the newsletter''s price). Written only by apply_to_campaign and decide_partner; read by the newsletter''s advertiser and the source''s publisher.';
-comment on column public.campaign_partners.price_override is 'An approved partner''s own price per subscriber (0.50–50.00), reserved and locked on its new subscriptions; the publisher earns it minus the 20% fee. Null: the newsletter''s price.';
-comment on column public.campaign_partners.created_at is 'When the source applied (again, after a decline), or when the advertiser first decided about a source that never applied.';
-grant select on table public.campaign_partners to authenticated;
-grant select, insert, update, delete on table public.campaign_partners to service_role;
-
 -- Every trigger on public.campaigns, in the order they fire: before each statement, before each row, after
 -- each row, after each statement, by name within each. Beside each, the file that defines its function; the
 -- `create trigger` statement is in the Triggers section of the later of that file and this one.
@@ -115,6 +88,33 @@ grant select, insert, update, delete on table public.campaign_partners to servic
 --   after each row:
 --     campaigns_notify_review: on update of status when (new.status is distinct from old.status)
 --       private.notify_review_decision() (11_notifications_and_jobs.sql)
+
+create table public.campaign_partners (
+  id uuid default gen_random_uuid() not null,
+  campaign_id uuid not null,
+  source_id uuid not null,
+  status text not null,
+  price_override numeric(12,2),
+  message text,
+  created_at timestamp with time zone default now() not null,
+  decided_at timestamp with time zone,
+  constraint campaign_partners_pkey primary key (id),
+  constraint campaign_partners_campaign_source_key unique (campaign_id, source_id),
+  constraint campaign_partners_decided_check check (((decided_at is null) = (status = 'applied'::text))),
+  constraint campaign_partners_message_check check ((char_length(message) <= 500)),
+  constraint campaign_partners_price_only_approved check (((price_override is null) or (status = 'approved'::text))),
+  constraint campaign_partners_price_override_check check (((price_override >= 0.50) and (price_override <= 50.00))),
+  constraint campaign_partners_status_check check ((status = any ((enum_range(null::public.partner_status))::text[]))),
+  constraint campaign_partners_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade,
+  constraint campaign_partners_source_id_fkey foreign key (source_id) references public.audience_sources(id) on delete cascade
+);
+alter table public.campaign_partners enable row level security;
+create index campaign_partners_source_idx on public.campaign_partners using btree (source_id);
+comment on table public.campaign_partners is 'A source''s standing with a newsletter''s partner program: its application (message, created_at), the advertiser''s decision (status, decided_at) and an approved partner''s own price (price_override, null: the newsletter''s price). Written only by apply_to_campaign and decide_partner; read by the newsletter''s advertiser and the source''s publisher.';
+comment on column public.campaign_partners.price_override is 'An approved partner''s own price per subscriber (0.50–50.00), reserved and locked on its new subscriptions; the publisher earns it minus the 20% fee. Null: the newsletter''s price.';
+comment on column public.campaign_partners.created_at is 'When the source applied (again, after a decline), or when the advertiser first decided about a source that never applied.';
+grant select on table public.campaign_partners to authenticated;
+grant select, insert, update, delete on table public.campaign_partners to service_role;
 
 create table public.content_revisions (
   id uuid default gen_random_uuid() not null,

@@ -45,7 +45,7 @@ from public.not_counted_reasons;
 
 alter table public.campaigns add column partner_mode text not null default 'open'
   constraint campaigns_partner_mode_check check (partner_mode = any ((enum_range(null::public.partner_mode))::text[]));
-comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; applies to new subscriptions.';
+comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; decides every confirmation from then on (a pending subscriber through a source that is no longer allowed confirms unpaid, not_a_partner).';
 grant insert (partner_mode) on public.campaigns to authenticated;
 grant update (partner_mode) on public.campaigns to authenticated;
 

@@ -55,7 +55,7 @@ comment on table public.campaigns is 'A newsletter listed by an advertiser. budg
 comment on column public.campaigns.budget_reserved is 'Sum of the prices reserved by pending subscriptions made through a source; counts against the budget and the advertiser''s balance.';
 comment on column public.campaigns.reservations_open is 'How many pending subscriptions hold a reservation (the overview says so when paused).';
 comment on column public.campaigns.approved_at is 'First activation by an admin: from then on, public fields change only through reviewed revisions.';
-comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; applies to new subscriptions.';
+comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; decides every confirmation from then on (a pending subscriber through a source that is no longer allowed confirms unpaid, not_a_partner).';
 grant select on table public.campaigns to anon;
 grant select, delete on table public.campaigns to authenticated;
 grant select, insert, update, delete on table public.campaigns to service_role;

@@ -366,6 +366,21 @@ describe('who is paid (not_a_partner)', () => {
     expect((await readerThrough(open, 'unblocked')).result).toMatchObject({ counted: true })
   })
 
+  it('decides a pending reader at confirmation when the newsletter turns to approval meanwhile', async () => {
+    const open = await createMarket({ deposit: 200, price: 10, budget: 100 })
+    const address = email('mode-switch')
+    const { tokens } = await subscribe(address, [open.campaignId], { sourceId: open.sourceId })
+    await byApproval(open)
+    await ageSubscription(address)
+    expect(await confirm(tokens[0]!, address)).toMatchObject({ counted: false, not_counted_reason: 'not_a_partner' })
+    const db = await testDb()
+    const { rows } = await db.query<{ budget_reserved: string }>(
+      'select budget_reserved::text from public.campaigns where id = $1',
+      [open.campaignId],
+    )
+    expect(rows[0]!.budget_reserved).toBe('0.00')
+  })
+
   it('still pays a declined source of an open newsletter: declining only answers an application', async () => {
     const open = await createMarket({ deposit: 200, price: 10, budget: 100 })
     const db = await testDb()

@@ -1,7 +1,7 @@
 /**
  * Who may promote a newsletter (campaigns.partner_mode, PRODUCT "Partner programs"): open to every approved source,
- * or by approval, where only the sources the advertiser approved on the Partners page are paid. It applies at once
- * to new subscribers (the database's not_a_partner rule); it is not a public field, so no review is needed.
+ * or by approval, where only the sources the advertiser approved on the Partners page are paid. It decides every
+ * confirmation from then on (the database's not_a_partner rule); it is not a public field, so no review is needed.
  */
 import { useState } from 'react'
 import { toast } from '@/lib/toast'
@@ -18,7 +18,7 @@ export function CampaignPartnerModeForm({ campaignId, mode }: { campaignId: stri
   const [value, setValue] = useState(mode)
   const save = useCampaignUpdateMutation({
     action: 'change who may promote it',
-    onSuccess: () => toast.success('Saved: it applies to new subscribers'),
+    onSuccess: () => toast.success('Saved: it decides every confirmation from now on'),
   })
   return (
     <form

@@ -24,9 +24,10 @@
 -- reader's first use of the form records a click with channel 'embed' through track_audience_source_click, and
 -- the subscription carries the source and is counted like a magic-link subscriber.
 --
--- Redefined here (bodies taken from their newest definitions): public.track_audience_source_click (channel,
--- click_token), public.create_pending_subscriptions (a new argument p_click_token, so the old signature is
--- dropped), private.paid_subscriber_refusal (a token backs the click).
+-- Redefined here (bodies taken from their newest definitions, after 20260522000100_partner_programs: a partner's
+-- price and not_a_partner are kept): public.track_audience_source_click (channel, click_token),
+-- public.create_pending_subscriptions (a new argument p_click_token, so the old signature is dropped),
+-- private.paid_subscriber_refusal (a token backs the click).
 
 -- === Columns ===============================================================================================
 
@@ -224,6 +225,7 @@ declare
   token_click uuid;
   by_token boolean := false;
   v_channel text;
+  v_price numeric(12, 2);
 begin
   if addr !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or char_length(addr) > 254 then
     raise exception 'Please enter a valid email address' using errcode = '22023';
@@ -320,17 +322,23 @@ begin
     end if;
 
     -- Reserve the price now for a subscriber the rule would pay for, so the promise holds at confirmation.
+    -- The price is the source's own (an approved partner's price_override) or the newsletter's.
     if v_source_id is not null and private.paid_subscriber_refusal(s, false) is null then
       if c.budget_total - c.budget_spent - c.budget_reserved < c.price_per_subscriber
          or private.wallet_available(c.advertiser_id) < c.price_per_subscriber then
         raise exception 'This newsletter is not accepting subscribers' using errcode = '22023';
       end if;
-      update public.newsletter_subscriptions set price = c.price_per_subscriber, reserved_amount = c.price_per_subscriber
-        where id = s.id;
-      update public.campaigns set budget_reserved = budget_reserved + c.price_per_subscriber,
-        reservations_open = reservations_open + 1
-        where id = c.id;
-      perform private.refresh_campaign_funding(c.advertiser_id);
+      v_price := private.partner_price(c.id, v_source_id);
+      -- A partner's own price above what is left is not promised: the reader subscribes, unpaid (budget_exhausted).
+      if c.budget_total - c.budget_spent - c.budget_reserved >= v_price
+         and private.wallet_available(c.advertiser_id) >= v_price then
+        update public.newsletter_subscriptions set price = v_price, reserved_amount = v_price
+          where id = s.id;
+        update public.campaigns set budget_reserved = budget_reserved + v_price,
+          reservations_open = reservations_open + 1
+          where id = c.id;
+        perform private.refresh_campaign_funding(c.advertiser_id);
+      end if;
     end if;
     result := 'pending';
     return next;
@@ -381,6 +389,10 @@ begin
   -- A suspended publisher's links stop earning and a suspended advertiser's newsletters stop paying.
   if public.account_is_suspended(src.publisher_id) or public.account_is_suspended(c.advertiser_id) then
     return 'account_suspended';
+  end if;
+  -- Partner programs: a blocked source, or a source the advertiser has not approved for a newsletter by approval.
+  if not private.source_may_promote(c.id, src.id) then
+    return 'not_a_partner';
   end if;
   if s.email_canonical in (
        select public.canonical_email(p.email::text) from public.profiles p where p.id in (src.publisher_id, c.advertiser_id)) then

@@ -2048,6 +2048,15 @@ export type Database = {
         }
         Returns: number
       }
+      campaign_subscriber_totals: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: {
+          confirmed: number
+          refunded: number
+        }[]
+      }
       campaign_subscribers: {
         Args: {
           p_campaign_id: string

@@ -68,6 +68,8 @@ create index newsletter_subscriptions_click_idx on public.newsletter_subscriptio
 create index newsletter_subscriptions_confirmed_email_trgm_idx on public.newsletter_subscriptions using gin (((email)::text) extensions.gin_trgm_ops) where (confirmed_at is not null);
 create index newsletter_subscriptions_confirmed_idx on public.newsletter_subscriptions using btree (campaign_id, confirmed_at desc, id desc) where (confirmed_at is not null);
 create index newsletter_subscriptions_ip_age_idx on public.newsletter_subscriptions using btree (created_at) where ((subscribe_ip is not null) or (confirm_ip is not null));
+create index newsletter_subscriptions_refunded_campaign_idx on public.newsletter_subscriptions using btree (campaign_id, confirmed_at) where (not_counted_reason = 'refunded'::text);
+create index newsletter_subscriptions_refunded_source_idx on public.newsletter_subscriptions using btree (audience_source_id, confirmed_at) where (not_counted_reason = 'refunded'::text);
 create index newsletter_subscriptions_reserved_idx on public.newsletter_subscriptions using btree (token_expires_at) where (reserved_amount > (0)::numeric);
 create index newsletter_subscriptions_source_confirmed_idx on public.newsletter_subscriptions using btree (audience_source_id, confirmed_at desc) where counted;
 create index newsletter_subscriptions_source_idx on public.newsletter_subscriptions using btree (audience_source_id);

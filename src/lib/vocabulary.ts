@@ -154,6 +154,10 @@ const espDeliveryStatuses: Record<EspDeliveryStatus, Word> = {
 
 export const campaignStatus = (status: string) => word(campaignStatuses, status)
 export const subscriptionStatus = (status: string) => word(subscriptionStatuses, status)
+/** A refunded reader (marked rejected, reason refunded) reads Refunded, not Rejected, on every screen and export. */
+const refundedReader: Word = { label: 'Refunded', tone: 'red' }
+export const readerStatus = (status: string, notCountedReason?: string | null) =>
+  notCountedReason === 'refunded' ? refundedReader : subscriptionStatus(status)
 export const transactionStatus = (status: string) => word(transactionStatuses, status)
 export const payoutStatus = (status: string) => word(payoutStatuses, status)
 export const payoutAccountState = (state: string) => word(payoutAccountStates, state)

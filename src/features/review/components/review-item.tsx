@@ -5,7 +5,8 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { useReviewDecisionMutation, type ReviewSubject } from '../api/review-decision-mutation'
 import { ReasonDialog } from '@/components/reason-dialog'
-import { campaignStatus, sourceStatus } from '@/lib/vocabulary'
+import { campaignStatus } from '@/lib/vocabulary'
+import { sourceStatus } from '@/lib/vocabulary-catalog'
 
 export type Decision = { status: string; label: string; reasonRequired: boolean; destructive?: boolean }
 

@@ -4,7 +4,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { useReviewSourcesQuery } from '../api/review-sources-query'
 import { useReviewCampaignsQuery } from '../api/review-campaigns-query'
 import { formatCredits } from '@/lib/format'
-import { categoryLabel, platformLabel } from '@/lib/vocabulary'
+import { categoryLabel, platformLabel } from '@/lib/vocabulary-catalog'
 import { QueryError } from '@/components/query-error'
 import { ReviewItem, type Decision } from './review-item'
 

@@ -1764,6 +1764,11 @@ export type Database = {
           reference: string
           available_at: string
           total_count: number
+          refunded: number
+          subscriber_email: string
+          source_name: string
+          newsletter_name: string
+          stripe_reference: string
         }[]
       }
       admin_list_users: {
@@ -2848,6 +2853,9 @@ export type Database = {
           refunded: number
           settled_at: string
           total_count: number
+          subscriber_email: string
+          source_name: string
+          reference: string
         }[]
       }
     }

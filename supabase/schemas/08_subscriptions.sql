@@ -219,7 +219,8 @@ begin
     raise exception 'Ask for 1 to 5000 subscribers at a time' using errcode = '22023';
   end if;
   return query
-  select s.id, s.email::text, s.confirmed_at, a.name, s.status,
+  select s.id, s.email::text, s.confirmed_at, a.name,
+    case when s.not_counted_reason = 'refunded' then 'refunded' else s.status end,
     case when s.counted then 'yes' when s.audience_source_id is null then 'no (no source)' else 'no (' || coalesce(r.label, s.not_counted_reason, 'not counted') || ')' end
   from public.newsletter_subscriptions s
   left join public.audience_sources a on a.id = s.audience_source_id
@@ -230,7 +231,7 @@ begin
   limit p_limit;
 end
 $function$;
-comment on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) is 'export-subscribers: the next page of a campaign''s confirmed subscribers after (confirmed_at, id), newest first, for the CSV. Never a pending address.';
+comment on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) is 'export-subscribers: the next page of a campaign''s confirmed subscribers after (confirmed_at, id), newest first, for the CSV; a refunded reader''s status reads refunded. Never a pending address.';
 revoke execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) from public;
 grant execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) to authenticated, service_role;
 

@@ -31,8 +31,9 @@ const subscriber = (id: string, email: string) => ({
   source_name: 'Growth Tweets',
   status: 'confirmed',
   counted: true,
-  reason_label: null,
-  price: 2,
+  not_counted_reason: null as string | null,
+  reason_label: null as string | null,
+  price: 2 as number | null,
 })
 const CONNECTION = {
   id: 'e1',

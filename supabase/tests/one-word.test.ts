@@ -131,6 +131,46 @@ describe('one number per label, second pass', () => {
     expect(
       await queryAs(m.publisher.actor, 'select confirmations::int, conversions::int from public.source_totals()'),
     ).toEqual([{ confirmations: 2, conversions: 2 }])
+    // The admin's ledger reads the refund as the advertiser's statement does: the amount given back, the subscriber,
+    // source and newsletter; the advertiser's statement names the subscriber and source too.
+    const release = await queryAs<Record<string, unknown>>(
+      atAal2(actors.admin),
+      `select type, amount::text, refunded::text, subscriber_email, source_name, newsletter_name
+       from public.admin_ledger($1, 'release')`,
+      [m.advertiser.email],
+    )
+    expect(release).toEqual([
+      {
+        type: 'release',
+        amount: '0.00',
+        refunded: '5.00',
+        subscriber_email: emails[0],
+        source_name: 'Test source',
+        newsletter_name: 'Test newsletter',
+      },
+    ])
+    const statement = await queryAs<Record<string, unknown>>(
+      m.advertiser.actor,
+      "select status, refunded::text, subscriber_email, source_name from public.wallet_statement(p_kind => 'charge')",
+    )
+    expect(statement).toContainEqual({
+      status: 'refunded',
+      refunded: '5.00',
+      subscriber_email: emails[0],
+      source_name: 'Test source',
+    })
+    const [deposit] = await queryAs<{ reference: string }>(
+      m.advertiser.actor,
+      "select reference from public.wallet_statement(p_kind => 'deposit')",
+    )
+    expect(deposit!.reference).toMatch(/^test-/)
+    // The subscribers CSV names the refunded reader refunded.
+    expect(
+      await queryAs(m.advertiser.actor, 'select status from public.campaign_subscribers_export($1) where email = $2', [
+        m.campaignId,
+        emails[0],
+      ]),
+    ).toEqual([{ status: 'refunded' }])
     // Someone else's campaign: refused, as the subscriber list is.
     expect(
       await errorOf(m.publisher.actor, 'select * from public.campaign_subscriber_totals($1)', [m.campaignId]),

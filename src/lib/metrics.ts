@@ -177,7 +177,7 @@ export const metrics = define({
     label: 'Charges on hold',
     definition: "The advertiser's side of an open dispute: the charges for its readers, held until an admin decides.",
     source: 'dispute_at_stake.charged',
-    screens: ['admin disputes'],
+    screens: ['admin disputes', 'advertiser disputes'],
   },
 })
 

@@ -351,27 +351,6 @@ comment on function public.campaign_source_figures(p_campaign_id uuid, p_source_
 revoke execute on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
 grant execute on function public.campaign_source_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
-create or replace function public.campaign_subscriber_totals(p_campaign_id uuid)
- returns table(confirmed bigint, refunded bigint)
- language plpgsql
- stable security definer
- set search_path to ''
-as $function$
-declare
-  listed bigint;
-  gone bigint;
-begin
-  perform private.check_subscriber_reader(p_campaign_id);
-  listed := coalesce((select c.confirmed from private.campaign_subscriber_counts c where c.campaign_id = p_campaign_id), 0);
-  gone := (select count(*) from public.newsletter_subscriptions s
-    where s.campaign_id = p_campaign_id and s.not_counted_reason = 'refunded' and s.confirmed_at is not null);
-  return query select listed - gone, gone;
-end
-$function$;
-comment on function public.campaign_subscriber_totals(p_campaign_id uuid) is 'A campaign''s confirmed subscribers (confirmed by email and not refunded: the one definition campaign_week_figures and source_figures use) and, beside them, its refunded readers. The campaign''s advertiser or an admin.';
-revoke execute on function public.campaign_subscriber_totals(p_campaign_id uuid) from public;
-grant execute on function public.campaign_subscriber_totals(p_campaign_id uuid) to authenticated, service_role;
-
 create or replace function public.campaign_week_figures(p_now timestamp with time zone default now())
  returns table(campaign_id uuid, confirmed_subscribers bigint, paid_subscribers bigint)
  language plpgsql

@@ -31,8 +31,8 @@ export default function CampaignAdminPreviewPage() {
       <div className="rounded-lg border border-dashed p-5 text-sm" data-testid="admin-preview-note">
         <p className="font-semibold">Admin preview</p>
         <p className="text-muted-foreground">
-          Status: <strong>{campaignStatus(campaign.data.status).label}</strong>. Visitors see a subscribe form here; this preview records no
-          views and sends nothing.
+          Status: <strong>{campaignStatus(campaign.data.status).label}</strong>. Visitors see a subscribe form here;
+          this preview records no views and sends nothing.
         </p>
       </div>
     </NewsletterDetail>

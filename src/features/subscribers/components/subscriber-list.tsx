@@ -133,9 +133,7 @@ const columns = [
   col.accessor('delivery', {
     header: 'Email tool',
     enableSorting: false,
-    cell: (c) => (
-      <DeliveryState delivery={c.getValue()} refunded={c.row.original.not_counted_reason === 'refunded'} />
-    ),
+    cell: (c) => <DeliveryState delivery={c.getValue()} refunded={c.row.original.not_counted_reason === 'refunded'} />,
   }),
 ]
 
@@ -197,7 +195,11 @@ export function SubscriberList({ campaignId }: { campaignId: string }) {
         </p>
       ) : (
         <>
-          <dl className="flex flex-wrap gap-x-4 text-sm text-muted-foreground" aria-live="polite" data-testid="subscriber-totals">
+          <dl
+            className="flex flex-wrap gap-x-4 text-sm text-muted-foreground"
+            aria-live="polite"
+            data-testid="subscriber-totals"
+          >
             <div className="flex gap-1" title={metrics.confirmedSubscribers.definition}>
               <dt>{metrics.confirmedSubscribers.label}</dt>
               <dd className="font-medium text-foreground tabular-nums">

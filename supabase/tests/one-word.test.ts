@@ -120,9 +120,11 @@ describe('one number per label, second pass', () => {
     )
     expect(week).toEqual([{ confirmed_subscribers: 2, paid_subscribers: 2 }])
     expect(
-      await queryAs(m.advertiser.actor, 'select confirmed::int, refunded::int from public.campaign_subscriber_totals($1)', [
-        m.campaignId,
-      ]),
+      await queryAs(
+        m.advertiser.actor,
+        'select confirmed::int, refunded::int from public.campaign_subscriber_totals($1)',
+        [m.campaignId],
+      ),
     ).toEqual([{ confirmed: 2, refunded: 1 }])
     // The list still shows the refunded reader (named as refunded), so the pager counts 3 rows.
     expect(

@@ -121,14 +121,19 @@ test('the admin searches the ledger for the demo advertiser, filters by type, an
     'Type',
     'Status',
     'Amount (credits)',
+    'Refunded (credits)',
     'Description',
+    'Subscriber',
+    'Source',
+    'Newsletter',
     'Reference',
+    'Stripe reference',
     'Settles (UTC)',
   ])
   const shown = await rows.allInnerTexts()
   expect(lines).toHaveLength(shown.length)
   for (const [i, line] of lines.entries()) {
-    const [, email, name, type, status, amount, description] = line
+    const [, email, name, type, status, amount, , description] = line
     expect([email, type, status, description]).toEqual([DEMO_ADVERTISER, 'Bonus', 'Completed', 'Initial bonus'])
     for (const word of [email!, name!, type!, status!, `${amount} credits`, description!])
       expect(shown[i]).toContain(word)

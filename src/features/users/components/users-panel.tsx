@@ -77,10 +77,7 @@ export function UsersPanel() {
           <div className="flex flex-wrap justify-end gap-2">
             {/* The user's page (money, sources, suspend) as a button, not only the address as a link (issue 38). */}
             <Button asChild size="sm">
-              <Link
-                to={paths.admin.user(row.original.id)}
-                aria-label={`Open ${row.original.email ?? row.original.full_name ?? row.original.id}: money, suspend`}
-              >
+              <Link to={paths.admin.user(row.original.id)} title="The user's page: money, sources, suspend">
                 Open user
               </Link>
             </Button>

@@ -194,11 +194,13 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     tables: ['public.campaign_partners', 'public.campaigns', 'public.content_revisions'],
     functions: [
       'private.campaign_funding_status',
+      'private.check_newsletter_facts',
       'private.funding_status_given',
       'private.guard_campaign_budget',
       'private.partner_price',
       'private.refresh_campaign_funding',
       'private.refuse_deleting_evidence',
+      'private.require_newsletter_facts',
       'private.require_price_in_range',
       'private.source_may_promote',
       'public.admin_decide_revision',

@@ -235,12 +235,15 @@ export type Database = {
         Row: {
           advertiser_id: string
           approved_at: string | null
+          audience_line: string | null
+          audience_size: number | null
           budget_reserved: number
           budget_spent: number
           budget_total: number
           category: string | null
           created_at: string
           description: string | null
+          frequency: string | null
           funding_status: string
           id: string
           image_url: string | null
@@ -249,6 +252,7 @@ export type Database = {
           price_per_subscriber: number
           reservations_open: number
           review_note: string | null
+          sample_issue_url: string | null
           status: string
           updated_at: string
           website_url: string | null
@@ -256,12 +260,15 @@ export type Database = {
         Insert: {
           advertiser_id: string
           approved_at?: string | null
+          audience_line?: string | null
+          audience_size?: number | null
           budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
           created_at?: string
           description?: string | null
+          frequency?: string | null
           funding_status?: string
           id?: string
           image_url?: string | null
@@ -270,6 +277,7 @@ export type Database = {
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
+          sample_issue_url?: string | null
           status?: string
           updated_at?: string
           website_url?: string | null
@@ -277,12 +285,15 @@ export type Database = {
         Update: {
           advertiser_id?: string
           approved_at?: string | null
+          audience_line?: string | null
+          audience_size?: number | null
           budget_reserved?: number
           budget_spent?: number
           budget_total?: number
           category?: string | null
           created_at?: string
           description?: string | null
+          frequency?: string | null
           funding_status?: string
           id?: string
           image_url?: string | null
@@ -291,6 +302,7 @@ export type Database = {
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
+          sample_issue_url?: string | null
           status?: string
           updated_at?: string
           website_url?: string | null
@@ -3049,6 +3061,7 @@ export type Database = {
       esp_delivery_status: 'queued' | 'delivered' | 'failed'
       esp_provider: 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
       funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
+      newsletter_frequency: 'daily' | 'several_a_week' | 'weekly' | 'every_two_weeks' | 'monthly'
       not_counted_reason:
         | 'bot_user_agent'
         | 'head_request'
@@ -3206,6 +3219,7 @@ export const Constants = {
       esp_delivery_status: ['queued', 'delivered', 'failed'],
       esp_provider: ['beehiiv', 'kit', 'mailchimp', 'mailerlite'],
       funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],
+      newsletter_frequency: ['daily', 'several_a_week', 'weekly', 'every_two_weeks', 'monthly'],
       not_counted_reason: [
         'bot_user_agent',
         'head_request',

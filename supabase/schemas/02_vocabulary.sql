@@ -29,6 +29,9 @@ comment on type public.esp_provider is 'The email service providers a campaign c
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
 comment on type public.funding_status is 'Why an active campaign is or is not shown (PRODUCT "Money").';
 
+create type public.newsletter_frequency as enum ('daily', 'several_a_week', 'weekly', 'every_two_weeks', 'monthly');
+comment on type public.newsletter_frequency is 'How often a newsletter goes out, as its advertiser states it on the newsletter form: daily, several a week, weekly, every two weeks or monthly.';
+
 create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'account_suspended', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'domain_velocity', 'budget_exhausted', 'refunded', 'not_engaged', 'not_a_partner');
 comment on type public.not_counted_reason is 'Why a click or a subscription was not counted (PRODUCT "Attribution"): one vocabulary for both.';
 

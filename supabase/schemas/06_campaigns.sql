@@ -31,12 +31,19 @@ create table public.campaigns (
   reservations_open integer default 0 not null,
   approved_at timestamp with time zone,
   partner_mode text default 'open'::text not null,
+  sample_issue_url text,
+  frequency text,
+  audience_size integer,
+  audience_line text,
   constraint campaigns_pkey primary key (id),
+  constraint campaigns_audience_line_check check (((char_length(trim(both from audience_line)) >= 1) and (char_length(trim(both from audience_line)) <= 160))),
+  constraint campaigns_audience_size_check check (((audience_size >= 0) and (audience_size <= 100000000))),
   constraint campaigns_budget_covers_commitments check (((budget_spent >= (0)::numeric) and ((budget_spent + budget_reserved) <= budget_total))),
   constraint campaigns_budget_reserved_check check ((budget_reserved >= (0)::numeric)),
   constraint campaigns_budget_total_check check ((budget_total >= (0)::numeric)),
   constraint campaigns_category_check check ((category = any ((enum_range(null::public.category))::text[]))),
   constraint campaigns_description_check check ((char_length(description) <= 2000)),
+  constraint campaigns_frequency_check check ((frequency = any ((enum_range(null::public.newsletter_frequency))::text[]))),
   constraint campaigns_funding_status_check check ((funding_status = any ((enum_range(null::public.funding_status))::text[]))),
   constraint campaigns_image_url_check check ((char_length(image_url) <= 2048)),
   constraint campaigns_name_check check (((char_length(trim(both from name)) >= 2) and (char_length(trim(both from name)) <= 120))),
@@ -44,6 +51,7 @@ create table public.campaigns (
   constraint campaigns_price_per_subscriber_check check (((price_per_subscriber >= 0.50) and (price_per_subscriber <= 50.00))),
   constraint campaigns_reservations_open_check check ((reservations_open >= 0)),
   constraint campaigns_review_note_check check ((char_length(review_note) <= 1000)),
+  constraint campaigns_sample_issue_url_check check (((char_length(sample_issue_url) <= 2048) and (sample_issue_url ~* '^https://[^[:space:]]+\.[^[:space:]]+$'::text))),
   constraint campaigns_status_check check ((status = any ((enum_range(null::public.campaign_status))::text[]))),
   constraint campaigns_website_url_check check ((char_length(website_url) <= 2048)),
   constraint campaigns_advertiser_id_fkey foreign key (advertiser_id) references public.profiles(id) on delete cascade
@@ -56,11 +64,15 @@ comment on column public.campaigns.budget_reserved is 'Sum of the prices reserve
 comment on column public.campaigns.reservations_open is 'How many pending subscriptions hold a reservation (the overview says so when paused).';
 comment on column public.campaigns.approved_at is 'First activation by an admin: from then on, public fields change only through reviewed revisions.';
 comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; decides every confirmation from then on (a pending subscriber through a source that is no longer allowed confirms unpaid, not_a_partner).';
+comment on column public.campaigns.sample_issue_url is 'A past issue readers can open before subscribing (https only, at most 2,048 characters). Public; after approval a change is a revision.';
+comment on column public.campaigns.frequency is 'How often it goes out (newsletter_frequency). Public; after approval a change is a revision.';
+comment on column public.campaigns.audience_size is 'Readers the advertiser says it has (0 to 100,000,000), as stated, not measured. Public; after approval a change is a revision.';
+comment on column public.campaigns.audience_line is 'One line on who it is for (1–160 characters, or none). Public; after approval a change is a revision.';
 grant select on table public.campaigns to anon;
 grant select, delete on table public.campaigns to authenticated;
 grant select, insert, update, delete on table public.campaigns to service_role;
-grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status, partner_mode) on public.campaigns to authenticated;
-grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, partner_mode) on public.campaigns to authenticated;
+grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status, partner_mode, sample_issue_url, frequency, audience_size, audience_line) on public.campaigns to authenticated;
+grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, partner_mode, sample_issue_url, frequency, audience_size, audience_line) on public.campaigns to authenticated;
 
 -- Every trigger on public.campaigns, in the order they fire: before each statement, before each row, after
 -- each row, after each statement, by name within each. Beside each, the file that defines its function; the
@@ -69,6 +81,8 @@ grant update (name, description, image_url, website_url, category, price_per_sub
 --     campaigns_refuse_suspended: on insert, delete, update
 --       private.refuse_suspended_writer() (03_profiles_and_auth.sql)
 --   before each row:
+--     campaigns_check_newsletter_facts: on insert, update of sample_issue_url, frequency, audience_size, audience_line
+--       private.check_newsletter_facts() (this file)
 --     campaigns_divert_public_edits: on update
 --       public.divert_public_edits() (this file)
 --     campaigns_guard_budget: on insert, update of budget_total, budget_spent, budget_reserved
@@ -229,7 +243,11 @@ begin
         description = case when r.changes ? 'description' then r.changes ->> 'description' else c.description end,
         image_url = case when r.changes ? 'image_url' then r.changes ->> 'image_url' else c.image_url end,
         website_url = case when r.changes ? 'website_url' then r.changes ->> 'website_url' else c.website_url end,
-        category = case when r.changes ? 'category' then r.changes ->> 'category' else c.category end
+        category = case when r.changes ? 'category' then r.changes ->> 'category' else c.category end,
+        sample_issue_url = case when r.changes ? 'sample_issue_url' then r.changes ->> 'sample_issue_url' else c.sample_issue_url end,
+        frequency = case when r.changes ? 'frequency' then r.changes ->> 'frequency' else c.frequency end,
+        audience_size = case when r.changes ? 'audience_size' then (r.changes ->> 'audience_size')::integer else c.audience_size end,
+        audience_line = case when r.changes ? 'audience_line' then r.changes ->> 'audience_line' else c.audience_line end
       where c.id = r.subject_id returning c.status into previous;
     else
       update public.audience_sources s set
@@ -482,6 +500,19 @@ comment on function public.campaign_partner_sources(p_campaign_id uuid) is 'The 
 revoke execute on function public.campaign_partner_sources(p_campaign_id uuid) from public;
 grant execute on function public.campaign_partner_sources(p_campaign_id uuid) to authenticated, service_role;
 
+create or replace function private.check_newsletter_facts()
+ returns trigger
+ language plpgsql
+ set search_path to ''
+as $function$
+begin
+  perform private.require_newsletter_facts(to_jsonb(new));
+  return new;
+end
+$function$;
+comment on function private.check_newsletter_facts() is 'Trigger: a campaign''s landing-page facts read as sentences when refused. Named so it fires before campaigns_divert_public_edits, so a diverted edit is checked too.';
+revoke execute on function private.check_newsletter_facts() from public;
+
 create or replace function public.decide_partner(p_campaign_id uuid, p_source_id uuid, p_status text, p_price_override numeric default null::numeric)
  returns uuid
  language plpgsql
@@ -557,7 +588,8 @@ create or replace function public.divert_public_edits()
 as $function$
 declare
   fields text[] := case when tg_table_name = 'campaigns'
-    then array['name', 'description', 'image_url', 'website_url', 'category']
+    then array['name', 'description', 'image_url', 'website_url', 'category',
+      'sample_issue_url', 'frequency', 'audience_size', 'audience_line']
     else array['name', 'description', 'image_url', 'url', 'category', 'platform'] end;
   diff jsonb := '{}';
   f text;
@@ -583,7 +615,7 @@ begin
   return jsonb_populate_record(null::public.audience_sources, new_row);
 end
 $function$;
-comment on function public.divert_public_edits() is 'Trigger: after approval, edits of public fields from the API become a pending revision; the approved values stay live.';
+comment on function public.divert_public_edits() is 'Trigger: after approval, edits of public fields from the API (campaigns also sample issue link, frequency, audience size and line) become a pending revision; the approved values stay live.';
 revoke execute on function public.divert_public_edits() from public;
 
 create or replace function private.funding_status_given(p_available numeric, p_price numeric, p_budget_total numeric, p_budget_spent numeric, p_budget_reserved numeric)
@@ -733,6 +765,37 @@ $function$;
 comment on function private.refuse_deleting_evidence() is 'Trigger: sources and campaigns with activity are archived, never deleted.';
 revoke execute on function private.refuse_deleting_evidence() from public;
 
+create or replace function private.require_newsletter_facts(p_values jsonb)
+ returns void
+ language plpgsql
+ stable
+ set search_path to ''
+as $function$
+declare
+  v_url text := p_values ->> 'sample_issue_url';
+  v_frequency text := p_values ->> 'frequency';
+  v_size text := p_values ->> 'audience_size';
+  v_line text := p_values ->> 'audience_line';
+begin
+  if v_url is not null and (char_length(v_url) > 2048 or v_url !~* '^https://[^[:space:]]+\.[^[:space:]]+$') then
+    raise exception 'The sample issue link must be a full address starting with https:// (at most 2,048 characters)'
+      using errcode = '23514';
+  end if;
+  if v_frequency is not null and not (v_frequency = any ((enum_range(null::public.newsletter_frequency))::text[])) then
+    raise exception 'Choose how often the newsletter goes out: daily, several a week, weekly, every two weeks or monthly'
+      using errcode = '23514';
+  end if;
+  if v_size is not null and (v_size !~ '^[0-9]{1,9}$' or v_size::bigint > 100000000) then
+    raise exception 'Audience size must be a whole number from 0 to 100,000,000' using errcode = '23514';
+  end if;
+  if v_line is not null and char_length(trim(v_line)) not between 1 and 160 then
+    raise exception 'Say who the newsletter is for in at most 160 characters, or leave it empty' using errcode = '23514';
+  end if;
+end
+$function$;
+comment on function private.require_newsletter_facts(p_values jsonb) is 'Refuses a sample issue link, frequency, audience size or audience line the campaigns check constraints would refuse, with a sentence; used by the campaigns trigger and by submit_revision.';
+revoke execute on function private.require_newsletter_facts(p_values jsonb) from public;
+
 create or replace function private.require_price_in_range()
  returns trigger
  language plpgsql
@@ -844,7 +907,8 @@ create or replace function public.submit_revision(p_subject_type text, p_subject
 as $function$
 declare
   allowed text[] := case p_subject_type
-    when 'campaign' then array['name', 'description', 'image_url', 'website_url', 'category']
+    when 'campaign' then array['name', 'description', 'image_url', 'website_url', 'category',
+      'sample_issue_url', 'frequency', 'audience_size', 'audience_line']
     when 'audience_source' then array['name', 'description', 'image_url', 'url', 'category', 'platform'] end;
   owner uuid;
   approved timestamptz;
@@ -868,6 +932,10 @@ begin
   if diff = '{}' then
     raise exception 'Nothing to revise' using errcode = '22023';
   end if;
+  if p_subject_type = 'campaign' then
+    -- A proposal an admin could never approve is refused now, in the owner's words.
+    perform private.require_newsletter_facts(diff);
+  end if;
   -- One pending revision per subject. An edit that changes what it proposes is a new version, so a decision on the
   -- version an admin read before it is refused; the same change sent again (a form saved twice) is not.
   insert into public.content_revisions as r (subject_type, subject_id, author_id, changes)
@@ -884,7 +952,7 @@ begin
   return revision_id;
 end
 $function$;
-comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields; an admin reviews them. Edits through the table land here too. A second edit merges into the pending revision as its next version.';
+comment on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) is 'Owners propose changes to an approved source''s or campaign''s public fields (a campaign''s also sample issue link, frequency, audience size and line); an admin reviews them. Edits through the table land here too. A second edit merges into the pending revision as its next version.';
 revoke execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) from public;
 grant execute on function public.submit_revision(p_subject_type text, p_subject_id uuid, p_changes jsonb) to authenticated, service_role;
 
@@ -958,6 +1026,8 @@ grant select on table public.wallets to authenticated, service_role;
 create trigger audience_sources_divert_public_edits before update on public.audience_sources for each row execute function public.divert_public_edits();
 
 create trigger audience_sources_refuse_deleting_evidence before delete on public.audience_sources for each row execute function private.refuse_deleting_evidence();
+
+create trigger campaigns_check_newsletter_facts before insert or update of sample_issue_url, frequency, audience_size, audience_line on public.campaigns for each row execute function private.check_newsletter_facts();
 
 create trigger campaigns_divert_public_edits before update on public.campaigns for each row execute function public.divert_public_edits();
 

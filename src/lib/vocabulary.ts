@@ -22,6 +22,7 @@ export type UserType = Enums['user_type']
 export type EspDeliveryStatus = Enums['esp_delivery_status']
 export type PartnerMode = Enums['partner_mode']
 export type PartnerStatus = Enums['partner_status']
+export type NewsletterFrequency = Enums['newsletter_frequency']
 
 const campaignStatuses: Record<CampaignStatus, Word> = {
   draft: { label: 'Draft', tone: 'grey' },
@@ -170,6 +171,19 @@ const partnerStatuses: Record<PartnerStatus, Word> = {
   declined: { label: 'Declined', tone: 'grey' },
   blocked: { label: 'Blocked', tone: 'red' },
 }
+
+/** How often a newsletter goes out (campaigns.frequency), on the newsletter form and its landing page. */
+const newsletterFrequencies: Record<NewsletterFrequency, string> = {
+  daily: 'Daily',
+  several_a_week: 'Several times a week',
+  weekly: 'Weekly',
+  every_two_weeks: 'Every two weeks',
+  monthly: 'Monthly',
+}
+export const NEWSLETTER_FREQUENCIES: readonly NewsletterFrequency[] = values.newsletter_frequency
+export const frequencyLabel = (frequency: string) => lookup(newsletterFrequencies, frequency) ?? humanise(frequency)
+export const isFrequency = (value: string): value is NewsletterFrequency => Object.hasOwn(newsletterFrequencies, value)
+export const frequencyOptions = NEWSLETTER_FREQUENCIES.map((value) => ({ value, label: newsletterFrequencies[value] }))
 
 export const partnerMode = (mode: string) => word(partnerModes, mode)
 export const partnerStatus = (status: string) => word(partnerStatuses, status)

@@ -8,6 +8,7 @@ import { hasAtMostTwoDecimals } from '@rules/numbers'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_MESSAGES } from '@rules/price'
 import { CATEGORIES } from '@/lib/vocabulary-catalog'
 import { Constants } from '@/types/database.types'
+import { NEWSLETTER_FREQUENCIES } from '@/lib/vocabulary'
 
 const optionalUrl = (label: string) =>
   z
@@ -17,6 +18,56 @@ const optionalUrl = (label: string) =>
     .refine((value) => value === '' || /^https?:\/\/\S+\.\S+/i.test(value), {
       error: `${label} must start with http:// or https://`,
     })
+
+/** The most readers an advertiser may state (campaigns_audience_size_check). */
+export const MAX_AUDIENCE_SIZE = 100_000_000
+/** The longest line on who a newsletter is for (campaigns_audience_line_check). */
+export const MAX_AUDIENCE_LINE = 160
+
+/**
+ * What the landing page tells about a newsletter, all optional: a sample issue (https only, like the database's
+ * campaigns_sample_issue_url_check), how often it goes out, how many readers it has and who it is for. An empty
+ * field is stored as null.
+ */
+export const newsletterFactsShape = {
+  sampleIssueUrl: z
+    .string()
+    .trim()
+    .max(2048, { error: 'Sample issue link is too long' })
+    .refine((value) => value === '' || /^https:\/\/\S+\.\S+$/i.test(value), {
+      error: 'Sample issue link must be a full address starting with https://',
+    }),
+  frequency: z.union([z.literal(''), z.enum(NEWSLETTER_FREQUENCIES)], {
+    error: 'Choose how often the newsletter goes out',
+  }),
+  audienceSize: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || /^\d+$/.test(value.replace(/[,\s]/g, '')), {
+      error: 'Audience size must be a whole number of readers, such as 12000',
+    })
+    .refine((value) => value === '' || Number(value.replace(/[,\s]/g, '')) <= MAX_AUDIENCE_SIZE, {
+      error: 'Audience size must be at most 100,000,000 readers',
+    })
+    .transform((value) => (value === '' ? null : Number(value.replace(/[,\s]/g, '')))),
+  audienceLine: z
+    .string()
+    .trim()
+    .max(MAX_AUDIENCE_LINE, { error: `Keep who it is for to ${MAX_AUDIENCE_LINE} characters or fewer` }),
+}
+
+/** The facts as the campaigns row spells them (empty → null). */
+export const newsletterFactsColumns = (values: {
+  sampleIssueUrl: string
+  frequency: string
+  audienceSize: number | null
+  audienceLine: string
+}) => ({
+  sample_issue_url: values.sampleIssueUrl || null,
+  frequency: (values.frequency || null) as (typeof NEWSLETTER_FREQUENCIES)[number] | null,
+  audience_size: values.audienceSize,
+  audience_line: values.audienceLine || null,
+})
 
 export const campaignFormSchema = z
   .object({
@@ -40,6 +91,7 @@ export const campaignFormSchema = z
       .max(1_000_000, { error: 'Budget must be at most 1,000,000 credits' }),
     /** Who may promote it (campaigns.partner_mode); open unless the advertiser picks approval. */
     partnerMode: z.enum(Constants.public.Enums.partner_mode, { error: 'Choose who may promote it' }).default('open'),
+    ...newsletterFactsShape,
   })
   .refine((values) => values.budgetTotal >= values.pricePerSubscriber, {
     error: 'Budget must cover at least one subscriber at your price',
@@ -56,6 +108,7 @@ export const campaignEditSchema = z.object({
   imageUrl: campaignFormSchema.shape.imageUrl,
   category: campaignFormSchema.shape.category,
   websiteUrl: campaignFormSchema.shape.websiteUrl,
+  ...newsletterFactsShape,
 })
 export type CampaignEditValues = z.infer<typeof campaignEditSchema>
 export type CampaignEditInput = z.input<typeof campaignEditSchema>

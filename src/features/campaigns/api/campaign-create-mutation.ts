@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '@/lib/toast'
 import { supabase } from '@/lib/supabase'
 import { campaignKeys } from '../keys'
-import type { CampaignFormValues } from '../campaign-schema'
+import { newsletterFactsColumns, type CampaignFormValues } from '../campaign-schema'
 
 export type CampaignCreateVariables = CampaignFormValues & { advertiserId: string }
 
@@ -20,6 +20,7 @@ export async function createCampaign(vars: CampaignCreateVariables) {
       price_per_subscriber: vars.pricePerSubscriber,
       budget_total: vars.budgetTotal,
       partner_mode: vars.partnerMode,
+      ...newsletterFactsColumns(vars),
       status: 'pending_review',
     })
     .select('id, name, status')

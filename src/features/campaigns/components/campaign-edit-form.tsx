@@ -11,10 +11,17 @@ import { Textarea } from '@/components/ui/textarea'
 import type { CampaignDetail } from '../api/campaign-detail-query'
 import { useCampaignRevisionQuery } from '../api/campaign-revision-query'
 import { useCampaignUpdateMutation } from '../api/campaign-update-mutation'
-import { campaignEditSchema, type CampaignEditInput, type CampaignEditValues } from '../campaign-schema'
+import {
+  campaignEditSchema,
+  newsletterFactsColumns,
+  type CampaignEditInput,
+  type CampaignEditValues,
+} from '../campaign-schema'
 import { FormField } from '@/components/form-field'
 import { categoryOptions, isCategory } from '@/lib/vocabulary-catalog'
 import { PendingRevision } from '@/components/pending-revision'
+import { isFrequency } from '@/lib/vocabulary'
+import { NewsletterFactsFields } from './newsletter-facts-fields'
 
 export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
   const revision = useCampaignRevisionQuery(campaign.id)
@@ -26,6 +33,10 @@ export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
       imageUrl: campaign.image_url ?? '',
       websiteUrl: campaign.website_url ?? '',
       category: campaign.category && isCategory(campaign.category) ? campaign.category : undefined,
+      sampleIssueUrl: campaign.sample_issue_url ?? '',
+      frequency: campaign.frequency && isFrequency(campaign.frequency) ? campaign.frequency : '',
+      audienceSize: campaign.audience_size == null ? '' : String(campaign.audience_size),
+      audienceLine: campaign.audience_line ?? '',
     },
   })
   const { register, handleSubmit, formState } = form
@@ -48,6 +59,7 @@ export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
             image_url: v.imageUrl || null,
             website_url: v.websiteUrl,
             category: v.category,
+            ...newsletterFactsColumns(v),
           },
         })
         .catch(() => undefined)
@@ -89,6 +101,7 @@ export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
           ))}
         </select>
       </FormField>
+      <NewsletterFactsFields idPrefix="edit-" register={(name) => register(name)} errors={errors} />
       <div>
         <Button type="submit" disabled={formState.isSubmitting}>
           {campaign.approved_at ? 'Send changes for review' : 'Save changes'}

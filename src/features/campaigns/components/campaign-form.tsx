@@ -13,6 +13,7 @@ import { useCampaignCreateMutation } from '../api/campaign-create-mutation'
 import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } from '../campaign-schema'
 import { FormField } from '@/components/form-field'
 import { PriceGuidance } from './price-guidance'
+import { NewsletterFactsFields } from './newsletter-facts-fields'
 import { categoryOptions } from '@/lib/vocabulary-catalog'
 import { partnerModeOptions } from '@/lib/vocabulary'
 
@@ -31,6 +32,10 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
       websiteUrl: '',
       category: undefined,
       partnerMode: 'open',
+      sampleIssueUrl: '',
+      frequency: '',
+      audienceSize: '',
+      audienceLine: '',
     },
   })
   const { register, handleSubmit, formState } = form
@@ -112,6 +117,7 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
           ))}
         </select>
       </FormField>
+      <NewsletterFactsFields idPrefix="" register={(name) => register(name)} errors={errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
           id="pricePerSubscriber"

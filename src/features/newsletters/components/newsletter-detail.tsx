@@ -7,6 +7,8 @@ import { Link } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
 import { categoryLabel } from '@/lib/vocabulary-catalog'
+import { frequencyLabel } from '@/lib/vocabulary'
+import { formatCount } from '@/lib/format'
 import { Button } from '@/components/ui/button'
 import { PageSpinner } from '@/components/page-spinner'
 import type { CampaignCard } from '../api/campaign-types'
@@ -32,7 +34,20 @@ export function NewsletterDetail({ campaign, children }: { campaign: CampaignCar
             )}
           </div>
         </div>
+        {campaign.audience_line && (
+          <p className="text-lg leading-snug font-medium" data-testid="newsletter-audience-line">
+            {campaign.audience_line}
+          </p>
+        )}
+        <NewsletterFacts campaign={campaign} />
         {campaign.description && <p className="leading-relaxed whitespace-pre-line">{campaign.description}</p>}
+        {campaign.sample_issue_url && /^https:\/\//i.test(campaign.sample_issue_url) && (
+          <Button asChild variant="outline" className="w-full sm:w-fit">
+            <a href={campaign.sample_issue_url} target="_blank" rel="noopener noreferrer nofollow">
+              Read a sample issue<span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </Button>
+        )}
         {campaign.website_url && /^https?:\/\//i.test(campaign.website_url) && (
           <a
             href={campaign.website_url}
@@ -49,6 +64,32 @@ export function NewsletterDetail({ campaign, children }: { campaign: CampaignCar
       </div>
       <aside aria-label="Subscribe">{children}</aside>
     </article>
+  )
+}
+
+/**
+ * How often it goes out and how many readers it has, as its advertiser states them (approved by an admin like
+ * the name); nothing when neither is stated.
+ */
+export function NewsletterFacts({ campaign }: { campaign: CampaignCard }) {
+  const frequency = campaign.frequency ? frequencyLabel(campaign.frequency) : null
+  const readers = campaign.audience_size ?? null
+  if (!frequency && readers === null) return null
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:max-w-md" data-testid="newsletter-facts">
+      {frequency && (
+        <div className="rounded-md border bg-muted/40 px-3 py-2">
+          <dt className="text-xs text-muted-foreground">Goes out</dt>
+          <dd className="font-semibold">{frequency}</dd>
+        </div>
+      )}
+      {readers !== null && (
+        <div className="rounded-md border bg-muted/40 px-3 py-2">
+          <dt className="text-xs text-muted-foreground">Readers</dt>
+          <dd className="font-semibold tabular-nums">{formatCount(readers)}</dd>
+        </div>
+      )}
+    </dl>
   )
 }
 

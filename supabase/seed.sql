@@ -166,6 +166,40 @@ values
    'A seasonal list that has ended.', '/seed/campaign-reads.svg', 'https://summerreading.example.com', 'culture',
    1.00, 30, 'completed', null, now() - interval '60 days');
 
+-- What each newsletter's page tells a visitor before they subscribe (sample issue, frequency, readers, who it is for).
+-- The draft (06) states none of it, as a new newsletter would.
+update public.campaigns c set sample_issue_url = f.sample_issue_url, frequency = f.frequency,
+  audience_size = f.audience_size, audience_line = f.audience_line
+from (values
+  ('20000000-0000-4000-a000-000000000001'::uuid, 'https://frontendbrief.example.com/issues/142', 'several_a_week', 18400,
+   'Frontend engineers who want the week''s best links without the noise.'),
+  ('20000000-0000-4000-a000-000000000002'::uuid, 'https://designdispatch.example.com/archive/98', 'weekly', 9200,
+   'Product designers and the engineers who work beside them.'),
+  ('20000000-0000-4000-a000-000000000003'::uuid, 'https://morningstack.example.com/today', 'daily', 41000,
+   'Developers who want the tech news in five minutes, before standup.'),
+  ('20000000-0000-4000-a000-000000000004'::uuid, 'https://weekendreads.example.com/essays/slow-sundays', 'weekly', 3100,
+   'Readers who save long essays for a quiet Sunday.'),
+  ('20000000-0000-4000-a000-000000000005'::uuid, 'https://aifieldnotes.example.com/notes/12', 'every_two_weeks', 5600,
+   'Engineers and PMs putting AI features in front of real users.'),
+  ('20000000-0000-4000-a000-000000000007'::uuid, 'https://founderfinance.example.com/tuesday/61', 'weekly', 12750,
+   'First-time founders who want to understand their numbers.'),
+  ('20000000-0000-4000-a000-000000000008'::uuid, 'https://growthmemo.example.com/memos/37', 'weekly', 22300,
+   'Marketers and founders who like growth ideas with the numbers attached.'),
+  ('20000000-0000-4000-a000-000000000009'::uuid, 'https://plantbased.example.com/weekly/80', 'weekly', 7400,
+   'Curious cooks eating more plants, one recipe at a time.'),
+  ('20000000-0000-4000-a000-000000000010'::uuid, 'https://trailletters.example.com/letters/25', 'every_two_weeks', 2800,
+   'Hikers planning their next weekend outside.'),
+  ('20000000-0000-4000-a000-000000000011'::uuid, 'https://indiegames.example.com/digest/52', 'weekly', 6100,
+   'Players looking for small games worth an evening.'),
+  ('20000000-0000-4000-a000-000000000012'::uuid, 'https://remoteweekly.example.com/issues/204', 'weekly', 15900,
+   'People who work remotely, and the teams that hire them.'),
+  ('20000000-0000-4000-a000-000000000013'::uuid, 'https://moonshots.example.com/picks', 'daily', 900,
+   'Traders chasing the next big coin.'),
+  ('20000000-0000-4000-a000-000000000014'::uuid, 'https://summerreading.example.com/list', 'monthly', 1500,
+   'Readers who want one good book list a month.')
+) as f(id, sample_issue_url, frequency, audience_size, audience_line)
+where c.id = f.id;
+
 -- The demo admin has two-factor sign-in (admins must: the database refuses admin work without aal2).
 -- Local demo only: the README gives this secret so a developer can add it to an authenticator app.
 -- created_at and updated_at are NOT NULL without a default in GoTrue's table.

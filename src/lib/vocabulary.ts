@@ -5,6 +5,7 @@
  * feature. A `Record<Enum, …>` makes the compiler ask for a label whenever the database gains a word.
  */
 import { Constants, type Database } from '@/types/database.types'
+import { formatCount } from './format'
 import { categoryLabel, humanise, lookup, platformLabel, sourceStatus, word, type Word } from './vocabulary-catalog'
 
 const values = Constants.public.Enums
@@ -267,13 +268,22 @@ const revisionFieldLabels: Record<string, string> = {
   url: 'URL',
   category: 'Category',
   platform: 'Platform',
+  sample_issue_url: 'Sample issue link',
+  frequency: 'How often it goes out',
+  audience_size: 'Audience size',
+  audience_line: 'Who it is for',
 }
 export const revisionFieldLabel = (field: string) => lookup(revisionFieldLabels, field) ?? humanise(field)
 
-/** A field's value as a revision shows it: categories and platforms by their label, nothing as a dash. */
+/**
+ * A field's value as a revision shows it: categories, platforms and frequencies by their label, an audience size as
+ * the landing page writes it, nothing as a dash.
+ */
 export function revisionFieldValue(field: string, value: string | null | undefined): string {
   if (value == null || value === '') return '—'
   if (field === 'category') return categoryLabel(value)
   if (field === 'platform') return platformLabel(value)
+  if (field === 'frequency') return frequencyLabel(value)
+  if (field === 'audience_size' && /^\d+$/.test(value)) return `${formatCount(Number(value))} readers`
   return value
 }

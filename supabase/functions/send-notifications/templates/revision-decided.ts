@@ -9,6 +9,10 @@ const FIELD_WORDS: Record<string, string> = {
   url: 'URL',
   category: 'category',
   platform: 'platform',
+  sample_issue_url: 'sample issue link',
+  frequency: 'frequency',
+  audience_size: 'audience size',
+  audience_line: 'who it is for',
 }
 
 export function revisionDecided(to: Recipient, data: NotificationData, siteUrl: string): Rendered {

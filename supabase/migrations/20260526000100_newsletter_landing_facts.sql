@@ -70,9 +70,11 @@ $function$;
 comment on function private.require_newsletter_facts(p_values jsonb) is 'Refuses a sample issue link, frequency, audience size or audience line the campaigns check constraints would refuse, with a sentence; used by the campaigns trigger and by submit_revision.';
 revoke execute on function private.require_newsletter_facts(p_values jsonb) from public, anon, authenticated;
 
+-- Security definer: the row's writer (authenticated) may not call private functions; this one only reads NEW.
 create function private.check_newsletter_facts()
  returns trigger
  language plpgsql
+ security definer
  set search_path to ''
 as $function$
 begin

@@ -503,6 +503,7 @@ grant execute on function public.campaign_partner_sources(p_campaign_id uuid) to
 create or replace function private.check_newsletter_facts()
  returns trigger
  language plpgsql
+ security definer
  set search_path to ''
 as $function$
 begin

@@ -47,24 +47,32 @@ describe('column grants (the catalog)', () => {
       // The submit, edit and budget forms; status only on insert ('draft' or 'pending_review').
       'campaigns INSERT authenticated': [
         'advertiser_id',
+        'audience_line',
+        'audience_size',
         'budget_total',
         'category',
         'description',
+        'frequency',
         'image_url',
         'name',
         'partner_mode',
         'price_per_subscriber',
+        'sample_issue_url',
         'status',
         'website_url',
       ],
       'campaigns UPDATE authenticated': [
+        'audience_line',
+        'audience_size',
         'budget_total',
         'category',
         'description',
+        'frequency',
         'image_url',
         'name',
         'partner_mode',
         'price_per_subscriber',
+        'sample_issue_url',
         'website_url',
       ],
       // The /contact form; admins mark a message handled.
@@ -596,17 +604,30 @@ describe("honest: the SPA's writes", () => {
     await queryAs(
       a.actor,
       `update public.campaigns set name = 'Weekly Rust!', description = 'Every Monday', image_url = null, website_url = 'https://rust.example/',
-       category = 'technology' where id = $1`,
+       category = 'technology', sample_issue_url = 'https://rust.example/issues/1', frequency = 'weekly',
+       audience_size = 4200, audience_line = 'Rust programmers' where id = $1`,
       [created!.id],
     )
     await queryAs(a.actor, 'update public.campaigns set budget_total = 80, price_per_subscriber = 1.5 where id = $1', [
       created!.id,
     ])
     expect(
-      await queryAs(a.actor, 'select name, budget_total, price_per_subscriber from public.campaigns where id = $1', [
-        created!.id,
-      ]),
-    ).toEqual([{ name: 'Weekly Rust!', budget_total: '80.00', price_per_subscriber: '1.50' }])
+      await queryAs(
+        a.actor,
+        'select name, budget_total, price_per_subscriber, sample_issue_url, frequency, audience_size, audience_line from public.campaigns where id = $1',
+        [created!.id],
+      ),
+    ).toEqual([
+      {
+        name: 'Weekly Rust!',
+        budget_total: '80.00',
+        price_per_subscriber: '1.50',
+        sample_issue_url: 'https://rust.example/issues/1',
+        frequency: 'weekly',
+        audience_size: 4200,
+        audience_line: 'Rust programmers',
+      },
+    ])
   })
 
   it('visitors and signed-in users write to /contact; profiles keep their name form', async () => {

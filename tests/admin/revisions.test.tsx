@@ -86,6 +86,34 @@ describe('admin revisions', () => {
     ])
   })
 
+  it("shows a newsletter's page facts as its landing page words them", async () => {
+    signInAs('admin')
+    server.use(
+      revisions([
+        {
+          ...pendingRevision,
+          subject_type: 'campaign',
+          subject_name: 'Morning Brew',
+          changes: {
+            sample_issue_url: 'https://brew.example/issues/9',
+            frequency: 'weekly',
+            audience_size: 12500,
+            audience_line: 'Founders in a hurry',
+          },
+          current_values: { sample_issue_url: null, frequency: 'monthly', audience_size: 900, audience_line: null },
+        },
+      ]),
+    )
+    renderRoute('/dashboard/admin/revisions')
+    const rows = within(await screen.findByTestId('revision')).getAllByTestId('revision-field')
+    expect(rows.map((r) => [...r.children].map((c) => c.textContent))).toEqual([
+      ['Sample issue link', '—', 'https://brew.example/issues/9'],
+      ['How often it goes out', 'Monthly', 'Weekly'],
+      ['Audience size', '900 readers', '12,500 readers'],
+      ['Who it is for', '—', 'Founders in a hurry'],
+    ])
+  })
+
   it('approves after the confirmation dialog, with an optional note, and refreshes the queue', async () => {
     signInAs('admin')
     let pending = [pendingRevision]

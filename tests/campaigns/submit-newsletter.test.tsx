@@ -70,6 +70,11 @@ describe('submit newsletter', () => {
     // Open to every approved source unless the advertiser picks approval (campaigns.partner_mode).
     expect(screen.getByLabelText('Who may promote it')).toHaveValue('open')
     await user.selectOptions(screen.getByLabelText('Who may promote it'), 'By approval')
+    // What the newsletter's page will tell visitors (all optional).
+    await user.type(screen.getByLabelText('Sample issue link'), 'https://morningbrew.example/issues/1')
+    await user.selectOptions(screen.getByLabelText('How often it goes out'), 'Several times a week')
+    await user.type(screen.getByLabelText('Audience size (readers)'), '12,500')
+    await user.type(screen.getByLabelText('Who it is for'), 'Busy people who want the business news fast')
     await user.click(screen.getByRole('button', { name: 'Submit for review' }))
 
     expect(await screen.findByText('Morning Brew was submitted for review')).toBeInTheDocument()
@@ -84,8 +89,39 @@ describe('submit newsletter', () => {
       price_per_subscriber: 2.5,
       budget_total: 100,
       partner_mode: 'approval',
+      sample_issue_url: 'https://morningbrew.example/issues/1',
+      frequency: 'several_a_week',
+      audience_size: 12500,
+      audience_line: 'Busy people who want the business news fast',
       status: 'pending_review',
     })
+  })
+
+  it("refuses a page's facts the database would refuse, each in a sentence next to its field", async () => {
+    signInAs('advertiser')
+    let inserted = false
+    server.use(
+      http.post(restUrl('campaigns'), () => {
+        inserted = true
+        return HttpResponse.json([], { status: 201 })
+      }),
+    )
+    const user = userEvent.setup()
+    renderRoute('/dashboard/advertiser/submit-newsletter')
+    await fillValidForm(user)
+    await user.type(screen.getByLabelText('Sample issue link'), 'http://morningbrew.example/issues/1')
+    await user.type(screen.getByLabelText('Audience size (readers)'), 'about 5k')
+    await user.click(screen.getByLabelText('Who it is for'))
+    await user.paste('x'.repeat(161))
+    await user.click(screen.getByRole('button', { name: 'Submit for review' }))
+
+    expect(await screen.findByText('Keep who it is for to 160 characters or fewer')).toBeInTheDocument()
+    expect(screen.getByLabelText('Sample issue link')).toHaveAccessibleDescription(
+      'A past issue readers can open, starting with https:// Sample issue link must be a full address starting with https://',
+    )
+    expect(screen.getByText('Audience size must be a whole number of readers, such as 12000')).toBeInTheDocument()
+    expect(screen.getByLabelText('Who it is for')).toHaveAttribute('aria-invalid', 'true')
+    expect(inserted).toBe(false)
   })
 
   it("shows the database's own message when it refuses the campaign", async () => {

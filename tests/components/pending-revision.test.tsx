@@ -23,6 +23,29 @@ describe('PendingRevision', () => {
     expect(notice).toHaveTextContent('Category:Business')
   })
 
+  it("pending: a newsletter's page facts read as the page says them", () => {
+    render(
+      <PendingRevision
+        testId="r"
+        revision={{
+          status: 'pending',
+          changes: {
+            sample_issue_url: 'https://new.example/issue/3',
+            frequency: 'every_two_weeks',
+            audience_size: 12500,
+            audience_line: null,
+          },
+          review_note: null,
+        }}
+      />,
+    )
+    const notice = screen.getByTestId('r')
+    expect(notice).toHaveTextContent('Sample issue link:https://new.example/issue/3')
+    expect(notice).toHaveTextContent('How often it goes out:Every two weeks')
+    expect(notice).toHaveTextContent('Audience size:12,500 readers')
+    expect(notice).toHaveTextContent('Who it is for:—')
+  })
+
   it('approved: says so, without the proposed values', () => {
     render(
       <PendingRevision testId="r" revision={{ status: 'approved', changes: { name: 'New' }, review_note: 'Fine' }} />,

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../msw/server'
 import { renderRoute, storeTestSession } from '../render-route'
-import { CAMPAIGNS, campaignsHandler } from './fixtures'
+import { CAMPAIGNS, campaignRow, campaignsHandler } from './fixtures'
 
 vi.mock('@fingerprintjs/fingerprintjs', () => {
   const load = async () => ({ get: async () => ({ visitorId: 'fp-test' }) })
@@ -209,5 +209,47 @@ describe('campaign link pages', () => {
     expect(
       calls.filter((c) => c.fn === 'track_audience_source_click' || c.fn === 'record_campaign_page_view'),
     ).toHaveLength(0)
+  })
+})
+
+describe("a newsletter's landing page", () => {
+  it('tells what its advertiser states: who it is for, how often, how many readers, and a sample issue', async () => {
+    const row = campaignRow(BREW.id, 'Morning Brew', {
+      sample_issue_url: 'https://brew.example/issues/9',
+      frequency: 'several_a_week',
+      audience_size: 1234567,
+      audience_line: 'Busy people who want the business news fast',
+    })
+    server.use(campaignsHandler([row]))
+    renderRoute(`/newsletters/${BREW.id}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Morning Brew' })).toBeInTheDocument()
+    expect(screen.getByTestId('newsletter-audience-line')).toHaveTextContent(
+      'Busy people who want the business news fast',
+    )
+    const facts = within(screen.getByTestId('newsletter-facts'))
+    expect(facts.getByText('Goes out').nextSibling).toHaveTextContent('Several times a week')
+    expect(facts.getByText('Readers').nextSibling).toHaveTextContent('1,234,567')
+    const sample = screen.getByRole('link', { name: 'Read a sample issue (opens in a new tab)' })
+    expect(sample).toHaveAttribute('href', 'https://brew.example/issues/9')
+    expect(sample).toHaveAttribute('target', '_blank')
+    expect(sample.getAttribute('rel')).toMatch(/\bnoopener\b/)
+  })
+
+  it('shows none of it when nothing is stated, and never a link that is not https', async () => {
+    const row = campaignRow(BREW.id, 'Morning Brew', { sample_issue_url: 'javascript:alert(1)' })
+    server.use(campaignsHandler([row]))
+    renderRoute(`/newsletters/${BREW.id}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Morning Brew' })).toBeInTheDocument()
+    expect(screen.queryByTestId('newsletter-facts')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('newsletter-audience-line')).not.toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: /sample issue/ })).not.toBeInTheDocument()
+  })
+
+  it('an audience of 0 readers is stated, not hidden', async () => {
+    server.use(campaignsHandler([campaignRow(BREW.id, 'Morning Brew', { audience_size: 0 })]))
+    renderRoute(`/newsletters/${BREW.id}`)
+    const facts = within(await screen.findByTestId('newsletter-facts'))
+    expect(facts.getByText('Readers').nextSibling).toHaveTextContent('0')
+    expect(facts.queryByText('Goes out')).not.toBeInTheDocument()
   })
 })

@@ -112,9 +112,9 @@ describe("a newsletter's facts", () => {
     expect(await refusal('audience_size = -1')).toMatch(/campaigns_audience_size_check/)
     expect(await refusal(`audience_line = repeat('a', 161)`)).toMatch(/campaigns_audience_line_check/)
     // The trigger is back after the rollback.
-    expect(
-      await errorOf(a.actor, `update public.campaigns set frequency = 'hourly' where id = $1`, [id]),
-    ).toBe(MESSAGES.frequency)
+    expect(await errorOf(a.actor, `update public.campaigns set frequency = 'hourly' where id = $1`, [id])).toBe(
+      MESSAGES.frequency,
+    )
   })
 })
 
@@ -135,9 +135,11 @@ describe("after approval a newsletter's facts change only through a revision", (
       version: number
       changes: Record<string, unknown>
       current_values: Record<string, unknown>
-    }>(actors.admin, 'select id, version, changes, current_values from public.admin_revisions() where subject_id = $1', [
-      m.campaignId,
-    ])
+    }>(
+      actors.admin,
+      'select id, version, changes, current_values from public.admin_revisions() where subject_id = $1',
+      [m.campaignId],
+    )
     const proposed = {
       sample_issue_url: 'https://test.example/issue/7',
       frequency: 'daily',

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { campaignEditSchema, newsletterFactsColumns } from '@/features/campaigns/campaign-schema'
 
-const base = { name: 'Morning Brew', description: '', imageUrl: '', category: 'business', websiteUrl: 'https://x.example' }
+const base = {
+  name: 'Morning Brew',
+  description: '',
+  imageUrl: '',
+  category: 'business',
+  websiteUrl: 'https://x.example',
+}
 const facts = { sampleIssueUrl: '', frequency: '', audienceSize: '', audienceLine: '' }
 const parse = (overrides: Partial<typeof facts>) => campaignEditSchema.safeParse({ ...base, ...facts, ...overrides })
 const messages = (overrides: Partial<typeof facts>) => {
@@ -47,9 +53,7 @@ describe("the newsletter form's page facts", () => {
       'Sample issue link must be a full address starting with https://',
     ])
     expect(messages({ frequency: 'hourly' })).toEqual(['Choose how often the newsletter goes out'])
-    expect(messages({ audienceSize: '-1' })).toEqual([
-      'Audience size must be a whole number of readers, such as 12000',
-    ])
+    expect(messages({ audienceSize: '-1' })).toEqual(['Audience size must be a whole number of readers, such as 12000'])
     expect(messages({ audienceSize: '2.5' })).toEqual([
       'Audience size must be a whole number of readers, such as 12000',
     ])

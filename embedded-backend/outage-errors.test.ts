@@ -62,7 +62,7 @@ describe('REST while the database is down', () => {
 })
 
 describe('create-checkout-session while the auth server is down', () => {
-  const functionsDir = path.resolve(import.meta.dirname, '../../supabase/functions')
+  const functionsDir = path.resolve(import.meta.dirname, '../supabase/functions')
   // runnerContext's API address has nothing listening: the function's getUser call cannot connect.
   const handler = createFunctionsHandler(runnerContext(), { functionsDir, timeoutMs: 20_000, log: () => {} })
   afterAll(() => handler.close())

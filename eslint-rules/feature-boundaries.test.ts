@@ -6,7 +6,7 @@ import { featureBoundaries } from './feature-boundaries.js'
 
 RuleTester.describe = describe
 RuleTester.it = it
-const src = path.resolve(import.meta.dirname, '../../src')
+const src = path.resolve(import.meta.dirname, '../src')
 const tester = new RuleTester({ languageOptions: { ecmaVersion: 2023, sourceType: 'module' } })
 
 tester.run('feature-boundaries', featureBoundaries, {

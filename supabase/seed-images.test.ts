@@ -4,7 +4,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const root = path.resolve(import.meta.dirname, '../..')
+const root = path.resolve(import.meta.dirname, '..')
 
 describe('seed images', () => {
   it('exist for every image the seed names, and parse as SVG', async () => {

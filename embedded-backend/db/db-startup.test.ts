@@ -250,7 +250,9 @@ describe('ensureAuthSchema on a database made before the auth schema followed Go
     try {
       // The platform bootstrap, then the auth tables as the earlier embedded-backend made them, with a user in them.
       await migrate(db, { seed: false, migrationsDir: path.join(scratch, 'no-migrations') })
-      await db.exec(await readFile(path.join(import.meta.dirname, 'fixtures/auth-schema-before-gotrue.sql'), 'utf8'))
+      await db.exec(
+        await readFile(path.join(import.meta.dirname, '../testing/fixtures/auth-schema-before-gotrue.sql'), 'utf8'),
+      )
       const id = '00000000-0000-4000-a000-0000000000aa'
       await db.exec(`
         insert into auth.users (id, email) values ('${id}', 'old@example.test');

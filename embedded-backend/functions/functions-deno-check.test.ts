@@ -10,7 +10,7 @@ import { denoBinary, repoRoot } from './deno-process'
 
 const run = promisify(execFile)
 const functionsDir = path.join(repoRoot, 'supabase/functions')
-const fixturesDir = path.join(import.meta.dirname, 'fixtures/functions')
+const fixturesDir = path.join(import.meta.dirname, '../testing/fixtures/functions')
 
 async function entryPoints(dir: string): Promise<string[]> {
   return (await readdir(dir, { withFileTypes: true }))

@@ -65,7 +65,7 @@ describe('functions host process', () => {
   })
 
   it('ends with the process that started it, even when that process is killed with SIGKILL', async () => {
-    const starter = path.join(import.meta.dirname, 'fixtures/host-parent/start-host.ts')
+    const starter = path.join(import.meta.dirname, '../testing/fixtures/host-parent/start-host.ts')
     const parent = spawn(process.execPath, ['--import', 'tsx', starter, fixtures], {
       stdio: ['ignore', 'pipe', 'inherit'],
     })

@@ -30,8 +30,8 @@ export const freshIp = () => `198.51.${Math.floor(++ipCounter / 250) % 250}.${(i
 export const EMAIL_CODE_TEMPLATES = {
   email: {
     template: {
-      confirmation: { content_path: 'embedded-backend/tests/fixtures/templates/confirmation-with-code.html' },
-      magic_link: { content_path: 'embedded-backend/tests/fixtures/templates/magic_link-with-code.html' },
+      confirmation: { content_path: 'embedded-backend/testing/fixtures/templates/confirmation-with-code.html' },
+      magic_link: { content_path: 'embedded-backend/testing/fixtures/templates/magic_link-with-code.html' },
     },
   },
 }

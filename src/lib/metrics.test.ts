@@ -1,5 +1,5 @@
 // The catalogue of figures (src/lib/metrics.ts): each figure shown under a label comes from its one database
-// function, and no screen writes a catalogued label itself. Rendering tests: tests/lib/metric-screens.test.tsx.
+// function, and no screen writes a catalogued label itself. Rendering tests: src/lib/metric-screens.test.tsx.
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -47,7 +47,7 @@ const reasonLabels: Record<NotCountedReason, string> = {
   head_request: 'Link preview (HEAD request)',
   duplicate_visitor: 'Same visitor within 1 hour',
   source_inactive: 'Source not approved',
-  // The words of the database's not_counted_reasons row (pinned in tests/lib/vocabulary.test.ts and the db tests).
+  // The words of the database's not_counted_reasons row (pinned in src/lib/vocabulary.test.ts and the db tests).
   account_suspended: 'Account suspended',
   rate_limited: 'Rate limited',
   self_referral: 'Self-referral',
@@ -57,7 +57,7 @@ const reasonLabels: Record<NotCountedReason, string> = {
   no_click: 'No click before subscribing',
   velocity: 'Too many sign-ups from one visitor',
   address_velocity: 'Too many sign-ups from one address',
-  // The words of the database's not_counted_reasons row (pinned in tests/lib/vocabulary.test.ts and the db tests).
+  // The words of the database's not_counted_reasons row (pinned in src/lib/vocabulary.test.ts and the db tests).
   domain_velocity: 'More than 3 readers a day from one email domain',
   budget_exhausted: 'Budget or balance exhausted',
   refunded: 'Refunded',

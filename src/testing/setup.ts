@@ -2,8 +2,8 @@
  * Runs before every SPA test file. The unit project shares one module registry per worker (`isolate: false` in
  * vitest.config.ts): happy-dom, React, Radix and the other packages load once per worker instead of once per file,
  * which is most of the suite's CPU time. Our own modules keep state (the lazily loaded auth client, the toast
- * facade, the MSW server), so each file starts by dropping the registry of everything Vitest evaluates (`src`,
- * `tests`, and the packages listed in `server.deps.inline`): every file then evaluates them afresh, as if it ran
+ * facade, the MSW server), so each file starts by dropping the registry of everything Vitest evaluates (our own
+ * modules and the packages listed in `server.deps.inline`): every file then evaluates them afresh, as if it ran
  * alone. That is why the MSW server is imported after the reset: the test file gets the very instance this file
  * starts. A file also ends only when the modules it began loading (a lazily loaded page) have finished, so none
  * of its late work lands in the next file's registry.
@@ -32,7 +32,7 @@ function loadingModules(): Promise<unknown>[] {
   ).__vitest_worker__
   const modules = state?.evaluatedModules?.idToModuleMap
   if (!modules)
-    throw new Error('tests/setup.ts: Vitest no longer exposes its module registry; see vitest.config.ts isolate')
+    throw new Error('src/testing/setup.ts: Vitest no longer exposes its module registry; see vitest.config.ts isolate')
   return [...modules.values()].filter((node) => node.promise && !node.evaluated).map((node) => node.promise!)
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buttonHtml, renderLayout } from './email-layout'
 
-const root = path.resolve(__dirname, '../..')
+const root = path.resolve(import.meta.dirname, '../../..')
 const css = readFileSync(path.join(root, 'src/index.css'), 'utf8')
 const primary = /--color-primary:\s*(#[0-9a-f]{6})/i.exec(css)![1]!.toLowerCase()
 const primaryHover = /--color-primary-hover:\s*(#[0-9a-f]{6})/i.exec(css)![1]!.toLowerCase()

@@ -310,7 +310,7 @@ describe('currentTimeZone', () => {
 
 describe('src/main.tsx', () => {
   it('looks for the hand-over under the key dist/earn.html writes', async () => {
-    const source = (await import('../../src/main.tsx?raw')).default
+    const source = (await import('@/main.tsx?raw')).default
     expect(source).toContain(`sessionStorage.getItem('${EARN_PENDING_KEY}')`)
   })
 })

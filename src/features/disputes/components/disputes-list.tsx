@@ -10,7 +10,7 @@ import { formatCredits, formatDateTime } from '@/lib/format'
 import { metrics } from '@/lib/metrics'
 import { disputeStatus } from '@/lib/vocabulary'
 import { answerWindow } from '../answer-window'
-import { useMyDisputesQuery, type MyDispute } from '../api/my-disputes-query'
+import { useMyDisputesQuery, type MyDispute } from '../api/advertiser-disputes-query'
 import { EvidenceLinks } from './publisher-dispute'
 
 function PublisherSide({ dispute }: { dispute: MyDispute }) {

@@ -20,7 +20,7 @@ import {
   ADMIN_PAYOUTS_PAGE_SIZE,
   useAllPayoutRequestsQuery,
   type AnyPayoutRequest,
-} from '../api/all-payout-requests-query'
+} from '../api/admin-payout-requests-query'
 import { usePayoutsExportMutation } from '../api/payouts-export-mutation'
 import { MarkPaidDialog } from './mark-paid-dialog'
 import { RetryPayoutDialog } from './retry-payout-dialog'

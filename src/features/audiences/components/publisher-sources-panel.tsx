@@ -1,9 +1,9 @@
 /** Sources: every source of the publisher with its status, note, links and click counts; add and edit. */
 import { PencilIcon, PlusIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { useMySourcesQuery } from '../api/my-sources-query'
+import { useMySourcesQuery } from '../api/publisher-sources-query'
 import { useSourceClicksQuery } from '../api/source-clicks-query'
-import { useMySourceRevisionsQuery } from '../api/my-source-revisions-query'
+import { useMySourceRevisionsQuery } from '../api/publisher-source-revisions-query'
 import { PendingRevision } from '@/components/pending-revision'
 import { isSourceLive } from '../lib/source-status'
 import { CampaignLinks } from './campaign-links'

@@ -2,7 +2,7 @@
 // `db` (migrations, RLS matrix, money), `hosted` (the hosted lane, supabase/tests/hosted). The backend and db
 // projects share one PGlite instance per worker and run their files one after another: PGlite costs ~450 MB and runs
 // one transaction at a time.
-// Tests live beside the code they test (docs/README.md "Where the tests are"), so a project is the set of folders its
+// Tests live beside the code they test (docs/architecture.md "Layout"), so a project is the set of folders its
 // kind of test lives in; scripts/test-layout.test.ts keeps every test file in a folder of code.
 import { configDefaults, defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'

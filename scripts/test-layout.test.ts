@@ -1,7 +1,7 @@
 // Tests live where the code they test lives (docs/style.md "Comments and docs"), so a reader finds both with one
 // guess: every test file sits in a folder that also holds code, and no folder holds only tests. The exceptions are
 // the rooms of shared test support and of the database tests. The old test-only folders (tests/,
-// embedded-backend/tests/) must stay gone: a test added there fails here with the folder to move it to.
+// embedded-backend/tests/) must stay gone: a test added there fails here.
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'

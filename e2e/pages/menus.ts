@@ -11,6 +11,7 @@ export const rolePages: Record<MenuRole, RolePage[]> = {
     { path: '/dashboard/advertiser', heading: 'Overview' },
     { path: '/dashboard/advertiser/analytics', heading: 'Analytics' },
     { path: '/dashboard/advertiser/subscribers', heading: 'Subscribers' },
+    { path: '/dashboard/advertiser/partners', heading: 'Partners' },
     { path: '/dashboard/advertiser/manage', heading: 'Manage newsletter' },
     { path: '/dashboard/advertiser/submit-newsletter', heading: 'Submit a newsletter' },
     { path: '/dashboard/advertiser/wallet', heading: 'Wallet' },

@@ -62,6 +62,11 @@ const advertiserArea: RouteObject = {
       ...menu('Subscribers', 'Newsletters', 30),
     },
     {
+      path: 'partners',
+      ...page(() => import('./routes/advertiser/partners')),
+      ...menu('Partners', 'Newsletters', 35),
+    },
+    {
       path: 'manage',
       ...page(() => import('./routes/advertiser/manage')),
       ...menu('Manage newsletter', 'Newsletters', 40, { label: 'Manage' }),

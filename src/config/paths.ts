@@ -33,6 +33,7 @@ export const paths = {
     wallet: '/dashboard/advertiser/wallet',
     disputes: '/dashboard/advertiser/disputes',
     subscribers: '/dashboard/advertiser/subscribers',
+    partners: '/dashboard/advertiser/partners',
     manage: '/dashboard/advertiser/manage',
   },
   publisher: {

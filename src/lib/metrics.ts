@@ -127,6 +127,34 @@ export const metrics = define({
     source: 'daily_figures.conversions',
     screens: ['publisher stats'],
   },
+  // --- Partner programs: a source's quality, as the advertiser weighs an application -----------------------
+  partnerCountedClicks: {
+    label: 'Counted clicks (30 days)',
+    definition:
+      "A source's counted clicks over the last 30 days, whichever newsletters its visitors opened (the directory's quality figure).",
+    source: 'campaign_partner_sources.counted_clicks',
+    screens: ['advertiser partners'],
+  },
+  partnerConfirmationRate: {
+    label: 'Confirmation rate (30 days)',
+    definition:
+      "Of the subscriptions started through the source in the last 30 days whose click counted, the % confirmed (the directory's quality figure).",
+    source: 'campaign_partner_sources.confirmation_rate',
+    screens: ['advertiser partners'],
+  },
+  partnerEngagedRate: {
+    label: 'Engaged rate',
+    definition:
+      "Of the source's subscribers delivered into email tools that report engagement and read back, the % who opened or clicked (any newsletter; shown from 5).",
+    source: 'campaign_partner_sources.engaged_rate',
+    screens: ['advertiser partners'],
+  },
+  partnerPaidSubscribers: {
+    label: 'Paid subscribers',
+    definition: 'Confirmed subscribers the source brought this newsletter who were charged (counted, not refunded).',
+    source: 'campaign_partner_sources.paid_subscribers',
+    screens: ['advertiser partners'],
+  },
   // --- Disputes, each side in its own money ---------------------------------------------------------------
   disputeRefunded: {
     label: 'Refunded',

@@ -78,6 +78,54 @@ export type Database = {
           },
         ]
       }
+      campaign_partners: {
+        Row: {
+          campaign_id: string
+          created_at: string
+          decided_at: string | null
+          id: string
+          message: string | null
+          price_override: number | null
+          source_id: string
+          status: string
+        }
+        Insert: {
+          campaign_id: string
+          created_at?: string
+          decided_at?: string | null
+          id?: string
+          message?: string | null
+          price_override?: number | null
+          source_id: string
+          status: string
+        }
+        Update: {
+          campaign_id?: string
+          created_at?: string
+          decided_at?: string | null
+          id?: string
+          message?: string | null
+          price_override?: number | null
+          source_id?: string
+          status?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaign_partners_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'campaign_partners_source_id_fkey'
+            columns: ['source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       campaign_source_daily_stats: {
         Row: {
           audience_source_id: string
@@ -197,6 +245,7 @@ export type Database = {
           id: string
           image_url: string | null
           name: string
+          partner_mode: string
           price_per_subscriber: number
           reservations_open: number
           review_note: string | null
@@ -217,6 +266,7 @@ export type Database = {
           id?: string
           image_url?: string | null
           name: string
+          partner_mode?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -237,6 +287,7 @@ export type Database = {
           id?: string
           image_url?: string | null
           name?: string
+          partner_mode?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -1987,6 +2038,14 @@ export type Database = {
         }
         Returns: Json
       }
+      apply_to_campaign: {
+        Args: {
+          p_campaign_id: string
+          p_source_id: string
+          p_message?: string
+        }
+        Returns: string
+      }
       archive_audience_source: {
         Args: {
           p_source_id: string
@@ -2017,6 +2076,30 @@ export type Database = {
           clicks: number
           conversions: number
           spend: number
+        }[]
+      }
+      campaign_partner_sources: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: {
+          source_id: string
+          source_name: string
+          platform: string
+          status: string
+          price_override: number
+          price: number
+          earning: number
+          message: string
+          applied_at: string
+          decided_at: string
+          may_promote: boolean
+          counted_clicks: number
+          confirmation_rate: number
+          engaged_rate: number
+          disputes: number
+          disputes_upheld: number
+          paid_subscribers: number
         }[]
       }
       campaign_source_figures: {
@@ -2280,6 +2363,15 @@ export type Database = {
           p_note: string
         }
         Returns: Json
+      }
+      decide_partner: {
+        Args: {
+          p_campaign_id: string
+          p_source_id: string
+          p_status: string
+          p_price_override?: number
+        }
+        Returns: string
       }
       decline_subscription: {
         Args: {
@@ -2610,6 +2702,24 @@ export type Database = {
           settled_subscriptions: number
         }[]
       }
+      publisher_partnerships: {
+        Args: never
+        Returns: {
+          campaign_id: string
+          campaign_name: string
+          source_id: string
+          source_name: string
+          partner_mode: string
+          status: string
+          price: number
+          earning: number
+          own_price: boolean
+          message: string
+          decided_at: string
+          may_promote: boolean
+          unpaid_readers: number
+        }[]
+      }
       publisher_unpaid_readers: {
         Args: {
           p_limit?: number
@@ -2884,6 +2994,10 @@ export type Database = {
         | 'domain_velocity'
         | 'budget_exhausted'
         | 'refunded'
+        | 'not_engaged'
+        | 'not_a_partner'
+      partner_mode: 'open' | 'approval'
+      partner_status: 'applied' | 'approved' | 'declined' | 'blocked'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
       payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'reversed' | 'canceled'
       source_platform:
@@ -3037,7 +3151,11 @@ export const Constants = {
         'domain_velocity',
         'budget_exhausted',
         'refunded',
+        'not_engaged',
+        'not_a_partner',
       ],
+      partner_mode: ['open', 'approval'],
+      partner_status: ['applied', 'approved', 'declined', 'blocked'],
       payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
       payout_status: ['requested', 'sending', 'paid', 'failed', 'reversed', 'canceled'],
       source_platform: [

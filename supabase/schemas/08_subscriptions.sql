@@ -60,7 +60,7 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_campaign_id_email_key unique (campaign_id, email),
   constraint newsletter_subscriptions_token_hash_key unique (token_hash),
   constraint newsletter_subscriptions_email_check check ((char_length((email)::text) <= 254)),
-  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
+  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text, 'not_engaged'::text, 'not_a_partner'::text]))),
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
@@ -406,6 +406,7 @@ declare
   hash text;
   existing boolean;
   fresh boolean;
+  v_price numeric(12, 2);
 begin
   if addr !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or char_length(addr) > 254 then
     raise exception 'Please enter a valid email address' using errcode = '22023';
@@ -483,24 +484,30 @@ begin
     end if;
 
     -- Reserve the price now for a subscriber the rule would pay for, so the promise holds at confirmation.
+    -- The price is the source's own (an approved partner's price_override) or the newsletter's.
     if v_source_id is not null and private.paid_subscriber_refusal(s, false) is null then
       if c.budget_total - c.budget_spent - c.budget_reserved < c.price_per_subscriber
          or private.wallet_available(c.advertiser_id) < c.price_per_subscriber then
         raise exception 'This newsletter is not accepting subscribers' using errcode = '22023';
       end if;
-      update public.newsletter_subscriptions set price = c.price_per_subscriber, reserved_amount = c.price_per_subscriber
-        where id = s.id;
-      update public.campaigns set budget_reserved = budget_reserved + c.price_per_subscriber,
-        reservations_open = reservations_open + 1
-        where id = c.id;
-      perform private.refresh_campaign_funding(c.advertiser_id);
+      v_price := private.partner_price(c.id, v_source_id);
+      -- A partner's own price above what is left is not promised: the reader subscribes, unpaid (budget_exhausted).
+      if c.budget_total - c.budget_spent - c.budget_reserved >= v_price
+         and private.wallet_available(c.advertiser_id) >= v_price then
+        update public.newsletter_subscriptions set price = v_price, reserved_amount = v_price
+          where id = s.id;
+        update public.campaigns set budget_reserved = budget_reserved + v_price,
+          reservations_open = reservations_open + 1
+          where id = c.id;
+        perform private.refresh_campaign_funding(c.advertiser_id);
+      end if;
     end if;
     result := 'pending';
     return next;
   end loop;
 end
 $function$;
-comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
+comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price — an approved partner''s own price, else the newsletter''s — when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
 revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) from public;
 grant execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) to service_role;
 
@@ -647,6 +654,10 @@ begin
   if public.account_is_suspended(src.publisher_id) or public.account_is_suspended(c.advertiser_id) then
     return 'account_suspended';
   end if;
+  -- Partner programs: a blocked source, or a source the advertiser has not approved for a newsletter by approval.
+  if not private.source_may_promote(c.id, src.id) then
+    return 'not_a_partner';
+  end if;
   if s.email_canonical in (
        select public.canonical_email(p.email::text) from public.profiles p where p.id in (src.publisher_id, c.advertiser_id)) then
     return 'self_referral';
@@ -725,6 +736,32 @@ $function$;
 comment on function public.publisher_offers() is 'Every active newsletter a publisher can promote (not those of a suspended advertiser): what the publisher earns per paid subscriber (private.publisher_earning), its category, whether it can pay one more subscriber (funding_status) and how many its remaining budget still pays, and its confirmation rate over the last 30 days (null below 5 subscriptions with a known outcome).';
 revoke execute on function public.publisher_offers() from public;
 grant execute on function public.publisher_offers() to authenticated, service_role;
+
+create or replace function public.publisher_partnerships()
+ returns table(campaign_id uuid, campaign_name text, source_id uuid, source_name text, partner_mode text, status text, price numeric, earning numeric, own_price boolean, message text, decided_at timestamp with time zone, may_promote boolean, unpaid_readers integer)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select c.id, c.name, a.id, a.name, c.partner_mode, p.status, private.partner_price(c.id, a.id),
+    private.publisher_earning(private.partner_price(c.id, a.id)),
+    coalesce(p.status = 'approved' and p.price_override is not null, false), p.message, p.decided_at,
+    private.source_may_promote(c.id, a.id),
+    -- Readers who confirmed through the source's link in the last 30 days and were not paid for this reason.
+    (select count(*)::integer from public.newsletter_subscriptions n
+     where n.audience_source_id = a.id and n.campaign_id = c.id and n.not_counted_reason = 'not_a_partner'
+       and n.confirmed_at > now() - interval '30 days')
+  from public.audience_sources a
+  cross join public.campaigns c
+  left join public.campaign_partners p on p.campaign_id = c.id and p.source_id = a.id
+  where a.publisher_id = (select auth.uid())
+    and c.status = 'active' and not public.account_is_suspended(c.advertiser_id)
+    and (c.partner_mode = 'approval' or p.id is not null)
+  order by c.id, a.id
+$function$;
+comment on function public.publisher_partnerships() is 'The signed-in publisher: for each of its sources and each active newsletter by approval (or that decided about the source), its standing (null: not applied), the price its subscribers pay (its own or the newsletter''s) and what it earns, whether the source may promote it (else readers through it are not paid: not_a_partner), and how many readers of the last 30 days were not paid for that reason.';
+revoke execute on function public.publisher_partnerships() from public;
+grant execute on function public.publisher_partnerships() to authenticated, service_role;
 
 create or replace function public.publisher_unpaid_readers(p_limit integer default 25, p_offset integer default 0)
  returns table(subscription_id uuid, confirmed_at timestamp with time zone, source_id uuid, source_name text, campaign_id uuid, campaign_name text, reason text, detail text, lost_earning numeric, total_count integer)

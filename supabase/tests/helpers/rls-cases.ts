@@ -70,6 +70,13 @@ export async function loadTargets() {
   ctx.disputeCampaign = await one(
     `select campaign_id as id from newsletter_subscriptions where id = '${ctx.idleSubscription}'`,
   )
+  // A partnership of the demo advertiser's paused newsletter with the demo publisher's source (approved at the
+  // newsletter's own price: it changes no one's pay).
+  ctx.partner = await one(
+    `insert into campaign_partners (campaign_id, source_id, status, decided_at)
+     values ('${ids.campaignPaused}', '${ids.sourceApproved}', 'approved', now())
+     on conflict (campaign_id, source_id) do update set status = excluded.status returning id`,
+  )
   ctx.notification = await one(
     `insert into notification_queue (user_id, template, data) values ('${ids.publisher}', 'payout_paid', '{}') returning id`,
   )
@@ -229,6 +236,36 @@ export const cases: Case[] = [
     op: 'delete',
     sql: remove('campaigns', ids.campaignPendingReview),
     allowed: only('advertiser', 'service'),
+  },
+
+  // campaign_partners: read by the newsletter's advertiser and the source's publisher; written only by
+  // apply_to_campaign and decide_partner (security definer).
+  {
+    table: 'campaign_partners',
+    op: 'select',
+    sql: byId('campaign_partners', 'partner'),
+    allowed: only('advertiser', 'publisher', 'admin', 'service'),
+  },
+  {
+    table: 'campaign_partners',
+    op: 'insert',
+    sql: () => [
+      `insert into public.campaign_partners (campaign_id, source_id, status, decided_at) values ($1, $2, 'approved', now())`,
+      [ids.campaignActive, ids.sourceLive],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'campaign_partners',
+    op: 'update',
+    sql: update('campaign_partners', 'partner', 'price_override = 50'),
+    allowed: only('service'),
+  },
+  {
+    table: 'campaign_partners',
+    op: 'delete',
+    sql: remove('campaign_partners', 'partner'),
+    allowed: only('service'),
   },
 
   {

@@ -22,6 +22,7 @@ export const rolePages: Record<MenuRole, RolePage[]> = {
     { path: '/dashboard/publisher', heading: 'Overview' },
     { path: '/dashboard/publisher/offers', heading: 'Offers' },
     { path: '/dashboard/publisher/sources', heading: 'Sources' },
+    { path: '/dashboard/publisher/embed', heading: 'Embed' },
     { path: '/dashboard/publisher/stats', heading: 'Stats' },
     { path: '/dashboard/publisher/payouts', heading: 'Payouts' },
     { path: '/dashboard/publisher/disputes', heading: 'Disputes' },

@@ -220,10 +220,12 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     ],
   },
   clicks: {
-    tables: ['private.click_queue', 'public.link_clicks'],
+    tables: ['private.click_queue', 'public.embed_loads', 'public.link_clicks'],
     functions: [
       'private.attribute_click',
       'private.click_partition_name',
+      'private.click_token',
+      'private.click_token_click',
       'private.ensure_click_partition',
       'private.link_click_source_exists',
       'private.link_clicks_forget_deleted',
@@ -231,6 +233,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
       'public.create_click_partitions',
       'public.detach_click_partition',
       'public.drain_click_queue',
+      'public.embed_load',
       'public.purge_click_ips',
       'public.track_audience_source_click',
     ],
@@ -240,6 +243,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     functions: [
       'private.check_subscriber_reader',
       'private.click_backs_subscription',
+      'private.click_token_backs',
       'private.end_pending_subscription',
       'private.enqueue_subscriber_event',
       'private.in_screening',
@@ -366,6 +370,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
       'public.figure_totals',
       'public.figures_updated_at',
       'public.not_counted_figures',
+      'public.publisher_embed_figures',
       'public.publisher_figures',
       'public.source_figures',
       'public.source_not_counted',

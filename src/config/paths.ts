@@ -40,6 +40,7 @@ export const paths = {
     root: '/dashboard/publisher',
     offers: '/dashboard/publisher/offers',
     sources: '/dashboard/publisher/sources',
+    embed: '/dashboard/publisher/embed',
     stats: '/dashboard/publisher/stats',
     payouts: '/dashboard/publisher/payouts',
     disputes: '/dashboard/publisher/disputes',

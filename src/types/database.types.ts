@@ -596,6 +596,32 @@ export type Database = {
           },
         ]
       }
+      embed_loads: {
+        Row: {
+          audience_source_id: string
+          day: string
+          loads: number
+        }
+        Insert: {
+          audience_source_id: string
+          day?: string
+          loads?: number
+        }
+        Update: {
+          audience_source_id?: string
+          day?: string
+          loads?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'embed_loads_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       esp_connections: {
         Row: {
           advertiser_id: string
@@ -760,6 +786,7 @@ export type Database = {
           audience_source_id: string
           browser: string | null
           campaign_id: string | null
+          channel: string
           city: string | null
           connection: Json | null
           cookies_enabled: boolean | null
@@ -797,6 +824,7 @@ export type Database = {
           audience_source_id: string
           browser?: string | null
           campaign_id?: string | null
+          channel?: string
           city?: string | null
           connection?: Json | null
           cookies_enabled?: boolean | null
@@ -834,6 +862,7 @@ export type Database = {
           audience_source_id?: string
           browser?: string | null
           campaign_id?: string | null
+          channel?: string
           city?: string | null
           connection?: Json | null
           cookies_enabled?: boolean | null
@@ -923,7 +952,9 @@ export type Database = {
           attributed_at: string | null
           audience_source_id: string | null
           campaign_id: string
+          channel: string | null
           click_id: string | null
+          click_token_used: boolean
           confirm_ip: string | null
           confirm_user_agent: string | null
           confirmed_at: string | null
@@ -950,7 +981,9 @@ export type Database = {
           attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id: string
+          channel?: string | null
           click_id?: string | null
+          click_token_used?: boolean
           confirm_ip?: string | null
           confirm_user_agent?: string | null
           confirmed_at?: string | null
@@ -977,7 +1010,9 @@ export type Database = {
           attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id?: string
+          channel?: string | null
           click_id?: string | null
+          click_token_used?: boolean
           confirm_ip?: string | null
           confirm_user_agent?: string | null
           confirmed_at?: string | null
@@ -2310,6 +2345,7 @@ export type Database = {
           p_click_id?: string
           p_ip?: string
           p_user_agent?: string
+          p_click_token?: string
         }
         Returns: {
           campaign_id: string
@@ -2431,6 +2467,12 @@ export type Database = {
           p_email: string
         }
         Returns: string
+      }
+      embed_load: {
+        Args: {
+          p_code: string
+        }
+        Returns: Json
       }
       ensure_wallet_exists: {
         Args: {
@@ -2667,6 +2709,19 @@ export type Database = {
           decided_at: string
           refunded_subscribers: number
           earnings_cancelled: number
+        }[]
+      }
+      publisher_embed_figures: {
+        Args: never
+        Returns: {
+          source_id: string
+          source_name: string
+          unified_code: string
+          status: string
+          loads: number
+          subscribers: number
+          paid_subscribers: number
+          token_subscribers: number
         }[]
       }
       publisher_figures: {

@@ -46,6 +46,11 @@ export async function loadTargets() {
     `select id from link_clicks where campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}' order by created_at limit 1`,
   )
   ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
+  // Yesterday's loads of the demo publisher's embed (embed_loads is keyed by source and day, written by embed_load).
+  await db.query(
+    `insert into public.embed_loads (audience_source_id, day, loads) values ($1, current_date - 1, 7) on conflict do nothing`,
+    [ids.sourceApproved],
+  )
   ctx.event = await one(`select id from moderation_events limit 1`)
   ctx.message = await one(`select id from contact_messages limit 1`)
   ctx.deposit = await one(`select id from deposits where stripe_session_id = 'seed-deposit-ada-1'`)
@@ -293,6 +298,44 @@ export const cases: Case[] = [
     table: 'campaign_source_stats',
     op: 'delete',
     sql: remove('campaign_source_stats', 'stat'),
+    allowed: only('service'),
+  },
+
+  // embed_loads: the source's publisher and admins read them; only embed_load (definer) writes.
+  {
+    table: 'embed_loads',
+    op: 'select',
+    sql: () => [
+      `select loads from public.embed_loads where audience_source_id = $1 and day = current_date - 1`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('publisher', 'admin', 'service'),
+  },
+  {
+    table: 'embed_loads',
+    op: 'insert',
+    sql: () => [
+      `insert into public.embed_loads (audience_source_id, day, loads) values ($1, current_date - 2, 5)`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'embed_loads',
+    op: 'update',
+    sql: () => [
+      `update public.embed_loads set loads = loads + 1 where audience_source_id = $1 and day = current_date - 1`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'embed_loads',
+    op: 'delete',
+    sql: () => [
+      `delete from public.embed_loads where audience_source_id = $1 and day = current_date - 1`,
+      [ids.sourceApproved],
+    ],
     allowed: only('service'),
   },
 

@@ -193,10 +193,12 @@ export type Database = {
           category: string | null
           created_at: string
           description: string | null
+          engagement_window_days: number
           funding_status: string
           id: string
           image_url: string | null
           name: string
+          pay_rule: string
           price_per_subscriber: number
           reservations_open: number
           review_note: string | null
@@ -213,10 +215,12 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          engagement_window_days?: number
           funding_status?: string
           id?: string
           image_url?: string | null
           name: string
+          pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -233,10 +237,12 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          engagement_window_days?: number
           funding_status?: string
           id?: string
           image_url?: string | null
           name?: string
+          pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -606,6 +612,7 @@ export type Database = {
           campaign_id: string
           clicks: number | null
           connection_id: string
+          counted_engagement: boolean | null
           created_at: string
           delivered_at: string | null
           engaged: boolean | null
@@ -615,6 +622,8 @@ export type Database = {
           id: string
           last_error: string | null
           locked_until: string | null
+          machine_clicks: number | null
+          machine_opens: number | null
           next_attempt_at: string
           opens: number | null
           queued_at: string
@@ -630,6 +639,7 @@ export type Database = {
           campaign_id: string
           clicks?: number | null
           connection_id: string
+          counted_engagement?: boolean | null
           created_at?: string
           delivered_at?: string | null
           engaged?: boolean | null
@@ -639,6 +649,8 @@ export type Database = {
           id?: string
           last_error?: string | null
           locked_until?: string | null
+          machine_clicks?: number | null
+          machine_opens?: number | null
           next_attempt_at?: string
           opens?: number | null
           queued_at?: string
@@ -654,6 +666,7 @@ export type Database = {
           campaign_id?: string
           clicks?: number | null
           connection_id?: string
+          counted_engagement?: boolean | null
           created_at?: string
           delivered_at?: string | null
           engaged?: boolean | null
@@ -663,6 +676,8 @@ export type Database = {
           id?: string
           last_error?: string | null
           locked_until?: string | null
+          machine_clicks?: number | null
+          machine_opens?: number | null
           next_attempt_at?: string
           opens?: number | null
           queued_at?: string
@@ -880,9 +895,13 @@ export type Database = {
           created_at: string
           email: string
           email_canonical: string | null
+          engagement_decided_at: string | null
+          engagement_decision: string | null
+          engagement_window_days: number | null
           first_paid_at: string | null
           id: string
           not_counted_reason: string | null
+          pay_rule: string | null
           price: number | null
           reserved_amount: number
           status: string
@@ -907,9 +926,13 @@ export type Database = {
           created_at?: string
           email: string
           email_canonical?: never
+          engagement_decided_at?: string | null
+          engagement_decision?: string | null
+          engagement_window_days?: number | null
           first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
+          pay_rule?: string | null
           price?: number | null
           reserved_amount?: number
           status?: string
@@ -934,9 +957,13 @@ export type Database = {
           created_at?: string
           email?: string
           email_canonical?: never
+          engagement_decided_at?: string | null
+          engagement_decision?: string | null
+          engagement_window_days?: number | null
           first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
+          pay_rule?: string | null
           price?: number | null
           reserved_amount?: number
           status?: string
@@ -2153,6 +2180,8 @@ export type Database = {
           target_id: string
           api_key: string
           email: string
+          remote_id: string
+          delivered_at: string
         }[]
       }
       claim_notifications: {
@@ -2340,6 +2369,17 @@ export type Database = {
         }
         Returns: string
       }
+      engaged_rates: {
+        Args: {
+          p_source_ids: string[]
+        }
+        Returns: {
+          source_id: string
+          readers: number
+          engaged: number
+          engaged_rate: number
+        }[]
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -2414,6 +2454,9 @@ export type Database = {
           p_response_status?: number
           p_error?: string
           p_retry_after_ms?: number
+          p_machine_opens?: number
+          p_machine_clicks?: number
+          p_clicked?: boolean
         }
         Returns: string
       }
@@ -2789,6 +2832,12 @@ export type Database = {
         }
         Returns: string
       }
+      subscriber_evidence: {
+        Args: {
+          p_subscription_id: string
+        }
+        Returns: Json
+      }
       take_confirmation_email_allowance: {
         Args: {
           p_email: string
@@ -2884,6 +2933,7 @@ export type Database = {
         | 'domain_velocity'
         | 'budget_exhausted'
         | 'refunded'
+        | 'not_engaged'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
       payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'reversed' | 'canceled'
       source_platform:
@@ -3037,6 +3087,7 @@ export const Constants = {
         'domain_velocity',
         'budget_exhausted',
         'refunded',
+        'not_engaged',
       ],
       payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
       payout_status: ['requested', 'sending', 'paid', 'failed', 'reversed', 'canceled'],

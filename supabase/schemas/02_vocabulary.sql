@@ -24,7 +24,7 @@ comment on type public.esp_provider is 'The email service providers a campaign c
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
 comment on type public.funding_status is 'Why an active campaign is or is not shown (PRODUCT "Money").';
 
-create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'account_suspended', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'domain_velocity', 'budget_exhausted', 'refunded');
+create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'account_suspended', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'domain_velocity', 'budget_exhausted', 'refunded', 'not_engaged');
 comment on type public.not_counted_reason is 'Why a click or a subscription was not counted (PRODUCT "Attribution"): one vocabulary for both.';
 
 create type public.payout_account_state as enum ('not_set_up', 'pending_verification', 'ready', 'action_needed');
@@ -78,6 +78,7 @@ insert into public.not_counted_reasons (code, label, applies_to, position) value
   ('duplicate_visitor', 'Same visitor within 1 hour', '{click}', '3'),
   ('head_request', 'Link preview (HEAD request)', '{click}', '2'),
   ('no_click', 'No counted click by the same visitor within 24 hours', '{subscription}', '11'),
+  ('not_engaged', 'No open or click within the engagement window', '{subscription}', '17'),
   ('rate_limited', 'Too many clicks from one address', '{click}', '6'),
   ('refunded', 'Refunded during screening (fraud or dispute)', '{subscription}', '16'),
   ('self_referral', 'The publisher''s own address', '{subscription}', '7'),

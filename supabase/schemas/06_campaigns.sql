@@ -25,15 +25,19 @@ create table public.campaigns (
   budget_reserved numeric(12,2) default 0 not null,
   reservations_open integer default 0 not null,
   approved_at timestamp with time zone,
+  pay_rule text default 'confirmed'::text not null,
+  engagement_window_days integer default 14 not null,
   constraint campaigns_pkey primary key (id),
   constraint campaigns_budget_covers_commitments check (((budget_spent >= (0)::numeric) and ((budget_spent + budget_reserved) <= budget_total))),
   constraint campaigns_budget_reserved_check check ((budget_reserved >= (0)::numeric)),
   constraint campaigns_budget_total_check check ((budget_total >= (0)::numeric)),
   constraint campaigns_category_check check ((category = any ((enum_range(null::public.category))::text[]))),
   constraint campaigns_description_check check ((char_length(description) <= 2000)),
+  constraint campaigns_engagement_window_days_check check (((engagement_window_days >= 7) and (engagement_window_days <= 30))),
   constraint campaigns_funding_status_check check ((funding_status = any ((enum_range(null::public.funding_status))::text[]))),
   constraint campaigns_image_url_check check ((char_length(image_url) <= 2048)),
   constraint campaigns_name_check check (((char_length(trim(both from name)) >= 2) and (char_length(trim(both from name)) <= 120))),
+  constraint campaigns_pay_rule_check check ((pay_rule = any (array['confirmed'::text, 'engaged'::text]))),
   constraint campaigns_price_per_subscriber_check check (((price_per_subscriber >= 0.50) and (price_per_subscriber <= 50.00))),
   constraint campaigns_reservations_open_check check ((reservations_open >= 0)),
   constraint campaigns_review_note_check check ((char_length(review_note) <= 1000)),
@@ -48,11 +52,13 @@ comment on table public.campaigns is 'A newsletter listed by an advertiser. budg
 comment on column public.campaigns.budget_reserved is 'Sum of the prices reserved by pending subscriptions made through a source; counts against the budget and the advertiser''s balance.';
 comment on column public.campaigns.reservations_open is 'How many pending subscriptions hold a reservation (the overview says so when paused).';
 comment on column public.campaigns.approved_at is 'First activation by an admin: from then on, public fields change only through reviewed revisions.';
+comment on column public.campaigns.pay_rule is 'What is paid for: confirmed (a reader who confirms, after the 7-day hold) or engaged (only a reader who opens or clicks within engagement_window_days; needs a connected email tool). Applies to subscribers made after a change.';
+comment on column public.campaigns.engagement_window_days is 'Under pay_rule engaged: the days from confirmation within which the reader must open or click (7 to 30); the hold lasts as long.';
 grant select on table public.campaigns to anon;
 grant select, delete on table public.campaigns to authenticated;
 grant select, insert, update, delete on table public.campaigns to service_role;
 grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status) on public.campaigns to authenticated;
-grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total) on public.campaigns to authenticated;
+grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, pay_rule, engagement_window_days) on public.campaigns to authenticated;
 
 create table public.content_revisions (
   id uuid default gen_random_uuid() not null,
@@ -432,6 +438,24 @@ $function$;
 comment on function public.newsletter_availability(p_campaign_id uuid) is 'For the public newsletter pages: whether a newsletter is open, out of budget (active but unable to pay one more subscriber), paused, closed (completed, archived, or its advertiser suspended) or not found (unknown or never approved), so a visitor reads why it cannot be subscribed to.';
 revoke execute on function public.newsletter_availability(p_campaign_id uuid) from public;
 grant execute on function public.newsletter_availability(p_campaign_id uuid) to anon, authenticated, service_role;
+
+create or replace function private.record_pay_rule()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  select c.pay_rule, case when c.pay_rule = 'engaged' then c.engagement_window_days end
+    into new.pay_rule, new.engagement_window_days
+  from public.campaigns c where c.id = new.campaign_id;
+  new.engagement_decided_at := null;
+  new.engagement_decision := null;
+  return new;
+end
+$function$;
+comment on function private.record_pay_rule() is 'Internal trigger: a subscription made (or re-made: attributed again) takes its campaign''s pay rule and window as they are then, so a change of rule applies to new subscribers only.';
+revoke execute on function private.record_pay_rule() from public;
 
 create or replace function private.refuse_deleting_evidence()
  returns trigger

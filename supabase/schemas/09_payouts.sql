@@ -623,6 +623,7 @@ declare
   available numeric;
   problem text;
   suspended uuid[];
+  verdict text;
 begin
   if p_max_rows is not null and p_max_rows < 1 then
     raise exception 'The most rows to settle must be at least 1' using errcode = '22023';
@@ -657,12 +658,33 @@ begin
         if t.subscription_id is not null and exists (
              select 1 from public.wallet_transactions h
              where h.subscription_id = t.subscription_id and h.type = 'hold' and h.status = 'pending') then
+          -- Its hold waits for the email tool's answer (engagement-verified pay): so does the earning, quietly.
+          if private.engagement_verdict(t.subscription_id, p_now) is not null then
+            continue;
+          end if;
           raise exception 'Waiting for the advertiser''s hold on this subscriber to settle';
         end if;
         if private.finish_ledger(t.id, 'completed') then
           settled := settled + 1;
         end if;
       else
+        -- Paid per engaged reader: the window has closed; charged if the reader engaged, else released.
+        verdict := private.engagement_verdict(t.subscription_id, p_now);
+        if verdict = 'wait' then
+          -- The tool has not answered since the window closed: look again in 5 minutes (both sides of the
+          -- subscriber), until private.engagement_wait_bound() has passed.
+          update public.wallet_transactions w set available_at = p_now + interval '5 minutes'
+          where w.subscription_id = t.subscription_id and w.status = 'pending' and w.type in ('hold', 'earning')
+            and w.available_at is not null;
+          continue;
+        end if;
+        if verdict = 'not_engaged' then
+          if private.release_not_engaged(t) then
+            settled := settled + 1;
+          end if;
+          update public.settlement_failures set resolved_at = now() where transaction_id = t.id and resolved_at is null;
+          continue;
+        end if;
         perform private.lock_wallet(t.user_id);
         available := (select balance from public.wallet_balances where user_id = t.user_id);
         if available + t.amount < 0 then
@@ -673,6 +695,10 @@ begin
         if private.finish_ledger(t.id, 'canceled', t.description || ' — released after screening') then
           perform private.post_ledger(t.user_id, t.amount, 'debit', 'completed',
             replace(t.description, ' (on hold during screening)', ''), t.reference, t.campaign_id, t.subscription_id);
+          if verdict in ('engaged', 'unverified') then
+            update public.newsletter_subscriptions set engagement_decided_at = now(), engagement_decision = verdict
+            where id = t.subscription_id;
+          end if;
           settled := settled + 1;
         end if;
       end if;
@@ -698,7 +724,7 @@ begin
   return settled;
 end
 $function$;
-comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber with a pending hold or earning of a suspended account waits, on both sides, until an admin reinstates or refunds. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
+comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber paid per engagement is charged only if it engaged, else released with the reason not_engaged (private.engagement_verdict; while the email tool''s final answer is awaited its rows are looked at again every 5 minutes). A subscriber with a pending hold or earning of a suspended account waits, on both sides, until an admin reinstates or refunds. Row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
 revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from public;
 grant execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) to service_role;
 

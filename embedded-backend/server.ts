@@ -245,7 +245,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   })
   const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
   const connect = createConnectHandler({ apiUrl, webhookSecret: stripeConnectWebhookSecret, db })
-  const esp = createEspHandler({ db, mailboxUrl: mailbox.httpUrl })
+  const esp = createEspHandler({
+    db,
+    mailboxUrl: mailbox.httpUrl,
+    serviceKeys: [keys.serviceRoleKey, keys.secretKey],
+  })
   mailbox.links.espUrl = `${apiUrl}/esp/`
   routes = { auth: createAuthHandler(ctx), rest, functions, checkout: withConnect(checkout, connect), esp }
   server.on('error', (error) => console.error('[backend] server error:', error))

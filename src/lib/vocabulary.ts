@@ -61,6 +61,8 @@ const reasonLabels: Record<NotCountedReason, string> = {
   domain_velocity: 'More than 3 readers a day from one email domain',
   budget_exhausted: 'Budget or balance exhausted',
   refunded: 'Refunded',
+  // The words of the database's not_counted_reasons row (pinned in tests/lib/vocabulary.test.ts and the db tests).
+  not_engaged: 'No open or click within the engagement window',
 }
 
 const transactionTypeLabels: Record<TransactionType, string> = {

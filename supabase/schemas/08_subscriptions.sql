@@ -800,9 +800,6 @@ declare
   decision text;
   decided timestamp with time zone;
 begin
-  if me is null and auth.role() <> 'service_role' then
-    raise exception 'Sign in to see a subscriber''s evidence' using errcode = '42501';
-  end if;
   perform private.require_live_session();
   select * into s from public.newsletter_subscriptions n where n.id = p_subscription_id;
   select c.advertiser_id into advertiser from public.campaigns c where c.id = s.campaign_id;

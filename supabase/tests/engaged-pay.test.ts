@@ -147,8 +147,8 @@ describe('choosing the rule', () => {
       [m.campaignId],
     )
     expect(row).toEqual([{ pay_rule: 'engaged', engagement_window_days: 10 }])
-    expect(await errorOf(m.advertiser.actor, 'select public.disconnect_esp($1)', [m.campaignId])).toMatch(
-      /switch it to pay per confirmed reader first/,
+    expect(await errorOf(m.advertiser.actor, 'select public.disconnect_esp($1)', [m.campaignId])).toBe(
+      'This newsletter pays per engaged reader, which needs your email tool: switch it to pay per confirmed reader first',
     )
   })
 
@@ -327,6 +327,9 @@ describe('the evidence row', () => {
     expect(
       await errorOf(anon, 'select public.subscriber_evidence($1)', [(await subscription(readers.engaged!)).id]),
     ).toMatch(/permission denied/)
+    expect(await errorOf(admin.actor, 'select public.subscriber_evidence($1)', [randomUUID()])).toBe(
+      'Subscriber not found',
+    )
   })
 
   it('gives a source’s engaged rate only from 20 readers on', async () => {

@@ -183,6 +183,23 @@ export function auditStatusLabel(subjectType: string, status: string): string {
   }
 }
 export const espDeliveryStatus = (status: string) => word(espDeliveryStatuses, status)
+
+/** What a newsletter pays for (campaigns.pay_rule), in the words of the form, the offers and the evidence. */
+export type PayRule = 'confirmed' | 'engaged'
+export function payRuleLabel(rule: string | null | undefined, windowDays?: number | null): string {
+  return rule === 'engaged'
+    ? `Pays per engaged reader: opens or clicks within ${windowDays ?? 14} days`
+    : 'Pays per confirmed reader'
+}
+
+/** A subscriber's money as subscriber_evidence decides it (the evidence row). */
+const evidenceDecisions: Record<string, Word> = {
+  on_hold: { label: 'On hold', tone: 'yellow' },
+  charged: { label: 'Charged', tone: 'green' },
+  released: { label: 'Released, not charged', tone: 'grey' },
+  not_charged: { label: 'Not charged', tone: 'grey' },
+}
+export const evidenceDecision = (decision: string) => word(evidenceDecisions, decision)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)
 export const transactionTypeLabel = (type: string) => lookup(transactionTypeLabels, type) ?? humanise(type)
 

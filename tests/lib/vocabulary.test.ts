@@ -51,6 +51,7 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     // one wording per reason on every screen, the CSV and the subscriber list included.
     expect(reasonLabel('account_suspended')).toBe('Account suspended')
     expect(reasonLabel('domain_velocity')).toBe('More than 3 readers a day from one email domain')
+    expect(reasonLabel('not_engaged')).toBe('No open or click within the engagement window')
   })
 
   it('offers every category and platform in the database order, labelled', () => {

@@ -10,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
+import { SubscriberEvidenceToggle } from '@/components/subscriber-evidence'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
 import { espDeliveryStatus, subscriptionStatus } from '@/lib/vocabulary'
@@ -113,6 +114,11 @@ const columns = [
     header: 'Email tool',
     enableSorting: false,
     cell: (c) => <DeliveryState delivery={c.getValue()} />,
+  }),
+  col.accessor('id', {
+    header: 'Evidence',
+    enableSorting: false,
+    cell: (c) => <SubscriberEvidenceToggle subscriptionId={c.getValue()} />,
   }),
 ]
 

@@ -19,7 +19,8 @@
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
 --   ESP:      Morning Stack (03) is connected to the local ESP sandbox's MailerLite (key local-mailerlite-key, group
---             "Demo subscribers (MailerLite)"); its confirmed subscribers are queued and delivered once the backend runs.
+--             "Demo subscribers (MailerLite)"); its confirmed subscribers are queued and delivered once the backend runs;
+--             its first paid reader (by address) opened and clicked (engaged), its second was only opened (not engaged).
 --   activity: 60 more visits; every click, view, subscriber and ledger row is then spread over the last 30 days
 --             (settled ones 8 to 29 days ago, those still in screening within the last day), so charts show a month.
 
@@ -350,6 +351,21 @@ with connection as (
 insert into public.esp_deliveries (connection_id, subscription_id, campaign_id, advertiser_id)
 select c.id, s.id, c.campaign_id, c.advertiser_id
 from connection c join public.newsletter_subscriptions s on s.campaign_id = c.campaign_id and s.confirmed_at is not null;
+
+-- Engagement read back from MailerLite (issue 39), so the evidence rows show both kinds of reader: the first of Morning
+-- Stack's paid readers opened twice and clicked once (engaged); the second was opened three times by a privacy proxy
+-- and never clicked (MailerLite cannot tell machines apart, so only clicks count: not engaged). The deliveries stay
+-- queued and go out when the backend runs; counts read back later never go down.
+update public.esp_deliveries d set opens = x.opens, clicks = x.clicks, engaged = true,
+    counted_engagement = x.clicks > 0, engagement_checked_at = now()
+  from (
+    select s.id, case when row_number() over (order by s.email) = 1 then 2 else 3 end as opens,
+      case when row_number() over (order by s.email) = 1 then 1 else 0 end as clicks,
+      row_number() over (order by s.email) as n
+    from public.newsletter_subscriptions s
+    where s.campaign_id = '20000000-0000-4000-a000-000000000003' and s.counted
+  ) x
+  where d.subscription_id = x.id and x.n <= 2;
 
 -- Clicks are added to the figures by a scheduled job (drain-click-queue); the demo shows them at once.
 select public.drain_click_queue();

@@ -271,6 +271,39 @@ describe('delivery state per subscriber', () => {
     expect(rowOf('dan@example.com').queryByTestId('esp-engagement')).toBeNull()
     expect(rowOf('dan@example.com').getByTestId('esp-delivery-state')).toHaveTextContent(/^Delivered$/)
   })
+
+  it('opens each subscriber’s evidence row in place: read-back, machine activity and the decision with its date', async () => {
+    page()
+    const asked: unknown[] = []
+    server.use(
+      http.post(restUrl('rpc/subscriber_evidence'), async ({ request }) => {
+        asked.push(await request.json())
+        return HttpResponse.json({
+          status: 'confirmed',
+          reasons: ['not_engaged'],
+          confirmed_at: '2026-11-01T10:00:00Z',
+          delivered_at: '2026-11-01T10:00:05Z',
+          opens: 5,
+          clicks: 0,
+          machine_opens: null,
+          machine_clicks: null,
+          engaged: false,
+          decided_at: '2026-11-15T10:20:00Z',
+          decision: 'released',
+        })
+      }),
+    )
+    renderRoute(PAGE)
+    const open = await screen.findByRole('button', { name: 'Evidence' })
+    await userEvent.click(open)
+    const evidence = await screen.findByTestId('subscriber-evidence')
+    expect(evidence).toHaveTextContent('Opens5')
+    expect(evidence).toHaveTextContent('Machine activityNot told apart by the email tool: only clicks count')
+    expect(evidence).toHaveTextContent('EngagedNo counted open or click')
+    expect(evidence).toHaveTextContent('DecisionReleased, not charged on')
+    expect(evidence).toHaveTextContent('WhyNo open or click within the engagement window')
+    expect(asked).toEqual([{ p_subscription_id: 's1' }])
+  })
 })
 
 describe('which newsletter the subscribers page opens on', () => {

@@ -725,3 +725,9 @@ $function$;
 comment on function public.disconnect_esp(p_campaign_id uuid) is 'The owner disconnects a campaign''s email tool: the connection, its queue and its key in Vault are deleted. Refused while the campaign pays per engaged reader (switch it to confirmed first). Answers false when nothing was connected.';
 
 comment on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) is 'verify-subscription edge function, service role only: confirms once within 48 h; applies the paid-subscriber rule; a paid subscriber turns its reservation into a hold at the locked price (counted=false with a null reason means an unattributed, free subscriber), for 7 days or, paid per engagement, for its engagement window.';
+
+-- Kit is read back too now: the words that said otherwise.
+comment on column public.esp_deliveries.engaged is 'Opened or clicked at least once, as the provider last told (any of the four; machines included where the tool cannot tell them apart); null until read. What pay counts is counted_engagement.';
+comment on column public.esp_deliveries.opens is 'Opens the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
+comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
+comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';

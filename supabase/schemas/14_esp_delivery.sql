@@ -82,9 +82,9 @@ create index esp_deliveries_subscription_engagement_idx on public.esp_deliveries
 create index esp_deliveries_subscription_idx on public.esp_deliveries using btree (subscription_id);
 comment on table public.esp_deliveries is 'The ESP delivery queue and log: one row per confirmed subscriber and connection, with its state, attempts, the provider''s last message and the id it gave the subscriber.';
 comment on column public.esp_deliveries.last_error is 'The provider''s own message for the last failed attempt (shown to the advertiser).';
-comment on column public.esp_deliveries.engaged is 'Opened or clicked at least once, as the provider last told (beehiiv, Mailchimp, MailerLite); null until read.';
-comment on column public.esp_deliveries.opens is 'Opens the provider counted (MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
-comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
+comment on column public.esp_deliveries.engaged is 'Opened or clicked at least once, as the provider last told (any of the four; machines included where the tool cannot tell them apart); null until read. What pay counts is counted_engagement.';
+comment on column public.esp_deliveries.opens is 'Opens the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
+comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
 comment on column public.esp_deliveries.engagement_checked_at is 'When the provider last answered the engagement read-back for this subscriber.';
 comment on column public.esp_deliveries.engagement_locked_until is 'Internal: a read-back in flight (2 minutes).';
 comment on column public.esp_deliveries.engagement_retry_at is 'Internal: after a failed read-back, not before this (Retry-After, else 6 hours).';
@@ -444,7 +444,7 @@ begin
   order by 5 desc, 3 desc, a.name;
 end
 $function$;
-comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool that reports it (beehiiv, Mailchimp, MailerLite): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
+comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
 revoke execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) from public;
 grant execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) to authenticated, service_role;
 

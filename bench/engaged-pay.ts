@@ -27,9 +27,9 @@ const percentile = (xs: number[], p: number) => {
 }
 
 async function prepare(db: Db) {
-  const advertiser = (await db.query<{ id: string }>('select advertiser_id as id from public.campaigns where id = $1', [
-    CAMPAIGN,
-  ])).rows[0]!.id
+  const advertiser = (
+    await db.query<{ id: string }>('select advertiser_id as id from public.campaigns where id = $1', [CAMPAIGN])
+  ).rows[0]!.id
   await db.query("update public.campaigns set pay_rule = 'engaged', engagement_window_days = 14 where id = $1", [
     CAMPAIGN,
   ])
@@ -46,9 +46,9 @@ async function prepare(db: Db) {
      from generate_series(1, $4::int) g`,
     [CAMPAIGN, tag, SOURCE, READERS],
   )
-  const publisher = (await db.query<{ id: string }>('select publisher_id as id from public.audience_sources where id = $1', [
-    SOURCE,
-  ])).rows[0]!.id
+  const publisher = (
+    await db.query<{ id: string }>('select publisher_id as id from public.audience_sources where id = $1', [SOURCE])
+  ).rows[0]!.id
   await db.query(
     `select private.post_ledger($1, -1, 'hold', 'pending', 'Bench (on hold during screening)', 'subscription:' || s.id,
        s.campaign_id, s.id, now() - interval '1 minute'),
@@ -74,9 +74,11 @@ async function prepare(db: Db) {
 /** The final read-back's database side: every reader claimed and finished, half engaged (a click), half not. */
 async function readBack(db: Db) {
   // The provider's budget would space these over time (measured separately below): lift it for the database timing.
-  const fp = (await db.query<{ fp: string }>('select key_fingerprint as fp from public.esp_connections where campaign_id = $1', [
-    CAMPAIGN,
-  ])).rows[0]!.fp
+  const fp = (
+    await db.query<{ fp: string }>('select key_fingerprint as fp from public.esp_connections where campaign_id = $1', [
+      CAMPAIGN,
+    ])
+  ).rows[0]!.fp
   let claimed = 0
   let claimMs = 0
   let finishMs = 0
@@ -143,9 +145,11 @@ async function measure(engine: string, db: Db) {
   )
   const o = outcome.rows[0]!
   const worst = Math.max(...decided.probes)
-  const budget = (await db.query<{ requests: number; window_seconds: number }>(
-    "select requests, window_seconds from private.esp_budget('mailerlite')",
-  )).rows[0]!
+  const budget = (
+    await db.query<{ requests: number; window_seconds: number }>(
+      "select requests, window_seconds from private.esp_budget('mailerlite')",
+    )
+  ).rows[0]!
   const readMinutes = READERS / ((budget.requests * 60) / budget.window_seconds)
   console.log(
     `  ${engine}, ${READERS.toLocaleString('en-US')} readers at window close: read-back in the database ` +

@@ -210,9 +210,9 @@ describe('engagement read-back', () => {
     const reader = await confirmed(CAMPAIGNS.mailchimp)
     await backend.cron.drainNet()
     expect(await deliveryOf(reader)).toMatchObject({ status: 'delivered' })
-    expect((await sandbox('/_control/engagement', { provider: 'kit', email: reader, opens: 2, clicks: 1 })).status).toBe(
-      200,
-    )
+    expect(
+      (await sandbox('/_control/engagement', { provider: 'kit', email: reader, opens: 2, clicks: 1 })).status,
+    ).toBe(200)
     await sixHoursLater()
     await runJob()
     expect(await deliveryOf(reader)).toMatchObject({ engaged: true, opens: 2, clicks: 1, checked: true })

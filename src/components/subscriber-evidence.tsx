@@ -33,8 +33,7 @@ async function getEvidence(subscriptionId: string) {
 const count = (n: number | null) => (n == null ? 'not reported' : n.toLocaleString('en-US'))
 
 function machineText(e: SubscriberEvidence) {
-  if (e.machine_opens == null && e.machine_clicks == null)
-    return 'Not told apart by the email tool: only clicks count'
+  if (e.machine_opens == null && e.machine_clicks == null) return 'Not told apart by the email tool: only clicks count'
   return `${count(e.machine_opens)} opens, ${count(e.machine_clicks)} clicks (not counted)`
 }
 

@@ -90,8 +90,7 @@ async function age(email: string, days: number) {
   )
 }
 
-const settle = async () =>
-  (await queryAs<{ n: number }>(service, 'select public.settle_matured_holds() as n'))[0]!.n
+const settle = async () => (await queryAs<{ n: number }>(service, 'select public.settle_matured_holds() as n'))[0]!.n
 
 const ledgerOf = async (email: string) =>
   (
@@ -153,7 +152,8 @@ describe('choosing the rule', () => {
   })
 
   it('is recorded on each subscription when made, and the hold lasts the window', async () => {
-    for (const name of ['engaged', 'machine', 'proxy', 'rate', 'silent', 'unread', 'outage']) readers[name] = await reader(name)
+    for (const name of ['engaged', 'machine', 'proxy', 'rate', 'silent', 'unread', 'outage'])
+      readers[name] = await reader(name)
     expect(await subscription(readers.confirmed!)).toMatchObject({
       pay_rule: 'confirmed',
       engagement_window_days: null,
@@ -223,9 +223,10 @@ describe('settling at the window’s close', () => {
       expect(await subscription(readers[name]!)).toMatchObject({ counted: true, engagement_decision: null })
     const failures = await (
       await testDb()
-    ).query('select 1 from public.settlement_failures f join public.newsletter_subscriptions s on s.id = f.subscription_id where s.campaign_id = $1', [
-      m.campaignId,
-    ])
+    ).query(
+      'select 1 from public.settlement_failures f join public.newsletter_subscriptions s on s.id = f.subscription_id where s.campaign_id = $1',
+      [m.campaignId],
+    )
     expect(failures.rows).toEqual([])
 
     // The advertiser paid for three readers (engaged, rate, confirmed); the two released cost nothing.

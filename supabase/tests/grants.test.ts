@@ -292,7 +292,8 @@ describe('what the API roles hold (the catalog)', () => {
       'figure_totals(uuid,uuid,date,date)': 'authenticated, service_role',
       'figures_updated_at()': 'authenticated, service_role',
       'finish_esp_delivery(uuid,text,integer,text,boolean,integer)': 'service_role',
-      'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer,integer,integer,boolean)': 'service_role',
+      'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer,integer,integer,boolean)':
+        'service_role',
       'finish_notification(uuid,text)': 'service_role',
       'finish_payout(uuid,text,text)': 'service_role',
       'finish_webhook_delivery(uuid,integer,text)': 'service_role',

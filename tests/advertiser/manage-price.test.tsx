@@ -38,9 +38,7 @@ function signIn(row = campaign(), connection: { provider: string } | null = null
   const rpcs: { fn: string; body: unknown }[] = []
   server.use(
     // The newsletter's email tool, if connected (paying per engaged reader needs one).
-    http.get(restUrl('esp_connections'), () =>
-      HttpResponse.json(connection ? [connection] : []),
-    ),
+    http.get(restUrl('esp_connections'), () => HttpResponse.json(connection ? [connection] : [])),
     http.get(restUrl('profiles'), () => HttpResponse.json([{ user_type: 'advertiser' }])),
     http.get(restUrl('campaigns'), ({ request }) => {
       const url = new URL(request.url)

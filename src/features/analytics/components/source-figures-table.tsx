@@ -42,8 +42,8 @@ export function SourceFiguresTable({ rows, perNewsletter = false }: { rows: Sour
       />
       {!perNewsletter && (
         <p className="mt-2 text-xs text-muted-foreground">
-          Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv, Kit,
-          Mailchimp and MailerLite all report them), the share who opened or clicked.
+          Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
+          Kit, Mailchimp and MailerLite all report them), the share who opened or clicked.
         </p>
       )}
     </div>

@@ -76,8 +76,8 @@ export function CampaignPayRuleForm({ campaign }: { campaign: CampaignDetail }) 
             <span className="font-medium">Only readers who open or click</span>
             <span className="block text-muted-foreground">
               The hold lasts the window below. If the reader opens or clicks one of your emails in that time, you are
-              charged; if not, nothing is charged and the publisher is not paid. Opens by privacy proxies and clicks
-              by link scanners do not count; where your email tool cannot tell them apart, only clicks count.
+              charged; if not, nothing is charged and the publisher is not paid. Opens by privacy proxies and clicks by
+              link scanners do not count; where your email tool cannot tell them apart, only clicks count.
             </span>
             {noTool && (
               <span className="mt-1 block" data-testid="pay-rule-needs-tool">

@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           // happy-dom rather than jsdom: the same 624 tests pass on both, and happy-dom costs a third less CPU (59 → 39
-          // CPU-seconds for this project on a quiet machine; docs/decisions.md "A lighter DOM for unit tests").
+          // CPU-seconds for this project on a quiet machine; docs/decisions.md "One module registry per worker").
           environment: 'happy-dom',
           include: ['tests/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup.ts'],

@@ -79,8 +79,8 @@ export type OpenOptions = {
  * The pool size: PostgREST's default of 10, or twice the cores plus one where that is more. A request holds its
  * connection until the event loop reads the answer, and on a small machine that loop shares the cores with
  * PostgreSQL, so a pool must cover requests per second × (query time + event-loop delay) without letting
- * PostgreSQL's processes outnumber the cores many times over. Measured on 2 cores (docs/decisions.md "The write
- * pool sized to the cores"): with 16, clicks over HTTP at concurrency 16 had a p99 of 66–67 ms (16 PostgreSQL
+ * PostgreSQL's processes outnumber the cores many times over. Measured on 2 cores (docs/measurements.md "REST
+ * and clicks through the backend"): with 16, clicks over HTTP at concurrency 16 had a p99 of 66–67 ms (16 PostgreSQL
  * processes, the backend and the client taking turns); with 5, 16–23 ms, but at concurrency 64 the pool itself was
  * the queue (560–580 clicks/s against 1,400–1,600); with 8–10, p99 21–45 ms and 1,400–1,700 clicks/s at 64.
  * Requests beyond the pool wait in the pool's queue, in order, instead of in the kernel's.

@@ -4,11 +4,14 @@
  * `npm run db:types`) is rendered here, and the baseline migrations were rendered by the same code when the
  * history was squashed (docs/decisions.md).
  *
- * Every object goes to the domain its name says (DOMAINS, FUNCTION_DOMAINS) unless it depends on something of a
- * later domain: a `language sql` function or a view is checked against the tables it names when it is created,
- * so it moves to the later file. plpgsql bodies are not checked at creation, so their calls do not count.
+ * Every table, view and function goes to the domain it is tagged with in schema-domains.ts (by name, never by a
+ * pattern) unless it depends on something of a later domain: a `language sql` function or a view is checked
+ * against the tables it names when it is created, so it moves to the later file. plpgsql bodies are not checked at
+ * creation, so their calls do not count. Under each table a comment lists every trigger on it in firing order,
+ * with the file its function is in, since a trigger statement runs in the file of the latest thing it needs.
  */
 import { literal } from './database'
+import { DOMAIN_TAGS, DOMAINS, schemaFileName, type Domain, type DomainSlug } from './schema-domains'
 import {
   quoteIdent,
   type Acl,
@@ -19,132 +22,20 @@ import {
   type ViewInfo,
 } from './schema-catalog'
 
-export type Domain = { slug: string; title: string; about: string }
+const domainIndex = new Map<string, number>(DOMAINS.map((d, i) => [d.slug, i]))
 
-/** The domains, in the order their files run. */
-export const DOMAINS: Domain[] = [
-  {
-    slug: 'extensions_and_helpers',
-    title: 'Extensions and helpers',
-    about:
-      "extensions, the private schema and its settings, rate limits, the API roles' timeouts, and helpers every domain uses (sessions, second factor, client address, email folding)",
-  },
-  {
-    slug: 'vocabulary',
-    title: 'Vocabulary',
-    about:
-      'the statuses, reasons, platforms, categories and transaction types, defined once (the SPA reads them through the generated types)',
-  },
-  {
-    slug: 'profiles_and_auth',
-    title: 'Profiles and auth',
-    about: 'one profile per auth user, user types, admins and their audit log, revisions reviewed by admins',
-  },
-  {
-    slug: 'wallet_and_ledger',
-    title: 'Wallet and ledger',
-    about: 'wallets, the ledger every money move goes through, deposits by Stripe Checkout, low-balance alerts',
-  },
-  {
-    slug: 'sources',
-    title: 'Sources',
-    about: "the publishers' audience sources, their review, quality and public directory",
-  },
-  {
-    slug: 'campaigns',
-    title: 'Campaigns',
-    about: "advertisers' campaigns, their budget and funding, review, revisions and the per-source counters",
-  },
-  { slug: 'clicks', title: 'Clicks', about: 'magic-link clicks, their attribution and trust checks' },
-  {
-    slug: 'subscriptions',
-    title: 'Subscriptions',
-    about: 'newsletter subscriptions, confirmation, holds and the subscriber list',
-  },
-  { slug: 'payouts', title: 'Payouts', about: "settling matured holds and publishers' payout requests" },
-  { slug: 'disputes', title: 'Disputes', about: "advertisers' disputes of subscribers and admins' decisions" },
-  {
-    slug: 'notifications_and_jobs',
-    title: 'Notifications and jobs',
-    about: "the notification queue, the contact form, and the scheduled jobs that are not a domain's own",
-  },
-  { slug: 'webhooks', title: 'Webhooks', about: "advertisers' webhook endpoints and the deliveries sent to them" },
-  { slug: 'figures', title: 'Figures', about: 'the daily aggregates and the figures the dashboards read' },
-  {
-    slug: 'esp_delivery',
-    title: 'ESP delivery',
-    about:
-      "campaigns connected to the advertiser's email tool (key in Vault) and the queue delivering subscribers there",
-  },
-]
-
-/** Tables and views by domain. A new one goes where FUNCTION_DOMAINS put its name, else it needs a line here. */
-const RELATION_DOMAINS: Record<string, string> = {
-  'private.settings': 'extensions_and_helpers',
-  'private.rate_limits': 'extensions_and_helpers',
-  'public.not_counted_reasons': 'vocabulary',
-  'public.profiles': 'profiles_and_auth',
-  'public.moderation_events': 'profiles_and_auth',
-  'public.wallet_balances': 'wallet_and_ledger',
-  'public.wallet_transactions': 'wallet_and_ledger',
-  'public.wallets': 'wallet_and_ledger',
-  'public.deposits': 'wallet_and_ledger',
-  'private.low_balance_alerts': 'wallet_and_ledger',
-  'public.audience_sources': 'sources',
-  'public.campaigns': 'campaigns',
-  'public.content_revisions': 'campaigns',
-  'public.link_clicks': 'clicks',
-  'public.newsletter_subscriptions': 'subscriptions',
-  'private.campaign_subscriber_counts': 'subscriptions',
-  'private.freemail_domains': 'subscriptions',
-  'public.payout_accounts': 'payouts',
-  'public.payout_requests': 'payouts',
-  'public.settlement_failures': 'payouts',
-  'public.disputes': 'disputes',
-  'public.dispute_subscriptions': 'disputes',
-  'private.dispute_frozen_ledger': 'disputes',
-  'public.notification_queue': 'notifications_and_jobs',
-  'public.contact_messages': 'notifications_and_jobs',
-  'public.webhook_endpoints': 'webhooks',
-  'public.webhook_deliveries': 'webhooks',
-  'public.campaign_source_stats': 'figures',
-  'public.source_daily_stats': 'figures',
-  'public.campaign_source_daily_stats': 'figures',
-  'public.not_counted_daily': 'figures',
-  'private.pair_day_queue': 'figures',
-  'private.publisher_campaign_daily': 'figures',
-  'public.esp_connections': 'esp_delivery',
-  'public.esp_deliveries': 'esp_delivery',
-  'private.esp_request_log': 'esp_delivery',
-  'private.esp_key_pauses': 'esp_delivery',
+/** Qualified name → domain slug, from the tags; a name tagged twice is refused. */
+function tagMap(kind: 'tables' | 'functions'): Map<string, DomainSlug> {
+  const tags = new Map<string, DomainSlug>()
+  for (const [slug, lists] of Object.entries(DOMAIN_TAGS) as [DomainSlug, (typeof DOMAIN_TAGS)[DomainSlug]][]) {
+    for (const name of lists[kind]) {
+      const other = tags.get(name)
+      if (other) throw new Error(`schema-sql: ${name} is tagged both ${other} and ${slug} in schema-domains.ts`)
+      tags.set(name, slug)
+    }
+  }
+  return tags
 }
-
-/** Functions by name, first match wins; a function no rule names goes to the latest domain of the tables it names. */
-const FUNCTION_DOMAINS: [RegExp, string][] = [
-  [
-    /^(set_updated_at|forbid_column_changes|utc_day|client_ip|hit_rate_limit|is_non_public_address|require_live_session|session_is_live|session_aal|require_aal|has_verified_factor|is_api_caller|visitor_hash|is_bot_user_agent|canonical_email|fold_email|email_search_pattern)$/,
-    'extensions_and_helpers',
-  ],
-  [
-    /^(handle_new_user|handle_user_email_change|fill_profile_email|guard_profile_columns|current_user_type|is_admin|is_admin_account|require_admin|admin_set_user_type|admin_list_users|log_moderation_event|admin_audit_log)$/,
-    'profiles_and_auth',
-  ],
-  [/(^|_)esp(_|$)/, 'esp_delivery'],
-  [/revision|divert_public_edits|refuse_deleting_evidence/, 'campaigns'],
-  [/notify_review_decision/, 'notifications_and_jobs'],
-  [/figures|totals|_daily|_day$|not_counted|figures_viewer|sees_pair|bump_|campaign_source_stats/, 'figures'],
-  [/webhook/, 'webhooks'],
-  [/dispute|disputable|mark_refunded/, 'disputes'],
-  [/payout|settle/, 'payouts'],
-  [/notif|kick_|contact/, 'notifications_and_jobs'],
-  [/wallet|ledger|deposit|checkout|balance|signup_bonus|reservation|wallet_covers_hold/, 'wallet_and_ledger'],
-  [/subscri|confirmation|paid_subscriber|screening|canonical|refund_subscription/, 'subscriptions'],
-  [/click|track_|visitor/, 'clicks'],
-  [/campaign|budget|funding/, 'campaigns'],
-  [/source|unified_code|stamp_first_approval/, 'sources'],
-]
-
-const domainIndex = new Map(DOMAINS.map((d, i) => [d.slug, i]))
 
 type Category =
   'schema' | 'type' | 'table' | 'constraint' | 'function' | 'view' | 'index' | 'data' | 'trigger' | 'policy' | 'job'
@@ -175,7 +66,16 @@ const SECTION_TITLES: Record<Category, string> = {
   job: 'Scheduled jobs (pg_cron)',
 }
 
-type Item = { key: string; name: string; domain: number; category: Category; deps: string[]; sql: string }
+type Item = {
+  key: string
+  name: string
+  domain: number
+  category: Category
+  deps: string[]
+  sql: string
+  /** A table's triggers, listed under it (the statements run where their functions allow). */
+  triggers?: { table: string; list: TableInfo['triggers'] }
+}
 
 export type RenderOptions = {
   /** The first lines of every file (each file's title and what it holds follow). */
@@ -205,6 +105,13 @@ export function renderSchemaSql(catalog: SchemaCatalog, options: RenderOptions):
     effective.set(item.key, d)
     return d
   }
+  // The file a function is defined in (all overloads of a name are tagged alike).
+  const fileOf = (functionName: string, here: number) => {
+    const fn = items.find((i) => i.category === 'function' && i.key.startsWith(`function:${functionName}(`))
+    if (!fn) return 'not in the snapshot'
+    const d = domainOf(fn)
+    return d === here ? 'this file' : schemaFileName(DOMAINS[d]!)
+  }
   const out = new Map<string, string>()
   DOMAINS.forEach((domain, index) => {
     const mine = items
@@ -233,6 +140,11 @@ export function renderSchemaSql(catalog: SchemaCatalog, options: RenderOptions):
         )
       }
       parts.push(item.sql.trimEnd(), '')
+      if (item.triggers?.list.length)
+        parts.push(
+          triggerListing(item.triggers.table, item.triggers.list, (name) => fileOf(name, index)),
+          '',
+        )
     }
     out.set(domain.slug, `${parts.join('\n').trimEnd()}\n`)
   })
@@ -240,6 +152,56 @@ export function renderSchemaSql(catalog: SchemaCatalog, options: RenderOptions):
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+type ParsedTrigger = { name: string; timing: string; events: string; level: string; when: string; call: string }
+
+/** `pg_get_triggerdef`'s text, in parts: `CREATE TRIGGER n BEFORE INSERT OR UPDATE OF c ON t … FOR EACH ROW …`. */
+function parseTrigger(definition: string): ParsedTrigger {
+  const m = definition.match(
+    /^CREATE (?:CONSTRAINT )?TRIGGER (\S+) (BEFORE|AFTER|INSTEAD OF) (.+?) ON \S+ .*?FOR EACH (ROW|STATEMENT)(?: WHEN \((.*)\))? EXECUTE (?:FUNCTION|PROCEDURE) (.+)$/,
+  )
+  if (!m) throw new Error(`schema-sql: cannot read the trigger ${definition}; read it here`)
+  return {
+    name: m[1]!,
+    timing: m[2]!.toLowerCase(),
+    events: lower(m[3]!).replace(/ or /g, ', '),
+    level: m[4]!.toLowerCase(),
+    when: m[5] ? lower(m[5]) : '',
+    call: lower(m[6]!),
+  }
+}
+
+/**
+ * The comment under a table: every trigger on it in the order PostgreSQL fires them for one statement (before
+ * statement, before row, after row, after statement; by name within each), what fires it, the function it runs and
+ * the file that function is defined in (`fileOf`). Its `create trigger` statement is in the later of this file and
+ * that one.
+ */
+function triggerListing(
+  table: string,
+  triggers: TableInfo['triggers'],
+  fileOf: (functionName: string) => string,
+): string {
+  const parsed = triggers.map((t) => ({ ...parseTrigger(t.definition), enabled: t.enabled }))
+  const rank = (p: ParsedTrigger) =>
+    (p.timing === 'after' ? 2 : 0) + ((p.timing === 'after') === (p.level === 'statement') ? 1 : 0)
+  parsed.sort((a, b) => rank(a) - rank(b) || compare(a.name, b.name))
+  const lines = [
+    `-- Every trigger on ${table}, in the order they fire: before each statement, before each row, after`,
+    '-- each row, after each statement, by name within each. Beside each, the file that defines its function; the',
+    '-- `create trigger` statement is in the Triggers section of the later of that file and this one.',
+  ]
+  let group = ''
+  for (const p of parsed) {
+    const heading = `${p.timing} each ${p.level}`
+    if (heading !== group) lines.push(`--   ${heading}:`)
+    group = heading
+    const when = p.when ? ` when ${p.when}` : ''
+    lines.push(`--     ${p.name}: on ${p.events}${when}${p.enabled === 'D' ? ' (disabled)' : ''}`)
+    lines.push(`--       ${p.call} (${fileOf(p.call.replace(/\(.*$/, ''))})`)
+  }
+  return lines.join('\n')
+}
 
 function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
   const standalone = catalog.sequences.filter((s) => !s.identity)
@@ -270,27 +232,41 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
     }
     return [...deps]
   }
+  // Every table, view and function has its domain tag (schema-domains.ts); the ones without are named all at once,
+  // each with the domain of the latest table it names as a suggestion.
+  const relationTags = tagMap('tables')
+  const functionTags = tagMap('functions')
+  const untagged: string[] = []
+  for (const r of [...catalog.tables, ...catalog.views]) {
+    const name = `${r.schema}.${r.name}`
+    if (!relationTags.has(name)) untagged.push(`tables of <its domain>: '${name}'`)
+  }
+  for (const f of catalog.functions) {
+    const name = `${f.schema}.${f.name}`
+    if (functionTags.has(name) || untagged.some((u) => u.endsWith(`'${name}'`))) continue
+    let d = -1
+    for (const dep of depsOf(f.definition)) {
+      const tag =
+        dep.startsWith('table:') || dep.startsWith('view:')
+          ? relationTags.get(dep.slice(dep.indexOf(':') + 1))
+          : undefined
+      if (tag) d = Math.max(d, domainIndex.get(tag)!)
+    }
+    untagged.push(`functions of ${d < 0 ? '<its domain>' : DOMAINS[d]!.slug}: '${name}'`)
+  }
+  if (untagged.length) {
+    throw new Error(
+      `schema-sql: ${untagged.length} objects have no domain tag. Add each to its domain's list in DOMAIN_TAGS, ` +
+        `embedded-backend/db/schema-domains.ts (the domain shown is a guess from the tables it names):\n  ${untagged.join('\n  ')}`,
+    )
+  }
   const relationDomain = (schema: string, name: string) => {
-    // A table not listed yet goes where the function rules put its name (a webhook_* table with the webhooks).
-    const slug = RELATION_DOMAINS[`${schema}.${name}`] ?? FUNCTION_DOMAINS.find(([re]) => re.test(name))?.[1]
+    const slug = relationTags.get(`${schema}.${name}`)
     if (!slug)
-      throw new Error(
-        `schema-sql: ${schema}.${name} has no domain; add it to RELATION_DOMAINS in embedded-backend/db/schema-sql.ts`,
-      )
+      throw new Error(`schema-sql: ${schema}.${name} has no domain tag in embedded-backend/db/schema-domains.ts`)
     return domainIndex.get(slug)!
   }
-  const functionDomain = (f: FunctionInfo) => {
-    const rule = FUNCTION_DOMAINS.find(([re]) => re.test(f.name))
-    if (rule) return domainIndex.get(rule[1])!
-    let d = 0
-    for (const dep of depsOf(f.definition)) {
-      if (dep.startsWith('table:') || dep.startsWith('view:')) {
-        const [schema, name] = dep.slice(dep.indexOf(':') + 1).split('.') as [string, string]
-        d = Math.max(d, relationDomain(schema, name))
-      }
-    }
-    return d
-  }
+  const functionDomain = (f: FunctionInfo) => domainIndex.get(functionTags.get(`${f.schema}.${f.name}`)!)!
 
   // Extensions, schemas, roles: the first file.
   const head: string[] = []
@@ -342,7 +318,15 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       ...t.constraints.filter((c) => !laterKeys.includes(c)).map((c) => c.definition),
       ...t.indexes.filter((i) => !separateIndexes.includes(i)).map((i) => i.definition),
     ].join('\n')
-    items.push({ key, name: t.name, domain, category: 'table', deps: depsOf(tableText, key), sql })
+    items.push({
+      key,
+      name: t.name,
+      domain,
+      category: 'table',
+      deps: depsOf(tableText, key),
+      sql,
+      triggers: { table: `${t.schema}.${t.name}`, list: t.triggers },
+    })
     for (const c of laterKeys) {
       const [schema, name] = c.references!.split('.') as [string, string]
       items.push({

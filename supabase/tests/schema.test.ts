@@ -75,6 +75,32 @@ describe('the baseline migrations', () => {
 })
 
 describe('supabase/schemas', () => {
+  it('lists under each table every trigger on it, in the order PostgreSQL fires them', async () => {
+    // The order from the catalog itself: before statement, before row, after row, after statement; by name within.
+    const { rows } = await fresh.db.query<{ tbl: string; name: string; stage: number }>(
+      `select c.relnamespace::regnamespace::text || '.' || c.relname as tbl, t.tgname as name,
+         case when t.tgtype & 2 = 2 then (case when t.tgtype & 1 = 1 then 1 else 0 end)
+              else (case when t.tgtype & 1 = 1 then 2 else 3 end) end as stage
+       from pg_trigger t join pg_class c on c.oid = t.tgrelid
+       where not t.tgisinternal and c.relnamespace::regnamespace::text in ('public', 'private') and c.relispartition = false`,
+    )
+    const expected = new Map<string, string[]>()
+    rows
+      .sort((a, b) => a.stage - b.stage || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .forEach((r) => expected.set(r.tbl, [...(expected.get(r.tbl) ?? []), r.name]))
+    const listed = new Map<string, string[]>()
+    for (const sql of (await generateSchemaFiles(fresh.db)).values()) {
+      for (const block of sql.split(/^-- Every trigger on /m).slice(1)) {
+        const table = block.slice(0, block.indexOf(','))
+        const names = [...block.matchAll(/^-- {5}(\S+): on /gm)].map((m) => m[1]!)
+        expect(listed.has(table), `${table} is listed twice`).toBe(false)
+        listed.set(table, names)
+      }
+    }
+    expect(expected.size).toBeGreaterThan(10)
+    expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(expected))
+  })
+
   it('is what the current migrations build (run `npm run db:types` when this fails)', async () => {
     const generated = await generateSchemaFiles(fresh.db)
     const committed = (await readdir(schemasDir).catch(() => [] as string[])).filter((f) => f.endsWith('.sql')).sort()

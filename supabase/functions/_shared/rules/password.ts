@@ -19,7 +19,8 @@ export const PASSWORD_MIN_LENGTH = 8
 /**
  * `[auth] password_requirements`: none. Length plus the leaked-password list is the rule (NIST SP 800-63B and
  * OWASP ASVS advise against required character kinds: `password1` has both kinds and is in every leak), and the
- * documented demo password `growletter-demo` keeps working. docs/decisions.md "Auth: no enumeration, password rules (issue 37)".
+ * documented demo password `growletter-demo` keeps working. docs/decisions.md "Sign-up and OTP do not tell who has an account;
+ * password rules".
  */
 export const PASSWORD_REQUIREMENTS: PasswordRequirements = ''
 /** bcrypt reads 72 bytes; GoTrue refuses longer passwords (400) rather than silently cutting them. */

@@ -193,6 +193,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   campaigns: {
     tables: ['public.campaigns', 'public.content_revisions'],
     functions: [
+      'private.guard_pay_rule',
       'private.campaign_funding_status',
       'private.funding_status_given',
       'private.guard_campaign_budget',
@@ -233,6 +234,8 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   subscriptions: {
     tables: ['private.campaign_subscriber_counts', 'private.freemail_domains', 'public.newsletter_subscriptions'],
     functions: [
+      'private.record_pay_rule',
+      'public.subscriber_evidence',
       'private.check_subscriber_reader',
       'private.click_backs_subscription',
       'private.end_pending_subscription',
@@ -262,6 +265,9 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   payouts: {
     tables: ['public.payout_accounts', 'public.payout_requests', 'public.settlement_failures'],
     functions: [
+      'private.engagement_verdict',
+      'private.engagement_wait_bound',
+      'private.release_not_engaged',
       'private.dispatch_payouts',
       'private.payout_account_problem',
       'private.payout_account_state',
@@ -369,6 +375,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   esp_delivery: {
     tables: ['private.esp_key_pauses', 'private.esp_request_log', 'public.esp_connections', 'public.esp_deliveries'],
     functions: [
+      'public.engaged_rates',
       'private.dispatch_esp_deliveries',
       'private.dispatch_esp_engagement',
       'private.esp_budget',

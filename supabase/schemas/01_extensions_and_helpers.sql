@@ -129,17 +129,6 @@ $function$;
 comment on function private.email_search_pattern(p_search text) is 'Internal: an ILIKE pattern that finds the typed text anywhere in an address.';
 revoke execute on function private.email_search_pattern(p_search text) from public;
 
-create or replace function private.engagement_wait_bound()
- returns interval
- language sql
- immutable
- set search_path to ''
-as $function$
-  select interval '72 hours'
-$function$;
-comment on function private.engagement_wait_bound() is 'Internal: how long after an engagement window closes settlement waits for the email tool''s final answer (outages, rate limits) before deciding on what it has.';
-revoke execute on function private.engagement_wait_bound() from public;
-
 create or replace function public.fold_email(p_email text)
  returns text
  language sql

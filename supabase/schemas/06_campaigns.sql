@@ -78,6 +78,8 @@ grant update (name, description, image_url, website_url, category, price_per_sub
 --       private.guard_campaign_budget() (this file)
 --     campaigns_guard_columns: on insert, update
 --       public.guard_campaign_columns() (this file)
+--     campaigns_guard_pay_rule: on insert, update of pay_rule, engagement_window_days
+--       private.guard_pay_rule() (this file)
 --     campaigns_price_in_words: on insert, update of price_per_subscriber
 --       private.require_price_in_range() (this file)
 --     campaigns_refuse_deleting_evidence: on delete
@@ -444,6 +446,30 @@ $function$;
 comment on function public.guard_campaign_columns() is 'Keeps advertiser_id immutable, budget_spent platform-only and status changes to the review and pause functions.';
 revoke execute on function public.guard_campaign_columns() from public;
 
+create or replace function private.guard_pay_rule()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if new.pay_rule is null or new.pay_rule not in ('confirmed', 'engaged') then
+    raise exception 'Choose to pay per confirmed reader or per engaged reader' using errcode = '22023';
+  end if;
+  if new.engagement_window_days is null or new.engagement_window_days not between 7 and 30 then
+    raise exception 'Choose an engagement window of 7 to 30 days' using errcode = '22023';
+  end if;
+  if new.pay_rule = 'engaged' and (tg_op = 'INSERT' or old.pay_rule is distinct from 'engaged')
+     and not exists (select 1 from public.esp_connections e where e.campaign_id = new.id) then
+    raise exception 'Connect your email tool first: paying per engaged reader needs the opens and clicks Growletter reads from it'
+      using errcode = '22023';
+  end if;
+  return new;
+end
+$function$;
+comment on function private.guard_pay_rule() is 'Internal trigger: a campaign pays per engaged reader only with a connected email tool, with a window of 7 to 30 days; says so in words.';
+revoke execute on function private.guard_pay_rule() from public;
+
 create or replace function public.my_default_campaign()
  returns uuid
  language sql
@@ -480,24 +506,6 @@ $function$;
 comment on function public.newsletter_availability(p_campaign_id uuid) is 'For the public newsletter pages: whether a newsletter is open, out of budget (active but unable to pay one more subscriber), paused, closed (completed, archived, or its advertiser suspended) or not found (unknown or never approved), so a visitor reads why it cannot be subscribed to.';
 revoke execute on function public.newsletter_availability(p_campaign_id uuid) from public;
 grant execute on function public.newsletter_availability(p_campaign_id uuid) to anon, authenticated, service_role;
-
-create or replace function private.record_pay_rule()
- returns trigger
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-begin
-  select c.pay_rule, case when c.pay_rule = 'engaged' then c.engagement_window_days end
-    into new.pay_rule, new.engagement_window_days
-  from public.campaigns c where c.id = new.campaign_id;
-  new.engagement_decided_at := null;
-  new.engagement_decision := null;
-  return new;
-end
-$function$;
-comment on function private.record_pay_rule() is 'Internal trigger: a subscription made (or re-made: attributed again) takes its campaign''s pay rule and window as they are then, so a change of rule applies to new subscribers only.';
-revoke execute on function private.record_pay_rule() from public;
 
 create or replace function private.refuse_deleting_evidence()
  returns trigger
@@ -742,6 +750,8 @@ create trigger campaigns_divert_public_edits before update on public.campaigns f
 create trigger campaigns_guard_budget before insert or update of budget_total, budget_spent, budget_reserved on public.campaigns for each row execute function private.guard_campaign_budget();
 
 create trigger campaigns_guard_columns before insert or update on public.campaigns for each row execute function public.guard_campaign_columns();
+
+create trigger campaigns_guard_pay_rule before insert or update of pay_rule, engagement_window_days on public.campaigns for each row execute function private.guard_pay_rule();
 
 create trigger campaigns_price_in_words before insert or update of price_per_subscriber on public.campaigns for each row execute function private.require_price_in_range();
 

@@ -107,6 +107,8 @@ grant select (id, campaign_id, email, status, confirmed_at, audience_source_id, 
 --       public.forbid_column_changes('campaign_id', 'email') (01_extensions_and_helpers.sql)
 --     newsletter_subscriptions_mark_refunded: on update
 --       private.mark_refunded_subscription() (10_disputes.sql)
+--     newsletter_subscriptions_record_pay_rule: on insert, update of attributed_at
+--       private.record_pay_rule() (this file)
 --     newsletter_subscriptions_set_updated_at: on update
 --       public.set_updated_at() (01_extensions_and_helpers.sql)
 --   after each row:
@@ -768,6 +770,24 @@ $function$;
 comment on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) is 'The signed-in publisher''s readers who confirmed through their sources but were not paid, or were refunded, newest first, with the reason code (labelled by the one vocabulary), the refund''s stated reason and the earning it cancelled; never the reader''s email or address.';
 revoke execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) from public;
 grant execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) to authenticated, service_role;
+
+create or replace function private.record_pay_rule()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  select c.pay_rule, case when c.pay_rule = 'engaged' then c.engagement_window_days end
+    into new.pay_rule, new.engagement_window_days
+  from public.campaigns c where c.id = new.campaign_id;
+  new.engagement_decided_at := null;
+  new.engagement_decision := null;
+  return new;
+end
+$function$;
+comment on function private.record_pay_rule() is 'Internal trigger: a subscription made (or re-made: attributed again) takes its campaign''s pay rule and window as they are then, so a change of rule applies to new subscribers only.';
+revoke execute on function private.record_pay_rule() from public;
 
 create or replace function public.refund_subscription(p_subscription_id uuid, p_reason text)
  returns jsonb

@@ -394,6 +394,54 @@ $function$;
 comment on function private.dispatch_payouts() is 'Scheduled every minute (send-payouts): requests automatic payouts, then calls send-payouts when payouts are due; returns how many.';
 revoke execute on function private.dispatch_payouts() from public;
 
+create or replace function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone default now())
+ returns text
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  s public.newsletter_subscriptions;
+  window_end timestamp with time zone;
+  counted boolean;
+  last_read timestamp with time zone;
+begin
+  select * into s from public.newsletter_subscriptions n where n.id = p_subscription_id;
+  if not found or s.pay_rule is distinct from 'engaged' or s.engagement_decided_at is not null or s.confirmed_at is null then
+    return null;
+  end if;
+  window_end := s.confirmed_at + make_interval(days => s.engagement_window_days);
+  select bool_or(coalesce(d.counted_engagement, false)), max(d.engagement_checked_at) into counted, last_read
+  from public.esp_deliveries d where d.subscription_id = p_subscription_id;
+  if coalesce(counted, false) then
+    return 'engaged';
+  end if;
+  if p_now < window_end then
+    return 'wait';
+  end if;
+  if last_read >= window_end then
+    return 'not_engaged';
+  end if;
+  if p_now < window_end + private.engagement_wait_bound() then
+    return 'wait';
+  end if;
+  return case when last_read is not null then 'not_engaged' else 'unverified' end;
+end
+$function$;
+comment on function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone) is 'Internal: for a subscriber paid per engagement and not yet decided, what settlement does now: engaged (a counted open or click: charge), not_engaged (the tool answered after the window closed, or past the bound at least once, without one: release), wait (window open, or no answer since it closed and the bound not passed) or unverified (past the bound, the tool never answered: charged as a confirmed reader). Null for any other subscriber.';
+revoke execute on function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone) from public;
+
+create or replace function private.engagement_wait_bound()
+ returns interval
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  select interval '72 hours'
+$function$;
+comment on function private.engagement_wait_bound() is 'Internal: how long after an engagement window closes settlement waits for the email tool''s final answer (outages, rate limits) before deciding on what it has.';
+revoke execute on function private.engagement_wait_bound() from public;
+
 create or replace function public.finish_payout(p_payout_id uuid, p_transfer_id text default null::text, p_failure text default null::text)
  returns jsonb
  language plpgsql
@@ -570,6 +618,47 @@ $function$;
 comment on function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint) is 'connect-webhook, service role only: records that Stripe reversed (part of) a payout''s transfer, given the transfer''s total amount_reversed as Stripe reports it now. What came back since the last call is a completed payout ledger row (the publisher''s paid goes down, available up), the payout is reversed once the whole transfer is, with an audit row and an email. Idempotent: the same or a smaller total changes nothing.';
 revoke execute on function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint) from public;
 grant execute on function public.record_payout_reversal(p_payout_id uuid, p_transfer_id text, p_amount_reversed_cents bigint) to service_role;
+
+create or replace function private.release_not_engaged(t public.wallet_transactions)
+ returns boolean
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  s public.newsletter_subscriptions;
+  e public.wallet_transactions;
+  released numeric(12, 2) := -t.amount;
+begin
+  select * into s from public.newsletter_subscriptions where id = t.subscription_id for update;
+  perform private.lock_wallet(t.user_id);
+  if not private.finish_ledger(t.id, 'canceled',
+       t.description || ' — released: no open or click within ' || s.engagement_window_days || ' days') then
+    return false;
+  end if;
+  perform private.post_ledger(t.user_id, 0, 'release', 'completed',
+    'Hold released: the reader did not open or click within ' || s.engagement_window_days || ' days',
+    'subscription:' || s.id, s.campaign_id, s.id);
+  for e in select * from public.wallet_transactions w
+           where w.subscription_id = s.id and w.type = 'earning' and w.status = 'pending' loop
+    perform private.finish_ledger(e.id, 'canceled',
+      e.description || ' — not paid: the reader did not open or click within ' || s.engagement_window_days || ' days');
+  end loop;
+  update public.campaigns set budget_spent = greatest(budget_spent - released, 0) where id = s.campaign_id;
+  update public.campaign_source_stats set
+    total_conversions = greatest(total_conversions - 1, 0),
+    total_spend = total_spend - released,
+    total_earnings = total_earnings - private.publisher_earning(released)
+  where campaign_id = s.campaign_id and audience_source_id = s.audience_source_id;
+  update public.newsletter_subscriptions set counted = false, not_counted_reason = 'not_engaged',
+    engagement_decided_at = now(), engagement_decision = 'not_engaged'
+  where id = s.id;
+  perform private.refresh_campaign_funding(t.user_id);
+  return true;
+end
+$function$;
+comment on function private.release_not_engaged(t public.wallet_transactions) is 'Internal (settle_matured_holds): a reader paid per engagement who did not engage: the advertiser''s hold is released (nothing charged), the publisher''s pending earning cancelled, the spend and per-source figures taken back, and the subscriber marked not counted with the reason not_engaged. Once: false when the hold was no longer pending.';
+revoke execute on function private.release_not_engaged(t public.wallet_transactions) from public;
 
 create or replace function public.request_payout(p_amount numeric)
  returns jsonb

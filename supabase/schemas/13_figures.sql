@@ -612,47 +612,6 @@ comment on function public.publisher_figures(p_group text, p_from date, p_to dat
 revoke execute on function public.publisher_figures(p_group text, p_from date, p_to date) from public;
 grant execute on function public.publisher_figures(p_group text, p_from date, p_to date) to authenticated, service_role;
 
-create or replace function private.release_not_engaged(t public.wallet_transactions)
- returns boolean
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-declare
-  s public.newsletter_subscriptions;
-  e public.wallet_transactions;
-  released numeric(12, 2) := -t.amount;
-begin
-  select * into s from public.newsletter_subscriptions where id = t.subscription_id for update;
-  perform private.lock_wallet(t.user_id);
-  if not private.finish_ledger(t.id, 'canceled',
-       t.description || ' — released: no open or click within ' || s.engagement_window_days || ' days') then
-    return false;
-  end if;
-  perform private.post_ledger(t.user_id, 0, 'release', 'completed',
-    'Hold released: the reader did not open or click within ' || s.engagement_window_days || ' days',
-    'subscription:' || s.id, s.campaign_id, s.id);
-  for e in select * from public.wallet_transactions w
-           where w.subscription_id = s.id and w.type = 'earning' and w.status = 'pending' loop
-    perform private.finish_ledger(e.id, 'canceled',
-      e.description || ' — not paid: the reader did not open or click within ' || s.engagement_window_days || ' days');
-  end loop;
-  update public.campaigns set budget_spent = greatest(budget_spent - released, 0) where id = s.campaign_id;
-  update public.campaign_source_stats set
-    total_conversions = greatest(total_conversions - 1, 0),
-    total_spend = total_spend - released,
-    total_earnings = total_earnings - private.publisher_earning(released)
-  where campaign_id = s.campaign_id and audience_source_id = s.audience_source_id;
-  update public.newsletter_subscriptions set counted = false, not_counted_reason = 'not_engaged',
-    engagement_decided_at = now(), engagement_decision = 'not_engaged'
-  where id = s.id;
-  perform private.refresh_campaign_funding(t.user_id);
-  return true;
-end
-$function$;
-comment on function private.release_not_engaged(t public.wallet_transactions) is 'Internal (settle_matured_holds): a reader paid per engagement who did not engage: the advertiser''s hold is released (nothing charged), the publisher''s pending earning cancelled, the spend and per-source figures taken back, and the subscriber marked not counted with the reason not_engaged. Once: false when the hold was no longer pending.';
-revoke execute on function private.release_not_engaged(t public.wallet_transactions) from public;
-
 create or replace function public.source_figures(p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
  returns table(source_id uuid, source_name text, source_status text, clicks bigint, counted_clicks bigint, not_counted_clicks bigint, subscriptions bigint, confirmations bigint, conversions bigint, earnings numeric)
  language plpgsql

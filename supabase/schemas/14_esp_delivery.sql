@@ -386,43 +386,6 @@ comment on function public.engaged_rates(p_source_ids uuid[]) is 'Each named sou
 revoke execute on function public.engaged_rates(p_source_ids uuid[]) from public;
 grant execute on function public.engaged_rates(p_source_ids uuid[]) to anon, authenticated, service_role;
 
-create or replace function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone default now())
- returns text
- language plpgsql
- stable security definer
- set search_path to ''
-as $function$
-declare
-  s public.newsletter_subscriptions;
-  window_end timestamp with time zone;
-  counted boolean;
-  last_read timestamp with time zone;
-begin
-  select * into s from public.newsletter_subscriptions n where n.id = p_subscription_id;
-  if not found or s.pay_rule is distinct from 'engaged' or s.engagement_decided_at is not null or s.confirmed_at is null then
-    return null;
-  end if;
-  window_end := s.confirmed_at + make_interval(days => s.engagement_window_days);
-  select bool_or(coalesce(d.counted_engagement, false)), max(d.engagement_checked_at) into counted, last_read
-  from public.esp_deliveries d where d.subscription_id = p_subscription_id;
-  if coalesce(counted, false) then
-    return 'engaged';
-  end if;
-  if p_now < window_end then
-    return 'wait';
-  end if;
-  if last_read >= window_end then
-    return 'not_engaged';
-  end if;
-  if p_now < window_end + private.engagement_wait_bound() then
-    return 'wait';
-  end if;
-  return case when last_read is not null then 'not_engaged' else 'unverified' end;
-end
-$function$;
-comment on function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone) is 'Internal: for a subscriber paid per engagement and not yet decided, what settlement does now: engaged (a counted open or click: charge), not_engaged (the tool answered after the window closed, or past the bound at least once, without one: release), wait (window open, or no answer since it closed and the bound not passed) or unverified (past the bound, the tool never answered: charged as a confirmed reader). Null for any other subscriber.';
-revoke execute on function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone) from public;
-
 create or replace function private.esp_budget(p_provider text, out requests integer, out window_seconds integer, out per_delivery integer, out concurrent integer)
  returns record
  language sql
@@ -639,30 +602,6 @@ comment on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p
 revoke execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer, p_machine_opens integer, p_machine_clicks integer, p_clicked boolean) from public;
 grant execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer, p_machine_opens integer, p_machine_clicks integer, p_clicked boolean) to service_role;
 
-create or replace function private.guard_pay_rule()
- returns trigger
- language plpgsql
- security definer
- set search_path to ''
-as $function$
-begin
-  if new.pay_rule is null or new.pay_rule not in ('confirmed', 'engaged') then
-    raise exception 'Choose to pay per confirmed reader or per engaged reader' using errcode = '22023';
-  end if;
-  if new.engagement_window_days is null or new.engagement_window_days not between 7 and 30 then
-    raise exception 'Choose an engagement window of 7 to 30 days' using errcode = '22023';
-  end if;
-  if new.pay_rule = 'engaged' and (tg_op = 'INSERT' or old.pay_rule is distinct from 'engaged')
-     and not exists (select 1 from public.esp_connections e where e.campaign_id = new.id) then
-    raise exception 'Connect your email tool first: paying per engaged reader needs the opens and clicks Growletter reads from it'
-      using errcode = '22023';
-  end if;
-  return new;
-end
-$function$;
-comment on function private.guard_pay_rule() is 'Internal trigger: a campaign pays per engaged reader only with a connected email tool, with a window of 7 to 30 days; says so in words.';
-revoke execute on function private.guard_pay_rule() from public;
-
 create or replace function private.queue_esp_delivery()
  returns trigger
  language plpgsql
@@ -789,8 +728,6 @@ revoke execute on function public.save_esp_connection(p_campaign_id uuid, p_prov
 grant execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) to authenticated, service_role;
 
 -- === Triggers ============================================================================================
-
-create trigger campaigns_guard_pay_rule before insert or update of pay_rule, engagement_window_days on public.campaigns for each row execute function private.guard_pay_rule();
 
 create trigger esp_connections_refuse_suspended before insert or delete or update on public.esp_connections for each statement execute function private.refuse_suspended_writer();
 

@@ -133,7 +133,11 @@ async function decide(db: Db, advertiser: string) {
 }
 
 async function measure(engine: string, db: Db) {
+  const t0 = performance.now()
   const { advertiser, tag } = await prepare(db)
+  console.log(
+    `  ${engine}: ${READERS.toLocaleString('en-US')} readers prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  )
   const read = await readBack(db)
   const decided = await decide(db, advertiser)
   const outcome = await db.query<{ charged: number; released: number; waiting: number }>(
@@ -168,14 +172,20 @@ async function measure(engine: string, db: Db) {
   )
 }
 
+/** BENCH_ENGAGED_ENGINES=postgres (or pglite) measures one engine only. */
+const ENGINES = (process.env.BENCH_ENGAGED_ENGINES ?? 'pglite,postgres').split(',')
+
 export async function run() {
   console.log(`  at start: ${machineLoad()}`)
-  const pglite = await startBackend({ port: 0, dataDir: null, seed: true, cron: false })
-  try {
-    await measure('PGlite', pglite.db)
-  } finally {
-    await pglite.close()
+  if (ENGINES.includes('pglite')) {
+    const pglite = await startBackend({ port: 0, dataDir: null, seed: true, cron: false })
+    try {
+      await measure('PGlite', pglite.db)
+    } finally {
+      await pglite.close()
+    }
   }
+  if (!ENGINES.includes('postgres')) return
   const local = process.env.BENCH_DATABASE_URL ? null : startLocalPostgres(55448)
   const serverUrl = process.env.BENCH_DATABASE_URL ?? local?.url
   if (!serverUrl) {

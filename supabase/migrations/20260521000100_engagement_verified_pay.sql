@@ -72,6 +72,9 @@ alter table public.esp_deliveries
 comment on column public.esp_deliveries.machine_opens is 'Opens the tool attributes to machines (privacy proxies, prefetches); null where it does not tell them apart.';
 comment on column public.esp_deliveries.machine_clicks is 'Clicks the tool attributes to machines (link scanners); null where it does not tell them apart.';
 comment on column public.esp_deliveries.counted_engagement is 'A counted open or click was read back (a person''s open or click where the tool tells machines apart, else a click); stays true once seen. What engagement-verified pay charges for.';
+-- Read before this migration: a counted click is known where the tool gave counts; rate-only tools (beehiiv,
+-- Mailchimp) say at their next read.
+update public.esp_deliveries set counted_engagement = coalesce(clicks > 0, false) where engagement_checked_at is not null;
 create index esp_deliveries_subscription_engagement_idx on public.esp_deliveries using btree (subscription_id) include (counted_engagement, engagement_checked_at);
 
 -- === The rule on each newsletter and each subscriber ========================================================

@@ -733,4 +733,38 @@ comment on function public.confirm_subscription(p_token_hash text, p_email text,
 comment on column public.esp_deliveries.engaged is 'Opened or clicked at least once, as the provider last told (any of the four; machines included where the tool cannot tell them apart); null until read. What pay counts is counted_engagement.';
 comment on column public.esp_deliveries.opens is 'Opens the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
 comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
-comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
+-- "Engaged" is one thing on every screen: a counted open or click (opens alone do not count where the tool cannot
+-- tell machines apart).
+create or replace function public.esp_engagement_figures(p_campaign_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
+ returns table(source_id uuid, source_name text, delivered bigint, checked bigint, engaged bigint, engagement_rate numeric)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  v record;
+begin
+  perform private.check_figures_range(p_from, p_to);
+  perform private.check_figures_scope(p_campaign_id, null);
+  select * into v from private.figures_viewer();
+  return query
+  select a.id, a.name,
+    count(*)::bigint,
+    count(*) filter (where d.engagement_checked_at is not null)::bigint,
+    count(*) filter (where d.counted_engagement)::bigint,
+    (case when count(*) filter (where d.engagement_checked_at is not null) > 0
+      then round(count(*) filter (where d.counted_engagement) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 2)
+    end)::numeric(5, 2)
+  from public.esp_deliveries d
+  join public.esp_connections c on c.id = d.connection_id
+  join public.newsletter_subscriptions s on s.id = d.subscription_id
+  join public.audience_sources a on a.id = s.audience_source_id
+  where d.status = 'delivered' and private.esp_reports_engagement(c.provider)
+    and (p_campaign_id is null or d.campaign_id = p_campaign_id)
+    and (p_from is null or private.utc_day(s.confirmed_at) between p_from and p_to)
+    and (v.sees_all or d.campaign_id = any (v.campaign_ids) or a.id = any (v.source_ids))
+  group by a.id, a.name
+  order by 5 desc, 3 desc, a.name;
+end
+$function$;
+comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged (a counted open or click, as the evidence row and engagement-verified pay count it), and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';

@@ -416,9 +416,9 @@ begin
   select a.id, a.name,
     count(*)::bigint,
     count(*) filter (where d.engagement_checked_at is not null)::bigint,
-    count(*) filter (where d.engaged)::bigint,
+    count(*) filter (where d.counted_engagement)::bigint,
     (case when count(*) filter (where d.engagement_checked_at is not null) > 0
-      then round(count(*) filter (where d.engaged) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 2)
+      then round(count(*) filter (where d.counted_engagement) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 2)
     end)::numeric(5, 2)
   from public.esp_deliveries d
   join public.esp_connections c on c.id = d.connection_id
@@ -432,7 +432,7 @@ begin
   order by 5 desc, 3 desc, a.name;
 end
 $function$;
-comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
+comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged (a counted open or click, as the evidence row and engagement-verified pay count it), and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
 revoke execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) from public;
 grant execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) to authenticated, service_role;
 

@@ -56,7 +56,10 @@ export function EvidenceDetails({ evidence: e }: { evidence: SubscriberEvidence 
   ]
   if (e.reasons.length) items.push(['Why', e.reasons.map(reasonLabel).join('; ')])
   return (
-    <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs" data-testid="subscriber-evidence">
+    <dl
+      className="mt-2 grid w-full min-w-56 grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-left text-xs"
+      data-testid="subscriber-evidence"
+    >
       {items.map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="text-muted-foreground">{k}</dt>

@@ -262,7 +262,7 @@ describe('engagement rate per source', () => {
     // Not read yet: no rate rather than 0%.
     const db = await testDb()
     await db.query(
-      `update public.esp_deliveries set engagement_checked_at = null, engaged = null where campaign_id = $1`,
+      `update public.esp_deliveries set engagement_checked_at = null, engaged = null, counted_engagement = null where campaign_id = $1`,
       [m.campaignId],
     )
     const unread = norm(

@@ -87,130 +87,208 @@ export type GatewayOptions = {
 
 type KeyCheck = { ok: true; claims: JwtClaims; opaque: boolean } | { ok: false; answer: ApiResponse }
 
-export function createGateway({ routes, log, clientIpHeader, openFunction }: GatewayOptions) {
-  const tokens = new TokenCache()
+/** What one gateway holds across requests: its options, the token cache and the legacy keys. */
+type Gateway = GatewayOptions & { tokens: TokenCache; legacyJwtOf: (role: ApiRole) => Promise<string> }
+
+/** Who a request is: the apikey's role, then the bearer token's when it carries a valid one. */
+type Caller = { role: ApiRole; claims: JwtClaims; opaqueKey: boolean; token?: string }
+
+/** A request's headers, each one string (repeated headers joined as Node joins them). */
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+  return headers
+}
+
+/**
+ * The apikey: an opaque key this project issued (its role; a secret key never from a browser), or a legacy
+ * `anon`/`service_role` JWT. A user's token is not an API key.
+ */
+async function checkApiKey(g: Gateway, apikey: string, userAgent: string | undefined): Promise<KeyCheck> {
+  const invalid: KeyCheck = {
+    ok: false,
+    answer: keyError('Invalid API key', 'Double check your Supabase `anon` or `service_role` API key.'),
+  }
+  if (isOpaqueKey(apikey)) {
+    const role = opaqueKeyRole(apikey)
+    if (!role) return invalid
+    if (role === 'service_role' && BROWSER_USER_AGENT.test(userAgent ?? ''))
+      return { ok: false, answer: secretKeyInBrowser() }
+    return { ok: true, claims: { role }, opaque: true }
+  }
+  const key = await g.tokens.verify(apikey)
+  if (!key.ok || key.claims.role === 'authenticated') return invalid
+  return { ok: true, claims: key.claims, opaque: false }
+}
+
+/** The apikey step: the caller's role from the key; a path open without a key is served as anon. */
+async function keyStep(
+  g: Gateway,
+  api: Api,
+  path: string,
+  headers: Record<string, string>,
+  apikey: string | undefined,
+): Promise<{ ok: true; caller: Caller } | { ok: false; answer: ApiResponse }> {
+  const caller: Caller = { role: 'anon', claims: { role: 'anon' }, opaqueKey: false }
+  const open =
+    (api === 'auth' && OPEN_AUTH_PATHS.has(path)) ||
+    (api === 'functions' && !!g.openFunction?.(path.split('/')[1] ?? ''))
+  if (apikey === undefined) {
+    if (!open)
+      return {
+        ok: false,
+        answer: keyError('No API key found in request', 'No `apikey` request header or url param was found.'),
+      }
+  } else {
+    const key = await checkApiKey(g, apikey, headers['user-agent'])
+    if (!key.ok) {
+      if (!open) return { ok: false, answer: key.answer }
+    } else {
+      caller.role = key.claims.role
+      caller.claims = key.claims
+      caller.opaqueKey = key.opaque
+    }
+  }
+  return { ok: true, caller }
+}
+
+/** REST's answer to a bearer token that does not verify, as PostgREST words it. */
+function invalidToken(expired: boolean): ApiResponse {
+  const message = expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'
+  const answer = apiError('rest', 401, expired ? 'PGRST303' : 'PGRST301', message)
+  answer.headers!['www-authenticate'] = `Bearer error="invalid_token", error_description="${message}"`
+  return answer
+}
+
+/**
+ * The Authorization step: a valid bearer JWT makes the caller its role (auth reads its own tokens); an opaque key
+ * there is swapped for its role's legacy JWT or refused. Changes `headers` and `caller`; an answer means refused.
+ */
+async function bearerStep(
+  g: Gateway,
+  api: Api,
+  headers: Record<string, string>,
+  apikey: string | undefined,
+  caller: Caller,
+): Promise<ApiResponse | undefined> {
+  const sentAuthorization = headers['authorization']
+  let bearer = /^Bearer\s+(.*)$/i.exec(sentAuthorization ?? '')?.[1]?.trim()
+  const malformed = sentAuthorization !== undefined && bearer === undefined
+  // An opaque key is no JWT: in Authorization hosted takes one only when it repeats the apikey (supabase-js sends
+  // `Bearer <key>` while nobody is signed in). Auth and REST then see the legacy JWT of the key's role in its
+  // place, as hosted's gateway hands them a JWT; a function sees what the caller sent (hosted forwards it as is).
+  if (api !== 'functions' && caller.opaqueKey && (bearer === apikey || sentAuthorization === undefined)) {
+    bearer = undefined
+    headers['authorization'] = `Bearer ${await g.legacyJwtOf(caller.role)}`
+  } else if (api !== 'functions' && bearer !== undefined && isOpaqueKey(bearer)) {
+    return keyError(
+      'Invalid API key',
+      'Authorization takes a JWT, or the same `sb_` key as the `apikey` header; send API keys in `apikey`.',
+    )
+  }
+  if (api !== 'auth' && bearer) {
+    const verified = await g.tokens.verify(bearer)
+    if (verified.ok) {
+      caller.role = verified.claims.role
+      caller.claims = verified.claims
+      caller.token = bearer
+    } else if (api === 'rest') return invalidToken(verified.reason === 'expired')
+  } else if (api === 'rest' && malformed) {
+    return apiError('rest', 401, 'PGRST301', 'Expected a bearer token in the Authorization header')
+  }
+  return undefined
+}
+
+/** /auth/v1, /rest/v1 and /functions/v1: the key and token checks, then the API's handler. */
+async function dispatch(g: Gateway, req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
+  const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
+  if (!match)
+    return {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: { message: 'no Route matched with those values' },
+    }
+  const api = match[1] as Api
+  const path = match[2] ?? '/'
+  const headers = headersOf(req)
+  // SQL (request.headers) and edge functions read the client IP from these two headers: whatever the
+  // client wrote there is replaced by the one address the gateway resolved.
+  headers['x-forwarded-for'] = ip
+  headers['x-real-ip'] = ip
+
+  const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
+  const keyed = await keyStep(g, api, path, headers, apikey)
+  if (!keyed.ok) return keyed.answer
+  const { caller } = keyed
+  const refused = await bearerStep(g, api, headers, apikey, caller)
+  if (refused) return refused
+  // The key is the gateway's business; left in, the REST API would read it as a filter.
+  url.searchParams.delete('apikey')
+  const apiRequest: ApiRequest = {
+    method: req.method ?? 'GET',
+    path,
+    query: url.searchParams,
+    headers,
+    body,
+    ip,
+    role: caller.role,
+    claims: caller.claims,
+    token: caller.token,
+  }
+  try {
+    return await g.routes()[api](apiRequest)
+  } catch (error) {
+    g.log?.(`[gateway] ${req.method} ${url.pathname} failed: ${(error as Error)?.stack ?? String(error)}`)
+    return apiError(api, 500, api === 'auth' ? 'unexpected_failure' : 'INTERNAL_ERROR', 'Internal server error')
+  }
+}
+
+/** One request: the body within its limit, the client's address, then a stand-in or one of the APIs. */
+async function handle(g: Gateway, req: IncomingMessage): Promise<ApiResponse> {
+  if (req.method === 'OPTIONS') return { status: 200, headers: { 'content-length': '0' } }
+  let url: URL
+  try {
+    url = new URL(req.url ?? '/', 'http://localhost')
+  } catch {
+    return { status: 400, headers: { 'content-type': 'application/json' }, body: { message: 'Invalid request URL' } }
+  }
+  const api = (/^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
+  const body = await readBody(req)
+  if (body === undefined) return { status: 400, body: { message: 'Request body incomplete' } }
+  if (body === null) {
+    return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
+  }
+  const ip = resolveClientIp(req.headers, req.socket.remoteAddress, g.clientIpHeader)
+  const standIn = /^\/(checkout|esp)(\/.*)?$/.exec(url.pathname)
+  const local = standIn ? g.routes()[standIn[1] as 'checkout' | 'esp'] : undefined
+  if (standIn && local) {
+    // Stripe's and the ESPs' stand-ins: browsers and the functions reach them with no apikey, as they reach
+    // the real services (which check their own credentials).
+    const claims: JwtClaims = { role: 'anon' }
+    return local({
+      method: req.method ?? 'GET',
+      path: standIn[2] ?? '/',
+      query: url.searchParams,
+      headers: headersOf(req),
+      body,
+      ip,
+      role: 'anon',
+      claims,
+    })
+  }
+  return dispatch(g, req, url, body, ip)
+}
+
+export function createGateway(options: GatewayOptions) {
   // The legacy JWT of each opaque key's role stands in for it downstream (auth and REST read JWTs).
   const legacyKeys = apiKeys()
   const legacyJwtOf = async (role: ApiRole) => {
     const { anonKey, serviceRoleKey } = await legacyKeys
     return role === 'service_role' ? serviceRoleKey : anonKey
   }
-
-  /**
-   * The apikey: an opaque key this project issued (its role; a secret key never from a browser), or a legacy
-   * `anon`/`service_role` JWT. A user's token is not an API key.
-   */
-  async function checkApiKey(apikey: string, userAgent: string | undefined): Promise<KeyCheck> {
-    const invalid: KeyCheck = {
-      ok: false,
-      answer: keyError('Invalid API key', 'Double check your Supabase `anon` or `service_role` API key.'),
-    }
-    if (isOpaqueKey(apikey)) {
-      const role = opaqueKeyRole(apikey)
-      if (!role) return invalid
-      if (role === 'service_role' && BROWSER_USER_AGENT.test(userAgent ?? ''))
-        return { ok: false, answer: secretKeyInBrowser() }
-      return { ok: true, claims: { role }, opaque: true }
-    }
-    const key = await tokens.verify(apikey)
-    if (!key.ok || key.claims.role === 'authenticated') return invalid
-    return { ok: true, claims: key.claims, opaque: false }
-  }
-
-  async function dispatch(req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
-    const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
-    if (!match)
-      return {
-        status: 404,
-        headers: { 'content-type': 'application/json' },
-        body: { message: 'no Route matched with those values' },
-      }
-    const api = match[1] as Api
-    const path = match[2] ?? '/'
-    const headers: Record<string, string> = {}
-    for (const [k, v] of Object.entries(req.headers))
-      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
-    // SQL (request.headers) and edge functions read the client IP from these two headers: whatever the
-    // client wrote there is replaced by the one address the gateway resolved.
-    headers['x-forwarded-for'] = ip
-    headers['x-real-ip'] = ip
-
-    const apikey = headers['apikey'] ?? url.searchParams.get('apikey') ?? undefined
-    let role: ApiRole = 'anon'
-    let claims: JwtClaims = { role: 'anon' }
-    const open =
-      (api === 'auth' && OPEN_AUTH_PATHS.has(path)) ||
-      (api === 'functions' && !!openFunction?.(path.split('/')[1] ?? ''))
-    let opaqueKey = false
-    if (apikey === undefined) {
-      if (!open) return keyError('No API key found in request', 'No `apikey` request header or url param was found.')
-    } else {
-      const key = await checkApiKey(apikey, headers['user-agent'])
-      if (!key.ok) {
-        if (!open) return key.answer
-      } else {
-        role = key.claims.role
-        claims = key.claims
-        opaqueKey = key.opaque
-      }
-    }
-    const sentAuthorization = headers['authorization']
-    let bearer = /^Bearer\s+(.*)$/i.exec(sentAuthorization ?? '')?.[1]?.trim()
-    const malformed = sentAuthorization !== undefined && bearer === undefined
-    // An opaque key is no JWT: in Authorization hosted takes one only when it repeats the apikey (supabase-js sends
-    // `Bearer <key>` while nobody is signed in). Auth and REST then see the legacy JWT of the key's role in its
-    // place, as hosted's gateway hands them a JWT; a function sees what the caller sent (hosted forwards it as is).
-    if (api !== 'functions' && opaqueKey && (bearer === apikey || sentAuthorization === undefined)) {
-      bearer = undefined
-      headers['authorization'] = `Bearer ${await legacyJwtOf(role)}`
-    } else if (api !== 'functions' && bearer !== undefined && isOpaqueKey(bearer)) {
-      return keyError(
-        'Invalid API key',
-        'Authorization takes a JWT, or the same `sb_` key as the `apikey` header; send API keys in `apikey`.',
-      )
-    }
-    let token: string | undefined
-    if (api !== 'auth' && bearer) {
-      const verified = await tokens.verify(bearer)
-      if (verified.ok) {
-        role = verified.claims.role
-        claims = verified.claims
-        token = bearer
-      } else if (api === 'rest') {
-        const expired = verified.reason === 'expired'
-        const answer = apiError(
-          'rest',
-          401,
-          expired ? 'PGRST303' : 'PGRST301',
-          expired ? 'JWT expired' : 'JWSError JWSInvalidSignature',
-        )
-        answer.headers!['www-authenticate'] =
-          `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError JWSInvalidSignature'}"`
-        return answer
-      }
-    } else if (api === 'rest' && malformed) {
-      return apiError('rest', 401, 'PGRST301', 'Expected a bearer token in the Authorization header')
-    }
-    // The key is the gateway's business; left in, the REST API would read it as a filter.
-    url.searchParams.delete('apikey')
-    const apiRequest: ApiRequest = {
-      method: req.method ?? 'GET',
-      path,
-      query: url.searchParams,
-      headers,
-      body,
-      ip,
-      role,
-      claims,
-      token,
-    }
-    try {
-      return await routes()[api](apiRequest)
-    } catch (error) {
-      log?.(`[gateway] ${req.method} ${url.pathname} failed: ${(error as Error)?.stack ?? String(error)}`)
-      return apiError(api, 500, api === 'auth' ? 'unexpected_failure' : 'INTERNAL_ERROR', 'Internal server error')
-    }
-  }
+  const g: Gateway = { ...options, tokens: new TokenCache(), legacyJwtOf }
+  const { log } = options
 
   return async function listener(req: IncomingMessage, res: ServerResponse) {
     const started = performance.now()
@@ -218,7 +296,7 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
     req.on('error', () => {})
     let answer: ApiResponse
     try {
-      answer = await handle(req)
+      answer = await handle(g, req)
     } catch (error) {
       log?.(`[gateway] ${req.method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`)
       answer = {
@@ -229,44 +307,6 @@ export function createGateway({ routes, log, clientIpHeader, openFunction }: Gat
     }
     send(res, req.method === 'HEAD', answer)
     log?.(`${req.method} ${req.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`)
-  }
-
-  async function handle(req: IncomingMessage): Promise<ApiResponse> {
-    if (req.method === 'OPTIONS') return { status: 200, headers: { 'content-length': '0' } }
-    let url: URL
-    try {
-      url = new URL(req.url ?? '/', 'http://localhost')
-    } catch {
-      return { status: 400, headers: { 'content-type': 'application/json' }, body: { message: 'Invalid request URL' } }
-    }
-    const api = (/^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
-    const body = await readBody(req)
-    if (body === undefined) return { status: 400, body: { message: 'Request body incomplete' } }
-    if (body === null) {
-      return apiError(api, 413, api === 'auth' ? 'request_too_large' : 'PGRST413', 'Request body is larger than 1 MB')
-    }
-    const ip = resolveClientIp(req.headers, req.socket.remoteAddress, clientIpHeader)
-    const standIn = /^\/(checkout|esp)(\/.*)?$/.exec(url.pathname)
-    const local = standIn ? routes()[standIn[1] as 'checkout' | 'esp'] : undefined
-    if (standIn && local) {
-      // Stripe's and the ESPs' stand-ins: browsers and the functions reach them with no apikey, as they reach
-      // the real services (which check their own credentials).
-      const headers: Record<string, string> = {}
-      for (const [k, v] of Object.entries(req.headers))
-        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
-      const claims: JwtClaims = { role: 'anon' }
-      return local({
-        method: req.method ?? 'GET',
-        path: standIn[2] ?? '/',
-        query: url.searchParams,
-        headers,
-        body,
-        ip,
-        role: 'anon',
-        claims,
-      })
-    }
-    return dispatch(req, url, body, ip)
   }
 }
 

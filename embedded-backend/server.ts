@@ -121,21 +121,17 @@ function installCrashGuard() {
   })
 }
 
-export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
-  installCrashGuard()
-  const port = opts.port ?? 54321
-  const ephemeral = port === 0
+type Config = Awaited<ReturnType<typeof loadConfig>>
+type Mailbox = Awaited<ReturnType<typeof startMailbox>>
+
+/**
+ * The config, the API keys, the mailbox and the database, started side by side. If one fails, whatever did
+ * start is stopped again, so a failed start leaves no port or database open.
+ */
+async function startParts(opts: BackendOptions) {
+  const ephemeral = (opts.port ?? 54321) === 0
   const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL ?? undefined
   const dataDir = opts.dataDir === null ? undefined : (opts.dataDir ?? DEFAULT_DATA_DIR)
-  const log = opts.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
-  let last = performance.now()
-  const lap = () => {
-    const now = performance.now()
-    const ms = Math.round(now - last)
-    last = now
-    return ms
-  }
-
   const loadingConfig = loadConfig()
   const [configR, keysR, mailboxR, openedR] = await Promise.allSettled([
     loadingConfig,
@@ -157,14 +153,15 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     mailboxR.status === 'rejected' ||
     openedR.status === 'rejected'
   ) {
-    // Whatever did start is stopped again, so a failed start leaves no port or database open.
     if (mailboxR.status === 'fulfilled') await mailboxR.value.close().catch(() => {})
     if (openedR.status === 'fulfilled') await openedR.value.db.close().catch(() => {})
     throw [configR, keysR, mailboxR, openedR].map((r) => (r.status === 'rejected' ? r.reason : null)).find(Boolean)
   }
-  const [config, keys, mailbox, opened] = [configR.value, keysR.value, mailboxR.value, openedR.value]
-  // The config, keys and mailbox start beside the database; only its steps are on the critical path.
-  const phases: Record<string, number> = { ...opened.phases, database: lap() }
+  return { config: configR.value, keys: keysR.value, mailbox: mailboxR.value, opened: openedR.value }
+}
+
+/** The options' overrides over config.toml; answers the keys the backend ignores (config-report.ts), printed. */
+function applyConfigOptions(config: Config, opts: BackendOptions): string[] {
   if (opts.siteUrl) config.auth = { ...(config.auth ?? {}), site_url: opts.siteUrl }
   if (opts.api) config.api = { ...(config.api ?? {}), ...opts.api }
   // Nested tables merge ([auth.email.template.confirmation] overridden alone keeps the rest of [auth.email]).
@@ -172,64 +169,34 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   // Never silent: a key the backend ignores makes local behaviour differ from hosted Supabase.
   const report = configReport(config)
   for (const line of report) console.warn(`[backend] config.toml: ${line}`)
-  const { db } = opened
-  let signingKey: SigningKey
-  let functionsSecret: string
-  try {
-    ;[signingKey, functionsSecret] = await Promise.all([readSigningKey(config), ensureFunctionsSecret(db)])
-  } catch (error) {
-    await Promise.allSettled([mailbox.close(), db.close()])
-    throw error
-  }
+  return report
+}
+
+function createRest(config: Config, db: Db) {
   const api = config.api ?? {}
-  const rest = createRestHandler({
+  return createRestHandler({
     db,
     maxRows: numberSetting(config, ['api', 'max_rows']),
     schemas: Array.isArray(api.schemas) && api.schemas.length ? api.schemas.map(String) : undefined,
     aggregates: api.db_aggregates_enabled === true,
     planEnabled: api.db_plan_enabled === true,
   })
-  let routes: Routes | null = null
-  const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
-  const server = http.createServer(
-    createGateway({
-      routes: () => routes!,
-      log,
-      clientIpHeader,
-      openFunction: (name) => config.functions?.[name]?.verify_jwt === false,
-    }),
-  )
-  server.keepAliveTimeout = 65_000
-  // The schema cache loads while the server starts listening (REST requests wait for it, auth ones
-  // need not): ~150 ms of the one-second budget for a start with an existing database.
-  rest.reload().catch((error: unknown) => console.error('[backend] REST schema cache failed to load:', error))
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(port, HOST, () => resolve())
-    })
-  } catch (error) {
-    await Promise.allSettled([mailbox.close(), db.close()])
-    throw error
-  }
-  // Handlers are created synchronously after listen: they need the bound URL, and no request can be
-  // accepted before this function yields to the event loop.
-  const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
-  const smtp = { host: HOST, port: mailbox.smtpPort }
-  const ctx: BackendContext = {
-    db,
-    config,
-    apiUrl,
-    anonKey: keys.anonKey,
-    serviceRoleKey: keys.serviceRoleKey,
-    publishableKey: keys.publishableKey,
-    secretKey: keys.secretKey,
-    smtp,
-    mailer: createSmtpMailer(smtp),
-    signingKey,
-  }
-  // STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
-  // Unset: the local checkout plays Stripe and signs with the local secret.
+}
+
+function listen(server: http.Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, HOST, () => resolve())
+  })
+}
+
+/**
+ * The APIs and stand-ins behind the gateway, made once the bound URL is known.
+ * STRIPE_SECRET_KEY set: the functions talk to Stripe, and STRIPE_WEBHOOK_SECRET must be Stripe's.
+ * Unset: the local checkout plays Stripe and signs with the local secret.
+ */
+function createApis(ctx: BackendContext, functionsSecret: string, mailbox: Mailbox) {
+  const { apiUrl, db } = ctx
   const stripeSecretKey = process.env.STRIPE_SECRET_KEY ?? ''
   const stripeWebhookSecret = process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STRIPE_WEBHOOK_SECRET
   // Payouts (Stripe Connect) have their own webhook endpoint and so their own signing secret.
@@ -251,17 +218,134 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     serviceKeys: [keys.serviceRoleKey, keys.secretKey],
   })
   mailbox.links.espUrl = `${apiUrl}/esp/`
-  routes = { auth: createAuthHandler(ctx), rest, functions, checkout: withConnect(checkout, connect), esp }
-  server.on('error', (error) => console.error('[backend] server error:', error))
-  let background: Background
+  return { functions, checkout, connect, esp, stripeWebhookSecret, stripeConnectWebhookSecret }
+}
+
+type Running = {
+  server: http.Server
+  apis: ReturnType<typeof createApis>
+  background: Background
+  mailbox: Mailbox
+  ctx: BackendContext
+}
+
+/** Stops everything once, in order: no new requests, webhooks in flight saved, jobs finished, then the database. */
+async function stopBackend({ server, apis, background, mailbox, ctx }: Running): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+  // Webhook attempts in flight save their outcome before the database closes.
+  await Promise.allSettled([apis.checkout.close(), apis.connect.close()])
+  // Jobs and requests in progress finish before the functions and the database go away.
+  await background.close()
+  await Promise.allSettled([apis.functions.close(), mailbox.close()])
+  const mailer = ctx.mailer as { close?: () => void }
+  mailer.close?.()
+  await ctx.db.close()
+}
+
+/** What every API handler is given: the database, the config, the bound URL, the keys and the mailer. */
+function backendContext(parts: {
+  db: Db
+  config: Config
+  apiUrl: string
+  keys: Awaited<ReturnType<typeof apiKeys>>
+  smtpPort: number
+  signingKey: SigningKey
+}): BackendContext {
+  const { db, config, apiUrl, keys, signingKey } = parts
+  const smtp = { host: HOST, port: parts.smtpPort }
+  return {
+    db,
+    config,
+    apiUrl,
+    anonKey: keys.anonKey,
+    serviceRoleKey: keys.serviceRoleKey,
+    publishableKey: keys.publishableKey,
+    secretKey: keys.secretKey,
+    smtp,
+    mailer: createSmtpMailer(smtp),
+    signingKey,
+  }
+}
+
+/** pg_cron's jobs and pg_net's requests; if they cannot start, `stop` undoes the rest of the start first. */
+async function startJobs(ctx: BackendContext, opts: BackendOptions, stop: () => Promise<void>): Promise<Background> {
   try {
-    background = await startBackground({
-      db,
-      apiUrl,
+    return await startBackground({
+      db: ctx.db,
+      apiUrl: ctx.apiUrl,
       timers: opts.cron ?? true,
       log: (line) => process.stderr.write(`${line}\n`),
     })
   } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/** The HTTP server with the gateway in front; `routes` is read per request (the APIs are made after listen). */
+function createServer(config: Config, opts: BackendOptions, routes: () => Routes): http.Server {
+  const log = opts.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
+  const clientIpHeader = trustedHeaderName(opts.clientIpHeader ?? process.env.CLIENT_IP_HEADER)
+  const server = http.createServer(
+    createGateway({
+      routes,
+      log,
+      clientIpHeader,
+      openFunction: (name) => config.functions?.[name]?.verify_jwt === false,
+    }),
+  )
+  server.keepAliveTimeout = 65_000
+  return server
+}
+
+export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
+  installCrashGuard()
+  const port = opts.port ?? 54321
+  let last = performance.now()
+  const lap = () => {
+    const now = performance.now()
+    const ms = Math.round(now - last)
+    last = now
+    return ms
+  }
+
+  const { config, keys, mailbox, opened } = await startParts(opts)
+  // The config, keys and mailbox start beside the database; only its steps are on the critical path.
+  const phases: Record<string, number> = { ...opened.phases, database: lap() }
+  const report = applyConfigOptions(config, opts)
+  const { db } = opened
+  let signingKey: SigningKey
+  let functionsSecret: string
+  try {
+    ;[signingKey, functionsSecret] = await Promise.all([readSigningKey(config), ensureFunctionsSecret(db)])
+  } catch (error) {
+    await Promise.allSettled([mailbox.close(), db.close()])
+    throw error
+  }
+  const rest = createRest(config, db)
+  let routes: Routes | null = null
+  const server = createServer(config, opts, () => routes!)
+  // The schema cache loads while the server starts listening (REST requests wait for it, auth ones
+  // need not): ~150 ms of the one-second budget for a start with an existing database.
+  rest.reload().catch((error: unknown) => console.error('[backend] REST schema cache failed to load:', error))
+  try {
+    await listen(server, port)
+  } catch (error) {
+    await Promise.allSettled([mailbox.close(), db.close()])
+    throw error
+  }
+  // Handlers are created synchronously after listen: they need the bound URL, and no request can be
+  // accepted before this function yields to the event loop.
+  const apiUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`
+  const ctx = backendContext({ db, config, apiUrl, keys, smtpPort: mailbox.smtpPort, signingKey })
+  const apis = createApis(ctx, functionsSecret, mailbox)
+  const { functions, checkout, connect, esp } = apis
+  routes = { auth: createAuthHandler(ctx), rest, functions, checkout: withConnect(checkout, connect), esp }
+  server.on('error', (error) => console.error('[backend] server error:', error))
+  const background = await startJobs(ctx, opts, async () => {
     server.closeAllConnections()
     await Promise.allSettled([
       new Promise((resolve) => server.close(resolve)),
@@ -269,8 +353,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       mailbox.close(),
       db.close(),
     ])
-    throw error
-  }
+  })
 
   phases.serve = lap()
   let closing: Promise<void> | null = null
@@ -284,26 +367,12 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     publishableKey: keys.publishableKey,
     secretKey: keys.secretKey,
     functionsSecret,
-    stripeWebhookSecret,
-    stripeConnectWebhookSecret,
+    stripeWebhookSecret: apis.stripeWebhookSecret,
+    stripeConnectWebhookSecret: apis.stripeConnectWebhookSecret,
     db,
     cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
-    close: () =>
-      (closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve())
-          server.closeAllConnections()
-        })
-        // Webhook attempts in flight save their outcome before the database closes.
-        await Promise.allSettled([checkout.close(), connect.close()])
-        // Jobs and requests in progress finish before the functions and the database go away.
-        await background.close()
-        await Promise.allSettled([functions.close(), mailbox.close()])
-        const mailer = ctx.mailer as { close?: () => void }
-        mailer.close?.()
-        await db.close()
-      })()),
+    close: () => (closing ??= stopBackend({ server, apis, background, mailbox, ctx })),
   }
 }
 

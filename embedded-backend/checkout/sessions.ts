@@ -49,6 +49,94 @@ function requiredUrl(params: URLSearchParams, name: string): string {
   return value
 }
 
+/** The event for a session's new state, saved with it before the first attempt: a crash cannot lose it. */
+async function eventFor(type: string, session: LocalSession): Promise<StoredDelivery> {
+  const Stripe = await loadStripe()
+  const id = stripeId('evt')
+  const payload = JSON.stringify(
+    {
+      id,
+      object: 'event',
+      api_version: Stripe.API_VERSION,
+      created: nowSeconds(),
+      data: { object: { ...session } },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    },
+    null,
+    2,
+  )
+  return {
+    eventId: id,
+    type,
+    sessionId: session.id,
+    payload,
+    attempts: 0,
+    nextAttemptAt: Date.now(),
+    state: 'pending',
+  }
+}
+
+/** A new open session from Stripe's form-encoded params, refused as Stripe refuses what it does not take. */
+function sessionFromParams(
+  params: URLSearchParams,
+  pageBaseUrl: string,
+): { session: LocalSession; productName: string } {
+  if (params.get('mode') !== 'payment')
+    throw new CheckoutRequestError('The local checkout supports mode=payment only.', 'mode')
+  const currency = params.get('line_items[0][price_data][currency]')
+  const unitAmount = Number(params.get('line_items[0][price_data][unit_amount]'))
+  const quantity = Number(params.get('line_items[0][quantity]') ?? '1')
+  if (!currency)
+    throw new CheckoutRequestError('Missing required param: line_items[0][price_data][currency].', 'line_items')
+  if (!Number.isInteger(unitAmount) || unitAmount < 50 || !Number.isInteger(quantity) || quantity < 1) {
+    throw new CheckoutRequestError(
+      'The Checkout Session total must be at least 50 cents, in whole cents.',
+      'line_items',
+    )
+  }
+  const created = nowSeconds()
+  const expiresAt = params.has('expires_at') ? Number(params.get('expires_at')) : created + MAX_LIFETIME_S
+  if (
+    !Number.isInteger(expiresAt) ||
+    expiresAt < created + MIN_LIFETIME_S - 60 ||
+    expiresAt > created + MAX_LIFETIME_S + 60
+  ) {
+    throw new CheckoutRequestError('expires_at must be between 30 minutes and 24 hours from now.', 'expires_at')
+  }
+  const metadata: Record<string, string> = {}
+  for (const [key, value] of params) {
+    const m = /^metadata\[(.+)\]$/.exec(key)
+    if (m) metadata[m[1]!] = value
+  }
+  const id = `cs_test_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'a')}`
+  const email = params.get('customer_email')
+  const session: LocalSession = {
+    id,
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'open',
+    payment_status: 'unpaid',
+    amount_subtotal: unitAmount * quantity,
+    amount_total: unitAmount * quantity,
+    currency: currency.toLowerCase(),
+    client_reference_id: params.get('client_reference_id'),
+    customer_email: email,
+    customer_details: null,
+    metadata,
+    payment_intent: null,
+    success_url: requiredUrl(params, 'success_url'),
+    cancel_url: requiredUrl(params, 'cancel_url'),
+    url: `${pageBaseUrl}/${id}`,
+    created,
+    expires_at: expiresAt,
+    livemode: false,
+  }
+  return { session, productName: params.get('line_items[0][price_data][product_data][name]') ?? 'Payment' }
+}
+
 export function createCheckoutSessions(options: CheckoutSessionsOptions) {
   const store = options.store ?? memoryStore()
   const sessions = new Map<string, LocalSession>()
@@ -72,39 +160,9 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
     idempotencyKey,
   })
 
-  /** The event for a session's new state, saved with it before the first attempt: a crash cannot lose it. */
-  async function event(type: string, session: LocalSession): Promise<StoredDelivery> {
-    const Stripe = await loadStripe()
-    const id = stripeId('evt')
-    const payload = JSON.stringify(
-      {
-        id,
-        object: 'event',
-        api_version: Stripe.API_VERSION,
-        created: nowSeconds(),
-        data: { object: { ...session } },
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type,
-      },
-      null,
-      2,
-    )
-    return {
-      eventId: id,
-      type,
-      sessionId: session.id,
-      payload,
-      attempts: 0,
-      nextAttemptAt: Date.now(),
-      state: 'pending',
-    }
-  }
-
   /** Saves the session with the event it owes, then makes the first attempt (later ones run in the background). */
   async function settle(type: string, session: LocalSession): Promise<boolean> {
-    const delivery = await event(type, session)
+    const delivery = await eventFor(type, session)
     await store.save(stored(session), delivery)
     return sender.attempt(delivery)
   }
@@ -139,58 +197,10 @@ export function createCheckoutSessions(options: CheckoutSessionsOptions) {
     /** POST /v1/checkout/sessions with Stripe's form-encoded params. Answers once the session is saved. */
     async create(params: URLSearchParams, idempotencyKey?: string): Promise<LocalSession> {
       if (idempotencyKey && byIdempotencyKey.has(idempotencyKey)) return byIdempotencyKey.get(idempotencyKey)!
-      if (params.get('mode') !== 'payment')
-        throw new CheckoutRequestError('The local checkout supports mode=payment only.', 'mode')
-      const currency = params.get('line_items[0][price_data][currency]')
-      const unitAmount = Number(params.get('line_items[0][price_data][unit_amount]'))
-      const quantity = Number(params.get('line_items[0][quantity]') ?? '1')
-      if (!currency)
-        throw new CheckoutRequestError('Missing required param: line_items[0][price_data][currency].', 'line_items')
-      if (!Number.isInteger(unitAmount) || unitAmount < 50 || !Number.isInteger(quantity) || quantity < 1) {
-        throw new CheckoutRequestError(
-          'The Checkout Session total must be at least 50 cents, in whole cents.',
-          'line_items',
-        )
-      }
-      const created = nowSeconds()
-      const expiresAt = params.has('expires_at') ? Number(params.get('expires_at')) : created + MAX_LIFETIME_S
-      if (
-        !Number.isInteger(expiresAt) ||
-        expiresAt < created + MIN_LIFETIME_S - 60 ||
-        expiresAt > created + MAX_LIFETIME_S + 60
-      ) {
-        throw new CheckoutRequestError('expires_at must be between 30 minutes and 24 hours from now.', 'expires_at')
-      }
-      const metadata: Record<string, string> = {}
-      for (const [key, value] of params) {
-        const m = /^metadata\[(.+)\]$/.exec(key)
-        if (m) metadata[m[1]!] = value
-      }
-      const id = `cs_test_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'a')}`
-      const email = params.get('customer_email')
-      const session: LocalSession = {
-        id,
-        object: 'checkout.session',
-        mode: 'payment',
-        status: 'open',
-        payment_status: 'unpaid',
-        amount_subtotal: unitAmount * quantity,
-        amount_total: unitAmount * quantity,
-        currency: currency.toLowerCase(),
-        client_reference_id: params.get('client_reference_id'),
-        customer_email: email,
-        customer_details: null,
-        metadata,
-        payment_intent: null,
-        success_url: requiredUrl(params, 'success_url'),
-        cancel_url: requiredUrl(params, 'cancel_url'),
-        url: `${options.pageBaseUrl}/${id}`,
-        created,
-        expires_at: expiresAt,
-        livemode: false,
-      }
+      const { session, productName } = sessionFromParams(params, options.pageBaseUrl)
+      const id = session.id
       sessions.set(id, session)
-      productNames.set(id, params.get('line_items[0][price_data][product_data][name]') ?? 'Payment')
+      productNames.set(id, productName)
       if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session)
       await store.save(stored(session, idempotencyKey ?? null))
       expireLater(session)

@@ -8,10 +8,11 @@
  * - `GET /checkout/connect/{acct_…}/{link}`: the onboarding page; `POST …/finish` and `…/reject` are its buttons.
  * Its events go to the `connect-webhook` function, signed with STRIPE_CONNECT_WEBHOOK_SECRET.
  */
-import type { ApiRequest, ApiResponse, Handler } from '../context'
+import type { Handler } from '../context'
 import type { Db } from '../db/database'
-import { createConnect, StripeRequestError, type ConnectOptions, type LocalLink } from './connect'
-import { closedPage, onboardingPage } from './page'
+import { createConnect } from './connect'
+import type { ConnectOptions } from './state'
+import { api, API_PATH, notFound, page, PAGE_PATH } from './routes'
 import { databaseStore } from './store'
 
 /**
@@ -37,33 +38,6 @@ export type ConnectHandlerOptions = Pick<ConnectOptions, 'retryDelaysMs' | 'now'
   /** The backend's database: accounts, links, transfers and owed deliveries survive a restart there. */
   db?: Db
 }
-
-const stripeJson = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => ({
-  status,
-  headers: { 'content-type': 'application/json', 'request-id': `req_local_${Date.now()}`, ...headers },
-  body,
-})
-const html = (status: number, body: string, headers: Record<string, string> = {}): ApiResponse => ({
-  status,
-  headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  body,
-})
-const redirect = (location: string, headers: Record<string, string> = {}): ApiResponse => ({
-  status: 303,
-  headers: { location, 'cache-control': 'no-store', ...headers },
-})
-
-const unrecognized = (req: ApiRequest): ApiResponse =>
-  stripeJson(404, {
-    error: {
-      type: 'invalid_request_error',
-      message: `Unrecognized request URL (${req.method}: ${req.path}). The local Connect stand-in serves creating and retrieving accounts, account links and transfers, listing transfers and reversing one.`,
-    },
-  })
-
-const COOKIE = 'growletter_connect_session'
-const cookieOf = (req: ApiRequest) =>
-  /(?:^|;\s*)growletter_connect_session=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1]
 
 /**
  * Accounts the product's database records as onboarded (public.payout_accounts, payouts enabled) that the stand-in
@@ -108,97 +82,12 @@ export function createConnectHandler(
     : Promise.resolve()
   ready.catch((error: unknown) => console.error('[connect] could not load saved accounts:', error))
 
-  async function api(
-    req: ApiRequest,
-    resource: string,
-    id: string | undefined,
-    sub: string | undefined,
-  ): Promise<ApiResponse> {
-    // The stripe package authenticates with `Bearer sk_…`; only test-mode keys make sense here.
-    if (!/^Bearer sk_test_\S+$/.test(req.headers.authorization ?? '')) {
-      return stripeJson(401, {
-        error: {
-          type: 'invalid_request_error',
-          message:
-            'Invalid API Key provided. The local Connect stand-in accepts test-mode secret keys (sk_test_…) only.',
-        },
-      })
-    }
-    const params = new URLSearchParams(req.body.toString('utf8'))
-    const key = req.headers['idempotency-key']
-    try {
-      if (sub === 'reversals' && resource === 'transfers' && id !== undefined && req.method === 'POST') {
-        const made = await connect.createReversal(id, params, key)
-        return stripeJson(200, made.object, made.replayed ? { 'idempotent-replayed': 'true' } : {})
-      }
-      if (sub !== undefined) return unrecognized(req)
-      if (req.method === 'GET' && id === undefined && resource === 'transfers') {
-        return stripeJson(200, connect.listTransfers(req.query))
-      }
-      if (req.method === 'POST' && id === undefined) {
-        if (resource === 'account_links') return stripeJson(200, await connect.createAccountLink(params))
-        const made =
-          resource === 'accounts' ? await connect.createAccount(params, key) : await connect.createTransfer(params, key)
-        return stripeJson(200, made.object, made.replayed ? { 'idempotent-replayed': 'true' } : {})
-      }
-      if (req.method === 'GET' && id !== undefined && resource !== 'account_links') {
-        return stripeJson(200, resource === 'accounts' ? connect.getAccount(id) : connect.getTransfer(id))
-      }
-      return unrecognized(req)
-    } catch (error) {
-      if (error instanceof StripeRequestError) return stripeJson(error.status, { error: error.error })
-      throw error
-    }
-  }
-
-  async function page(
-    req: ApiRequest,
-    accountId: string,
-    token: string,
-    action: string | undefined,
-  ): Promise<ApiResponse> {
-    const link: LocalLink | undefined = connect.link(accountId, token)
-    if (!link) {
-      return html(
-        404,
-        closedPage(
-          'Onboarding link not found',
-          'This onboarding link does not exist. Start setting up payouts again from Growletter.',
-        ),
-      )
-    }
-    const base = `/checkout/connect/${encodeURIComponent(accountId)}/${encodeURIComponent(token)}`
-    if (action === undefined && req.method === 'GET') {
-      // Stripe sends an expired, already visited or finished link to refresh_url, where the platform makes a new one.
-      const session = await connect.open(link, cookieOf(req))
-      if (!session) return redirect(link.refresh_url)
-      return html(200, onboardingPage(connect.getAccount(accountId), base, link.return_url), {
-        'set-cookie': `${COOKIE}=${session}; Path=${base}; HttpOnly; SameSite=Lax`,
-      })
-    }
-    if (action !== undefined && req.method === 'POST') {
-      // Only the browser that opened the link may finish it, once.
-      if (link.state !== 'visited' || !link.session || cookieOf(req) !== link.session) return redirect(link.refresh_url)
-      if (action === 'finish') await connect.finish(link, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null })
-      else await connect.reject(link)
-      return redirect(link.return_url, { 'set-cookie': `${COOKIE}=; Path=${base}; Max-Age=0; HttpOnly; SameSite=Lax` })
-    }
-    return html(405, closedPage('Not allowed', 'Use the buttons on the onboarding page.'))
-  }
-
   const handler: Handler = async (req) => {
     await ready
-    // Ids are Stripe's (`acct_…`, `tr_…`): letters, digits and underscores, so nothing needs decoding.
-    const apiMatch = /^\/v1\/(accounts|account_links|transfers)(?:\/([^/]+)(?:\/([a-z_]+))?)?\/?$/.exec(req.path)
-    if (apiMatch) return api(req, apiMatch[1]!, apiMatch[2], apiMatch[3])
-    const pageMatch = /^\/connect\/(acct_[A-Za-z0-9]+)\/([A-Za-z0-9_-]+)(?:\/(finish|reject))?\/?$/.exec(req.path)
-    if (pageMatch) return page(req, pageMatch[1]!, pageMatch[2]!, pageMatch[3])
-    if (req.path.startsWith('/v1/')) {
-      return stripeJson(404, {
-        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path}).` },
-      })
-    }
-    return html(404, closedPage('Not found', 'There is no onboarding page at this address.'))
+    if (API_PATH.test(req.path)) return api(connect, req)
+    const pageMatch = PAGE_PATH.exec(req.path)
+    if (pageMatch) return page(connect, req, pageMatch[1]!, pageMatch[2]!, pageMatch[3])
+    return notFound(req)
   }
 
   return Object.assign(handler, {

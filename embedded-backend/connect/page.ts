@@ -4,7 +4,7 @@
  * "Simulate a rejected account" — each ending at the link's return_url. Plain HTML forms, no script; one column that
  * fits a phone, labelled landmarks, visible focus.
  */
-import type { LocalAccount } from './connect'
+import type { LocalAccount } from './stripe-objects'
 
 const escape = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)

@@ -151,6 +151,123 @@ const toResult = <T>(r: pg.QueryResult | pg.QueryResult[]): QueryResult<T> => {
   return { rows: (last?.rows ?? []) as T[], fields: last?.fields ?? [], affectedRows: last?.rowCount ?? 0 }
 }
 
+/** A PostgreSQL database's connections: the pool, and the pipelined lanes one-statement reads use. */
+type PgConnections = { pool: pg.Pool; lanes: Lanes }
+
+const wrapPg = (c: pg.Pool | pg.PoolClient): Queryable => ({
+  async query<T>(sql: string, params?: unknown[]) {
+    return toResult<T>(await c.query(sql, params))
+  },
+  async exec(sql: string) {
+    await c.query(sql)
+  },
+})
+
+/**
+ * One round trip for the prelude and the first statement (see pipeline.ts). A one-statement transaction
+ * is then complete: without `begin`, the batch is one implicit transaction that commits at its Sync.
+ * Otherwise an explicit `begin` leads the batch, and later statements and the commit follow.
+ */
+async function pooledBatch(pool: pg.Pool, batch: BatchStatement[]) {
+  const client = await pool.connect()
+  try {
+    return await runBatch(client, batch)
+  } finally {
+    client.release(client.getTransactionStatus() !== 'I' ? true : undefined)
+  }
+}
+
+/**
+ * A one-statement transaction: the prelude and the statement as one batch, on a pipelined connection when
+ * it only reads, else on a pooled connection of its own (a write may wait on a row lock, and PostgreSQL runs a
+ * connection's batches in order: every batch queued behind it would wait too).
+ */
+function laneTransaction<T>(
+  conns: PgConnections,
+  fn: (tx: Queryable) => Promise<T>,
+  prelude: Statement | undefined,
+  readOnly: boolean,
+): Promise<T> {
+  let used = false
+  const claim = () => {
+    if (used) throw new Error(SECOND_STATEMENT)
+    used = true
+  }
+  return fn({
+    async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
+      claim()
+      const batch: BatchStatement[] = prelude ? [{ text: prelude.sql, values: prelude.params, prepare: true }] : []
+      batch.push({ text: sql, values: params, prepare: queryOptions?.prepare })
+      const results = (readOnly ? await conns.lanes.run(batch) : null) ?? (await pooledBatch(conns.pool, batch))
+      return toResult<T>(results[results.length - 1]!)
+    },
+    async exec(sql: string) {
+      claim()
+      await pgTransaction(conns, (tx) => tx.exec(sql), prelude)
+    },
+  })
+}
+
+async function pgTransaction<T>(
+  conns: PgConnections,
+  fn: (tx: Queryable) => Promise<T>,
+  prelude?: string | Statement,
+  options?: TransactionOptions,
+): Promise<T> {
+  if (options?.oneStatement && typeof prelude !== 'string')
+    return laneTransaction(conns, fn, prelude, options.readOnly === true)
+  const client = await conns.pool.connect()
+  const oneStatement = options?.oneStatement === true
+  /** `begin` was sent: the transaction ends with an explicit commit or rollback. */
+  let explicit = false
+  let opened = false
+  let finished = false
+
+  /** The prelude and `statement` in one round trip; `begin` leads unless the batch is the whole transaction. */
+  async function open(statement: BatchStatement, whole: boolean): Promise<pg.QueryResult> {
+    opened = true
+    const batch: BatchStatement[] = []
+    if (!whole || typeof prelude === 'string') explicit = true
+    if (typeof prelude === 'string') await client.query(`begin;${prelude}`)
+    else {
+      if (explicit) batch.push({ text: 'begin' })
+      if (prelude) batch.push({ text: prelude.sql, values: prelude.params, prepare: true })
+    }
+    batch.push(statement)
+    const results = await runBatch(client, batch)
+    return results[results.length - 1]!
+  }
+
+  const tx: Queryable = {
+    async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
+      if (finished) throw new Error(SECOND_STATEMENT)
+      const statement = { text: sql, values: params, prepare: queryOptions?.prepare }
+      if (oneStatement) finished = true
+      if (!opened) return toResult<T>(await open(statement, oneStatement))
+      return toResult<T>((await runBatch(client, [statement]))[0]!)
+    },
+    async exec(sql: string) {
+      if (finished) throw new Error(SECOND_STATEMENT)
+      if (oneStatement) finished = true
+      // Several statements travel as one simple query, which cannot join a batch: open the transaction first.
+      if (!opened) await open({ text: 'select' }, false)
+      await client.query(sql)
+    },
+  }
+  let broken = false
+  try {
+    const result = await fn(tx)
+    if (explicit) await client.query('commit')
+    return result
+  } catch (error) {
+    if (explicit) await client.query('rollback').catch(() => (broken = true))
+    throw error
+  } finally {
+    // A connection left inside a transaction (or a broken one) is closed, never handed to the next request.
+    client.release(broken || client.getTransactionStatus() !== 'I' ? true : undefined)
+  }
+}
+
 async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -160,124 +277,12 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
   pool.on('error', () => {})
   // One-statement reads (most requests) pipeline over a few connections of their own; writes use the pool.
   const lanes = new Lanes({ connectionString: databaseUrl }, Number(process.env.DB_PIPELINE_CONNECTIONS) || 2)
-
-  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      return toResult<T>(await c.query(sql, params))
-    },
-    async exec(sql: string) {
-      await c.query(sql)
-    },
-  })
-
-  /**
-   * One round trip for the prelude and the first statement (see pipeline.ts). A one-statement transaction
-   * is then complete: without `begin`, the batch is one implicit transaction that commits at its Sync.
-   * Otherwise an explicit `begin` leads the batch, and later statements and the commit follow.
-   */
-  async function pooledBatch(batch: BatchStatement[]) {
-    const client = await pool.connect()
-    try {
-      return await runBatch(client, batch)
-    } finally {
-      client.release(client.getTransactionStatus() !== 'I' ? true : undefined)
-    }
-  }
-
-  /**
-   * A one-statement transaction: the prelude and the statement as one batch, on a pipelined connection when
-   * it only reads, else on a pooled connection of its own (a write may wait on a row lock, and PostgreSQL runs a
-   * connection's batches in order: every batch queued behind it would wait too).
-   */
-  function laneTransaction<T>(
-    fn: (tx: Queryable) => Promise<T>,
-    prelude: Statement | undefined,
-    readOnly: boolean,
-  ): Promise<T> {
-    let used = false
-    const claim = () => {
-      if (used) throw new Error(SECOND_STATEMENT)
-      used = true
-    }
-    return fn({
-      async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
-        claim()
-        const batch: BatchStatement[] = prelude ? [{ text: prelude.sql, values: prelude.params, prepare: true }] : []
-        batch.push({ text: sql, values: params, prepare: queryOptions?.prepare })
-        const results = (readOnly ? await lanes.run(batch) : null) ?? (await pooledBatch(batch))
-        return toResult<T>(results[results.length - 1]!)
-      },
-      async exec(sql: string) {
-        claim()
-        await transaction((tx) => tx.exec(sql), prelude)
-      },
-    })
-  }
-
-  async function transaction<T>(
-    fn: (tx: Queryable) => Promise<T>,
-    prelude?: string | Statement,
-    options?: TransactionOptions,
-  ): Promise<T> {
-    if (options?.oneStatement && typeof prelude !== 'string')
-      return laneTransaction(fn, prelude, options.readOnly === true)
-    const client = await pool.connect()
-    const oneStatement = options?.oneStatement === true
-    /** `begin` was sent: the transaction ends with an explicit commit or rollback. */
-    let explicit = false
-    let opened = false
-    let finished = false
-
-    /** The prelude and `statement` in one round trip; `begin` leads unless the batch is the whole transaction. */
-    async function open(statement: BatchStatement, whole: boolean): Promise<pg.QueryResult> {
-      opened = true
-      const batch: BatchStatement[] = []
-      if (!whole || typeof prelude === 'string') explicit = true
-      if (typeof prelude === 'string') await client.query(`begin;${prelude}`)
-      else {
-        if (explicit) batch.push({ text: 'begin' })
-        if (prelude) batch.push({ text: prelude.sql, values: prelude.params, prepare: true })
-      }
-      batch.push(statement)
-      const results = await runBatch(client, batch)
-      return results[results.length - 1]!
-    }
-
-    const tx: Queryable = {
-      async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
-        if (finished) throw new Error(SECOND_STATEMENT)
-        const statement = { text: sql, values: params, prepare: queryOptions?.prepare }
-        if (oneStatement) finished = true
-        if (!opened) return toResult<T>(await open(statement, oneStatement))
-        return toResult<T>((await runBatch(client, [statement]))[0]!)
-      },
-      async exec(sql: string) {
-        if (finished) throw new Error(SECOND_STATEMENT)
-        if (oneStatement) finished = true
-        // Several statements travel as one simple query, which cannot join a batch: open the transaction first.
-        if (!opened) await open({ text: 'select' }, false)
-        await client.query(sql)
-      },
-    }
-    let broken = false
-    try {
-      const result = await fn(tx)
-      if (explicit) await client.query('commit')
-      return result
-    } catch (error) {
-      if (explicit) await client.query('rollback').catch(() => (broken = true))
-      throw error
-    } finally {
-      // A connection left inside a transaction (or a broken one) is closed, never handed to the next request.
-      client.release(broken || client.getTransactionStatus() !== 'I' ? true : undefined)
-    }
-  }
-
+  const connections: PgConnections = { pool, lanes }
   return {
     kind: 'postgres',
     url: databaseUrl,
-    ...wrap(pool),
-    transaction,
+    ...wrapPg(pool),
+    transaction: (fn, prelude, options) => pgTransaction(connections, fn, prelude, options),
     close: async () => {
       await Promise.all([lanes.close(), pool.end()])
     },

@@ -140,10 +140,12 @@ export function readSchemaCatalog(db: Db): Promise<SchemaCatalog> {
   })
 }
 
-async function read(db: Queryable): Promise<SchemaCatalog> {
-  const q = async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows
-  const scope = [...SCHEMAS]
+/** A query's rows. */
+type Rows = <T>(sql: string, params?: unknown[]) => Promise<T[]>
+const scope = [...SCHEMAS]
 
+/** The schemas themselves, the extensions, the API roles' settings and the migrations' default privileges. */
+async function readDatabaseWide(q: Rows) {
   // What the platform grants the migrations' own role (on a hosted-shaped server: supabase_admin's grant on public to
   // postgres) and the platform roles' default privileges are the platform's, not the migrations': both are left out,
   // so a database prepared as hosted and one whose postgres is the superuser read the same.
@@ -181,7 +183,12 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     )
   ).map((d) => ({ ...d, acl: sortAcl(d.acl) }))
 
-  const types = (
+  return { schemas, extensions, roleSettings, defaultAcls }
+}
+
+/** The enum and composite types (domains are refused until the snapshot supports them). */
+async function readTypes(q: Rows): Promise<TypeInfo[]> {
+  return (
     await q<TypeInfo & { typtype: string }>(
       `select n.nspname as schema, t.typname as name, t.typtype::text as typtype,
          case t.typtype when 'e' then 'enum' else 'composite' end as kind,
@@ -200,20 +207,11 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
       throw new Error(`schema-catalog: domain ${t.schema}.${t.name} is not supported yet; add it here`)
     return { ...t, acl: sortAcl(t.acl) }
   })
+}
 
-  const relations = await q<{
-    oid: string
-    schema: string
-    name: string
-    kind: string
-    owner: string
-    rls: boolean
-    forceRls: boolean
-    options: string[] | null
-    comment: string | null
-    acl: Acl
-    partitionBy: string | null
-  }>(
+/** Tables, views and sequences, each with what belongs to it (columns, constraints, indexes, policies, triggers). */
+async function readRelations(q: Rows) {
+  const relations = await q<RelationRows['relations'][number]>(
     `select c.oid::text as oid, n.nspname as schema, c.relname as name, c.relkind::text as kind, pg_get_userbyid(c.relowner) as owner,
        case when c.relkind = 'p' then pg_get_partkeydef(c.oid) end as "partitionBy",
        c.relrowsecurity as rls, c.relforcerowsecurity as "forceRls", c.reloptions::text[] as options,
@@ -277,6 +275,35 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     [oids],
   )
 
+  return assembleRelations({ relations, columns, constraints, indexes, policies, triggers, views, sequences })
+}
+
+type RelationRows = {
+  relations: {
+    oid: string
+    schema: string
+    name: string
+    kind: string
+    owner: string
+    rls: boolean
+    forceRls: boolean
+    options: string[] | null
+    comment: string | null
+    acl: Acl
+    partitionBy: string | null
+  }[]
+  columns: (ColumnInfo & { rel: string })[]
+  constraints: (ConstraintInfo & { rel: string })[]
+  indexes: (IndexInfo & { rel: string })[]
+  policies: (PolicyInfo & { rel: string })[]
+  triggers: (TriggerInfo & { rel: string })[]
+  views: { oid: string; definition: string }[]
+  sequences: { oid: string; definition: string; ownedBy: string | null; identity: boolean }[]
+}
+
+/** The rows of readRelations put together per relation: tables, views and sequences. */
+function assembleRelations(rows: RelationRows) {
+  const { relations, columns, constraints, indexes, policies, triggers, views, sequences } = rows
   const per = <T extends { rel: string }>(rows: T[], oid: string) =>
     rows.filter((r) => String(r.rel) === oid).map(({ rel: _rel, ...rest }) => rest)
   const tables: TableInfo[] = []
@@ -329,7 +356,12 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     }
   }
 
-  const functions = (
+  return { tables, viewInfos, sequenceInfos }
+}
+
+/** The functions and procedures, with their text, owner, security, settings and grants. */
+async function readFunctions(q: Rows): Promise<FunctionInfo[]> {
+  return (
     await q<FunctionInfo>(
       `select n.nspname as schema, p.proname as name, format('%s(%s)', p.proname, pg_get_function_identity_arguments(p.oid)) as signature,
          p.prokind::text as kind, l.lanname as language, pg_get_function_result(p.oid) as returns, pg_get_userbyid(p.proowner) as owner,
@@ -341,16 +373,10 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
       [scope],
     )
   ).map((f) => ({ ...f, acl: sortAcl(f.acl) }))
+}
 
-  const foreignTriggers = await q<{ table: string; name: string; definition: string }>(
-    `select t.tgrelid::regclass::text as table, t.tgname as name, pg_get_triggerdef(t.oid) as definition
-     from pg_trigger t join pg_proc p on p.oid = t.tgfoid join pg_class c on c.oid = t.tgrelid
-     where not t.tgisinternal and t.tgparentid = 0 and p.pronamespace::regnamespace::text = any($1::text[])
-       and c.relnamespace::regnamespace::text <> all($1::text[])
-     order by 1, 2`,
-    [scope],
-  )
-
+/** pg_cron's jobs, and which of pg_cron and pg_net the embedded backend emulates. */
+async function readCron(q: Rows) {
   const emulatedExtensions = (
     await q<{ name: string }>(
       `select x.name from (values ('pg_cron', 'cron'), ('pg_net', 'net')) x(name, schema)
@@ -364,7 +390,11 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
       )
     : []
 
-  // The rows the migrations insert (lookup tables, settings): on a database migrated without the seed.
+  return { emulatedExtensions, cronJobs }
+}
+
+/** The rows the migrations insert (lookup tables, settings): on a database migrated without the seed. */
+async function readData(q: Rows, tables: TableInfo[]): Promise<DataInfo[]> {
   const data: DataInfo[] = []
   for (const t of tables) {
     // A column filled by a volatile default (private.settings' random secret, ids, timestamps) is left to it:
@@ -379,6 +409,27 @@ async function read(db: Queryable): Promise<SchemaCatalog> {
     )
     if (rows.length) data.push({ schema: t.schema, table: t.name, columns: names, rows: rows.map((x) => x.r) })
   }
+
+  return data
+}
+
+async function read(db: Queryable): Promise<SchemaCatalog> {
+  const q: Rows = async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows
+  const { schemas, extensions, roleSettings, defaultAcls } = await readDatabaseWide(q)
+  const types = await readTypes(q)
+  const { tables, viewInfos, sequenceInfos } = await readRelations(q)
+  const functions = await readFunctions(q)
+  const foreignTriggers = await q<{ table: string; name: string; definition: string }>(
+    `select t.tgrelid::regclass::text as table, t.tgname as name, pg_get_triggerdef(t.oid) as definition
+     from pg_trigger t join pg_proc p on p.oid = t.tgfoid join pg_class c on c.oid = t.tgrelid
+     where not t.tgisinternal and t.tgparentid = 0 and p.pronamespace::regnamespace::text = any($1::text[])
+       and c.relnamespace::regnamespace::text <> all($1::text[])
+     order by 1, 2`,
+    [scope],
+  )
+
+  const { emulatedExtensions, cronJobs } = await readCron(q)
+  const data = await readData(q, tables)
 
   // Sorted here rather than by the database, whose collation differs between engines and servers.
   const by =

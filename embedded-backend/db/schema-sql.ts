@@ -203,14 +203,17 @@ function triggerListing(
   return lines.join('\n')
 }
 
-function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
-  const standalone = catalog.sequences.filter((s) => !s.identity)
-  if (standalone.length) {
-    throw new Error(
-      `schema-sql: sequences ${standalone.map((s) => s.name).join(', ')} are not rendered yet; add them here`,
-    )
-  }
-  const items: Item[] = []
+/** What every part of buildItems needs: the catalog, and each object's dependencies and domain. */
+type Build = {
+  catalog: SchemaCatalog
+  /** Every schema-qualified name the text mentions that is one of ours, as item keys (less `self`). */
+  depsOf: (text: string, self?: string) => string[]
+  relationDomain: (schema: string, name: string) => number
+  functionDomain: (f: FunctionInfo) => number
+}
+
+/** Item keys by the names SQL text uses for our relations, types and functions. */
+function dependencyReader(catalog: SchemaCatalog): Build['depsOf'] {
   const relationKeys = new Map<string, string>()
   const typeKeys = new Map<string, string>()
   const functionKeys = new Map<string, string[]>()
@@ -221,8 +224,7 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
     const name = `${f.schema}.${f.name}`
     functionKeys.set(name, [...(functionKeys.get(name) ?? []), `function:${f.schema}.${f.signature}`])
   }
-  // Every schema-qualified name the text mentions that is one of ours.
-  const depsOf = (text: string, self?: string) => {
+  return (text: string, self?: string) => {
     const deps = new Set<string>()
     for (const m of text.matchAll(/\b(public|private)\.("?)([a-z_][a-z0-9_]*)\2/gi)) {
       const name = `${m[1]!.toLowerCase()}.${m[3]!.toLowerCase()}`
@@ -232,8 +234,13 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
     }
     return [...deps]
   }
-  // Every table, view and function has its domain tag (schema-domains.ts); the ones without are named all at once,
-  // each with the domain of the latest table it names as a suggestion.
+}
+
+/**
+ * Every table, view and function has its domain tag (schema-domains.ts); the ones without are named all at once,
+ * each with the domain of the latest table it names as a suggestion.
+ */
+function domainReaders(catalog: SchemaCatalog, depsOf: Build['depsOf']) {
   const relationTags = tagMap('tables')
   const functionTags = tagMap('functions')
   const untagged: string[] = []
@@ -268,7 +275,11 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
   }
   const functionDomain = (f: FunctionInfo) => domainIndex.get(functionTags.get(`${f.schema}.${f.name}`)!)!
 
-  // Extensions, schemas, roles: the first file.
+  return { relationDomain, functionDomain }
+}
+
+/** Extensions, schemas, roles: the first file. */
+function headItems(catalog: SchemaCatalog, items: Item[]) {
   const head: string[] = []
   for (const e of catalog.extensions)
     head.push(`create extension if not exists ${quoteIdent(e.name)} with schema ${quoteIdent(e.schema)};`)
@@ -291,7 +302,9 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
   }
   if (head.length)
     items.push({ key: 'schema:', name: '', domain: 0, category: 'schema', deps: [], sql: head.join('\n').trim() })
+}
 
+function typeItems({ catalog, depsOf }: Build, items: Item[]) {
   for (const t of catalog.types) {
     items.push({
       key: `type:${t.schema}.${t.name}`,
@@ -302,75 +315,79 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       sql: typeSql(t, catalog),
     })
   }
+}
 
-  for (const t of catalog.tables) {
-    const key = `table:${t.schema}.${t.name}`
-    const domain = relationDomain(t.schema, t.name)
-    // A foreign key to a table of a later domain is added in that domain's file, so each table stays in its own.
-    const laterKeys = t.constraints.filter((c) => {
-      if (!c.references?.startsWith('public.') && !c.references?.startsWith('private.')) return false // auth.users
-      const [schema, name] = c.references.split('.') as [string, string]
-      return relationDomain(schema, name) > domain
-    })
-    const { sql, separateIndexes } = tableSql(t, catalog, laterKeys)
-    const tableText = [
-      ...t.columns.map((c) => `${c.type} ${c.default ?? ''}`),
-      ...t.constraints.filter((c) => !laterKeys.includes(c)).map((c) => c.definition),
-      ...t.indexes.filter((i) => !separateIndexes.includes(i)).map((i) => i.definition),
-    ].join('\n')
+/** A table, its later-domain foreign keys, separate indexes, triggers and policies. */
+function tableItems(b: Build, t: TableInfo, items: Item[]) {
+  const { catalog, depsOf, relationDomain } = b
+  const key = `table:${t.schema}.${t.name}`
+  const domain = relationDomain(t.schema, t.name)
+  // A foreign key to a table of a later domain is added in that domain's file, so each table stays in its own.
+  const laterKeys = t.constraints.filter((c) => {
+    if (!c.references?.startsWith('public.') && !c.references?.startsWith('private.')) return false // auth.users
+    const [schema, name] = c.references.split('.') as [string, string]
+    return relationDomain(schema, name) > domain
+  })
+  const { sql, separateIndexes } = tableSql(t, catalog, laterKeys)
+  const tableText = [
+    ...t.columns.map((c) => `${c.type} ${c.default ?? ''}`),
+    ...t.constraints.filter((c) => !laterKeys.includes(c)).map((c) => c.definition),
+    ...t.indexes.filter((i) => !separateIndexes.includes(i)).map((i) => i.definition),
+  ].join('\n')
+  items.push({
+    key,
+    name: t.name,
+    domain,
+    category: 'table',
+    deps: depsOf(tableText, key),
+    sql,
+    triggers: { table: `${t.schema}.${t.name}`, list: t.triggers },
+  })
+  for (const c of laterKeys) {
+    const [schema, name] = c.references!.split('.') as [string, string]
     items.push({
-      key,
+      key: `constraint:${t.schema}.${t.name}.${c.name}`,
+      name: `${t.name} ${c.name}`,
+      domain: relationDomain(schema, name),
+      category: 'constraint',
+      deps: [key, ...depsOf(c.definition, key)],
+      sql: `alter table ${t.schema}.${quoteIdent(t.name)} add constraint ${quoteIdent(c.name)} ${lower(c.definition)};`,
+    })
+  }
+  for (const index of separateIndexes) {
+    items.push({
+      key: `index:${t.schema}.${index.name}`,
+      name: index.name,
+      domain,
+      category: 'index',
+      deps: [key, ...depsOf(index.definition, key)],
+      sql: `${lower(onPartitionedTable(index.definition))};`,
+    })
+  }
+  for (const trigger of t.triggers) {
+    items.push({
+      key: `trigger:${t.schema}.${t.name}.${trigger.name}`,
+      name: `${t.name} ${trigger.name}`,
+      domain,
+      category: 'trigger',
+      deps: [key, ...depsOf(trigger.definition, key)],
+      sql: triggerSql(trigger.definition, trigger.enabled, `${t.schema}.${t.name}`),
+    })
+  }
+  if (t.policies.length) {
+    const policyText = t.policies.map((p) => `${p.using ?? ''} ${p.check ?? ''}`).join('\n')
+    items.push({
+      key: `policy:${t.schema}.${t.name}`,
       name: t.name,
       domain,
-      category: 'table',
-      deps: depsOf(tableText, key),
-      sql,
-      triggers: { table: `${t.schema}.${t.name}`, list: t.triggers },
+      category: 'policy',
+      deps: [key, ...depsOf(policyText, key)],
+      sql: t.policies.map((p) => policySql(t, p)).join('\n'),
     })
-    for (const c of laterKeys) {
-      const [schema, name] = c.references!.split('.') as [string, string]
-      items.push({
-        key: `constraint:${t.schema}.${t.name}.${c.name}`,
-        name: `${t.name} ${c.name}`,
-        domain: relationDomain(schema, name),
-        category: 'constraint',
-        deps: [key, ...depsOf(c.definition, key)],
-        sql: `alter table ${t.schema}.${quoteIdent(t.name)} add constraint ${quoteIdent(c.name)} ${lower(c.definition)};`,
-      })
-    }
-    for (const index of separateIndexes) {
-      items.push({
-        key: `index:${t.schema}.${index.name}`,
-        name: index.name,
-        domain,
-        category: 'index',
-        deps: [key, ...depsOf(index.definition, key)],
-        sql: `${lower(onPartitionedTable(index.definition))};`,
-      })
-    }
-    for (const trigger of t.triggers) {
-      items.push({
-        key: `trigger:${t.schema}.${t.name}.${trigger.name}`,
-        name: `${t.name} ${trigger.name}`,
-        domain,
-        category: 'trigger',
-        deps: [key, ...depsOf(trigger.definition, key)],
-        sql: triggerSql(trigger.definition, trigger.enabled, `${t.schema}.${t.name}`),
-      })
-    }
-    if (t.policies.length) {
-      const policyText = t.policies.map((p) => `${p.using ?? ''} ${p.check ?? ''}`).join('\n')
-      items.push({
-        key: `policy:${t.schema}.${t.name}`,
-        name: t.name,
-        domain,
-        category: 'policy',
-        deps: [key, ...depsOf(policyText, key)],
-        sql: t.policies.map((p) => policySql(t, p)).join('\n'),
-      })
-    }
   }
+}
 
+function viewItems({ catalog, depsOf, relationDomain }: Build, items: Item[]) {
   for (const v of catalog.views) {
     const key = `view:${v.schema}.${v.name}`
     items.push({
@@ -382,7 +399,9 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       sql: viewSql(v, catalog),
     })
   }
+}
 
+function functionItems({ catalog, depsOf, functionDomain }: Build, options: RenderOptions, items: Item[]) {
   for (const f of catalog.functions) {
     const key = `function:${f.schema}.${f.signature}`
     const at = f.definition.search(/\nAS /)
@@ -400,7 +419,10 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       sql: functionSql(f, catalog, options.createFunction ?? 'create or replace function'),
     })
   }
+}
 
+/** Triggers on other schemas' tables (auth.users) that call our functions: in the domain of the function. */
+function foreignTriggerItems({ catalog, depsOf, functionDomain }: Build, items: Item[]) {
   for (const trigger of catalog.foreignTriggers) {
     const deps = depsOf(trigger.definition)
     const fn = deps.find((d) => d.startsWith('function:'))
@@ -414,7 +436,10 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       sql: `${lower(trigger.definition)};`,
     })
   }
+}
 
+/** The rows the migrations insert. */
+function dataItems({ catalog, relationDomain }: Build, items: Item[]) {
   for (const d of catalog.data) {
     const table = catalog.tables.find((t) => t.schema === d.schema && t.name === d.table)!
     const key = `table:${d.schema}.${d.table}`
@@ -437,7 +462,10 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       sql: `insert into ${d.schema}.${quoteIdent(d.table)} (${d.columns.map(quoteIdent).join(', ')})${overriding} values\n${rows.join(',\n')};`,
     })
   }
+}
 
+/** pg_cron's jobs, each in the latest domain of what its command names. */
+function jobItems({ catalog, depsOf }: Build, items: Item[]) {
   for (const job of catalog.cronJobs) {
     if (!job.active) throw new Error(`schema-sql: the pg_cron job ${job.name} is inactive; render cron.alter_job here`)
     const deps = depsOf(job.command)
@@ -456,6 +484,26 @@ function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
       sql: `select cron.schedule(${literal(job.name)}, ${literal(job.schedule)}, ${dollar(job.command, 'job')});`,
     })
   }
+}
+
+function buildItems(catalog: SchemaCatalog, options: RenderOptions): Item[] {
+  const standalone = catalog.sequences.filter((s) => !s.identity)
+  if (standalone.length) {
+    throw new Error(
+      `schema-sql: sequences ${standalone.map((s) => s.name).join(', ')} are not rendered yet; add them here`,
+    )
+  }
+  const depsOf = dependencyReader(catalog)
+  const b: Build = { catalog, depsOf, ...domainReaders(catalog, depsOf) }
+  const items: Item[] = []
+  headItems(catalog, items)
+  typeItems(b, items)
+  for (const t of catalog.tables) tableItems(b, t, items)
+  viewItems(b, items)
+  functionItems(b, options, items)
+  foreignTriggerItems(b, items)
+  dataItems(b, items)
+  jobItems(b, items)
   return items
 }
 

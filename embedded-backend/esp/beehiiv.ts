@@ -44,6 +44,46 @@ function beehiivSubscription(s: SandboxSubscriber, stats: boolean) {
   }
 }
 
+/** GET /v2/publications: the sandbox publications, a page at a time. */
+function publications(req: ProviderRequest) {
+  const all = SANDBOX_TARGETS.beehiiv
+  const limit = Math.min(100, Number(req.query.get('limit') ?? 10) || 10)
+  const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1)
+  const data = all.slice((page - 1) * limit, page * limit).map((t) => ({
+    id: t.id,
+    name: t.name,
+    organization_name: 'Local sandbox',
+    referral_program_enabled: false,
+    created: 1735689600,
+  }))
+  return json(200, {
+    data,
+    limit,
+    page,
+    total_results: all.length,
+    total_pages: Math.max(1, Math.ceil(all.length / limit)),
+  })
+}
+
+/** POST /v2/publications/{id}/subscriptions: adds a subscriber, or answers the one already there. */
+async function subscribe(store: EspStore, publicationId: string, reqBody: unknown) {
+  const body = obj(reqBody)
+  const email = text(body.email)
+  if (refused(email)) return beehiivError(400, 'Bad Request', `Invalid email: ${email || '(blank)'}`, 'invalid_email')
+  if (body.double_opt_override !== undefined && !['on', 'off', 'not_set'].includes(text(body.double_opt_override))) {
+    return beehiivError(400, 'Bad Request', 'double_opt_override must be one of on, off, not_set', 'invalid_parameter')
+  }
+  const existing = await store.get('beehiiv', publicationId, email)
+  const { created, subscriber } = await store.put({
+    provider: 'beehiiv',
+    target: publicationId,
+    email,
+    remoteId: existing?.remoteId ?? `sub_${randomUUID()}`,
+    fields: body,
+  })
+  return json(created ? 201 : 200, { data: beehiivSubscription(subscriber, false) })
+}
+
 export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
   const auth = bearer ? mask('Bearer', bearer) : null
@@ -54,28 +94,7 @@ export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<Pr
     response: beehiivError(404, 'Not Found', `${what} not found`, 'not_found'),
   })
   const p = req.path
-  if (req.method === 'GET' && p === '/v2/publications') {
-    const all = SANDBOX_TARGETS.beehiiv
-    const limit = Math.min(100, Number(req.query.get('limit') ?? 10) || 10)
-    const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1)
-    const data = all.slice((page - 1) * limit, page * limit).map((t) => ({
-      id: t.id,
-      name: t.name,
-      organization_name: 'Local sandbox',
-      referral_program_enabled: false,
-      created: 1735689600,
-    }))
-    return {
-      auth,
-      response: json(200, {
-        data,
-        limit,
-        page,
-        total_results: all.length,
-        total_pages: Math.max(1, Math.ceil(all.length / limit)),
-      }),
-    }
-  }
+  if (req.method === 'GET' && p === '/v2/publications') return { auth, response: publications(req) }
   const pub = /^\/v2\/publications\/([^/]+)(\/.*)?$/.exec(p)
   if (!pub) return notFound('Resource')
   const publication = target('beehiiv', decodeURIComponent(pub[1]!))
@@ -95,35 +114,8 @@ export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<Pr
       }),
     }
   }
-  if (req.method === 'POST' && rest === '/subscriptions') {
-    const body = obj(req.body)
-    const email = text(body.email)
-    if (refused(email))
-      return {
-        auth,
-        response: beehiivError(400, 'Bad Request', `Invalid email: ${email || '(blank)'}`, 'invalid_email'),
-      }
-    if (body.double_opt_override !== undefined && !['on', 'off', 'not_set'].includes(text(body.double_opt_override))) {
-      return {
-        auth,
-        response: beehiivError(
-          400,
-          'Bad Request',
-          'double_opt_override must be one of on, off, not_set',
-          'invalid_parameter',
-        ),
-      }
-    }
-    const existing = await store.get('beehiiv', publication.id, email)
-    const { created, subscriber } = await store.put({
-      provider: 'beehiiv',
-      target: publication.id,
-      email,
-      remoteId: existing?.remoteId ?? `sub_${randomUUID()}`,
-      fields: body,
-    })
-    return { auth, response: json(created ? 201 : 200, { data: beehiivSubscription(subscriber, false) }) }
-  }
+  if (req.method === 'POST' && rest === '/subscriptions')
+    return { auth, response: await subscribe(store, publication.id, req.body) }
   const byEmail = /^\/subscriptions\/by_email\/([^/]+)$/.exec(rest)
   if (req.method === 'GET' && byEmail) {
     const s = await store.get('beehiiv', publication.id, decodeURIComponent(byEmail[1]!))

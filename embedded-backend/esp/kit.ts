@@ -47,84 +47,90 @@ function utm(referrer: string) {
   }
 }
 
+/** GET /v4/forms: the sandbox forms, one page. */
+function forms(req: ProviderRequest) {
+  const forms = SANDBOX_TARGETS.kit.map((t) => ({
+    id: Number(t.id),
+    name: t.name,
+    created_at: '2025-01-01T00:00:00Z',
+    type: 'embed',
+    format: 'inline',
+    embed_js: `https://local.kit.test/${t.id}/index.js`,
+    embed_url: `https://local.kit.test/${t.id}`,
+    archived: false,
+    uid: `local${t.id}`,
+  }))
+  return json(200, {
+    forms,
+    pagination: {
+      has_previous_page: false,
+      has_next_page: false,
+      start_cursor: null,
+      end_cursor: null,
+      per_page: Number(req.query.get('per_page') ?? 500),
+    },
+  })
+}
+
+/** POST /v4/subscribers: adds a subscriber (to no form yet), or answers the one already there. */
+async function createSubscriber(store: EspStore, reqBody: unknown) {
+  const body = obj(reqBody)
+  const email = text(body.email_address)
+  if (refused(email)) return kitError(422, 'Email address is invalid')
+  if (
+    body.state !== undefined &&
+    !['active', 'inactive', 'bounced', 'cancelled', 'complained'].includes(text(body.state))
+  ) {
+    return kitError(422, 'State is not included in the list')
+  }
+  const { created, subscriber } = await store.put({
+    provider: 'kit',
+    target: '',
+    email,
+    remoteId: kitId(email),
+    fields: body,
+  })
+  return json(created ? 201 : 200, { subscriber: kitSubscriber(subscriber) })
+}
+
+/** POST /v4/forms/{id}/subscribers: adds an existing subscriber to a form, with the referrer's utm parameters. */
+async function addToForm(store: EspStore, formId: string, reqBody: unknown) {
+  const f = target('kit', formId)
+  if (!f) return kitError(404, 'Not Found')
+  const body = obj(reqBody)
+  const email = text(body.email_address)
+  // "The subscriber being added to the form must already exist."
+  const known = await store.get('kit', '', email)
+  if (!known) return kitError(404, 'Not Found')
+  const referrer = text(body.referrer)
+  const { created, subscriber } = await store.put({
+    provider: 'kit',
+    target: f.id,
+    email,
+    remoteId: known.remoteId,
+    fields: { ...known.fields, referrer },
+  })
+  return json(created ? 201 : 200, {
+    subscriber: {
+      ...kitSubscriber(subscriber),
+      added_at: subscriber.createdAt,
+      referrer,
+      referrer_utm_parameters: utm(referrer),
+    },
+  })
+}
+
 export async function kit(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const key = req.headers['x-kit-api-key']
   const auth = key ? mask('X-Kit-Api-Key', key) : null
   if (key !== ESP_SANDBOX_KEYS.kit) return { auth, response: kitError(401, 'The access token is invalid') }
   const p = req.path
-  if (req.method === 'GET' && p === '/v4/forms') {
-    const forms = SANDBOX_TARGETS.kit.map((t) => ({
-      id: Number(t.id),
-      name: t.name,
-      created_at: '2025-01-01T00:00:00Z',
-      type: 'embed',
-      format: 'inline',
-      embed_js: `https://local.kit.test/${t.id}/index.js`,
-      embed_url: `https://local.kit.test/${t.id}`,
-      archived: false,
-      uid: `local${t.id}`,
-    }))
-    return {
-      auth,
-      response: json(200, {
-        forms,
-        pagination: {
-          has_previous_page: false,
-          has_next_page: false,
-          start_cursor: null,
-          end_cursor: null,
-          per_page: Number(req.query.get('per_page') ?? 500),
-        },
-      }),
-    }
-  }
-  if (req.method === 'POST' && p === '/v4/subscribers') {
-    const body = obj(req.body)
-    const email = text(body.email_address)
-    if (refused(email)) return { auth, response: kitError(422, 'Email address is invalid') }
-    if (
-      body.state !== undefined &&
-      !['active', 'inactive', 'bounced', 'cancelled', 'complained'].includes(text(body.state))
-    ) {
-      return { auth, response: kitError(422, 'State is not included in the list') }
-    }
-    const { created, subscriber } = await store.put({
-      provider: 'kit',
-      target: '',
-      email,
-      remoteId: kitId(email),
-      fields: body,
-    })
-    return { auth, response: json(created ? 201 : 200, { subscriber: kitSubscriber(subscriber) }) }
-  }
+  if (req.method === 'GET' && p === '/v4/forms') return { auth, response: forms(req) }
+  if (req.method === 'POST' && p === '/v4/subscribers')
+    return { auth, response: await createSubscriber(store, req.body) }
   const form = /^\/v4\/forms\/([^/]+)\/subscribers$/.exec(p)
   if (req.method === 'POST' && form) {
-    const f = target('kit', decodeURIComponent(form[1]!))
-    if (!f) return { auth, response: kitError(404, 'Not Found') }
-    const body = obj(req.body)
-    const email = text(body.email_address)
-    // "The subscriber being added to the form must already exist."
-    const known = await store.get('kit', '', email)
-    if (!known) return { auth, response: kitError(404, 'Not Found') }
-    const referrer = text(body.referrer)
-    const { created, subscriber } = await store.put({
-      provider: 'kit',
-      target: f.id,
-      email,
-      remoteId: known.remoteId,
-      fields: { ...known.fields, referrer },
-    })
-    return {
-      auth,
-      response: json(created ? 201 : 200, {
-        subscriber: {
-          ...kitSubscriber(subscriber),
-          added_at: subscriber.createdAt,
-          referrer,
-          referrer_utm_parameters: utm(referrer),
-        },
-      }),
-    }
+    return { auth, response: await addToForm(store, decodeURIComponent(form[1]!), req.body) }
   }
   // List stats for a subscriber (GET /v4/subscribers/{id}/stats): Kit's totals, machines included (it does not tell
   // them apart).

@@ -52,6 +52,122 @@ function mailchimpMember(listId: string, s: SandboxSubscriber) {
   }
 }
 
+const invalidResource = (detail: string, errors?: { field: string; message: string }[]) =>
+  problem(400, 'Invalid Resource', detail, errors)
+const notFound = () => problem(404, 'Resource Not Found', 'The requested resource could not be found.')
+
+/** GET /3.0/lists: every sandbox audience with its member count. */
+async function lists(store: EspStore) {
+  const lists = await Promise.all(
+    SANDBOX_TARGETS.mailchimp.map(async (t) => ({
+      id: t.id,
+      name: t.name,
+      stats: { member_count: (await store.subscribers('mailchimp')).filter((s) => s.target === t.id).length },
+    })),
+  )
+  return json(200, { lists, total_items: lists.length })
+}
+
+/** What Mailchimp refuses in a member's fields (a new member needs status_if_new). */
+function memberErrors(body: Record<string, unknown>, existing: SandboxSubscriber | undefined) {
+  const errors: { field: string; message: string }[] = []
+  if (
+    !existing &&
+    !['subscribed', 'unsubscribed', 'cleaned', 'pending', 'transactional'].includes(text(body.status_if_new))
+  ) {
+    errors.push({ field: 'status_if_new', message: 'The status_if_new field is required for a new member.' })
+  }
+  if (body.ip_opt !== undefined && !isIp(text(body.ip_opt)))
+    errors.push({ field: 'ip_opt', message: 'This value is not a valid IP address.' })
+  if (body.timestamp_opt !== undefined && Number.isNaN(Date.parse(text(body.timestamp_opt)))) {
+    errors.push({ field: 'timestamp_opt', message: 'This value is not a valid ISO 8601 date and time.' })
+  }
+  return errors
+}
+
+/** PUT /3.0/lists/{id}/members/{hash}: adds or updates a member (the hash is the lowercased email's MD5). */
+async function putMember(
+  store: EspStore,
+  audienceId: string,
+  hash: string,
+  existing: SandboxSubscriber | undefined,
+  reqBody: unknown,
+) {
+  const body = obj(reqBody)
+  const email = text(body.email_address)
+  if (refused(email)) {
+    return invalidResource(`${email || 'The email address'} looks fake or invalid, please enter a real email address.`)
+  }
+  if (md5(email.toLowerCase()) !== hash) {
+    return invalidResource('The subscriber hash in the path does not match the email address.')
+  }
+  const errors = memberErrors(body, existing)
+  if (errors.length)
+    return invalidResource(
+      "The resource submitted could not be validated. For field-specific details, see the 'errors' array.",
+      errors,
+    )
+  const { subscriber } = await store.put({
+    provider: 'mailchimp',
+    target: audienceId,
+    email,
+    remoteId: hash,
+    fields: body,
+  })
+  return json(200, mailchimpMember(audienceId, subscriber))
+}
+
+/** POST /3.0/lists/{id}/members/{hash}/tags: tags made active or inactive on a member. */
+async function tagMember(
+  store: EspStore,
+  audienceId: string,
+  hash: string,
+  existing: SandboxSubscriber,
+  body: unknown,
+) {
+  const tags = obj(body).tags
+  if (
+    !Array.isArray(tags) ||
+    tags.some((t) => !text(obj(t).name) || !['active', 'inactive'].includes(text(obj(t).status)))
+  ) {
+    return invalidResource('tags must be a list of { name, status: active | inactive }.')
+  }
+  const current = new Set(
+    Array.isArray(existing.fields.tags) ? (existing.fields.tags as { name: string }[]).map((t) => t.name) : [],
+  )
+  for (const t of tags) {
+    if (obj(t).status === 'active') current.add(text(obj(t).name))
+    else current.delete(text(obj(t).name))
+  }
+  await store.put({
+    provider: 'mailchimp',
+    target: audienceId,
+    email: existing.email,
+    remoteId: hash,
+    fields: { tags: [...current].map((name) => ({ id: md5(name).slice(0, 6), name })) },
+  })
+  return { status: 204 }
+}
+
+/** One audience's own paths: the audience itself and its members. */
+async function audienceRoute(
+  req: ProviderRequest,
+  store: EspStore,
+  audience: { id: string; name: string },
+  rest: string,
+) {
+  if (req.method === 'GET' && rest === '') return json(200, { id: audience.id, name: audience.name })
+  const member = /^\/members\/([^/]+)(\/tags)?$/.exec(rest)
+  if (!member) return notFound()
+  const hash = decodeURIComponent(member[1]!).toLowerCase()
+  const existing = (await store.subscribers('mailchimp')).find((s) => s.target === audience.id && s.remoteId === hash)
+  if (req.method === 'PUT' && !member[2]) return putMember(store, audience.id, hash, existing, req.body)
+  if (!existing) return notFound()
+  if (req.method === 'POST' && member[2]) return tagMember(store, audience.id, hash, existing, req.body)
+  if (req.method === 'GET' && !member[2]) return json(200, mailchimpMember(audience.id, existing))
+  return notFound()
+}
+
 export async function mailchimp(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   // HTTP Basic with any user name and the API key as password.
   const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1]
@@ -67,109 +183,10 @@ export async function mailchimp(req: ProviderRequest, store: EspStore): Promise<
       ),
     }
   }
-  const notFound = () => ({
-    auth,
-    response: problem(404, 'Resource Not Found', 'The requested resource could not be found.'),
-  })
   const p = req.path
-  if (req.method === 'GET' && p === '/3.0/lists') {
-    const lists = await Promise.all(
-      SANDBOX_TARGETS.mailchimp.map(async (t) => ({
-        id: t.id,
-        name: t.name,
-        stats: { member_count: (await store.subscribers('mailchimp')).filter((s) => s.target === t.id).length },
-      })),
-    )
-    return { auth, response: json(200, { lists, total_items: lists.length }) }
-  }
+  if (req.method === 'GET' && p === '/3.0/lists') return { auth, response: await lists(store) }
   const list = /^\/3\.0\/lists\/([^/]+)(\/.*)?$/.exec(p)
   const audience = list ? target('mailchimp', decodeURIComponent(list[1]!)) : undefined
-  if (!list || !audience) return notFound()
-  const rest = list[2] ?? ''
-  if (req.method === 'GET' && rest === '')
-    return { auth, response: json(200, { id: audience.id, name: audience.name }) }
-  const member = /^\/members\/([^/]+)(\/tags)?$/.exec(rest)
-  if (!member) return notFound()
-  const hash = decodeURIComponent(member[1]!).toLowerCase()
-  const existing = (await store.subscribers('mailchimp')).find((s) => s.target === audience.id && s.remoteId === hash)
-  if (req.method === 'PUT' && !member[2]) {
-    const body = obj(req.body)
-    const email = text(body.email_address)
-    if (refused(email)) {
-      return {
-        auth,
-        response: problem(
-          400,
-          'Invalid Resource',
-          `${email || 'The email address'} looks fake or invalid, please enter a real email address.`,
-        ),
-      }
-    }
-    if (md5(email.toLowerCase()) !== hash) {
-      return {
-        auth,
-        response: problem(400, 'Invalid Resource', 'The subscriber hash in the path does not match the email address.'),
-      }
-    }
-    const errors: { field: string; message: string }[] = []
-    if (
-      !existing &&
-      !['subscribed', 'unsubscribed', 'cleaned', 'pending', 'transactional'].includes(text(body.status_if_new))
-    ) {
-      errors.push({ field: 'status_if_new', message: 'The status_if_new field is required for a new member.' })
-    }
-    if (body.ip_opt !== undefined && !isIp(text(body.ip_opt)))
-      errors.push({ field: 'ip_opt', message: 'This value is not a valid IP address.' })
-    if (body.timestamp_opt !== undefined && Number.isNaN(Date.parse(text(body.timestamp_opt)))) {
-      errors.push({ field: 'timestamp_opt', message: 'This value is not a valid ISO 8601 date and time.' })
-    }
-    if (errors.length)
-      return {
-        auth,
-        response: problem(
-          400,
-          'Invalid Resource',
-          "The resource submitted could not be validated. For field-specific details, see the 'errors' array.",
-          errors,
-        ),
-      }
-    const { subscriber } = await store.put({
-      provider: 'mailchimp',
-      target: audience.id,
-      email,
-      remoteId: hash,
-      fields: body,
-    })
-    return { auth, response: json(200, mailchimpMember(audience.id, subscriber)) }
-  }
-  if (!existing) return notFound()
-  if (req.method === 'POST' && member[2]) {
-    const tags = obj(req.body).tags
-    if (
-      !Array.isArray(tags) ||
-      tags.some((t) => !text(obj(t).name) || !['active', 'inactive'].includes(text(obj(t).status)))
-    ) {
-      return {
-        auth,
-        response: problem(400, 'Invalid Resource', 'tags must be a list of { name, status: active | inactive }.'),
-      }
-    }
-    const current = new Set(
-      Array.isArray(existing.fields.tags) ? (existing.fields.tags as { name: string }[]).map((t) => t.name) : [],
-    )
-    for (const t of tags) {
-      if (obj(t).status === 'active') current.add(text(obj(t).name))
-      else current.delete(text(obj(t).name))
-    }
-    await store.put({
-      provider: 'mailchimp',
-      target: audience.id,
-      email: existing.email,
-      remoteId: hash,
-      fields: { tags: [...current].map((name) => ({ id: md5(name).slice(0, 6), name })) },
-    })
-    return { auth, response: { status: 204 } }
-  }
-  if (req.method === 'GET' && !member[2]) return { auth, response: json(200, mailchimpMember(audience.id, existing)) }
-  return notFound()
+  if (!list || !audience) return { auth, response: notFound() }
+  return { auth, response: await audienceRoute(req, store, audience, list[2] ?? '') }
 }

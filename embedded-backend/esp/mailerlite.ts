@@ -46,82 +46,90 @@ async function mailerliteSubscriber(store: EspStore, email: string) {
   }
 }
 
+/** GET /api/groups: the sandbox groups, one page. */
+function groupsAnswer() {
+  const all = SANDBOX_TARGETS.mailerlite
+  const data = all.map((t) => ({
+    id: t.id,
+    name: t.name,
+    active_count: 0,
+    sent_count: 0,
+    opens_count: 0,
+    open_rate: { float: 0, string: '0%' },
+    clicks_count: 0,
+    click_rate: { float: 0, string: '0%' },
+    unsubscribed_count: 0,
+    unconfirmed_count: 0,
+    bounced_count: 0,
+    junk_count: 0,
+    created_at: '2025-01-01 00:00:00',
+  }))
+  return json(200, {
+    data,
+    links: { first: null, last: null, prev: null, next: null },
+    meta: {
+      current_page: 1,
+      from: 1,
+      last_page: 1,
+      path: '/api/groups',
+      per_page: 250,
+      to: data.length,
+      total: data.length,
+    },
+  })
+}
+
+/** What MailerLite refuses in a new or updated subscriber, by field, in its 422 shape. */
+function subscriberErrors(body: Record<string, unknown>, email: string, groups: string[]) {
+  const errors: Record<string, string[]> = {}
+  if (refused(email)) errors.email = ['The email must be a valid email address.']
+  if (
+    body.status !== undefined &&
+    !['active', 'unsubscribed', 'unconfirmed', 'bounced', 'junk'].includes(text(body.status))
+  )
+    errors.status = ['The selected status is invalid.']
+  groups.forEach((g, i) => {
+    if (!target('mailerlite', g)) errors[`groups.${i}`] = [`The selected groups.${i} is invalid.`]
+  })
+  for (const k of ['opted_in_at', 'subscribed_at'] as const) {
+    if (body[k] !== undefined && !ML_TIME.test(text(body[k])))
+      errors[k] = [`The ${k.replace(/_/g, ' ')} does not match the format Y-m-d H:i:s.`]
+  }
+  if (body.optin_ip !== undefined && !isIp(text(body.optin_ip)))
+    errors.optin_ip = ['The optin ip must be a valid IP address.']
+  return errors
+}
+
+/** POST /api/subscribers: adds or updates a subscriber, in each group given. */
+async function upsert(store: EspStore, reqBody: unknown) {
+  const body = obj(reqBody)
+  const email = text(body.email)
+  const groups = Array.isArray(body.groups) ? body.groups.map(String) : []
+  const errors = subscriberErrors(body, email, groups)
+  const messages = Object.values(errors).flat()
+  if (messages.length) {
+    const more = messages.length > 1 ? ` (and ${messages.length - 1} more error${messages.length > 2 ? 's' : ''})` : ''
+    return mlError(422, `${messages[0]}${more}`, errors)
+  }
+  const known = await store.find('mailerlite', email)
+  const remoteId =
+    known?.remoteId ?? String(200000000000000000n + BigInt(parseInt(md5(email.toLowerCase()).slice(0, 12), 16)))
+  let created = !known
+  for (const g of groups.length ? groups : ['']) {
+    await store.put({ provider: 'mailerlite', target: g, email, remoteId, fields: body })
+  }
+  const data = await mailerliteSubscriber(store, email)
+  created = created && !!data
+  return json(created ? 201 : 200, { data })
+}
+
 export async function mailerlite(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
   const auth = bearer ? mask('Bearer', bearer) : null
   if (bearer !== ESP_SANDBOX_KEYS.mailerlite) return { auth, response: mlError(401, 'Unauthenticated.') }
   const p = req.path
-  if (req.method === 'GET' && p === '/api/groups') {
-    const all = SANDBOX_TARGETS.mailerlite
-    const data = all.map((t) => ({
-      id: t.id,
-      name: t.name,
-      active_count: 0,
-      sent_count: 0,
-      opens_count: 0,
-      open_rate: { float: 0, string: '0%' },
-      clicks_count: 0,
-      click_rate: { float: 0, string: '0%' },
-      unsubscribed_count: 0,
-      unconfirmed_count: 0,
-      bounced_count: 0,
-      junk_count: 0,
-      created_at: '2025-01-01 00:00:00',
-    }))
-    return {
-      auth,
-      response: json(200, {
-        data,
-        links: { first: null, last: null, prev: null, next: null },
-        meta: {
-          current_page: 1,
-          from: 1,
-          last_page: 1,
-          path: '/api/groups',
-          per_page: 250,
-          to: data.length,
-          total: data.length,
-        },
-      }),
-    }
-  }
-  if (req.method === 'POST' && p === '/api/subscribers') {
-    const body = obj(req.body)
-    const email = text(body.email)
-    const errors: Record<string, string[]> = {}
-    if (refused(email)) errors.email = ['The email must be a valid email address.']
-    if (
-      body.status !== undefined &&
-      !['active', 'unsubscribed', 'unconfirmed', 'bounced', 'junk'].includes(text(body.status))
-    )
-      errors.status = ['The selected status is invalid.']
-    const groups = Array.isArray(body.groups) ? body.groups.map(String) : []
-    groups.forEach((g, i) => {
-      if (!target('mailerlite', g)) errors[`groups.${i}`] = [`The selected groups.${i} is invalid.`]
-    })
-    for (const k of ['opted_in_at', 'subscribed_at'] as const) {
-      if (body[k] !== undefined && !ML_TIME.test(text(body[k])))
-        errors[k] = [`The ${k.replace(/_/g, ' ')} does not match the format Y-m-d H:i:s.`]
-    }
-    if (body.optin_ip !== undefined && !isIp(text(body.optin_ip)))
-      errors.optin_ip = ['The optin ip must be a valid IP address.']
-    const messages = Object.values(errors).flat()
-    if (messages.length) {
-      const more =
-        messages.length > 1 ? ` (and ${messages.length - 1} more error${messages.length > 2 ? 's' : ''})` : ''
-      return { auth, response: mlError(422, `${messages[0]}${more}`, errors) }
-    }
-    const known = await store.find('mailerlite', email)
-    const remoteId =
-      known?.remoteId ?? String(200000000000000000n + BigInt(parseInt(md5(email.toLowerCase()).slice(0, 12), 16)))
-    let created = !known
-    for (const g of groups.length ? groups : ['']) {
-      await store.put({ provider: 'mailerlite', target: g, email, remoteId, fields: body })
-    }
-    const data = await mailerliteSubscriber(store, email)
-    created = created && !!data
-    return { auth, response: json(created ? 201 : 200, { data }) }
-  }
+  if (req.method === 'GET' && p === '/api/groups') return { auth, response: groupsAnswer() }
+  if (req.method === 'POST' && p === '/api/subscribers') return { auth, response: await upsert(store, req.body) }
   const one = /^\/api\/subscribers\/([^/]+)$/.exec(p)
   if (req.method === 'GET' && one) {
     const idOrEmail = decodeURIComponent(one[1]!)

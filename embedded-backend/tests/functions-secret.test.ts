@@ -19,7 +19,7 @@ describe.each(engines)('functions secret (%s)', (engine) => {
   let backend: Backend
   let database: Awaited<ReturnType<typeof postgresDatabase>> | null = null
   beforeAll(async () => {
-    database = engine === 'postgres' ? await postgresDatabase() : null
+    database = engine === 'postgres' ? await postgresDatabase({ seed: false }) : null
     backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: false, cron: false })
   })
   afterAll(async () => {

@@ -30,7 +30,7 @@ let database: Awaited<ReturnType<typeof postgresDatabase>> | undefined
 let admin: SupabaseClient
 
 beforeAll(async () => {
-  database = engine === 'postgres' ? await postgresDatabase() : undefined
+  database = engine === 'postgres' ? await postgresDatabase({ seed: true }) : undefined
   // No timers: the tests call send-payouts themselves and perform queued pg_net requests (emails) with drainNet.
   backend = await startBackend({ port: 0, dataDir: null, databaseUrl: database?.url ?? '', seed: true, cron: false })
   admin = serviceClient(backend)

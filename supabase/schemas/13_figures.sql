@@ -111,7 +111,7 @@ create table public.not_counted_daily (
 alter table public.not_counted_daily enable row level security;
 create index not_counted_daily_campaign_idx on public.not_counted_daily using btree (campaign_id, day);
 create index not_counted_daily_reason_idx on public.not_counted_daily using btree (reason);
-create index not_counted_daily_source_idx on public.not_counted_daily using btree (audience_source_id, day);
+create index not_counted_daily_source_idx on public.not_counted_daily using btree (audience_source_id, day) include (kind, reason, campaign_id, total);
 comment on table public.not_counted_daily is 'What did not count, per kind (click, subscription), reason, source, campaign and UTC day. Click rows without a campaign are every click on the source; rows with a campaign are the not-counted clicks whose visitor opened or subscribed to it (once per pair).';
 grant select on table public.not_counted_daily to authenticated;
 grant select, insert, update, delete on table public.not_counted_daily to service_role;
@@ -648,16 +648,20 @@ as $function$
 begin
   perform private.check_figures_range(p_from, p_to);
   return query
-  select n.audience_source_id, n.kind, n.reason, r.label, sum(n.total)::bigint
+  select s.id, t.kind, t.reason, r.label, t.total
   from public.audience_sources s
-  join public.not_counted_daily n on n.audience_source_id = s.id
-  join public.not_counted_reasons r on r.code = n.reason
+  cross join lateral (
+    select n.kind, n.reason, sum(n.total)::bigint as total
+    from public.not_counted_daily n
+    where n.audience_source_id = s.id
+      and (n.kind = 'subscription' or n.campaign_id is null)
+      and (p_from is null or n.day between p_from and p_to)
+    group by n.kind, n.reason
+    having sum(n.total) <> 0
+  ) t
+  join public.not_counted_reasons r on r.code = t.reason
   where s.publisher_id = (select auth.uid())
-    and (n.kind = 'subscription' or n.campaign_id is null)
-    and (p_from is null or n.day between p_from and p_to)
-  group by n.audience_source_id, n.kind, n.reason, r.label, r.position
-  having sum(n.total) <> 0
-  order by n.audience_source_id, n.kind, r.position;
+  order by s.id, t.kind, r.position;
 end
 $function$;
 comment on function public.source_not_counted(p_from date, p_to date) is 'The signed-in publisher''s not-counted totals per source, kind and reason (the same rows not_counted_figures sums for one source).';

@@ -174,3 +174,89 @@ describe("the publisher's aggregates", () => {
     expect(left.rows[0]!.n).toBe(0)
   })
 })
+
+describe("the publisher's not-counted breakdown per source", () => {
+  // source_not_counted sums not_counted_daily per source from the (source, day) index alone (issue 43): what it
+  // answers must stay the rows summed directly, whatever is added, changed or removed.
+  type Row = { source_id: string; kind: string; reason: string; label: string; total: string }
+  const direct = async (publisherId: string, from: string | null, to: string | null) => {
+    const db = await testDb()
+    const { rows } = await db.query<Row>(
+      `select n.audience_source_id as source_id, n.kind, n.reason, r.label, sum(n.total)::text as total
+       from public.not_counted_daily n join public.audience_sources s on s.id = n.audience_source_id
+       join public.not_counted_reasons r on r.code = n.reason
+       where s.publisher_id = $1 and (n.kind = 'subscription' or n.campaign_id is null)
+         and ($2::date is null or n.day between $2::date and $3::date)
+       group by 1, 2, 3, 4, r.position having sum(n.total) <> 0 order by 1, 2, r.position`,
+      [publisherId, from, to],
+    )
+    return rows
+  }
+  const seen = (m: { publisher: { actor: Actor } }, from: string | null, to: string | null) =>
+    queryAs<Row>(
+      m.publisher.actor,
+      'select source_id, kind, reason, label, total::text from public.source_not_counted($1, $2)',
+      [from, to],
+    )
+
+  it('equals the rows summed directly after inserts, updates and deletes, for all time and for a range', async () => {
+    const m = await createMarket()
+    const other = await createMarket()
+    const db = await testDb()
+    const second = await db.query<{ id: string }>(
+      `insert into public.audience_sources (publisher_id, name, platform, category, status, unified_code)
+       values ($1, 'Second source', 'newsletter', 'technology', 'approved', $2) returning id`,
+      [m.publisher.id, `nc-${randomUUID().slice(0, 8)}`],
+    )
+    const sources = [m.sourceId, second.rows[0]!.id]
+    // Clicks without a campaign (every click on the source), clicks of one campaign (left out: the source's own
+    // rows already count them), subscriptions (with their campaign), another publisher's source (not theirs).
+    await db.query(
+      `insert into public.not_counted_daily (kind, reason, audience_source_id, campaign_id, day, total)
+       select 'click', r, s, null::uuid, date '2026-01-01' + d, d + 1
+         from unnest($1::uuid[]) s, generate_series(0, 9) d, unnest(array['bot_user_agent', 'rate_limited']) r
+       union all select 'click', 'bot_user_agent', $1[1], $2::uuid, date '2026-01-03', 50
+       union all select 'subscription', 'duplicate_email', $1[2], $2, date '2026-01-05', 7
+       union all select 'click', 'bot_user_agent', $3, null, date '2026-01-05', 9`,
+      [sources, m.campaignId, other.sourceId],
+    )
+    const check = async () => {
+      for (const [from, to] of [
+        [null, null],
+        ['2026-01-03', '2026-01-06'],
+        ['2026-01-10', '2026-01-10'],
+      ] as const)
+        expect(await seen(m, from, to)).toEqual(await direct(m.publisher.id, from, to))
+    }
+    await check()
+    const all = await seen(m, null, null)
+    expect(all).toHaveLength(5)
+    expect(all.find((r) => r.source_id === sources[0] && r.reason === 'bot_user_agent')?.total).toBe('55')
+    expect(await seen(m, '2026-01-05', '2026-01-05')).toContainEqual(
+      expect.objectContaining({ source_id: sources[1], kind: 'subscription', reason: 'duplicate_email', total: '7' }),
+    )
+
+    await db.query(
+      `update public.not_counted_daily set total = total + 100
+       where audience_source_id = $1 and reason = 'rate_limited' and day = '2026-01-04'`,
+      [sources[1]],
+    )
+    // A day's rows taken back to nothing: a reason summing to 0 is not listed.
+    await db.query(
+      `update public.not_counted_daily set total = 0 where audience_source_id = $1 and reason = 'rate_limited'`,
+      [sources[0]],
+    )
+    await check()
+    expect((await seen(m, null, null)).map((r) => [r.source_id, r.reason])).not.toContainEqual([
+      sources[0],
+      'rate_limited',
+    ])
+
+    await db.query(`delete from public.not_counted_daily where audience_source_id = $1 and day > '2026-01-05'`, [
+      sources[1],
+    ])
+    await db.query(`delete from public.not_counted_daily where audience_source_id = $1`, [sources[0]])
+    await check()
+    expect((await seen(m, null, null)).map((r) => r.source_id)).toEqual([sources[1], sources[1], sources[1]])
+  })
+})

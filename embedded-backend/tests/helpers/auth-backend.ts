@@ -44,7 +44,7 @@ export async function startAuthTestBackend(
   opts: Pick<BackendOptions, 'auth' | 'seed' | 'cron'> = {},
 ): Promise<AuthTestBackend> {
   // Run as behind a trusted proxy that sets x-forwarded-for, so each simulated client has its own IP.
-  const database = engine === 'postgres' ? await postgresDatabase() : null
+  const database = engine === 'postgres' ? await postgresDatabase({ seed: opts.seed ?? false }) : null
   const backend = await startBackend({
     port: 0,
     dataDir: null,

@@ -35,7 +35,7 @@ export async function startTrustBackend({
   seed: boolean
   auth?: BackendOptions['auth']
 }): Promise<TrustBackend> {
-  const database = engine === 'postgres' ? await postgresDatabase() : null
+  const database = engine === 'postgres' ? await postgresDatabase({ seed }) : null
   const backend = await startBackend({
     port: 0,
     dataDir: null,

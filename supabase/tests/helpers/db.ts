@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { openDatabase, withRequestContext, type Db, type Queryable } from '../../../embedded-backend/db/database'
-import { migrate } from '../../../embedded-backend/db/migrate'
+import { migrate, seedDatabase } from '../../../embedded-backend/db/migrate'
+import { openBackendDb } from '../../../embedded-backend/db/open-backend-db'
 import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
 
 let shared: Promise<Db> | undefined
@@ -19,8 +20,11 @@ export function testDb(): Promise<Db> {
 async function open(): Promise<Db> {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (!serverUrl) {
-    const db = await openDatabase({})
-    await migrate(db, { seed: true, afterBootstrap: ensureAuthSchema })
+    // The migrated database of the current sources as the backend starts one (the dump npm install or the first
+    // start made, ≈1 s to load; else migrated here from scratch and dumped), then the seed run now, as migrate runs
+    // it on a new database: loading the dump instead of migrating on PGlite saves ~10 CPU-seconds a run.
+    const { db } = await openBackendDb({ seed: false, afterBootstrap: ensureAuthSchema })
+    await seedDatabase(db)
     return db
   }
   const name = `growletter_test_${process.pid}_${Date.now()}`

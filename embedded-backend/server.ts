@@ -215,7 +215,7 @@ function createApis(ctx: BackendContext, functionsSecret: string, mailbox: Mailb
   const esp = createEspHandler({
     db,
     mailboxUrl: mailbox.httpUrl,
-    serviceKeys: [keys.serviceRoleKey, keys.secretKey],
+    serviceKeys: [ctx.serviceRoleKey, ctx.secretKey],
   })
   mailbox.links.espUrl = `${apiUrl}/esp/`
   return { functions, checkout, connect, esp, stripeWebhookSecret, stripeConnectWebhookSecret }

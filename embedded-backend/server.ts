@@ -227,10 +227,12 @@ type Running = {
   background: Background
   mailbox: Mailbox
   ctx: BackendContext
+  /** The REST API: it listens for `notify pgrst` on a connection of its own. */
+  rest: { close(): Promise<void> }
 }
 
 /** Stops everything once, in order: no new requests, webhooks in flight saved, jobs finished, then the database. */
-async function stopBackend({ server, apis, background, mailbox, ctx }: Running): Promise<void> {
+async function stopBackend({ server, apis, background, mailbox, ctx, rest }: Running): Promise<void> {
   await new Promise<void>((resolve) => {
     server.close(() => resolve())
     server.closeAllConnections()
@@ -239,7 +241,7 @@ async function stopBackend({ server, apis, background, mailbox, ctx }: Running):
   await Promise.allSettled([apis.checkout.close(), apis.connect.close()])
   // Jobs and requests in progress finish before the functions and the database go away.
   await background.close()
-  await Promise.allSettled([apis.functions.close(), mailbox.close()])
+  await Promise.allSettled([apis.functions.close(), mailbox.close(), rest.close()])
   const mailer = ctx.mailer as { close?: () => void }
   mailer.close?.()
   await ctx.db.close()
@@ -334,7 +336,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   try {
     await listen(server, port)
   } catch (error) {
-    await Promise.allSettled([mailbox.close(), db.close()])
+    await Promise.allSettled([mailbox.close(), rest.close(), db.close()])
     throw error
   }
   // Handlers are created synchronously after listen: they need the bound URL, and no request can be
@@ -351,6 +353,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       new Promise((resolve) => server.close(resolve)),
       functions.close(),
       mailbox.close(),
+      rest.close(),
       db.close(),
     ])
   })
@@ -372,7 +375,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     db,
     cron: { tick: (now) => background.tick(now), drainNet: () => background.drainNet() },
     reloadSchema: () => rest.reload(),
-    close: () => (closing ??= stopBackend({ server, apis, background, mailbox, ctx })),
+    close: () => (closing ??= stopBackend({ server, apis, background, mailbox, ctx, rest })),
   }
 }
 

@@ -62,6 +62,11 @@ export interface Db extends Queryable {
     options?: TransactionOptions,
   ): Promise<T>
   close(): Promise<void>
+  /**
+   * `LISTEN channel`: `onNotify` gets each notification's payload (PostgREST's `notify pgrst, 'reload schema'`).
+   * Resolves once listening, with the function that stops it. Absent on a one-connection Db (platform.ts).
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   /** PGlite only: a tarball of the data directory (see snapshot.ts). */
   dumpDataDir?(): Promise<Blob>
 }
@@ -141,6 +146,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
         return fn(options?.oneStatement ? oneStatementGuard(inner) : inner)
       }),
     close: () => lite.close(),
+    listen: (channel, onNotify) => lite.listen(channel, onNotify),
     dumpDataDir: () => lite.dumpDataDir('none'),
   }
 }
@@ -285,6 +291,15 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
     transaction: (fn, prelude, options) => pgTransaction(connections, fn, prelude, options),
     close: async () => {
       await Promise.all([lanes.close(), pool.end()])
+    },
+    // A connection of its own, outside the pool: a pooled one would be handed to requests while listening.
+    async listen(channel, onNotify) {
+      const client = new pg.Client({ connectionString: databaseUrl })
+      client.on('error', () => {})
+      client.on('notification', (n) => n.channel === channel && onNotify(n.payload ?? ''))
+      await client.connect()
+      await client.query(`listen "${channel.replace(/"/g, '""')}"`)
+      return () => client.end().catch(() => {})
     },
   }
 }

@@ -23,6 +23,8 @@ export type RowScope = {
   schema: SchemaCache
   row: string
   embeds?: Map<string, EmbedRef>
+  /** The node's spread to-one embeds by key: their join's alias (`order=clients(name)` on `...clients(name)`). */
+  spreads?: Map<string, string>
   /**
    * The name PostgREST's statement gives this table, for error messages: its own name at the root, and
    * `<table>_<depth>` inside embeds (PostgREST aliases an embedded table so), e.g. "column messages_1.sum does not exist".

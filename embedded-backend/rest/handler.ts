@@ -8,10 +8,12 @@ import type { ApiRequest, ApiResponse, Handler } from '../context'
 import { withRequestContext, type Db, type Queryable } from '../db/database'
 import { loadRoleTimeouts, type RoleTimeouts } from '../db/role-timeouts'
 import { RestError, errorResponse, json } from './errors'
+import { loadDbConfig } from './db-config'
 import { runMutation } from './mutate'
 import { NAME_MIN_SCORE, closestMatch } from './fuzzy'
 import { readQuery } from './query-bag'
-import { planRead } from './read-plan'
+import { memoized, planRead, renderNode } from './read-plan'
+import { PlanCache, bindValues, markedQuery, readShape, slotsOf } from './plan-cache'
 import { readResponse, runRead } from './read'
 import { assertBoundedPatterns } from './regex-guard'
 import { toMime } from './media'
@@ -21,7 +23,11 @@ import { DEFAULT_SCHEMAS, loadSchemaCaches, type SchemaCache, type Table } from 
 import { parseSelect } from './select-parser'
 import { Aliases, Params, qualified } from './sql'
 
-export type RestHandler = Handler & { reload(): Promise<void> }
+export type RestHandler = Handler & {
+  reload(): Promise<void>
+  /** Stops listening for `notify pgrst`. */
+  close(): Promise<void>
+}
 
 export type RestSettings = {
   db: Db
@@ -29,9 +35,15 @@ export type RestSettings = {
   maxRows?: number
   /** `[api] schemas`: the exposed schemas; the first is the default profile. */
   schemas?: string[]
-  /** `[api] db_aggregates_enabled` (PostgREST's db-aggregates-enabled, off by default). */
+  /**
+   * `[api] db_aggregates_enabled` (PostgREST's db-aggregates-enabled, off by default as on hosted); the
+   * authenticator role's `pgrst.db_aggregates_enabled` wins when set (db-config.ts).
+   */
   aggregates?: boolean
-  /** `[api] db_plan_enabled`: `Accept: application/vnd.pgrst.plan` answers EXPLAIN (off by default). */
+  /**
+   * `[api] db_plan_enabled`: `Accept: application/vnd.pgrst.plan` answers EXPLAIN (off by default); the
+   * authenticator role's `pgrst.db_plan_enabled` wins when set.
+   */
   planEnabled?: boolean
 }
 
@@ -48,20 +60,26 @@ export function createRestHandler({
   db,
   maxRows,
   schemas = DEFAULT_SCHEMAS,
-  aggregates = false,
-  planEnabled = false,
+  aggregates: configAggregates = false,
+  planEnabled: configPlanEnabled = false,
 }: RestSettings): RestHandler {
   let caches: Map<string, SchemaCache> | null = null
   let timeouts: RoleTimeouts = {}
   let loading: Promise<Map<string, SchemaCache>> | null = null
   let lastLoad = 0
-  const run: RunContext = { maxRows, aggregates }
+  // What the in-database settings say (db-config.ts) over config.toml; `run` and `optionSettings` are read per request.
+  const run: RunContext = { maxRows, aggregates: configAggregates }
+  const optionSettings = { schemas, planEnabled: configPlanEnabled }
+  const plans = new PlanCache()
 
   const load = () => {
-    loading ??= Promise.all([loadSchemaCaches(db, schemas), loadRoleTimeouts(db)])
-      .then(([s, t]) => {
+    loading ??= Promise.all([loadSchemaCaches(db, schemas), loadRoleTimeouts(db), loadDbConfig(db)])
+      .then(([s, t, c]) => {
         caches = s
         timeouts = t
+        plans.clear()
+        run.aggregates = c.aggregates ?? configAggregates
+        optionSettings.planEnabled = c.planEnabled ?? configPlanEnabled
         lastLoad = Date.now()
         return s
       })
@@ -152,22 +170,53 @@ export function createRestHandler({
     throw methodNotAllowed(req.method)
   }
 
-  async function read(tx: Queryable, req: ApiRequest, s: SchemaCache, table: Table, opts: Options) {
+  function planFor(query: URLSearchParams, s: SchemaCache, table: Table, opts: Options) {
     const params = new Params()
-    const bag = readQuery(req.query)
     const node = planRead({
       schema: s,
       table,
       source: qualified(table),
-      items: parseSelect(req.query.get('select')),
-      bag,
+      items: parseSelect(query.get('select')),
+      bag: readQuery(query),
       params,
       aliases: new Aliases(),
-      aggregates,
+      aggregates: run.aggregates,
     })
     if (node.offset === undefined && opts.range) node.offset = opts.range.offset
     if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
     if (maxRows !== undefined) node.limit = Math.min(node.limit ?? maxRows, maxRows)
+    return { node, params }
+  }
+
+  /** A read's plan from the plan of its shape (plan-cache.ts), learnt on the shape's first request. */
+  function cachedPlan(query: URLSearchParams, s: SchemaCache, table: Table, opts: Options) {
+    const shape = opts.plan ? null : readShape(query, opts, s.schema, table.name)
+    if (!shape) return planFor(query, s, table, opts)
+    let plan = plans.get(shape.key)
+    if (plan === undefined) {
+      plan = learn(query, s, table, opts, shape.values.length)
+      plans.set(shape.key, plan)
+    }
+    if (!plan) return planFor(query, s, table, opts)
+    const params = new Params()
+    params.values.push(...bindValues(plan, shape.values))
+    return { node: plan.node, params }
+  }
+
+  function learn(query: URLSearchParams, s: SchemaCache, table: Table, opts: Options, slots: number) {
+    let planned
+    try {
+      planned = planFor(markedQuery(query), s, table, opts)
+    } catch {
+      return null // the request's own planning reports the error
+    }
+    const { node, params } = planned
+    const at = slotsOf(params.values, renderNode(node), slots)
+    return at && { node: memoized(node), values: params.values, slots: at }
+  }
+
+  async function read(tx: Queryable, req: ApiRequest, s: SchemaCache, table: Table, opts: Options) {
+    const { node, params } = cachedPlan(req.query, s, table, opts)
     const result = await runRead(tx, node, params, {
       count: opts.count,
       maxRows,
@@ -179,9 +228,11 @@ export function createRestHandler({
 
   const handler = async (req: ApiRequest): Promise<ApiResponse> => {
     try {
+      // The settings negotiation reads (plans on or off) come with the first load.
+      if (!caches) await load()
       const first = req.path.split('/').find(Boolean)
       const target = first === undefined ? 'root' : first === 'rpc' ? 'rpc' : 'table'
-      const opts = readOptions(req.headers, req.method, { schemas, planEnabled }, target)
+      const opts = readOptions(req.headers, req.method, optionSettings, target)
       const response = await handle(req, opts)
       const headers: Record<string, string> = { ...response.headers }
       if (opts.applied.length && !opts.plan) headers['preference-applied'] = opts.applied.join(', ')
@@ -196,7 +247,17 @@ export function createRestHandler({
     await loading?.catch(() => {})
     await load()
   }
-  return Object.assign(handler, { reload })
+  // PostgREST's channel: `notify pgrst` (any payload: 'reload schema', 'reload config' or none) reloads both.
+  const unlisten = db.listen?.('pgrst', () => {
+    reload().catch((error: unknown) => console.error('[backend] REST reload on notify pgrst failed:', error))
+  })
+  unlisten?.catch(() => {})
+  const close = async () => {
+    await (
+      await unlisten?.catch(() => undefined)
+    )?.()
+  }
+  return Object.assign(handler, { reload, close })
 }
 
 /**

@@ -28,6 +28,13 @@ export type ReadNode = {
   /** Whether the node selects aggregates; `groupBy` then holds the expressions of its other fields. */
   aggregated: boolean
   groupBy: string[]
+  /**
+   * Aggregates selected inside a to-one spread, which PostgREST applies at the parent (grouped by the parent's
+   * other fields): the node outputs each one's argument under its key, and the parent aggregates it.
+   */
+  hoisted: Map<string, Hoisted>
+  /** The rendered SQL (rows, count), kept for a node that is never changed again (a cached plan's). */
+  rendered?: { rows?: string; count?: string }
   limit?: number
   offset?: number
 }
@@ -70,6 +77,10 @@ function rowExpression(table: Table, source: string, alias: string): string {
 }
 
 type Shaped = { sql: string; key: string; aggregate: boolean }
+/** An aggregate lifted out of a to-one spread: its function (`count` with no argument for `count()`) and cast. */
+type Hoisted = { fn: string; star: boolean; cast?: string }
+
+const featureNotImplemented = (details: string) => new RestError(400, 'PGRST127', 'Feature not implemented', details)
 
 function planNode(
   input: PlanInput,
@@ -79,6 +90,8 @@ function planNode(
   path: string,
   alias: string,
   used: Set<string>,
+  /** The node is a to-one spread: its aggregates are applied by its parent (Hoisted). */
+  hoist = false,
 ): ReadNode {
   const { params, schema } = input
   const node: ReadNode = {
@@ -92,10 +105,11 @@ function planNode(
     order: [],
     aggregated: false,
     groupBy: [],
+    hoisted: new Map(),
   }
   const embeds = new Map<string, EmbedRef>()
   const label = path ? `${table.name}_${path.split('.').length}` : table.name
-  const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds, label }
+  const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds, label, spreads: new Map() }
   const own = input.bag.get(path)
   const filtered = new Set<string>()
   const collect = (c: Condition) =>
@@ -109,12 +123,19 @@ function planNode(
   const checkAggregates = () => {
     if (!input.aggregates) throw aggregatesNotAllowed()
   }
+  /** An aggregate: here, or (in a to-one spread) its argument, for the parent to aggregate. */
+  const aggregate = (key: string, fn: string, arg: string | null, cast?: string) => {
+    if (hoist) {
+      shaped.push({ sql: arg ?? 'null', key, aggregate: false })
+      node.hoisted.set(key, { fn, star: arg === null, cast })
+    } else shaped.push({ sql: withCast(`${fn}(${arg ?? '*'})`, cast), key, aggregate: true })
+  }
   for (const item of items) {
     if (item.kind === 'star') {
       for (const col of table.columns.keys()) shaped.push({ sql: `${alias}.${ident(col)}`, key: col, aggregate: false })
     } else if (item.kind === 'count') {
       checkAggregates()
-      shaped.push({ sql: withCast('count(*)', item.cast), key: item.alias ?? 'count', aggregate: true })
+      aggregate(item.alias ?? 'count', 'count', null, item.cast)
     } else if (item.kind === 'field') {
       const legacyCount =
         item.field.name === 'count' &&
@@ -131,11 +152,7 @@ function planNode(
       const value = item.cast ? `(${sql})::${item.cast}` : sql
       if (item.aggregate) {
         checkAggregates()
-        shaped.push({
-          sql: withCast(`${item.aggregate}(${value})`, item.aggCast),
-          key: item.alias ?? item.aggregate,
-          aggregate: true,
-        })
+        aggregate(item.alias ?? item.aggregate, item.aggregate, value, item.aggCast)
       } else {
         shaped.push({ sql: value, key: item.alias ?? fieldKey(item.field), aggregate: false })
       }
@@ -147,11 +164,12 @@ function planNode(
       }
       embedKeys.add(key)
       const before = node.output.length
-      const rel = planEmbed(input, table, scope, node, item, path, used, filtered.has(key))
+      const rel = planEmbed(input, table, scope, node, item, path, used, filtered.has(key), hoist)
       for (let i = before; i < node.output.length; i++) {
         // A spread to-one embed's columns group like the parent's own; JSON outputs group as jsonb.
-        if (item.spread && rel.toOne) groupable.push(node.output[i].replace(/ as "(?:[^"]|"")*"$/, ''))
-        else embedOutputs.push(i)
+        if (item.spread && rel.toOne) {
+          if (!lifted(node.output[i])) groupable.push(node.output[i].replace(/ as "(?:[^"]|"")*"$/, ''))
+        } else embedOutputs.push(i)
       }
     }
   }
@@ -182,6 +200,9 @@ function planNode(
   return node
 }
 const withCast = (sql: string, cast?: string) => (cast ? `(${sql})::${cast}` : sql)
+/** The mark on a parent's output that aggregates a to-one spread's hoisted value (never grouped by). */
+const LIFTED = '/*lifted*/ '
+const lifted = (output: string) => output.startsWith(LIFTED)
 
 function planEmbed(
   input: PlanInput,
@@ -192,6 +213,7 @@ function planEmbed(
   path: string,
   used: Set<string>,
   filtered: boolean,
+  hoisting: boolean,
 ): Relationship {
   const rel = resolveRelationship(input.schema, table, item.name, item.hint)
   const key = item.alias ?? item.name
@@ -199,7 +221,8 @@ function planEmbed(
   used.add(childPath)
   const childAlias = input.aliases.next('t')
   const source = rel.fn ? `${functionName(rel.fn)}(${scope.row})` : qualified(rel.target)
-  const child = planNode(input, rel.target, source, item.children, childPath, childAlias, used)
+  const spreadOne = item.spread && rel.toOne
+  const child = planNode(input, rel.target, source, item.children, childPath, childAlias, used, spreadOne)
   if (rel.junction) {
     const j = rel.junction
     const jAlias = input.aliases.next('j')
@@ -223,11 +246,13 @@ function planEmbed(
       inner: item.inner,
     })
     if (item.inner) parent.where.push(`${join}."_present"`)
-    for (const k of child.keys) {
-      parent.output.push(`${join}.${ident(k)} as ${ident(k)}`)
-      parent.keys.push(k)
-    }
+    scope.spreads?.set(key, join)
+    for (const k of child.keys) parent.keys.push(k)
+    parent.output.push(...spreadOutputs(child, join, parent, hoisting))
     return rel
+  }
+  if (item.spread && (child.aggregated || child.hoisted.size)) {
+    throw featureNotImplemented('Aggregates are not implemented for one-to-many or many-to-many spreads.')
   }
   if (item.spread) {
     // PostgREST 13: a spread to-many embed gives each of its columns as an array.
@@ -261,6 +286,24 @@ function planEmbed(
   return rel
 }
 
+/**
+ * The outputs a to-one spread gives its parent: its columns, and its hoisted aggregates applied here (or passed
+ * further up when the parent is itself a to-one spread).
+ */
+function spreadOutputs(child: ReadNode, join: string, parent: ReadNode, hoisting: boolean): string[] {
+  return child.keys.map((k) => {
+    const value = `${join}.${ident(k)}`
+    const h = child.hoisted.get(k)
+    if (!h) return `${value} as ${ident(k)}`
+    if (hoisting) {
+      parent.hoisted.set(k, h)
+      return `${value} as ${ident(k)}`
+    }
+    parent.aggregated = true
+    return `${LIFTED}${withCast(`${h.fn}(${h.star ? '*' : value})`, h.cast)} as ${ident(k)}`
+  })
+}
+
 function orderSql(raw: string, alias: string, table: Table, params: Params, scope: RowScope): string[] {
   return splitTopLevel(raw).map((term) => {
     const related = /^([A-Za-z0-9_$]+)\((.+)\)((?:\.[a-z]+)*)$/.exec(term.trim())
@@ -291,6 +334,12 @@ function modifiers(rest: string, raw: string): string {
  */
 function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: Params, scope: RowScope): string {
   const [, name, inner, mods] = m
+  const spread = scope.spreads?.get(name)
+  if (spread !== undefined) {
+    const { field, rest } = parseField(inner)
+    if (rest !== '' || field.path.length) throw parseError(`"failed to parse order (${raw})"`, `unexpected "${rest}"`)
+    return `${spread}.${ident(field.name)}${modifiers(mods.replace(/^\./, ''), raw)}`
+  }
   const embed = scope.embeds?.get(name)
   if (!embed) {
     throw new RestError(
@@ -319,6 +368,18 @@ function relatedOrderSql(m: RegExpExecArray, raw: string, table: Table, params: 
 
 /** The rows of a node (or just `1` per row, for counting). */
 export function renderNode(node: ReadNode, forCount = false): string {
+  const memo = node.rendered
+  if (memo) return forCount ? (memo.count ??= render(node, true)) : (memo.rows ??= render(node, false))
+  return render(node, forCount)
+}
+
+/** Marks a node as final: its SQL is rendered once and reused (plan-cache.ts). */
+export function memoized(node: ReadNode): ReadNode {
+  node.rendered = {}
+  return node
+}
+
+function render(node: ReadNode, forCount: boolean): string {
   // Counting an aggregating node counts its groups, so it keeps its outputs and grouping.
   const cols = forCount && !node.aggregated ? '1' : node.output.join(', ')
   const laterals = node.laterals

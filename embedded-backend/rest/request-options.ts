@@ -89,7 +89,14 @@ export function readOptions(
   const read = method === 'GET' || method === 'HEAD'
   const profile = read ? headers['accept-profile'] : headers['content-profile']
   if (profile !== undefined && !settings.schemas.includes(profile)) {
-    throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${settings.schemas.join(', ')}`)
+    // PostgREST 13's wording (12 said "The schema must be one of the following: …" with no hint).
+    throw new RestError(
+      406,
+      'PGRST106',
+      `Invalid schema: ${profile}`,
+      null,
+      `Only the following schemas are exposed: ${settings.schemas.join(', ')}`,
+    )
   }
   // PostgREST's order: the profile, then the body (a Content-Type it cannot read is refused before anything is
   // looked up), then strict preferences, then the Accept types.

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engines, startTestBackend, type TestBackend } from './rest-fixture'
 import { REST_POSTGREST_SQL } from './rest-schema'
+import { platformOf } from '../db/platform'
 
 const API = { schemas: ['public', 'gw_extra'], db_aggregates_enabled: true, db_plan_enabled: true }
 
@@ -95,6 +96,64 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
         { sum: 6, slug: 'general' },
         { sum: 2, slug: 'random' },
       ])
+    })
+  })
+
+  it("lets the authenticator role's pgrst.db_aggregates_enabled = 'false' win over config.toml's true", async () => {
+    const sql = async (set: string) =>
+      (await platformOf(b.db)).as('supabase_admin', (db) =>
+        db.exec(
+          `do $$ begin execute format('alter role authenticator in database %I ${set}', current_database()); end $$`,
+        ),
+      )
+    try {
+      await sql("set pgrst.db_aggregates_enabled = ''false''")
+      await b.reloadSchema()
+      expect(await get('gw_messages?select=count()')).toMatchObject({ status: 400, body: { code: 'PGRST123' } })
+    } finally {
+      await sql('reset pgrst.db_aggregates_enabled')
+      await b.reloadSchema()
+    }
+    expect(await get('gw_messages?select=count()')).toMatchObject({ status: 200, body: [{ count: 4 }] })
+  })
+
+  describe('aggregates in spreads (PostgREST 13)', () => {
+    it('applies the aggregates of a to-one spread at the parent, grouped by its other fields', async () => {
+      expect((await get('gw_messages?select=...gw_users(n:count())')).body).toEqual([{ n: 4 }])
+      const byUser = await get('gw_messages?select=...gw_users(uid:id,n:count())&order=gw_users(uid).desc')
+      expect(byUser.body).toEqual([
+        { uid: 2, n: 1 },
+        { uid: 1, n: 3 },
+      ])
+      const byChannel = await get('gw_messages?select=channel_id,...gw_users(total:id.sum())&order=channel_id')
+      expect(byChannel.body).toEqual([
+        { channel_id: 1, total: 4 },
+        { channel_id: 2, total: 1 },
+      ])
+    })
+
+    it('lifts aggregates through nested to-one spreads, with casts, ordered by a spread column', async () => {
+      const res = await get(
+        'gw_messages?select=...gw_channels(slug,...gw_users!owner_id(c:count()::text))&order=gw_channels(slug)',
+      )
+      expect(res.body).toEqual([
+        { slug: 'general', c: '3' },
+        { slug: 'random', c: '1' },
+      ])
+    })
+
+    it('refuses aggregates in a to-many spread as PostgREST 13 does (400 PGRST127)', async () => {
+      for (const select of ['username,...gw_messages(words.sum())', 'username,...gw_messages(count())']) {
+        expect(await get(`gw_users?select=${select}`)).toMatchObject({
+          status: 400,
+          body: {
+            code: 'PGRST127',
+            message: 'Feature not implemented',
+            details: 'Aggregates are not implemented for one-to-many or many-to-many spreads.',
+            hint: null,
+          },
+        })
+      }
     })
   })
 
@@ -257,6 +316,47 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       expect(planned.status).toBe(estimate > 3 ? 206 : 200)
       const estimated = await b.anon().from('gw_messages').select('id', { count: 'estimated' }).eq('user_id', 1)
       expect(estimated).toMatchObject({ count: 3, status: 200 })
+    })
+
+    it('answers HEAD with count=estimated and count=planned: the count in Content-Range, no body', async () => {
+      const estimated = await b
+        .anon()
+        .from('gw_messages')
+        .select('*', { count: 'estimated', head: true })
+        .eq('user_id', 1)
+      expect(estimated).toMatchObject({ count: 3, data: null, error: null, status: 200 })
+      const planned = await b.anon().from('gw_messages').select('*', { count: 'planned', head: true })
+      expect(planned).toMatchObject({ data: null, error: null })
+      expect(planned.count).toEqual(expect.any(Number))
+      const raw = await b.fetch('/rest/v1/gw_messages?select=id&user_id=eq.1', {
+        method: 'HEAD',
+        headers: { prefer: 'count=estimated' },
+      })
+      expect(raw.status).toBe(200)
+      expect(raw.headers.get('content-range')).toBe('0-2/3')
+      expect(await raw.text()).toBe('')
+    })
+
+    it('throws PostgREST errors with throwOnError, with their status, code and wording', async () => {
+      const thrown = await b
+        .anon()
+        .from('gw_nope')
+        .select()
+        .throwOnError()
+        .then(
+          () => null,
+          (error: unknown) => error,
+        )
+      expect(thrown).toBeInstanceOf(Error)
+      expect(thrown).toMatchObject({
+        code: 'PGRST205',
+        message: "Could not find the table 'public.gw_nope' in the schema cache",
+      })
+      await expect(b.anon().from('gw_users').select('id').single().throwOnError()).rejects.toMatchObject({
+        code: 'PGRST116',
+        message: 'Cannot coerce the result to a single JSON object',
+        details: 'The result contains 3 rows',
+      })
     })
   })
 
@@ -482,11 +582,17 @@ describe.each(engines)('PostgREST coverage (%s)', (engine) => {
       status: 404,
       body: { code: 'PGRST205', message: "Could not find the table 'public.things' in the schema cache" },
     })
-    const other = await get('gw_users', { 'accept-profile': 'auth' })
-    expect(other).toMatchObject({
-      status: 406,
-      body: { code: 'PGRST106', message: 'The schema must be one of the following: public, gw_extra' },
-    })
+    // PostgREST 13's answer for a schema that is not exposed, on reads (Accept-Profile) and writes (Content-Profile).
+    const refused = {
+      code: 'PGRST106',
+      message: 'Invalid schema: auth',
+      details: null,
+      hint: 'Only the following schemas are exposed: public, gw_extra',
+    }
+    expect(await get('gw_users', { 'accept-profile': 'auth' })).toMatchObject({ status: 406, body: refused })
+    const write = await b.anon().schema('auth').from('users').insert({ id: 1 })
+    expect(write).toMatchObject({ status: 406, error: refused })
+    await expect(b.anon().schema('auth').from('users').select('id').throwOnError()).rejects.toMatchObject(refused)
   })
 
   it('answers the execution plan for application/vnd.pgrst.plan, in JSON and text', async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engines, startTestBackend, type TestBackend } from './rest-fixture'
 import { REST_TEST_SQL } from './rest-schema'
+import { platformOf } from '../db/platform'
 
 describe.each(engines)('REST reads (%s)', (engine) => {
   let b: TestBackend
@@ -236,6 +237,68 @@ describe.each(engines)('REST reads (%s)', (engine) => {
       message: 'None of these media types are available: application/vnd.pgrst.plan+json; for="application/json"',
       details: null,
       hint: null,
+    })
+  })
+
+  it("turns aggregates and plans on from the authenticator role's pgrst settings, reloaded by notify pgrst", async () => {
+    // As on hosted: `alter role authenticator set pgrst.… ; notify pgrst, 'reload config'` (here per database, as
+    // the test's database is its own and roles are the cluster's).
+    // Role settings of pgrst.* take a superuser here (hosted lets postgres through supautils): the platform's role.
+    const setting = async (value: string | null) =>
+      (await platformOf(b.db)).as('supabase_admin', (db) =>
+        db.exec(`do $$ begin
+        execute format('alter role authenticator in database %I ${value === null ? 'reset pgrst.db_aggregates_enabled' : "set pgrst.db_aggregates_enabled = ''" + value + "''"}', current_database());
+        execute format('alter role authenticator in database %I ${value === null ? 'reset pgrst.db_plan_enabled' : "set pgrst.db_plan_enabled = ''" + value + "''"}', current_database());
+      end $$; notify pgrst, 'reload config'`),
+      )
+    const sum = () => b.fetch('/rest/v1/gw_books?select=pages.sum()')
+    const plan = () =>
+      b.fetch('/rest/v1/gw_books?select=id', { headers: { accept: 'application/vnd.pgrst.plan+json' } })
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25))
+    }
+    try {
+      await setting('true')
+      await until(async () => (await sum()).status === 200)
+      expect(await (await sum()).json()).toEqual([{ sum: 350 }])
+      const explained = await plan()
+      expect(explained.status).toBe(200)
+      expect(explained.headers.get('content-type')).toBe(
+        'application/vnd.pgrst.plan+json; for="application/json"; charset=utf-8',
+      )
+      // PostgREST reads the text as a boolean in any case, or a number above zero; anything else is off.
+      await setting('yes')
+      await until(async () => (await sum()).status === 400)
+      expect(await (await sum()).json()).toMatchObject({ code: 'PGRST123' })
+      expect((await plan()).status).toBe(406)
+    } finally {
+      await setting(null)
+      await b.reloadSchema()
+    }
+    expect((await sum()).status).toBe(400)
+  })
+
+  it('answers reads of one shape with their own values (plans cached by shape), and each operator as its own', async () => {
+    const title = async (q: string) => (await (await b.fetch(`/rest/v1/gw_books?select=title&${q}`)).json()) as unknown
+    // The same shape three times with different values, and shapes that differ only in the operator.
+    expect(await title('id=eq.1')).toEqual([{ title: 'Alpha' }])
+    expect(await title('id=eq.2')).toEqual([{ title: 'Beta' }])
+    expect(await title('id=eq.1')).toEqual([{ title: 'Alpha' }])
+    expect(await title('id=gt.2&order=id')).toEqual([{ title: 'Gamma' }, { title: 'Delta' }])
+    expect(await title('id=not.gt.2&order=id')).toEqual([{ title: 'Alpha' }, { title: 'Beta' }])
+    expect(await title('id=lt.2&order=id')).toEqual([{ title: 'Alpha' }])
+    // Operators whose values the planner rewrites or splices keep their values in the shape.
+    expect(await title('title=like.A*')).toEqual([{ title: 'Alpha' }])
+    expect(await title('title=like.B*')).toEqual([{ title: 'Beta' }])
+    expect(await title('id=in.(1,2)&order=id')).toEqual([{ title: 'Alpha' }, { title: 'Beta' }])
+    expect(await title('id=in.(3)')).toEqual([{ title: 'Gamma' }])
+    // A value holding the cache's own separators is planned afresh, never read as another shape.
+    expect(await title('id=eq.1&title=neq.%01gw0%01')).toEqual([{ title: 'Alpha' }])
+    expect(await title('id=eq.2&title=neq.x')).toEqual([{ title: 'Beta' }])
+    // A bad value for the column still fails in Postgres, with its own words, on a cached shape too.
+    expect(await (await b.fetch('/rest/v1/gw_books?select=title&id=eq.x')).json()).toMatchObject({
+      code: '22P02',
+      message: 'invalid input syntax for type integer: "x"',
     })
   })
 

@@ -78,6 +78,54 @@ export type Database = {
           },
         ]
       }
+      campaign_partners: {
+        Row: {
+          campaign_id: string
+          created_at: string
+          decided_at: string | null
+          id: string
+          message: string | null
+          price_override: number | null
+          source_id: string
+          status: string
+        }
+        Insert: {
+          campaign_id: string
+          created_at?: string
+          decided_at?: string | null
+          id?: string
+          message?: string | null
+          price_override?: number | null
+          source_id: string
+          status: string
+        }
+        Update: {
+          campaign_id?: string
+          created_at?: string
+          decided_at?: string | null
+          id?: string
+          message?: string | null
+          price_override?: number | null
+          source_id?: string
+          status?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaign_partners_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'campaign_partners_source_id_fkey'
+            columns: ['source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       campaign_source_daily_stats: {
         Row: {
           audience_source_id: string
@@ -198,6 +246,7 @@ export type Database = {
           id: string
           image_url: string | null
           name: string
+          partner_mode: string
           pay_rule: string
           price_per_subscriber: number
           reservations_open: number
@@ -220,6 +269,7 @@ export type Database = {
           id?: string
           image_url?: string | null
           name: string
+          partner_mode?: string
           pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
@@ -242,6 +292,7 @@ export type Database = {
           id?: string
           image_url?: string | null
           name?: string
+          partner_mode?: string
           pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
@@ -551,6 +602,32 @@ export type Database = {
           },
         ]
       }
+      embed_loads: {
+        Row: {
+          audience_source_id: string
+          day: string
+          loads: number
+        }
+        Insert: {
+          audience_source_id: string
+          day?: string
+          loads?: number
+        }
+        Update: {
+          audience_source_id?: string
+          day?: string
+          loads?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'embed_loads_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       esp_connections: {
         Row: {
           advertiser_id: string
@@ -724,6 +801,7 @@ export type Database = {
           audience_source_id: string
           browser: string | null
           campaign_id: string | null
+          channel: string
           city: string | null
           connection: Json | null
           cookies_enabled: boolean | null
@@ -761,6 +839,7 @@ export type Database = {
           audience_source_id: string
           browser?: string | null
           campaign_id?: string | null
+          channel?: string
           city?: string | null
           connection?: Json | null
           cookies_enabled?: boolean | null
@@ -798,6 +877,7 @@ export type Database = {
           audience_source_id?: string
           browser?: string | null
           campaign_id?: string | null
+          channel?: string
           city?: string | null
           connection?: Json | null
           cookies_enabled?: boolean | null
@@ -887,7 +967,9 @@ export type Database = {
           attributed_at: string | null
           audience_source_id: string | null
           campaign_id: string
+          channel: string | null
           click_id: string | null
+          click_token_used: boolean
           confirm_ip: string | null
           confirm_user_agent: string | null
           confirmed_at: string | null
@@ -918,7 +1000,9 @@ export type Database = {
           attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id: string
+          channel?: string | null
           click_id?: string | null
+          click_token_used?: boolean
           confirm_ip?: string | null
           confirm_user_agent?: string | null
           confirmed_at?: string | null
@@ -949,7 +1033,9 @@ export type Database = {
           attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id?: string
+          channel?: string | null
           click_id?: string | null
+          click_token_used?: boolean
           confirm_ip?: string | null
           confirm_user_agent?: string | null
           confirmed_at?: string | null
@@ -2014,6 +2100,14 @@ export type Database = {
         }
         Returns: Json
       }
+      apply_to_campaign: {
+        Args: {
+          p_campaign_id: string
+          p_source_id: string
+          p_message?: string
+        }
+        Returns: string
+      }
       archive_audience_source: {
         Args: {
           p_source_id: string
@@ -2044,6 +2138,30 @@ export type Database = {
           clicks: number
           conversions: number
           spend: number
+        }[]
+      }
+      campaign_partner_sources: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: {
+          source_id: string
+          source_name: string
+          platform: string
+          status: string
+          price_override: number
+          price: number
+          earning: number
+          message: string
+          applied_at: string
+          decided_at: string
+          may_promote: boolean
+          counted_clicks: number
+          confirmation_rate: number
+          engaged_rate: number
+          disputes: number
+          disputes_upheld: number
+          paid_subscribers: number
         }[]
       }
       campaign_source_figures: {
@@ -2256,6 +2374,7 @@ export type Database = {
           p_click_id?: string
           p_ip?: string
           p_user_agent?: string
+          p_click_token?: string
         }
         Returns: {
           campaign_id: string
@@ -2309,6 +2428,15 @@ export type Database = {
           p_note: string
         }
         Returns: Json
+      }
+      decide_partner: {
+        Args: {
+          p_campaign_id: string
+          p_source_id: string
+          p_status: string
+          p_price_override?: number
+        }
+        Returns: string
       }
       decline_subscription: {
         Args: {
@@ -2368,6 +2496,12 @@ export type Database = {
           p_email: string
         }
         Returns: string
+      }
+      embed_load: {
+        Args: {
+          p_code: string
+        }
+        Returns: Json
       }
       engaged_rates: {
         Args: {
@@ -2620,6 +2754,19 @@ export type Database = {
           earnings_cancelled: number
         }[]
       }
+      publisher_embed_figures: {
+        Args: never
+        Returns: {
+          source_id: string
+          source_name: string
+          unified_code: string
+          status: string
+          loads: number
+          subscribers: number
+          paid_subscribers: number
+          token_subscribers: number
+        }[]
+      }
       publisher_figures: {
         Args: {
           p_group: string
@@ -2651,6 +2798,24 @@ export type Database = {
           subscribers_left: number
           confirmation_rate: number
           settled_subscriptions: number
+        }[]
+      }
+      publisher_partnerships: {
+        Args: never
+        Returns: {
+          campaign_id: string
+          campaign_name: string
+          source_id: string
+          source_name: string
+          partner_mode: string
+          status: string
+          price: number
+          earning: number
+          own_price: boolean
+          message: string
+          decided_at: string
+          may_promote: boolean
+          unpaid_readers: number
         }[]
       }
       publisher_unpaid_readers: {
@@ -2934,6 +3099,9 @@ export type Database = {
         | 'budget_exhausted'
         | 'refunded'
         | 'not_engaged'
+        | 'not_a_partner'
+      partner_mode: 'open' | 'approval'
+      partner_status: 'applied' | 'approved' | 'declined' | 'blocked'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
       payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'reversed' | 'canceled'
       source_platform:
@@ -3088,7 +3256,10 @@ export const Constants = {
         'budget_exhausted',
         'refunded',
         'not_engaged',
+        'not_a_partner',
       ],
+      partner_mode: ['open', 'approval'],
+      partner_status: ['applied', 'approved', 'declined', 'blocked'],
       payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
       payout_status: ['requested', 'sending', 'paid', 'failed', 'reversed', 'canceled'],
       source_platform: [

@@ -16,6 +16,7 @@ import { CampaignEditForm } from '@/features/campaigns/components/campaign-edit-
 import { CampaignBudgetForm } from '@/features/campaigns/components/campaign-budget-form'
 import { CampaignPriceForm } from '@/features/campaigns/components/campaign-price-form'
 import { CampaignPayRuleForm } from '@/features/campaigns/components/campaign-pay-rule-form'
+import { CampaignPartnerModeForm } from '@/features/campaigns/components/campaign-partner-mode-form'
 import { CampaignPauseControl } from '@/features/campaigns/components/campaign-pause-control'
 import { CampaignArchiveButton } from '@/features/campaigns/components/campaign-archive-button'
 import { PageHeader } from '@/components/page-header'
@@ -72,6 +73,16 @@ function ManageCampaign({ campaignId }: { campaignId: string }) {
           </CardHeader>
           <CardContent>
             <CampaignPayRuleForm key={`${c.id}-${c.pay_rule}-${c.engagement_window_days}`} campaign={c} />
+          </CardContent>
+        </Card>
+      )}
+      {!archived && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Partners</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CampaignPartnerModeForm key={`${c.id}-${c.partner_mode}`} campaignId={c.id} mode={c.partner_mode} />
           </CardContent>
         </Card>
       )}

@@ -2,7 +2,7 @@
 // delivered by deliver-esp into the sandbox's beehiiv, Mailchimp and MailerLite are told opens and clicks there
 // (POST /esp/_control/engagement); 6 hours later the read-esp-engagement job runs deliver-esp, which reads each one
 // back through the provider's documented endpoint once and keeps it on esp_deliveries; esp_engagement_figures gives
-// the advertiser and the publisher the same rate per source. A 429 on a read waits, and Kit is never asked.
+// the advertiser and the publisher the same rate per source. A 429 on a read waits; Kit is read by its stats endpoint.
 import { createHash, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startBackend, type Backend } from '../server'
@@ -201,7 +201,7 @@ describe('engagement read-back', () => {
     expect(await deliveryOf(readers.mailchimp)).toMatchObject({ engaged: true })
   })
 
-  it('never asks Kit, whose API does not report engagement', async () => {
+  it('reads Kit through its per-subscriber stats, by the id Kit gave at delivery', async () => {
     await rpc(
       'save_esp_connection',
       { p_campaign_id: CAMPAIGNS.mailchimp, p_provider: 'kit', p_api_key: 'local-kit-key', p_target_id: '1001' },
@@ -210,11 +210,12 @@ describe('engagement read-back', () => {
     const reader = await confirmed(CAMPAIGNS.mailchimp)
     await backend.cron.drainNet()
     expect(await deliveryOf(reader)).toMatchObject({ status: 'delivered' })
+    expect(
+      (await sandbox('/_control/engagement', { provider: 'kit', email: reader, opens: 2, clicks: 1 })).status,
+    ).toBe(200)
     await sixHoursLater()
     await runJob()
-    expect(await deliveryOf(reader)).toMatchObject({ engaged: null, checked: false })
-    expect(
-      ((await sandbox('/_api/requests?provider=kit')).body as { method: string }[]).filter((r) => r.method === 'GET'),
-    ).toEqual([])
+    expect(await deliveryOf(reader)).toMatchObject({ engaged: true, opens: 2, clicks: 1, checked: true })
+    expect(await reads('kit', '/stats')).toEqual([expect.stringMatching(/^200 \/v4\/subscribers\/\d+\/stats$/)])
   })
 })

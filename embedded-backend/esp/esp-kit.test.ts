@@ -63,8 +63,39 @@ describe('Kit client against the sandbox', () => {
     })
   })
 
-  it('has no engagement read-back: Kit’s API does not report a subscriber’s opens and clicks', () => {
-    expect(client().engagement).toBeUndefined()
+  it('reads engagement with GET /v4/subscribers/{id}/stats, by the id Kit gave at delivery; machines are not told apart', async () => {
+    const delivered = await client().deliver(KEY, FORM, SUBSCRIBER)
+    const remoteId = (delivered as { remoteId: string }).remoteId
+    expect(await client().engagement!(KEY, FORM, SUBSCRIBER.email, remoteId)).toEqual({
+      ok: true,
+      engagement: { opens: 0, clicks: 0, engaged: false },
+    })
+    // A person opened once; a privacy proxy opened twice and a link scanner clicked once: Kit reports the totals.
+    const told = await sandbox.control('engagement', {
+      provider: 'kit',
+      email: SUBSCRIBER.email,
+      opens: 1,
+      clicks: 0,
+      machine_opens: 2,
+      machine_clicks: 1,
+    })
+    expect(told.status).toBe(200)
+    expect(await client().engagement!(KEY, FORM, SUBSCRIBER.email, remoteId)).toEqual({
+      ok: true,
+      engagement: { opens: 3, clicks: 1, engaged: true },
+    })
+    const reads = (await sandbox.requests('kit')).filter((r) => r.method === 'GET')
+    expect(reads.map((r) => `${r.status} ${r.path}`)).toEqual([
+      `200 /v4/subscribers/${remoteId}/stats`,
+      `200 /v4/subscribers/${remoteId}/stats`,
+    ])
+    // Without the id there is nothing to read by: final, said in words.
+    expect(await client().engagement!(KEY, FORM, SUBSCRIBER.email, null)).toMatchObject({
+      ok: false,
+      retryable: false,
+      message: 'Kit gave this subscriber no id to read stats by',
+    })
+    expect(await client().engagement!(KEY, FORM, SUBSCRIBER.email, '999')).toMatchObject({ ok: false, status: 404 })
   })
 
   it('tests the connection by finding the form under the key; a wrong key fails with Kit’s message, final', async () => {

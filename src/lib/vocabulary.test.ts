@@ -58,6 +58,7 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     // screen, the CSV and the subscriber list included.
     expect(reasonLabel('account_suspended')).toBe('Account suspended')
     expect(reasonLabel('domain_velocity')).toBe('More than 3 readers a day from one email domain')
+    expect(reasonLabel('not_engaged')).toBe('No open or click within the engagement window')
     // supabase/tests/partner-programs.test.ts pins the database's row to the same words.
     expect(reasonLabel('not_a_partner')).toBe('Not a partner of this newsletter')
   })

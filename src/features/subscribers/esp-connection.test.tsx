@@ -285,6 +285,7 @@ describe('delivery state per subscriber', () => {
       opens: null,
       clicks: null,
       engagement_checked_at: null,
+      counted_engagement: null,
       ...over,
     })
     const read = { engagement_checked_at: '2026-11-02T10:00:00Z' }
@@ -295,12 +296,15 @@ describe('delivery state per subscriber', () => {
         subscriber('s2', 'bob@example.com'),
         subscriber('s3', 'cat@example.com'),
         subscriber('s4', 'dan@example.com'),
+        subscriber('s5', 'eve@example.com'),
       ],
       deliveries: [
-        delivered('1', { ...read, engaged: true, opens: 3, clicks: 1 }),
-        delivered('2', { ...read, engaged: true }),
-        delivered('3', { ...read, engaged: false, opens: 0, clicks: 0 }),
+        delivered('1', { ...read, engaged: true, opens: 3, clicks: 1, counted_engagement: true }),
+        delivered('2', { ...read, engaged: true, counted_engagement: true }),
+        delivered('3', { ...read, engaged: false, opens: 0, clicks: 0, counted_engagement: false }),
         delivered('4', {}),
+        // A privacy proxy opened it; the tool cannot tell machines apart, so only clicks count.
+        delivered('5', { ...read, engaged: true, opens: 3, clicks: 0, counted_engagement: false }),
       ],
     })
     renderRoute(PAGE)
@@ -312,6 +316,42 @@ describe('delivery state per subscriber', () => {
     expect(rowOf('cat@example.com').getByTestId('esp-engagement')).toHaveTextContent(/^No opens or clicks yet$/)
     expect(rowOf('dan@example.com').queryByTestId('esp-engagement')).toBeNull()
     expect(rowOf('dan@example.com').getByTestId('esp-delivery-state')).toHaveTextContent(/^Delivered$/)
+    expect(rowOf('eve@example.com').getByTestId('esp-engagement')).toHaveTextContent(
+      /^Not engaged: 3 opens, 0 clicks: opens alone do not count$/,
+    )
+  })
+
+  it('opens each subscriber’s evidence row in place: read-back, machine activity and the decision with its date', async () => {
+    page()
+    const asked: unknown[] = []
+    server.use(
+      http.post(restUrl('rpc/subscriber_evidence'), async ({ request }) => {
+        asked.push(await request.json())
+        return HttpResponse.json({
+          status: 'confirmed',
+          reasons: ['not_engaged'],
+          confirmed_at: '2026-11-01T10:00:00Z',
+          delivered_at: '2026-11-01T10:00:05Z',
+          opens: 5,
+          clicks: 0,
+          machine_opens: null,
+          machine_clicks: null,
+          engaged: false,
+          decided_at: '2026-11-15T10:20:00Z',
+          decision: 'released',
+        })
+      }),
+    )
+    renderRoute(PAGE)
+    const open = await screen.findByRole('button', { name: 'Evidence' })
+    await userEvent.click(open)
+    const evidence = await screen.findByTestId('subscriber-evidence')
+    expect(evidence).toHaveTextContent('Opens5')
+    expect(evidence).toHaveTextContent('Machine activityNot told apart by the email tool: only clicks count')
+    expect(evidence).toHaveTextContent('EngagedNo counted open or click')
+    expect(evidence).toHaveTextContent('DecisionReleased, not charged on')
+    expect(evidence).toHaveTextContent('WhyNo open or click within the engagement window')
+    expect(asked).toEqual([{ p_subscription_id: 's1' }])
   })
 })
 

@@ -25,16 +25,20 @@ const campaign = (overrides: Record<string, unknown> = {}) => ({
   budget_spent: 10,
   budget_reserved: 5,
   reservations_open: 2,
+  pay_rule: 'confirmed',
+  engagement_window_days: 14,
   funding_status: 'funded',
   created_at: '2026-11-01T10:00:00Z',
   ...overrides,
 })
 
-function signIn(row = campaign()) {
+function signIn(row = campaign(), connection: { provider: string } | null = null) {
   storeTestSession({ ...ADVERTISER, userType: 'advertiser' })
   const updates: unknown[] = []
   const rpcs: { fn: string; body: unknown }[] = []
   server.use(
+    // The newsletter's email tool, if connected (paying per engaged reader needs one).
+    http.get(restUrl('esp_connections'), () => HttpResponse.json(connection ? [connection] : [])),
     http.get(restUrl('profiles'), () => HttpResponse.json([{ user_type: 'advertiser' }])),
     http.get(restUrl('campaigns'), ({ request }) => {
       const url = new URL(request.url)
@@ -102,6 +106,43 @@ describe('manage: price, pause and resume', () => {
     signIn(campaign({ status: 'pending_review', approved_at: null }))
     renderRoute('/dashboard/advertiser/manage?newsletterId=c1')
     expect(await screen.findByText('A newsletter can be paused once an admin has approved it.')).toBeInTheDocument()
+  })
+})
+
+describe('manage: what a newsletter pays for', () => {
+  it('explains both rules and keeps "engaged" disabled, with the reason, until an email tool is connected', async () => {
+    signIn()
+    renderRoute('/dashboard/advertiser/manage?newsletterId=c1')
+    const form = await screen.findByTestId('campaign-pay-rule-form')
+    expect(form).toHaveTextContent('Now: Pays per confirmed reader.')
+    expect(form).toHaveTextContent('where your email tool cannot tell them apart, only clicks count')
+    expect(await within(form).findByTestId('pay-rule-needs-tool')).toHaveTextContent(
+      'Needs your email tool: Growletter reads opens and clicks from it.',
+    )
+    expect(within(form).getByRole('radio', { name: /Only readers who open or click/ })).toBeDisabled()
+    expect(within(form).getByRole('link', { name: 'Connect it on the Subscribers page' })).toHaveAttribute(
+      'href',
+      '/dashboard/advertiser/subscribers?newsletterId=c1',
+    )
+  })
+
+  it('switches a connected newsletter to engaged readers with a window of 7 to 30 days', async () => {
+    const { updates } = signIn(campaign(), { provider: 'mailerlite' })
+    renderRoute('/dashboard/advertiser/manage?newsletterId=c1')
+    const form = await screen.findByTestId('campaign-pay-rule-form')
+    const engaged = within(form).getByRole('radio', { name: /Only readers who open or click/ })
+    await waitFor(() => expect(engaged).toBeEnabled())
+    await userEvent.click(engaged)
+    const days = within(form).getByLabelText('Engagement window (days)')
+    await userEvent.clear(days)
+    await userEvent.type(days, '40')
+    await userEvent.click(within(form).getByRole('button', { name: 'Save what you pay for' }))
+    expect(await within(form).findByText('Choose an engagement window of 7 to 30 days')).toBeInTheDocument()
+    expect(updates).toHaveLength(0)
+    await userEvent.clear(days)
+    await userEvent.type(days, '21')
+    await userEvent.click(within(form).getByRole('button', { name: 'Save what you pay for' }))
+    await waitFor(() => expect(updates).toEqual([{ pay_rule: 'engaged', engagement_window_days: 21 }]))
   })
 })
 

@@ -56,12 +56,17 @@ function signIn() {
 function answer({
   sources = [source()],
   offers = [offer()] as unknown[] | 'error' | 'never',
+  rules = [] as { id: string; pay_rule: string; engagement_window_days: number }[],
+  rates = [] as { source_id: string; readers: number; engaged: number; engaged_rate: string | null }[],
   partnerships = [] as unknown[],
 } = {}) {
   const asked = { offers: false }
   server.use(
     http.get(restUrl('rpc/publisher_partnerships'), () => HttpResponse.json(partnerships)),
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
+    // Each offer's pay rule, read from the newsletter (campaigns).
+    http.get(restUrl('campaigns'), () => HttpResponse.json(rules)),
+    http.post(restUrl('rpc/engaged_rates'), () => HttpResponse.json(rates)),
     http.get(restUrl('rpc/publisher_offers'), () => {
       asked.offers = true
       return offers === 'error'
@@ -186,6 +191,35 @@ describe('publisher offers', () => {
     expect(
       within(link).getByRole('button', { name: "Copy the Morning Brew link of Pat's Product Notes" }),
     ).toBeInTheDocument()
+  })
+
+  it('shows each offer’s pay rule before it is promoted, and each source’s engaged rate once it has 20 readers', async () => {
+    signIn()
+    answer({
+      offers: [offer(), offer({ campaign_id: 'c2', name: 'Readers Only' })],
+      rules: [
+        { id: 'c1', pay_rule: 'confirmed', engagement_window_days: 14 },
+        { id: 'c2', pay_rule: 'engaged', engagement_window_days: 21 },
+      ],
+      rates: [{ source_id: 's1', readers: 40, engaged: 30, engaged_rate: '75.0' }],
+    })
+    renderRoute('/dashboard/publisher/offers')
+    const cards = await screen.findAllByTestId('offer')
+    expect(within(cards[0]!).getByTestId('offer-pay-rule')).toHaveTextContent('Pays per confirmed reader')
+    await waitFor(() =>
+      expect(within(cards[1]!).getByTestId('offer-pay-rule')).toHaveTextContent(
+        'Pays per engaged reader: opens or clicks within 21 days',
+      ),
+    )
+    expect(within(cards[1]!).getByTestId('offer-pay-rule')).toHaveTextContent('the others are not paid')
+    expect(await screen.findByTestId('source-engaged-rate')).toHaveTextContent('75.0% engaged (40 readers)')
+  })
+
+  it('says a source’s engaged rate is not shown below 20 readers', async () => {
+    signIn()
+    answer({ rates: [{ source_id: 's1', readers: 7, engaged: 7, engaged_rate: null }] })
+    renderRoute('/dashboard/publisher/offers')
+    expect(await screen.findByTestId('source-engaged-rate')).toHaveTextContent('Too few readers yet (7 of 20)')
   })
 
   it('tells a newsletter out of budget or out of balance, and a rate too new to tell', async () => {

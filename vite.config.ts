@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import path from 'node:path'
 import { earnPage, prerender } from './scripts/prerender-plugin.ts'
+import { embed } from './scripts/embed-plugin.ts'
 
 // React Router publishes a development build as the package's default export condition and a production build
 // beside it that differs only by `ENABLE_DEV_WARNINGS = false`; the bundle takes the production one (the dev server
@@ -10,7 +11,7 @@ import { earnPage, prerender } from './scripts/prerender-plugin.ts'
 const reactRouterProduction = path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production')
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), tailwindcss(), prerender(), earnPage()],
+  plugins: [react(), tailwindcss(), prerender(), earnPage(), embed()],
   resolve: {
     alias: [
       { find: '@', replacement: path.resolve(import.meta.dirname, 'src') },

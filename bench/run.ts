@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   backend: () => import('./backend'),
   database: () => import('./database'),
   'magic-link': () => import('./magic-link'),
+  embed: () => import('./embed'),
   dashboards: () => import('./dashboards'),
   scale: () => import('./scale'),
   settlement: () => import('./settlement'),

@@ -44,6 +44,7 @@ const routes = {
     '/dashboard/advertiser',
     '/dashboard/advertiser/analytics',
     '/dashboard/advertiser/subscribers',
+    '/dashboard/advertiser/partners',
     '/dashboard/advertiser/manage',
     '/dashboard/advertiser/submit-newsletter',
     '/dashboard/advertiser/wallet',

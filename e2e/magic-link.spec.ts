@@ -40,7 +40,12 @@ test('an approved source: /newsletters with the query, the storage keys and one 
   })
   const directory = new Directory(page)
   await directory.followMagicLink('demo-approved')
-  await expect(page).toHaveURL(`${E2E.appUrl}/newsletters?source=demo-approved&audience_source_id=${APPROVED_ID}`)
+  // ct: the click's signed token (issue 41), so the attribution survives a change of browser.
+  await expect(page).toHaveURL(
+    new RegExp(
+      `^${E2E.appUrl}/newsletters\\?source=demo-approved&audience_source_id=${APPROVED_ID}&ct=[0-9a-f-]{36}\\.\\d+\\.[0-9a-f]{32}$`,
+    ),
+  )
   expect(rpcCalls.filter((u) => u.includes('/rpc/track_audience_source_click'))).toHaveLength(1)
 
   const stored = await directory.localStorage([

@@ -146,6 +146,54 @@ describe('subscribe', () => {
     expect(res.body).toEqual({ success: false, error: message })
   })
 
+  it('carries the click token (clickToken) from another browser to the database; a damaged one is ignored', async () => {
+    // The click in an in-app browser (one address); the subscription from Safari (another address, no storage).
+    const response = await fetch(`${backend.apiUrl}/rest/v1/rpc/track_audience_source_click`, {
+      method: 'POST',
+      headers: {
+        apikey: backend.anonKey,
+        'content-type': 'application/json',
+        'x-forwarded-for': '203.0.113.41',
+        'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Instagram 350.0',
+      },
+      body: JSON.stringify({ unified_code: APPROVED_SOURCE, device_info: {} }),
+    })
+    const click: unknown = await response.json()
+    const token = (click as { click_token: string; click_id: string }).click_token
+    expect(token).toMatch(/^[0-9a-f-]{36}\.\d+\.[0-9a-f]{32}$/)
+    const email = uniqueEmail('token')
+    const res = await invoke(visitor('203.0.113.42'), 'subscribe', {
+      email,
+      campaignIds: [MORNING_STACK],
+      clickToken: token,
+    })
+    expect(res).toMatchObject({ status: 200, body: { success: true } })
+    const stored = await backend.db.query(
+      'select audience_source_id, click_id, click_token_used from public.newsletter_subscriptions where email = $1',
+      [email],
+    )
+    expect(stored.rows).toEqual([
+      {
+        audience_source_id: APPROVED_SOURCE,
+        click_id: (click as { click_id: string }).click_id,
+        click_token_used: true,
+      },
+    ])
+    // A damaged token does not stop the reader: they subscribe, unattributed.
+    const other = uniqueEmail('damaged')
+    const damaged = await invoke(visitor('203.0.113.43'), 'subscribe', {
+      email: other,
+      campaignIds: [MORNING_STACK],
+      clickToken: `${token.slice(0, -2)}zz`,
+    })
+    expect(damaged.status).toBe(200)
+    const unattributed = await backend.db.query(
+      'select audience_source_id, click_id, click_token_used from public.newsletter_subscriptions where email = $1',
+      [other],
+    )
+    expect(unattributed.rows).toEqual([{ audience_source_id: null, click_id: null, click_token_used: false }])
+  })
+
   it('writes nothing when one newsletter of the request is refused', async () => {
     const email = uniqueEmail('atomic')
     const res = await invoke(visitor(), 'subscribe', { email, campaignIds: [MORNING_STACK, PAUSED_CAMPAIGN] })

@@ -62,6 +62,11 @@ const advertiserArea: RouteObject = {
       ...menu('Subscribers', 'Newsletters', 30),
     },
     {
+      path: 'partners',
+      ...page(() => import('./routes/advertiser/partners')),
+      ...menu('Partners', 'Newsletters', 35),
+    },
+    {
       path: 'manage',
       ...page(() => import('./routes/advertiser/manage')),
       ...menu('Manage newsletter', 'Newsletters', 40, { label: 'Manage' }),
@@ -90,6 +95,7 @@ const publisherArea: RouteObject = {
     { index: true, ...page(() => import('./routes/publisher/overview')), ...menu('Overview', 'Audience', 10) },
     { path: 'offers', ...page(() => import('./routes/publisher/offers')), ...menu('Offers', 'Audience', 15) },
     { path: 'sources', ...page(() => import('./routes/publisher/sources')), ...menu('Sources', 'Audience', 20) },
+    { path: 'embed', ...page(() => import('./routes/publisher/embed')), ...menu('Embed', 'Audience', 25) },
     { path: 'stats', ...page(() => import('./routes/publisher/stats')), ...menu('Stats', 'Audience', 30) },
     { path: 'payouts', ...page(() => import('./routes/publisher/payouts')), ...menu('Payouts', 'Money', 40) },
     { path: 'disputes', ...page(() => import('./routes/publisher/disputes')), ...menu('Disputes', 'Money', 50) },

@@ -4,14 +4,23 @@ import { CheckIcon, CopyIcon } from 'lucide-react'
 import { toast } from '@/lib/toast'
 import { Button } from '@/components/ui/button'
 
-export function CopyButton({ value, label }: { value: string; label: string }) {
+export function CopyButton({
+  value,
+  label,
+  copiedText = 'Link copied',
+}: {
+  value: string
+  label: string
+  /** What the toast says was copied. */
+  copiedText?: string
+}) {
   const [copied, setCopied] = useState(false)
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value)
       setCopied(true)
       setTimeout(() => setCopied(false), 2000)
-      toast.success('Link copied')
+      toast.success(copiedText)
     } catch {
       toast.error('Failed to copy the link: your browser blocked the clipboard')
     }

@@ -127,6 +127,59 @@ export const metrics = define({
     source: 'daily_figures.conversions',
     screens: ['publisher stats'],
   },
+  embedLoads: {
+    label: 'Loads',
+    definition: "How many times the source's embed was shown on a site (not to bots, nor the publisher's own preview).",
+    source: 'publisher_embed_figures.loads',
+    screens: ['publisher embed'],
+  },
+  embedConfirmedSubscribers: {
+    label: 'Confirmed subscribers',
+    definition: "Everyone who confirmed a subscription started in the source's embed, paid for or not.",
+    source: 'publisher_embed_figures.subscribers',
+    screens: ['publisher embed'],
+  },
+  embedPaidSubscribers: {
+    label: 'Paid subscribers',
+    definition: "Confirmed subscribers from the source's embed that earned the publisher money.",
+    source: 'publisher_embed_figures.paid_subscribers',
+    screens: ['publisher embed'],
+  },
+  tokenPaidSubscribers: {
+    label: 'Paid through a click token',
+    definition:
+      'Paid subscribers of the source (any channel) who subscribed in another browser or network than the one that clicked, counted through the signed click token of the link.',
+    source: 'publisher_embed_figures.token_subscribers',
+    screens: ['publisher embed'],
+  },
+  // --- Partner programs: a source's quality, as the advertiser weighs an application -----------------------
+  partnerCountedClicks: {
+    label: 'Counted clicks (30 days)',
+    definition:
+      "A source's counted clicks over the last 30 days, whichever newsletters its visitors opened (the directory's quality figure).",
+    source: 'campaign_partner_sources.counted_clicks',
+    screens: ['advertiser partners'],
+  },
+  partnerConfirmationRate: {
+    label: 'Confirmation rate (30 days)',
+    definition:
+      "Of the subscriptions started through the source in the last 30 days whose click counted, the % confirmed (the directory's quality figure).",
+    source: 'campaign_partner_sources.confirmation_rate',
+    screens: ['advertiser partners'],
+  },
+  partnerEngagedRate: {
+    label: 'Engaged rate',
+    definition:
+      "Of the source's subscribers delivered into email tools that report engagement and read back, the % who opened or clicked (any newsletter; shown from 5).",
+    source: 'campaign_partner_sources.engaged_rate',
+    screens: ['advertiser partners'],
+  },
+  partnerPaidSubscribers: {
+    label: 'Paid subscribers',
+    definition: 'Confirmed subscribers the source brought this newsletter who were charged (counted, not refunded).',
+    source: 'campaign_partner_sources.paid_subscribers',
+    screens: ['advertiser partners'],
+  },
   // --- Disputes, each side in its own money ---------------------------------------------------------------
   disputeRefunded: {
     label: 'Refunded',

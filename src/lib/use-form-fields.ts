@@ -139,5 +139,20 @@ export function useFormFields<V extends Record<keyof V, string>>(options: { init
     setSubmitted(false)
   }
 
-  return { values, errors, touched, submitted, isSubmitting, ready, fieldProps, setError, handleSubmit, reset }
+  /** Sets a field as typing would (a value the page already knows, e.g. an address from the link). */
+  const setValue = <K extends keyof V>(name: K, value: string) => onChange(name, value)
+
+  return {
+    values,
+    errors,
+    touched,
+    submitted,
+    isSubmitting,
+    ready,
+    fieldProps,
+    setError,
+    setValue,
+    handleSubmit,
+    reset,
+  }
 }

@@ -20,6 +20,8 @@ export type PayoutAccountState = Enums['payout_account_state']
 export type DepositStatus = Enums['deposit_status']
 export type UserType = Enums['user_type']
 export type EspDeliveryStatus = Enums['esp_delivery_status']
+export type PartnerMode = Enums['partner_mode']
+export type PartnerStatus = Enums['partner_status']
 
 const campaignStatuses: Record<CampaignStatus, Word> = {
   draft: { label: 'Draft', tone: 'grey' },
@@ -61,6 +63,9 @@ const reasonLabels: Record<NotCountedReason, string> = {
   domain_velocity: 'More than 3 readers a day from one email domain',
   budget_exhausted: 'Budget or balance exhausted',
   refunded: 'Refunded',
+  // The words of the database's not_counted_reasons rows (migration …_partner_programs.sql).
+  not_engaged: 'Did not open or click within the window',
+  not_a_partner: 'Not a partner of this newsletter',
 }
 
 const transactionTypeLabels: Record<TransactionType, string> = {
@@ -148,6 +153,24 @@ const espDeliveryStatuses: Record<EspDeliveryStatus, Word> = {
   delivered: { label: 'Delivered', tone: 'green' },
   failed: { label: 'Failed', tone: 'red' },
 }
+
+/** Who may promote a newsletter (campaigns.partner_mode), as the newsletter form and the offers say it. */
+const partnerModes: Record<PartnerMode, Word> = {
+  open: { label: 'Open to every approved source', tone: 'grey' },
+  approval: { label: 'By approval', tone: 'yellow' },
+}
+
+/** A source's standing with a newsletter's partner program (campaign_partners.status). */
+const partnerStatuses: Record<PartnerStatus, Word> = {
+  applied: { label: 'Applied', tone: 'yellow' },
+  approved: { label: 'Partner', tone: 'green' },
+  declined: { label: 'Declined', tone: 'grey' },
+  blocked: { label: 'Blocked', tone: 'red' },
+}
+
+export const partnerMode = (mode: string) => word(partnerModes, mode)
+export const partnerStatus = (status: string) => word(partnerStatuses, status)
+export const partnerModeOptions = values.partner_mode.map((value) => ({ value, label: partnerModes[value].label }))
 
 export const campaignStatus = (status: string) => word(campaignStatuses, status)
 export const subscriptionStatus = (status: string) => word(subscriptionStatuses, status)

@@ -78,6 +78,54 @@ export type Database = {
           },
         ]
       }
+      campaign_partners: {
+        Row: {
+          campaign_id: string
+          created_at: string
+          decided_at: string | null
+          id: string
+          message: string | null
+          price_override: number | null
+          source_id: string
+          status: string
+        }
+        Insert: {
+          campaign_id: string
+          created_at?: string
+          decided_at?: string | null
+          id?: string
+          message?: string | null
+          price_override?: number | null
+          source_id: string
+          status: string
+        }
+        Update: {
+          campaign_id?: string
+          created_at?: string
+          decided_at?: string | null
+          id?: string
+          message?: string | null
+          price_override?: number | null
+          source_id?: string
+          status?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'campaign_partners_campaign_id_fkey'
+            columns: ['campaign_id']
+            isOneToOne: false
+            referencedRelation: 'campaigns'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'campaign_partners_source_id_fkey'
+            columns: ['source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       campaign_source_daily_stats: {
         Row: {
           audience_source_id: string
@@ -197,6 +245,7 @@ export type Database = {
           id: string
           image_url: string | null
           name: string
+          partner_mode: string
           price_per_subscriber: number
           reservations_open: number
           review_note: string | null
@@ -217,6 +266,7 @@ export type Database = {
           id?: string
           image_url?: string | null
           name: string
+          partner_mode?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -237,6 +287,7 @@ export type Database = {
           id?: string
           image_url?: string | null
           name?: string
+          partner_mode?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -545,6 +596,32 @@ export type Database = {
           },
         ]
       }
+      embed_loads: {
+        Row: {
+          audience_source_id: string
+          day: string
+          loads: number
+        }
+        Insert: {
+          audience_source_id: string
+          day?: string
+          loads?: number
+        }
+        Update: {
+          audience_source_id?: string
+          day?: string
+          loads?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'embed_loads_audience_source_id_fkey'
+            columns: ['audience_source_id']
+            isOneToOne: false
+            referencedRelation: 'audience_sources'
+            referencedColumns: ['id']
+          },
+        ]
+      }
       esp_connections: {
         Row: {
           advertiser_id: string
@@ -709,6 +786,7 @@ export type Database = {
           audience_source_id: string
           browser: string | null
           campaign_id: string | null
+          channel: string
           city: string | null
           connection: Json | null
           cookies_enabled: boolean | null
@@ -746,6 +824,7 @@ export type Database = {
           audience_source_id: string
           browser?: string | null
           campaign_id?: string | null
+          channel?: string
           city?: string | null
           connection?: Json | null
           cookies_enabled?: boolean | null
@@ -783,6 +862,7 @@ export type Database = {
           audience_source_id?: string
           browser?: string | null
           campaign_id?: string | null
+          channel?: string
           city?: string | null
           connection?: Json | null
           cookies_enabled?: boolean | null
@@ -872,7 +952,9 @@ export type Database = {
           attributed_at: string | null
           audience_source_id: string | null
           campaign_id: string
+          channel: string | null
           click_id: string | null
+          click_token_used: boolean
           confirm_ip: string | null
           confirm_user_agent: string | null
           confirmed_at: string | null
@@ -899,7 +981,9 @@ export type Database = {
           attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id: string
+          channel?: string | null
           click_id?: string | null
+          click_token_used?: boolean
           confirm_ip?: string | null
           confirm_user_agent?: string | null
           confirmed_at?: string | null
@@ -926,7 +1010,9 @@ export type Database = {
           attributed_at?: string | null
           audience_source_id?: string | null
           campaign_id?: string
+          channel?: string | null
           click_id?: string | null
+          click_token_used?: boolean
           confirm_ip?: string | null
           confirm_user_agent?: string | null
           confirmed_at?: string | null
@@ -1987,6 +2073,14 @@ export type Database = {
         }
         Returns: Json
       }
+      apply_to_campaign: {
+        Args: {
+          p_campaign_id: string
+          p_source_id: string
+          p_message?: string
+        }
+        Returns: string
+      }
       archive_audience_source: {
         Args: {
           p_source_id: string
@@ -2017,6 +2111,30 @@ export type Database = {
           clicks: number
           conversions: number
           spend: number
+        }[]
+      }
+      campaign_partner_sources: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: {
+          source_id: string
+          source_name: string
+          platform: string
+          status: string
+          price_override: number
+          price: number
+          earning: number
+          message: string
+          applied_at: string
+          decided_at: string
+          may_promote: boolean
+          counted_clicks: number
+          confirmation_rate: number
+          engaged_rate: number
+          disputes: number
+          disputes_upheld: number
+          paid_subscribers: number
         }[]
       }
       campaign_source_figures: {
@@ -2227,6 +2345,7 @@ export type Database = {
           p_click_id?: string
           p_ip?: string
           p_user_agent?: string
+          p_click_token?: string
         }
         Returns: {
           campaign_id: string
@@ -2280,6 +2399,15 @@ export type Database = {
           p_note: string
         }
         Returns: Json
+      }
+      decide_partner: {
+        Args: {
+          p_campaign_id: string
+          p_source_id: string
+          p_status: string
+          p_price_override?: number
+        }
+        Returns: string
       }
       decline_subscription: {
         Args: {
@@ -2339,6 +2467,12 @@ export type Database = {
           p_email: string
         }
         Returns: string
+      }
+      embed_load: {
+        Args: {
+          p_code: string
+        }
+        Returns: Json
       }
       ensure_wallet_exists: {
         Args: {
@@ -2577,6 +2711,19 @@ export type Database = {
           earnings_cancelled: number
         }[]
       }
+      publisher_embed_figures: {
+        Args: never
+        Returns: {
+          source_id: string
+          source_name: string
+          unified_code: string
+          status: string
+          loads: number
+          subscribers: number
+          paid_subscribers: number
+          token_subscribers: number
+        }[]
+      }
       publisher_figures: {
         Args: {
           p_group: string
@@ -2608,6 +2755,24 @@ export type Database = {
           subscribers_left: number
           confirmation_rate: number
           settled_subscriptions: number
+        }[]
+      }
+      publisher_partnerships: {
+        Args: never
+        Returns: {
+          campaign_id: string
+          campaign_name: string
+          source_id: string
+          source_name: string
+          partner_mode: string
+          status: string
+          price: number
+          earning: number
+          own_price: boolean
+          message: string
+          decided_at: string
+          may_promote: boolean
+          unpaid_readers: number
         }[]
       }
       publisher_unpaid_readers: {
@@ -2884,6 +3049,10 @@ export type Database = {
         | 'domain_velocity'
         | 'budget_exhausted'
         | 'refunded'
+        | 'not_engaged'
+        | 'not_a_partner'
+      partner_mode: 'open' | 'approval'
+      partner_status: 'applied' | 'approved' | 'declined' | 'blocked'
       payout_account_state: 'not_set_up' | 'pending_verification' | 'ready' | 'action_needed'
       payout_status: 'requested' | 'sending' | 'paid' | 'failed' | 'reversed' | 'canceled'
       source_platform:
@@ -3037,7 +3206,11 @@ export const Constants = {
         'domain_velocity',
         'budget_exhausted',
         'refunded',
+        'not_engaged',
+        'not_a_partner',
       ],
+      partner_mode: ['open', 'approval'],
+      partner_status: ['applied', 'approved', 'declined', 'blocked'],
       payout_account_state: ['not_set_up', 'pending_verification', 'ready', 'action_needed'],
       payout_status: ['requested', 'sending', 'paid', 'failed', 'reversed', 'canceled'],
       source_platform: [

@@ -38,6 +38,7 @@ create table private.settings (
   visitor_salt_secret bytea default extensions.gen_random_bytes(32) not null,
   client_ip_header text default 'x-real-ip'::text not null,
   allow_loopback_webhooks boolean default false not null,
+  click_token_secret bytea default extensions.gen_random_bytes(32) not null,
   constraint settings_pkey primary key (id),
   constraint settings_client_ip_header_check check ((client_ip_header ~ '^[a-z0-9-]{1,64}$'::text)),
   constraint settings_id_check check (id)
@@ -45,6 +46,7 @@ create table private.settings (
 comment on table private.settings is 'Server-side secrets the API never exposes; one row. The visitor-hash salt is derived from it per day.';
 comment on column private.settings.client_ip_header is 'The request header that carries the client IP as the platform vouches for it. Locally the embedded gateway writes x-real-ip itself (socket address, or a trusted proxy''s header); on hosted Supabase set it to the platform''s header (see README "Client IP").';
 comment on column private.settings.allow_loopback_webhooks is 'Local development only (supabase/local sets it at start): webhook endpoints may also be http://127.0.0.1.';
+comment on column private.settings.click_token_secret is 'The key of the click tokens (private.click_token): HMAC-SHA256, never sent to any client or function. Replacing it voids every token not yet used.';
 
 -- === Functions ===========================================================================================
 

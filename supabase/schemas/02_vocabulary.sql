@@ -29,8 +29,14 @@ comment on type public.esp_provider is 'The email service providers a campaign c
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
 comment on type public.funding_status is 'Why an active campaign is or is not shown (PRODUCT "Money").';
 
-create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'account_suspended', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'domain_velocity', 'budget_exhausted', 'refunded');
+create type public.not_counted_reason as enum ('bot_user_agent', 'head_request', 'duplicate_visitor', 'source_inactive', 'account_suspended', 'rate_limited', 'self_referral', 'disposable_email', 'duplicate_email', 'too_fast_confirmation', 'no_click', 'velocity', 'address_velocity', 'domain_velocity', 'budget_exhausted', 'refunded', 'not_engaged', 'not_a_partner');
 comment on type public.not_counted_reason is 'Why a click or a subscription was not counted (PRODUCT "Attribution"): one vocabulary for both.';
+
+create type public.partner_mode as enum ('open', 'approval');
+comment on type public.partner_mode is 'Who may promote a newsletter: open (any approved source) or approval (only the sources its advertiser approved).';
+
+create type public.partner_status as enum ('applied', 'approved', 'declined', 'blocked');
+comment on type public.partner_status is 'Where a source stands with a newsletter''s partner program: applied (waiting for the advertiser), approved (a partner, maybe at its own price), declined (the application was answered no; it may apply again 7 days later), blocked (never paid, in either mode).';
 
 create type public.payout_account_state as enum ('not_set_up', 'pending_verification', 'ready', 'action_needed');
 comment on type public.payout_account_state is 'Where a publisher''s Stripe Express account stands: not set up (no account, or onboarding not finished), pending verification (details sent, Stripe is checking), ready (payouts enabled), action needed (Stripe needs more, or rejected the account).';
@@ -83,6 +89,8 @@ insert into public.not_counted_reasons (code, label, applies_to, position) value
   ('duplicate_visitor', 'Same visitor within 1 hour', '{click}', '3'),
   ('head_request', 'Link preview (HEAD request)', '{click}', '2'),
   ('no_click', 'No counted click by the same visitor within 24 hours', '{subscription}', '11'),
+  ('not_a_partner', 'Not a partner of this newsletter', '{subscription}', '18'),
+  ('not_engaged', 'Did not open or click within the window', '{subscription}', '17'),
   ('rate_limited', 'Too many clicks from one address', '{click}', '6'),
   ('refunded', 'Refunded during screening (fraud or dispute)', '{subscription}', '16'),
   ('self_referral', 'The publisher''s own address', '{subscription}', '7'),

@@ -30,6 +30,7 @@ create table public.campaigns (
   budget_reserved numeric(12,2) default 0 not null,
   reservations_open integer default 0 not null,
   approved_at timestamp with time zone,
+  partner_mode text default 'open'::text not null,
   constraint campaigns_pkey primary key (id),
   constraint campaigns_budget_covers_commitments check (((budget_spent >= (0)::numeric) and ((budget_spent + budget_reserved) <= budget_total))),
   constraint campaigns_budget_reserved_check check ((budget_reserved >= (0)::numeric)),
@@ -39,6 +40,7 @@ create table public.campaigns (
   constraint campaigns_funding_status_check check ((funding_status = any ((enum_range(null::public.funding_status))::text[]))),
   constraint campaigns_image_url_check check ((char_length(image_url) <= 2048)),
   constraint campaigns_name_check check (((char_length(trim(both from name)) >= 2) and (char_length(trim(both from name)) <= 120))),
+  constraint campaigns_partner_mode_check check ((partner_mode = any ((enum_range(null::public.partner_mode))::text[]))),
   constraint campaigns_price_per_subscriber_check check (((price_per_subscriber >= 0.50) and (price_per_subscriber <= 50.00))),
   constraint campaigns_reservations_open_check check ((reservations_open >= 0)),
   constraint campaigns_review_note_check check ((char_length(review_note) <= 1000)),
@@ -53,11 +55,12 @@ comment on table public.campaigns is 'A newsletter listed by an advertiser. budg
 comment on column public.campaigns.budget_reserved is 'Sum of the prices reserved by pending subscriptions made through a source; counts against the budget and the advertiser''s balance.';
 comment on column public.campaigns.reservations_open is 'How many pending subscriptions hold a reservation (the overview says so when paused).';
 comment on column public.campaigns.approved_at is 'First activation by an admin: from then on, public fields change only through reviewed revisions.';
+comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; decides every confirmation from then on (a pending subscriber through a source that is no longer allowed confirms unpaid, not_a_partner).';
 grant select on table public.campaigns to anon;
 grant select, delete on table public.campaigns to authenticated;
 grant select, insert, update, delete on table public.campaigns to service_role;
-grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status) on public.campaigns to authenticated;
-grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total) on public.campaigns to authenticated;
+grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status, partner_mode) on public.campaigns to authenticated;
+grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, partner_mode) on public.campaigns to authenticated;
 
 -- Every trigger on public.campaigns, in the order they fire: before each statement, before each row, after
 -- each row, after each statement, by name within each. Beside each, the file that defines its function; the
@@ -85,6 +88,33 @@ grant update (name, description, image_url, website_url, category, price_per_sub
 --   after each row:
 --     campaigns_notify_review: on update of status when (new.status is distinct from old.status)
 --       private.notify_review_decision() (11_notifications_and_jobs.sql)
+
+create table public.campaign_partners (
+  id uuid default gen_random_uuid() not null,
+  campaign_id uuid not null,
+  source_id uuid not null,
+  status text not null,
+  price_override numeric(12,2),
+  message text,
+  created_at timestamp with time zone default now() not null,
+  decided_at timestamp with time zone,
+  constraint campaign_partners_pkey primary key (id),
+  constraint campaign_partners_campaign_source_key unique (campaign_id, source_id),
+  constraint campaign_partners_decided_check check (((decided_at is null) = (status = 'applied'::text))),
+  constraint campaign_partners_message_check check ((char_length(message) <= 500)),
+  constraint campaign_partners_price_only_approved check (((price_override is null) or (status = 'approved'::text))),
+  constraint campaign_partners_price_override_check check (((price_override >= 0.50) and (price_override <= 50.00))),
+  constraint campaign_partners_status_check check ((status = any ((enum_range(null::public.partner_status))::text[]))),
+  constraint campaign_partners_campaign_id_fkey foreign key (campaign_id) references public.campaigns(id) on delete cascade,
+  constraint campaign_partners_source_id_fkey foreign key (source_id) references public.audience_sources(id) on delete cascade
+);
+alter table public.campaign_partners enable row level security;
+create index campaign_partners_source_idx on public.campaign_partners using btree (source_id);
+comment on table public.campaign_partners is 'A source''s standing with a newsletter''s partner program: its application (message, created_at), the advertiser''s decision (status, decided_at) and an approved partner''s own price (price_override, null: the newsletter''s price). Written only by apply_to_campaign and decide_partner; read by the newsletter''s advertiser and the source''s publisher.';
+comment on column public.campaign_partners.price_override is 'An approved partner''s own price per subscriber (0.50–50.00), reserved and locked on its new subscriptions; the publisher earns it minus the 20% fee. Null: the newsletter''s price.';
+comment on column public.campaign_partners.created_at is 'When the source applied (again, after a decline), or when the advertiser first decided about a source that never applied.';
+grant select on table public.campaign_partners to authenticated;
+grant select, insert, update, delete on table public.campaign_partners to service_role;
 
 create table public.content_revisions (
   id uuid default gen_random_uuid() not null,
@@ -313,6 +343,76 @@ $function$;
 comment on function private.advertiser_balance_of(p_user_id uuid) is 'An advertiser''s money: balance (settled), on hold (screening), reserved (pending subscriptions), available.';
 revoke execute on function private.advertiser_balance_of(p_user_id uuid) from public;
 
+create or replace function public.apply_to_campaign(p_campaign_id uuid, p_source_id uuid, p_message text default null::text)
+ returns uuid
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  me uuid := (select auth.uid());
+  note text := nullif(trim(p_message), '');
+  c public.campaigns;
+  src public.audience_sources;
+  p public.campaign_partners;
+begin
+  perform private.require_aal2();
+  if not exists (select 1 from public.profiles where id = me and user_type = 'publisher') then
+    raise exception 'Only influencers can apply to promote a newsletter' using errcode = '42501';
+  end if;
+  select * into src from public.audience_sources where id = p_source_id;
+  if not found or src.publisher_id is distinct from me then
+    raise exception 'You can only apply with your own sources' using errcode = '42501';
+  end if;
+  if not public.is_source_public(src.status) then
+    raise exception 'Your source must be approved before it can apply' using errcode = '22023';
+  end if;
+  if char_length(note) > 500 then
+    raise exception 'Keep the message under 500 characters' using errcode = '22023';
+  end if;
+  select * into c from public.campaigns where id = p_campaign_id;
+  if not found or c.status not in ('active', 'paused') or public.account_is_suspended(c.advertiser_id) then
+    raise exception 'This newsletter is not taking partners' using errcode = '22023';
+  end if;
+  if c.partner_mode <> 'approval' then
+    raise exception 'This newsletter is open to every approved source: share your link, no need to apply'
+      using errcode = '22023';
+  end if;
+  select * into p from public.campaign_partners where campaign_id = c.id and source_id = src.id for update;
+  if found then
+    if p.status = 'approved' then
+      raise exception 'This source is already a partner of this newsletter' using errcode = '22023';
+    elsif p.status = 'blocked' then
+      raise exception 'The advertiser does not work with this source on this newsletter' using errcode = '42501';
+    elsif p.status = 'applied' then
+      -- Still waiting: the new words replace the old, and the advertiser is not emailed twice.
+      update public.campaign_partners set message = note where id = p.id;
+      return p.id;
+    elsif p.decided_at > now() - interval '7 days' then
+      raise exception 'The advertiser declined this application: you can apply again 7 days after the decline'
+        using errcode = '22023',
+        hint = 'You can apply again from ' || to_char((p.decided_at + interval '7 days') at time zone 'utc', 'Mon FMDD, YYYY') || ' (UTC).';
+    end if;
+    update public.campaign_partners set status = 'applied', message = note, created_at = now(), decided_at = null,
+      price_override = null
+      where id = p.id
+      returning * into p;
+  else
+    insert into public.campaign_partners (campaign_id, source_id, status, message)
+    values (c.id, src.id, 'applied', note)
+    returning * into p;
+  end if;
+  perform private.enqueue_notification(c.advertiser_id, 'partner_applied', jsonb_build_object(
+      'campaign_id', c.id, 'campaign_name', c.name, 'source_name', src.name, 'platform', src.platform,
+      'message', note),
+    'partner_applied:' || p.id || ':' || extract(epoch from p.created_at)::text);
+  return p.id;
+end
+$function$;
+comment on function public.apply_to_campaign(p_campaign_id uuid, p_source_id uuid, p_message text) is 'A publisher (live session, aal2 with a factor) applies with one of its own approved sources to a newsletter by approval, with a message of at most 500 characters; the advertiser is emailed (partner_applied). Applying again while waiting replaces the message; after a decline, 7 days later; a blocked source cannot apply. Returns the campaign_partners id.';
+revoke execute on function public.apply_to_campaign(p_campaign_id uuid, p_source_id uuid, p_message text) from public;
+grant execute on function public.apply_to_campaign(p_campaign_id uuid, p_source_id uuid, p_message text) to authenticated, service_role;
+
 create or replace function public.archive_campaign(p_campaign_id uuid)
  returns jsonb
  language plpgsql
@@ -335,6 +435,120 @@ $function$;
 comment on function public.archive_campaign(p_campaign_id uuid) is 'Advertisers retire a campaign: no new subscribers; reservations already made are honoured; history stays.';
 revoke execute on function public.archive_campaign(p_campaign_id uuid) from public;
 grant execute on function public.archive_campaign(p_campaign_id uuid) to authenticated, service_role;
+
+create or replace function public.campaign_partner_sources(p_campaign_id uuid)
+ returns table(source_id uuid, source_name text, platform text, status text, price_override numeric, price numeric, earning numeric, message text, applied_at timestamp with time zone, decided_at timestamp with time zone, may_promote boolean, counted_clicks integer, confirmation_rate numeric, engaged_rate numeric, disputes integer, disputes_upheld integer, paid_subscribers integer)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+begin
+  perform private.require_live_session();
+  if not public.is_admin() and (select auth.role()) is distinct from 'service_role' and not exists (
+      select 1 from public.campaigns where id = p_campaign_id and advertiser_id = (select auth.uid())) then
+    raise exception 'You can only see the partners of your own newsletters' using errcode = '42501';
+  end if;
+  return query
+  with candidates as (
+    select p.source_id as id from public.campaign_partners p where p.campaign_id = p_campaign_id
+    union
+    select s.audience_source_id from public.campaign_source_stats s where s.campaign_id = p_campaign_id
+  )
+  select a.id, a.name, a.platform, p.status, p.price_override, private.partner_price(p_campaign_id, a.id),
+    private.publisher_earning(private.partner_price(p_campaign_id, a.id)), p.message,
+    -- A row the advertiser made by deciding (no application) was created at the decision.
+    case when p.decided_at is null or p.created_at < p.decided_at then p.created_at end, p.decided_at,
+    private.source_may_promote(p_campaign_id, a.id),
+    a.quality_counted_clicks, a.quality_confirmation_rate,
+    -- Of its subscribers delivered into email tools that report engagement (any newsletter) and read back, the %
+    -- who opened or clicked; null below 5 read back.
+    (select case when count(*) filter (where d.engagement_checked_at is not null) >= 5
+       then round(count(*) filter (where d.engaged) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 1) end
+     from public.esp_deliveries d
+     join public.esp_connections ec on ec.id = d.connection_id
+     join public.newsletter_subscriptions n on n.id = d.subscription_id
+     where n.audience_source_id = a.id and d.status = 'delivered' and private.esp_reports_engagement(ec.provider))::numeric(5, 1),
+    (select count(*)::integer from public.disputes d where d.audience_source_id = a.id),
+    (select count(*)::integer from public.disputes d where d.audience_source_id = a.id and d.status = 'upheld'),
+    coalesce((select st.total_conversions from public.campaign_source_stats st
+              where st.campaign_id = p_campaign_id and st.audience_source_id = a.id), 0)::integer
+  from candidates x
+  join public.audience_sources a on a.id = x.id
+  left join public.campaign_partners p on p.campaign_id = p_campaign_id and p.source_id = a.id
+  order by p.status = 'applied' desc nulls last, p.created_at desc nulls last, a.name, a.id;
+end
+$function$;
+comment on function public.campaign_partner_sources(p_campaign_id uuid) is 'The newsletter''s advertiser (or an admin): every source that applied, was decided about or brought it traffic, applications first, with its standing, price (its own or the newsletter''s) and what its publisher earns, whether it may promote, its 30-day quality as the directory shows it (counted clicks, confirmation rate), its engaged rate in the email tools that report it (null below 5 subscribers read back), the disputes about it (all, upheld) and the paid subscribers it brought this newsletter.';
+revoke execute on function public.campaign_partner_sources(p_campaign_id uuid) from public;
+grant execute on function public.campaign_partner_sources(p_campaign_id uuid) to authenticated, service_role;
+
+create or replace function public.decide_partner(p_campaign_id uuid, p_source_id uuid, p_status text, p_price_override numeric default null::numeric)
+ returns uuid
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  me uuid := (select auth.uid());
+  c public.campaigns;
+  src public.audience_sources;
+  p public.campaign_partners;
+  was public.campaign_partners;
+  price numeric(12, 2);
+begin
+  perform private.require_aal2();
+  if not exists (select 1 from public.profiles where id = me and user_type = 'advertiser') then
+    raise exception 'Only advertisers decide who promotes their newsletters' using errcode = '42501';
+  end if;
+  select * into c from public.campaigns where id = p_campaign_id;
+  if not found or c.advertiser_id is distinct from me then
+    raise exception 'You can only decide the partners of your own newsletters' using errcode = '42501';
+  end if;
+  if p_status is null or p_status not in ('approved', 'declined', 'blocked') then
+    raise exception 'Choose approve, decline or block' using errcode = '22023';
+  end if;
+  select * into src from public.audience_sources where id = p_source_id;
+  if not found then
+    raise exception 'Source not found' using errcode = 'P0002';
+  end if;
+  if p_price_override is not null then
+    if p_status <> 'approved' then
+      raise exception 'Only an approved partner can have its own price' using errcode = '22023';
+    end if;
+    if p_price_override < 0.50 then
+      raise exception 'Price per subscriber must be at least 0.50 credits' using errcode = '23514';
+    elsif p_price_override > 50.00 then
+      raise exception 'Price per subscriber must be at most 50.00 credits' using errcode = '23514';
+    elsif p_price_override <> round(p_price_override, 2) then
+      raise exception 'Use at most two decimals' using errcode = '22023';
+    end if;
+  end if;
+  select * into was from public.campaign_partners where campaign_id = c.id and source_id = src.id for update;
+  if p_status = 'declined' and was.status is distinct from 'applied' then
+    raise exception 'Only an application can be declined: block the source to stop it promoting %', c.name
+      using errcode = '22023';
+  end if;
+  insert into public.campaign_partners as cp (campaign_id, source_id, status, price_override, decided_at)
+  values (c.id, src.id, p_status, p_price_override, now())
+  on conflict (campaign_id, source_id) do update
+    set status = excluded.status, price_override = excluded.price_override, decided_at = excluded.decided_at
+  returning * into p;
+  price := coalesce(p.price_override, c.price_per_subscriber);
+  -- The publisher hears of a change, not of the same decision twice.
+  if was.id is null or was.status is distinct from p.status or was.price_override is distinct from p.price_override then
+    perform private.enqueue_notification(src.publisher_id, 'partner_decided', jsonb_build_object(
+        'campaign_id', c.id, 'campaign_name', c.name, 'source_name', src.name, 'status', p.status,
+        'price', case when p.status = 'approved' then price end,
+        'earning', case when p.status = 'approved' then private.publisher_earning(price) end,
+        'own_price', p.price_override is not null),
+      'partner_decided:' || p.id || ':' || extract(epoch from p.decided_at)::text);
+  end if;
+  return p.id;
+end
+$function$;
+comment on function public.decide_partner(p_campaign_id uuid, p_source_id uuid, p_status text, p_price_override numeric) is 'The newsletter''s advertiser (live session, aal2 with a factor) approves (optionally at the source''s own price, 0.50–50.00, for new subscriptions), declines an application, or blocks a source in either mode; the publisher is emailed when something changed (partner_decided). Returns the campaign_partners id.';
+revoke execute on function public.decide_partner(p_campaign_id uuid, p_source_id uuid, p_status text, p_price_override numeric) from public;
+grant execute on function public.decide_partner(p_campaign_id uuid, p_source_id uuid, p_status text, p_price_override numeric) to authenticated, service_role;
 
 create or replace function public.divert_public_edits()
  returns trigger
@@ -475,6 +689,20 @@ comment on function public.newsletter_availability(p_campaign_id uuid) is 'For t
 revoke execute on function public.newsletter_availability(p_campaign_id uuid) from public;
 grant execute on function public.newsletter_availability(p_campaign_id uuid) to anon, authenticated, service_role;
 
+create or replace function private.partner_price(p_campaign_id uuid, p_source_id uuid)
+ returns numeric
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select coalesce(
+    (select p.price_override from public.campaign_partners p
+     where p.campaign_id = p_campaign_id and p.source_id = p_source_id and p.status = 'approved'),
+    (select c.price_per_subscriber from public.campaigns c where c.id = p_campaign_id))
+$function$;
+comment on function private.partner_price(p_campaign_id uuid, p_source_id uuid) is 'Internal: the price a new subscriber through this source pays — an approved partner''s own price, else the newsletter''s.';
+revoke execute on function private.partner_price(p_campaign_id uuid, p_source_id uuid) from public;
+
 create or replace function private.refuse_deleting_evidence()
  returns trigger
  language plpgsql
@@ -564,6 +792,24 @@ $function$;
 comment on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) is 'Advertisers pause and resume their own campaigns (active <-> paused only).';
 revoke execute on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) from public;
 grant execute on function public.set_campaign_paused(p_campaign_id uuid, p_paused boolean) to authenticated, service_role;
+
+create or replace function private.source_may_promote(p_campaign_id uuid, p_source_id uuid)
+ returns boolean
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select case
+    when p.status = 'blocked' then false
+    when c.partner_mode = 'approval' then p.status is not distinct from 'approved'
+    else true
+  end
+  from public.campaigns c
+  left join public.campaign_partners p on p.campaign_id = c.id and p.source_id = p_source_id
+  where c.id = p_campaign_id
+$function$;
+comment on function private.source_may_promote(p_campaign_id uuid, p_source_id uuid) is 'Internal: whether subscribers through this source may be paid by this newsletter (not blocked; approved when the newsletter is by approval). The not_a_partner rule.';
+revoke execute on function private.source_may_promote(p_campaign_id uuid, p_source_id uuid) from public;
 
 create or replace function public.submit_campaign_for_review(p_campaign_id uuid)
  returns jsonb
@@ -736,6 +982,17 @@ create trigger content_revisions_refuse_suspended before insert or delete or upd
 create trigger content_revisions_set_updated_at before update on public.content_revisions for each row execute function public.set_updated_at();
 
 -- === Row-level security policies =========================================================================
+
+create policy "Admins can read every partnership" on public.campaign_partners
+  for select to authenticated
+  using (( select public.is_admin() as is_admin));
+create policy "Advertisers and publishers can read the partnerships of their n" on public.campaign_partners
+  for select to authenticated
+  using (((exists ( select 1
+   from public.campaigns c
+  where ((c.id = campaign_partners.campaign_id) and (c.advertiser_id = ( select auth.uid() as uid))))) or (exists ( select 1
+   from public.audience_sources a
+  where ((a.id = campaign_partners.source_id) and (a.publisher_id = ( select auth.uid() as uid)))))));
 
 create policy "Admins can read every campaign" on public.campaigns
   for select to authenticated

@@ -24,6 +24,19 @@ alter table private.click_queue enable row level security;
 comment on table private.click_queue is 'Clicks not yet added to source_daily_stats and not_counted_daily: appended by the click''s transaction (link_clicks_daily), taken and deleted by drain_click_queue.';
 revoke all on table private.click_queue from public;
 
+create table public.embed_loads (
+  audience_source_id uuid not null,
+  day date default current_date not null,
+  loads integer default 0 not null,
+  constraint embed_loads_pkey primary key (audience_source_id, day),
+  constraint embed_loads_loads_check check ((loads >= 0)),
+  constraint embed_loads_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete cascade
+);
+alter table public.embed_loads enable row level security;
+comment on table public.embed_loads is 'How many times a source''s embed (/embed/{code}) was shown, a row a day; written only by embed_load. Bots are not counted.';
+grant select on table public.embed_loads to authenticated;
+grant select, insert, update, delete on table public.embed_loads to service_role;
+
 create table public.link_clicks (
   id uuid default gen_random_uuid() not null,
   session_id uuid generated always as (id) stored,
@@ -60,7 +73,9 @@ create table public.link_clicks (
   view_window_started_at timestamp with time zone,
   view_window_count integer default 0 not null,
   attributed_campaign_ids uuid[] default '{}'::uuid[] not null,
+  channel text default 'link'::text not null,
   constraint link_clicks_pkey primary key (id, created_at),
+  constraint link_clicks_channel_check check ((channel = any (array['link'::text, 'embed'::text, 'email'::text]))),
   constraint link_clicks_not_counted_reason_check check ((not_counted_reason = any ((enum_range(null::public.not_counted_reason))::text[]))),
   constraint link_clicks_reason_when_not_counted check ((counted = (not_counted_reason is null))),
   constraint link_clicks_view_window_count_check check ((view_window_count >= 0)),
@@ -74,6 +89,7 @@ create index link_clicks_source_visitor_idx on public.link_clicks using btree (a
 comment on table public.link_clicks is 'One row per magic-link click (the click id is the session id). Raw IPs are kept for fraud review only (30 days). Partitioned by UTC month of created_at (schema partitions; create_click_partitions, detach_click_partition).';
 comment on column public.link_clicks.view_window_count is 'Page views recorded in the current one-minute window (view_window_started_at): at most 10 count.';
 comment on column public.link_clicks.attributed_campaign_ids is 'Campaigns this click belongs to (opened or subscribed to by its visitor); each pair counts one click, once.';
+comment on column public.link_clicks.channel is 'Where the click came from: link (a magic link), embed (the form of /embed.js on the publisher''s site, at its first use), email (a magic link with ?email=, from the publisher''s own newsletter).';
 grant select, insert, update, delete on table public.link_clicks to service_role;
 grant select (id, session_id, audience_source_id, campaign_id, viewed_campaign_ids, page_views, unique_views, counted, not_counted_reason, created_at, attributed_campaign_ids) on public.link_clicks to authenticated;
 
@@ -176,6 +192,56 @@ as $function$
 $function$;
 comment on function private.click_partition_name(p_month date) is 'Internal: the name of the partitions.link_clicks_YYYY_MM table that holds the clicks of p_month''s UTC month.';
 revoke execute on function private.click_partition_name(p_month date) from public;
+
+create or replace function private.click_token_click(p_token text, p_source_id uuid)
+ returns uuid
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  parts text[];
+  expires bigint;
+  l record;
+begin
+  if p_token is null
+     or p_token !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9]{1,12}\.[0-9a-f]{32}$' then
+    return null;
+  end if;
+  parts := string_to_array(p_token, '.');
+  expires := parts[2]::bigint;
+  if to_timestamp(expires) <= now() then
+    return null;
+  end if;
+  select c.id, c.audience_source_id, c.counted, c.created_at into l from public.link_clicks c
+    where c.id = parts[1]::uuid
+      and c.created_at >= to_timestamp(expires - 259200) and c.created_at < to_timestamp(expires - 259200 + 1);
+  if not found or not l.counted or (p_source_id is not null and l.audience_source_id <> p_source_id) then
+    return null;
+  end if;
+  if private.click_token(l.id, l.audience_source_id, l.created_at) <> p_token then
+    return null;
+  end if;
+  return l.id;
+end
+$function$;
+comment on function private.click_token_click(p_token text, p_source_id uuid) is 'Internal: the click a token names when its signature is right, it has not expired, the click was counted and (given a source) is of that source; else null.';
+revoke execute on function private.click_token_click(p_token text, p_source_id uuid) from public;
+
+create or replace function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone)
+ returns text
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select p_click_id::text || '.' || e::text || '.' || left(encode(extensions.hmac(
+      convert_to('ct1|' || p_click_id::text || '|' || p_source_id::text || '|' || e::text, 'UTF8'),
+      (select click_token_secret from private.settings), 'sha256'), 'hex'), 32)
+  -- Valid for 72 hours after the click (private.click_token_click derives the click's time from the expiry).
+  from (select floor(extract(epoch from p_clicked_at))::bigint + 259200 as e) expiry
+$function$;
+comment on function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone) is 'Internal: the signed click token of a counted click, {click}.{expiry}.{hmac}, valid 72 hours; track_audience_source_click answers it.';
+revoke execute on function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone) from public;
 
 create or replace function public.create_click_partitions(p_months_ahead integer default 2)
  returns integer
@@ -377,6 +443,50 @@ comment on function public.drain_click_queue(p_batch integer, p_max_batches inte
 revoke execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) from public;
 grant execute on function public.drain_click_queue(p_batch integer, p_max_batches integer) to service_role;
 
+create or replace function public.embed_load(p_code text)
+ returns jsonb
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  headers jsonb := coalesce(nullif(current_setting('request.headers', true), '')::jsonb, '{}'::jsonb);
+  client_ip text := private.client_ip();
+  src record;
+begin
+  select s.id, s.name, s.unified_code, s.status, s.publisher_id into src
+    from public.audience_sources s where s.unified_code = lower(trim(coalesce(p_code, '')));
+  if not found then
+    return jsonb_build_object('status', 'not_found', 'source', null, 'offers', '[]'::jsonb);
+  end if;
+  if not public.is_source_public(src.status) or public.account_is_suspended(src.publisher_id) then
+    return jsonb_build_object('status', 'inactive', 'source', null, 'offers', '[]'::jsonb);
+  end if;
+  -- Bots are not readers, the publisher's own look at it (the dashboard's preview, signed in) is not a load, and one
+  -- address counts at most 30 loads of a source an hour (an office behind one address; a script reloading it not).
+  if not public.is_bot_user_agent(headers ->> 'user-agent') and (select auth.uid()) is distinct from src.publisher_id
+     and (client_ip is null or private.hit_rate_limit('embed-load:' || src.id || ':' || client_ip, 30, interval '1 hour') = 0) then
+    insert into public.embed_loads as e (audience_source_id, day, loads) values (src.id, current_date, 1)
+      on conflict (audience_source_id, day) do update set loads = e.loads + 1;
+  end if;
+  return jsonb_build_object('status', 'valid',
+    'source', jsonb_build_object('id', src.id, 'name', src.name, 'unified_code', src.unified_code),
+    'offers', coalesce((
+      select jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name, 'description', o.description) order by o.n)
+      from (
+        select c.id, c.name, left(c.description, 200) as description,
+          row_number() over (order by c.price_per_subscriber desc, c.name, c.id) as n
+        from public.campaigns c
+        where c.status = 'active' and c.funding_status = 'funded' and not public.account_is_suspended(c.advertiser_id)
+        order by c.price_per_subscriber desc, c.name, c.id
+        limit 6
+      ) o), '[]'::jsonb));
+end
+$function$;
+comment on function public.embed_load(p_code text) is 'The embed (/embed/{code}): counts one load of the source''s embed (not for bots, nor for its own publisher signed in: the dashboard''s preview; at most 30 an hour from one address) and answers the source and up to 6 newsletters open for subscribers, best paid first. status: valid | inactive | not_found.';
+revoke execute on function public.embed_load(p_code text) from public;
+grant execute on function public.embed_load(p_code text) to anon, authenticated, service_role;
+
 create or replace function private.ensure_click_partition(p_month date)
  returns boolean
  language plpgsql
@@ -550,6 +660,8 @@ declare
   hash text;
   reason text;
   click_id uuid;
+  click_at timestamp with time zone;
+  v_channel text := case when info ->> 'channel' in ('embed', 'email') then info ->> 'channel' else 'link' end;
 begin
   select s.id, s.name, s.unified_code, s.status into src
   from public.audience_sources s where s.unified_code = lower(code);
@@ -584,7 +696,7 @@ begin
     audience_source_id, counted, not_counted_reason, visitor_hash, fingerprint, ip, country, city, region,
     user_agent, referrer, browser, language, timezone, platform, screen_width, screen_height,
     viewport_width, viewport_height, cookies_enabled, do_not_track, hardware_concurrency, device_memory,
-    connection, device_info
+    connection, device_info, channel
   ) values (
     src.id, reason is null, reason, hash, left(info ->> 'fingerprint', 200), client_ip,
     left(info ->> 'country', 100), left(info ->> 'city', 100), left(info ->> 'region', 100),
@@ -599,17 +711,20 @@ begin
     case when jsonb_typeof(info -> 'hardwareConcurrency') = 'number' then least((info ->> 'hardwareConcurrency')::numeric, 10000)::integer end,
     case when jsonb_typeof(info -> 'deviceMemory') = 'number' then least((info ->> 'deviceMemory')::numeric, 100000) end,
     case when jsonb_typeof(info -> 'connection') = 'object' then info -> 'connection' end,
-    case when length(info::text) <= 8192 then info else '{}'::jsonb end
+    case when length(info::text) <= 8192 then info else '{}'::jsonb end,
+    v_channel
   )
-  returning id into click_id;
+  returning id, created_at into click_id, click_at;
 
   return jsonb_build_object(
     'click_id', click_id, 'source_id', src.id, 'source_name', src.name, 'unified_code', src.unified_code,
     'status', case when public.is_source_public(src.status) then 'valid' else 'inactive' end,
-    'source_status', src.status, 'counted', reason is null, 'not_counted_reason', reason);
+    'source_status', src.status, 'counted', reason is null, 'not_counted_reason', reason,
+    -- Only a counted click can back a subscriber, so only a counted click carries a token.
+    'click_token', case when reason is null then private.click_token(click_id, src.id, click_at) end);
 end
 $function$;
-comment on function public.track_audience_source_click(unified_code text, device_info jsonb) is 'SPEC §7: resolves a magic-link code (unified code, magic/{code}, id), records the click with its counted flag and reason, returns click_id and source_id.';
+comment on function public.track_audience_source_click(unified_code text, device_info jsonb) is 'SPEC §7: resolves a magic-link code (unified code, magic/{code}, id), records the click with its counted flag and reason and its channel (device_info.channel: embed or email, else link), returns click_id and source_id, and for a counted click its signed click_token (72 hours).';
 revoke execute on function public.track_audience_source_click(unified_code text, device_info jsonb) from public;
 grant execute on function public.track_audience_source_click(unified_code text, device_info jsonb) to anon, authenticated, service_role;
 
@@ -622,6 +737,15 @@ create trigger link_clicks_immutable before update on public.link_clicks for eac
 create trigger link_clicks_source_exists before insert or update of audience_source_id on public.link_clicks for each row execute function private.link_click_source_exists();
 
 -- === Row-level security policies =========================================================================
+
+create policy "Admins can read every embed load" on public.embed_loads
+  for select to authenticated
+  using (( select public.is_admin() as is_admin));
+create policy "Publishers can read the loads of their sources' embeds" on public.embed_loads
+  for select to authenticated
+  using ((exists ( select 1
+   from public.audience_sources s
+  where ((s.id = embed_loads.audience_source_id) and (s.publisher_id = ( select auth.uid() as uid))))));
 
 create policy "Admins can read every click" on public.link_clicks
   for select to authenticated

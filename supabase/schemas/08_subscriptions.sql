@@ -56,11 +56,14 @@ create table public.newsletter_subscriptions (
   reserved_amount numeric(12,2) default 0 not null,
   first_paid_at timestamp with time zone,
   attributed_at timestamp with time zone,
+  channel text,
+  click_token_used boolean default false not null,
   constraint newsletter_subscriptions_pkey primary key (id),
   constraint newsletter_subscriptions_campaign_id_email_key unique (campaign_id, email),
   constraint newsletter_subscriptions_token_hash_key unique (token_hash),
+  constraint newsletter_subscriptions_channel_check check ((channel = any (array['link'::text, 'embed'::text, 'email'::text]))),
   constraint newsletter_subscriptions_email_check check ((char_length((email)::text) <= 254)),
-  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text]))),
+  constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text, 'not_engaged'::text, 'not_a_partner'::text]))),
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
@@ -82,6 +85,8 @@ comment on column public.newsletter_subscriptions.price is 'The campaign''s pric
 comment on column public.newsletter_subscriptions.reserved_amount is 'Set aside from the campaign budget and the advertiser''s available balance until confirmed (then held), expired or refused (then released).';
 comment on column public.newsletter_subscriptions.first_paid_at is 'When this address was first paid for on this campaign; never cleared (refunds, unsubscribes and re-subscribes keep it), so an inbox pays once per campaign, ever.';
 comment on column public.newsletter_subscriptions.attributed_at is 'When the current source and click were attached (the subscribe request); the click must precede it by at most 24 hours.';
+comment on column public.newsletter_subscriptions.channel is 'The channel of the click the subscriber came through (link_clicks.channel); null without a source.';
+comment on column public.newsletter_subscriptions.click_token_used is 'The click was carried by a signed click token (ct=…) to another browser or address than the one that clicked: the same-visitor rule could not back it, the token did (private.click_token_backs).';
 grant select, insert, update, delete on table public.newsletter_subscriptions to service_role;
 grant select (id, campaign_id, email, status, confirmed_at, audience_source_id, counted, not_counted_reason, price, created_at, updated_at) on public.newsletter_subscriptions to authenticated;
 
@@ -306,6 +311,27 @@ $function$;
 comment on function private.click_backs_subscription(p_click_id uuid, p_source_id uuid, p_ip text, p_user_agent text, p_at timestamp with time zone) is 'Internal: the no_click rule — a counted click of the same source by the same visitor within 24 hours before subscribing.';
 revoke execute on function private.click_backs_subscription(p_click_id uuid, p_source_id uuid, p_ip text, p_user_agent text, p_at timestamp with time zone) from public;
 
+create or replace function private.click_token_backs(s public.newsletter_subscriptions)
+ returns boolean
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select exists (
+      select 1 from public.link_clicks l
+      where l.id = s.click_id and l.audience_source_id = s.audience_source_id and l.counted
+        and l.created_at <= coalesce(s.attributed_at, s.created_at)
+        and l.created_at > coalesce(s.attributed_at, s.created_at) - interval '72 hours')
+    -- One token backs at most 2 addresses besides its clicker's, the first ones to use it: a link with its token
+    -- posted publicly does not attribute a crowd.
+    and (select count(distinct o.email_canonical) from public.newsletter_subscriptions o
+         where o.click_id = s.click_id and o.click_token_used and o.id <> s.id
+           and o.email_canonical <> s.email_canonical and o.status in ('pending', 'confirmed')
+           and (coalesce(o.attributed_at, o.created_at), o.id) < (coalesce(s.attributed_at, s.created_at), s.id)) < 2
+$function$;
+comment on function private.click_token_backs(s public.newsletter_subscriptions) is 'Internal: the click token rule, beside the same-visitor rule of no_click: the token''s counted click of the same source within 72 hours before subscribing, and at most 2 earlier other addresses backed by that token.';
+revoke execute on function private.click_token_backs(s public.newsletter_subscriptions) from public;
+
 create or replace function public.confirm_subscription(p_token_hash text, p_email text, p_ip text default null::text, p_user_agent text default null::text)
  returns jsonb
  language plpgsql
@@ -388,7 +414,7 @@ comment on function public.confirm_subscription(p_token_hash text, p_email text,
 revoke execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) from public;
 grant execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) to service_role;
 
-create or replace function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid default null::uuid, p_click_id uuid default null::uuid, p_ip text default null::text, p_user_agent text default null::text)
+create or replace function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid default null::uuid, p_click_id uuid default null::uuid, p_ip text default null::text, p_user_agent text default null::text, p_click_token text default null::text)
  returns table(campaign_id uuid, campaign_name text, result text)
  language plpgsql
  security definer
@@ -406,6 +432,10 @@ declare
   hash text;
   existing boolean;
   fresh boolean;
+  token_click uuid;
+  by_token boolean := false;
+  v_channel text;
+  v_price numeric(12, 2);
 begin
   if addr !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or char_length(addr) > 254 then
     raise exception 'Please enter a valid email address' using errcode = '22023';
@@ -426,10 +456,28 @@ begin
       v_source_id := p_audience_source_id;
     end if;
   end if;
+  -- A signed click token (issued with a counted click, bound to its source and click, unexpired) carries its click
+  -- to another browser or address: it backs the subscriber where the same-visitor rule cannot (in-app browser ->
+  -- Safari, Wi-Fi -> mobile data). A token of another source, forged or expired is ignored, as if none was sent.
+  if p_click_token is not null then
+    token_click := private.click_token_click(p_click_token, p_audience_source_id);
+    if token_click is not null then
+      v_click_id := token_click;
+      select l.audience_source_id into v_source_id from public.link_clicks l where l.id = token_click limit 1;
+      -- The visitor who clicked needs no token: they count by the same-visitor rule, so only a changed browser or
+      -- address is recorded as counted by token.
+      by_token := not private.click_backs_subscription(token_click, v_source_id, ip, agent, now());
+    end if;
+  end if;
   if v_source_id is not null and not exists (select 1 from public.audience_sources where id = v_source_id) then
     v_source_id := null;
     v_click_id := null;
+    by_token := false;
   end if;
+  if v_click_id is not null then
+    select l.channel into v_channel from public.link_clicks l where l.id = v_click_id limit 1;
+  end if;
+  v_channel := case when v_source_id is not null then coalesce(v_channel, 'link') end;
   hash := private.visitor_hash(ip, agent, current_date);
 
   for i in 1 .. cardinality(p_campaign_ids) loop
@@ -469,6 +517,7 @@ begin
       update public.newsletter_subscriptions set
         status = 'pending', token_hash = p_token_hashes[i], token_expires_at = now() + interval '48 hours',
         armed_at = clock_timestamp(), audience_source_id = v_source_id, click_id = v_click_id,
+        click_token_used = by_token, channel = v_channel,
         counted = false, not_counted_reason = null, price = null, confirmed_at = null,
         subscribe_ip = ip, subscribe_user_agent = agent, visitor_hash = hash, attributed_at = clock_timestamp()
         where id = s.id
@@ -476,33 +525,39 @@ begin
     else
       insert into public.newsletter_subscriptions
         (campaign_id, email, status, token_hash, token_expires_at, armed_at, audience_source_id, click_id,
-         subscribe_ip, subscribe_user_agent, visitor_hash, attributed_at)
+         subscribe_ip, subscribe_user_agent, visitor_hash, attributed_at, click_token_used, channel)
       values (c.id, addr, 'pending', p_token_hashes[i], now() + interval '48 hours', clock_timestamp(), v_source_id,
-        v_click_id, ip, agent, hash, clock_timestamp())
+        v_click_id, ip, agent, hash, clock_timestamp(), by_token, v_channel)
       returning * into s;
     end if;
 
     -- Reserve the price now for a subscriber the rule would pay for, so the promise holds at confirmation.
+    -- The price is the source's own (an approved partner's price_override) or the newsletter's.
     if v_source_id is not null and private.paid_subscriber_refusal(s, false) is null then
       if c.budget_total - c.budget_spent - c.budget_reserved < c.price_per_subscriber
          or private.wallet_available(c.advertiser_id) < c.price_per_subscriber then
         raise exception 'This newsletter is not accepting subscribers' using errcode = '22023';
       end if;
-      update public.newsletter_subscriptions set price = c.price_per_subscriber, reserved_amount = c.price_per_subscriber
-        where id = s.id;
-      update public.campaigns set budget_reserved = budget_reserved + c.price_per_subscriber,
-        reservations_open = reservations_open + 1
-        where id = c.id;
-      perform private.refresh_campaign_funding(c.advertiser_id);
+      v_price := private.partner_price(c.id, v_source_id);
+      -- A partner's own price above what is left is not promised: the reader subscribes, unpaid (budget_exhausted).
+      if c.budget_total - c.budget_spent - c.budget_reserved >= v_price
+         and private.wallet_available(c.advertiser_id) >= v_price then
+        update public.newsletter_subscriptions set price = v_price, reserved_amount = v_price
+          where id = s.id;
+        update public.campaigns set budget_reserved = budget_reserved + v_price,
+          reservations_open = reservations_open + 1
+          where id = c.id;
+        perform private.refresh_campaign_funding(c.advertiser_id);
+      end if;
     end if;
     result := 'pending';
     return next;
   end loop;
 end
 $function$;
-comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing.';
-revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) from public;
-grant execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text) to service_role;
+comment on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text, p_click_token text) is 'subscribe edge function, service role only: one pending row per campaign (new, or re-armed when expired or unsubscribed; a live pending one only gets a new token and keeps its attribution). Reserves the locked price when the subscriber would be paid for. result: pending | already_confirmed | rejected. All or nothing. p_click_token: the link''s signed click token (ct=…); valid, it names the click and source even when the browser or address changed since the click (click_token_used).';
+revoke execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text, p_click_token text) from public;
+grant execute on function public.create_pending_subscriptions(p_email text, p_campaign_ids uuid[], p_token_hashes text[], p_audience_source_id uuid, p_click_id uuid, p_ip text, p_user_agent text, p_click_token text) to service_role;
 
 create or replace function public.decline_subscription(p_token_hash text, p_email text)
  returns jsonb
@@ -647,6 +702,10 @@ begin
   if public.account_is_suspended(src.publisher_id) or public.account_is_suspended(c.advertiser_id) then
     return 'account_suspended';
   end if;
+  -- Partner programs: a blocked source, or a source the advertiser has not approved for a newsletter by approval.
+  if not private.source_may_promote(c.id, src.id) then
+    return 'not_a_partner';
+  end if;
   if s.email_canonical in (
        select public.canonical_email(p.email::text) from public.profiles p where p.id in (src.publisher_id, c.advertiser_id)) then
     return 'self_referral';
@@ -659,8 +718,9 @@ begin
     return 'duplicate_email';
   end if;
   if s.click_id is null
-     or not private.click_backs_subscription(s.click_id, s.audience_source_id, s.subscribe_ip, s.subscribe_user_agent,
-                                                coalesce(s.attributed_at, s.created_at)) then
+     or not (private.click_backs_subscription(s.click_id, s.audience_source_id, s.subscribe_ip, s.subscribe_user_agent,
+                                                 coalesce(s.attributed_at, s.created_at))
+             or (s.click_token_used and private.click_token_backs(s))) then
     return 'no_click';
   end if;
   if p_confirming then
@@ -725,6 +785,32 @@ $function$;
 comment on function public.publisher_offers() is 'Every active newsletter a publisher can promote (not those of a suspended advertiser): what the publisher earns per paid subscriber (private.publisher_earning), its category, whether it can pay one more subscriber (funding_status) and how many its remaining budget still pays, and its confirmation rate over the last 30 days (null below 5 subscriptions with a known outcome).';
 revoke execute on function public.publisher_offers() from public;
 grant execute on function public.publisher_offers() to authenticated, service_role;
+
+create or replace function public.publisher_partnerships()
+ returns table(campaign_id uuid, campaign_name text, source_id uuid, source_name text, partner_mode text, status text, price numeric, earning numeric, own_price boolean, message text, decided_at timestamp with time zone, may_promote boolean, unpaid_readers integer)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select c.id, c.name, a.id, a.name, c.partner_mode, p.status, private.partner_price(c.id, a.id),
+    private.publisher_earning(private.partner_price(c.id, a.id)),
+    coalesce(p.status = 'approved' and p.price_override is not null, false), p.message, p.decided_at,
+    private.source_may_promote(c.id, a.id),
+    -- Readers who confirmed through the source's link in the last 30 days and were not paid for this reason.
+    (select count(*)::integer from public.newsletter_subscriptions n
+     where n.audience_source_id = a.id and n.campaign_id = c.id and n.not_counted_reason = 'not_a_partner'
+       and n.confirmed_at > now() - interval '30 days')
+  from public.audience_sources a
+  cross join public.campaigns c
+  left join public.campaign_partners p on p.campaign_id = c.id and p.source_id = a.id
+  where a.publisher_id = (select auth.uid())
+    and c.status = 'active' and not public.account_is_suspended(c.advertiser_id)
+    and (c.partner_mode = 'approval' or p.id is not null)
+  order by c.id, a.id
+$function$;
+comment on function public.publisher_partnerships() is 'The signed-in publisher: for each of its sources and each active newsletter by approval (or that decided about the source), its standing (null: not applied), the price its subscribers pay (its own or the newsletter''s) and what it earns, whether the source may promote it (else readers through it are not paid: not_a_partner), and how many readers of the last 30 days were not paid for that reason.';
+revoke execute on function public.publisher_partnerships() from public;
+grant execute on function public.publisher_partnerships() to authenticated, service_role;
 
 create or replace function public.publisher_unpaid_readers(p_limit integer default 25, p_offset integer default 0)
  returns table(subscription_id uuid, confirmed_at timestamp with time zone, source_id uuid, source_name text, campaign_id uuid, campaign_name text, reason text, detail text, lost_earning numeric, total_count integer)

@@ -58,7 +58,7 @@ create table public.notification_queue (
   constraint notification_queue_pkey primary key (id),
   constraint notification_queue_dedupe_key_key unique (dedupe_key),
   constraint notification_queue_status_check check ((status = any (array['queued'::text, 'sending'::text, 'sent'::text, 'failed'::text]))),
-  constraint notification_queue_template_check check ((template = any (array['source_reviewed'::text, 'campaign_reviewed'::text, 'low_balance'::text, 'payout_paid'::text, 'payout_failed'::text, 'payout_reversed'::text, 'dispute_decided'::text, 'deposit_receipt'::text, 'revision_decided'::text, 'dispute_opened'::text, 'account_suspended'::text]))),
+  constraint notification_queue_template_check check ((template = any (array['source_reviewed'::text, 'campaign_reviewed'::text, 'low_balance'::text, 'payout_paid'::text, 'payout_failed'::text, 'payout_reversed'::text, 'dispute_decided'::text, 'deposit_receipt'::text, 'revision_decided'::text, 'dispute_opened'::text, 'account_suspended'::text, 'partner_applied'::text, 'partner_decided'::text]))),
   constraint notification_queue_user_id_fkey foreign key (user_id) references public.profiles(id) on delete cascade
 );
 alter table public.notification_queue enable row level security;

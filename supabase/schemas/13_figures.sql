@@ -568,6 +568,28 @@ comment on function public.not_counted_figures(p_campaign_id uuid, p_source_id u
 revoke execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
 grant execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
+create or replace function public.publisher_embed_figures()
+ returns table(source_id uuid, source_name text, unified_code text, status text, loads bigint, subscribers bigint, paid_subscribers bigint, token_subscribers bigint)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select s.id, s.name, s.unified_code, s.status,
+    coalesce((select sum(e.loads) from public.embed_loads e where e.audience_source_id = s.id), 0)::bigint,
+    (select count(*) from public.newsletter_subscriptions n
+     where n.audience_source_id = s.id and n.channel = 'embed' and n.confirmed_at is not null),
+    (select count(*) from public.newsletter_subscriptions n
+     where n.audience_source_id = s.id and n.channel = 'embed' and n.counted),
+    (select count(*) from public.newsletter_subscriptions n
+     where n.audience_source_id = s.id and n.click_token_used and n.counted)
+  from public.audience_sources s
+  where s.publisher_id = (select auth.uid())
+  order by s.created_at, s.id
+$function$;
+comment on function public.publisher_embed_figures() is 'The Embed page: each of the caller''s sources with its embed''s loads, its confirmed and paid subscribers through the embed, and (every channel) the paid subscribers a click token carried to another browser or address.';
+revoke execute on function public.publisher_embed_figures() from public;
+grant execute on function public.publisher_embed_figures() to authenticated, service_role;
+
 create or replace function public.publisher_figures(p_group text, p_from date default null::date, p_to date default null::date)
  returns table(id uuid, name text, views bigint, clicks bigint, conversions bigint, ctr numeric, earnings numeric)
  language plpgsql

@@ -10,6 +10,8 @@ const columns: [table: string, column: string, enumName: string][] = [
   ['audience_sources', 'status', 'source_status'],
   ['campaigns', 'status', 'campaign_status'],
   ['campaigns', 'funding_status', 'funding_status'],
+  ['campaigns', 'partner_mode', 'partner_mode'],
+  ['campaign_partners', 'status', 'partner_status'],
   ['newsletter_subscriptions', 'status', 'subscription_status'],
   // newsletter_subscriptions.not_counted_reason has a literal list (the attribution work put it back after the
   // vocabulary; see its constraint in supabase/schemas/08_subscriptions.sql); the enum holds the same words

@@ -67,6 +67,9 @@ describe('submit newsletter', () => {
     const user = userEvent.setup()
     const { router } = renderRoute('/dashboard/advertiser/submit-newsletter')
     await fillValidForm(user)
+    // Open to every approved source unless the advertiser picks approval (campaigns.partner_mode).
+    expect(screen.getByLabelText('Who may promote it')).toHaveValue('open')
+    await user.selectOptions(screen.getByLabelText('Who may promote it'), 'By approval')
     await user.click(screen.getByRole('button', { name: 'Submit for review' }))
 
     expect(await screen.findByText('Morning Brew was submitted for review')).toBeInTheDocument()
@@ -80,6 +83,7 @@ describe('submit newsletter', () => {
       website_url: 'https://morningbrew.example',
       price_per_subscriber: 2.5,
       budget_total: 100,
+      partner_mode: 'approval',
       status: 'pending_review',
     })
   })

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { Constants } from '@/types/database.types'
 import {
   campaignStatus,
+  partnerMode,
+  partnerStatus,
   payoutAccountState,
   payoutStatus,
   reasonLabel,
@@ -38,6 +40,8 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     ['payout_status', enums.payout_status, (v: string) => payoutStatus(v).label],
     ['payout_account_state', enums.payout_account_state, (v: string) => payoutAccountState(v).label],
     ['user_type', enums.user_type, (v: string) => userTypeWord(v).label],
+    ['partner_mode', enums.partner_mode, (v: string) => partnerMode(v).label],
+    ['partner_status', enums.partner_status, (v: string) => partnerStatus(v).label],
   ] as const)('labels every %s the database defines, with a distinct label each', (_name, values, label) => {
     const labels = values.map((value: string) => label(value))
     for (const [i, value] of values.entries()) expect(labels[i], value).not.toBe('')
@@ -51,6 +55,8 @@ describe('the one vocabulary (STYLE "One vocabulary")', () => {
     // one wording per reason on every screen, the CSV and the subscriber list included.
     expect(reasonLabel('account_suspended')).toBe('Account suspended')
     expect(reasonLabel('domain_velocity')).toBe('More than 3 readers a day from one email domain')
+    // supabase/tests/partner-programs.test.ts pins the database's row to the same words.
+    expect(reasonLabel('not_a_partner')).toBe('Not a partner of this newsletter')
   })
 
   it('offers every category and platform in the database order, labelled', () => {

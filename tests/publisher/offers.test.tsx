@@ -53,9 +53,14 @@ function signIn() {
   )
 }
 
-function answer({ sources = [source()], offers = [offer()] as unknown[] | 'error' | 'never' } = {}) {
+function answer({
+  sources = [source()],
+  offers = [offer()] as unknown[] | 'error' | 'never',
+  partnerships = [] as unknown[],
+} = {}) {
   const asked = { offers: false }
   server.use(
+    http.get(restUrl('rpc/publisher_partnerships'), () => HttpResponse.json(partnerships)),
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
     http.get(restUrl('rpc/publisher_offers'), () => {
       asked.offers = true
@@ -68,6 +73,75 @@ function answer({ sources = [source()], offers = [offer()] as unknown[] | 'error
   )
   return asked
 }
+
+const partnership = (overrides: Record<string, unknown> = {}) => ({
+  campaign_id: 'c1',
+  source_id: 's1',
+  partner_mode: 'approval',
+  status: null,
+  price: '35.00',
+  earning: '28.00',
+  own_price: false,
+  message: null,
+  decided_at: null,
+  may_promote: false,
+  ...overrides,
+})
+
+describe('partner programs on the offers', () => {
+  it('marks a newsletter by approval, warns that the link is not paid, and applies with a message by clicking', async () => {
+    signIn()
+    answer({ partnerships: [partnership()] })
+    const applied: unknown[] = []
+    server.use(
+      http.post(restUrl('rpc/apply_to_campaign'), async ({ request }) => {
+        applied.push(await request.json())
+        return HttpResponse.json('p1')
+      }),
+    )
+    renderRoute('/dashboard/publisher/offers')
+    const card = await screen.findByTestId('offer')
+    expect(await within(card).findByTestId('offer-partner-mode')).toHaveTextContent('By approval')
+    const state = within(card).getByTestId('partner-state')
+    expect(state).toHaveTextContent('Readers through this link are not paid (“Not a partner of this newsletter”)')
+    await userEvent.click(within(state).getByRole('button', { name: "Apply with Pat's Product Notes" }))
+    await userEvent.type(within(state).getByLabelText(/Why Pat's Product Notes fits Morning Brew/), 'Designers read me')
+    await userEvent.click(within(state).getByRole('button', { name: 'Send application' }))
+    await waitFor(() =>
+      expect(applied).toEqual([{ p_campaign_id: 'c1', p_source_id: 's1', p_message: 'Designers read me' }]),
+    )
+  })
+
+  it('refuses a message over 500 characters before asking the database', async () => {
+    signIn()
+    answer({ partnerships: [partnership()] })
+    renderRoute('/dashboard/publisher/offers')
+    const state = await screen.findByTestId('partner-state')
+    await userEvent.click(within(state).getByRole('button', { name: "Apply with Pat's Product Notes" }))
+    const box = within(state).getByLabelText(/Why Pat's Product Notes fits Morning Brew/)
+    await userEvent.click(box)
+    await userEvent.paste('x'.repeat(501))
+    await userEvent.click(within(state).getByRole('button', { name: 'Send application' }))
+    expect(await within(state).findByRole('alert')).toHaveTextContent('Keep the message under 500 characters')
+  })
+
+  it('shows an approved partner its own price and earning, and a blocked source that it is not paid', async () => {
+    signIn()
+    answer({
+      sources: [source(), source({ id: 's2', name: 'Second Source', unified_code: 'second' })],
+      partnerships: [
+        partnership({ status: 'approved', price: '12.50', earning: '10.00', own_price: true, may_promote: true }),
+        partnership({ source_id: 's2', partner_mode: 'open', status: 'blocked' }),
+      ],
+    })
+    renderRoute('/dashboard/publisher/offers')
+    const [approved, blocked] = await screen.findAllByTestId('partner-state')
+    expect(approved).toHaveTextContent('Partner. Your own price: 12.50 credits per subscriber; you earn 10.00 credits.')
+    expect(blocked).toHaveTextContent(
+      'The advertiser does not work with this source. Readers through this link are not paid',
+    )
+  })
+})
 
 describe('publisher offers', () => {
   it('shows a spinner while the offers load', async () => {

@@ -49,6 +49,26 @@ function publisherData(
 ) {
   const inserted: unknown[] = []
   server.use(
+    // Partner programs: one link still brings readers its source is not paid for (the overview's notice).
+    http.get(restUrl('rpc/publisher_partnerships'), () =>
+      HttpResponse.json([
+        {
+          campaign_id: 'c9',
+          campaign_name: 'Founder Finance',
+          source_id: 's1',
+          source_name: "Pat's Product Notes",
+          partner_mode: 'open',
+          status: 'blocked',
+          price: '3.00',
+          earning: '2.40',
+          own_price: false,
+          message: null,
+          decided_at: '2026-11-20T10:00:00Z',
+          may_promote: false,
+          unpaid_readers: 2,
+        },
+      ]),
+    ),
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
     http.get(restUrl('content_revisions'), () => HttpResponse.json(revisions)),
     http.post(restUrl('audience_sources'), async ({ request }) => {
@@ -147,6 +167,21 @@ describe('publisher area', () => {
     server.use(http.all(restUrl('*'), () => HttpResponse.json([])))
     const { router } = renderRoute('/dashboard/publisher')
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/advertiser'))
+  })
+
+  it('overview: names a link whose readers are not paid because its source is not a partner', async () => {
+    signInPublisher()
+    publisherData()
+    renderRoute('/dashboard/publisher')
+    const notice = await screen.findByTestId('partner-notice')
+    expect(notice).toHaveTextContent('Some of your links are not paid: “Not a partner of this newsletter”')
+    expect(notice).toHaveTextContent(
+      "Pat's Product Notes → Founder Finance: 2 readers in the last 30 days (the advertiser blocked this source)",
+    )
+    expect(within(notice).getByRole('link', { name: 'See your offers' })).toHaveAttribute(
+      'href',
+      '/dashboard/publisher/offers',
+    )
   })
 
   it('overview: earnings from the database, this week, and each source with its magic link and click reasons', async () => {

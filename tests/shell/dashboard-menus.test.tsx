@@ -56,6 +56,7 @@ describe('dashboard menus from the route table', () => {
     const nav = await screen.findByRole('navigation', { name: 'Advertiser dashboard' })
     for (const [name, href] of [
       ['Subscribers', '/dashboard/advertiser/subscribers'],
+      ['Partners', '/dashboard/advertiser/partners'],
       ['Manage', '/dashboard/advertiser/manage'],
       ['Disputes', '/dashboard/advertiser/disputes'],
       ['Wallet', '/dashboard/advertiser/wallet'],

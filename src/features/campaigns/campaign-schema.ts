@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { hasAtMostTwoDecimals } from '@rules/numbers'
 import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_MESSAGES } from '@rules/price'
 import { CATEGORIES } from '@/lib/vocabulary-catalog'
+import { Constants } from '@/types/database.types'
 
 const optionalUrl = (label: string) =>
   z
@@ -37,6 +38,8 @@ export const campaignFormSchema = z
       .number({ error: 'Enter a budget' })
       .positive({ error: 'Budget must be more than 0 credits' })
       .max(1_000_000, { error: 'Budget must be at most 1,000,000 credits' }),
+    /** Who may promote it (campaigns.partner_mode); open unless the advertiser picks approval. */
+    partnerMode: z.enum(Constants.public.Enums.partner_mode, { error: 'Choose who may promote it' }).default('open'),
   })
   .refine((values) => values.budgetTotal >= values.pricePerSubscriber, {
     error: 'Budget must cover at least one subscriber at your price',

@@ -1,5 +1,5 @@
 /**
- * subscribe: body { email, campaignIds, audienceSourceId?, clickId? } → pending subscriptions (one fresh
+ * subscribe: body { email, campaignIds, audienceSourceId?, clickId?, clickToken? } → pending subscriptions (one fresh
  * token per newsletter, only its sha256 stored) and ONE email listing every newsletter: a confirmation link
  * for each pending one, a note for each one the address already subscribes to (only an informational email
  * when that is all of them). Answers { success: true, pending: [{ campaignId, newsletterName }] } listing
@@ -45,6 +45,7 @@ async function subscribe(req: Request): Promise<Response> {
     p_click_id: input.clickId,
     p_ip: ip,
     p_user_agent: req.headers.get('user-agent'),
+    p_click_token: input.clickToken,
   })
   if (error) {
     const message = userFacingDbMessage(error)

@@ -13,6 +13,8 @@ export type SubscribeRequest = {
   campaignIds: string[]
   audienceSourceId: string | null
   clickId: string | null
+  /** The link's signed click token (`ct=…`); the database checks it (signature, expiry, source). */
+  clickToken: string | null
 }
 
 export function parseSubscribeRequest(body: Record<string, unknown>): SubscribeRequest {
@@ -36,6 +38,7 @@ export function parseSubscribeRequest(body: Record<string, unknown>): SubscribeR
     campaignIds: [...new Set(ids.map((id: string) => id.toLowerCase()))],
     audienceSourceId: optionalUuid(body.audienceSourceId, 'The referral source is not valid'),
     clickId: optionalUuid(body.clickId, 'The referral click is not valid'),
+    clickToken: optionalClickToken(body.clickToken),
   }
 }
 
@@ -43,4 +46,14 @@ function optionalUuid(value: unknown, message: string): string | null {
   if (value === undefined || value === null || value === '') return null
   if (typeof value !== 'string' || !UUID.test(value)) throw new HttpError(400, message)
   return value.toLowerCase()
+}
+
+/**
+ * `{click id}.{expiry}.{signature}`. Only its shape is looked at here: a damaged one is dropped (the reader still
+ * subscribes, as with no token); the database checks the rest and ignores a token that is not its own.
+ */
+const CLICK_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9]{1,12}\.[0-9a-f]{32}$/i
+
+function optionalClickToken(value: unknown): string | null {
+  return typeof value === 'string' && CLICK_TOKEN.test(value) ? value.toLowerCase() : null
 }

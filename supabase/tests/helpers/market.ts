@@ -66,13 +66,14 @@ export async function subscribe(
     tokens = campaignIds.map(() => randomUUID()),
     visitor = newVisitor(),
     click = true,
+    clickToken = null as string | null,
   } = {},
 ) {
   const usedClick = clickId ?? (sourceId && click ? await clickSource(sourceId, visitor) : null)
   const rows = await queryAs<PendingResult>(
     service,
-    'select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[], $4, $5, $6, $7)',
-    [email, campaignIds, tokens.map(tokenHash), sourceId, usedClick, visitor.ip, visitor.userAgent],
+    'select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[], $4, $5, $6, $7, $8)',
+    [email, campaignIds, tokens.map(tokenHash), sourceId, usedClick, visitor.ip, visitor.userAgent, clickToken],
   )
   return { rows, tokens, clickId: usedClick, visitor }
 }

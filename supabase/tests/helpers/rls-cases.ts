@@ -46,6 +46,11 @@ export async function loadTargets() {
     `select id from link_clicks where campaign_id = '${ids.campaignActive}' and audience_source_id = '${ids.sourceApproved}' order by created_at limit 1`,
   )
   ctx.subscription = await one(`select id from newsletter_subscriptions where email = 'reader1@example.com'`)
+  // Yesterday's loads of the demo publisher's embed (embed_loads is keyed by source and day, written by embed_load).
+  await db.query(
+    `insert into public.embed_loads (audience_source_id, day, loads) values ($1, current_date - 1, 7) on conflict do nothing`,
+    [ids.sourceApproved],
+  )
   ctx.event = await one(`select id from moderation_events limit 1`)
   ctx.message = await one(`select id from contact_messages limit 1`)
   ctx.deposit = await one(`select id from deposits where stripe_session_id = 'seed-deposit-ada-1'`)
@@ -69,6 +74,13 @@ export async function loadTargets() {
   )
   ctx.disputeCampaign = await one(
     `select campaign_id as id from newsletter_subscriptions where id = '${ctx.idleSubscription}'`,
+  )
+  // A partnership of the demo advertiser's paused newsletter with the demo publisher's source (approved at the
+  // newsletter's own price: it changes no one's pay).
+  ctx.partner = await one(
+    `insert into campaign_partners (campaign_id, source_id, status, decided_at)
+     values ('${ids.campaignPaused}', '${ids.sourceApproved}', 'approved', now())
+     on conflict (campaign_id, source_id) do update set status = excluded.status returning id`,
   )
   ctx.notification = await one(
     `insert into notification_queue (user_id, template, data) values ('${ids.publisher}', 'payout_paid', '{}') returning id`,
@@ -231,6 +243,36 @@ export const cases: Case[] = [
     allowed: only('advertiser', 'service'),
   },
 
+  // campaign_partners: read by the newsletter's advertiser and the source's publisher; written only by
+  // apply_to_campaign and decide_partner (security definer).
+  {
+    table: 'campaign_partners',
+    op: 'select',
+    sql: byId('campaign_partners', 'partner'),
+    allowed: only('advertiser', 'publisher', 'admin', 'service'),
+  },
+  {
+    table: 'campaign_partners',
+    op: 'insert',
+    sql: () => [
+      `insert into public.campaign_partners (campaign_id, source_id, status, decided_at) values ($1, $2, 'approved', now())`,
+      [ids.campaignActive, ids.sourceLive],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'campaign_partners',
+    op: 'update',
+    sql: update('campaign_partners', 'partner', 'price_override = 50'),
+    allowed: only('service'),
+  },
+  {
+    table: 'campaign_partners',
+    op: 'delete',
+    sql: remove('campaign_partners', 'partner'),
+    allowed: only('service'),
+  },
+
   {
     table: 'campaign_source_stats',
     op: 'select',
@@ -256,6 +298,44 @@ export const cases: Case[] = [
     table: 'campaign_source_stats',
     op: 'delete',
     sql: remove('campaign_source_stats', 'stat'),
+    allowed: only('service'),
+  },
+
+  // embed_loads: the source's publisher and admins read them; only embed_load (definer) writes.
+  {
+    table: 'embed_loads',
+    op: 'select',
+    sql: () => [
+      `select loads from public.embed_loads where audience_source_id = $1 and day = current_date - 1`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('publisher', 'admin', 'service'),
+  },
+  {
+    table: 'embed_loads',
+    op: 'insert',
+    sql: () => [
+      `insert into public.embed_loads (audience_source_id, day, loads) values ($1, current_date - 2, 5)`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'embed_loads',
+    op: 'update',
+    sql: () => [
+      `update public.embed_loads set loads = loads + 1 where audience_source_id = $1 and day = current_date - 1`,
+      [ids.sourceApproved],
+    ],
+    allowed: only('service'),
+  },
+  {
+    table: 'embed_loads',
+    op: 'delete',
+    sql: () => [
+      `delete from public.embed_loads where audience_source_id = $1 and day = current_date - 1`,
+      [ids.sourceApproved],
+    ],
     allowed: only('service'),
   },
 

@@ -15,6 +15,7 @@ import { CampaignStatusBadge } from '@/features/campaigns/components/campaign-st
 import { CampaignEditForm } from '@/features/campaigns/components/campaign-edit-form'
 import { CampaignBudgetForm } from '@/features/campaigns/components/campaign-budget-form'
 import { CampaignPriceForm } from '@/features/campaigns/components/campaign-price-form'
+import { CampaignPartnerModeForm } from '@/features/campaigns/components/campaign-partner-mode-form'
 import { CampaignPauseControl } from '@/features/campaigns/components/campaign-pause-control'
 import { CampaignArchiveButton } from '@/features/campaigns/components/campaign-archive-button'
 import { PageHeader } from '@/components/page-header'
@@ -61,6 +62,16 @@ function ManageCampaign({ campaignId }: { campaignId: string }) {
           </CardHeader>
           <CardContent>
             <CampaignPriceForm key={`${c.id}-${c.price_per_subscriber}`} campaign={c} />
+          </CardContent>
+        </Card>
+      )}
+      {!archived && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Partners</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CampaignPartnerModeForm key={`${c.id}-${c.partner_mode}`} campaignId={c.id} mode={c.partner_mode} />
           </CardContent>
         </Card>
       )}

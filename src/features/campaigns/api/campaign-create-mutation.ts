@@ -19,6 +19,7 @@ export async function createCampaign(vars: CampaignCreateVariables) {
       website_url: vars.websiteUrl,
       price_per_subscriber: vars.pricePerSubscriber,
       budget_total: vars.budgetTotal,
+      partner_mode: vars.partnerMode,
       status: 'pending_review',
     })
     .select('id, name, status')

@@ -16,13 +16,14 @@ export type MyCampaign = Pick<
   | 'budget_total'
   | 'budget_spent'
   | 'created_at'
+  | 'partner_mode'
 >
 
 export async function getMyCampaigns(advertiserId: string): Promise<MyCampaign[]> {
   const { data, error } = await supabase
     .from('campaigns')
     .select(
-      'id, name, category, image_url, status, review_note, price_per_subscriber, budget_total, budget_spent, created_at',
+      'id, name, category, image_url, status, review_note, price_per_subscriber, budget_total, budget_spent, created_at, partner_mode',
     )
     .eq('advertiser_id', advertiserId)
     .order('created_at', { ascending: false })

@@ -14,6 +14,7 @@ import { campaignFormSchema, type CampaignFormInput, type CampaignFormValues } f
 import { FormField } from '@/components/form-field'
 import { PriceGuidance } from './price-guidance'
 import { categoryOptions } from '@/lib/vocabulary-catalog'
+import { partnerModeOptions } from '@/lib/vocabulary'
 
 type CampaignFormProps = { advertiserId: string; onCreated: (campaign: { id: string; name: string }) => void }
 
@@ -23,7 +24,14 @@ const selectClass =
 export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
   const form = useForm<CampaignFormInput, unknown, CampaignFormValues>({
     resolver: zodResolver(campaignFormSchema),
-    defaultValues: { name: '', description: '', imageUrl: '', websiteUrl: '', category: undefined },
+    defaultValues: {
+      name: '',
+      description: '',
+      imageUrl: '',
+      websiteUrl: '',
+      category: undefined,
+      partnerMode: 'open',
+    },
   })
   const { register, handleSubmit, formState } = form
   const price = Number(useWatch({ control: form.control, name: 'pricePerSubscriber' }))
@@ -141,6 +149,20 @@ export function CampaignForm({ advertiserId, onCreated }: CampaignFormProps) {
           />
         </FormField>
       </div>
+      <FormField
+        id="partnerMode"
+        label="Who may promote it"
+        hint="By approval: influencers apply and only the sources you approve on the Partners page are paid."
+        error={errors.partnerMode?.message}
+      >
+        <select id="partnerMode" className={selectClass} {...register('partnerMode')}>
+          {partnerModeOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </FormField>
       <PriceGuidance price={price} />
       {errors.root?.server && (
         <p role="alert" data-testid="server-error" className="rounded-md bg-red-50 p-3 text-sm text-red-900">

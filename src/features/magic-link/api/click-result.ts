@@ -15,9 +15,15 @@ export type ClickResult = {
   sourceStatus: string | null
   counted: boolean
   notCountedReason: string | null
+  /** The signed click token of a counted click (`ct=…` in the URL the link lands on), else null. */
+  clickToken: string | null
 }
 
-export type TrackClickVariables = { unifiedCode: string; deviceInfo: DeviceInfo | FallbackDeviceInfo }
+/** `channel`: where the click came from when not a plain link (link_clicks.channel). */
+export type TrackClickVariables = {
+  unifiedCode: string
+  deviceInfo: (DeviceInfo | FallbackDeviceInfo) & { channel?: 'email' | 'embed' }
+}
 
 /** Raised when the call itself failed (network, database): the source is then unknown, not unavailable. */
 export class ClickTrackingError extends Error {
@@ -43,5 +49,6 @@ export function parseClickResult(data: unknown): ClickResult {
     sourceStatus: str(row.source_status),
     counted: row.counted === true,
     notCountedReason: str(row.not_counted_reason),
+    clickToken: str(row.click_token),
   }
 }

@@ -8,7 +8,7 @@ import { storedAccessToken } from '@/lib/auth-storage-key'
 import { ClickTrackingError, parseClickResult, type ClickResult, type TrackClickVariables } from './click-result'
 
 /** POST /rest/v1/rpc/<fn> as supabase-js sends it, with the visitor's token or the publishable (or anon) key. */
-function postRpc(fn: string, args: Record<string, unknown>, init: RequestInit = {}) {
+export function postRpc(fn: string, args: Record<string, unknown>, init: RequestInit = {}) {
   const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
   const apiKey = env.supabaseKey
   return fetch(`${apiUrl}/rest/v1/rpc/${fn}`, {

@@ -12,6 +12,8 @@ export type StoredAttribution = {
   sourceName: string | null
   unifiedCode: string
   clickId: string | null
+  /** The click's signed token (track_audience_source_click), sent with a subscription. */
+  clickToken?: string | null
   page: typeof ATTRIBUTION_PAGE
   timestamp: string
 }

@@ -46,15 +46,19 @@ export async function recordEarnClick(
 ): Promise<EarnClick> {
   let clickId: string | null = null
   let fingerprintFollows = false
-  const outcome = await runMagicLinkFlow(code, {
-    collectDeviceInfo: () => collectDeviceInfo(() => Promise.resolve(null)),
-    trackClick: async (variables) => {
-      const result = await postTrackClick(variables)
-      clickId = result.clickId
-      fingerprintFollows = 'fingerprint' in variables.deviceInfo && variables.deviceInfo.fingerprint === null
-      return result
+  const outcome = await runMagicLinkFlow(
+    code,
+    {
+      collectDeviceInfo: () => collectDeviceInfo(() => Promise.resolve(null)),
+      trackClick: async (variables) => {
+        const result = await postTrackClick(variables)
+        clickId = result.clickId
+        fingerprintFollows = 'fingerprint' in variables.deviceInfo && variables.deviceInfo.fingerprint === null
+        return result
+      },
     },
-  })
+    { email: new URLSearchParams(window.location.search).get('email') },
+  )
   const click: EarnClick = { ...outcome, clickId, fingerprintFollows }
   storePendingEarnClick(click)
   redirect(outcome.to)

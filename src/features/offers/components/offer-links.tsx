@@ -6,6 +6,8 @@ import { paths } from '@/config/paths'
 import { CopyButton } from '@/components/copy-button'
 import { isPublicSourceStatus } from '@/lib/vocabulary-catalog'
 import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
+import { pairKey, type Partnership } from '../api/publisher-partnerships-query'
+import { PartnerState } from './partner-apply'
 
 export type OfferSource = { id: string; name: string; status: string; unifiedCode: string }
 
@@ -13,10 +15,13 @@ export function OfferLinks({
   campaignId,
   campaignName,
   sources,
+  partnerships,
 }: {
   campaignId: string
   campaignName: string
   sources: OfferSource[]
+  /** Each source's standing with this newsletter's partner program, by pairKey; none for an open newsletter. */
+  partnerships?: Map<string, Partnership>
 }) {
   const usable = sources.filter((s) => isPublicSourceStatus(s.status) || isSourceAwaitingReview(s.status))
   if (usable.length === 0) return null
@@ -37,6 +42,15 @@ export function OfferLinks({
               <p className="rounded bg-muted px-2 py-1.5 text-muted-foreground">
                 Waiting for review. {PENDING_SOURCE_LINK_TEXT}.
               </p>
+            )}
+            {live && (
+              <PartnerState
+                campaignId={campaignId}
+                campaignName={campaignName}
+                sourceId={source.id}
+                sourceName={source.name}
+                partnership={partnerships?.get(pairKey(campaignId, source.id))}
+              />
             )}
           </li>
         )

@@ -10,8 +10,10 @@ import { QueryError } from '@/components/query-error'
 import { PageSpinner } from '@/components/page-spinner'
 import { formatCount, formatCredits } from '@/lib/format'
 import { categoryLabel } from '@/lib/vocabulary-catalog'
+import { partnerMode } from '@/lib/vocabulary'
 import { PLATFORM_FEE_RATE } from '@rules/commission'
 import { usePublisherOffersQuery, type Offer } from '../api/publisher-offers-query'
+import { pairKey, usePartnershipsQuery, type Partnership } from '../api/publisher-partnerships-query'
 import { OfferLinks, type OfferSource } from './offer-links'
 
 const feePercent = `${Math.round(PLATFORM_FEE_RATE * 100)}%`
@@ -27,8 +29,18 @@ function funding(offer: Offer): { label: string; tone: 'green' | 'yellow' | 'red
   return { label: "On hold: the advertiser's balance cannot pay another subscriber", tone: 'yellow' }
 }
 
-function OfferCard({ offer, sources }: { offer: Offer; sources: OfferSource[] }) {
+function OfferCard({
+  offer,
+  sources,
+  partnerships,
+}: {
+  offer: Offer
+  sources: OfferSource[]
+  partnerships: Map<string, Partnership> | undefined
+}) {
   const state = funding(offer)
+  // Any row of this newsletter says its mode (the database lists every newsletter by approval for every source).
+  const byApproval = sources.some((s) => partnerships?.get(pairKey(offer.campaignId, s.id))?.partnerMode === 'approval')
   return (
     <li className="flex min-w-0 flex-col gap-3 rounded-lg border bg-card p-4" data-testid="offer">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -36,7 +48,14 @@ function OfferCard({ offer, sources }: { offer: Offer; sources: OfferSource[] })
           <h3 className="font-semibold">{offer.name}</h3>
           <p className="text-sm text-muted-foreground">{categoryLabel(offer.category)}</p>
         </div>
-        <Badge variant={state.tone}>{offer.fundingStatus === 'funded' ? 'Paying' : 'Not paying now'}</Badge>
+        <div className="flex flex-wrap gap-1">
+          {byApproval && (
+            <Badge variant={partnerMode('approval').tone} data-testid="offer-partner-mode">
+              {partnerMode('approval').label}
+            </Badge>
+          )}
+          <Badge variant={state.tone}>{offer.fundingStatus === 'funded' ? 'Paying' : 'Not paying now'}</Badge>
+        </div>
       </div>
       {offer.description && <p className="line-clamp-2 text-sm text-muted-foreground">{offer.description}</p>}
       <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-3">
@@ -62,13 +81,19 @@ function OfferCard({ offer, sources }: { offer: Offer; sources: OfferSource[] })
           </dd>
         </div>
       </dl>
-      <OfferLinks campaignId={offer.campaignId} campaignName={offer.name} sources={sources} />
+      <OfferLinks
+        campaignId={offer.campaignId}
+        campaignName={offer.name}
+        sources={sources}
+        partnerships={partnerships}
+      />
     </li>
   )
 }
 
 export function OffersList({ userId, sources }: { userId: string; sources: OfferSource[] }) {
   const offers = usePublisherOffersQuery(userId)
+  const partnerships = usePartnershipsQuery(userId)
   if (offers.isPending) return <PageSpinner />
   if (offers.isError)
     return (
@@ -95,7 +120,7 @@ export function OffersList({ userId, sources }: { userId: string; sources: Offer
       ) : (
         <ul className="grid gap-4 lg:grid-cols-2">
           {offers.data.map((offer) => (
-            <OfferCard key={offer.campaignId} offer={offer} sources={sources} />
+            <OfferCard key={offer.campaignId} offer={offer} sources={sources} partnerships={partnerships.data} />
           ))}
         </ul>
       )}

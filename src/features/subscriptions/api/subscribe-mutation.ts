@@ -8,7 +8,14 @@
 import { supabase } from '@/lib/supabase'
 import { functionErrorMessage } from '@/lib/function-error'
 
-export type SubscribeVariables = { email: string; campaignIds: string[]; audienceSourceId?: string; clickId?: string }
+export type SubscribeVariables = {
+  email: string
+  campaignIds: string[]
+  audienceSourceId?: string
+  clickId?: string
+  /** The link's signed click token (`ct`): the attribution survives a change of browser or network. */
+  clickToken?: string
+}
 export type SubscribedNewsletter = { campaignId: string; newsletterName: string }
 export type SubscribeResult = { pending: SubscribedNewsletter[] }
 

@@ -3,7 +3,7 @@
  * the page passes its own (the campaign link pages know their source and click). On success the ids join
  * `subscribed_newsletters` and the visitor is told to check their inbox.
  */
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useMutation } from '@tanstack/react-query'
 import { MailCheckIcon } from 'lucide-react'
 import { toast } from '@/lib/toast'
@@ -39,6 +39,7 @@ export function SubscribeForm({
   onSubscribed,
   title = 'Subscribe',
   formId,
+  initialEmail,
 }: {
   newsletters: SubscribeTarget[]
   attribution?: SubscriptionAttribution
@@ -46,6 +47,8 @@ export function SubscribeForm({
   title?: string
   /** Lets a control outside the form (the phone's sticky bar) submit it. */
   formId?: string
+  /** An address the link already carried (`?email=` from the publisher's newsletter): filled in, not sent. */
+  initialEmail?: string | null
 }) {
   const id = useId()
   // The subscribe call, downloaded when the form is first used (see loadSubscribeApi).
@@ -55,6 +58,12 @@ export function SubscribeForm({
   const [done, setDone] = useState<{ email: string; result: SubscribeResult } | null>(null)
   const form = useFormFields({ initial: { email: '' }, ...subscribeRules })
   const emailError = form.errors.email
+  const { setValue } = form
+  // After hydration (the prerendered form is empty): the reader's tap is what subscribes, never the page load.
+  useEffect(() => {
+    if (initialEmail) setValue('email', initialEmail)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initialEmail])
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
     if (newsletters.length === 0) return

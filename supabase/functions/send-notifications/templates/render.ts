@@ -6,6 +6,8 @@ import { disputeDecided } from './dispute-decided.ts'
 import { disputeOpened } from './dispute-opened.ts'
 import { lowBalance } from './low-balance.ts'
 import type { NotificationData, Recipient, Rendered } from './notification-email.ts'
+import { partnerApplied } from './partner-applied.ts'
+import { partnerDecided } from './partner-decided.ts'
 import { payoutFailed } from './payout-failed.ts'
 import { payoutPaid } from './payout-paid.ts'
 import { payoutReversed } from './payout-reversed.ts'
@@ -24,6 +26,8 @@ const templates: Record<string, (to: Recipient, data: NotificationData, siteUrl:
   revision_decided: revisionDecided,
   dispute_opened: disputeOpened,
   account_suspended: accountSuspended,
+  partner_applied: partnerApplied,
+  partner_decided: partnerDecided,
 }
 
 export function renderNotification(template: string, to: Recipient, data: NotificationData, siteUrl: string): Rendered {

@@ -1,0 +1,206 @@
+/**
+ * `/embed/{unified_code}`: the offers a publisher's site shows through embed.js (src/embed/loader.ts), in an iframe
+ * of the app's origin. One document with this script inlined (scripts/embed-plugin.ts): no React, no router, no
+ * Supabase client, so the offers are visible within one round trip of the database.
+ *
+ * - `embed_load` counts the load and answers the source and its offers (each with its own unticked box).
+ * - The reader's first submit records the click (`track_audience_source_click`, channel 'embed', once per frame),
+ *   then `subscribe` with the source, the click and its signed token: the subscriber is counted like a magic-link
+ *   subscriber, and the double opt-in email decides.
+ * - Validation and errors in sentences, announced (role=alert); labels on every control; keyboard only works.
+ * - The document's height goes to the host page (postMessage) so the frame never cuts off an error or the success
+ *   message; the loader keeps the reserved height as the minimum, so the host page does not move on load.
+ */
+import { env } from '@/config/env'
+import { postRpc, postTrackClick } from '@/features/magic-link/api/track-click-request'
+import type { ClickResult } from '@/features/magic-link/api/click-result'
+import { subscribeEmail } from '@/features/subscriptions/subscribe-rules'
+
+type Offer = { id: string; name: string; description: string | null }
+type Loaded = {
+  status: 'valid' | 'inactive' | 'not_found'
+  source: { id: string; name: string } | null
+  offers: Offer[]
+}
+
+const root = document.getElementById('embed')!
+const code = decodeURIComponent(location.pathname.replace(/^\/embed\/?/, '').split('/')[0] ?? '')
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, unknown> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node: HTMLElementTagNameMap[K] = Object.assign(document.createElement(tag), props)
+  node.append(...children)
+  return node
+}
+
+function postHeight() {
+  // The height is no secret: any host may read it.
+  parent.postMessage({ type: 'growletter-embed:height', height: document.body.scrollHeight }, '*')
+}
+
+function show(...nodes: Node[]) {
+  root.replaceChildren(...nodes)
+  postHeight()
+}
+
+function message(text: string) {
+  show(el('p', { className: 'notice', role: 'status' }, text))
+}
+
+async function load(): Promise<Loaded> {
+  const response = await postRpc('embed_load', { p_code: code })
+  if (!response.ok) throw new Error(`embed_load ${response.status}`)
+  return (await response.json()) as Loaded
+}
+
+let click: Promise<ClickResult> | null = null
+/** One click per frame: a second submit (another newsletter) is the same visit. */
+function recordClick(): Promise<ClickResult> {
+  click ??= postTrackClick({
+    unifiedCode: code,
+    deviceInfo: { timestamp: new Date().toISOString(), ip: null, country: null, channel: 'embed' },
+  }).catch((error: unknown) => {
+    click = null
+    throw error
+  })
+  return click
+}
+
+async function subscribe(body: Record<string, unknown>): Promise<{ pending: { newsletterName: string }[] }> {
+  const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
+  const response = await fetch(`${apiUrl}/functions/v1/subscribe`, {
+    method: 'POST',
+    headers: {
+      apikey: env.supabaseKey,
+      Authorization: `Bearer ${env.supabaseKey}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  })
+  const answer = (await response.json().catch(() => null)) as {
+    success?: boolean
+    error?: unknown
+    message?: unknown
+    pending?: { newsletterName: string }[]
+  } | null
+  if (!response.ok || answer?.success !== true) {
+    const text =
+      typeof answer?.error === 'string' ? answer.error : typeof answer?.message === 'string' ? answer.message : null
+    throw new Error(text ?? 'We could not subscribe you right now. Please try again in a few minutes.')
+  }
+  return { pending: answer.pending ?? [] }
+}
+
+function render({ source, offers }: Loaded & { source: { id: string; name: string } }) {
+  const title = el('h1', { id: 'embed-title' }, `Newsletters ${source.name} recommends`)
+  const boxes = offers.map((offer, i) => {
+    const box = el('input', { type: 'checkbox', id: `offer-${i}`, value: offer.id, name: 'newsletter' })
+    const label = el('label', { htmlFor: `offer-${i}` }, el('strong', {}, offer.name))
+    if (offer.description) label.append(el('span', {}, offer.description))
+    return { box, item: el('li', {}, box, label), offer }
+  })
+  const choiceError = el('p', { id: 'choice-error', className: 'error', role: 'alert' })
+  const email = el('input', {
+    type: 'email',
+    id: 'embed-email',
+    name: 'email',
+    autocomplete: 'email',
+    placeholder: 'you@example.com',
+    required: true,
+  })
+  email.setAttribute('aria-describedby', 'email-error')
+  const emailError = el('p', { id: 'email-error', className: 'error', role: 'alert' })
+  const button = el('button', { type: 'submit' }, 'Subscribe')
+  const done = el('div', { className: 'done', role: 'status' })
+  const fieldset = el(
+    'fieldset',
+    {},
+    el('legend', { className: 'sr-only' }, 'Newsletters'),
+    el('ul', { className: 'offers' }, ...boxes.map((b) => b.item)),
+  )
+  fieldset.setAttribute('aria-describedby', 'choice-error')
+  const form = el(
+    'form',
+    { noValidate: true },
+    fieldset,
+    choiceError,
+    el('label', { htmlFor: 'embed-email', className: 'field' }, 'Email address'),
+    el('div', { className: 'row' }, email, button),
+    emailError,
+    el('p', { className: 'note' }, 'We email you a link for each newsletter; nothing starts until you confirm.'),
+  )
+  form.setAttribute('aria-labelledby', 'embed-title')
+
+  const setError = (node: HTMLElement, text: string | null, field?: HTMLInputElement) => {
+    node.textContent = text ?? ''
+    field?.setAttribute('aria-invalid', text ? 'true' : 'false')
+    postHeight()
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const chosen = boxes.filter((b) => b.box.checked)
+    const address = email.value.trim()
+    const emailProblem = subscribeEmail(address)
+    setError(choiceError, chosen.length ? null : 'Choose at least one newsletter.')
+    setError(emailError, emailProblem, email)
+    if (!chosen.length) return boxes[0]?.box.focus()
+    if (emailProblem) return email.focus()
+    button.disabled = true
+    button.textContent = 'Subscribing…'
+    done.textContent = ''
+    void (async () => {
+      try {
+        // Without a counted click the reader still subscribes (unpaid, as a link without a click).
+        const c = await recordClick().catch(() => null)
+        const result = await subscribe({
+          email: address,
+          campaignIds: chosen.map((b) => b.offer.id),
+          audienceSourceId: source.id,
+          ...(c?.clickId ? { clickId: c.clickId } : {}),
+          ...(c?.clickToken ? { clickToken: c.clickToken } : {}),
+        })
+        const names = result.pending.map((p) => p.newsletterName).join(', ')
+        done.textContent = `Check your inbox: we sent one email to ${address} about ${names}. Confirm each newsletter with its link.`
+        chosen.forEach((b) => (b.box.checked = false))
+        email.value = ''
+      } catch (error) {
+        setError(
+          emailError,
+          error instanceof TypeError
+            ? 'We could not reach Growletter. Check your connection and try again.'
+            : (error as Error).message,
+          email,
+        )
+      } finally {
+        button.disabled = false
+        button.textContent = 'Subscribe'
+        postHeight()
+      }
+    })()
+  })
+
+  show(title, form, done)
+  root.dataset.ready = 'true'
+}
+
+async function start() {
+  postHeight()
+  if (!code) return message('This embed has no source. Copy the snippet again from your Growletter dashboard.')
+  try {
+    const loaded = await load()
+    if (loaded.status !== 'valid' || !loaded.source) {
+      return message('These recommendations are not available right now.')
+    }
+    if (loaded.offers.length === 0) return message('No newsletters are open for subscribers right now.')
+    render({ ...loaded, source: loaded.source })
+  } catch {
+    message('We could not load the newsletters. Please reload the page to try again.')
+  }
+}
+
+new ResizeObserver(postHeight).observe(document.body)
+void start()

@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
 import { featureBoundaries } from './eslint-rules/feature-boundaries.js'
+import { vocabularyWords } from './eslint-rules/vocabulary-words.js'
 
 export default tseslint.config(
   {
@@ -38,12 +39,13 @@ export default tseslint.config(
     plugins: {
       'react-hooks': reactHooks,
       'jsx-a11y': jsxA11y,
-      growletter: { rules: { 'feature-boundaries': featureBoundaries } },
+      growletter: { rules: { 'feature-boundaries': featureBoundaries, 'vocabulary-words': vocabularyWords } },
     },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
       'growletter/feature-boundaries': 'error',
+      'growletter/vocabulary-words': 'error',
       'no-restricted-syntax': [
         'error',
         { selector: 'ExportAllDeclaration', message: 'No barrel files: import the module you mean.' },

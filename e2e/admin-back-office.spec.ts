@@ -57,7 +57,8 @@ test('the admin reads the contact inbox, and suspends and reinstates a user from
   await nav.getByRole('link', { name: 'Users' }).click()
   await page.getByLabel('Search by email or name').fill(email)
   await page.getByRole('button', { name: 'Search' }).click()
-  await page.getByRole('link', { name: email }).click()
+  // The user's page is a button of its own in their row (issue 38), not only their address as a link.
+  await page.getByRole('row').filter({ hasText: email }).getByRole('link', { name: 'Open user' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'User' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
   await expect(page.getByTestId('user-balance')).toContainText('0.00')
@@ -121,14 +122,19 @@ test('the admin searches the ledger for the demo advertiser, filters by type, an
     'Type',
     'Status',
     'Amount (credits)',
+    'Refunded (credits)',
     'Description',
+    'Subscriber',
+    'Source',
+    'Newsletter',
     'Reference',
+    'Stripe reference',
     'Settles (UTC)',
   ])
   const shown = await rows.allInnerTexts()
   expect(lines).toHaveLength(shown.length)
   for (const [i, line] of lines.entries()) {
-    const [, email, name, type, status, amount, description] = line
+    const [, email, name, type, status, amount, , description] = line
     expect([email, type, status, description]).toEqual([DEMO_ADVERTISER, 'Bonus', 'Completed', 'Initial bonus'])
     for (const word of [email!, name!, type!, status!, `${amount} credits`, description!])
       expect(shown[i]).toContain(word)

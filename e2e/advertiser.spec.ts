@@ -50,7 +50,7 @@ test('an advertiser lists a newsletter, an admin approves it, and it becomes act
     .campaign(name)
     .getByRole('link', { name: `Preview ${name}` })
     .click()
-  await expect(admin.page.getByTestId('admin-preview-note')).toContainText('pending_review')
+  await expect(admin.page.getByTestId('admin-preview-note')).toContainText('Pending review')
   await expect(admin.page).toHaveTitle(/^Newsletter preview · Admin · /)
   await admin.page.goBack()
   await admin.decideCampaign(name, 'Approve', 'Looks good')

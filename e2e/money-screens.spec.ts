@@ -97,6 +97,9 @@ test('the advertiser filters the statement by type and dates, and exports the ro
     'Date (UTC)',
     'Type',
     'Description',
+    'Subscriber',
+    'Source',
+    'Reference',
     'Status',
     'Amount (credits)',
     'Refunded (credits)',
@@ -108,8 +111,11 @@ test('the advertiser filters the statement by type and dates, and exports the ro
   )
   // The file's first rows are the screen's first page, row for row, in the same words and amounts.
   expect(lines.slice(0, shown.length)).toHaveLength(shown.length)
-  for (const [i, [date, type, description, status, amount, refunded]] of lines.entries()) {
+  for (const [i, [date, type, description, subscriber, source, , status, amount, refunded]] of lines.entries()) {
     expect(type).toBe('Charge')
+    // Each charge names its subscriber and source (issue 38), as the table's row does.
+    expect(subscriber).toMatch(/@/)
+    expect(source).not.toBe('')
     expect(date! >= `${day(60)}T` && date! < `${day(1)}T`).toBe(true)
     if (i >= shown.length) continue
     for (const word of [type!, description!, status!, `${amount} credits`]) expect(shown[i]).toContain(word)

@@ -53,7 +53,7 @@ test.describe('on a 390 px phone', () => {
     const menu = page.getByRole('dialog', { name: 'Menu' })
     await expect(menu).toBeVisible()
     await expect(menu.getByRole('link', { name: 'Help' })).toHaveAttribute('aria-current', 'page')
-    await expect(menu.getByRole('link', { name: 'Log In' })).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Log in' })).toBeVisible()
     await expect(menu.getByRole('link', { name: 'Sign Up' })).toBeVisible()
     for (let step = 0; step < 10; step += 1) {
       await page.keyboard.press('Tab')

@@ -257,6 +257,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
       'public.admin_refund_held_money',
       'public.admin_refund_subscription',
       'public.campaign_subscriber_count',
+      'public.campaign_subscriber_totals',
       'public.campaign_subscribers',
       'public.campaign_subscribers_export',
       'public.confirm_subscription',

@@ -17,6 +17,10 @@ export type MetricDefinition = {
   screens: readonly string[]
 }
 
+/** The one definition of "Confirmed subscribers", on every screen that shows the label (and in the help page). */
+export const CONFIRMED =
+  'Readers who confirmed by email and were not refunded, paid for or free (unsubscribing later does not undo a confirmation); refunded readers are shown separately.'
+
 const define = <const T extends Record<string, MetricDefinition>>(catalogue: T) => catalogue
 
 export const metrics = define({
@@ -46,9 +50,24 @@ export const metrics = define({
     screens: ['advertiser overview', 'wallet', 'admin user page'],
   },
   // --- Subscribers and clicks --------------------------------------------------------------------------
+  // "Confirmed subscribers" has one definition everywhere (PRODUCT "Words and numbers, second pass"): readers who
+  // confirmed by email and were not refunded, paid for or free; unsubscribing later does not undo a confirmation.
+  // Refunded readers are counted beside it (refundedReaders), never inside it.
+  confirmedSubscribers: {
+    label: 'Confirmed subscribers',
+    definition: CONFIRMED,
+    source: 'campaign_subscriber_totals.confirmed',
+    screens: ['advertiser subscribers'],
+  },
+  refundedReaders: {
+    label: 'Refunded',
+    definition: 'Readers who confirmed but whose charge was given back during screening (fraud or a dispute).',
+    source: 'campaign_subscriber_totals.refunded',
+    screens: ['advertiser subscribers'],
+  },
   weekConfirmedSubscribers: {
     label: 'Confirmed subscribers (7 days)',
-    definition: 'Everyone who confirmed their subscription in the last 7 days, paid for or free.',
+    definition: `${CONFIRMED} Those who confirmed in the last 7 days.`,
     source: 'campaign_week_figures.confirmed_subscribers',
     screens: ['advertiser overview'],
   },
@@ -64,10 +83,17 @@ export const metrics = define({
     source: 'figure_totals.conversions',
     screens: ['advertiser analytics', 'admin analytics'],
   },
+  views: {
+    label: 'Views',
+    definition:
+      "Opens of the newsletter's own page by visitors who came through a counted click. A visitor who subscribes from the list of newsletters opens no page, so views can be 0 while clicks and subscribers are not.",
+    source: 'figure_totals.views',
+    screens: ['advertiser analytics', 'admin analytics'],
+  },
   countedClicks: {
     label: 'Counted clicks',
     definition:
-      'Counted visits through a magic link. For a newsletter: those whose visitor opened or subscribed to it (once per pair).',
+      "Counted visits through a magic link. For a newsletter: those whose visitor opened or subscribed to it (once per pair). For a source alone: the source's distinct counted clicks, never a sum over newsletters.",
     source: 'figure_totals.clicks',
     screens: ['advertiser analytics', 'admin analytics'],
   },
@@ -98,7 +124,7 @@ export const metrics = define({
   },
   sourceConfirmedSubscribers: {
     label: 'Confirmed subscribers',
-    definition: 'Everyone who confirmed a subscription started through the source, paid for or not.',
+    definition: `${CONFIRMED} Those who came through the publisher's sources.`,
     source: 'source_totals.confirmations',
     screens: ['publisher overview'],
   },
@@ -204,7 +230,7 @@ export const metrics = define({
     label: 'Charges on hold',
     definition: "The advertiser's side of an open dispute: the charges for its readers, held until an admin decides.",
     source: 'dispute_at_stake.charged',
-    screens: ['admin disputes'],
+    screens: ['admin disputes', 'advertiser disputes'],
   },
 })
 

@@ -43,26 +43,29 @@ const subscriptionStatuses: Record<SubscriptionStatus, Word> = {
   declined: { label: 'Declined by the reader', tone: 'grey' },
 }
 
-/** The reason codes of PRODUCT "Attribution", in plain words, for clicks and subscribers alike. */
-const reasonLabels: Record<NotCountedReason, string> = {
+/**
+ * The reason codes of PRODUCT "Attribution", in plain words, for clicks and subscribers alike: exactly the labels of
+ * the database's word list (`public.not_counted_reasons`, whose rows supabase/schemas/02_vocabulary.sql shows), so a
+ * screen that shows a code and one that shows the database's label read the same. tests/lib/vocabulary.test.ts fails
+ * when a label here differs from that row; a new reason needs its row (in its migration) and its line here.
+ */
+export const reasonLabels: Record<NotCountedReason, string> = {
   bot_user_agent: 'Bot or crawler',
   head_request: 'Link preview (HEAD request)',
   duplicate_visitor: 'Same visitor within 1 hour',
   source_inactive: 'Source not approved',
-  // The words of the database's not_counted_reasons row (pinned in tests/lib/vocabulary.test.ts and the db tests).
   account_suspended: 'Account suspended',
-  rate_limited: 'Rate limited',
-  self_referral: 'Self-referral',
+  rate_limited: 'Too many clicks from one address',
+  self_referral: "The publisher's own address",
   disposable_email: 'Disposable email address',
-  duplicate_email: 'Email already counted',
-  too_fast_confirmation: 'Confirmed too fast',
-  no_click: 'No click before subscribing',
-  velocity: 'Too many sign-ups from one visitor',
-  address_velocity: 'Too many sign-ups from one address',
-  // The words of the database's not_counted_reasons row (pinned in tests/lib/vocabulary.test.ts and the db tests).
+  duplicate_email: 'Email already counted for this newsletter',
+  too_fast_confirmation: 'Confirmed within 2 seconds',
+  no_click: 'No counted click by the same visitor within 24 hours',
+  velocity: 'More than 3 sign-ups an hour from one visitor',
+  address_velocity: 'More than 10 sign-ups an hour from one address',
   domain_velocity: 'More than 3 readers a day from one email domain',
   budget_exhausted: 'Budget or balance exhausted',
-  refunded: 'Refunded',
+  refunded: 'Refunded during screening (fraud or dispute)',
   // The words of the database's not_counted_reasons rows (migration …_partner_programs.sql).
   not_engaged: 'Did not open or click within the window',
   not_a_partner: 'Not a partner of this newsletter',
@@ -174,6 +177,10 @@ export const partnerModeOptions = values.partner_mode.map((value) => ({ value, l
 
 export const campaignStatus = (status: string) => word(campaignStatuses, status)
 export const subscriptionStatus = (status: string) => word(subscriptionStatuses, status)
+/** A refunded reader (marked rejected, reason refunded) reads Refunded, not Rejected, on every screen and export. */
+const refundedReader: Word = { label: 'Refunded', tone: 'red' }
+export const readerStatus = (status: string, notCountedReason?: string | null) =>
+  notCountedReason === 'refunded' ? refundedReader : subscriptionStatus(status)
 export const transactionStatus = (status: string) => word(transactionStatuses, status)
 export const payoutStatus = (status: string) => word(payoutStatuses, status)
 export const payoutAccountState = (state: string) => word(payoutAccountStates, state)

@@ -1850,6 +1850,11 @@ export type Database = {
           reference: string
           available_at: string
           total_count: number
+          refunded: number
+          subscriber_email: string
+          source_name: string
+          newsletter_name: string
+          stripe_reference: string
         }[]
       }
       admin_list_users: {
@@ -2165,6 +2170,15 @@ export type Database = {
           p_search?: string
         }
         Returns: number
+      }
+      campaign_subscriber_totals: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: {
+          confirmed: number
+          refunded: number
+        }[]
       }
       campaign_subscribers: {
         Args: {
@@ -3004,6 +3018,9 @@ export type Database = {
           refunded: number
           settled_at: string
           total_count: number
+          subscriber_email: string
+          source_name: string
+          reference: string
         }[]
       }
     }

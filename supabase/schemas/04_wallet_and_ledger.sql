@@ -213,7 +213,7 @@ revoke execute on function public.admin_held_money(p_user_id uuid) from public;
 grant execute on function public.admin_held_money(p_user_id uuid) to authenticated, service_role;
 
 create or replace function public.admin_ledger(p_search text default null::text, p_type text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date, p_limit integer default 20, p_offset integer default 0)
- returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, type text, status text, description text, reference text, available_at timestamp with time zone, total_count bigint)
+ returns table(id uuid, created_at timestamp with time zone, user_id uuid, user_email text, user_name text, amount numeric, type text, status text, description text, reference text, available_at timestamp with time zone, total_count bigint, refunded numeric, subscriber_email text, source_name text, newsletter_name text, stripe_reference text)
  language plpgsql
  stable security definer
  set search_path to ''
@@ -231,9 +231,19 @@ begin
   end if;
   return query
   select t.id, t.created_at, t.user_id, p.email::text, p.full_name, t.amount, t.type, t.status, t.description,
-    t.reference, t.available_at, count(*) over ()
+    t.reference, t.available_at, count(*) over (),
+    -- A refund gives back a hold: the release is 0.00 and the cancelled hold's amount is what was refunded.
+    (case when t.type = 'release' and t.amount = 0 and t.subscription_id is not null then coalesce((
+      select -h.amount from public.wallet_transactions h
+      where h.subscription_id = t.subscription_id and h.user_id = t.user_id and h.type = 'hold' and h.status = 'canceled'
+      order by h.created_at desc limit 1), 0) else 0 end)::numeric(12, 2),
+    n.email::text, a.name, c.name, coalesce(d.stripe_payment_intent, d.stripe_session_id)
   from public.wallet_transactions t
   join public.profiles p on p.id = t.user_id
+  left join public.newsletter_subscriptions n on n.id = t.subscription_id
+  left join public.audience_sources a on a.id = n.audience_source_id
+  left join public.campaigns c on c.id = coalesce(t.campaign_id, n.campaign_id)
+  left join public.deposits d on d.transaction_id = t.id
   where (q is null or p.email ilike '%' || q || '%' or p.full_name ilike '%' || q || '%'
          or t.reference ilike '%' || q || '%' or t.description ilike '%' || q || '%')
     and (p_type is null or t.type = p_type)
@@ -244,7 +254,7 @@ begin
   limit least(greatest(coalesce(p_limit, 20), 1), 10000) offset greatest(coalesce(p_offset, 0), 0);
 end
 $function$;
-comment on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: ledger rows newest first, searched by user email or name, reference or description, filtered by type, status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows.';
+comment on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) is 'Admins: ledger rows newest first, searched by user email or name, reference or description, filtered by type, status and UTC date range; a page at a time, or up to 10,000 rows for a CSV export; total_count is the number of matching rows. Each row names its subscriber, source, newsletter and (a deposit) its Stripe payment; a refunded charge''s 0.00 release carries the amount given back (refunded), as the advertiser''s statement shows it.';
 revoke execute on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) from public;
 grant execute on function public.admin_ledger(p_search text, p_type text, p_status text, p_from date, p_to date, p_limit integer, p_offset integer) to authenticated, service_role;
 
@@ -809,7 +819,7 @@ comment on function private.wallet_covers_hold(p_user_id uuid, p_amount numeric)
 revoke execute on function private.wallet_covers_hold(p_user_id uuid, p_amount numeric) from public;
 
 create or replace function public.wallet_statement(p_limit integer default 20, p_offset integer default 0, p_kind text default null::text, p_status text default null::text, p_from date default null::date, p_to date default null::date)
- returns table(id uuid, occurred_at timestamp with time zone, kind text, status text, description text, amount numeric, refunded numeric, settled_at timestamp with time zone, total_count bigint)
+ returns table(id uuid, occurred_at timestamp with time zone, kind text, status text, description text, amount numeric, refunded numeric, settled_at timestamp with time zone, total_count bigint, subscriber_email text, source_name text, reference text)
  language plpgsql
  stable security definer
  set search_path to ''
@@ -836,8 +846,14 @@ begin
   perform private.check_admin_dates(p_from, p_to);
   return query
   select s.id, s.occurred_at, s.kind, s.status, s.description, s.amount, s.refunded, s.settled_at,
-    count(*) over ()
+    count(*) over (),
+    -- What the advertiser reconciles with: the subscriber and source of a charge, the Stripe payment of a deposit.
+    n.email::text, a.name, coalesce(d.stripe_payment_intent, d.stripe_session_id, t.reference)
   from private.wallet_statement_of((select auth.uid())) s
+  join public.wallet_transactions t on t.id = s.id
+  left join public.newsletter_subscriptions n on n.id = t.subscription_id
+  left join public.audience_sources a on a.id = n.audience_source_id
+  left join public.deposits d on d.transaction_id = t.id
   where (p_kind is null or s.kind = p_kind)
     and (p_status is null or s.status = p_status)
     and (p_from is null or s.occurred_at >= p_from::timestamp at time zone 'utc')
@@ -846,7 +862,7 @@ begin
   limit p_limit offset p_offset;
 end
 $function$;
-comment on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) is 'The signed-in user''s wallet statement, newest first, filtered by kind (charge or a ledger type), status (on_hold, charged, refunded or a ledger status) and UTC date range; a page at a time or up to 10,000 rows for a CSV export, each row with the number of matching rows: what the wallet''s transaction list shows and exports.';
+comment on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) is 'The signed-in user''s wallet statement, newest first, filtered by kind (charge or a ledger type), status (on_hold, charged, refunded or a ledger status) and UTC date range; a page at a time or up to 10,000 rows for a CSV export, each row with the number of matching rows, and the subscriber, source and reference (a deposit''s Stripe payment, else the ledger reference) to reconcile it: what the wallet''s transaction list shows and exports.';
 revoke execute on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) from public;
 grant execute on function public.wallet_statement(p_limit integer, p_offset integer, p_kind text, p_status text, p_from date, p_to date) to authenticated, service_role;
 

@@ -76,6 +76,8 @@ create index newsletter_subscriptions_click_idx on public.newsletter_subscriptio
 create index newsletter_subscriptions_confirmed_email_trgm_idx on public.newsletter_subscriptions using gin (((email)::text) extensions.gin_trgm_ops) where (confirmed_at is not null);
 create index newsletter_subscriptions_confirmed_idx on public.newsletter_subscriptions using btree (campaign_id, confirmed_at desc, id desc) where (confirmed_at is not null);
 create index newsletter_subscriptions_ip_age_idx on public.newsletter_subscriptions using btree (created_at) where ((subscribe_ip is not null) or (confirm_ip is not null));
+create index newsletter_subscriptions_refunded_campaign_idx on public.newsletter_subscriptions using btree (campaign_id, confirmed_at) where (not_counted_reason = 'refunded'::text);
+create index newsletter_subscriptions_refunded_source_idx on public.newsletter_subscriptions using btree (audience_source_id, confirmed_at) where (not_counted_reason = 'refunded'::text);
 create index newsletter_subscriptions_reserved_idx on public.newsletter_subscriptions using btree (token_expires_at) where (reserved_amount > (0)::numeric);
 create index newsletter_subscriptions_source_confirmed_idx on public.newsletter_subscriptions using btree (audience_source_id, confirmed_at desc) where counted;
 create index newsletter_subscriptions_source_idx on public.newsletter_subscriptions using btree (audience_source_id);
@@ -214,6 +216,27 @@ comment on function public.campaign_subscriber_count(p_campaign_id uuid, p_searc
 revoke execute on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) from public;
 grant execute on function public.campaign_subscriber_count(p_campaign_id uuid, p_search text) to authenticated, service_role;
 
+create or replace function public.campaign_subscriber_totals(p_campaign_id uuid)
+ returns table(confirmed bigint, refunded bigint)
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  listed bigint;
+  gone bigint;
+begin
+  perform private.check_subscriber_reader(p_campaign_id);
+  listed := coalesce((select c.confirmed from private.campaign_subscriber_counts c where c.campaign_id = p_campaign_id), 0);
+  gone := (select count(*) from public.newsletter_subscriptions s
+    where s.campaign_id = p_campaign_id and s.not_counted_reason = 'refunded' and s.confirmed_at is not null);
+  return query select listed - gone, gone;
+end
+$function$;
+comment on function public.campaign_subscriber_totals(p_campaign_id uuid) is 'A campaign''s confirmed subscribers (confirmed by email and not refunded: the one definition campaign_week_figures and source_figures use) and, beside them, its refunded readers. The campaign''s advertiser or an admin.';
+revoke execute on function public.campaign_subscriber_totals(p_campaign_id uuid) from public;
+grant execute on function public.campaign_subscriber_totals(p_campaign_id uuid) to authenticated, service_role;
+
 create or replace function public.campaign_subscribers(p_campaign_id uuid, p_search text default null::text, p_limit integer default 25, p_offset integer default 0)
  returns table(id uuid, email text, confirmed_at timestamp with time zone, source_id uuid, source_name text, status text, counted boolean, not_counted_reason text, reason_label text, price numeric)
  language plpgsql
@@ -258,7 +281,8 @@ begin
     raise exception 'Ask for 1 to 5000 subscribers at a time' using errcode = '22023';
   end if;
   return query
-  select s.id, s.email::text, s.confirmed_at, a.name, s.status,
+  select s.id, s.email::text, s.confirmed_at, a.name,
+    case when s.not_counted_reason = 'refunded' then 'refunded' else s.status end,
     case when s.counted then 'yes' when s.audience_source_id is null then 'no (no source)' else 'no (' || coalesce(r.label, s.not_counted_reason, 'not counted') || ')' end
   from public.newsletter_subscriptions s
   left join public.audience_sources a on a.id = s.audience_source_id
@@ -269,7 +293,7 @@ begin
   limit p_limit;
 end
 $function$;
-comment on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) is 'export-subscribers: the next page of a campaign''s confirmed subscribers after (confirmed_at, id), newest first, for the CSV. Never a pending address.';
+comment on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) is 'export-subscribers: the next page of a campaign''s confirmed subscribers after (confirmed_at, id), newest first, for the CSV; a refunded reader''s status reads refunded. Never a pending address.';
 revoke execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) from public;
 grant execute on function public.campaign_subscribers_export(p_campaign_id uuid, p_after_confirmed_at timestamp with time zone, p_after_id uuid, p_limit integer) to authenticated, service_role;
 

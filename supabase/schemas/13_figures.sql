@@ -361,8 +361,9 @@ begin
   perform private.require_live_session();
   return query
   select c.id,
-    count(n.id) filter (where n.status = 'confirmed'),
-    count(n.id) filter (where n.counted and n.status = 'confirmed')
+    -- Confirmed subscribers: confirmed by email, not refunded (unsubscribing later does not undo a confirmation).
+    count(n.id) filter (where n.not_counted_reason is distinct from 'refunded'),
+    count(n.id) filter (where n.counted)
   from public.campaigns c
   left join public.newsletter_subscriptions n
     on n.campaign_id = c.id and n.confirmed_at > p_now - interval '7 days' and n.confirmed_at <= p_now
@@ -370,7 +371,7 @@ begin
   group by c.id;
 end
 $function$;
-comment on function public.campaign_week_figures(p_now timestamp with time zone) is 'The signed-in advertiser''s campaigns over the last 7 days: confirmed subscribers (everyone who confirmed, paid or free) and paid subscribers (confirmed and charged), the overview''s two figures.';
+comment on function public.campaign_week_figures(p_now timestamp with time zone) is 'The signed-in advertiser''s campaigns over the last 7 days: confirmed subscribers (confirmed by email and not refunded, paid or free, as campaign_subscriber_totals and source_figures count them) and paid subscribers (charged and not refunded), the overview''s two figures.';
 revoke execute on function public.campaign_week_figures(p_now timestamp with time zone) from public;
 grant execute on function public.campaign_week_figures(p_now timestamp with time zone) to authenticated, service_role;
 
@@ -457,7 +458,10 @@ begin
     return;
   end if;
   return query
-  select g.day::date, coalesce(x.views, 0)::bigint, coalesce(x.clicks, 0)::bigint,
+  select g.day::date, coalesce(x.views, 0)::bigint,
+    -- One source alone: its distinct counted clicks that day (source_daily_stats), never a sum over newsletters.
+    (case when p_campaign_id is null and p_source_id is not null then coalesce(sd.counted_clicks, 0)
+      else coalesce(x.clicks, 0) end)::bigint,
     coalesce(x.conversions, 0)::bigint, coalesce(x.spend, 0)::numeric(12, 2), coalesce(x.earnings, 0)::numeric(12, 2)
   from generate_series(d_from, d_to, interval '1 day') g(day)
   left join (
@@ -470,10 +474,12 @@ begin
       and (v.sees_all or dd.campaign_id = any (v.campaign_ids) or dd.audience_source_id = any (v.source_ids))
     group by dd.day
   ) x on x.day = g.day::date
+  left join public.source_daily_stats sd
+    on p_campaign_id is null and p_source_id is not null and sd.audience_source_id = p_source_id and sd.day = g.day::date
   order by g.day;
 end
 $function$;
-comment on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Per UTC day, every day of the range (default: the last 30 days): views, clicks, conversions, spend and earnings of the (campaign, source) rows the caller may see, filtered by campaign and/or source.';
+comment on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'Per UTC day, every day of the range (default: the last 30 days): views, clicks, conversions, spend and earnings of the (campaign, source) rows the caller may see, filtered by campaign and/or source; for one source alone, clicks are the source''s distinct counted clicks (source_daily_stats).';
 revoke execute on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
 grant execute on function public.daily_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
@@ -488,21 +494,6 @@ $function$;
 comment on function public.figures_updated_at() is 'When the click figures were last brought up to date: every click before it is counted in them (they lag the clicks by at most one run of drain-click-queue).';
 revoke execute on function public.figures_updated_at() from public;
 grant execute on function public.figures_updated_at() to authenticated, service_role;
-
-create or replace function public.figure_totals(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
- returns table(views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric, updated_at timestamp with time zone)
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select coalesce(sum(f.views), 0)::bigint, coalesce(sum(f.clicks), 0)::bigint, coalesce(sum(f.conversions), 0)::bigint,
-    (case when coalesce(sum(f.clicks), 0) > 0 then round(sum(f.conversions) * 100.0 / sum(f.clicks), 2) else 0 end)::numeric(7, 2),
-    coalesce(sum(f.spend), 0)::numeric(12, 2), coalesce(sum(f.earnings), 0)::numeric(12, 2), public.figures_updated_at()
-  from public.campaign_source_figures(p_campaign_id, p_source_id, p_from, p_to) f
-$function$;
-comment on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'The sum of campaign_source_figures for the same arguments: one row of views, clicks, conversions, CTR, spend and earnings, with updated_at (figures_updated_at).';
-revoke execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
-grant execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function private.figures_viewer(out sees_all boolean, out campaign_ids uuid[], out source_ids uuid[])
  returns record
@@ -646,7 +637,12 @@ begin
   perform private.check_figures_scope(null, p_source_id);
   return query
   select s.id, s.name, s.status, coalesce(sum(d.clicks), 0)::bigint, coalesce(sum(d.counted_clicks), 0)::bigint,
-    coalesce(sum(d.clicks - d.counted_clicks), 0)::bigint, coalesce(sum(d.subscriptions), 0)::bigint, coalesce(sum(d.confirmations), 0)::bigint,
+    coalesce(sum(d.clicks - d.counted_clicks), 0)::bigint, coalesce(sum(d.subscriptions), 0)::bigint,
+    -- Confirmed subscribers: every confirmation less the readers refunded since (by the day they confirmed).
+    (coalesce(sum(d.confirmations), 0) - (
+      select count(*) from public.newsletter_subscriptions r
+      where r.audience_source_id = s.id and r.not_counted_reason = 'refunded' and r.confirmed_at is not null
+        and (p_from is null or private.utc_day(r.confirmed_at) between p_from and p_to)))::bigint,
     coalesce(sum(d.conversions), 0)::bigint, coalesce(sum(d.earnings), 0)::numeric(12, 2)
   from public.audience_sources s
   left join public.source_daily_stats d on d.audience_source_id = s.id and (p_from is null or d.day between p_from and p_to)
@@ -656,9 +652,38 @@ begin
   order by s.created_at desc;
 end
 $function$;
-comment on function public.source_figures(p_source_id uuid, p_from date, p_to date) is 'The publisher''s sources (or, for admins, the one named): every click, counted clicks, subscriptions started, confirmations, counted conversions and earnings, all time or over a date range.';
+comment on function public.source_figures(p_source_id uuid, p_from date, p_to date) is 'The publisher''s sources (or, for admins, the one named): every click, counted clicks, subscriptions started, confirmed subscribers (confirmed and not refunded), counted conversions and earnings, all time or over a date range.';
 revoke execute on function public.source_figures(p_source_id uuid, p_from date, p_to date) from public;
 grant execute on function public.source_figures(p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
+
+create or replace function public.figure_totals(p_campaign_id uuid default null::uuid, p_source_id uuid default null::uuid, p_from date default null::date, p_to date default null::date)
+ returns table(views bigint, clicks bigint, conversions bigint, ctr numeric, spend numeric, earnings numeric, updated_at timestamp with time zone)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  with pairs as (
+    select coalesce(sum(f.views), 0)::bigint v, coalesce(sum(f.clicks), 0)::bigint k, coalesce(sum(f.conversions), 0)::bigint n,
+      coalesce(sum(f.spend), 0)::numeric(12, 2) sp, coalesce(sum(f.earnings), 0)::numeric(12, 2) ea
+    from public.campaign_source_figures(p_campaign_id, p_source_id, p_from, p_to) f
+  ), one_source as (
+    -- One source alone: its distinct counted clicks and its paid subscribers, as publisher_figures counts them.
+    select coalesce(sum(s.counted_clicks), 0)::bigint k, coalesce(sum(s.conversions), 0)::bigint n
+    from public.source_figures(p_source_id, p_from, p_to) s
+    where p_campaign_id is null and p_source_id is not null
+  ), chosen as (
+    select p.v, case when p_campaign_id is null and p_source_id is not null then o.k else p.k end k,
+      case when p_campaign_id is null and p_source_id is not null then o.n else p.n end n, p.sp, p.ea
+    from pairs p cross join one_source o
+  )
+  select c.v, c.k, c.n,
+    (case when c.k > 0 then round(c.n * 100.0 / c.k, 2) else 0 end)::numeric(7, 2),
+    c.sp, c.ea, public.figures_updated_at()
+  from chosen c
+$function$;
+comment on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) is 'One row of views, clicks, conversions, CTR, spend and earnings with updated_at (figures_updated_at): the sum of campaign_source_figures for the same arguments, except that for one source alone clicks and conversions are the source''s own (source_figures: distinct counted clicks, never a sum over the newsletters its visitors opened).';
+revoke execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) from public;
+grant execute on function public.figure_totals(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.source_not_counted(p_from date default null::date, p_to date default null::date)
  returns table(source_id uuid, kind text, reason text, label text, total bigint)

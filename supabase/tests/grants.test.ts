@@ -260,6 +260,7 @@ describe('what the API roles hold (the catalog)', () => {
       'campaign_partner_sources(uuid)': 'authenticated, service_role',
       'campaign_source_figures(uuid,uuid,date,date)': 'authenticated, service_role',
       'campaign_subscriber_count(uuid,text)': 'authenticated, service_role',
+      'campaign_subscriber_totals(uuid)': 'authenticated, service_role',
       'campaign_subscribers(uuid,text,integer,integer)': 'authenticated, service_role',
       'campaign_subscribers_export(uuid,timestamp with time zone,uuid,integer)': 'authenticated, service_role',
       'campaign_week_figures(timestamp with time zone)': 'authenticated, service_role',

@@ -71,7 +71,7 @@ describe('admin disputes', () => {
     expect(await screen.findByText('Open', { selector: '[data-slot="badge"]' })).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Review' }))
     const found = await screen.findByTestId('dispute-evidence')
-    expect(found).toHaveTextContent('Too many sign-ups from one visitor: 1')
+    expect(found).toHaveTextContent('More than 3 sign-ups an hour from one visitor: 1')
     expect(found).not.toHaveTextContent('velocity')
     // Both sides before the decision: the advertiser's reason, the publisher's answer and evidence, the money.
     const sides = within(found).getByTestId('dispute-sides')

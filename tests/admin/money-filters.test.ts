@@ -64,6 +64,11 @@ const ledgerRow = (over: Partial<AdminLedgerRow> = {}): AdminLedgerRow => ({
   reference: '=HYPERLINK("http://evil")',
   available_at: '2026-11-08T09:00:00+00:00',
   total_count: 1,
+  refunded: 0,
+  subscriber_email: null as unknown as string,
+  source_name: null as unknown as string,
+  newsletter_name: null as unknown as string,
+  stripe_reference: null as unknown as string,
   ...over,
 })
 
@@ -71,12 +76,33 @@ describe('money CSV', () => {
   it('writes the table words, quotes every field, doubles quotes and keeps commas and newlines inside', () => {
     const lines = ledgerCsv([ledgerRow()]).split('\r\n')
     expect(lines[0]).toBe(
-      '"Date (UTC)","Email","Name","Type","Status","Amount (credits)","Description","Reference","Settles (UTC)"',
+      '"Date (UTC)","Email","Name","Type","Status","Amount (credits)","Refunded (credits)","Description","Subscriber",' +
+        '"Source","Newsletter","Reference","Stripe reference","Settles (UTC)"',
     )
     expect(lines.slice(1).join('\r\n')).toBe(
-      '"2026-11-01T09:00:00+00:00","ada@example.com","Ada Advertiser","Hold","Pending","-2.50",' +
-        '"Subscriber, ""Weekly"" digest\nsecond line","\'=HYPERLINK(""http://evil"")","2026-11-08T09:00:00+00:00"\r\n',
+      '"2026-11-01T09:00:00+00:00","ada@example.com","Ada Advertiser","Hold","Pending","-2.50","0.00",' +
+        '"Subscriber, ""Weekly"" digest\nsecond line","","","","\'=HYPERLINK(""http://evil"")","","2026-11-08T09:00:00+00:00"\r\n',
     )
+  })
+
+  it('reads a refunded charge’s 0.00 release as the refund, with its amount, subscriber, source and newsletter (issue 38)', () => {
+    const row = ledgerCsv([
+      ledgerRow({
+        type: 'release',
+        status: 'completed',
+        amount: 0,
+        refunded: 4,
+        description: 'Hold released: dispute upheld',
+        subscriber_email: 'reader@example.com',
+        source_name: 'Growth Tweets',
+        newsletter_name: 'Morning Brew',
+        reference: 'subscription:s1',
+      }),
+    ]).split('\r\n')[1]
+    expect(row).toContain(
+      '"Refund","Refunded","0.00","4.00","Hold released: dispute upheld","reader@example.com","Growth Tweets","Morning Brew","subscription:s1"',
+    )
+    expect(row).not.toContain('Release')
   })
 
   it('prefixes a value a spreadsheet would run (= + - @) with a quote, but not a plain amount', () => {
@@ -90,7 +116,7 @@ describe('money CSV', () => {
       }),
     ])
     const row = csv.split('\r\n')[1]
-    expect(row).toContain(`"'@sum","'+cmd","Hold","Pending","40.00","'-1+2",""`)
+    expect(row).toContain(`"'@sum","'+cmd","Hold","Pending","40.00","0.00","'-1+2",""`)
     expect(ledgerCsv([ledgerRow({ amount: '-12.5' as unknown as number })])).toContain(`"-12.50"`)
   })
 

@@ -211,7 +211,7 @@ describe('admin money export', () => {
     const lines = (await downloads[0]!.blob.text()).trim().split('\r\n')
     expect(lines).toHaveLength(4)
     expect(lines[1]).toBe(
-      '"2026-11-01T09:00:00+00:00","ada@example.com","Ada Advertiser","Deposit","Completed","40.00","Deposit 0","cs_test_0",""',
+      '"2026-11-01T09:00:00+00:00","ada@example.com","Ada Advertiser","Deposit","Completed","40.00","0.00","Deposit 0","","","","cs_test_0","",""',
     )
   })
 

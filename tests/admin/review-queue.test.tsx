@@ -162,7 +162,7 @@ describe('admin review queue', () => {
     expect(calls).toEqual([])
     await user.type(within(dialog).getByLabelText('Reason'), 'Not your account')
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }))
-    expect(await screen.findByText('Growth Tweets: rejected')).toBeInTheDocument()
+    expect(await screen.findByText('Growth Tweets: Rejected')).toBeInTheDocument()
     expect(calls).toEqual([{ p_source_id: 's9', p_status: 'rejected', p_reason: 'Not your account' }])
   })
 

@@ -35,6 +35,11 @@ describe('admin users', () => {
     expect(rows[0]).toHaveTextContent('ada@example.com')
     expect(rows[0]).toHaveTextContent('Advertiser')
     expect(rows[1]).toHaveTextContent('No name set')
+    // The user's page (money, suspend) is a button in each row, not only the address as a link (issue 38).
+    expect(within(rows[0]!).getByRole('link', { name: 'Open user' })).toHaveAttribute(
+      'href',
+      '/dashboard/admin/users/u1',
+    )
   })
 
   it('says so when the list fails and when a search matches nobody', async () => {

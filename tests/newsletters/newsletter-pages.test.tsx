@@ -204,7 +204,7 @@ describe('campaign link pages', () => {
       http.post(restUrl('rpc/claim_signup_bonus'), () => HttpResponse.json({ paid: false })),
     )
     renderRoute(`/campaign/admin/${BREW.id}`)
-    expect(await screen.findByTestId('admin-preview-note')).toHaveTextContent('paused')
+    expect(await screen.findByTestId('admin-preview-note')).toHaveTextContent('Status: Paused.')
     expect(seen.at(-1)!.searchParams.get('status')).toBeNull()
     expect(
       calls.filter((c) => c.fn === 'track_audience_source_click' || c.fn === 'record_campaign_page_view'),

@@ -296,10 +296,10 @@ describe('publisher stats: date range and unpaid readers', () => {
     renderRoute('/dashboard/publisher/stats')
     const [refunded, unpaid] = await screen.findAllByTestId('unpaid-reader')
     expect(refunded).toHaveTextContent(
-      'Refunded: Refunded — Dispute upheld: sign-ups from one office (28.00 credits cancelled)',
+      'Refunded during screening (fraud or dispute) — Dispute upheld: sign-ups from one office (28.00 credits cancelled)',
     )
     expect(refunded).toHaveTextContent("Morning Brew via Pat's Product Notes")
-    expect(unpaid).toHaveTextContent('Not paid: No click before subscribing')
+    expect(unpaid).toHaveTextContent('Not paid: No counted click by the same visitor within 24 hours')
     expect(unpaid).toHaveTextContent('Nov 19, 2026')
   })
 

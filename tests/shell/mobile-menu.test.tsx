@@ -59,14 +59,16 @@ describe('mobile menu', () => {
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
   })
 
-  it('shows the navigation with the current route highlighted, and Log In / Sign Up at the bottom', async () => {
+  it('shows the navigation with the current route highlighted, and Log in / Sign Up at the bottom', async () => {
     narrowViewport()
     renderRoute('/about')
     const { dialog } = await openMenu()
     expect(within(dialog).getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page')
     expect(within(dialog).getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current')
-    expect(within(dialog).getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login')
+    expect(within(dialog).getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login')
     expect(within(dialog).getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/register')
+    // Contact, in the desktop footer, is in the phone's menu too (issue 38).
+    expect(within(dialog).getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact')
   })
 
   it('traps focus inside and closes on Escape, giving focus back to the button', async () => {
@@ -110,6 +112,6 @@ describe('mobile menu', () => {
     const block = await within(dialog).findByTestId('mobile-user-block')
     expect(block).toHaveTextContent(ADVERTISER.email)
     expect(within(block).getByRole('button', { name: 'Log out' })).toBeInTheDocument()
-    expect(within(dialog).queryByRole('link', { name: 'Log In' })).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
   })
 })

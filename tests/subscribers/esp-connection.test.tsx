@@ -31,8 +31,9 @@ const subscriber = (id: string, email: string) => ({
   source_name: 'Growth Tweets',
   status: 'confirmed',
   counted: true,
-  reason_label: null,
-  price: 2,
+  not_counted_reason: null as string | null,
+  reason_label: null as string | null,
+  price: 2 as number | null,
 })
 const CONNECTION = {
   id: 'e1',
@@ -54,6 +55,7 @@ function page({
     http.get(restUrl('webhook_endpoints'), () => HttpResponse.json([])),
     http.get(restUrl('rpc/campaign_subscribers'), () => HttpResponse.json(subscribers)),
     http.get(restUrl('rpc/campaign_subscriber_count'), () => HttpResponse.json(3)),
+    http.get(restUrl('rpc/campaign_subscriber_totals'), () => HttpResponse.json({ confirmed: 2, refunded: 1 })),
     http.get(restUrl('esp_connections'), () => HttpResponse.json(state.connection ? [state.connection] : [])),
     http.get(restUrl('esp_deliveries'), () => HttpResponse.json(deliveries)),
     http.post(restUrl('rpc/:name'), async ({ params, request }) => {
@@ -231,6 +233,46 @@ describe('delivery state per subscriber', () => {
       ]),
     )
   })
+  it('names a refunded reader Refunded, says whether they are still in the email tool, and counts them apart (issue 38)', async () => {
+    const refunded = (id: string, email: string) => ({
+      ...subscriber(id, email),
+      status: 'rejected',
+      counted: false,
+      not_counted_reason: 'refunded',
+      reason_label: 'Refunded during screening (fraud or dispute)',
+      price: null,
+    })
+    page({
+      connection: CONNECTION,
+      subscribers: [
+        subscriber('s1', 'ann@example.com'),
+        refunded('s2', 'bob@example.com'),
+        refunded('s3', 'a.very.long.reader.address@subdomain.example.com'),
+      ],
+      deliveries: [
+        { id: 'd1', subscription_id: 's1', status: 'delivered', attempts: 1, last_error: null, delivered_at: 'x' },
+        { id: 'd2', subscription_id: 's2', status: 'delivered', attempts: 1, last_error: null, delivered_at: 'x' },
+      ],
+    })
+    renderRoute(PAGE)
+    const table = await screen.findByTestId('subscriber-table')
+    const rowOf = async (email: string) => within((await within(table).findAllByText(email))[0]!.closest('tr, li')!)
+    const bob = await rowOf('bob@example.com')
+    expect(bob.getByText('Refunded')).toBeInTheDocument()
+    expect(bob.queryByText('Rejected')).toBeNull()
+    expect(bob.getByText('Charge given back during screening')).toBeInTheDocument()
+    await waitFor(() =>
+      expect(bob.getByTestId('esp-refunded-state')).toHaveTextContent('Still in your email tool: remove them there'),
+    )
+    const long = await rowOf('a.very.long.reader.address@subdomain.example.com')
+    expect(long.getByTestId('esp-refunded-state')).toHaveTextContent('Not in your email tool')
+    // The long address breaks after the @ and before the dots, not mid-word.
+    expect(long.getAllByTestId('email-address')[0]!.querySelectorAll('wbr')).toHaveLength(7)
+    // Confirmed subscribers (not refunded) and the refunded readers beside them, as the database counts them.
+    const totals = await screen.findByTestId('subscriber-totals')
+    await waitFor(() => expect(totals).toHaveTextContent('Confirmed subscribers2Refunded1'))
+  })
+
   it('shows what the email tool reported back: Engaged with its counts, Engaged from rates, no opens yet, or nothing before a read', async () => {
     const delivered = (id: string, over: Record<string, unknown>) => ({
       id: `d${id}`,

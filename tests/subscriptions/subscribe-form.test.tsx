@@ -49,7 +49,7 @@ describe('subscribe: several newsletters, one email', () => {
     )
     const panel = await pickBothAndSubscribe()
     expect(await within(panel).findByTestId('subscribe-success')).toHaveTextContent(
-      'we sent one email to reader@example.com about Morning Brew, Dev Digest. Confirm each newsletter with its link.',
+      'we sent one email to reader@example.com about Morning Brew, Dev Digest. Tap “Confirm all 2 newsletters” in it, or “Confirm only this one” beside each you want.',
     )
     expect(bodies).toEqual([
       {

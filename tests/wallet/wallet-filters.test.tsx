@@ -183,6 +183,9 @@ describe('wallet statement export', () => {
         refunded: 35,
         description: 'Subscriber to Daily Brief — refunded: fraud',
         settled_at: '2026-11-08T12:00:00+00:00',
+        subscriber_email: 'reader@example.com',
+        source_name: 'Growth Tweets',
+        reference: 'subscription:s1',
       }),
       statementRow(1, 3, {
         kind: 'charge',
@@ -191,7 +194,13 @@ describe('wallet statement export', () => {
         description: '=HYPERLINK("http://evil.example")',
         settled_at: null,
       }),
-      statementRow(2, 3, { kind: 'deposit', status: 'completed', amount: 135, description: 'Deposit' }),
+      statementRow(2, 3, {
+        kind: 'deposit',
+        status: 'completed',
+        amount: 135,
+        description: 'Deposit',
+        reference: 'pi_test_123',
+      }),
     ]
     server.use(...walletHandlers({ asked, total: 3, row: (i) => rows[i]! }))
     const user = userEvent.setup()
@@ -212,10 +221,11 @@ describe('wallet statement export', () => {
     expect(downloads[0]!.name).toBe(`growletter-wallet-${new Date().toISOString().slice(0, 10)}.csv`)
     const lines = (await downloads[0]!.blob.text()).split('\r\n')
     expect(lines).toEqual([
-      '"Date (UTC)","Type","Description","Status","Amount (credits)","Refunded (credits)","Settled (UTC)"',
-      '"2026-11-01T09:00:00+00:00","Charge","Subscriber to Daily Brief — refunded: fraud","Refunded","-35.00","35.00","2026-11-08T12:00:00+00:00"',
-      '"2026-11-01T09:00:00+00:00","Charge","\'=HYPERLINK(""http://evil.example"")","On hold","-12.50","0.00",""',
-      '"2026-11-01T09:00:00+00:00","Deposit","Deposit","Completed","135.00","0.00","2026-11-01T09:00:05+00:00"',
+      '"Date (UTC)","Type","Description","Subscriber","Source","Reference","Status","Amount (credits)","Refunded (credits)","Settled (UTC)"',
+      // Issue 38: the subscriber, source and reference to reconcile each row with, not only "Subscriber to …".
+      '"2026-11-01T09:00:00+00:00","Charge","Subscriber to Daily Brief — refunded: fraud","reader@example.com","Growth Tweets","subscription:s1","Refunded","-35.00","35.00","2026-11-08T12:00:00+00:00"',
+      '"2026-11-01T09:00:00+00:00","Charge","\'=HYPERLINK(""http://evil.example"")","","","","On hold","-12.50","0.00",""',
+      '"2026-11-01T09:00:00+00:00","Deposit","Deposit","","","pi_test_123","Completed","135.00","0.00","2026-11-01T09:00:05+00:00"',
       '',
     ])
     // A new filter clears the last export's line.

@@ -5,6 +5,7 @@
  * its look). A pointer or focus on the button starts the download early.
  */
 import { lazy, Suspense, useState, useSyncExternalStore, type ComponentProps } from 'react'
+import { useLocation } from 'react-router-dom'
 import type { User } from '@supabase/supabase-js'
 import { MenuIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
@@ -35,7 +36,12 @@ export function MobileMenuButton({
   showNav: boolean
   className?: string
 }) {
-  const [wanted, setWanted] = useState(false)
+  // The route the menu was asked for on: on a cold first visit the menu's code may still be downloading when the
+  // visitor taps something else and the route changes; it then opens closed (SPEC: the menu closes on route change).
+  const location = useLocation()
+  const here = location.pathname + location.search
+  const [wantedOn, setWantedOn] = useState<string | null>(null)
+  const wanted = wantedOn !== null
   // False in the prerendered HTML and while it hydrates (the server's answer); true once the button answers taps.
   const live = useSyncExternalStore(noSubscription, isClient, isServer)
   const preload = () => void loadMobileNavigation().catch(() => undefined)
@@ -46,13 +52,18 @@ export function MobileMenuButton({
         disabled={!live}
         onPointerDown={preload}
         onFocus={preload}
-        onClick={() => setWanted(true)}
+        onClick={() => setWantedOn(here)}
       />
     )
   }
   return (
     <Suspense fallback={<MenuButton className={className} aria-busy="true" />}>
-      <MobileNavigation user={user} showNav={showNav} initiallyOpen trigger={<MenuButton className={className} />} />
+      <MobileNavigation
+        user={user}
+        showNav={showNav}
+        initiallyOpen={wantedOn === here}
+        trigger={<MenuButton className={className} />}
+      />
     </Suspense>
   )
 }

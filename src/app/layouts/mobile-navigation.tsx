@@ -1,6 +1,6 @@
 /**
  * The mobile menu's contents (SPEC §2): the main navigation (in a dashboard: its sections and Account instead),
- * then at the bottom Log In and Sign Up for visitors, or the user block, Account and Log out. It closes
+ * then Contact, and at the bottom Log in and Sign Up for visitors, or the user block, Account and Log out. It closes
  * whenever the route changes.
  */
 import { useState, type ReactNode } from 'react'
@@ -57,7 +57,7 @@ export function MobileNavigation({ user, showNav, trigger, initiallyOpen = false
   ) : (
     <div className="flex flex-col gap-2">
       <Button asChild variant="outline">
-        <Link to={paths.login}>Log In</Link>
+        <Link to={paths.login}>Log in</Link>
       </Button>
       <Button asChild>
         <Link to={paths.register}>Sign Up</Link>
@@ -67,7 +67,19 @@ export function MobileNavigation({ user, showNav, trigger, initiallyOpen = false
 
   return (
     <MobileMenu open={open} onOpenChange={setOpen} title="Menu" footer={footer} trigger={trigger}>
-      {showNav ? <MainNav orientation="vertical" onNavigate={() => setOpen(false)} /> : null}
+      {showNav ? (
+        <>
+          <MainNav orientation="vertical" onNavigate={() => setOpen(false)} />
+          {/* The desktop footer's Contact, which a phone reaches only from here. */}
+          <Link
+            to={paths.contact}
+            onClick={() => setOpen(false)}
+            className="mt-1 block rounded-md px-3 py-2 text-base font-medium text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          >
+            Contact
+          </Link>
+        </>
+      ) : null}
       {user && !showNav ? <DashboardMenuSections /> : null}
     </MobileMenu>
   )

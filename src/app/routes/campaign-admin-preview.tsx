@@ -1,6 +1,7 @@
 /** `/campaign/admin/{campaignId}`: an admin's preview of a campaign page in any status. It records nothing. */
 import { useParams } from 'react-router-dom'
 import { useSession } from '@/lib/session'
+import { campaignStatus } from '@/lib/vocabulary'
 import { PageSpinner } from '@/components/page-spinner'
 import { useCampaignQuery } from '@/features/newsletters/api/campaign-query'
 import { NewsletterDetail, NewsletterState } from '@/features/newsletters/components/newsletter-detail'
@@ -30,8 +31,8 @@ export default function CampaignAdminPreviewPage() {
       <div className="rounded-lg border border-dashed p-5 text-sm" data-testid="admin-preview-note">
         <p className="font-semibold">Admin preview</p>
         <p className="text-muted-foreground">
-          Status: <strong>{campaign.data.status}</strong>. Visitors see a subscribe form here; this preview records no
-          views and sends nothing.
+          Status: <strong>{campaignStatus(campaign.data.status).label}</strong>. Visitors see a subscribe form here;
+          this preview records no views and sends nothing.
         </p>
       </div>
     </NewsletterDetail>

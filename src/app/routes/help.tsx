@@ -7,6 +7,7 @@ import { numberText } from '@rules/numbers'
 import { MIN_PAYOUT } from '@rules/payout'
 import { PRICE_RANGE_TEXT } from '@rules/price'
 import { ContentPage, ContentSection, Question } from '@/features/content/components/content-page'
+import { CONFIRMED } from '@/lib/metrics'
 
 export default function HelpPage() {
   return (
@@ -36,6 +37,10 @@ export default function HelpPage() {
             when they click the link in our confirmation email (double opt-in). Subscribers who found you without a link
             are free.
           </p>
+        </Question>
+        <Question q="What counts as a confirmed subscriber?">
+          {/* The one definition every screen's "Confirmed subscribers" uses (src/lib/metrics.ts). */}
+          <p>{CONFIRMED}</p>
         </Question>
         <Question q="How do credits and the wallet work?">
           <p>

@@ -4,6 +4,7 @@ export const subscriberKeys = {
   list: (campaignId: string, search: string, page: number) =>
     [...subscriberKeys.all, 'list', campaignId, search, page] as const,
   count: (campaignId: string, search: string) => [...subscriberKeys.all, 'count', campaignId, search] as const,
+  totals: (campaignId: string) => [...subscriberKeys.all, 'totals', campaignId] as const,
   endpoints: () => [...subscriberKeys.all, 'webhook-endpoints'] as const,
   deliveries: (endpointId: string) => [...subscriberKeys.all, 'webhook-deliveries', endpointId] as const,
   espConnection: (campaignId: string) => [...subscriberKeys.all, 'esp-connection', campaignId] as const,

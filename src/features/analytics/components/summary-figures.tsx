@@ -11,7 +11,7 @@ const catalogued = (key: MetricKey): { label: string; hint?: string } => ({
 
 export function SummaryFigures({ totals }: { totals: FigureTotals }) {
   const figures = [
-    { label: 'Views', hint: undefined as string | undefined, value: totals.views.toLocaleString('en-US') },
+    { ...catalogued('views'), value: totals.views.toLocaleString('en-US') },
     { ...catalogued('countedClicks'), value: totals.clicks.toLocaleString('en-US') },
     { ...catalogued('paidSubscribers'), value: totals.conversions.toLocaleString('en-US') },
     { ...catalogued('conversionRate'), value: `${totals.ctr.toFixed(2)}%` },
@@ -27,6 +27,12 @@ export function SummaryFigures({ totals }: { totals: FigureTotals }) {
           </div>
         ))}
       </dl>
+      {totals.views === 0 ? (
+        // A tooltip is not there on a phone: say why Views reads 0 where everyone sees it.
+        <p className="text-xs text-muted-foreground" data-testid="views-explained">
+          {metrics.views.label} 0: {metrics.views.definition}
+        </p>
+      ) : null}
       <FiguresUpdated at={totals.updatedAt} />
     </div>
   )

@@ -52,7 +52,7 @@ export function AdminDisputesPanel() {
                 {d.status !== 'open' && (
                   <p>
                     {d.status === 'upheld'
-                      ? `Upheld, ${formatCredits(d.refunded)} refunded for ${d.refunded_subscribers} subscribers`
+                      ? `Upheld, ${formatCredits(d.refunded)} refunded for ${d.refunded_subscribers} subscriber${d.refunded_subscribers === 1 ? '' : 's'}`
                       : 'Rejected'}
                     : {d.decision_note}
                   </p>

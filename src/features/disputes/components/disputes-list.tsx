@@ -11,6 +11,8 @@ import { metrics } from '@/lib/metrics'
 import { disputeStatus } from '@/lib/vocabulary'
 import { answerWindow } from '../answer-window'
 import { useMyDisputesQuery, type MyDispute } from '../api/my-disputes-query'
+import { useDisputeAtStakeQuery } from '../api/dispute-at-stake-query'
+import { EmailAddress } from '@/components/email-address'
 import { EvidenceLinks } from './publisher-dispute'
 
 function PublisherSide({ dispute }: { dispute: MyDispute }) {
@@ -32,6 +34,38 @@ function PublisherSide({ dispute }: { dispute: MyDispute }) {
       </p>
     )
   return <p className="text-muted-foreground">The publisher did not answer within 72 hours.</p>
+}
+
+/** Which readers a dispute is about and, while it is open, the charges held for them (dispute_at_stake). */
+function DisputedReaders({ dispute }: { dispute: MyDispute }) {
+  const open = dispute.status === 'open'
+  const stake = useDisputeAtStakeQuery(dispute.id)
+  const readers = dispute.readers ?? []
+  const shown = readers.slice(0, 5)
+  return (
+    <div className="space-y-1" data-testid="dispute-readers">
+      <p>
+        {readers.length} reader{readers.length === 1 ? '' : 's'}
+        {open && stake.data ? (
+          <>
+            {' · '}
+            {metrics.disputeChargesAtStake.label} {formatCredits(stake.data.charged)}
+          </>
+        ) : null}
+      </p>
+      {shown.length > 0 ? (
+        <ul className="text-xs text-muted-foreground">
+          {shown.map((r) => (
+            <li key={r.subscription_id}>
+              <EmailAddress email={r.subscriber?.email ?? 'an address no longer listed'} />
+              {r.refunded ? ' · refunded' : ''}
+            </li>
+          ))}
+          {readers.length > shown.length ? <li>and {readers.length - shown.length} more</li> : null}
+        </ul>
+      ) : null}
+    </div>
+  )
 }
 
 export function DisputesList() {
@@ -60,6 +94,7 @@ export function DisputesList() {
           <p className="text-muted-foreground">
             Opened {formatDateTime(d.created_at)}: “{d.reason}”
           </p>
+          <DisputedReaders dispute={d} />
           <PublisherSide dispute={d} />
           {d.status !== 'open' && (
             <p data-testid="dispute-outcome">

@@ -72,6 +72,8 @@ export function NewsletterBrowser({
         : [...current, { id: campaign.id, name: campaign.name }],
     )
   const clear = useCallback(() => setSelected([]), [])
+  // One subscribe button on screen at a time: the phone's bar shows only while the form's own button is out of view.
+  const panelInView = usePanelInView('subscribe-panel', selected.length > 0)
   // The bar submits the form once an address is typed; before that it takes the reader to the email field.
   const subscribeFromBar = () => {
     const panel = document.getElementById('subscribe-panel')
@@ -155,7 +157,7 @@ export function NewsletterBrowser({
           <HydrateWhenVisible id="subscribe-form">{renderSubscribe(selected, clear)}</HydrateWhenVisible>
         </aside>
       </div>
-      {selected.length > 0 ? (
+      {selected.length > 0 && !panelInView ? (
         // On a phone the form sits below every card: once something is chosen, a bar takes the reader there.
         <div
           className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 p-3 backdrop-blur lg:hidden"
@@ -168,4 +170,22 @@ export function NewsletterBrowser({
       ) : null}
     </section>
   )
+}
+
+/** Whether the element with `id` is on screen (IntersectionObserver); false where the browser has none. */
+function usePanelInView(id: string, watching: boolean): boolean {
+  const [inView, setInView] = useState(false)
+  useEffect(() => {
+    const panel = document.getElementById(id)
+    if (!watching || !panel || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(([entry]) => setInView(Boolean(entry?.isIntersecting)), {
+      threshold: 0.25,
+    })
+    observer.observe(panel)
+    return () => {
+      observer.disconnect()
+      setInView(false)
+    }
+  }, [id, watching])
+  return inView
 }

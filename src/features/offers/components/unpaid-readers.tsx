@@ -22,8 +22,14 @@ function Reader({ reader }: { reader: UnpaidReader }) {
         </time>
       </div>
       <p>
-        <span className="font-medium">{reader.reason === 'refunded' ? 'Refunded' : 'Not paid'}:</span>{' '}
-        {reasonLabel(reader.reason)}
+        {reader.reason === 'refunded' ? (
+          // The reason's one label already says it: "Refunded during screening (fraud or dispute)".
+          <span className="font-medium">{reasonLabel(reader.reason)}</span>
+        ) : (
+          <>
+            <span className="font-medium">Not paid:</span> {reasonLabel(reader.reason)}
+          </>
+        )}
         {reader.detail ? ` — ${reader.detail}` : ''}
         {reader.lostEarning != null ? ` (${formatCredits(reader.lostEarning)} cancelled)` : ''}
       </p>

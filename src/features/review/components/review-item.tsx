@@ -5,6 +5,8 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { useReviewDecisionMutation, type ReviewSubject } from '../api/review-decision-mutation'
 import { ReasonDialog } from '@/components/reason-dialog'
+import { campaignStatus } from '@/lib/vocabulary'
+import { sourceStatus } from '@/lib/vocabulary-catalog'
 
 export type Decision = { status: string; label: string; reasonRequired: boolean; destructive?: boolean }
 
@@ -19,9 +21,11 @@ type ReviewItemProps = {
 
 export function ReviewItem({ subject, id, name, status, decisions, children }: ReviewItemProps) {
   const [decision, setDecision] = useState<Decision | null>(null)
+  // The same words as the owner's and the catalogue's badges (lib/vocabulary), never the raw status.
+  const statusWord = subject === 'source' ? sourceStatus : campaignStatus
   const mutation = useReviewDecisionMutation({
     onSuccess: (vars) => {
-      toast.success(`${name}: ${vars.status.replace('_', ' ')}`)
+      toast.success(`${name}: ${statusWord(vars.status).label}`)
       setDecision(null)
     },
   })
@@ -31,7 +35,7 @@ export function ReviewItem({ subject, id, name, status, decisions, children }: R
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <h3 className="font-semibold">{name}</h3>
-          <Badge variant="yellow">{status.replace('_', ' ')}</Badge>
+          <Badge variant={statusWord(status).tone}>{statusWord(status).label}</Badge>
           <div className="text-sm text-muted-foreground">{children}</div>
         </div>
         <div className="flex flex-wrap gap-2">

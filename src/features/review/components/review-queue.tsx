@@ -4,6 +4,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { useReviewSourcesQuery } from '../api/review-sources-query'
 import { useReviewCampaignsQuery } from '../api/review-campaigns-query'
 import { formatCredits } from '@/lib/format'
+import { categoryLabel, platformLabel } from '@/lib/vocabulary-catalog'
 import { QueryError } from '@/components/query-error'
 import { ReviewItem, type Decision } from './review-item'
 
@@ -55,7 +56,7 @@ export function ReviewQueue({ previewHref }: { previewHref: (campaignId: string)
                 decisions={campaignDecisions}
               >
                 <p>
-                  By {c.advertiser?.full_name || 'an advertiser without a name'} · {c.category ?? 'no category'}
+                  By {c.advertiser?.full_name || 'an advertiser without a name'} · {categoryLabel(c.category)}
                 </p>
                 <p>
                   {formatCredits(c.price_per_subscriber)} per subscriber · budget {formatCredits(c.budget_total)}
@@ -96,8 +97,8 @@ export function ReviewQueue({ previewHref }: { previewHref: (campaignId: string)
                 decisions={sourceDecisions}
               >
                 <p>
-                  By {s.publisher?.full_name || 'a publisher without a name'} · {s.platform} ·{' '}
-                  {s.category ?? 'no category'}
+                  By {s.publisher?.full_name || 'a publisher without a name'} · {platformLabel(s.platform)} ·{' '}
+                  {categoryLabel(s.category)}
                 </p>
                 {s.url && <p className="break-all">{s.url}</p>}
                 {s.description && <p className="line-clamp-3">{s.description}</p>}

@@ -12,6 +12,7 @@ export type SubscriberRow = {
   source_name: string | null
   status: string
   counted: boolean
+  not_counted_reason: string | null
   reason_label: string | null
   price: number | null
 }

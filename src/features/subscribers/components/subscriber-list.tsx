@@ -8,13 +8,16 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Pager } from '@/components/pager'
+import { EmailAddress } from '@/components/email-address'
 import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
-import { espDeliveryStatus, subscriptionStatus } from '@/lib/vocabulary'
+import { espDeliveryStatus, readerStatus } from '@/lib/vocabulary'
+import { metrics } from '@/lib/metrics'
 import { SUBSCRIBERS_PAGE_SIZE, useSubscribersQuery, type SubscriberRow } from '../api/subscribers-query'
 import { useSubscriberCountQuery } from '../api/subscriber-count-query'
+import { useSubscriberTotalsQuery } from '../api/subscriber-totals-query'
 import { useSubscribersExportMutation } from '../api/subscribers-export-mutation'
 import { useEspDeliveriesQuery, type EspDelivery } from '../api/esp-deliveries-query'
 import { useEspRetryMutation } from '../api/esp-retry-mutation'
@@ -41,9 +44,23 @@ export function EngagementState({ delivery }: { delivery: EspDelivery }) {
   )
 }
 
-/** Where the subscriber stands in the advertiser's email tool, with the provider's words and Retry when it failed. */
-export function DeliveryState({ delivery }: { delivery: EspDelivery | null }) {
+/**
+ * Where the subscriber stands in the advertiser's email tool, with the provider's words and Retry when it failed. A
+ * refunded reader who was delivered is still in the tool: Growletter does not take them out, so the advertiser is told.
+ */
+export function DeliveryState({ delivery, refunded = false }: { delivery: EspDelivery | null; refunded?: boolean }) {
   const retry = useEspRetryMutation()
+  if (refunded)
+    return (
+      <span data-testid="esp-delivery-state">
+        {delivery ? espDeliveryStatus(delivery.status).label : 'Not sent'}
+        <span className="block text-xs text-muted-foreground" data-testid="esp-refunded-state">
+          {delivery?.status === 'delivered'
+            ? 'Still in your email tool: remove them there if you do not want to keep them.'
+            : 'Not in your email tool: nothing to remove.'}
+        </span>
+      </span>
+    )
   if (!delivery) return <span className="text-muted-foreground">Not sent</span>
   const word = espDeliveryStatus(delivery.status)
   return (
@@ -74,8 +91,12 @@ export function DeliveryState({ delivery }: { delivery: EspDelivery | null }) {
 }
 
 /** Whether the advertiser paid for this subscriber, and if not, why — in words. */
-export function chargeLabel(row: Pick<SubscriberRow, 'counted' | 'price' | 'reason_label' | 'source_name'>): string {
+export function chargeLabel(
+  row: Pick<SubscriberRow, 'counted' | 'price' | 'reason_label' | 'source_name'> &
+    Partial<Pick<SubscriberRow, 'not_counted_reason'>>,
+): string {
   if (row.counted) return `Paid ${formatCredits(row.price)}`
+  if (row.not_counted_reason === 'refunded') return 'Charge given back during screening'
   if (row.reason_label) return `Not charged: ${row.reason_label}`
   return row.source_name ? 'Not charged' : 'Free (no source)'
 }
@@ -87,7 +108,7 @@ const columns = [
     header: 'Email',
     enableSorting: false,
     meta: { primary: true },
-    cell: (c) => <span className="break-all">{c.getValue()}</span>,
+    cell: (c) => <EmailAddress email={c.getValue()} />,
   }),
   col.accessor('confirmed_at', {
     header: 'Confirmed',
@@ -104,7 +125,7 @@ const columns = [
     enableSorting: false,
     cell: ({ row }) => (
       <>
-        {subscriptionStatus(row.original.status).label}
+        {readerStatus(row.original.status, row.original.not_counted_reason).label}
         <span className="block text-xs text-muted-foreground">{chargeLabel(row.original)}</span>
       </>
     ),
@@ -112,7 +133,7 @@ const columns = [
   col.accessor('delivery', {
     header: 'Email tool',
     enableSorting: false,
-    cell: (c) => <DeliveryState delivery={c.getValue()} />,
+    cell: (c) => <DeliveryState delivery={c.getValue()} refunded={c.row.original.not_counted_reason === 'refunded'} />,
   }),
 ]
 
@@ -126,6 +147,7 @@ export function SubscriberList({ campaignId }: { campaignId: string }) {
   const [search, setSearch] = useDebouncedSearch(committed, commit)
   const rows = useSubscribersQuery(campaignId, committed, page)
   const count = useSubscriberCountQuery(campaignId, committed)
+  const totals = useSubscriberTotalsQuery(campaignId)
   const exporter = useSubscribersExportMutation()
   const ids = useMemo(() => (rows.data ?? []).map((r) => r.id), [rows.data])
   const deliveries = useEspDeliveriesQuery(ids)
@@ -173,11 +195,32 @@ export function SubscriberList({ campaignId }: { campaignId: string }) {
         </p>
       ) : (
         <>
-          <p className="text-sm text-muted-foreground" aria-live="polite">
-            {count.data === undefined
-              ? '…'
-              : `${count.data.toLocaleString('en-US')} confirmed subscriber${count.data === 1 ? '' : 's'}`}
-          </p>
+          <dl
+            className="flex flex-wrap gap-x-4 text-sm text-muted-foreground"
+            aria-live="polite"
+            data-testid="subscriber-totals"
+          >
+            <div className="flex gap-1" title={metrics.confirmedSubscribers.definition}>
+              <dt>{metrics.confirmedSubscribers.label}</dt>
+              <dd className="font-medium text-foreground tabular-nums">
+                {totals.data === undefined ? '…' : totals.data.confirmed.toLocaleString('en-US')}
+              </dd>
+            </div>
+            {totals.data && totals.data.refunded > 0 ? (
+              <div className="flex gap-1" title={metrics.refundedReaders.definition}>
+                <dt>{metrics.refundedReaders.label}</dt>
+                <dd className="font-medium text-foreground tabular-nums">
+                  {totals.data.refunded.toLocaleString('en-US')}
+                </dd>
+              </div>
+            ) : null}
+            {committed && count.data !== undefined ? (
+              <div className="flex gap-1">
+                <dt>Matching “{committed}”</dt>
+                <dd className="font-medium text-foreground tabular-nums">{count.data.toLocaleString('en-US')}</dd>
+              </div>
+            ) : null}
+          </dl>
           <div data-testid="subscriber-table">
             <DataTable
               columns={columns}

@@ -58,6 +58,8 @@ export function SubscribeForm({
   const [done, setDone] = useState<{ email: string; result: SubscribeResult } | null>(null)
   const form = useFormFields({ initial: { email: '' }, ...subscribeRules })
   const emailError = form.errors.email
+  // The first empty submit only takes the visitor to the field; a second one says what is missing.
+  const [nudged, setNudged] = useState(false)
   const { setValue } = form
   // After hydration (the prerendered form is empty): the reader's tap is what subscribes, never the page load.
   useEffect(() => {
@@ -97,8 +99,11 @@ export function SubscribeForm({
           <MailCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <div className="flex flex-col gap-1">
             <p>
-              Check your inbox: we sent one email to <strong>{done.email}</strong> about {names(done.result.pending)}.
-              Confirm each newsletter with its link.
+              Check your inbox: we sent one email to <strong>{done.email}</strong> about {names(done.result.pending)}.{' '}
+              {done.result.pending.length > 1
+                ? // The words of the email's own button (supabase/functions/subscribe/confirmation-email.ts).
+                  `Tap “Confirm all ${done.result.pending.length} newsletters” in it, or “Confirm only this one” beside each you want.`
+                : 'Tap “Confirm subscription” in it to start.'}
             </p>
           </div>
         </div>
@@ -111,7 +116,22 @@ export function SubscribeForm({
           {newsletters.map((n) => n.name).join(', ')}
         </p>
       )}
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3">
+      <form
+        id={formId}
+        noValidate
+        onSubmit={(e) => {
+          // Nothing typed yet: take the visitor to the field rather than scold them (issue 38); a typed address that
+          // is wrong is still refused with the rule's sentence.
+          if (!form.values.email.trim() && !form.submitted && !nudged) {
+            e.preventDefault()
+            setNudged(true)
+            document.getElementById(`${id}-email`)?.focus()
+            return
+          }
+          void onSubmit(e)
+        }}
+        className="flex flex-col gap-3"
+      >
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${id}-email`}>Email address</Label>
           <Input

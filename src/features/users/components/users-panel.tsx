@@ -50,7 +50,7 @@ export function UsersPanel() {
         enableSorting: false,
         meta: { primary: true },
         cell: (c) => (
-          <Link className="break-all underline" to={paths.admin.user(c.row.original.id)}>
+          <Link className="break-words underline" to={paths.admin.user(c.row.original.id)}>
             {c.getValue() ?? c.row.original.full_name ?? 'User without an email'}
           </Link>
         ),
@@ -74,14 +74,22 @@ export function UsersPanel() {
         header: () => <span className="sr-only">Actions</span>,
         meta: { align: 'right', actions: true },
         cell: ({ row }) => (
-          <Button
-            size="sm"
-            variant="outline"
-            aria-label={`Change type of ${row.original.email ?? row.original.full_name ?? row.original.id}`}
-            onClick={() => setEditing(row.original)}
-          >
-            Change type
-          </Button>
+          <div className="flex flex-wrap justify-end gap-2">
+            {/* The user's page (money, sources, suspend) as a button, not only the address as a link (issue 38). */}
+            <Button asChild size="sm">
+              <Link to={paths.admin.user(row.original.id)} title="The user's page: money, sources, suspend">
+                Open user
+              </Link>
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              aria-label={`Change type of ${row.original.email ?? row.original.full_name ?? row.original.id}`}
+              onClick={() => setEditing(row.original)}
+            >
+              Change type
+            </Button>
+          </div>
         ),
       }),
     ],

@@ -22,6 +22,10 @@ export type StatementRow = {
   amount: number
   refunded: number
   settledAt: string | null
+  /** What to reconcile it with: a charge's subscriber and source, a deposit's Stripe payment (else the reference). */
+  subscriberEmail: string | null
+  sourceName: string | null
+  reference: string | null
 }
 /** The wallet has no search box: `filters.search` is not sent. */
 export type WalletTransactionsVariables = { userId: string; filters: MoneyFilters }
@@ -53,6 +57,9 @@ async function callWalletStatement(filters: MoneyFilters, limit: number, offset:
       amount: toCredits(r.amount),
       refunded: toCredits(r.refunded),
       settledAt: r.settled_at,
+      subscriberEmail: r.subscriber_email ?? null,
+      sourceName: r.source_name ?? null,
+      reference: r.reference ?? null,
     })),
     // Every row carries the number of matches; a page past the end has none.
     total: rows.length > 0 ? Number(rows[0]!.total_count) : 0,

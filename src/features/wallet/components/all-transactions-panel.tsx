@@ -10,12 +10,9 @@ import { DataTable, dataTableColumns } from '@/components/data-table'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { formatCredits, formatDateTime } from '@/lib/format'
-import {
-  transactionStatus,
-  transactionStatusOptions,
-  transactionTypeLabel,
-  transactionTypeOptions,
-} from '@/lib/vocabulary'
+import { transactionStatusOptions, transactionTypeOptions } from '@/lib/vocabulary'
+import { EmailAddress } from '@/components/email-address'
+import { ledgerWords } from '../money-csv'
 import { ADMIN_LEDGER_PAGE_SIZE, useAdminLedgerQuery, type AdminLedgerRow } from '../api/admin-ledger-query'
 import { useMoneyExportMutation } from '../api/money-export-mutation'
 import { isFiltered, useMoneyFilters, type MoneyFilters } from '@/lib/money-filters'
@@ -37,17 +34,28 @@ const columns = [
     cell: ({ row }) => (
       <>
         {row.original.user_name || 'No name set'}
-        <span className="block text-xs break-all text-muted-foreground">{row.original.user_email}</span>
+        <EmailAddress email={row.original.user_email} className="block text-xs text-muted-foreground" />
       </>
     ),
   }),
-  col.accessor('type', { header: 'Type', enableSorting: false, cell: (c) => transactionTypeLabel(c.getValue()) }),
+  // A refunded charge's 0.00 release reads as the refund, as on the advertiser's statement (ledgerWords).
+  col.accessor('type', { header: 'Type', enableSorting: false, cell: ({ row }) => ledgerWords(row.original).type }),
   col.accessor('description', {
     header: 'Description',
     enableSorting: false,
     cell: ({ row }) => (
       <>
         {row.original.description ?? '—'}
+        {row.original.subscriber_email || row.original.source_name ? (
+          <span className="block text-xs text-muted-foreground">
+            {[row.original.subscriber_email, row.original.source_name, row.original.newsletter_name]
+              .filter(Boolean)
+              .join(' · ')}
+          </span>
+        ) : null}
+        {row.original.stripe_reference ? (
+          <span className="block text-xs break-all text-muted-foreground">Stripe {row.original.stripe_reference}</span>
+        ) : null}
         {row.original.status === 'pending' && row.original.available_at && (
           <span className="block text-xs text-muted-foreground">
             Settles {formatDateTime(row.original.available_at)}
@@ -59,8 +67,8 @@ const columns = [
   col.accessor('status', {
     header: 'Status',
     enableSorting: false,
-    cell: (c) => {
-      const word = transactionStatus(c.getValue())
+    cell: ({ row }) => {
+      const word = ledgerWords(row.original).status
       return <Badge variant={word.tone}>{word.label}</Badge>
     },
   }),
@@ -68,7 +76,14 @@ const columns = [
     header: 'Amount',
     enableSorting: false,
     meta: { align: 'right' },
-    cell: (c) => formatCredits(c.getValue()),
+    cell: ({ row }) => (
+      <>
+        {formatCredits(row.original.amount)}
+        {Number(row.original.refunded) > 0 ? (
+          <span className="block text-xs text-muted-foreground">{formatCredits(row.original.refunded)} refunded</span>
+        ) : null}
+      </>
+    ),
   }),
 ]
 

@@ -44,7 +44,23 @@ const columns = [
     cell: (c) => statementKindLabel(c.getValue()),
     meta: { primary: true },
   }),
-  col.accessor('description', { header: 'Description', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
+  col.accessor('description', {
+    header: 'Description',
+    enableSorting: false,
+    // The subscriber and source of a charge, the Stripe payment of a deposit: what the CSV carries too.
+    cell: ({ row }) => (
+      <>
+        {row.original.description ?? '—'}
+        {row.original.subscriberEmail || row.original.sourceName ? (
+          <span className="block text-xs text-muted-foreground">
+            {[row.original.subscriberEmail, row.original.sourceName].filter(Boolean).join(' · ')}
+          </span>
+        ) : row.original.kind === 'deposit' && row.original.reference ? (
+          <span className="block text-xs break-all text-muted-foreground">Stripe {row.original.reference}</span>
+        ) : null}
+      </>
+    ),
+  }),
   col.accessor('status', {
     header: 'Status',
     enableSorting: false,

@@ -243,12 +243,14 @@ export type Database = {
           category: string | null
           created_at: string
           description: string | null
+          engagement_window_days: number
           frequency: string | null
           funding_status: string
           id: string
           image_url: string | null
           name: string
           partner_mode: string
+          pay_rule: string
           price_per_subscriber: number
           reservations_open: number
           review_note: string | null
@@ -268,12 +270,14 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          engagement_window_days?: number
           frequency?: string | null
           funding_status?: string
           id?: string
           image_url?: string | null
           name: string
           partner_mode?: string
+          pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -293,12 +297,14 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          engagement_window_days?: number
           frequency?: string | null
           funding_status?: string
           id?: string
           image_url?: string | null
           name?: string
           partner_mode?: string
+          pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -695,6 +701,7 @@ export type Database = {
           campaign_id: string
           clicks: number | null
           connection_id: string
+          counted_engagement: boolean | null
           created_at: string
           delivered_at: string | null
           engaged: boolean | null
@@ -704,6 +711,8 @@ export type Database = {
           id: string
           last_error: string | null
           locked_until: string | null
+          machine_clicks: number | null
+          machine_opens: number | null
           next_attempt_at: string
           opens: number | null
           queued_at: string
@@ -719,6 +728,7 @@ export type Database = {
           campaign_id: string
           clicks?: number | null
           connection_id: string
+          counted_engagement?: boolean | null
           created_at?: string
           delivered_at?: string | null
           engaged?: boolean | null
@@ -728,6 +738,8 @@ export type Database = {
           id?: string
           last_error?: string | null
           locked_until?: string | null
+          machine_clicks?: number | null
+          machine_opens?: number | null
           next_attempt_at?: string
           opens?: number | null
           queued_at?: string
@@ -743,6 +755,7 @@ export type Database = {
           campaign_id?: string
           clicks?: number | null
           connection_id?: string
+          counted_engagement?: boolean | null
           created_at?: string
           delivered_at?: string | null
           engaged?: boolean | null
@@ -752,6 +765,8 @@ export type Database = {
           id?: string
           last_error?: string | null
           locked_until?: string | null
+          machine_clicks?: number | null
+          machine_opens?: number | null
           next_attempt_at?: string
           opens?: number | null
           queued_at?: string
@@ -974,9 +989,13 @@ export type Database = {
           created_at: string
           email: string
           email_canonical: string | null
+          engagement_decided_at: string | null
+          engagement_decision: string | null
+          engagement_window_days: number | null
           first_paid_at: string | null
           id: string
           not_counted_reason: string | null
+          pay_rule: string | null
           price: number | null
           reserved_amount: number
           status: string
@@ -1003,9 +1022,13 @@ export type Database = {
           created_at?: string
           email: string
           email_canonical?: never
+          engagement_decided_at?: string | null
+          engagement_decision?: string | null
+          engagement_window_days?: number | null
           first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
+          pay_rule?: string | null
           price?: number | null
           reserved_amount?: number
           status?: string
@@ -1032,9 +1055,13 @@ export type Database = {
           created_at?: string
           email?: string
           email_canonical?: never
+          engagement_decided_at?: string | null
+          engagement_decision?: string | null
+          engagement_window_days?: number | null
           first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
+          pay_rule?: string | null
           price?: number | null
           reserved_amount?: number
           status?: string
@@ -2297,6 +2324,8 @@ export type Database = {
           target_id: string
           api_key: string
           email: string
+          remote_id: string
+          delivered_at: string
         }[]
       }
       claim_notifications: {
@@ -2500,6 +2529,17 @@ export type Database = {
         }
         Returns: Json
       }
+      engaged_rates: {
+        Args: {
+          p_source_ids: string[]
+        }
+        Returns: {
+          source_id: string
+          readers: number
+          engaged: number
+          engaged_rate: number
+        }[]
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -2574,6 +2614,9 @@ export type Database = {
           p_response_status?: number
           p_error?: string
           p_retry_after_ms?: number
+          p_machine_opens?: number
+          p_machine_clicks?: number
+          p_clicked?: boolean
         }
         Returns: string
       }
@@ -2979,6 +3022,12 @@ export type Database = {
           p_changes: Json
         }
         Returns: string
+      }
+      subscriber_evidence: {
+        Args: {
+          p_subscription_id: string
+        }
+        Returns: Json
       }
       take_confirmation_email_allowance: {
         Args: {

@@ -101,7 +101,12 @@ export function CampaignEditForm({ campaign }: { campaign: CampaignDetail }) {
           ))}
         </select>
       </FormField>
-      <NewsletterFactsFields idPrefix="edit-" register={(name) => register(name)} errors={errors} />
+      <NewsletterFactsFields
+        idPrefix="edit-"
+        register={(name) => register(name)}
+        errors={errors}
+        defaultFrequency={form.formState.defaultValues?.frequency ?? ''}
+      />
       <div>
         <Button type="submit" disabled={formState.isSubmitting}>
           {campaign.approved_at ? 'Send changes for review' : 'Save changes'}

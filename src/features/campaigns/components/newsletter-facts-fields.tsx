@@ -16,12 +16,14 @@ type Props = {
   idPrefix: string
   register: (name: NewsletterFactName) => UseFormRegisterReturn
   errors: Partial<Record<NewsletterFactName, { message?: string }>>
+  /** The saved frequency: given to the select as its default too, so it shows before the form's ref sets it. */
+  defaultFrequency?: string
 }
 
 const selectClass =
   'flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-invalid:border-destructive md:text-sm'
 
-export function NewsletterFactsFields({ idPrefix, register, errors }: Props) {
+export function NewsletterFactsFields({ idPrefix, register, errors, defaultFrequency = '' }: Props) {
   const id = (name: NewsletterFactName) => `${idPrefix}${name}`
   return (
     <fieldset className="grid gap-4 rounded-md border p-4" data-testid="newsletter-facts-fields">
@@ -39,7 +41,7 @@ export function NewsletterFactsFields({ idPrefix, register, errors }: Props) {
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id={id('frequency')} label="How often it goes out" error={errors.frequency?.message}>
-          <select className={selectClass} {...register('frequency')}>
+          <select className={selectClass} defaultValue={defaultFrequency} {...register('frequency')}>
             <option value="">Not stated</option>
             {frequencyOptions.map((option) => (
               <option key={option.value} value={option.value}>

@@ -44,6 +44,8 @@ export type EspStore = {
   put(
     s: Omit<SandboxSubscriber, 'createdAt' | 'updatedAt' | 'engagement'>,
   ): Promise<{ created: boolean; subscriber: SandboxSubscriber }>
+  /** Takes one subscriber off one list; answers whether they were on it. */
+  remove(provider: string, target: string, email: string): Promise<boolean>
   setEngagement(provider: string, email: string, engagement: { opens: number; clicks: number }): Promise<number>
   subscribers(provider?: string): Promise<SandboxSubscriber[]>
   clear(): Promise<void>
@@ -158,6 +160,13 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       )
       const row = rows.rows[0]!
       return { created: row.created, subscriber: fromRow(row) }
+    },
+    async remove(provider, target, email) {
+      const rows = await db.query(
+        'delete from local_esp.subscribers where provider = $1 and target = $2 and email = $3',
+        [provider, target, email.toLowerCase()],
+      )
+      return rows.affectedRows > 0
     },
     async setEngagement(provider, email, engagement) {
       const rows = await db.query(

@@ -4,7 +4,7 @@
  * https://api.kit.com/v4. Targets are forms. Kit's API does not report a subscriber's opens and clicks, so
  * this client has no `engagement`.
  */
-import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
+import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
 
 export const KIT_API_URL = 'https://api.kit.com/v4'
@@ -129,6 +129,22 @@ export function kitClient(options: EspClientOptions): EspClient {
       return id
         ? { ok: true, remoteId: id }
         : { ok: false, retryable: false, status: added.status, message: 'Kit answered without a subscriber id' }
+    },
+
+    // Unsubscribe subscriber: POST /subscribers/{id}/unsubscribe
+    // (https://developers.kit.com/api-reference/subscribers/unsubscribe-subscriber, 204): Kit has no per-form
+    // removal; the subscriber (`remoteId`, Kit's id from the delivery) is cancelled and gets no more emails.
+    async remove(key, _targetId, remoteId) {
+      return removedOf(
+        kitWait(
+          await requestJson(
+            fetchImpl,
+            `${base}/subscribers/${encodeURIComponent(remoteId)}/unsubscribe`,
+            { method: 'POST', headers: auth(key), body: {} },
+            kitMessage,
+          ),
+        ),
+      )
     },
   }
 }

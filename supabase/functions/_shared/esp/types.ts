@@ -65,6 +65,11 @@ export interface EspClient {
   /** Checks the key and that the chosen list exists under it. */
   testConnection(key: string, targetId: string): Promise<EspResult<{ target: EspTarget }>>
   deliver(key: string, targetId: string, subscriber: EspSubscriber): Promise<EspResult<{ remoteId: string }>>
+  /**
+   * Takes a refunded reader out of the list (issue 38), as the provider's API allows: `remoteId` is the id the
+   * provider gave at delivery. A subscriber the provider no longer has (404) counts as removed.
+   */
+  remove(key: string, targetId: string, remoteId: string, email: string): Promise<EspResult<{ alreadyGone: boolean }>>
   /** Undefined for providers whose API does not report a subscriber's opens and clicks (Kit). */
   engagement?(key: string, targetId: string, email: string): Promise<EspResult<{ engagement: EspEngagement }>>
 }

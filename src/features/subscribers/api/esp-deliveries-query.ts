@@ -21,6 +21,11 @@ export type EspDelivery = {
   opens: number | null
   clicks: number | null
   engagement_checked_at: string | null
+  /** A refunded reader's removal from the tool (issue 38): null until asked, then queued, removed or failed. */
+  removal_status?: string | null
+  /** The tool's own words for the last failed removal attempt. */
+  removal_error?: string | null
+  removed_at?: string | null
 }
 
 export const ESP_DELIVERIES_REFRESH_MS = 3000
@@ -30,7 +35,7 @@ export async function getEspDeliveries(subscriptionIds: string[]): Promise<EspDe
   const { data, error } = await supabase
     .from('esp_deliveries')
     .select(
-      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at',
+      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at, removal_status, removal_error, removed_at',
     )
     .in('subscription_id', subscriptionIds)
   if (error) throw error
@@ -42,7 +47,9 @@ export const espDeliveriesQueryOptions = (subscriptionIds: string[]) =>
     queryKey: subscriberKeys.espDeliveries(subscriptionIds),
     queryFn: () => getEspDeliveries(subscriptionIds),
     refetchInterval: (query) =>
-      query.state.data?.some((d) => d.status === 'queued') ? ESP_DELIVERIES_REFRESH_MS : false,
+      query.state.data?.some((d) => d.status === 'queued' || d.removal_status === 'queued')
+        ? ESP_DELIVERIES_REFRESH_MS
+        : false,
   })
 
 export const useEspDeliveriesQuery = (subscriptionIds: string[]) => useQuery(espDeliveriesQueryOptions(subscriptionIds))

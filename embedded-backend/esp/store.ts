@@ -99,6 +99,26 @@ const fromRow = (r: Row): SandboxSubscriber => ({
   updatedAt: iso(r.updated_at),
 })
 
+/** Changes to one subscriber the sandbox's control endpoint and removal routes make. */
+function subscriberWrites(db: Db): Pick<EspStore, 'remove' | 'setEngagement'> {
+  return {
+    async remove(provider, target, email) {
+      const rows = await db.query(
+        'delete from local_esp.subscribers where provider = $1 and target = $2 and email = $3',
+        [provider, target, email.toLowerCase()],
+      )
+      return rows.affectedRows > 0
+    },
+    async setEngagement(provider, email, engagement) {
+      const rows = await db.query(
+        'update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2',
+        [provider, email.toLowerCase(), JSON.stringify(engagement)],
+      )
+      return rows.affectedRows
+    },
+  }
+}
+
 export async function databaseEspStore(db: Db): Promise<EspStore> {
   await db.exec(SCHEMA)
   const select =
@@ -161,20 +181,7 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       const row = rows.rows[0]!
       return { created: row.created, subscriber: fromRow(row) }
     },
-    async remove(provider, target, email) {
-      const rows = await db.query(
-        'delete from local_esp.subscribers where provider = $1 and target = $2 and email = $3',
-        [provider, target, email.toLowerCase()],
-      )
-      return rows.affectedRows > 0
-    },
-    async setEngagement(provider, email, engagement) {
-      const rows = await db.query(
-        'update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2',
-        [provider, email.toLowerCase(), JSON.stringify(engagement)],
-      )
-      return rows.affectedRows
-    },
+    ...subscriberWrites(db),
     async subscribers(provider) {
       const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
         provider ?? null,

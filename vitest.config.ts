@@ -2,9 +2,20 @@
 // `db` (migrations, RLS matrix, money), `hosted` (the hosted lane, supabase/tests/hosted). The backend and db
 // projects share one PGlite instance per worker and run their files one after another: PGlite costs ~450 MB and runs
 // one transaction at a time.
-import { defineConfig } from 'vitest/config'
+// Tests live beside the code they test (docs/architecture.md "Layout"), so a project is the set of folders its
+// kind of test lives in; scripts/test-layout.test.ts keeps every test file in a folder of code.
+import { configDefaults, defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import path from 'node:path'
+
+// The edge functions' code that needs no backend (the shared rules, the email layout and templates, the docs' list of
+// functions) runs in the unit project; every other test under supabase/functions starts a backend.
+const functionUnitTests = [
+  'supabase/functions/*.test.ts',
+  'supabase/functions/_shared/rules/**/*.test.ts',
+  'supabase/functions/_shared/email-brand.test.ts',
+  'supabase/functions/send-notifications/templates/**/*.test.ts',
+]
 
 export default defineConfig({
   resolve: {
@@ -23,14 +34,20 @@ export default defineConfig({
           // happy-dom rather than jsdom: the same 624 tests pass on both, and happy-dom costs a third less CPU (59 → 39
           // CPU-seconds for this project on a quiet machine; docs/decisions.md "One module registry per worker").
           environment: 'happy-dom',
-          include: ['tests/**/*.test.{ts,tsx}'],
-          setupFiles: ['tests/setup.ts'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'eslint-rules/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'supabase/*.test.ts',
+            ...functionUnitTests,
+          ],
+          setupFiles: ['src/testing/setup.ts'],
           // One module registry per worker: the packages load once per worker rather than once per file (a fifth
-          // of the CPU time); tests/setup.ts re-evaluates our own modules for every file and lets a file end only
+          // of the CPU time); src/testing/setup.ts re-evaluates our own modules for every file and lets a file end only
           // when its lazy loads have landed, so no file sees another's state.
           isolate: false,
           // Packages that keep state at module level (sonner's toast store) are evaluated like our own modules, so
-          // the per-file reset in tests/setup.ts starts them afresh too.
+          // the per-file reset in src/testing/setup.ts starts them afresh too.
           server: { deps: { inline: ['sonner'] } },
           // Limits that only stop a hung test; no test waits for them. Screens are awaited by condition.
           testTimeout: 60_000,
@@ -49,7 +66,14 @@ export default defineConfig({
         test: {
           name: 'backend',
           environment: 'node',
-          include: ['embedded-backend/tests/**/*.test.ts'],
+          // The backend's own areas, the edge functions run end to end through it, and the API-level money and
+          // suspension checks (supabase/tests/api) that need its gateway.
+          include: [
+            'embedded-backend/**/*.test.ts',
+            'supabase/functions/**/*.test.ts',
+            'supabase/tests/api/**/*.test.ts',
+          ],
+          exclude: [...configDefaults.exclude, ...functionUnitTests],
           fileParallelism: false,
           // One module registry for the worker's files: every file starts its own backend (startTestBackend), so
           // no state is shared through modules, and loading them once instead of per file saves 40% of the CPU.
@@ -66,7 +90,7 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
-          exclude: ['supabase/tests/hosted/**'],
+          exclude: ['supabase/tests/hosted/**', 'supabase/tests/api/**'],
           fileParallelism: false,
           isolate: false,
           // Limits that only stop a hung test (a test that builds a database of its own takes 30 s and more on a

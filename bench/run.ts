@@ -19,6 +19,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   dashboards: () => import('./dashboards'),
   scale: () => import('./scale'),
   settlement: () => import('./settlement'),
+  engaged: () => import('./engaged-pay'),
   lighthouse: () => import('./lighthouse'),
   esp: () => import('./esp'),
   edge: () => import('./edge-limits'),

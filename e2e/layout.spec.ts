@@ -10,7 +10,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf } from './pages/auth'
 import { logInAsAdmin } from './pages/admin'
 import { checkPage, settle } from './pages/layout-checks'
 import { rolePages } from './pages/menus'
-import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from '../tests/account/qr-matrix'
+import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from '../src/features/account/qr-matrix'
 
 const CAMPAIGN = '20000000-0000-4000-a000-000000000001'
 

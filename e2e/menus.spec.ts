@@ -3,7 +3,7 @@
  * the walk clicks whatever its menus offer, page after page, without ever typing an address. On a desk it uses
  * the sidebar (and breadcrumbs); on a phone the section switcher, and then the header's slide-in menu. Each page
  * reached must show its own heading and tab title, and the walk fails on any page of the role (e2e/pages/menus.ts,
- * which tests/app/navigation.test.ts keeps equal to the route table) that no click reached.
+ * which src/app/navigation.test.ts keeps equal to the route table) that no click reached.
  */
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO_ACCOUNTS, dashboardOf } from './pages/auth'

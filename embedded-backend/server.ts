@@ -212,7 +212,11 @@ function createApis(ctx: BackendContext, functionsSecret: string, mailbox: Mailb
   })
   const checkout = createCheckoutHandler({ apiUrl, webhookSecret: stripeWebhookSecret, db })
   const connect = createConnectHandler({ apiUrl, webhookSecret: stripeConnectWebhookSecret, db })
-  const esp = createEspHandler({ db, mailboxUrl: mailbox.httpUrl })
+  const esp = createEspHandler({
+    db,
+    mailboxUrl: mailbox.httpUrl,
+    serviceKeys: [ctx.serviceRoleKey, ctx.secretKey],
+  })
   mailbox.links.espUrl = `${apiUrl}/esp/`
   return { functions, checkout, connect, esp, stripeWebhookSecret, stripeConnectWebhookSecret }
 }

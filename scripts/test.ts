@@ -139,17 +139,19 @@ if (!databaseUrl) console.warn('No PostgreSQL available: database suites run on 
 /**
  * The backend files that run on the engine TEST_DATABASE_URL chooses (they start their backend through
  * rest-fixture.ts or trust-backend.ts, or read the variable). The others always use an in-memory PGlite:
- * the PostgreSQL run leaves them out instead of running them a second time on PGlite.
+ * the PostgreSQL run leaves them out instead of running them a second time on PGlite. The backend project's tests
+ * live beside the code they test (vitest.config.ts), so every folder it collects from is searched.
  */
-function filesOnTheEngine(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.test.ts'))
-    .filter((name) =>
-      /TEST_DATABASE_URL|from '\.\/rest-fixture'|from '\.\/helpers\/trust-backend'/.test(
-        readFileSync(path.join(dir, name), 'utf8'),
+function filesOnTheEngine(dirs: string[]): string[] {
+  return dirs
+    .flatMap((dir) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => path.join(dir, name)))
+    .filter((file) => file.endsWith('.test.ts') && !file.split(path.sep).includes('node_modules'))
+    .filter((file) =>
+      /TEST_DATABASE_URL|from '[./]*(testing\/|embedded-backend\/testing\/)?(rest-fixture|trust-backend)'/.test(
+        readFileSync(file, 'utf8'),
       ),
     )
-    .map((name) => path.join(dir, name))
+    .sort()
 }
 
 /**
@@ -175,7 +177,10 @@ const onBothEngines = (project: string, { files = [] as string[], shards = 1, ur
     : []),
 ]
 
-const backendRuns = onBothEngines('backend', { files: filesOnTheEngine('embedded-backend/tests'), shards: 2 })
+const backendRuns = onBothEngines('backend', {
+  files: filesOnTheEngine(['embedded-backend', 'supabase/functions', 'supabase/tests/api']),
+  shards: 2,
+})
 // The parts of package.json's "lint" (ESLint, the import-cycle check, prettier --check) and the type check run as
 // four processes, not one after another: each is single-threaded, and on a busy machine a lane of one process gets
 // one process's share of the cores. Run one after another they took 274 s of wall time for 71 CPU-seconds with a

@@ -19,7 +19,9 @@
 --             late@example.com expired, walk-in@example.com confirmed unattributed, gone@example.com unsubscribed.
 --             Founder Finance (07) charges have passed screening (debits, available earnings); the others are on hold.
 --   ESP:      Morning Stack (03) is connected to the local ESP sandbox's MailerLite (key local-mailerlite-key, group
---             "Demo subscribers (MailerLite)"); its confirmed subscribers are queued and delivered once the backend runs.
+--             "Demo subscribers (MailerLite)"); its confirmed subscribers are queued and delivered once the backend runs;
+--             its paid reader opened and clicked (engaged); proxy-opened@example.org (free, confirmed) was only opened
+--             by a privacy proxy (not engaged).
 --   activity: 60 more visits; every click, view, subscriber and ledger row is then spread over the last 30 days
 --             (settled ones 8 to 29 days ago, those still in screening within the last day), so charts show a month.
 
@@ -350,6 +352,24 @@ with connection as (
 insert into public.esp_deliveries (connection_id, subscription_id, campaign_id, advertiser_id)
 select c.id, s.id, c.campaign_id, c.advertiser_id
 from connection c join public.newsletter_subscriptions s on s.campaign_id = c.campaign_id and s.confirmed_at is not null;
+
+-- Engagement read back from MailerLite (issue 39), so the evidence rows show both kinds of reader. Morning Stack's
+-- paid reader opened twice and clicked once (engaged). proxy-opened@example.org, a reader who subscribed on the
+-- newsletter's own page (free: no source), was opened three times by a privacy proxy and never clicked: MailerLite
+-- cannot tell machines apart, so only clicks count and the reader is not engaged. The deliveries stay queued and go
+-- out when the backend runs; counts read back later never go down.
+select public.create_pending_subscriptions('proxy-opened@example.org', array['20000000-0000-4000-a000-000000000003'::uuid],
+  array[encode(sha256(convert_to('seed-token-proxy-opened', 'UTF8')), 'hex')]);
+update public.newsletter_subscriptions set armed_at = now() - interval '10 minutes' where email = 'proxy-opened@example.org';
+select public.confirm_subscription(encode(sha256(convert_to('seed-token-proxy-opened', 'UTF8')), 'hex'), 'proxy-opened@example.org');
+update public.esp_deliveries d set opens = x.opens, clicks = x.clicks, engaged = true,
+    counted_engagement = x.clicks > 0, engagement_checked_at = now()
+  from (
+    select s.id, case when s.counted then 2 else 3 end as opens, case when s.counted then 1 else 0 end as clicks
+    from public.newsletter_subscriptions s
+    where s.campaign_id = '20000000-0000-4000-a000-000000000003' and s.confirmed_at is not null
+  ) x
+  where d.subscription_id = x.id;
 
 -- Clicks are added to the figures by a scheduled job (drain-click-queue); the demo shows them at once.
 select public.drain_click_queue();

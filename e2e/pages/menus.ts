@@ -1,6 +1,6 @@
 /**
  * The pages of each role, as the route table lists them (src/app/router.tsx), with the h1 each one shows: what
- * e2e/menus.spec.ts must reach by clicking from the role's landing page. tests/app/navigation.test.ts fails
+ * e2e/menus.spec.ts must reach by clicking from the role's landing page. src/app/navigation.test.ts fails
  * when this list and the table disagree, so a page added to the table is walked here too.
  */
 export type MenuRole = 'advertiser' | 'publisher' | 'admin'

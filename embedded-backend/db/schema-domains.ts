@@ -193,6 +193,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   campaigns: {
     tables: ['public.campaign_partners', 'public.campaigns', 'public.content_revisions'],
     functions: [
+      'private.guard_pay_rule',
       'private.campaign_funding_status',
       'private.funding_status_given',
       'private.guard_campaign_budget',
@@ -241,6 +242,8 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   subscriptions: {
     tables: ['private.campaign_subscriber_counts', 'private.freemail_domains', 'public.newsletter_subscriptions'],
     functions: [
+      'private.record_pay_rule',
+      'public.subscriber_evidence',
       'private.check_subscriber_reader',
       'private.click_backs_subscription',
       'private.click_token_backs',
@@ -273,6 +276,9 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   payouts: {
     tables: ['public.payout_accounts', 'public.payout_requests', 'public.settlement_failures'],
     functions: [
+      'private.engagement_verdict',
+      'private.engagement_wait_bound',
+      'private.release_not_engaged',
       'private.dispatch_payouts',
       'private.payout_account_problem',
       'private.payout_account_state',
@@ -381,6 +387,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   esp_delivery: {
     tables: ['private.esp_key_pauses', 'private.esp_request_log', 'public.esp_connections', 'public.esp_deliveries'],
     functions: [
+      'public.engaged_rates',
       'private.dispatch_esp_deliveries',
       'private.dispatch_esp_engagement',
       'private.esp_budget',

@@ -12,7 +12,7 @@ import {
   type ProviderAnswer,
   type ProviderRequest,
 } from './common'
-import type { EspStore, SandboxSubscriber } from './store'
+import { reportedClicks, reportedOpens, type EspStore, type SandboxSubscriber } from './store'
 
 export const beehiivError = (status: number, statusText: string, message: string, code: string) =>
   json(status, { status, statusText, errors: [{ message, code }] })
@@ -36,8 +36,8 @@ function beehiivSubscription(s: SandboxSubscriber, stats: boolean) {
       ? {
           stats: {
             emails_received: 10,
-            open_rate: s.engagement.opens * 10,
-            click_through_rate: s.engagement.clicks * 10,
+            open_rate: reportedOpens(s.engagement) * 10,
+            click_through_rate: reportedClicks(s.engagement) * 10,
           },
         }
       : {}),

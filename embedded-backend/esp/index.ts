@@ -7,6 +7,10 @@
  * - `POST /esp/_control/fail` `{ provider, status: 429|500|502|503, count, retryAfterSeconds? }`: the next
  *   `count` requests to that provider answer `status` (429 with Retry-After); `DELETE` clears.
  * - `POST /esp/_control/engagement` `{ provider, email, opens, clicks }`: what engagement read-back reports.
+ * - `POST /esp/_engagement` `{ provider, email, opens, clicks, machine_opens, machine_clicks }` with the service-role
+ *   or secret key (`apikey` or `Authorization: Bearer`): makes a reader open or click, as a person or as a machine
+ *   (ARCHITECTURE "Wave 4 interfaces", engagement-verified pay). Each stand-in reports the tool's totals, machines
+ *   included, as the real tool does.
  * - `GET /esp/_api/requests?provider=`, `GET /esp/_api/subscribers?provider=` (JSON, newest first);
  *   `DELETE /esp/_api/requests` forgets everything received.
  * Like the providers (and the checkout), it needs no Supabase apikey: the gateway routes it before the key check.
@@ -91,17 +95,26 @@ function controlFail(faults: Faults, method: string, b: Record<string, unknown>)
   return json(200, { provider: b.provider, ...fault })
 }
 
-/** POST `/_control/engagement`: what engagement read-back reports for one subscriber. */
+/**
+ * POST `/_control/engagement` and `/_engagement`: what engagement read-back reports for one subscriber, a person's
+ * and a machine's opens and clicks.
+ */
 async function controlEngagement(store: EspStore, b: Record<string, unknown>): Promise<ApiResponse> {
-  const opens = Number(b.opens ?? 0)
-  const clicks = Number(b.clicks ?? 0)
+  const counts = {
+    opens: Number(b.opens ?? 0),
+    clicks: Number(b.clicks ?? 0),
+    machine_opens: Number(b.machine_opens ?? 0),
+    machine_clicks: Number(b.machine_clicks ?? 0),
+  }
   if (!isProvider(b.provider)) return badProvider()
   if (typeof b.email !== 'string' || !b.email) return json(400, { message: 'email is required.' })
-  if (![opens, clicks].every((n) => Number.isInteger(n) && n >= 0))
-    return json(400, { message: 'opens and clicks must be whole numbers of 0 or more.' })
-  const updated = await store.setEngagement(b.provider, b.email, { opens, clicks })
+  if (!Object.values(counts).every((n) => Number.isInteger(n) && n >= 0 && n <= 100_000))
+    return json(400, {
+      message: 'opens, clicks, machine_opens and machine_clicks must be whole numbers from 0 to 100000.',
+    })
+  const updated = await store.setEngagement(b.provider, b.email, counts)
   return updated
-    ? json(200, { updated })
+    ? json(200, { updated, ...counts })
     : json(404, { message: `No ${b.provider} subscriber ${b.email} in the sandbox.` })
 }
 
@@ -162,14 +175,22 @@ async function providerApi(
 export function createEspHandler({
   db,
   mailboxUrl,
+  serviceKeys = [],
 }: {
   db: Db
   mailboxUrl?: string
+  /** The keys `POST /esp/_engagement` takes (the service-role JWT and the secret key). */
+  serviceKeys?: string[]
 }): Handler & { store: Promise<EspStore> } {
   const store = databaseEspStore(db)
   store.catch((error: unknown) => console.error('[esp] could not prepare the sandbox tables:', error))
   // Forced failures are a developer's or a test's instruction for the next requests, not history: memory only.
   const faults: Faults = new Map()
+  /** The service-role JWT or the secret key, as `apikey` or a bearer token. */
+  const isService = (headers: Record<string, string>) => {
+    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]
+    return serviceKeys.some((k) => k && (headers.apikey === k || bearer === k))
+  }
 
   const handler: Handler = async (req) => {
     const s = await store
@@ -181,6 +202,13 @@ export function createEspHandler({
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
         body: espPage({ subscribers, requests, faults, mailboxUrl }),
       }
+    }
+    if (path === '/_engagement') {
+      if (req.method !== 'POST') return json(405, { message: 'Use POST.' })
+      if (!isService(req.headers))
+        return json(401, { message: 'POST /esp/_engagement takes the service-role or secret key (apikey header).' })
+      const body = parseBody(req.body)
+      return controlEngagement(s, (body && typeof body === 'object' ? body : {}) as Record<string, unknown>)
     }
     const ctl = /^\/_control\/([a-z]+)$/.exec(path)
     if (ctl) return control(s, faults, req.method, ctl[1]!, parseBody(req.body))

@@ -12,7 +12,7 @@ import {
   type ProviderAnswer,
   type ProviderRequest,
 } from './common'
-import type { EspStore, SandboxSubscriber } from './store'
+import { reportedClicks, reportedOpens, type EspStore, type SandboxSubscriber } from './store'
 
 export const kitError = (status: number, ...errors: string[]) => json(status, { errors })
 const kitId = (email: string) =>
@@ -144,6 +144,38 @@ export async function kit(req: ProviderRequest, store: EspStore): Promise<Provid
   const form = /^\/v4\/forms\/([^/]+)\/subscribers$/.exec(p)
   if (req.method === 'POST' && form) {
     return { auth, response: await addToForm(store, decodeURIComponent(form[1]!), req.body) }
+  }
+  // List stats for a subscriber (GET /v4/subscribers/{id}/stats): Kit's totals, machines included (it does not tell
+  // them apart).
+  const stats = /^\/v4\/subscribers\/([^/]+)\/stats$/.exec(p)
+  if (req.method === 'GET' && stats) {
+    const id = decodeURIComponent(stats[1]!)
+    const s = (await store.subscribers('kit')).find((x) => x.remoteId === id)
+    if (!s) return { auth, response: kitError(404, 'Not Found') }
+    const opened = reportedOpens(s.engagement)
+    const clicked = reportedClicks(s.engagement)
+    const sent = Math.max(opened, 1)
+    return {
+      auth,
+      response: json(200, {
+        subscriber: {
+          id: Number(id),
+          stats: {
+            sent,
+            opened,
+            clicked,
+            bounced: 0,
+            open_rate: opened / sent,
+            click_rate: clicked / sent,
+            last_sent: s.createdAt,
+            last_opened: opened ? s.updatedAt : null,
+            last_clicked: clicked ? s.updatedAt : null,
+            sends_since_last_open: opened ? 0 : sent,
+            sends_since_last_click: clicked ? 0 : sent,
+          },
+        },
+      }),
+    }
   }
   return { auth, response: kitError(404, 'Not Found') }
 }

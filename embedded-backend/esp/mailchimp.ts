@@ -14,7 +14,7 @@ import {
   type ProviderAnswer,
   type ProviderRequest,
 } from './common'
-import type { EspStore, SandboxSubscriber } from './store'
+import { reportedClicks, reportedOpens, type EspStore, type SandboxSubscriber } from './store'
 
 export const problem = (status: number, title: string, detail: string, errors?: { field: string; message: string }[]) =>
   json(
@@ -44,8 +44,8 @@ function mailchimpMember(listId: string, s: SandboxSubscriber) {
     tags: Array.isArray(f.tags) ? f.tags : [],
     // Fractions, as Mailchimp reports them.
     stats: {
-      avg_open_rate: Math.min(1, s.engagement.opens / 10),
-      avg_click_rate: Math.min(1, s.engagement.clicks / 10),
+      avg_open_rate: Math.min(1, reportedOpens(s.engagement) / 10),
+      avg_click_rate: Math.min(1, reportedClicks(s.engagement) / 10),
     },
     list_id: listId,
     last_changed: s.updatedAt,

@@ -13,7 +13,7 @@ import {
   type ProviderAnswer,
   type ProviderRequest,
 } from './common'
-import type { EspStore } from './store'
+import { reportedClicks, reportedOpens, type EspStore } from './store'
 
 export const mlError = (status: number, message: string, errors?: Record<string, string[]>) =>
   json(status, { message, ...(errors ? { errors } : {}) })
@@ -30,10 +30,10 @@ async function mailerliteSubscriber(store: EspStore, email: string) {
     status: f.status ?? 'active',
     source: 'api',
     sent: 10,
-    opens_count: first.engagement.opens,
-    clicks_count: first.engagement.clicks,
-    open_rate: first.engagement.opens * 10,
-    click_rate: first.engagement.clicks * 10,
+    opens_count: reportedOpens(first.engagement),
+    clicks_count: reportedClicks(first.engagement),
+    open_rate: reportedOpens(first.engagement) * 10,
+    click_rate: reportedClicks(first.engagement) * 10,
     ip_address: f.ip_address ?? null,
     subscribed_at: first.createdAt.slice(0, 19).replace('T', ' '),
     unsubscribed_at: null,

@@ -42,7 +42,7 @@ function section(
           .filter((k) => s.fields[k] !== undefined)
           .map((k) => `<dt>${esc(k)}</dt><dd>${esc(show(s.fields[k]))}</dd>`)
           .join('')}</dl></td>
-        <td>${s.engagement.opens} opens, ${s.engagement.clicks} clicks</td><td><time datetime="${esc(s.updatedAt)}">${esc(when(s.updatedAt))}</time></td></tr>`,
+        <td>${s.engagement.opens} opens, ${s.engagement.clicks} clicks${s.engagement.machine_opens || s.engagement.machine_clicks ? ` (machines: ${s.engagement.machine_opens ?? 0} opens, ${s.engagement.machine_clicks ?? 0} clicks)` : ''}</td><td><time datetime="${esc(s.updatedAt)}">${esc(when(s.updatedAt))}</time></td></tr>`,
     )
     .join('')
   return `<section aria-labelledby="h-${provider}">

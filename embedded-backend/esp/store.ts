@@ -28,11 +28,22 @@ export type SandboxSubscriber = {
   remoteId: string
   /** The provider's own fields as last received (status, consent fields, utm, referrer, tags…). */
   fields: Record<string, unknown>
-  /** Opens and clicks the sandbox reports back (set with the control endpoint). */
-  engagement: { opens: number; clicks: number }
+  /** Opens and clicks the sandbox reports back (set with the control endpoints), people's and machines' apart. */
+  engagement: SandboxEngagement
   createdAt: string
   updatedAt: string
 }
+
+/**
+ * A sandbox subscriber's activity: a person's opens and clicks, and a machine's (privacy-proxy prefetches, link
+ * scanners). The stand-ins report what each real tool reports: totals, machines included, since none of the four
+ * tells them apart per subscriber.
+ */
+export type SandboxEngagement = { opens: number; clicks: number; machine_opens?: number; machine_clicks?: number }
+
+/** What a stand-in reports: the tool's totals. */
+export const reportedOpens = (e: SandboxEngagement) => e.opens + (e.machine_opens ?? 0)
+export const reportedClicks = (e: SandboxEngagement) => e.clicks + (e.machine_clicks ?? 0)
 
 export type EspStore = {
   record(r: Omit<RecordedRequest, 'id' | 'receivedAt'>): Promise<void>
@@ -46,7 +57,7 @@ export type EspStore = {
   ): Promise<{ created: boolean; subscriber: SandboxSubscriber }>
   /** Takes one subscriber off one list; answers whether they were on it. */
   remove(provider: string, target: string, email: string): Promise<boolean>
-  setEngagement(provider: string, email: string, engagement: { opens: number; clicks: number }): Promise<number>
+  setEngagement(provider: string, email: string, engagement: SandboxEngagement): Promise<number>
   subscribers(provider?: string): Promise<SandboxSubscriber[]>
   clear(): Promise<void>
 }
@@ -82,7 +93,7 @@ type Row = {
   email: string
   remote_id: string
   fields: Record<string, unknown> | string
-  engagement: { opens: number; clicks: number } | string
+  engagement: SandboxEngagement | string
   created_at: Date | string
   updated_at: Date | string
 }

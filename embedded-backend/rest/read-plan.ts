@@ -8,7 +8,7 @@ import { conditionSql, fieldSql, type EmbedRef, type RowScope } from './conditio
 import type { Condition } from './filter-parser'
 import { RestError, parseError } from './errors'
 import { fieldKey, parseField, splitTopLevel } from './grammar'
-import type { QueryBag } from './query-bag'
+import type { NodeParams, QueryBag } from './query-bag'
 import { resolveRelationship, type Relationship } from './relationships'
 import type { SchemaCache, Table } from './schema-cache'
 import type { SelectItem } from './select-parser'
@@ -94,103 +94,28 @@ function planNode(
   hoist = false,
 ): ReadNode {
   const { params, schema } = input
-  const node: ReadNode = {
-    alias,
-    source,
-    joins: [],
-    output: [],
-    keys: [],
-    laterals: [],
-    where: [],
-    order: [],
-    aggregated: false,
-    groupBy: [],
-    hoisted: new Map(),
-  }
-  const embeds = new Map<string, EmbedRef>()
+  const node = emptyNode(alias, source)
   const label = path ? `${table.name}_${path.split('.').length}` : table.name
+  const embeds = new Map<string, EmbedRef>()
   const scope: RowScope = { schema, row: rowExpression(table, source, alias), embeds, label, spreads: new Map() }
   const own = input.bag.get(path)
-  const filtered = new Set<string>()
-  const collect = (c: Condition) =>
-    c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name)
-  own?.conditions.forEach(collect)
-  const shaped: Shaped[] = []
-  const embedKeys = new Set<string>()
-  /** Outputs that are embedded JSON: grouped (and so output) as jsonb, which has equality. */
-  const embedOutputs: number[] = []
-  const groupable: string[] = []
-  const checkAggregates = () => {
-    if (!input.aggregates) throw aggregatesNotAllowed()
+  const b: NodeBuild = {
+    input,
+    table,
+    node,
+    scope,
+    path,
+    used,
+    hoist,
+    filtered: filteredFields(own),
+    shaped: [],
+    embedKeys: new Set(),
+    embedOutputs: [],
+    groupable: [],
   }
-  /** An aggregate: here, or (in a to-one spread) its argument, for the parent to aggregate. */
-  const aggregate = (key: string, fn: string, arg: string | null, cast?: string) => {
-    if (hoist) {
-      shaped.push({ sql: arg ?? 'null', key, aggregate: false })
-      node.hoisted.set(key, { fn, star: arg === null, cast })
-    } else shaped.push({ sql: withCast(`${fn}(${arg ?? '*'})`, cast), key, aggregate: true })
-  }
-  for (const item of items) {
-    if (item.kind === 'star') {
-      for (const col of table.columns.keys()) shaped.push({ sql: `${alias}.${ident(col)}`, key: col, aggregate: false })
-    } else if (item.kind === 'count') {
-      checkAggregates()
-      aggregate(item.alias ?? 'count', 'count', null, item.cast)
-    } else if (item.kind === 'field') {
-      const legacyCount =
-        item.field.name === 'count' &&
-        item.field.path.length === 0 &&
-        !item.cast &&
-        !item.aggregate &&
-        !table.columns.has('count')
-      if (legacyCount) {
-        // `select=count` (and `messages(count)`) predates aggregate functions and stays available without them.
-        shaped.push({ sql: 'count(*)', key: item.alias ?? 'count', aggregate: true })
-        continue
-      }
-      const { sql } = fieldSql(alias, table, item.field, params, scope)
-      const value = item.cast ? `(${sql})::${item.cast}` : sql
-      if (item.aggregate) {
-        checkAggregates()
-        aggregate(item.alias ?? item.aggregate, item.aggregate, value, item.aggCast)
-      } else {
-        shaped.push({ sql: value, key: item.alias ?? fieldKey(item.field), aggregate: false })
-      }
-    } else {
-      flush()
-      const key = item.alias ?? item.name
-      if (!item.spread && embedKeys.has(key)) {
-        throw new RestError(400, '42712', `table name "${table.name}_${item.name}_1" specified more than once`)
-      }
-      embedKeys.add(key)
-      const before = node.output.length
-      const rel = planEmbed(input, table, scope, node, item, path, used, filtered.has(key), hoist)
-      for (let i = before; i < node.output.length; i++) {
-        // A spread to-one embed's columns group like the parent's own; JSON outputs group as jsonb.
-        if (item.spread && rel.toOne) {
-          if (!lifted(node.output[i])) groupable.push(node.output[i].replace(/ as "(?:[^"]|"")*"$/, ''))
-        } else embedOutputs.push(i)
-      }
-    }
-  }
-  flush()
-  function flush() {
-    for (const s of shaped) {
-      node.output.push(`${s.sql} as ${ident(s.key)}`)
-      node.keys.push(s.key)
-      if (!s.aggregate) groupable.push(s.sql)
-      else node.aggregated = true
-    }
-    shaped.length = 0
-  }
-  if (node.aggregated) {
-    for (const i of embedOutputs) {
-      const expr = node.output[i].replace(/ as "(?:[^"]|"")*"$/, '')
-      node.output[i] = `${expr}::jsonb as ${ident(node.keys[i])}`
-      groupable.push(`${expr}::jsonb`)
-    }
-    node.groupBy = groupable
-  }
+  for (const item of items) shapeItem(b, item)
+  flush(b)
+  if (node.aggregated) groupAggregated(b)
   if (own) {
     for (const c of own.conditions) node.where.push(conditionSql(c, alias, table, params, scope))
     if (own.order !== undefined) node.order = orderSql(own.order, alias, table, params, scope)
@@ -199,6 +124,133 @@ function planNode(
   }
   return node
 }
+
+/** What planning one node keeps between its select items. */
+type NodeBuild = {
+  input: PlanInput
+  table: Table
+  node: ReadNode
+  scope: RowScope
+  path: string
+  used: Set<string>
+  hoist: boolean
+  /** The node's own top-level filtered names (an embed filtered by the parent joins even when it selects nothing). */
+  filtered: Set<string>
+  /** Items shaped since the last embed, output (and grouped) when the next embed or the end comes. */
+  shaped: Shaped[]
+  embedKeys: Set<string>
+  /** Outputs that are embedded JSON: grouped (and so output) as jsonb, which has equality. */
+  embedOutputs: number[]
+  groupable: string[]
+}
+
+const emptyNode = (alias: string, source: string): ReadNode => ({
+  alias,
+  source,
+  joins: [],
+  output: [],
+  keys: [],
+  laterals: [],
+  where: [],
+  order: [],
+  aggregated: false,
+  groupBy: [],
+  hoisted: new Map(),
+})
+
+function filteredFields(own: NodeParams | undefined): Set<string> {
+  const filtered = new Set<string>()
+  const collect = (c: Condition) =>
+    c.kind === 'logic' ? c.children.forEach(collect) : c.field.path.length === 0 && filtered.add(c.field.name)
+  own?.conditions.forEach(collect)
+  return filtered
+}
+
+function shapeItem(b: NodeBuild, item: SelectItem) {
+  if (item.kind === 'star') {
+    for (const col of b.table.columns.keys()) {
+      b.shaped.push({ sql: `${b.node.alias}.${ident(col)}`, key: col, aggregate: false })
+    }
+  } else if (item.kind === 'count') {
+    checkAggregates(b.input)
+    aggregate(b, item.alias ?? 'count', 'count', null, item.cast)
+  } else if (item.kind === 'field') shapeField(b, item)
+  else shapeEmbed(b, item)
+}
+
+function checkAggregates(input: PlanInput) {
+  if (!input.aggregates) throw aggregatesNotAllowed()
+}
+
+/** An aggregate: here, or (in a to-one spread) its argument, for the parent to aggregate. */
+function aggregate(b: NodeBuild, key: string, fn: string, arg: string | null, cast?: string) {
+  if (b.hoist) {
+    b.shaped.push({ sql: arg ?? 'null', key, aggregate: false })
+    b.node.hoisted.set(key, { fn, star: arg === null, cast })
+  } else b.shaped.push({ sql: withCast(`${fn}(${arg ?? '*'})`, cast), key, aggregate: true })
+}
+
+function shapeField(b: NodeBuild, item: Extract<SelectItem, { kind: 'field' }>) {
+  const legacyCount =
+    item.field.name === 'count' &&
+    item.field.path.length === 0 &&
+    !item.cast &&
+    !item.aggregate &&
+    !b.table.columns.has('count')
+  if (legacyCount) {
+    // `select=count` (and `messages(count)`) predates aggregate functions and stays available without them.
+    b.shaped.push({ sql: 'count(*)', key: item.alias ?? 'count', aggregate: true })
+    return
+  }
+  const { sql } = fieldSql(b.node.alias, b.table, item.field, b.input.params, b.scope)
+  const value = item.cast ? `(${sql})::${item.cast}` : sql
+  if (item.aggregate) {
+    checkAggregates(b.input)
+    aggregate(b, item.alias ?? item.aggregate, item.aggregate, value, item.aggCast)
+  } else {
+    b.shaped.push({ sql: value, key: item.alias ?? fieldKey(item.field), aggregate: false })
+  }
+}
+
+function shapeEmbed(b: NodeBuild, item: Extract<SelectItem, { kind: 'embed' }>) {
+  const { node } = b
+  flush(b)
+  const key = item.alias ?? item.name
+  if (!item.spread && b.embedKeys.has(key)) {
+    throw new RestError(400, '42712', `table name "${b.table.name}_${item.name}_1" specified more than once`)
+  }
+  b.embedKeys.add(key)
+  const before = node.output.length
+  const rel = planEmbed(b.input, b.table, b.scope, node, item, b.path, b.used, b.filtered.has(key), b.hoist)
+  for (let i = before; i < node.output.length; i++) {
+    // A spread to-one embed's columns group like the parent's own; JSON outputs group as jsonb.
+    if (item.spread && rel.toOne) {
+      if (!lifted(node.output[i])) b.groupable.push(node.output[i].replace(/ as "(?:[^"]|"")*"$/, ''))
+    } else b.embedOutputs.push(i)
+  }
+}
+
+/** Outputs the items shaped so far. */
+function flush(b: NodeBuild) {
+  for (const s of b.shaped) {
+    b.node.output.push(`${s.sql} as ${ident(s.key)}`)
+    b.node.keys.push(s.key)
+    if (!s.aggregate) b.groupable.push(s.sql)
+    else b.node.aggregated = true
+  }
+  b.shaped.length = 0
+}
+
+/** An aggregating node groups by its other outputs, its embedded JSON as jsonb. */
+function groupAggregated({ node, embedOutputs, groupable }: NodeBuild) {
+  for (const i of embedOutputs) {
+    const expr = node.output[i].replace(/ as "(?:[^"]|"")*"$/, '')
+    node.output[i] = `${expr}::jsonb as ${ident(node.keys[i])}`
+    groupable.push(`${expr}::jsonb`)
+  }
+  node.groupBy = groupable
+}
+
 const withCast = (sql: string, cast?: string) => (cast ? `(${sql})::${cast}` : sql)
 /** The mark on a parent's output that aggregates a to-one spread's hoisted value (never grouped by). */
 const LIFTED = '/*lifted*/ '
@@ -223,6 +275,31 @@ function planEmbed(
   const source = rel.fn ? `${functionName(rel.fn)}(${scope.row})` : qualified(rel.target)
   const spreadOne = item.spread && rel.toOne
   const child = planNode(input, rel.target, source, item.children, childPath, childAlias, used, spreadOne)
+  joinToParent(input, rel, child, parent)
+  const join = input.aliases.next('e')
+  const s = input.aliases.next('_s')
+  const embed: Embed = { item, key, child, parent, join, s }
+  if (item.spread && rel.toOne) spreadToOne(embed, scope, hoisting)
+  else if (item.spread) spreadToMany(embed)
+  else embedJson(embed, rel, scope, filtered)
+  return rel
+}
+
+/** One embed being planned: the select item and its key, the child's node, the parent's, and the two aliases. */
+type Embed = {
+  item: Extract<SelectItem, { kind: 'embed' }>
+  key: string
+  child: ReadNode
+  parent: ReadNode
+  /** The lateral join's alias in the parent. */
+  join: string
+  /** The child's rows' alias inside the lateral. */
+  s: string
+}
+
+/** The child's rows are its parent row's: through the junction of a many-to-many, else by the foreign key. */
+function joinToParent(input: PlanInput, rel: Relationship, child: ReadNode, parent: ReadNode) {
+  const childAlias = child.alias
   if (rel.junction) {
     const j = rel.junction
     const jAlias = input.aliases.next('j')
@@ -238,38 +315,46 @@ function planEmbed(
       child.where.unshift(`${childAlias}.${ident(col)} = ${parent.alias}.${ident(rel.parentColumns[i])}`)
     })
   }
-  const join = input.aliases.next('e')
-  const s = input.aliases.next('_s')
-  if (item.spread && rel.toOne) {
-    parent.laterals.push({
-      sql: `left join lateral (select true as "_present", ${s}.* from (${renderNode(child)}) ${s}) as ${join} on true`,
-      inner: item.inner,
-    })
-    if (item.inner) parent.where.push(`${join}."_present"`)
-    scope.spreads?.set(key, join)
-    for (const k of child.keys) parent.keys.push(k)
-    parent.output.push(...spreadOutputs(child, join, parent, hoisting))
-    return rel
-  }
-  if (item.spread && (child.aggregated || child.hoisted.size)) {
+}
+
+/** A spread to-one embed: its columns (and hoisted aggregates) become the parent's own. */
+function spreadToOne({ item, key, child, parent, join, s }: Embed, scope: RowScope, hoisting: boolean) {
+  parent.laterals.push({
+    sql: `left join lateral (select true as "_present", ${s}.* from (${renderNode(child)}) ${s}) as ${join} on true`,
+    inner: item.inner,
+  })
+  if (item.inner) parent.where.push(`${join}."_present"`)
+  scope.spreads?.set(key, join)
+  for (const k of child.keys) parent.keys.push(k)
+  parent.output.push(...spreadOutputs(child, join, parent, hoisting))
+}
+
+/** PostgREST 13: a spread to-many embed gives each of its columns as an array. */
+function spreadToMany({ item, child, parent, join, s }: Embed) {
+  if (child.aggregated || child.hoisted.size) {
     throw featureNotImplemented('Aggregates are not implemented for one-to-many or many-to-many spreads.')
   }
-  if (item.spread) {
-    // PostgREST 13: a spread to-many embed gives each of its columns as an array.
-    const columns = child.keys.map((k) => `json_agg(${s}.${ident(k)}) as ${ident(k)}`)
-    parent.laterals.push({
-      sql: `left join lateral (select count(*) as "_n"${columns.map((c) => `, ${c}`).join('')} from (${renderNode(child)}) ${s}) as ${join} on true`,
-      inner: item.inner,
-    })
-    if (item.inner) parent.where.push(`${join}."_n" > 0`)
-    for (const k of child.keys) {
-      parent.output.push(`coalesce(${join}.${ident(k)}, '[]'::json) as ${ident(k)}`)
-      parent.keys.push(k)
-    }
-    return rel
+  const columns = child.keys.map((k) => `json_agg(${s}.${ident(k)}) as ${ident(k)}`)
+  parent.laterals.push({
+    sql: `left join lateral (select count(*) as "_n"${columns.map((c) => `, ${c}`).join('')} from (${renderNode(child)}) ${s}) as ${join} on true`,
+    inner: item.inner,
+  })
+  if (item.inner) parent.where.push(`${join}."_n" > 0`)
+  for (const k of child.keys) {
+    parent.output.push(`coalesce(${join}.${ident(k)}, '[]'::json) as ${ident(k)}`)
+    parent.keys.push(k)
   }
+}
+
+/** An embed as one JSON value under its key: an object (to-one) or an array (to-many). */
+function embedJson(
+  { item, key, child, parent, join, s }: Embed,
+  rel: Relationship,
+  scope: RowScope,
+  filtered: boolean,
+) {
   // `clients()` selects nothing; it still joins when it filters the parent (`!inner`, `clients=not.is.null`).
-  if (item.children.length === 0 && !item.inner && !filtered) return rel
+  if (item.children.length === 0 && !item.inner && !filtered) return
   if (item.children.length === 0) child.output.push('1 as "_one"')
   scope.embeds?.set(key, { join, toOne: rel.toOne })
   const agg = rel.toOne ? `row_to_json(${s})` : `coalesce(json_agg(${s}), '[]'::json)`
@@ -283,7 +368,6 @@ function planEmbed(
     parent.output.push(`${join}.v as ${ident(key)}`)
     parent.keys.push(key)
   }
-  return rel
 }
 
 /**

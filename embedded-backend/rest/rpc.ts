@@ -239,66 +239,106 @@ export async function runRpc(
   opts: Options,
   run: RunContext,
 ): Promise<ApiResponse> {
-  const isGet = req.method === 'GET' || req.method === 'HEAD'
-  const { fn } = resolved
   const params = new Params()
   const { from, call } = callSql(req, resolved, params)
-  const fromClause = from ? ` from ${from}` : ''
-  if (fn.shape === 'void') {
-    await tx.query(`select ${call}${fromClause}`, params.values)
-    return { status: 204, headers: {} }
-  }
-  if (fn.shape === 'scalar' && !fn.returnsSet) {
-    const r = await tx.query<{ body: string | null }>(
-      `select ${stripped(`to_json(${call})`, opts.stripNulls)}::text as body${fromClause}`,
-      params.values,
-    )
-    // PostgREST answers a scalar call as a one-row result: Content-Range 0-0/*, or 0-0/1 when a count is asked
-    // (supabase-js then reports count 1), and HEAD gets the headers without the value.
-    const headers = {
-      'content-type': opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8',
-      'content-range': contentRange(0, 1, opts.count ? 1 : null),
-    }
-    return { status: 200, headers, body: req.method === 'HEAD' ? undefined : (r.rows[0]?.body ?? 'null') }
-  }
-  if (fn.shape === 'scalar') {
-    const lateral = from ? `${from}, lateral ` : ''
-    const r = await tx.query<{ body: string; page: number }>(
-      `select ${stripped(`coalesce(json_agg(_r.v), '[]')`, opts.stripNulls)}::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
-      params.values,
-    )
-    const page = Number(r.rows[0].page)
-    checkMaxAffected(opts, page)
-    // Every row is returned, so the count is the page (planned and estimated included).
-    const headers = {
-      'content-type': opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8',
-      'content-range': contentRange(0, page, opts.count ? page : null),
-    }
-    return { status: 200, headers, body: req.method === 'HEAD' ? undefined : r.rows[0].body }
-  }
+  const { fn } = resolved
+  if (fn.shape === 'void') return callVoid(tx, params, from, call)
+  if (fn.shape === 'scalar' && !fn.returnsSet) return callScalar(tx, req, params, from, call, opts)
+  if (fn.shape === 'scalar') return callScalarSet(tx, req, params, from, call, opts)
+  return callRows(tx, req, schema, resolved, opts, run, params, from, call)
+}
+
+/** A void function: run, answered 204. */
+async function callVoid(tx: Queryable, params: Params, from: string, call: string): Promise<ApiResponse> {
+  await tx.query(`select ${call}${from ? ` from ${from}` : ''}`, params.values)
+  return { status: 204, headers: {} }
+}
+
+/** The content type of a call answered as plain JSON (the stripped-nulls array type when asked). */
+const jsonType = (opts: Options) =>
+  opts.stripNulls ? contentType({ ...opts, csv: false }) : 'application/json; charset=utf-8'
+
+/**
+ * A scalar: PostgREST answers it as a one-row result: Content-Range 0-0/*, or 0-0/1 when a count is asked
+ * (supabase-js then reports count 1), and HEAD gets the headers without the value.
+ */
+async function callScalar(
+  tx: Queryable,
+  req: ApiRequest,
+  params: Params,
+  from: string,
+  call: string,
+  opts: Options,
+): Promise<ApiResponse> {
+  const r = await tx.query<{ body: string | null }>(
+    `select ${stripped(`to_json(${call})`, opts.stripNulls)}::text as body${from ? ` from ${from}` : ''}`,
+    params.values,
+  )
+  const headers = { 'content-type': jsonType(opts), 'content-range': contentRange(0, 1, opts.count ? 1 : null) }
+  return { status: 200, headers, body: req.method === 'HEAD' ? undefined : (r.rows[0]?.body ?? 'null') }
+}
+
+/** A set of scalars: one JSON array; every row is returned, so the count is the page (planned and estimated included). */
+async function callScalarSet(
+  tx: Queryable,
+  req: ApiRequest,
+  params: Params,
+  from: string,
+  call: string,
+  opts: Options,
+): Promise<ApiResponse> {
+  const lateral = from ? `${from}, lateral ` : ''
+  const r = await tx.query<{ body: string; page: number }>(
+    `select ${stripped(`coalesce(json_agg(_r.v), '[]')`, opts.stripNulls)}::text as body, count(*)::int as page from ${lateral}${call} as _r(v)`,
+    params.values,
+  )
+  const page = Number(r.rows[0].page)
+  checkMaxAffected(opts, page)
+  const headers = { 'content-type': jsonType(opts), 'content-range': contentRange(0, page, opts.count ? page : null) }
+  return { status: 200, headers, body: req.method === 'HEAD' ? undefined : r.rows[0].body }
+}
+
+/** The table a function's rows are read as: its return table, or one made of its output columns. */
+function rowsTable(schema: SchemaCache, fn: FunctionDef): Table {
   const table = fn.table ? schema.tables.get(fn.table) : undefined
-  const pseudo: Table = table ?? {
-    schema: fn.schema,
-    name: fn.name,
-    kind: 'view',
-    columns: new Map(fn.columns.map((c: Column) => [c.name, c])),
-    primaryKey: [],
-    uniqueKeys: [],
-  }
-  const source = `(select _f.* from ${from ? `${from}, lateral ` : ''}${call} as _f)`
+  return (
+    table ?? {
+      schema: fn.schema,
+      name: fn.name,
+      kind: 'view',
+      columns: new Map(fn.columns.map((c: Column) => [c.name, c])),
+      primaryKey: [],
+      uniqueKeys: [],
+    }
+  )
+}
+
+/** Rows: read like a table (select, filters, order, embeds); one row unless the function returns a set. */
+async function callRows(
+  tx: Queryable,
+  req: ApiRequest,
+  schema: SchemaCache,
+  resolved: RpcCall,
+  opts: Options,
+  run: RunContext,
+  params: Params,
+  from: string,
+  call: string,
+): Promise<ApiResponse> {
+  const { fn } = resolved
+  const isGet = req.method === 'GET' || req.method === 'HEAD'
   const bag = readQuery(req.query, isGet ? new Set(resolved.keys) : new Set())
   const node = planRead({
     schema,
-    table: pseudo,
-    source,
+    table: rowsTable(schema, fn),
+    source: `(select _f.* from ${from ? `${from}, lateral ` : ''}${call} as _f)`,
     items: parseSelect(req.query.get('select')),
     bag,
     params,
     aliases: new Aliases(),
     aggregates: run.aggregates,
   })
-  const root = bag.get('')
-  const offset = root?.offset ?? opts.range?.offset ?? 0
+  const offset = bag.get('')?.offset ?? opts.range?.offset ?? 0
   if (node.offset === undefined && opts.range) node.offset = opts.range.offset
   if (node.limit === undefined && opts.range?.limit !== undefined) node.limit = opts.range.limit
   if (run.maxRows !== undefined) node.limit = Math.min(node.limit ?? run.maxRows, run.maxRows)

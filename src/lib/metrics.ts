@@ -2,7 +2,7 @@
  * The catalogue of figures (PRODUCT "Wave 3 decisions — one word, one definition, everywhere"): each figure a
  * screen shows under a label, the one label it has, what it means, and the one database function (and column)
  * it comes from. Screens take their labels from here, so one word cannot mean two numbers; the test
- * `tests/lib/metrics.test.ts` renders each screen against those functions and checks each label shows that
+ * `src/lib/metrics.test.ts` renders each screen against those functions and checks each label shows that
  * function's value, and that no screen spells a catalogued label itself.
  */
 

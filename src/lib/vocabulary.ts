@@ -46,7 +46,7 @@ const subscriptionStatuses: Record<SubscriptionStatus, Word> = {
 /**
  * The reason codes of PRODUCT "Attribution", in plain words, for clicks and subscribers alike: exactly the labels of
  * the database's word list (`public.not_counted_reasons`, whose rows supabase/schemas/02_vocabulary.sql shows), so a
- * screen that shows a code and one that shows the database's label read the same. tests/lib/vocabulary.test.ts fails
+ * screen that shows a code and one that shows the database's label read the same. src/lib/vocabulary.test.ts fails
  * when a label here differs from that row; a new reason needs its row (in its migration) and its line here.
  */
 export const reasonLabels: Record<NotCountedReason, string> = {
@@ -66,8 +66,9 @@ export const reasonLabels: Record<NotCountedReason, string> = {
   domain_velocity: 'More than 3 readers a day from one email domain',
   budget_exhausted: 'Budget or balance exhausted',
   refunded: 'Refunded during screening (fraud or dispute)',
-  // The words of the database's not_counted_reasons rows (migration …_partner_programs.sql).
-  not_engaged: 'Did not open or click within the window',
+  // The words of the database's not_counted_reasons rows (…_engagement_verified_pay.sql, which runs first and so
+  // writes not_engaged's row; …_partner_programs.sql), pinned in src/lib/vocabulary.test.ts and the db tests.
+  not_engaged: 'No open or click within the engagement window',
   not_a_partner: 'Not a partner of this newsletter',
 }
 
@@ -211,6 +212,23 @@ export function auditStatusLabel(subjectType: string, status: string): string {
   }
 }
 export const espDeliveryStatus = (status: string) => word(espDeliveryStatuses, status)
+
+/** What a newsletter pays for (campaigns.pay_rule), in the words of the form, the offers and the evidence. */
+export type PayRule = 'confirmed' | 'engaged'
+export function payRuleLabel(rule: string | null | undefined, windowDays?: number | null): string {
+  return rule === 'engaged'
+    ? `Pays per engaged reader: opens or clicks within ${windowDays ?? 14} days`
+    : 'Pays per confirmed reader'
+}
+
+/** A subscriber's money as subscriber_evidence decides it (the evidence row). */
+const evidenceDecisions: Record<string, Word> = {
+  on_hold: { label: 'On hold', tone: 'yellow' },
+  charged: { label: 'Charged', tone: 'green' },
+  released: { label: 'Released, not charged', tone: 'grey' },
+  not_charged: { label: 'Not charged', tone: 'grey' },
+}
+export const evidenceDecision = (decision: string) => word(evidenceDecisions, decision)
 export const reasonLabel = (reason: string) => lookup(reasonLabels, reason) ?? humanise(reason)
 export const transactionTypeLabel = (type: string) => lookup(transactionTypeLabels, type) ?? humanise(type)
 

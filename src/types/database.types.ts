@@ -241,11 +241,13 @@ export type Database = {
           category: string | null
           created_at: string
           description: string | null
+          engagement_window_days: number
           funding_status: string
           id: string
           image_url: string | null
           name: string
           partner_mode: string
+          pay_rule: string
           price_per_subscriber: number
           reservations_open: number
           review_note: string | null
@@ -262,11 +264,13 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          engagement_window_days?: number
           funding_status?: string
           id?: string
           image_url?: string | null
           name: string
           partner_mode?: string
+          pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -283,11 +287,13 @@ export type Database = {
           category?: string | null
           created_at?: string
           description?: string | null
+          engagement_window_days?: number
           funding_status?: string
           id?: string
           image_url?: string | null
           name?: string
           partner_mode?: string
+          pay_rule?: string
           price_per_subscriber?: number
           reservations_open?: number
           review_note?: string | null
@@ -683,6 +689,7 @@ export type Database = {
           campaign_id: string
           clicks: number | null
           connection_id: string
+          counted_engagement: boolean | null
           created_at: string
           delivered_at: string | null
           engaged: boolean | null
@@ -692,6 +699,8 @@ export type Database = {
           id: string
           last_error: string | null
           locked_until: string | null
+          machine_clicks: number | null
+          machine_opens: number | null
           next_attempt_at: string
           opens: number | null
           queued_at: string
@@ -714,6 +723,7 @@ export type Database = {
           campaign_id: string
           clicks?: number | null
           connection_id: string
+          counted_engagement?: boolean | null
           created_at?: string
           delivered_at?: string | null
           engaged?: boolean | null
@@ -723,6 +733,8 @@ export type Database = {
           id?: string
           last_error?: string | null
           locked_until?: string | null
+          machine_clicks?: number | null
+          machine_opens?: number | null
           next_attempt_at?: string
           opens?: number | null
           queued_at?: string
@@ -745,6 +757,7 @@ export type Database = {
           campaign_id?: string
           clicks?: number | null
           connection_id?: string
+          counted_engagement?: boolean | null
           created_at?: string
           delivered_at?: string | null
           engaged?: boolean | null
@@ -754,6 +767,8 @@ export type Database = {
           id?: string
           last_error?: string | null
           locked_until?: string | null
+          machine_clicks?: number | null
+          machine_opens?: number | null
           next_attempt_at?: string
           opens?: number | null
           queued_at?: string
@@ -983,9 +998,13 @@ export type Database = {
           created_at: string
           email: string
           email_canonical: string | null
+          engagement_decided_at: string | null
+          engagement_decision: string | null
+          engagement_window_days: number | null
           first_paid_at: string | null
           id: string
           not_counted_reason: string | null
+          pay_rule: string | null
           price: number | null
           reserved_amount: number
           status: string
@@ -1012,9 +1031,13 @@ export type Database = {
           created_at?: string
           email: string
           email_canonical?: never
+          engagement_decided_at?: string | null
+          engagement_decision?: string | null
+          engagement_window_days?: number | null
           first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
+          pay_rule?: string | null
           price?: number | null
           reserved_amount?: number
           status?: string
@@ -1041,9 +1064,13 @@ export type Database = {
           created_at?: string
           email?: string
           email_canonical?: never
+          engagement_decided_at?: string | null
+          engagement_decision?: string | null
+          engagement_window_days?: number | null
           first_paid_at?: string | null
           id?: string
           not_counted_reason?: string | null
+          pay_rule?: string | null
           price?: number | null
           reserved_amount?: number
           status?: string
@@ -2306,6 +2333,8 @@ export type Database = {
           target_id: string
           api_key: string
           email: string
+          remote_id: string
+          delivered_at: string
         }[]
       }
       claim_esp_removals: {
@@ -2522,6 +2551,17 @@ export type Database = {
         }
         Returns: Json
       }
+      engaged_rates: {
+        Args: {
+          p_source_ids: string[]
+        }
+        Returns: {
+          source_id: string
+          readers: number
+          engaged: number
+          engaged_rate: number
+        }[]
+      }
       ensure_wallet_exists: {
         Args: {
           p_user_id: string
@@ -2596,6 +2636,9 @@ export type Database = {
           p_response_status?: number
           p_error?: string
           p_retry_after_ms?: number
+          p_machine_opens?: number
+          p_machine_clicks?: number
+          p_clicked?: boolean
         }
         Returns: string
       }
@@ -3017,6 +3060,12 @@ export type Database = {
           p_changes: Json
         }
         Returns: string
+      }
+      subscriber_evidence: {
+        Args: {
+          p_subscription_id: string
+        }
+        Returns: Json
       }
       take_confirmation_email_allowance: {
         Args: {

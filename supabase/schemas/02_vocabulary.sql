@@ -93,7 +93,7 @@ insert into public.not_counted_reasons (code, label, applies_to, position) value
   ('head_request', 'Link preview (HEAD request)', '{click}', '2'),
   ('no_click', 'No counted click by the same visitor within 24 hours', '{subscription}', '11'),
   ('not_a_partner', 'Not a partner of this newsletter', '{subscription}', '18'),
-  ('not_engaged', 'Did not open or click within the window', '{subscription}', '17'),
+  ('not_engaged', 'No open or click within the engagement window', '{subscription}', '17'),
   ('rate_limited', 'Too many clicks from one address', '{click}', '6'),
   ('refunded', 'Refunded during screening (fraud or dispute)', '{subscription}', '16'),
   ('self_referral', 'The publisher''s own address', '{subscription}', '7'),

@@ -30,6 +30,8 @@ create table public.campaigns (
   budget_reserved numeric(12,2) default 0 not null,
   reservations_open integer default 0 not null,
   approved_at timestamp with time zone,
+  pay_rule text default 'confirmed'::text not null,
+  engagement_window_days integer default 14 not null,
   partner_mode text default 'open'::text not null,
   constraint campaigns_pkey primary key (id),
   constraint campaigns_budget_covers_commitments check (((budget_spent >= (0)::numeric) and ((budget_spent + budget_reserved) <= budget_total))),
@@ -37,10 +39,12 @@ create table public.campaigns (
   constraint campaigns_budget_total_check check ((budget_total >= (0)::numeric)),
   constraint campaigns_category_check check ((category = any ((enum_range(null::public.category))::text[]))),
   constraint campaigns_description_check check ((char_length(description) <= 2000)),
+  constraint campaigns_engagement_window_days_check check (((engagement_window_days >= 7) and (engagement_window_days <= 30))),
   constraint campaigns_funding_status_check check ((funding_status = any ((enum_range(null::public.funding_status))::text[]))),
   constraint campaigns_image_url_check check ((char_length(image_url) <= 2048)),
   constraint campaigns_name_check check (((char_length(trim(both from name)) >= 2) and (char_length(trim(both from name)) <= 120))),
   constraint campaigns_partner_mode_check check ((partner_mode = any ((enum_range(null::public.partner_mode))::text[]))),
+  constraint campaigns_pay_rule_check check ((pay_rule = any (array['confirmed'::text, 'engaged'::text]))),
   constraint campaigns_price_per_subscriber_check check (((price_per_subscriber >= 0.50) and (price_per_subscriber <= 50.00))),
   constraint campaigns_reservations_open_check check ((reservations_open >= 0)),
   constraint campaigns_review_note_check check ((char_length(review_note) <= 1000)),
@@ -55,12 +59,14 @@ comment on table public.campaigns is 'A newsletter listed by an advertiser. budg
 comment on column public.campaigns.budget_reserved is 'Sum of the prices reserved by pending subscriptions made through a source; counts against the budget and the advertiser''s balance.';
 comment on column public.campaigns.reservations_open is 'How many pending subscriptions hold a reservation (the overview says so when paused).';
 comment on column public.campaigns.approved_at is 'First activation by an admin: from then on, public fields change only through reviewed revisions.';
+comment on column public.campaigns.pay_rule is 'What is paid for: confirmed (a reader who confirms, after the 7-day hold) or engaged (only a reader who opens or clicks within engagement_window_days; needs a connected email tool). Applies to subscribers made after a change.';
+comment on column public.campaigns.engagement_window_days is 'Under pay_rule engaged: the days from confirmation within which the reader must open or click (7 to 30); the hold lasts as long.';
 comment on column public.campaigns.partner_mode is 'Who may promote it: open (any approved source, unless blocked) or approval (only sources with an approved campaign_partners row). Set by the advertiser on the newsletter form; decides every confirmation from then on (a pending subscriber through a source that is no longer allowed confirms unpaid, not_a_partner).';
 grant select on table public.campaigns to anon;
 grant select, delete on table public.campaigns to authenticated;
 grant select, insert, update, delete on table public.campaigns to service_role;
 grant insert (advertiser_id, name, description, image_url, website_url, category, price_per_subscriber, budget_total, status, partner_mode) on public.campaigns to authenticated;
-grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, partner_mode) on public.campaigns to authenticated;
+grant update (name, description, image_url, website_url, category, price_per_subscriber, budget_total, pay_rule, engagement_window_days, partner_mode) on public.campaigns to authenticated;
 
 -- Every trigger on public.campaigns, in the order they fire: before each statement, before each row, after
 -- each row, after each statement, by name within each. Beside each, the file that defines its function; the
@@ -75,6 +81,8 @@ grant update (name, description, image_url, website_url, category, price_per_sub
 --       private.guard_campaign_budget() (this file)
 --     campaigns_guard_columns: on insert, update
 --       public.guard_campaign_columns() (this file)
+--     campaigns_guard_pay_rule: on insert, update of pay_rule, engagement_window_days
+--       private.guard_pay_rule() (this file)
 --     campaigns_price_in_words: on insert, update of price_per_subscriber
 --       private.require_price_in_range() (this file)
 --     campaigns_refuse_deleting_evidence: on delete
@@ -652,6 +660,30 @@ $function$;
 comment on function public.guard_campaign_columns() is 'Keeps advertiser_id immutable, budget_spent platform-only and status changes to the review and pause functions.';
 revoke execute on function public.guard_campaign_columns() from public;
 
+create or replace function private.guard_pay_rule()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  if new.pay_rule is null or new.pay_rule not in ('confirmed', 'engaged') then
+    raise exception 'Choose to pay per confirmed reader or per engaged reader' using errcode = '22023';
+  end if;
+  if new.engagement_window_days is null or new.engagement_window_days not between 7 and 30 then
+    raise exception 'Choose an engagement window of 7 to 30 days' using errcode = '22023';
+  end if;
+  if new.pay_rule = 'engaged' and (tg_op = 'INSERT' or old.pay_rule is distinct from 'engaged')
+     and not exists (select 1 from public.esp_connections e where e.campaign_id = new.id) then
+    raise exception 'Connect your email tool first: paying per engaged reader needs the opens and clicks Growletter reads from it'
+      using errcode = '22023';
+  end if;
+  return new;
+end
+$function$;
+comment on function private.guard_pay_rule() is 'Internal trigger: a campaign pays per engaged reader only with a connected email tool, with a window of 7 to 30 days; says so in words.';
+revoke execute on function private.guard_pay_rule() from public;
+
 create or replace function public.my_default_campaign()
  returns uuid
  language sql
@@ -964,6 +996,8 @@ create trigger campaigns_divert_public_edits before update on public.campaigns f
 create trigger campaigns_guard_budget before insert or update of budget_total, budget_spent, budget_reserved on public.campaigns for each row execute function private.guard_campaign_budget();
 
 create trigger campaigns_guard_columns before insert or update on public.campaigns for each row execute function public.guard_campaign_columns();
+
+create trigger campaigns_guard_pay_rule before insert or update of pay_rule, engagement_window_days on public.campaigns for each row execute function private.guard_pay_rule();
 
 create trigger campaigns_price_in_words before insert or update of price_per_subscriber on public.campaigns for each row execute function private.require_price_in_range();
 

@@ -56,6 +56,10 @@ create table public.newsletter_subscriptions (
   reserved_amount numeric(12,2) default 0 not null,
   first_paid_at timestamp with time zone,
   attributed_at timestamp with time zone,
+  pay_rule text,
+  engagement_window_days integer,
+  engagement_decided_at timestamp with time zone,
+  engagement_decision text,
   channel text,
   click_token_used boolean default false not null,
   constraint newsletter_subscriptions_pkey primary key (id),
@@ -63,7 +67,11 @@ create table public.newsletter_subscriptions (
   constraint newsletter_subscriptions_token_hash_key unique (token_hash),
   constraint newsletter_subscriptions_channel_check check ((channel = any (array['link'::text, 'embed'::text, 'email'::text]))),
   constraint newsletter_subscriptions_email_check check ((char_length((email)::text) <= 254)),
+  constraint newsletter_subscriptions_engaged_rule_window check (((pay_rule is distinct from 'engaged'::text) or (engagement_window_days is not null))),
+  constraint newsletter_subscriptions_engagement_decision_check check ((engagement_decision = any (array['engaged'::text, 'not_engaged'::text, 'unverified'::text]))),
+  constraint newsletter_subscriptions_engagement_window_days_check check (((engagement_window_days >= 7) and (engagement_window_days <= 30))),
   constraint newsletter_subscriptions_not_counted_reason_check check ((not_counted_reason = any (array['source_inactive'::text, 'account_suspended'::text, 'self_referral'::text, 'disposable_email'::text, 'duplicate_email'::text, 'too_fast_confirmation'::text, 'no_click'::text, 'velocity'::text, 'address_velocity'::text, 'domain_velocity'::text, 'budget_exhausted'::text, 'refunded'::text, 'not_engaged'::text, 'not_a_partner'::text]))),
+  constraint newsletter_subscriptions_pay_rule_check check ((pay_rule = any (array['confirmed'::text, 'engaged'::text]))),
   constraint newsletter_subscriptions_reserved_amount_check check ((reserved_amount >= (0)::numeric)),
   constraint newsletter_subscriptions_status_check check ((status = any ((enum_range(null::public.subscription_status))::text[]))),
   constraint newsletter_subscriptions_audience_source_id_fkey foreign key (audience_source_id) references public.audience_sources(id) on delete restrict,
@@ -87,6 +95,10 @@ comment on column public.newsletter_subscriptions.price is 'The campaign''s pric
 comment on column public.newsletter_subscriptions.reserved_amount is 'Set aside from the campaign budget and the advertiser''s available balance until confirmed (then held), expired or refused (then released).';
 comment on column public.newsletter_subscriptions.first_paid_at is 'When this address was first paid for on this campaign; never cleared (refunds, unsubscribes and re-subscribes keep it), so an inbox pays once per campaign, ever.';
 comment on column public.newsletter_subscriptions.attributed_at is 'When the current source and click were attached (the subscribe request); the click must precede it by at most 24 hours.';
+comment on column public.newsletter_subscriptions.pay_rule is 'The campaign''s pay rule when this subscription was made (attributed): the one it is paid under.';
+comment on column public.newsletter_subscriptions.engagement_window_days is 'Under pay_rule engaged: the campaign''s engagement window when this subscription was made.';
+comment on column public.newsletter_subscriptions.engagement_decided_at is 'Under pay_rule engaged: when settlement decided (charged or released).';
+comment on column public.newsletter_subscriptions.engagement_decision is 'Under pay_rule engaged: engaged (charged), not_engaged (released) or unverified (the tool never answered within the bound: charged as a confirmed reader).';
 comment on column public.newsletter_subscriptions.channel is 'The channel of the click the subscriber came through (link_clicks.channel); null without a source.';
 comment on column public.newsletter_subscriptions.click_token_used is 'The click was carried by a signed click token (ct=…) to another browser or address than the one that clicked: the same-visitor rule could not back it, the token did (private.click_token_backs).';
 grant select, insert, update, delete on table public.newsletter_subscriptions to service_role;
@@ -102,6 +114,8 @@ grant select (id, campaign_id, email, status, confirmed_at, audience_source_id, 
 --       public.forbid_column_changes('campaign_id', 'email') (01_extensions_and_helpers.sql)
 --     newsletter_subscriptions_mark_refunded: on update
 --       private.mark_refunded_subscription() (10_disputes.sql)
+--     newsletter_subscriptions_record_pay_rule: on insert, update of attributed_at
+--       private.record_pay_rule() (this file)
 --     newsletter_subscriptions_set_updated_at: on update
 --       public.set_updated_at() (01_extensions_and_helpers.sql)
 --   after each row:
@@ -367,7 +381,7 @@ declare
   c public.campaigns;
   src public.audience_sources;
   reason text;
-  screening constant interval := interval '7 days';
+  screening interval := interval '7 days';
   earning numeric(12, 2);
   reserved numeric(12, 2);
 begin
@@ -420,6 +434,10 @@ begin
   returning * into s;
 
   if s.counted then
+    -- Paid per engaged reader: the hold lasts until the engagement window closes (7 to 30 days).
+    if s.pay_rule = 'engaged' then
+      screening := make_interval(days => s.engagement_window_days);
+    end if;
     select * into src from public.audience_sources where id = s.audience_source_id;
     earning := private.publisher_earning(s.price);
     perform private.post_ledger(c.advertiser_id, -s.price, 'hold', 'pending',
@@ -434,7 +452,7 @@ begin
     'counted', s.counted, 'not_counted_reason', s.not_counted_reason);
 end
 $function$;
-comment on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) is 'verify-subscription edge function, service role only: confirms once within 48 h; applies the paid-subscriber rule; a paid subscriber turns its reservation into a hold at the locked price (counted=false with a null reason means an unattributed, free subscriber).';
+comment on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) is 'verify-subscription edge function, service role only: confirms once within 48 h; applies the paid-subscriber rule; a paid subscriber turns its reservation into a hold at the locked price (counted=false with a null reason means an unattributed, free subscriber), for 7 days or, paid per engagement, for its engagement window.';
 revoke execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) from public;
 grant execute on function public.confirm_subscription(p_token_hash text, p_email text, p_ip text, p_user_agent text) to service_role;
 
@@ -863,6 +881,24 @@ comment on function public.publisher_unpaid_readers(p_limit integer, p_offset in
 revoke execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) from public;
 grant execute on function public.publisher_unpaid_readers(p_limit integer, p_offset integer) to authenticated, service_role;
 
+create or replace function private.record_pay_rule()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+begin
+  select c.pay_rule, case when c.pay_rule = 'engaged' then c.engagement_window_days end
+    into new.pay_rule, new.engagement_window_days
+  from public.campaigns c where c.id = new.campaign_id;
+  new.engagement_decided_at := null;
+  new.engagement_decision := null;
+  return new;
+end
+$function$;
+comment on function private.record_pay_rule() is 'Internal trigger: a subscription made (or re-made: attributed again) takes its campaign''s pay rule and window as they are then, so a change of rule applies to new subscribers only.';
+revoke execute on function private.record_pay_rule() from public;
+
 create or replace function public.refund_subscription(p_subscription_id uuid, p_reason text)
  returns jsonb
  language plpgsql
@@ -911,6 +947,72 @@ $function$;
 comment on function public.refund_subscription(p_subscription_id uuid, p_reason text) is 'Service role (and admins through admin_refund_subscription): during screening, cancels the hold (nothing was charged) and the pending earning, and marks the subscriber rejected.';
 revoke execute on function public.refund_subscription(p_subscription_id uuid, p_reason text) from public;
 grant execute on function public.refund_subscription(p_subscription_id uuid, p_reason text) to service_role;
+
+create or replace function public.subscriber_evidence(p_subscription_id uuid)
+ returns jsonb
+ language plpgsql
+ stable security definer
+ set search_path to ''
+as $function$
+declare
+  me uuid := (select auth.uid());
+  s public.newsletter_subscriptions;
+  advertiser uuid;
+  publisher uuid;
+  d record;
+  debit timestamp with time zone;
+  released timestamp with time zone;
+  on_hold boolean;
+  decision text;
+  decided timestamp with time zone;
+begin
+  perform private.require_live_session();
+  select * into s from public.newsletter_subscriptions n where n.id = p_subscription_id;
+  select c.advertiser_id into advertiser from public.campaigns c where c.id = s.campaign_id;
+  select a.publisher_id into publisher from public.audience_sources a where a.id = s.audience_source_id;
+  if auth.role() <> 'service_role' and (s.id is null or me is distinct from advertiser and me is distinct from publisher) then
+    if public.is_admin() then
+      perform private.require_admin();
+    else
+      raise exception 'You can only see the evidence of subscribers of your own newsletters or sources' using errcode = '42501';
+    end if;
+  end if;
+  if s.id is null then
+    raise exception 'Subscriber not found' using errcode = 'P0002';
+  end if;
+  select max(x.delivered_at) as delivered_at, max(x.opens) as opens, max(x.clicks) as clicks,
+    max(x.machine_opens) as machine_opens, max(x.machine_clicks) as machine_clicks,
+    bool_or(x.counted_engagement) as counted, max(x.engagement_checked_at) as checked
+  into d from public.esp_deliveries x where x.subscription_id = s.id;
+  select max(t.created_at) filter (where t.type = 'debit' and t.status = 'completed'),
+    max(t.created_at) filter (where t.type = 'release' and t.status = 'completed'),
+    coalesce(bool_or(t.type = 'hold' and t.status = 'pending'), false)
+  into debit, released, on_hold
+  from public.wallet_transactions t where t.subscription_id = s.id and t.user_id = advertiser;
+  decision := case
+    when debit is not null then 'charged'
+    when on_hold then 'on_hold'
+    when released is not null then 'released'
+    when s.confirmed_at is not null and s.not_counted_reason is not null then 'not_charged'
+  end;
+  decided := case decision when 'charged' then debit when 'released' then coalesce(s.engagement_decided_at, released) end;
+  return jsonb_build_object(
+    'status', s.status,
+    'reasons', to_jsonb(array_remove(array[s.not_counted_reason], null)),
+    'confirmed_at', s.confirmed_at,
+    'delivered_at', d.delivered_at,
+    'opens', d.opens,
+    'clicks', d.clicks,
+    'machine_opens', d.machine_opens,
+    'machine_clicks', d.machine_clicks,
+    'engaged', case when d.checked is not null or d.counted then coalesce(d.counted, false) end,
+    'decided_at', decided,
+    'decision', decision);
+end
+$function$;
+comment on function public.subscriber_evidence(p_subscription_id uuid) is 'One subscriber''s evidence row, the same for the campaign''s advertiser, the source''s publisher and admins (never the address): status, not-counted reasons, confirmed and delivered at, opens and clicks read back from the email tool (machine ones where the tool tells them apart), whether a counted open or click was seen (null before any read), and the decision (on_hold, charged, released, not_charged) with its date.';
+revoke execute on function public.subscriber_evidence(p_subscription_id uuid) from public;
+grant execute on function public.subscriber_evidence(p_subscription_id uuid) to authenticated, service_role;
 
 create or replace function private.subscription_attributes_click()
  returns trigger
@@ -1137,6 +1239,8 @@ create trigger newsletter_subscriptions_confirmed_count_insert after insert on p
 create trigger newsletter_subscriptions_confirmed_count_update after update on public.newsletter_subscriptions referencing old table as gone new table as added for each statement execute function private.subscriptions_confirmed_count_update();
 
 create trigger newsletter_subscriptions_immutable before update on public.newsletter_subscriptions for each row execute function public.forbid_column_changes('campaign_id', 'email');
+
+create trigger newsletter_subscriptions_record_pay_rule before insert or update of attributed_at on public.newsletter_subscriptions for each row execute function private.record_pay_rule();
 
 create trigger newsletter_subscriptions_set_updated_at before update on public.newsletter_subscriptions for each row execute function public.set_updated_at();
 

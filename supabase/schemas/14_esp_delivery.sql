@@ -72,6 +72,9 @@ create table public.esp_deliveries (
   engagement_checked_at timestamp with time zone,
   engagement_locked_until timestamp with time zone,
   engagement_retry_at timestamp with time zone,
+  machine_opens integer,
+  machine_clicks integer,
+  counted_engagement boolean,
   removal_status text,
   removal_requested_at timestamp with time zone,
   removal_attempts integer default 0 not null,
@@ -83,6 +86,8 @@ create table public.esp_deliveries (
   constraint esp_deliveries_connection_id_subscription_id_key unique (connection_id, subscription_id),
   constraint esp_deliveries_attempts_check check ((attempts >= 0)),
   constraint esp_deliveries_clicks_check check ((clicks >= 0)),
+  constraint esp_deliveries_machine_clicks_check check ((machine_clicks >= 0)),
+  constraint esp_deliveries_machine_opens_check check ((machine_opens >= 0)),
   constraint esp_deliveries_opens_check check ((opens >= 0)),
   constraint esp_deliveries_removal_attempts_check check ((removal_attempts >= 0)),
   constraint esp_deliveries_removal_status_check check ((removal_status = any ((enum_range(null::public.esp_removal_status))::text[]))),
@@ -98,15 +103,19 @@ create index esp_deliveries_campaign_idx on public.esp_deliveries using btree (c
 create index esp_deliveries_due_idx on public.esp_deliveries using btree (next_attempt_at) where (status = 'queued'::text);
 create index esp_deliveries_engagement_due_idx on public.esp_deliveries using btree (delivered_at) where (status = 'delivered'::text);
 create index esp_deliveries_removal_due_idx on public.esp_deliveries using btree (removal_next_attempt_at) where (removal_status = 'queued'::text);
+create index esp_deliveries_subscription_engagement_idx on public.esp_deliveries using btree (subscription_id) include (counted_engagement, engagement_checked_at);
 create index esp_deliveries_subscription_idx on public.esp_deliveries using btree (subscription_id);
 comment on table public.esp_deliveries is 'The ESP delivery queue and log: one row per confirmed subscriber and connection, with its state, attempts, the provider''s last message and the id it gave the subscriber.';
 comment on column public.esp_deliveries.last_error is 'The provider''s own message for the last failed attempt (shown to the advertiser).';
-comment on column public.esp_deliveries.engaged is 'Opened or clicked at least once, as the provider last told (beehiiv, Mailchimp, MailerLite); null until read.';
-comment on column public.esp_deliveries.opens is 'Opens the provider counted (MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
-comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
+comment on column public.esp_deliveries.engaged is 'Opened or clicked at least once, as the provider last told (any of the four; machines included where the tool cannot tell them apart); null until read. What pay counts is counted_engagement.';
+comment on column public.esp_deliveries.opens is 'Opens the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
+comment on column public.esp_deliveries.clicks is 'Clicks the provider counted (Kit, MailerLite); null where it reports rates only (beehiiv, Mailchimp).';
 comment on column public.esp_deliveries.engagement_checked_at is 'When the provider last answered the engagement read-back for this subscriber.';
 comment on column public.esp_deliveries.engagement_locked_until is 'Internal: a read-back in flight (2 minutes).';
 comment on column public.esp_deliveries.engagement_retry_at is 'Internal: after a failed read-back, not before this (Retry-After, else 6 hours).';
+comment on column public.esp_deliveries.machine_opens is 'Opens the tool attributes to machines (privacy proxies, prefetches); null where it does not tell them apart.';
+comment on column public.esp_deliveries.machine_clicks is 'Clicks the tool attributes to machines (link scanners); null where it does not tell them apart.';
+comment on column public.esp_deliveries.counted_engagement is 'A counted open or click was read back (a person''s open or click where the tool tells machines apart, else a click); stays true once seen. What engagement-verified pay charges for.';
 comment on column public.esp_deliveries.removal_status is 'Null until the advertiser asks to remove this refunded reader from the email tool; then queued, removed or failed.';
 comment on column public.esp_deliveries.removal_locked_until is 'Internal: a removal in flight (2 minutes).';
 comment on column public.esp_deliveries.removal_error is 'The provider''s own message for the last failed removal attempt (shown to the advertiser).';
@@ -218,7 +227,7 @@ revoke execute on function public.claim_esp_deliveries(p_limit integer) from pub
 grant execute on function public.claim_esp_deliveries(p_limit integer) to service_role;
 
 create or replace function public.claim_esp_engagement(p_limit integer default 20)
- returns table(id uuid, provider text, target_id text, api_key text, email text)
+ returns table(id uuid, provider text, target_id text, api_key text, email text, remote_id text, delivered_at timestamp with time zone)
  language plpgsql
  security definer
  set search_path to ''
@@ -240,7 +249,7 @@ begin
     from public.esp_deliveries d
     join public.esp_connections c on c.id = d.connection_id
     join public.newsletter_subscriptions s on s.id = d.subscription_id
-    where d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at)
+    where d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at, s.engagement_window_days, s.pay_rule = 'engaged' and s.engagement_decided_at is null)
       and not exists (select 1 from private.esp_key_pauses p where p.key_fingerprint = c.key_fingerprint)
     group by c.key_fingerprint, c.provider
     order by oldest
@@ -266,16 +275,16 @@ begin
       select d.id from public.esp_deliveries d
       join public.esp_connections c on c.id = d.connection_id
       join public.newsletter_subscriptions s on s.id = d.subscription_id
-      where c.key_fingerprint = k.fp and d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at)
+      where c.key_fingerprint = k.fp and d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at, s.engagement_window_days, s.pay_rule = 'engaged' and s.engagement_decided_at is null)
       order by coalesce(d.engagement_checked_at, d.delivered_at)
       limit allowance
       for update of d skip locked
     ), claimed as (
       update public.esp_deliveries d set engagement_locked_until = now() + interval '2 minutes'
       from due where d.id = due.id
-      returning d.id, d.connection_id, d.subscription_id
+      returning d.id, d.connection_id, d.subscription_id, d.remote_id, d.delivered_at
     )
-    select cl.id, c.provider, c.target_id, v.decrypted_secret, s.email::text
+    select cl.id, c.provider, c.target_id, v.decrypted_secret, s.email::text, cl.remote_id, cl.delivered_at
     from claimed cl
     join public.esp_connections c on c.id = cl.connection_id
     join vault.decrypted_secrets v on v.id = c.secret_id
@@ -288,7 +297,7 @@ begin
   end loop;
 end
 $function$;
-comment on function public.claim_esp_engagement(p_limit integer) is 'deliver-esp, service role only: takes up to p_limit delivered subscribers whose engagement is due (private.esp_engagement_due) for 2 minutes, within each API key''s budget and never for a paused key, with the decrypted key. Run after the deliveries, so read-backs spend only what deliveries left.';
+comment on function public.claim_esp_engagement(p_limit integer) is 'deliver-esp, service role only: takes up to p_limit delivered subscribers whose engagement is due (private.esp_engagement_due) for 2 minutes, within each API key''s budget and never for a paused key, with the decrypted key, the id the tool gave the subscriber (Kit reads stats by it) and when it was delivered. Run after the deliveries, so read-backs spend only what deliveries left.';
 revoke execute on function public.claim_esp_engagement(p_limit integer) from public;
 grant execute on function public.claim_esp_engagement(p_limit integer) to service_role;
 
@@ -350,6 +359,10 @@ begin
   if me is null or not exists (select 1 from public.campaigns c where c.id = p_campaign_id and c.advertiser_id = me) then
     raise exception 'You can only disconnect your own newsletters' using errcode = '42501';
   end if;
+  if exists (select 1 from public.campaigns c where c.id = p_campaign_id and c.pay_rule = 'engaged') then
+    raise exception 'This newsletter pays per engaged reader, which needs your email tool: switch it to pay per confirmed reader first'
+      using errcode = '22023';
+  end if;
   delete from public.esp_connections e where e.campaign_id = p_campaign_id returning e.secret_id into old_secret;
   if old_secret is null then
     return false;
@@ -358,7 +371,7 @@ begin
   return true;
 end
 $function$;
-comment on function public.disconnect_esp(p_campaign_id uuid) is 'The owner disconnects a campaign''s email tool: the connection, its queue and its key in Vault are deleted. Answers false when nothing was connected.';
+comment on function public.disconnect_esp(p_campaign_id uuid) is 'The owner disconnects a campaign''s email tool: the connection, its queue and its key in Vault are deleted. Refused while the campaign pays per engaged reader (switch it to confirmed first). Answers false when nothing was connected.';
 revoke execute on function public.disconnect_esp(p_campaign_id uuid) from public;
 grant execute on function public.disconnect_esp(p_campaign_id uuid) to authenticated, service_role;
 
@@ -396,15 +409,42 @@ begin
   select count(*) into due from public.esp_deliveries d
   join public.esp_connections c on c.id = d.connection_id
   join public.newsletter_subscriptions s on s.id = d.subscription_id
-  where d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at);
+  where d.status = 'delivered' and private.esp_engagement_due(d, c.provider, s.confirmed_at, s.engagement_window_days, s.pay_rule = 'engaged' and s.engagement_decided_at is null);
   if due > 0 then
     perform private.kick_edge_function_or_raise('deliver-esp', 120000);
   end if;
   return due;
 end
 $function$;
-comment on function private.dispatch_esp_engagement() is 'Scheduled every 10 minutes (read-esp-engagement): calls deliver-esp when engagement read-backs are due; returns how many.';
+comment on function private.dispatch_esp_engagement() is 'Scheduled every 10 minutes (read-esp-engagement): calls deliver-esp when engagement read-backs are due (within a window, or the final read after an engagement window closed); returns how many.';
 revoke execute on function private.dispatch_esp_engagement() from public;
+
+create or replace function public.engaged_rates(p_source_ids uuid[])
+ returns table(source_id uuid, readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  -- Readers of public sources whose window (engagement window, else the 7-day screening) has closed and whose email
+  -- tool answered at least once; the rate only from 20 such readers on (below that it says little).
+  select a.id, count(r.id)::integer, count(r.id) filter (where r.counted)::integer,
+    case when count(r.id) >= 20 then round(count(r.id) filter (where r.counted) * 100.0 / count(r.id), 1) end::numeric(5, 1)
+  from public.audience_sources a
+  left join lateral (
+    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
+    from public.newsletter_subscriptions s
+    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
+    where s.audience_source_id = a.id and s.confirmed_at is not null
+      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
+    group by s.id
+  ) r on true
+  where a.id = any (p_source_ids) and cardinality(p_source_ids) <= 200
+    and (public.is_source_public(a.status) or a.publisher_id = (select auth.uid()) or public.is_admin())
+  group by a.id
+$function$;
+comment on function public.engaged_rates(p_source_ids uuid[]) is 'Each named source''s engaged rate (at most 200 at a time; public sources, or the caller''s own): of its readers whose window has closed and whose email tool answered, the share with a counted open or click; null below 20 such readers ("enough readers"). The same figure on Offers, analytics and the public directory.';
+revoke execute on function public.engaged_rates(p_source_ids uuid[]) from public;
+grant execute on function public.engaged_rates(p_source_ids uuid[]) to anon, authenticated, service_role;
 
 create or replace function private.esp_budget(p_provider text, out requests integer, out window_seconds integer, out per_delivery integer, out concurrent integer)
  returns record
@@ -436,9 +476,9 @@ begin
   select a.id, a.name,
     count(*)::bigint,
     count(*) filter (where d.engagement_checked_at is not null)::bigint,
-    count(*) filter (where d.engaged)::bigint,
+    count(*) filter (where d.counted_engagement)::bigint,
     (case when count(*) filter (where d.engagement_checked_at is not null) > 0
-      then round(count(*) filter (where d.engaged) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 2)
+      then round(count(*) filter (where d.counted_engagement) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 2)
     end)::numeric(5, 2)
   from public.esp_deliveries d
   join public.esp_connections c on c.id = d.connection_id
@@ -452,7 +492,7 @@ begin
   order by 5 desc, 3 desc, a.name;
 end
 $function$;
-comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool that reports it (beehiiv, Mailchimp, MailerLite): delivered, read back, engaged, and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
+comment on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) is 'Engagement per source of subscribers delivered into an email tool (all four report it): delivered, read back, engaged (a counted open or click, as the evidence row and engagement-verified pay count it), and the engagement rate (engaged per 100 read back; null before any read). For the caller''s campaigns (one with p_campaign_id), the caller''s sources, or (admins) any; by confirmation day when a range is given.';
 revoke execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) from public;
 grant execute on function public.esp_engagement_figures(p_campaign_id uuid, p_from date, p_to date) to authenticated, service_role;
 
@@ -481,27 +521,34 @@ create or replace function private.esp_reports_engagement(p_provider text)
  immutable
  set search_path to ''
 as $function$
-  select p_provider in ('beehiiv', 'mailchimp', 'mailerlite')
+  select p_provider in ('beehiiv', 'kit', 'mailchimp', 'mailerlite')
 $function$;
-comment on function private.esp_reports_engagement(p_provider text) is 'Internal: whether the provider''s API reports a subscriber''s opens and clicks (beehiiv, Mailchimp, MailerLite; not Kit).';
+comment on function private.esp_reports_engagement(p_provider text) is 'Internal: whether the provider''s API reports a subscriber''s opens and clicks: all four (Kit since its per-subscriber stats, GET /v4/subscribers/{id}/stats).';
 revoke execute on function private.esp_reports_engagement(p_provider text) from public;
 
-create or replace function private.esp_engagement_due(d public.esp_deliveries, p_provider text, p_confirmed_at timestamp with time zone)
+create or replace function private.esp_engagement_due(d public.esp_deliveries, p_provider text, p_confirmed_at timestamp with time zone, p_window_days integer, p_final boolean)
  returns boolean
  language sql
  stable
  set search_path to ''
 as $function$
-  -- Delivered, readable, still in screening (7 days from the confirmation), 6 hours since the delivery or the last
-  -- read, no read in flight and none waiting after a failure.
+  -- Delivered, readable, no read in flight and none waiting after a failure; then either within the window (the
+  -- subscriber's engagement window, else the 7-day screening) every 6 hours from the delivery or the last read, or
+  -- (p_final: a reader whose pay waits for it) one read after the window closed, until the wait's bound.
   select d.status = 'delivered' and private.esp_reports_engagement(p_provider)
-    and p_confirmed_at > now() - interval '7 days'
-    and coalesce(d.engagement_checked_at, d.delivered_at) <= now() - interval '6 hours'
     and (d.engagement_locked_until is null or d.engagement_locked_until < now())
     and (d.engagement_retry_at is null or d.engagement_retry_at <= now())
+    and (
+      (p_confirmed_at > now() - make_interval(days => coalesce(p_window_days, 7))
+        and coalesce(d.engagement_checked_at, d.delivered_at) <= now() - interval '6 hours')
+      or (coalesce(p_final, false) and not coalesce(d.counted_engagement, false)
+        and p_confirmed_at + make_interval(days => coalesce(p_window_days, 7)) <= now()
+        and p_confirmed_at + make_interval(days => coalesce(p_window_days, 7)) > now() - private.engagement_wait_bound()
+        and (d.engagement_checked_at is null
+          or d.engagement_checked_at < p_confirmed_at + make_interval(days => coalesce(p_window_days, 7)))));
 $function$;
-comment on function private.esp_engagement_due(d public.esp_deliveries, p_provider text, p_confirmed_at timestamp with time zone) is 'Internal: whether a delivered subscriber''s engagement is due to be read: during screening (7 days from confirmation), every 6 hours from the delivery, for providers that report it.';
-revoke execute on function private.esp_engagement_due(d public.esp_deliveries, p_provider text, p_confirmed_at timestamp with time zone) from public;
+comment on function private.esp_engagement_due(d public.esp_deliveries, p_provider text, p_confirmed_at timestamp with time zone, p_window_days integer, p_final boolean) is 'Internal: whether a delivered subscriber''s engagement is due to be read: within its window (engagement window, else 7 days) every 6 hours from the delivery; and, for a reader paid per engagement and not yet decided, once after the window closed (until the wait''s bound).';
+revoke execute on function private.esp_engagement_due(d public.esp_deliveries, p_provider text, p_confirmed_at timestamp with time zone, p_window_days integer, p_final boolean) from public;
 
 create or replace function private.esp_retry_delay(p_attempts integer)
  returns interval
@@ -566,7 +613,7 @@ comment on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_re
 revoke execute on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) from public;
 grant execute on function public.finish_esp_delivery(p_id uuid, p_remote_id text, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) to service_role;
 
-create or replace function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer default null::integer, p_clicks integer default null::integer, p_response_status integer default null::integer, p_error text default null::text, p_retry_after_ms integer default null::integer)
+create or replace function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer default null::integer, p_clicks integer default null::integer, p_response_status integer default null::integer, p_error text default null::text, p_retry_after_ms integer default null::integer, p_machine_opens integer default null::integer, p_machine_clicks integer default null::integer, p_clicked boolean default null::boolean)
  returns text
  language plpgsql
  security definer
@@ -583,10 +630,18 @@ begin
   end if;
   if p_error is null then
     -- Providers report totals so far: once engaged, a later answer saying less does not take it back.
+    -- What counts (PRODUCT "Pay for readers who read"): where the tool tells machines apart (it reports machine
+    -- opens or clicks), any open or click by a person; where it cannot, only a click.
     update public.esp_deliveries set
       engaged = coalesce(d.engaged, false) or coalesce(p_engaged, false),
       opens = greatest(d.opens, case when p_opens >= 0 then p_opens end),
       clicks = greatest(d.clicks, case when p_clicks >= 0 then p_clicks end),
+      machine_opens = greatest(d.machine_opens, case when p_machine_opens >= 0 then p_machine_opens end),
+      machine_clicks = greatest(d.machine_clicks, case when p_machine_clicks >= 0 then p_machine_clicks end),
+      counted_engagement = coalesce(d.counted_engagement, false) or coalesce(
+        case when p_machine_opens is not null or p_machine_clicks is not null
+          then coalesce(p_opens, 0) - coalesce(p_machine_opens, 0) > 0 or coalesce(p_clicks, 0) - coalesce(p_machine_clicks, 0) > 0
+          else coalesce(p_clicks > 0, p_clicked) end, false),
       engagement_checked_at = now(), engagement_locked_until = null, engagement_retry_at = null
     where id = p_id;
     return 'read';
@@ -603,9 +658,9 @@ begin
   return 'waiting';
 end
 $function$;
-comment on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) is 'deliver-esp, service role only: records one engagement read-back (engaged stays true once seen; opens and clicks never go down), or after a failure waits Retry-After or 6 hours (a 429 pauses the whole key).';
-revoke execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) from public;
-grant execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer) to service_role;
+comment on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer, p_machine_opens integer, p_machine_clicks integer, p_clicked boolean) is 'deliver-esp, service role only: records one engagement read-back (engaged and counted_engagement stay true once seen; counts never go down; machine counts only where the tool tells them apart, p_clicked where it reports a click rate but no count), or after a failure waits Retry-After or 6 hours (a 429 pauses the whole key).';
+revoke execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer, p_machine_opens integer, p_machine_clicks integer, p_clicked boolean) from public;
+grant execute on function public.finish_esp_engagement(p_id uuid, p_engaged boolean, p_opens integer, p_clicks integer, p_response_status integer, p_error text, p_retry_after_ms integer, p_machine_opens integer, p_machine_clicks integer, p_clicked boolean) to service_role;
 
 create or replace function public.finish_esp_removal(p_id uuid, p_response_status integer, p_error text default null::text, p_retryable boolean default false, p_retry_after_ms integer default null::integer)
  returns text

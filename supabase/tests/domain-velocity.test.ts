@@ -165,7 +165,7 @@ describe('honest journeys still count', () => {
       "select label, applies_to from public.not_counted_reasons where code = 'domain_velocity'",
     )
     expect(rows).toEqual([{ label: 'More than 3 readers a day from one email domain', applies_to: ['subscription'] }])
-    // src/lib/vocabulary.ts gives the SPA the same words (tests/lib/vocabulary.test.ts pins them there).
+    // src/lib/vocabulary.ts gives the SPA the same words (src/lib/vocabulary.test.ts pins them there).
   })
 })
 

@@ -1,8 +1,8 @@
 // Engagement read-back of subscribers delivered into the advertiser's email tool (issue 25): a delivered subscriber
 // is due for a read 6 hours after the delivery (and 6 hours after each read) while in screening (7 days from the
-// confirmation), only for providers that report it (not Kit); a claim spends the key's budget like a delivery and
+// confirmation), for every provider (Kit since its per-subscriber stats); a claim spends the key's budget like a delivery and
 // hands each read out once; the outcome keeps engaged/opens/clicks (never taken back), and a failure waits
-// (Retry-After pauses the key). esp_engagement_figures gives the engagement rate per source to the advertiser and
+// (Retry-After pauses the key). Kit is read too, by its subscriber id. esp_engagement_figures gives the engagement rate per source to the advertiser and
 // the publisher, and to nobody else. Both engines (PGlite, and PostgreSQL with TEST_DATABASE_URL).
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -10,7 +10,14 @@ import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
 import { createUser, type NewUser } from './helpers/fixtures'
 import { ageSubscription, confirm, createMarket, subscribe, type Market } from './helpers/market'
 
-type Claim = { id: string; provider: string; target_id: string; api_key: string; email: string }
+type Claim = {
+  id: string
+  provider: string
+  target_id: string
+  api_key: string
+  email: string
+  remote_id?: string | null
+}
 type Figure = {
   source_id: string
   source_name: string
@@ -143,7 +150,7 @@ describe('reading engagement back', () => {
     expect(await deliveryOf(emails[2]!)).toMatchObject({ engaged: false, opens: 0 })
   })
 
-  it('stops when screening ends, and never reads Kit, which does not report engagement', async () => {
+  it('stops when screening ends, and reads Kit by the id it gave the subscriber (its per-subscriber stats)', async () => {
     const db = await testDb()
     await db.query(
       "update public.newsletter_subscriptions set confirmed_at = confirmed_at - interval '8 days' where email = $1",
@@ -159,8 +166,16 @@ describe('reading engagement back', () => {
     ])
     const kitReader = await confirmed(k)
     await deliverAll(k.campaignId)
+    await db.query(
+      `update public.esp_deliveries d set remote_id = '4242' from public.newsletter_subscriptions s
+       where s.id = d.subscription_id and s.email = $1`,
+      [kitReader],
+    )
     await age(kitReader, 7)
-    expect(mine(await claimEngagement(), [kitReader])).toEqual([])
+    const kitClaims = mine(await claimEngagement(), [kitReader])
+    expect(kitClaims).toHaveLength(1)
+    expect(kitClaims[0]).toMatchObject({ provider: 'kit', remote_id: '4242' })
+    await finish((await deliveryOf(kitReader)).id, 'false, 0, 0')
   })
 
   it('spends the key’s budget: no read-back when the deliveries used the minute’s requests', async () => {
@@ -247,7 +262,7 @@ describe('engagement rate per source', () => {
     // Not read yet: no rate rather than 0%.
     const db = await testDb()
     await db.query(
-      `update public.esp_deliveries set engagement_checked_at = null, engaged = null where campaign_id = $1`,
+      `update public.esp_deliveries set engagement_checked_at = null, engaged = null, counted_engagement = null where campaign_id = $1`,
       [m.campaignId],
     )
     const unread = norm(

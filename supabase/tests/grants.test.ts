@@ -57,13 +57,16 @@ describe('column grants (the catalog)', () => {
         'status',
         'website_url',
       ],
+      // The newsletter form; pay_rule 'engaged' only with a connected email tool (private.guard_pay_rule).
       'campaigns UPDATE authenticated': [
         'budget_total',
         'category',
         'description',
+        'engagement_window_days',
         'image_url',
         'name',
         'partner_mode',
+        'pay_rule',
         'price_per_subscriber',
         'website_url',
       ],
@@ -294,6 +297,7 @@ describe('what the API roles hold (the catalog)', () => {
       'email_domain(text)': 'service_role',
       // The embed's one call (/embed/{code}): counts a load and answers the source's offers.
       'embed_load(text)': 'anon, authenticated, service_role',
+      'engaged_rates(uuid[])': 'anon, authenticated, service_role',
       'ensure_wallet_exists(uuid)': 'authenticated, service_role',
       'esp_engagement_figures(uuid,date,date)': 'authenticated, service_role',
       'expire_reservations(timestamp with time zone)': 'service_role',
@@ -301,7 +305,8 @@ describe('what the API roles hold (the catalog)', () => {
       'figure_totals(uuid,uuid,date,date)': 'authenticated, service_role',
       'figures_updated_at()': 'authenticated, service_role',
       'finish_esp_delivery(uuid,text,integer,text,boolean,integer)': 'service_role',
-      'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer)': 'service_role',
+      'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer,integer,integer,boolean)':
+        'service_role',
       'finish_esp_removal(uuid,integer,text,boolean,integer)': 'service_role',
       'finish_notification(uuid,text)': 'service_role',
       'finish_payout(uuid,text,text)': 'service_role',
@@ -349,6 +354,7 @@ describe('what the API roles hold (the catalog)', () => {
       'source_totals(date,date)': 'authenticated, service_role',
       'submit_campaign_for_review(uuid)': 'authenticated, service_role',
       'submit_revision(text,uuid,jsonb)': 'authenticated, service_role',
+      'subscriber_evidence(uuid)': 'authenticated, service_role',
       'take_confirmation_email_allowance(text)': 'service_role',
       // The edge functions' rate limits (subscribe, verify/decline-subscription, send-backup-confirmation, esp-connection).
       'take_function_allowance(text,text)': 'service_role',

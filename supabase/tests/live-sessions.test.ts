@@ -1,7 +1,7 @@
 // Live sessions for money and rights (issue 21, attack 5). A signed-out, password-changed or reuse-revoked
 // session's access token kept working for up to an hour: the database checked only its signature. Money and
 // admin functions, and REST reads of money tables, now also need the token's session in auth.sessions.
-// (The same attack through the auth server and supabase-js is in embedded-backend/tests/trust-money.test.ts.)
+// (The same attack through the auth server and supabase-js is in supabase/tests/api/trust-money.test.ts.)
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { errorOf, inSession, queryAs, testDb, type Actor } from './helpers/db'

@@ -15,7 +15,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const full = path.join(dir, entry)
     if (statSync(full).isDirectory()) return sourceFiles(full)
-    return /\.tsx?$/.test(entry) && !entry.endsWith('.d.ts') ? [full] : []
+    // The SPA's code, not the tests that live beside it.
+    return /\.tsx?$/.test(entry) && !entry.endsWith('.d.ts') && !/\.test\.tsx?$/.test(entry) ? [full] : []
   })
 }
 

@@ -1,7 +1,7 @@
 // A suspended user is told why and how to appeal (issue 37, PRODUCT "Fair to both sides"): the suspension's audit
 // row queues an email to that user with the admin's reason; reinstating tells them too. The reason reaches the
 // user's inbox only: no function or table shows it to anyone before sign-in (the sign-in page says the account is
-// suspended and points to the email and the contact form, tests/auth/login.test.tsx).
+// suspended and points to the email and the contact form, src/features/auth/login.test.tsx).
 import { describe, expect, it } from 'vitest'
 import { anon, queryAs, testDb } from './helpers/db'
 import { actors, createUser } from './helpers/fixtures'

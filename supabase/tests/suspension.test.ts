@@ -158,7 +158,7 @@ describe('attack: a suspended account keeps earning and paying', () => {
       "select label, applies_to from public.not_counted_reasons where code = 'account_suspended'",
     )
     expect(rows).toEqual([{ label: 'Account suspended', applies_to: ['subscription'] }])
-    // src/lib/vocabulary.ts gives the SPA the same words (tests/lib/vocabulary.test.ts pins them there).
+    // src/lib/vocabulary.ts gives the SPA the same words (src/lib/vocabulary.test.ts pins them there).
   })
 })
 

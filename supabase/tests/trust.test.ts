@@ -2,7 +2,8 @@
  * The attacks of the "Trust" issue that live in SQL, each performed the way the API would run it (role,
  * JWT claims and request headers of one request transaction), asserted to fail, beside the honest path.
  * The gateway/auth attacks (client IP spoofing, OTP guessing, GET on rpc, timeouts, lockouts, aal1 password
- * change) are in embedded-backend/tests/trust-*.test.ts; attack 1 is also driven through supabase-js there.
+ * change) are in the embedded backend's trust-*.test.ts files (auth/, rest/, connect/); attack 1 is also
+ * driven through supabase-js in supabase/tests/api/trust-money.test.ts.
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'

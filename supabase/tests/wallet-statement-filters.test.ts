@@ -152,7 +152,7 @@ describe('wallet_statement filters', () => {
 
   it('accepts exactly the statement’s own words: charge or a ledger type but hold; a charge’s or a ledger status', async () => {
     // Every word the function takes, built from the generated enums: the wallet's selects offer these
-    // (statementKindOptions / statementStatusOptions in src/lib/vocabulary.ts, pinned by tests/lib/vocabulary.test.ts)
+    // (statementKindOptions / statementStatusOptions in src/lib/vocabulary.ts, pinned by src/lib/vocabulary.test.ts)
     // less a publisher's own earning and payout, which the function still takes for a publisher's statement.
     const { transaction_type, transaction_status } = Constants.public.Enums
     const { m } = await statementOfEveryKind()

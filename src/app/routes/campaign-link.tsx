@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react'
 import { useParams } from 'react-router-dom'
 import { useSourceClickSessionQuery } from '@/features/magic-link/api/source-click-session-query'
 import { useCampaignQuery } from '@/features/newsletters/api/campaign-query'
-import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-mutation'
+import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-request'
 import {
   NewsletterDetail,
   NewsletterState,

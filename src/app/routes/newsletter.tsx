@@ -11,7 +11,7 @@ import {
   NewsletterUnavailable,
 } from '@/features/newsletters/components/newsletter-detail'
 import { trackPageView } from '@/features/newsletters/lib/tracking'
-import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-mutation'
+import { recordCampaignPageView } from '@/features/newsletters/api/campaign-page-view-request'
 import { readSubscriptionAttribution } from '@/features/subscriptions/lib/subscription-attribution'
 import { SubscribeForm } from '@/features/subscriptions/components/subscribe-form'
 

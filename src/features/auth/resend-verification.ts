@@ -1,6 +1,6 @@
 /** Resending the confirmation email with the SPEC §8 toasts; used by the verification toast and the login page. */
 import { toast } from '@/lib/toast'
-import { resendVerificationEmail } from './api/verification-email-resend-mutation'
+import { resendVerificationEmail } from './api/verification-email-resend-request'
 
 export async function resendVerificationWithToasts(email: string) {
   try {

@@ -4,7 +4,7 @@
  * advertiser's available balance must each cover the price.
  */
 import { formatCredits, toCredits } from '@/lib/format'
-import type { MyCampaign } from './api/my-campaigns-query'
+import type { MyCampaign } from './api/advertiser-campaigns-query'
 
 export type FundingProblem = { reason: 'budget' | 'balance'; message: string }
 

@@ -74,3 +74,14 @@ export const campaignBudgetSchema = (committed: number) =>
 
 /** A new price per subscriber: the same range as on submit; it applies to new subscriptions only. */
 export const campaignPriceSchema = z.object({ pricePerSubscriber: campaignFormSchema.shape.pricePerSubscriber })
+
+/** The pay rule form: the database checks the same (private.guard_pay_rule), with the same words. */
+export const campaignPayRuleSchema = z.object({
+  payRule: z.enum(['confirmed', 'engaged'], { error: 'Choose to pay per confirmed reader or per engaged reader' }),
+  engagementWindowDays: z
+    .number({ error: 'Choose an engagement window of 7 to 30 days' })
+    .int({ error: 'Choose an engagement window of 7 to 30 days' })
+    .min(7, { error: 'Choose an engagement window of 7 to 30 days' })
+    .max(30, { error: 'Choose an engagement window of 7 to 30 days' }),
+})
+export type CampaignPayRuleValues = z.infer<typeof campaignPayRuleSchema>

@@ -6,7 +6,7 @@
 import { csvRow } from '@rules/csv'
 import { toCredits } from '@/lib/format'
 import { payoutStatus } from '@/lib/vocabulary'
-import type { AnyPayoutRequest } from './api/all-payout-requests-query'
+import type { AnyPayoutRequest } from './api/admin-payout-requests-query'
 
 export function payoutsCsv(rows: readonly AnyPayoutRequest[]): string {
   return [

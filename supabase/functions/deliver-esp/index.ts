@@ -11,9 +11,10 @@
  * message. Every request has its own 15-second limit, so one provider that hangs holds up nothing else.
  *
  * Then, with what the deliveries left of each key's budget, it reads back engagement (claim_esp_engagement): the
- * opens and clicks of delivered subscribers during screening, from the providers whose API reports them (beehiiv,
- * Mailchimp, MailerLite; the clients' `engagement`), kept by finish_esp_engagement. The read-esp-engagement job
- * kicks it when read-backs are due.
+ * opens and clicks of delivered subscribers during screening (or a newsletter's engagement window, with one final read
+ * after it closes for readers paid per engagement), from all four providers (the clients' `engagement`; Kit by the
+ * subscriber id it gave), kept by finish_esp_engagement, which also decides what counts (a person's open or click
+ * where the tool tells machines apart, else clicks only). The read-esp-engagement job kicks it when read-backs are due.
  *
  * First of all it performs the removals advertisers asked for (remove_refunded_from_esp, issue 38): a refunded reader
  * taken out of the tool (the clients' `remove`), claimed by claim_esp_removals and recorded by finish_esp_removal with
@@ -24,7 +25,7 @@
  * run's first minute and every request still waiting aborted at 110 s (the wall-clock bound, under the 2-minute lease
  * claim_esp_deliveries takes); what is left stays due for the next run.
  */
-import { espClient, isEspProvider, type EspFailure } from '../_shared/esp/index.ts'
+import { espClient, isEspProvider, type EspEngagement, type EspFailure } from '../_shared/esp/index.ts'
 import { requireEnv } from '../_shared/env.ts'
 import { requireFunctionsSecret } from '../_shared/functions-secret.ts'
 import { errorResponse, json, requirePost } from '../_shared/http.ts'
@@ -43,8 +44,7 @@ type Claimed = {
   campaign_name: string
 }
 type Outcome = { ok: true; remoteId: string } | EspFailure
-type EngagementClaim = { id: string; provider: string; target_id: string; api_key: string; email: string }
-type RemovalClaim = {
+type EngagementClaim = {
   id: string
   provider: string
   target_id: string
@@ -52,7 +52,9 @@ type RemovalClaim = {
   email: string
   remote_id: string | null
 }
-type Read = { ok: true; engaged: boolean; opens?: number; clicks?: number } | EspFailure
+/** What claim_esp_removals hands out: the same fields as a read-back's. */
+type RemovalClaim = EngagementClaim
+type Read = ({ ok: true } & EspEngagement) | EspFailure
 
 const BATCH = 20
 // A run ends after this many batches of deliveries and as many of read-backs; the job each minute (or the next kick)
@@ -89,10 +91,9 @@ async function readEngagement(d: EngagementClaim, timedFetch: typeof fetch): Pro
   if (!client.engagement)
     return { ok: false, retryable: false, status: 0, message: `${d.provider} does not report engagement` }
   try {
-    const answer = await client.engagement(d.api_key, d.target_id, d.email)
+    const answer = await client.engagement(d.api_key, d.target_id, d.email, d.remote_id)
     if (!answer.ok) return answer
-    const { engaged, opens, clicks } = answer.engagement
-    return { ok: true, engaged, opens, clicks }
+    return { ok: true, ...answer.engagement }
   } catch (error) {
     return { ok: false, retryable: true, status: 0, message: `Reading engagement failed: ${(error as Error)?.message}` }
   }
@@ -159,7 +160,17 @@ async function readBack(db: Db, budget: RunBudget, timedFetch: typeof fetch) {
       const finished = await db.rpc(
         'finish_esp_engagement',
         read.ok
-          ? { p_id: id, p_engaged: read.engaged, p_opens: read.opens ?? null, p_clicks: read.clicks ?? null }
+          ? {
+              p_id: id,
+              p_engaged: read.engaged,
+              p_opens: read.opens ?? null,
+              p_clicks: read.clicks ?? null,
+              // Only where the tool tells machine activity apart; otherwise the database counts clicks only.
+              p_machine_opens: read.machineOpens ?? null,
+              p_machine_clicks: read.machineClicks ?? null,
+              // A tool reporting rates, not counts (beehiiv, Mailchimp): whether it saw a click.
+              p_clicked: read.clicks === undefined && read.clickRate !== undefined ? read.clickRate > 0 : null,
+            }
           : {
               p_id: id,
               p_engaged: false,

@@ -5,10 +5,10 @@
 import { PageHeader } from '@/components/page-header'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { MarketplaceTotalsPanel } from '@/features/wallet/components/marketplace-totals-panel'
-import { AllTransactionsPanel } from '@/features/wallet/components/all-transactions-panel'
-import { AllPayoutsPanel } from '@/features/payouts/components/all-payouts-panel'
+import { AllTransactionsPanel } from '@/features/wallet/components/admin-transactions-panel'
+import { AllPayoutsPanel } from '@/features/payouts/components/admin-payouts-panel'
 import { PayoutReconciliation } from '@/features/payouts/components/payout-reconciliation'
-import { AllDepositsPanel } from '@/features/wallet/components/all-deposits-panel'
+import { AllDepositsPanel } from '@/features/wallet/components/admin-deposits-panel'
 
 export default function AdminMoneyPage() {
   return (

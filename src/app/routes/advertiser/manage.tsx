@@ -1,6 +1,6 @@
 /**
- * Manage one newsletter (`?newsletterId=`): edit (as a revision after approval), pause or resume, price (new
- * subscribers only), budget, archive — in one place.
+ * Manage one newsletter (`?newsletterId=`): edit (as a revision after approval), pause or resume, price and what it
+ * pays for (new subscribers only), budget, archive — in one place.
  */
 import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
@@ -8,13 +8,14 @@ import { useSession } from '@/lib/session'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { QueryError } from '@/components/query-error'
-import { useMyCampaignsQuery } from '@/features/campaigns/api/my-campaigns-query'
+import { useMyCampaignsQuery } from '@/features/campaigns/api/advertiser-campaigns-query'
 import { useCampaignDetailQuery } from '@/features/campaigns/api/campaign-detail-query'
 import { CampaignPicker } from '@/features/campaigns/components/campaign-picker'
 import { CampaignStatusBadge } from '@/features/campaigns/components/campaign-status-badge'
 import { CampaignEditForm } from '@/features/campaigns/components/campaign-edit-form'
 import { CampaignBudgetForm } from '@/features/campaigns/components/campaign-budget-form'
 import { CampaignPriceForm } from '@/features/campaigns/components/campaign-price-form'
+import { CampaignPayRuleForm } from '@/features/campaigns/components/campaign-pay-rule-form'
 import { CampaignPartnerModeForm } from '@/features/campaigns/components/campaign-partner-mode-form'
 import { CampaignPauseControl } from '@/features/campaigns/components/campaign-pause-control'
 import { CampaignArchiveButton } from '@/features/campaigns/components/campaign-archive-button'
@@ -62,6 +63,16 @@ function ManageCampaign({ campaignId }: { campaignId: string }) {
           </CardHeader>
           <CardContent>
             <CampaignPriceForm key={`${c.id}-${c.price_per_subscriber}`} campaign={c} />
+          </CardContent>
+        </Card>
+      )}
+      {!archived && (
+        <Card>
+          <CardHeader>
+            <CardTitle>What you pay for</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CampaignPayRuleForm key={`${c.id}-${c.pay_rule}-${c.engagement_window_days}`} campaign={c} />
           </CardContent>
         </Card>
       )}

@@ -6,7 +6,7 @@ import { useSession } from '@/lib/session'
 import { PageHeader } from '@/components/page-header'
 import { PageSpinner } from '@/components/page-spinner'
 import { QueryError } from '@/components/query-error'
-import { useMySourcesQuery } from '@/features/audiences/api/my-sources-query'
+import { useMySourcesQuery } from '@/features/audiences/api/publisher-sources-query'
 import { OffersList } from '@/features/offers/components/offers-list'
 
 export default function PublisherOffersPage() {

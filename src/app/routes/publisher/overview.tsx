@@ -3,7 +3,7 @@ import { useSession } from '@/lib/session'
 import { PageHeader } from '@/components/page-header'
 import { EarningsSummary } from '@/features/payouts/components/earnings-summary'
 import { PublisherWeekSummary } from '@/features/analytics/components/publisher-week-summary'
-import { MySourcesPanel } from '@/features/audiences/components/my-sources-panel'
+import { MySourcesPanel } from '@/features/audiences/components/publisher-sources-panel'
 import { PartnerNotice } from '@/features/offers/components/partner-notice'
 
 export default function PublisherOverviewPage() {

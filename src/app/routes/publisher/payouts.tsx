@@ -1,7 +1,7 @@
 /** /dashboard/publisher/payouts: set up where to be paid (Stripe), request a payout of available earnings, follow its history. */
 import { useSession } from '@/lib/session'
 import { PageHeader } from '@/components/page-header'
-import { MyPayoutsPanel } from '@/features/payouts/components/my-payouts-panel'
+import { MyPayoutsPanel } from '@/features/payouts/components/publisher-payouts-panel'
 import { PayoutSetup } from '@/features/payouts/components/payout-setup'
 
 export default function PublisherPayoutsPage() {

@@ -1,7 +1,7 @@
 /** /dashboard/publisher/sources: the publisher's audience sources, their magic links, and new ones for review. */
 import { useSession } from '@/lib/session'
 import { PageHeader } from '@/components/page-header'
-import { MySourcesPanel } from '@/features/audiences/components/my-sources-panel'
+import { MySourcesPanel } from '@/features/audiences/components/publisher-sources-panel'
 
 export default function PublisherSourcesPage() {
   const { user } = useSession()

@@ -1,7 +1,7 @@
 /**
  * A source's engagement in the advertisers' email tools, as esp_engagement_figures computed it: the rate, and how
  * many of the read-back subscribers opened or clicked. "Not read yet" before the first read-back; a dash when none
- * of the source's subscribers went to an email tool that reports opens and clicks (Kit, or not connected).
+ * of the source's subscribers went to a connected email tool.
  */
 import type { SourceEngagement } from '../api/esp-engagement-query'
 

@@ -43,7 +43,7 @@ export function SourceFiguresTable({ rows, perNewsletter = false }: { rows: Sour
       {!perNewsletter && (
         <p className="mt-2 text-xs text-muted-foreground">
           Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
-          Mailchimp and MailerLite report them; Kit does not), the share who opened or clicked.
+          Kit, Mailchimp and MailerLite all report them), the share who opened or clicked.
         </p>
       )}
     </div>

@@ -16,7 +16,7 @@ import {
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
-import type { PublisherSource } from '../api/my-sources-query'
+import type { PublisherSource } from '../api/publisher-sources-query'
 import { sourceFormSchema, useSourceSaveMutation, type SourceFormValues } from '../api/source-save-mutation'
 import { categoryOptions, isCategory, isSourcePlatform, platformOptions } from '@/lib/vocabulary-catalog'
 

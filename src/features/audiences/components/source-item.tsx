@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react'
 import { Badge } from '@/components/ui/badge'
-import type { PublisherSource } from '../api/my-sources-query'
+import type { PublisherSource } from '../api/publisher-sources-query'
 import type { ClickBreakdown } from '../lib/click-breakdown'
 import { isSourceLive, magicLinkUrl } from '../lib/source-status'
 import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useSession } from '@/lib/session'
 import { clearAuthHash, isStaleUrlSession, parseAuthHash } from '../auth-hash'
-import { startSessionFromHash } from '../api/auth-hash-session-mutation'
+import { startSessionFromHash } from '../api/auth-hash-session-request'
 import { errorText } from '@/components/error-text'
 
 export type AuthHashState =

@@ -4,7 +4,7 @@ import { supabase } from '@/lib/supabase'
 import { campaignKeys } from '../keys'
 
 const COLUMNS =
-  'id, name, description, image_url, website_url, category, status, review_note, approved_at, price_per_subscriber, budget_total, budget_spent, budget_reserved, reservations_open, partner_mode'
+  'id, name, description, image_url, website_url, category, status, review_note, approved_at, price_per_subscriber, budget_total, budget_spent, budget_reserved, reservations_open, pay_rule, engagement_window_days, partner_mode'
 
 export async function getCampaignDetail(campaignId: string) {
   const { data, error } = await supabase.from('campaigns').select(COLUMNS).eq('id', campaignId).single()

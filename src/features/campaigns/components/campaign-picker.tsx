@@ -1,5 +1,5 @@
 /** Chooses which of the advertiser's campaigns the analytics page shows. */
-import type { MyCampaign } from '../api/my-campaigns-query'
+import type { MyCampaign } from '../api/advertiser-campaigns-query'
 
 type CampaignPickerProps = { campaigns: MyCampaign[]; value: string | null; onChange: (campaignId: string) => void }
 

@@ -6,6 +6,7 @@
 import { useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
+import { SubscriberEvidenceToggle } from '@/components/subscriber-evidence'
 import { Button } from '@/components/ui/button'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
@@ -141,6 +142,7 @@ export function DisputeDecision({ dispute, onDecided }: { dispute: AdminDispute;
               {s.email} · confirmed {s.confirmed_at ? formatDateTime(s.confirmed_at) : '—'} · click → confirm{' '}
               {seconds(s.click_to_confirm_seconds)} ·{' '}
               {s.in_screening ? 'in screening' : 'screening over (not refundable)'}
+              <SubscriberEvidenceToggle subscriptionId={s.id} />
             </li>
           ))}
         </ul>

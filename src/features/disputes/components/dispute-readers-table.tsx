@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge'
 import { Skeleton } from '@/components/ui/skeleton'
 import { DataTable, dataTableColumns } from '@/components/data-table'
 import { QueryError } from '@/components/query-error'
+import { SubscriberEvidenceToggle } from '@/components/subscriber-evidence'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { disputedReaderState } from '@/lib/vocabulary'
 import { usePublisherDisputeReadersQuery, type DisputedReader } from '../api/publisher-dispute-readers-query'
@@ -29,6 +30,11 @@ const columns = [
     cell: ({ getValue }) => (
       <Badge variant={disputedReaderState(getValue()).tone}>{disputedReaderState(getValue()).label}</Badge>
     ),
+  }),
+  col.accessor('subscription_id', {
+    header: 'Evidence',
+    enableSorting: false,
+    cell: ({ getValue }) => <SubscriberEvidenceToggle subscriptionId={getValue()} />,
   }),
 ]
 

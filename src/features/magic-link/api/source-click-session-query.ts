@@ -9,7 +9,7 @@ import { readLocal, storageKeys } from '@/lib/storage-keys'
 import { isSourceAwaitingReview } from '@/lib/source-review'
 import { magicLinkKeys } from '../keys'
 import { readSessionClickId, storeAttribution } from '../lib/attribution-storage'
-import { trackAudienceSourceClick } from './audience-source-click-mutation'
+import { trackAudienceSourceClick } from './audience-source-click-request'
 
 /** A click to attribute to, a source still waiting for review (its link has not started working), or nothing. */
 export type SourceClickSession =

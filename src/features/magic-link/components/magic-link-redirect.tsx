@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react'
 import { useNavigate, useSearchParams } from 'react-router-dom'
 import { PageSpinner } from '@/components/page-spinner'
 import { collectDeviceInfo, getFingerprint } from '@/lib/device-info'
-import { trackAudienceSourceClick } from '../api/audience-source-click-mutation'
+import { trackAudienceSourceClick } from '../api/audience-source-click-request'
 import { runMagicLinkFlow } from '../lib/magic-link-flow'
 import { showMagicLinkToast } from '../lib/magic-link-toasts'
 

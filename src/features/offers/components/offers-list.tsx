@@ -10,11 +10,12 @@ import { QueryError } from '@/components/query-error'
 import { PageSpinner } from '@/components/page-spinner'
 import { formatCount, formatCredits } from '@/lib/format'
 import { categoryLabel } from '@/lib/vocabulary-catalog'
-import { partnerMode } from '@/lib/vocabulary'
+import { partnerMode, payRuleLabel } from '@/lib/vocabulary'
 import { PLATFORM_FEE_RATE } from '@rules/commission'
 import { usePublisherOffersQuery, type Offer } from '../api/publisher-offers-query'
 import { pairKey, usePartnershipsQuery, type Partnership } from '../api/publisher-partnerships-query'
 import { OfferLinks, type OfferSource } from './offer-links'
+import { SourceEngagedRates } from './source-engaged-rates'
 
 const feePercent = `${Math.round(PLATFORM_FEE_RATE * 100)}%`
 
@@ -58,6 +59,14 @@ function OfferCard({
         </div>
       </div>
       {offer.description && <p className="line-clamp-2 text-sm text-muted-foreground">{offer.description}</p>}
+      <p className="text-sm" data-testid="offer-pay-rule">
+        <span className="font-medium">{payRuleLabel(offer.payRule, offer.engagementWindowDays)}</span>
+        <span className="block text-xs text-muted-foreground">
+          {offer.payRule === 'engaged'
+            ? `You are paid for a reader who opens or clicks one of its emails within ${offer.engagementWindowDays} days of confirming (machine opens and link scanners do not count); the others are not paid.`
+            : 'You are paid for every reader who confirms by email, after a 7-day hold.'}
+        </span>
+      </p>
       <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-muted-foreground">You earn per paid subscriber</dt>
@@ -113,6 +122,7 @@ export function OffersList({ userId, sources }: { userId: string; sources: Offer
           </Link>
         </p>
       )}
+      {sources.length > 0 && <SourceEngagedRates sources={sources} />}
       {offers.data.length === 0 ? (
         <p className="text-sm text-muted-foreground">
           No newsletters are looking for subscribers right now. New ones appear here as soon as an admin approves them.

@@ -1,11 +1,13 @@
 /**
  * Each reader of the publisher's sources who confirmed but was not paid, or was refunded, with the reason in the
- * one vocabulary's plain words (src/lib/vocabulary.ts) — never the reader's email.
+ * one vocabulary's plain words (src/lib/vocabulary.ts) and, on demand, the evidence row the advertiser sees — never
+ * the reader's email.
  */
 import { useState } from 'react'
 import { Pager } from '@/components/pager'
 import { QueryError } from '@/components/query-error'
 import { PageSpinner } from '@/components/page-spinner'
+import { SubscriberEvidenceToggle } from '@/components/subscriber-evidence'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { reasonLabel } from '@/lib/vocabulary'
 import { UNPAID_READERS_PAGE_SIZE, useUnpaidReadersQuery, type UnpaidReader } from '../api/unpaid-readers-query'
@@ -33,6 +35,7 @@ function Reader({ reader }: { reader: UnpaidReader }) {
         {reader.detail ? ` — ${reader.detail}` : ''}
         {reader.lostEarning != null ? ` (${formatCredits(reader.lostEarning)} cancelled)` : ''}
       </p>
+      <SubscriberEvidenceToggle subscriptionId={reader.id} />
     </li>
   )
 }

@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query'
 import { downloadFile } from '@/lib/download-file'
 import { moneyCsvFileName, type MoneyExportResult, type MoneyFilters } from '@/lib/money-filters'
 import { payoutsCsv } from '../payouts-csv'
-import { getAllPayoutRequestsExport } from './all-payout-requests-query'
+import { getAllPayoutRequestsExport } from './admin-payout-requests-query'
 
 export async function exportPayoutRequests(filters: MoneyFilters): Promise<MoneyExportResult> {
   const fileName = moneyCsvFileName('payouts')

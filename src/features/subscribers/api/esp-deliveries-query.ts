@@ -15,12 +15,17 @@ export type EspDelivery = {
   attempts: number
   last_error: string | null
   delivered_at: string | null
-  /** Opened or clicked, as the email tool last reported (beehiiv, Mailchimp, MailerLite); null until read back. */
+  /** Opened or clicked, machines included, as the email tool last reported; null until read back. */
   engaged: boolean | null
-  /** Counts where the tool gives them (MailerLite); null where it reports rates only. */
+  /** Counts where the tool gives them (Kit, MailerLite); null where it reports rates only. */
   opens: number | null
   clicks: number | null
   engagement_checked_at: string | null
+  /**
+   * A counted open or click (a person's, where the tool tells machines apart; else a click): what "engaged" means on
+   * every screen and what engagement-verified pay charges for. Null before a read.
+   */
+  counted_engagement: boolean | null
   /** A refunded reader's removal from the tool (issue 38): null until asked, then queued, removed or failed. */
   removal_status?: string | null
   /** The tool's own words for the last failed removal attempt. */
@@ -35,7 +40,7 @@ export async function getEspDeliveries(subscriptionIds: string[]): Promise<EspDe
   const { data, error } = await supabase
     .from('esp_deliveries')
     .select(
-      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at, removal_status, removal_error, removed_at',
+      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at, counted_engagement, removal_status, removal_error, removed_at',
     )
     .in('subscription_id', subscriptionIds)
   if (error) throw error

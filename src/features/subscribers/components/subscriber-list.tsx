@@ -11,6 +11,7 @@ import { Pager } from '@/components/pager'
 import { EmailAddress } from '@/components/email-address'
 import { QueryError } from '@/components/query-error'
 import { DataTable, dataTableColumns } from '@/components/data-table'
+import { SubscriberEvidenceToggle } from '@/components/subscriber-evidence'
 import { formatCredits, formatDateTime } from '@/lib/format'
 import { useDebouncedSearch } from '@/lib/use-debounced-search'
 import { espDeliveryStatus, readerStatus } from '@/lib/vocabulary'
@@ -35,9 +36,17 @@ export function EngagementState({ delivery }: { delivery: EspDelivery }) {
     delivery.opens !== null && delivery.clicks !== null
       ? `: ${plural(delivery.opens, 'open')}, ${plural(delivery.clicks, 'click')}`
       : ''
+  // "Engaged" is a counted open or click (the evidence row and engagement-verified pay use the same); opens alone
+  // count only where the tool tells machines apart (privacy proxies open every email).
+  if (delivery.counted_engagement)
+    return (
+      <span className="block text-xs font-medium text-green-700" data-testid="esp-engagement">
+        Engaged{counts}
+      </span>
+    )
   return delivery.engaged ? (
-    <span className="block text-xs font-medium text-green-700" data-testid="esp-engagement">
-      Engaged{counts}
+    <span className="block text-xs text-muted-foreground" data-testid="esp-engagement">
+      Not engaged{counts}: opens alone do not count
     </span>
   ) : (
     <span className="block text-xs text-muted-foreground" data-testid="esp-engagement">
@@ -161,6 +170,11 @@ const columns = [
         connection={c.row.original.connection}
       />
     ),
+  }),
+  col.accessor('id', {
+    header: 'Evidence',
+    enableSorting: false,
+    cell: (c) => <SubscriberEvidenceToggle subscriptionId={c.getValue()} />,
   }),
 ]
 

@@ -8,7 +8,7 @@ import { AlertTriangleIcon, CheckCircle2Icon, ClockIcon, InfoIcon, Loader2Icon }
 import { toast } from '@/lib/toast'
 import { paths } from '@/config/paths'
 import { Button } from '@/components/ui/button'
-import { verifySubscription } from '../api/subscription-verify-mutation'
+import { verifySubscription } from '../api/subscription-verify-request'
 import { confirmationTexts as t } from '../lib/confirmation-texts'
 import { addConfirmedNewsletters } from '../lib/subscribed-newsletters'
 

@@ -11,12 +11,12 @@ import { useFormFields } from '@/lib/use-form-fields'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import type { SubscribeResult, SubscribeVariables } from '../api/subscribe-mutation'
+import type { SubscribeResult, SubscribeVariables } from '../api/subscribe-request'
 import { addSubscribedNewsletters } from '../lib/subscribed-newsletters'
 import { readSubscriptionAttribution, type SubscriptionAttribution } from '../lib/subscription-attribution'
 import { subscribeRules } from '../subscribe-rules'
 
-type SubscribeApi = typeof import('../api/subscribe-mutation')
+type SubscribeApi = typeof import('../api/subscribe-request')
 
 let api: Promise<SubscribeApi> | null = null
 /**
@@ -24,7 +24,7 @@ let api: Promise<SubscribeApi> | null = null
  * Loaded once; a failed chunk download is retried on the next use.
  */
 const loadSubscribeApi = () =>
-  (api ??= import('../api/subscribe-mutation').catch((error: unknown) => {
+  (api ??= import('../api/subscribe-request').catch((error: unknown) => {
     api = null
     throw error
   }))

@@ -1,8 +1,9 @@
 /**
  * Kit (formerly ConvertKit) API v4 (https://developers.kit.com/api-reference/overview). Auth: the
  * `X-Kit-Api-Key` header (https://developers.kit.com/api-reference/authentication). Real base:
- * https://api.kit.com/v4. Targets are forms. Kit's API does not report a subscriber's opens and clicks, so
- * this client has no `engagement`.
+ * https://api.kit.com/v4. Targets are forms. Opens and clicks per subscriber come from
+ * `GET /v4/subscribers/{id}/stats` (https://developers.kit.com/api-reference/subscribers/list-stats-for-a-subscriber,
+ * added June 2025), by the id Kit gave the subscriber at delivery.
  */
 import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
@@ -145,6 +146,34 @@ export function kitClient(options: EspClientOptions): EspClient {
           ),
         ),
       )
+    },
+
+    // List stats for a subscriber: GET /subscribers/{id}/stats answering
+    // `{ subscriber: { id, stats: { sent, opened, clicked, bounced, open_rate, click_rate, last_sent, last_opened,
+    // last_clicked, … } } }`. Kit does not tell machine opens apart, so only its clicks count for pay.
+    async engagement(key, _targetId, _email, remoteId) {
+      if (!remoteId)
+        return { ok: false, retryable: false, status: 0, message: 'Kit gave this subscriber no id to read stats by' }
+      const answer = kitWait(
+        await requestJson(
+          fetchImpl,
+          `${base}/subscribers/${encodeURIComponent(remoteId)}/stats`,
+          { method: 'GET', headers: auth(key) },
+          kitMessage,
+        ),
+      )
+      if (!answer.ok) return answer
+      const stats = field(field(answer.body, 'subscriber'), 'stats')
+      const opens = num(field(stats, 'opened'))
+      const clicks = num(field(stats, 'clicked'))
+      return {
+        ok: true,
+        engagement: {
+          ...(opens !== undefined ? { opens } : {}),
+          ...(clicks !== undefined ? { clicks } : {}),
+          engaged: (opens ?? 0) > 0 || (clicks ?? 0) > 0,
+        },
+      }
     },
   }
 }

@@ -45,6 +45,12 @@ export type EspEngagement = {
   clickRate?: number
   /** Opened or clicked at least once (as far as the provider tells). */
   engaged: boolean
+  /**
+   * Opens and clicks the tool attributes to machines (privacy-proxy prefetches, link scanners); left out where the
+   * tool does not tell them apart, and then only clicks count for engagement-verified pay.
+   */
+  machineOpens?: number
+  machineClicks?: number
 }
 
 export type EspClientOptions = {
@@ -70,8 +76,16 @@ export interface EspClient {
    * provider gave at delivery. A subscriber the provider no longer has (404) counts as removed.
    */
   remove(key: string, targetId: string, remoteId: string, email: string): Promise<EspResult<{ alreadyGone: boolean }>>
-  /** Undefined for providers whose API does not report a subscriber's opens and clicks (Kit). */
-  engagement?(key: string, targetId: string, email: string): Promise<EspResult<{ engagement: EspEngagement }>>
+  /**
+   * A subscriber's opens and clicks so far. `remoteId` is the id the provider gave the subscriber at delivery (Kit
+   * reads its stats by it); undefined for a provider whose API does not report them.
+   */
+  engagement?(
+    key: string,
+    targetId: string,
+    email: string,
+    remoteId?: string | null,
+  ): Promise<EspResult<{ engagement: EspEngagement }>>
 }
 
 /**

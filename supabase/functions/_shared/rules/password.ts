@@ -2,7 +2,7 @@
  * Password rules, defined once: the sign-up, reset and account password forms (src/features) check them before
  * sending, and the embedded auth server (embedded-backend/auth/password-policy.ts) enforces them with GoTrue's 422
  * `weak_password`. supabase/config.toml sets the same two keys hosted Supabase enforces (`minimum_password_length`,
- * `password_requirements`), pinned to these constants by embedded-backend/tests/auth-password-rules.test.ts.
+ * `password_requirements`), pinned to these constants by embedded-backend/auth/auth-password-rules.test.ts.
  *
  * The third rule, "not a common or leaked password", is leaked-passwords.ts (a list shipped with the project);
  * hosted Supabase's own check of that kind is its leaked-password protection (HaveIBeenPwned).

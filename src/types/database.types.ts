@@ -705,6 +705,13 @@ export type Database = {
           opens: number | null
           queued_at: string
           remote_id: string | null
+          removal_attempts: number
+          removal_error: string | null
+          removal_locked_until: string | null
+          removal_next_attempt_at: string | null
+          removal_requested_at: string | null
+          removal_status: string | null
+          removed_at: string | null
           response_status: number | null
           status: string
           subscription_id: string
@@ -732,6 +739,13 @@ export type Database = {
           opens?: number | null
           queued_at?: string
           remote_id?: string | null
+          removal_attempts?: number
+          removal_error?: string | null
+          removal_locked_until?: string | null
+          removal_next_attempt_at?: string | null
+          removal_requested_at?: string | null
+          removal_status?: string | null
+          removed_at?: string | null
           response_status?: number | null
           status?: string
           subscription_id: string
@@ -759,6 +773,13 @@ export type Database = {
           opens?: number | null
           queued_at?: string
           remote_id?: string | null
+          removal_attempts?: number
+          removal_error?: string | null
+          removal_locked_until?: string | null
+          removal_next_attempt_at?: string | null
+          removal_requested_at?: string | null
+          removal_status?: string | null
+          removed_at?: string | null
           response_status?: number | null
           status?: string
           subscription_id?: string
@@ -2316,6 +2337,19 @@ export type Database = {
           delivered_at: string
         }[]
       }
+      claim_esp_removals: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          provider: string
+          target_id: string
+          api_key: string
+          email: string
+          remote_id: string
+        }[]
+      }
       claim_notifications: {
         Args: {
           p_limit?: number
@@ -2608,6 +2642,16 @@ export type Database = {
         }
         Returns: string
       }
+      finish_esp_removal: {
+        Args: {
+          p_id: string
+          p_response_status: number
+          p_error?: string
+          p_retryable?: boolean
+          p_retry_after_ms?: number
+        }
+        Returns: string
+      }
       finish_notification: {
         Args: {
           p_id: string
@@ -2884,6 +2928,12 @@ export type Database = {
         }
         Returns: Json
       }
+      remove_refunded_from_esp: {
+        Args: {
+          p_subscription_id: string
+        }
+        Returns: string
+      }
       request_payout: {
         Args: {
           p_amount: number
@@ -3097,6 +3147,7 @@ export type Database = {
       deposit_status: 'pending' | 'completed' | 'failed' | 'expired' | 'canceled'
       esp_delivery_status: 'queued' | 'delivered' | 'failed'
       esp_provider: 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
+      esp_removal_status: 'queued' | 'removed' | 'failed'
       funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
       not_counted_reason:
         | 'bot_user_agent'
@@ -3254,6 +3305,7 @@ export const Constants = {
       deposit_status: ['pending', 'completed', 'failed', 'expired', 'canceled'],
       esp_delivery_status: ['queued', 'delivered', 'failed'],
       esp_provider: ['beehiiv', 'kit', 'mailchimp', 'mailerlite'],
+      esp_removal_status: ['queued', 'removed', 'failed'],
       funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],
       not_counted_reason: [
         'bot_user_agent',

@@ -116,6 +116,14 @@ export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<Pr
   }
   if (req.method === 'POST' && rest === '/subscriptions')
     return { auth, response: await subscribe(store, publication.id, req.body) }
+  const one = /^\/subscriptions\/(sub_[^/]+)$/.exec(rest)
+  if (req.method === 'DELETE' && one) {
+    const id = decodeURIComponent(one[1]!)
+    const s = (await store.subscribers('beehiiv')).find((x) => x.target === publication.id && x.remoteId === id)
+    if (!s) return notFound('Subscription')
+    await store.remove('beehiiv', publication.id, s.email)
+    return { auth, response: { status: 204 } }
+  }
   const byEmail = /^\/subscriptions\/by_email\/([^/]+)$/.exec(rest)
   if (req.method === 'GET' && byEmail) {
     const s = await store.get('beehiiv', publication.id, decodeURIComponent(byEmail[1]!))

@@ -120,6 +120,16 @@ async function addToForm(store: EspStore, formId: string, reqBody: unknown) {
   })
 }
 
+/** POST /v4/subscribers/{id}/unsubscribe: the subscriber is cancelled (on every form), 204. */
+async function unsubscribe(store: EspStore, id: string) {
+  const rows = (await store.subscribers('kit')).filter((s) => s.remoteId === id)
+  if (rows.length === 0) return kitError(404, 'Not Found')
+  for (const s of rows) {
+    await store.put({ ...s, fields: { ...s.fields, state: 'cancelled' } })
+  }
+  return { status: 204 }
+}
+
 export async function kit(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const key = req.headers['x-kit-api-key']
   const auth = key ? mask('X-Kit-Api-Key', key) : null
@@ -128,6 +138,9 @@ export async function kit(req: ProviderRequest, store: EspStore): Promise<Provid
   if (req.method === 'GET' && p === '/v4/forms') return { auth, response: forms(req) }
   if (req.method === 'POST' && p === '/v4/subscribers')
     return { auth, response: await createSubscriber(store, req.body) }
+  const cancel = /^\/v4\/subscribers\/([^/]+)\/unsubscribe$/.exec(p)
+  if (req.method === 'POST' && cancel)
+    return { auth, response: await unsubscribe(store, decodeURIComponent(cancel[1]!)) }
   const form = /^\/v4\/forms\/([^/]+)\/subscribers$/.exec(p)
   if (req.method === 'POST' && form) {
     return { auth, response: await addToForm(store, decodeURIComponent(form[1]!), req.body) }

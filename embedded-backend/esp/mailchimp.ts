@@ -149,6 +149,19 @@ async function tagMember(
   return { status: 204 }
 }
 
+/** PATCH …/members/{hash}: the sandbox changes only `status` (what Growletter sends to unsubscribe a member). */
+async function patchStatus(store: EspStore, audienceId: string, existing: SandboxSubscriber, reqBody: unknown) {
+  const status = text(obj(reqBody).status)
+  if (!['subscribed', 'unsubscribed', 'cleaned', 'pending', 'transactional'].includes(status)) {
+    return invalidResource(
+      "The resource submitted could not be validated. For field-specific details, see the 'errors' array.",
+      [{ field: 'status', message: 'Value is not one of the allowed statuses.' }],
+    )
+  }
+  const { subscriber } = await store.put({ ...existing, fields: { ...existing.fields, status } })
+  return json(200, mailchimpMember(audienceId, subscriber))
+}
+
 /** One audience's own paths: the audience itself and its members. */
 async function audienceRoute(
   req: ProviderRequest,
@@ -165,6 +178,7 @@ async function audienceRoute(
   if (!existing) return notFound()
   if (req.method === 'POST' && member[2]) return tagMember(store, audience.id, hash, existing, req.body)
   if (req.method === 'GET' && !member[2]) return json(200, mailchimpMember(audience.id, existing))
+  if (req.method === 'PATCH' && !member[2]) return patchStatus(store, audience.id, existing, req.body)
   return notFound()
 }
 

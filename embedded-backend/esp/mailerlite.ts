@@ -123,6 +123,15 @@ async function upsert(store: EspStore, reqBody: unknown) {
   return json(created ? 201 : 200, { data })
 }
 
+/** DELETE /api/subscribers/{id}/groups/{group_id}: the subscriber leaves the group, 204. */
+async function unassignGroup(store: EspStore, match: RegExpExecArray) {
+  const [id, group] = [decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)]
+  const s = (await store.subscribers('mailerlite')).find((x) => x.remoteId === id && x.target === group)
+  if (!s) return mlError(404, 'Resource not found.')
+  await store.remove('mailerlite', group, s.email)
+  return { status: 204 }
+}
+
 export async function mailerlite(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
   const auth = bearer ? mask('Bearer', bearer) : null
@@ -130,6 +139,8 @@ export async function mailerlite(req: ProviderRequest, store: EspStore): Promise
   const p = req.path
   if (req.method === 'GET' && p === '/api/groups') return { auth, response: groupsAnswer() }
   if (req.method === 'POST' && p === '/api/subscribers') return { auth, response: await upsert(store, req.body) }
+  const unassign = /^\/api\/subscribers\/([^/]+)\/groups\/([^/]+)$/.exec(p)
+  if (req.method === 'DELETE' && unassign) return { auth, response: await unassignGroup(store, unassign) }
   const one = /^\/api\/subscribers\/([^/]+)$/.exec(p)
   if (req.method === 'GET' && one) {
     const idOrEmail = decodeURIComponent(one[1]!)

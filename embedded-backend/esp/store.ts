@@ -55,6 +55,8 @@ export type EspStore = {
   put(
     s: Omit<SandboxSubscriber, 'createdAt' | 'updatedAt' | 'engagement'>,
   ): Promise<{ created: boolean; subscriber: SandboxSubscriber }>
+  /** Takes one subscriber off one list; answers whether they were on it. */
+  remove(provider: string, target: string, email: string): Promise<boolean>
   setEngagement(provider: string, email: string, engagement: SandboxEngagement): Promise<number>
   subscribers(provider?: string): Promise<SandboxSubscriber[]>
   clear(): Promise<void>
@@ -107,6 +109,26 @@ const fromRow = (r: Row): SandboxSubscriber => ({
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 })
+
+/** Changes to one subscriber the sandbox's control endpoint and removal routes make. */
+function subscriberWrites(db: Db): Pick<EspStore, 'remove' | 'setEngagement'> {
+  return {
+    async remove(provider, target, email) {
+      const rows = await db.query(
+        'delete from local_esp.subscribers where provider = $1 and target = $2 and email = $3',
+        [provider, target, email.toLowerCase()],
+      )
+      return rows.affectedRows > 0
+    },
+    async setEngagement(provider, email, engagement) {
+      const rows = await db.query(
+        'update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2',
+        [provider, email.toLowerCase(), JSON.stringify(engagement)],
+      )
+      return rows.affectedRows
+    },
+  }
+}
 
 export async function databaseEspStore(db: Db): Promise<EspStore> {
   await db.exec(SCHEMA)
@@ -170,13 +192,7 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       const row = rows.rows[0]!
       return { created: row.created, subscriber: fromRow(row) }
     },
-    async setEngagement(provider, email, engagement) {
-      const rows = await db.query(
-        'update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2',
-        [provider, email.toLowerCase(), JSON.stringify(engagement)],
-      )
-      return rows.affectedRows
-    },
+    ...subscriberWrites(db),
     async subscribers(provider) {
       const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
         provider ?? null,

@@ -717,6 +717,13 @@ export type Database = {
           opens: number | null
           queued_at: string
           remote_id: string | null
+          removal_attempts: number
+          removal_error: string | null
+          removal_locked_until: string | null
+          removal_next_attempt_at: string | null
+          removal_requested_at: string | null
+          removal_status: string | null
+          removed_at: string | null
           response_status: number | null
           status: string
           subscription_id: string
@@ -744,6 +751,13 @@ export type Database = {
           opens?: number | null
           queued_at?: string
           remote_id?: string | null
+          removal_attempts?: number
+          removal_error?: string | null
+          removal_locked_until?: string | null
+          removal_next_attempt_at?: string | null
+          removal_requested_at?: string | null
+          removal_status?: string | null
+          removed_at?: string | null
           response_status?: number | null
           status?: string
           subscription_id: string
@@ -771,6 +785,13 @@ export type Database = {
           opens?: number | null
           queued_at?: string
           remote_id?: string | null
+          removal_attempts?: number
+          removal_error?: string | null
+          removal_locked_until?: string | null
+          removal_next_attempt_at?: string | null
+          removal_requested_at?: string | null
+          removal_status?: string | null
+          removed_at?: string | null
           response_status?: number | null
           status?: string
           subscription_id?: string
@@ -2328,6 +2349,19 @@ export type Database = {
           delivered_at: string
         }[]
       }
+      claim_esp_removals: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          provider: string
+          target_id: string
+          api_key: string
+          email: string
+          remote_id: string
+        }[]
+      }
       claim_notifications: {
         Args: {
           p_limit?: number
@@ -2620,6 +2654,16 @@ export type Database = {
         }
         Returns: string
       }
+      finish_esp_removal: {
+        Args: {
+          p_id: string
+          p_response_status: number
+          p_error?: string
+          p_retryable?: boolean
+          p_retry_after_ms?: number
+        }
+        Returns: string
+      }
       finish_notification: {
         Args: {
           p_id: string
@@ -2896,6 +2940,12 @@ export type Database = {
         }
         Returns: Json
       }
+      remove_refunded_from_esp: {
+        Args: {
+          p_subscription_id: string
+        }
+        Returns: string
+      }
       request_payout: {
         Args: {
           p_amount: number
@@ -3109,6 +3159,7 @@ export type Database = {
       deposit_status: 'pending' | 'completed' | 'failed' | 'expired' | 'canceled'
       esp_delivery_status: 'queued' | 'delivered' | 'failed'
       esp_provider: 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
+      esp_removal_status: 'queued' | 'removed' | 'failed'
       funding_status: 'funded' | 'budget_exhausted' | 'balance_exhausted'
       newsletter_frequency: 'daily' | 'several_a_week' | 'weekly' | 'every_two_weeks' | 'monthly'
       not_counted_reason:
@@ -3267,6 +3318,7 @@ export const Constants = {
       deposit_status: ['pending', 'completed', 'failed', 'expired', 'canceled'],
       esp_delivery_status: ['queued', 'delivered', 'failed'],
       esp_provider: ['beehiiv', 'kit', 'mailchimp', 'mailerlite'],
+      esp_removal_status: ['queued', 'removed', 'failed'],
       funding_status: ['funded', 'budget_exhausted', 'balance_exhausted'],
       newsletter_frequency: ['daily', 'several_a_week', 'weekly', 'every_two_weeks', 'monthly'],
       not_counted_reason: [

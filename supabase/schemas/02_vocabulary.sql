@@ -26,6 +26,9 @@ comment on type public.esp_delivery_status is 'Where a subscriber''s delivery in
 create type public.esp_provider as enum ('beehiiv', 'kit', 'mailchimp', 'mailerlite');
 comment on type public.esp_provider is 'The email service providers a campaign can deliver its subscribers into.';
 
+create type public.esp_removal_status as enum ('queued', 'removed', 'failed');
+comment on type public.esp_removal_status is 'Where a refunded reader''s removal from the advertiser''s email tool stands.';
+
 create type public.funding_status as enum ('funded', 'budget_exhausted', 'balance_exhausted');
 comment on type public.funding_status is 'Why an active campaign is or is not shown (PRODUCT "Money").';
 

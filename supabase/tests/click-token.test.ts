@@ -236,8 +236,10 @@ describe('click token: a reader who clicked in one browser subscribes in another
 
 describe('embed: loads, channel and figures from the database', () => {
   it('counts loads (not bots), records the embed channel on its click and subscriber, and reports them', async () => {
-    // The best paid newsletter of the test database, so the embed's 6 offers include it.
-    const m = await createMarket({ deposit: 500, price: 45, budget: 500 })
+    // The best paid newsletter of the test database (the top price, and a name that sorts before the other markets'
+    // "Test newsletter" at that price), so the embed's 6 offers include it whatever other files left in the database.
+    const m = await createMarket({ deposit: 500, price: 50, budget: 500 })
+    await (await testDb()).query(`update public.campaigns set name = '0 Embed offer' where id = $1`, [m.campaignId])
     const reader = newVisitor()
     const load = async (visitor: Visitor) =>
       (

@@ -281,6 +281,7 @@ describe('what the API roles hold (the catalog)', () => {
       'claim_due_payouts(integer)': 'service_role',
       'claim_esp_deliveries(integer)': 'service_role',
       'claim_esp_engagement(integer)': 'service_role',
+      'claim_esp_removals(integer)': 'service_role',
       'claim_notifications(integer)': 'service_role',
       'claim_signup_bonus()': 'authenticated, service_role',
       'claim_webhook_deliveries(integer)': 'service_role',
@@ -314,6 +315,7 @@ describe('what the API roles hold (the catalog)', () => {
       'finish_esp_delivery(uuid,text,integer,text,boolean,integer)': 'service_role',
       'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer,integer,integer,boolean)':
         'service_role',
+      'finish_esp_removal(uuid,integer,text,boolean,integer)': 'service_role',
       'finish_notification(uuid,text)': 'service_role',
       'finish_payout(uuid,text,text)': 'service_role',
       'finish_webhook_delivery(uuid,integer,text)': 'service_role',
@@ -344,6 +346,7 @@ describe('what the API roles hold (the catalog)', () => {
       'record_payout_reversal(uuid,text,bigint)': 'service_role',
       'refresh_source_quality(date)': 'service_role',
       'refund_subscription(uuid,text)': 'service_role',
+      'remove_refunded_from_esp(uuid)': 'authenticated, service_role',
       'request_payout(numeric)': 'authenticated, service_role',
       'resend_webhook_delivery(uuid)': 'authenticated, service_role',
       'retry_esp_delivery(uuid)': 'authenticated, service_role',

@@ -1,7 +1,8 @@
 // A cold first visit on a phone (issue 38): the menu's code is still downloading when the visitor taps the menu
 // button and then something on the page that changes the route. The menu must not open over the new page once its
 // code arrives (SPEC §2: it closes on route change).
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { MotionGlobalConfig } from 'framer-motion'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { renderRoute } from '../../testing/render-route'
@@ -13,7 +14,15 @@ vi.mock('@/app/layouts/mobile-navigation', async (importOriginal) => {
   return importOriginal()
 })
 
-afterEach(() => vi.unstubAllGlobals())
+// The menu's animations end at once, as in mobile-menu.test.tsx: happy-dom rejects a cancelled animation's promise,
+// and the menu left open at the end would otherwise be cancelled mid-animation when the test unmounts it.
+beforeEach(() => {
+  MotionGlobalConfig.skipAnimations = true
+})
+afterEach(() => {
+  MotionGlobalConfig.skipAnimations = false
+  vi.unstubAllGlobals()
+})
 
 describe('mobile menu on a cold first visit', () => {
   it('stays closed when the route changed while its code was downloading, and opens on the next tap', async () => {

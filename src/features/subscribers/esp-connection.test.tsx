@@ -262,7 +262,7 @@ describe('delivery state per subscriber', () => {
     expect(bob.queryByText('Rejected')).toBeNull()
     expect(bob.getByText('Charge given back during screening')).toBeInTheDocument()
     await waitFor(() =>
-      expect(bob.getByTestId('esp-refunded-state')).toHaveTextContent('Still in your email tool: remove them there'),
+      expect(bob.getByTestId('esp-refunded-state')).toHaveTextContent('Still in MailerLite: remove them'),
     )
     const long = await rowOf('a.very.long.reader.address@subdomain.example.com')
     expect(long.getByTestId('esp-refunded-state')).toHaveTextContent('Not in your email tool')
@@ -271,6 +271,83 @@ describe('delivery state per subscriber', () => {
     // Confirmed subscribers (not refunded) and the refunded readers beside them, as the database counts them.
     const totals = await screen.findByTestId('subscriber-totals')
     await waitFor(() => expect(totals).toHaveTextContent('Confirmed subscribers2Refunded1'))
+  })
+
+  it('offers "Remove from MailerLite" beside a refunded, delivered reader only, asks first, and shows each outcome (issue 38)', async () => {
+    const refunded = (id: string, email: string) => ({
+      ...subscriber(id, email),
+      status: 'rejected',
+      counted: false,
+      not_counted_reason: 'refunded',
+      reason_label: 'Refunded during screening (fraud or dispute)',
+      price: null,
+    })
+    const delivered = (id: string, over: Record<string, unknown> = {}) => ({
+      id: `d${id}`,
+      subscription_id: `s${id}`,
+      status: 'delivered',
+      attempts: 1,
+      last_error: null,
+      delivered_at: '2026-11-01T10:01:00Z',
+      removal_status: null,
+      removal_error: null,
+      removed_at: null,
+      ...over,
+    })
+    const state = page({
+      connection: CONNECTION,
+      subscribers: [
+        subscriber('s1', 'paid@example.com'),
+        refunded('s2', 'still@example.com'),
+        refunded('s3', 'gone@example.com'),
+        refunded('s4', 'refused@example.com'),
+        refunded('s5', 'going@example.com'),
+        refunded('s6', 'never@example.com'),
+      ],
+      deliveries: [
+        delivered('1'),
+        delivered('2'),
+        delivered('3', { removal_status: 'removed', removed_at: '2026-11-03T09:30:00Z' }),
+        delivered('4', { removal_status: 'failed', removal_error: 'Resource not found.' }),
+        delivered('5', { removal_status: 'queued' }),
+        delivered('6', { status: 'failed', last_error: 'Invalid email' }),
+      ],
+    })
+    renderRoute(PAGE)
+    const table = await screen.findByTestId('subscriber-table')
+    const rowOf = async (email: string) => within((await within(table).findAllByText(email))[0]!.closest('tr, li')!)
+    const removeButton = /^Remove from MailerLite$/
+
+    const still = await rowOf('still@example.com')
+    await waitFor(() => expect(still.getByRole('button', { name: removeButton })).toBeInTheDocument())
+    expect((await rowOf('paid@example.com')).queryByRole('button', { name: removeButton })).toBeNull()
+    expect((await rowOf('never@example.com')).queryByRole('button', { name: removeButton })).toBeNull()
+    expect((await rowOf('never@example.com')).getByTestId('esp-refunded-state')).toHaveTextContent(
+      'Not in your email tool: nothing to remove.',
+    )
+
+    const gone = await rowOf('gone@example.com')
+    expect(gone.getByTestId('esp-refunded-state')).toHaveTextContent(/^Removed from MailerLite on .*2026/)
+    expect(gone.queryByRole('button', { name: removeButton })).toBeNull()
+    const going = await rowOf('going@example.com')
+    expect(going.getByTestId('esp-refunded-state')).toHaveTextContent('Removing from MailerLite…')
+    expect(going.queryByRole('button', { name: removeButton })).toBeNull()
+    const refused = await rowOf('refused@example.com')
+    expect(refused.getByTestId('esp-refunded-state')).toHaveTextContent(
+      'MailerLite did not remove them: Resource not found.',
+    )
+    expect(refused.getByRole('button', { name: removeButton })).toBeInTheDocument()
+
+    await userEvent.click(still.getByRole('button', { name: removeButton }))
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog).toHaveTextContent('Remove still@example.com from MailerLite?')
+    expect(dialog).toHaveTextContent('They are taken out of the Newsletter readers group')
+    expect(state.rpc.some((r) => r.name === 'remove_refunded_from_esp')).toBe(false)
+    await userEvent.click(within(dialog).getByRole('button', { name: removeButton }))
+    await waitFor(() =>
+      expect(state.rpc).toContainEqual({ name: 'remove_refunded_from_esp', body: { p_subscription_id: 's2' } }),
+    )
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 
   it('shows what the email tool reported back: Engaged with its counts, Engaged from rates, no opens yet, or nothing before a read', async () => {

@@ -16,6 +16,10 @@
  * subscriber id it gave), kept by finish_esp_engagement, which also decides what counts (a person's open or click
  * where the tool tells machines apart, else clicks only). The read-esp-engagement job kicks it when read-backs are due.
  *
+ * First of all it performs the removals advertisers asked for (remove_refunded_from_esp, issue 38): a refunded reader
+ * taken out of the tool (the clients' `remove`), claimed by claim_esp_removals and recorded by finish_esp_removal with
+ * the same retry rules as a delivery.
+ *
  * One run stays inside hosted Supabase's limits (../_shared/run-budget.ts): at most MAX_BATCHES batches of BATCH rows
  * for deliveries and as many for read-backs (the CPU bound, measured by bench/edge-limits.ts), no new claim after the
  * run's first minute and every request still waiting aborted at 110 s (the wall-clock bound, under the 2-minute lease
@@ -48,6 +52,8 @@ type EngagementClaim = {
   email: string
   remote_id: string | null
 }
+/** What claim_esp_removals hands out: the same fields as a read-back's. */
+type RemovalClaim = EngagementClaim
 type Read = ({ ok: true } & EspEngagement) | EspFailure
 
 const BATCH = 20
@@ -94,6 +100,50 @@ async function readEngagement(d: EngagementClaim, timedFetch: typeof fetch): Pro
 }
 
 type Db = ReturnType<typeof serviceClient>
+
+async function removeOne(d: RemovalClaim, timedFetch: typeof fetch): Promise<{ ok: true } | EspFailure> {
+  if (!isEspProvider(d.provider))
+    return { ok: false, retryable: false, status: 0, message: `Unknown provider ${d.provider}` }
+  if (!d.remote_id)
+    return { ok: false, retryable: false, status: 0, message: 'The email tool gave no id for this reader at delivery' }
+  const client = espClient(d.provider, (name) => Deno.env.get(name), { fetch: timedFetch })
+  try {
+    return await client.remove(d.api_key, d.target_id, d.remote_id, d.email)
+  } catch (error) {
+    return { ok: false, retryable: true, status: 0, message: `Removal failed: ${(error as Error)?.message}` }
+  }
+}
+
+/** Removals of refunded readers the advertisers asked for; few, so they go before the deliveries. */
+async function removeRefunded(db: Db, budget: RunBudget, timedFetch: typeof fetch) {
+  const counts = { removed: 0, waiting: 0, failed: 0 }
+  for (let i = 0; i < MAX_BATCHES && budget.canClaim(); i++) {
+    const { data, error } = await db.rpc('claim_esp_removals', { p_limit: BATCH })
+    if (error) throw new Error(`claim_esp_removals failed: ${error.message}`)
+    const batch = (data ?? []) as RemovalClaim[]
+    if (batch.length === 0) break
+    const outcomes = await Promise.all(batch.map(async (d) => ({ id: d.id, done: await removeOne(d, timedFetch) })))
+    for (const { id, done } of outcomes) {
+      const finished = await db.rpc(
+        'finish_esp_removal',
+        done.ok
+          ? { p_id: id, p_response_status: 200 }
+          : {
+              p_id: id,
+              p_response_status: done.status || null,
+              p_error: done.message,
+              p_retryable: done.retryable,
+              p_retry_after_ms: done.retryAfterMs === undefined ? null : Math.round(done.retryAfterMs),
+            },
+      )
+      if (finished.error) throw new Error(`finish_esp_removal failed: ${finished.error.message}`)
+      if (finished.data === 'removed') counts.removed++
+      else if (finished.data === 'failed') counts.failed++
+      else counts.waiting++
+    }
+  }
+  return counts
+}
 
 /** Engagement read-backs, after the deliveries (which had the budget first). */
 async function readBack(db: Db, budget: RunBudget, timedFetch: typeof fetch) {
@@ -143,6 +193,7 @@ async function handle(req: Request): Promise<Response> {
   const db = serviceClient()
   const budget = runBudget()
   const timedFetch = budgetedFetch(budget, TIMEOUT_MS)
+  const removals = await removeRefunded(db, budget, timedFetch)
   const counts = { delivered: 0, retrying: 0, failed: 0 }
   for (let i = 0; i < MAX_BATCHES && budget.canClaim(); i++) {
     const { data, error } = await db.rpc('claim_esp_deliveries', { p_limit: BATCH })
@@ -172,7 +223,7 @@ async function handle(req: Request): Promise<Response> {
     }
   }
   const engagement = await readBack(db, budget, timedFetch)
-  return json({ ...counts, engagement })
+  return json({ ...counts, engagement, removals })
 }
 
 Deno.serve(async (req) => {

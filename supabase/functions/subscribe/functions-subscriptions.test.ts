@@ -159,6 +159,8 @@ describe('subscribe', () => {
       body: JSON.stringify({ unified_code: APPROVED_SOURCE, device_info: {} }),
     })
     const click: unknown = await response.json()
+    // A counted click (else it carries no token): a failure here names the answer, reason included.
+    expect({ status: response.status, click }).toMatchObject({ status: 200, click: { counted: true } })
     const token = (click as { click_token: string; click_id: string }).click_token
     expect(token).toMatch(/^[0-9a-f-]{36}\.\d+\.[0-9a-f]{32}$/)
     const email = uniqueEmail('token')

@@ -26,6 +26,11 @@ export type EspDelivery = {
    * every screen and what engagement-verified pay charges for. Null before a read.
    */
   counted_engagement: boolean | null
+  /** A refunded reader's removal from the tool (issue 38): null until asked, then queued, removed or failed. */
+  removal_status?: string | null
+  /** The tool's own words for the last failed removal attempt. */
+  removal_error?: string | null
+  removed_at?: string | null
 }
 
 export const ESP_DELIVERIES_REFRESH_MS = 3000
@@ -35,7 +40,7 @@ export async function getEspDeliveries(subscriptionIds: string[]): Promise<EspDe
   const { data, error } = await supabase
     .from('esp_deliveries')
     .select(
-      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at, counted_engagement',
+      'id, subscription_id, status, attempts, last_error, delivered_at, engaged, opens, clicks, engagement_checked_at, counted_engagement, removal_status, removal_error, removed_at',
     )
     .in('subscription_id', subscriptionIds)
   if (error) throw error
@@ -47,7 +52,9 @@ export const espDeliveriesQueryOptions = (subscriptionIds: string[]) =>
     queryKey: subscriberKeys.espDeliveries(subscriptionIds),
     queryFn: () => getEspDeliveries(subscriptionIds),
     refetchInterval: (query) =>
-      query.state.data?.some((d) => d.status === 'queued') ? ESP_DELIVERIES_REFRESH_MS : false,
+      query.state.data?.some((d) => d.status === 'queued' || d.removal_status === 'queued')
+        ? ESP_DELIVERIES_REFRESH_MS
+        : false,
   })
 
 export const useEspDeliveriesQuery = (subscriptionIds: string[]) => useQuery(espDeliveriesQueryOptions(subscriptionIds))

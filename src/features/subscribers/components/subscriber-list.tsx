@@ -22,8 +22,10 @@ import { useSubscriberTotalsQuery } from '../api/subscriber-totals-query'
 import { useSubscribersExportMutation } from '../api/subscribers-export-mutation'
 import { useEspDeliveriesQuery, type EspDelivery } from '../api/esp-deliveries-query'
 import { useEspRetryMutation } from '../api/esp-retry-mutation'
+import { useEspConnectionQuery, type EspConnection } from '../api/esp-connection-query'
+import { RefundedInTool } from './esp-removal'
 
-type Row = SubscriberRow & { delivery: EspDelivery | null }
+type Row = SubscriberRow & { delivery: EspDelivery | null; connection: EspConnection | null }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
 
@@ -55,19 +57,37 @@ export function EngagementState({ delivery }: { delivery: EspDelivery }) {
 
 /**
  * Where the subscriber stands in the advertiser's email tool, with the provider's words and Retry when it failed. A
- * refunded reader who was delivered is still in the tool: Growletter does not take them out, so the advertiser is told.
+ * refunded reader who was delivered is still in the tool until the advertiser removes them there ("Remove from <tool>",
+ * esp-removal.tsx), which shows the outcome.
  */
-export function DeliveryState({ delivery, refunded = false }: { delivery: EspDelivery | null; refunded?: boolean }) {
+export function DeliveryState({
+  delivery,
+  refunded = false,
+  subscription,
+  connection,
+}: {
+  delivery: EspDelivery | null
+  refunded?: boolean
+  subscription?: { id: string; email: string }
+  connection?: EspConnection | null
+}) {
   const retry = useEspRetryMutation()
   if (refunded)
     return (
       <span data-testid="esp-delivery-state">
         {delivery ? espDeliveryStatus(delivery.status).label : 'Not sent'}
-        <span className="block text-xs text-muted-foreground" data-testid="esp-refunded-state">
-          {delivery?.status === 'delivered'
-            ? 'Still in your email tool: remove them there if you do not want to keep them.'
-            : 'Not in your email tool: nothing to remove.'}
-        </span>
+        {delivery?.status === 'delivered' && subscription ? (
+          <RefundedInTool
+            delivery={delivery}
+            subscriptionId={subscription.id}
+            email={subscription.email}
+            connection={connection}
+          />
+        ) : (
+          <span className="block text-xs text-muted-foreground" data-testid="esp-refunded-state">
+            Not in your email tool: nothing to remove.
+          </span>
+        )}
       </span>
     )
   if (!delivery) return <span className="text-muted-foreground">Not sent</span>
@@ -142,7 +162,14 @@ const columns = [
   col.accessor('delivery', {
     header: 'Email tool',
     enableSorting: false,
-    cell: (c) => <DeliveryState delivery={c.getValue()} refunded={c.row.original.not_counted_reason === 'refunded'} />,
+    cell: (c) => (
+      <DeliveryState
+        delivery={c.getValue()}
+        refunded={c.row.original.not_counted_reason === 'refunded'}
+        subscription={c.row.original}
+        connection={c.row.original.connection}
+      />
+    ),
   }),
   col.accessor('id', {
     header: 'Evidence',
@@ -165,10 +192,15 @@ export function SubscriberList({ campaignId }: { campaignId: string }) {
   const exporter = useSubscribersExportMutation()
   const ids = useMemo(() => (rows.data ?? []).map((r) => r.id), [rows.data])
   const deliveries = useEspDeliveriesQuery(ids)
+  const connection = useEspConnectionQuery(campaignId)
   const data = useMemo<Row[]>(() => {
     const bySubscription = new Map((deliveries.data ?? []).map((d) => [d.subscription_id, d]))
-    return (rows.data ?? []).map((r) => ({ ...r, delivery: bySubscription.get(r.id) ?? null }))
-  }, [rows.data, deliveries.data])
+    return (rows.data ?? []).map((r) => ({
+      ...r,
+      delivery: bySubscription.get(r.id) ?? null,
+      connection: connection.data ?? null,
+    }))
+  }, [rows.data, deliveries.data, connection.data])
 
   return (
     <div className="space-y-3">

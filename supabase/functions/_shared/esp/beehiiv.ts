@@ -4,7 +4,7 @@
  * Targets are publications; the subscriber is created as already confirmed (`double_opt_override: "off"`:
  * the reader confirmed on Growletter) with the UTM fields beehiiv keeps naming Growletter and the source.
  */
-import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
+import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspEngagement, EspTarget } from './types.ts'
 
 export const BEEHIIV_API_URL = 'https://api.beehiiv.com/v2'
@@ -96,6 +96,20 @@ export function beehiivClient(options: EspClientOptions): EspClient {
       return id
         ? { ok: true, remoteId: id }
         : { ok: false, retryable: false, status: answer.status, message: 'beehiiv answered without a subscription id' }
+    },
+
+    // Delete subscription: DELETE /publications/{publicationId}/subscriptions/{subscriptionId}
+    // (https://developers.beehiiv.com/api-reference/subscriptions/delete); `remoteId` is the `sub_…` id beehiiv gave
+    // at delivery. The subscription leaves the publication; beehiiv answers 204.
+    async remove(key, targetId, remoteId) {
+      return removedOf(
+        await requestJson(
+          fetchImpl,
+          `${base}/publications/${encodeURIComponent(targetId)}/subscriptions/${encodeURIComponent(remoteId)}`,
+          { method: 'DELETE', headers: auth(key) },
+          beehiivMessage,
+        ),
+      )
     },
 
     // Get subscription by email with stats: GET /publications/{publicationId}/subscriptions/by_email/{email}?expand[]=stats

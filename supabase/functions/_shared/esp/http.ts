@@ -113,4 +113,10 @@ export function confirmedAtOf(value: Date | string): Date | EspFailure {
     : date
 }
 
+/** A removal's answer: done, or done already when the provider no longer has the subscriber (404). */
+export function removedOf(answer: JsonAnswer | EspFailure): { ok: true; alreadyGone: boolean } | EspFailure {
+  if (answer.ok) return { ok: true, alreadyGone: false }
+  return answer.status === 404 ? { ok: true, alreadyGone: true } : answer
+}
+
 export const trimSlash = (url: string) => url.replace(/\/+$/, '')

@@ -5,7 +5,7 @@
  * `GET /v4/subscribers/{id}/stats` (https://developers.kit.com/api-reference/subscribers/list-stats-for-a-subscriber,
  * added June 2025), by the id Kit gave the subscriber at delivery.
  */
-import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
+import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
 
 export const KIT_API_URL = 'https://api.kit.com/v4'
@@ -130,6 +130,22 @@ export function kitClient(options: EspClientOptions): EspClient {
       return id
         ? { ok: true, remoteId: id }
         : { ok: false, retryable: false, status: added.status, message: 'Kit answered without a subscriber id' }
+    },
+
+    // Unsubscribe subscriber: POST /subscribers/{id}/unsubscribe
+    // (https://developers.kit.com/api-reference/subscribers/unsubscribe-subscriber, 204): Kit has no per-form
+    // removal; the subscriber (`remoteId`, Kit's id from the delivery) is cancelled and gets no more emails.
+    async remove(key, _targetId, remoteId) {
+      return removedOf(
+        kitWait(
+          await requestJson(
+            fetchImpl,
+            `${base}/subscribers/${encodeURIComponent(remoteId)}/unsubscribe`,
+            { method: 'POST', headers: auth(key), body: {} },
+            kitMessage,
+          ),
+        ),
+      )
     },
 
     // List stats for a subscriber: GET /subscribers/{id}/stats answering

@@ -5,7 +5,7 @@
  * Targets are audiences (lists). Members are upserted as subscribed, with the opt-in evidence Mailchimp
  * keeps (`ip_opt`, `timestamp_opt`), and tagged "Growletter" and "Growletter: <source>".
  */
-import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
+import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import { md5Hex } from './md5.ts'
 import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
 
@@ -137,6 +137,22 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
       )
       if (!tagged.ok) return tagged
       return { ok: true, remoteId: str(field(put.body, 'id')) ?? subscriberHash(subscriber.email) }
+    },
+
+    // Update list member: PATCH /lists/{list_id}/members/{subscriber_hash} with `status: "unsubscribed"`
+    // (https://mailchimp.com/developer/marketing/api/list-members/update-list-member/): the member stays in the
+    // audience's history but gets no more campaigns, the way Mailchimp wants opt-outs kept.
+    async remove(key, targetId, _remoteId, email) {
+      const base = baseFor(key)
+      if (typeof base !== 'string') return base
+      return removedOf(
+        await requestJson(
+          fetchImpl,
+          `${base}${member(targetId, email)}`,
+          { method: 'PATCH', headers: auth(key), body: { status: 'unsubscribed' } },
+          mailchimpMessage,
+        ),
+      )
     },
 
     // Get member info: GET /lists/{list_id}/members/{subscriber_hash}

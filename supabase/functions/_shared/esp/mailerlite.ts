@@ -4,7 +4,7 @@
  * https://connect.mailerlite.com/api. Targets are groups; subscribers are upserted as active with the
  * opt-in evidence MailerLite keeps (`opted_in_at`, `optin_ip`).
  */
-import { field, num, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
+import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import type { EspClient, EspClientOptions, EspTarget } from './types.ts'
 
 export const MAILERLITE_API_URL = 'https://connect.mailerlite.com/api'
@@ -100,6 +100,20 @@ export function mailerliteClient(options: EspClientOptions): EspClient {
       return id
         ? { ok: true, remoteId: id }
         : { ok: false, retryable: false, status: answer.status, message: 'MailerLite answered without a subscriber id' }
+    },
+
+    // Unassign subscriber from a group: DELETE /subscribers/{subscriber_id}/groups/{group_id}
+    // (https://developers.mailerlite.com/docs/groups.html#unassign-subscriber-from-a-group, 204): the reader leaves
+    // the group Growletter delivered into; the rest of the advertiser's account is theirs and is left alone.
+    async remove(key, targetId, remoteId) {
+      return removedOf(
+        await requestJson(
+          fetchImpl,
+          `${base}/subscribers/${encodeURIComponent(remoteId)}/groups/${encodeURIComponent(targetId)}`,
+          { method: 'DELETE', headers: auth(key) },
+          mailerliteMessage,
+        ),
+      )
     },
 
     // Fetch a subscriber: GET /subscribers/{id or email}

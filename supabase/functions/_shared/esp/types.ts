@@ -72,6 +72,11 @@ export interface EspClient {
   testConnection(key: string, targetId: string): Promise<EspResult<{ target: EspTarget }>>
   deliver(key: string, targetId: string, subscriber: EspSubscriber): Promise<EspResult<{ remoteId: string }>>
   /**
+   * Takes a refunded reader out of the list (issue 38), as the provider's API allows: `remoteId` is the id the
+   * provider gave at delivery. A subscriber the provider no longer has (404) counts as removed.
+   */
+  remove(key: string, targetId: string, remoteId: string, email: string): Promise<EspResult<{ alreadyGone: boolean }>>
+  /**
    * A subscriber's opens and clicks so far. `remoteId` is the id the provider gave the subscriber at delivery (Kit
    * reads its stats by it); undefined for a provider whose API does not report them.
    */

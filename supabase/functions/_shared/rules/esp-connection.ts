@@ -36,6 +36,17 @@ export const ESP_KEY_MESSAGES = {
   target: 'Choose the list your subscribers should go to',
 } as const
 
+/**
+ * What "Remove from <tool>" does in each tool (issue 38), as the clients in ../esp do it; `list` is the connected
+ * list's name.
+ */
+export const ESP_REMOVAL_EFFECTS: Record<EspProviderName, (list: string) => string> = {
+  beehiiv: (list) => `Their subscription to ${list} is deleted in beehiiv.`,
+  kit: () => 'They are unsubscribed in Kit, so no Kit email reaches them any more (Kit has no per-form removal).',
+  mailchimp: (list) => `They are marked unsubscribed in the ${list} audience.`,
+  mailerlite: (list) => `They are taken out of the ${list} group; the rest of your MailerLite account is left alone.`,
+}
+
 export const isEspProviderName = (value: unknown): value is EspProviderName =>
   typeof value === 'string' && Object.prototype.hasOwnProperty.call(ESP_PROVIDER_NAMES, value)
 

@@ -9,6 +9,7 @@ import { MAX_PRICE_PER_SUBSCRIBER, MIN_PRICE_PER_SUBSCRIBER, PRICE_MESSAGES } fr
 import { CATEGORIES } from '@/lib/vocabulary-catalog'
 import { Constants } from '@/types/database.types'
 import { NEWSLETTER_FREQUENCIES } from '@/lib/vocabulary'
+import { IMAGE_ADDRESS_MESSAGE, isImageAddress } from '@/lib/image-address'
 
 const optionalUrl = (label: string) =>
   z
@@ -77,7 +78,11 @@ export const campaignFormSchema = z
       .min(2, { error: 'Name must be at least 2 characters' })
       .max(120, { error: 'Name must be at most 120 characters' }),
     description: z.string().trim().max(2000, { error: 'Description must be at most 2,000 characters' }),
-    imageUrl: optionalUrl('Image URL'),
+    imageUrl: z
+      .string()
+      .trim()
+      .max(2048, { error: 'Image URL is too long' })
+      .refine(isImageAddress, { error: IMAGE_ADDRESS_MESSAGE }),
     category: z.enum(CATEGORIES, { error: 'Choose a category' }),
     websiteUrl: optionalUrl('Website URL').refine((value) => value !== '', { error: 'Website URL is required' }),
     pricePerSubscriber: z

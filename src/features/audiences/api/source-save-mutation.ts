@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { supabase } from '@/lib/supabase'
 import { CATEGORIES, SOURCE_PLATFORMS } from '@/lib/vocabulary-catalog'
 import { audienceKeys } from '../keys'
+import { IMAGE_ADDRESS_MESSAGE, isImageAddress } from '@/lib/image-address'
 
 const optionalUrl = z
   .string()
@@ -22,7 +23,7 @@ export const sourceFormSchema = z.object({
   url: optionalUrl,
   // '' = no category yet (the card then reads 'Other'); anything else must be one of the vocabulary's.
   category: z.union([z.literal(''), z.enum(CATEGORIES)], { error: 'Choose a category' }),
-  image_url: optionalUrl,
+  image_url: z.string().trim().max(2048).refine(isImageAddress, IMAGE_ADDRESS_MESSAGE),
 })
 export type SourceFormValues = z.infer<typeof sourceFormSchema>
 

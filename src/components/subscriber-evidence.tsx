@@ -25,7 +25,11 @@ export type SubscriberEvidence = {
 }
 
 async function getEvidence(subscriptionId: string) {
-  const { data, error } = await supabase.rpc('subscriber_evidence', { p_subscription_id: subscriptionId })
+  const { data, error } = await supabase.rpc(
+    'subscriber_evidence',
+    { p_subscription_id: subscriptionId },
+    { get: true },
+  )
   if (error) throw new Error(error.message)
   return data as unknown as SubscriberEvidence
 }

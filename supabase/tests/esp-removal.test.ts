@@ -125,6 +125,24 @@ describe('remove_refunded_from_esp', () => {
     }
   })
 
+  it('refuses a 31st removal within a minute with a sentence, and queues nothing for it', async () => {
+    const reader = await delivered()
+    await refund(reader.subscriptionId)
+    const db = await testDb()
+    // The advertiser's 30 removals of this minute, as remove_refunded_from_esp counts them.
+    await db.query(
+      `insert into private.rate_limits (key, window_start, hits) values ($1, now(), 30)
+       on conflict (key) do update set window_start = now(), hits = 30`,
+      [`esp-remove:${m.advertiser.id}`],
+    )
+    try {
+      expect(await askError(reader.subscriptionId)).toBe('You asked for 30 removals in the last minute; wait a moment')
+      expect((await removalOf(reader.deliveryId)).removal_status).toBeNull()
+    } finally {
+      await db.query('delete from private.rate_limits where key = $1', [`esp-remove:${m.advertiser.id}`])
+    }
+  })
+
   it('retries a 429 with the key paused, fails a refusal with the tool’s words, and may be asked again', async () => {
     const r = await delivered()
     await refund(r.subscriptionId)

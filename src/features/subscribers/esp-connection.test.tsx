@@ -402,8 +402,9 @@ describe('delivery state per subscriber', () => {
     page()
     const asked: unknown[] = []
     server.use(
-      http.post(restUrl('rpc/subscriber_evidence'), async ({ request }) => {
-        asked.push(await request.json())
+      // A read, so by GET (a read replica may answer it): the argument travels in the query string.
+      http.get(restUrl('rpc/subscriber_evidence'), ({ request }) => {
+        asked.push(Object.fromEntries(new URL(request.url).searchParams))
         return HttpResponse.json({
           status: 'confirmed',
           reasons: ['not_engaged'],

@@ -66,7 +66,7 @@ function answer({
     http.get(restUrl('audience_sources'), () => HttpResponse.json(sources)),
     // Each offer's pay rule, read from the newsletter (campaigns).
     http.get(restUrl('campaigns'), () => HttpResponse.json(rules)),
-    http.post(restUrl('rpc/engaged_rates'), () => HttpResponse.json(rates)),
+    http.get(restUrl('rpc/engaged_rates'), () => HttpResponse.json(rates)),
     http.get(restUrl('rpc/publisher_offers'), () => {
       asked.offers = true
       return offers === 'error'

@@ -12,7 +12,7 @@ export type EngagedRate = { sourceId: string; readers: number; engaged: number; 
 export const ENGAGED_RATE_MIN_READERS = 20
 
 export async function getEngagedRates(sourceIds: string[]): Promise<EngagedRate[]> {
-  const { data, error } = await supabase.rpc('engaged_rates', { p_source_ids: sourceIds })
+  const { data, error } = await supabase.rpc('engaged_rates', { p_source_ids: sourceIds }, { get: true })
   if (error) throw new Error(error.message)
   return (data ?? []).map((r) => ({
     sourceId: r.source_id,

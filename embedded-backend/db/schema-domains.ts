@@ -228,6 +228,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
       'private.attribute_click',
       'private.click_partition_name',
       'private.click_token',
+      'private.hmac_sha256',
       'private.click_token_click',
       'private.ensure_click_partition',
       'private.link_click_source_exists',

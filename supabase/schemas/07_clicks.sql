@@ -228,21 +228,6 @@ $function$;
 comment on function private.click_token_click(p_token text, p_source_id uuid) is 'Internal: the click a token names when its signature is right, it has not expired, the click was counted and (given a source) is of that source; else null.';
 revoke execute on function private.click_token_click(p_token text, p_source_id uuid) from public;
 
-create or replace function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone)
- returns text
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  select p_click_id::text || '.' || e::text || '.' || left(encode(extensions.hmac(
-      convert_to('ct1|' || p_click_id::text || '|' || p_source_id::text || '|' || e::text, 'UTF8'),
-      (select click_token_secret from private.settings), 'sha256'), 'hex'), 32)
-  -- Valid for 72 hours after the click (private.click_token_click derives the click's time from the expiry).
-  from (select floor(extract(epoch from p_clicked_at))::bigint + 259200 as e) expiry
-$function$;
-comment on function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone) is 'Internal: the signed click token of a counted click, {click}.{expiry}.{hmac}, valid 72 hours; track_audience_source_click answers it.';
-revoke execute on function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone) from public;
-
 create or replace function public.create_click_partitions(p_months_ahead integer default 2)
  returns integer
  language plpgsql
@@ -531,6 +516,45 @@ end
 $function$;
 comment on function private.ensure_click_partition(p_month date) is 'Internal: creates the partition of link_clicks for p_month''s UTC month (moving that month''s clicks out of the default partition); false when it exists.';
 revoke execute on function private.ensure_click_partition(p_month date) from public;
+
+create or replace function private.hmac_sha256(p_key bytea, p_message bytea)
+ returns bytea
+ language plpgsql
+ immutable strict
+ set search_path to ''
+as $function$
+declare
+  k bytea := case when length(p_key) > 64 then sha256(p_key) else p_key end;
+  inner_key bytea;
+  outer_key bytea;
+begin
+  k := k || decode(repeat('00', 64 - length(k)), 'hex');
+  inner_key := k;
+  outer_key := k;
+  for i in 0..63 loop
+    inner_key := set_byte(inner_key, i, get_byte(k, i) # 54); -- 0x36
+    outer_key := set_byte(outer_key, i, get_byte(k, i) # 92); -- 0x5c
+  end loop;
+  return sha256(outer_key || sha256(inner_key || p_message));
+end
+$function$;
+comment on function private.hmac_sha256(p_key bytea, p_message bytea) is 'Internal: HMAC-SHA256 (RFC 2104) on core sha256(), the same bytes as pgcrypto''s hmac(data, key, ''sha256''), which PGlite cannot always initialise.';
+revoke execute on function private.hmac_sha256(p_key bytea, p_message bytea) from public;
+
+create or replace function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone)
+ returns text
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  select p_click_id::text || '.' || e::text || '.' || left(encode(private.hmac_sha256(
+      (select click_token_secret from private.settings),
+      convert_to('ct1|' || p_click_id::text || '|' || p_source_id::text || '|' || e::text, 'UTF8')), 'hex'), 32)
+  -- Valid for 72 hours after the click (private.click_token_click derives the click's time from the expiry).
+  from (select floor(extract(epoch from p_clicked_at))::bigint + 259200 as e) expiry
+$function$;
+comment on function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone) is 'Internal: the signed click token of a counted click, {click}.{expiry}.{hmac}, valid 72 hours; track_audience_source_click answers it.';
+revoke execute on function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone) from public;
 
 create or replace function private.link_click_source_exists()
  returns trigger

@@ -234,6 +234,27 @@ describe('click token: a reader who clicked in one browser subscribes in another
   })
 })
 
+describe('private.hmac_sha256 (core sha256, as pgcrypto cannot always start in PGlite)', () => {
+  it('gives RFC 4231’s HMAC-SHA256 answers, for a short key and for a key longer than a block', async () => {
+    const db = await testDb()
+    const hmac = async (keyHex: string, message: string) =>
+      (
+        await db.query<{ h: string }>(
+          `select encode(private.hmac_sha256(decode($1, 'hex'), convert_to($2, 'UTF8')), 'hex') as h`,
+          [keyHex, message],
+        )
+      ).rows[0]!.h
+    // Test case 2: key "Jefe".
+    expect(await hmac('4a656665', 'what do ya want for nothing?')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    )
+    // Test case 6: a 131-byte key, hashed first.
+    expect(await hmac('aa'.repeat(131), 'Test Using Larger Than Block-Size Key - Hash Key First')).toBe(
+      '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54',
+    )
+  })
+})
+
 describe('embed: loads, channel and figures from the database', () => {
   it('counts loads (not bots), records the embed channel on its click and subscriber, and reports them', async () => {
     // The best paid newsletter of the test database (the top price, and a name that sorts before the other markets'

@@ -14,10 +14,10 @@ import type { Db } from '../embedded-backend/db/database'
 import { startBackend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 import { machineLoad } from './machine'
+import { settleUntilDone } from './settle-until-done'
 
 const READERS = Number(process.env.BENCH_ENGAGED_READERS ?? 10_000)
 const WAIT_BUDGET_MS = 1000
-const PROBE_EVERY_MS = 50
 const CAMPAIGN = '20000000-0000-4000-a000-000000000003' // the seed connected it to MailerLite
 const SOURCE = '10000000-0000-4000-a000-000000000001'
 
@@ -97,41 +97,6 @@ async function readBack(db: Db) {
   return { claimed, claimMs, finishMs }
 }
 
-async function decide(db: Db, advertiser: string) {
-  const command = (
-    await db.query<{ command: string }>("select command from cron.job where jobname = 'settle-matured-holds'")
-  ).rows[0]!.command
-  const probes: number[] = []
-  let settling = true
-  const prober = (async () => {
-    while (settling) {
-      const t0 = performance.now()
-      await db.transaction(async (tx) => {
-        await tx.query('select private.lock_wallet($1)', [advertiser])
-      })
-      probes.push(performance.now() - t0)
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS))
-    }
-  })()
-  let runs = 0
-  let longestRunMs = 0
-  const started = performance.now()
-  try {
-    for (;;) {
-      const t0 = performance.now()
-      const settled = await db.transaction(async (tx) => Number(Object.values((await tx.query(command)).rows[0]!)[0]))
-      longestRunMs = Math.max(longestRunMs, performance.now() - t0)
-      runs++
-      if (settled === 0) break
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-  } finally {
-    settling = false
-    await prober
-  }
-  return { runs, longestRunMs, totalMs: performance.now() - started, probes }
-}
-
 async function measure(engine: string, db: Db) {
   const t0 = performance.now()
   const { advertiser, tag } = await prepare(db)
@@ -139,7 +104,7 @@ async function measure(engine: string, db: Db) {
     `  ${engine}: ${READERS.toLocaleString('en-US')} readers prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
   const read = await readBack(db)
-  const decided = await decide(db, advertiser)
+  const decided = await settleUntilDone(db, advertiser)
   const outcome = await db.query<{ charged: number; released: number; waiting: number }>(
     `select count(*) filter (where engagement_decision = 'engaged')::int as charged,
        count(*) filter (where engagement_decision = 'not_engaged')::int as released,

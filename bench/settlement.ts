@@ -11,10 +11,10 @@ import type { Db } from '../embedded-backend/db/database'
 import { startBackend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
 import { machineLoad } from './machine'
+import { settleUntilDone } from './settle-until-done'
 
 const SIZES = (process.env.BENCH_SETTLE_ROWS ?? '2000,8000').split(',').map(Number)
 const WAIT_BUDGET_MS = 1000
-const PROBE_EVERY_MS = 50
 
 type Figures = { rows: number; runs: number; longestRunMs: number; totalMs: number; probes: number[] }
 
@@ -42,42 +42,7 @@ async function settleOnce(db: Db, rows: number): Promise<Figures> {
      from generate_series(1, $3::int) g`,
     [advertiser, tag, rows],
   )
-  const command = (
-    await db.query<{ command: string }>("select command from cron.job where jobname = 'settle-matured-holds'")
-  ).rows[0]!.command
-
-  // The advertiser's own requests: a transaction that locks their wallet, every 50 ms, timed.
-  const probes: number[] = []
-  let settling = true
-  const prober = (async () => {
-    while (settling) {
-      const t0 = performance.now()
-      await db.transaction(async (tx) => {
-        await tx.query('select private.lock_wallet($1)', [advertiser])
-      })
-      probes.push(performance.now() - t0)
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS))
-    }
-  })()
-
-  let runs = 0
-  let longestRunMs = 0
-  const started = performance.now()
-  try {
-    for (;;) {
-      const t0 = performance.now()
-      const settled = await db.transaction(async (tx) => Number(Object.values((await tx.query(command)).rows[0]!)[0]))
-      longestRunMs = Math.max(longestRunMs, performance.now() - t0)
-      runs++
-      if (settled === 0) break
-      // Let waiting requests in between runs, as the scheduler's 5-second gap would (without waiting 5 s here).
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-  } finally {
-    settling = false
-    await prober
-  }
-  const totalMs = performance.now() - started
+  const { runs, longestRunMs, totalMs, probes } = await settleUntilDone(db, advertiser)
   const left = await db.query<{ n: number }>(
     "select count(*)::int as n from public.wallet_transactions where reference like $1 and status = 'pending'",
     [`${tag}-%`],

@@ -29,6 +29,10 @@ end
 $function$;
 comment on function private.hmac_sha256(p_key bytea, p_message bytea) is 'Internal: HMAC-SHA256 (RFC 2104) on core sha256(), the same bytes as pgcrypto''s hmac(data, key, ''sha256''), which PGlite cannot always initialise.';
 revoke execute on function private.hmac_sha256(p_key bytea, p_message bytea) from public;
+-- Granted to no API role, on purpose: private.click_token, a security definer function owned by postgres, is its one
+-- caller; anon, authenticated and service_role reach the token only through track_audience_source_click and
+-- create_pending_subscriptions, whose grants (20260523000100_click_token_and_embed.sql) are unchanged.
+revoke execute on function private.hmac_sha256(p_key bytea, p_message bytea) from anon, authenticated, service_role;
 
 create or replace function private.click_token(p_click_id uuid, p_source_id uuid, p_clicked_at timestamp with time zone)
  returns text

@@ -51,6 +51,17 @@ export class ProcessCpu {
     return total
   }
 
+  /** CPU-seconds charged to `label`, by process name. */
+  byComm(label: string): Map<string, number> {
+    const total = new Map<string, number>()
+    for (const [key, who] of this.owner) {
+      if (who !== label) continue
+      const name = this.comm.get(key) ?? '?'
+      total.set(name, (total.get(name) ?? 0) + (this.seconds.get(key) ?? 0))
+    }
+    return total
+  }
+
   /** CPU-seconds of processes named `comm` (e.g. postgres) charged to no tracked command. */
   untracked(comm: string): number {
     let total = 0

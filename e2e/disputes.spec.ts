@@ -8,7 +8,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { logInAsAdmin } from './pages/admin'
-import { DEMO_ADVERTISER, logInThroughUi } from './pages/advertiser'
+import { DEMO_ADVERTISER, logInAs } from './pages/advertiser'
 import { PublisherDisputes, openDispute } from './pages/disputes'
 import { checkPage, settle } from './pages/layout-checks'
 import { DevMailbox } from './pages/mailbox'
@@ -18,7 +18,7 @@ const viewports = { desk: { width: 1280, height: 800 }, phone: { width: 390, hei
 
 async function signedIn(browser: Browser, email: string, dashboard: string, device: keyof typeof viewports) {
   const page = await (await browser.newContext({ viewport: viewports[device] })).newPage()
-  await logInThroughUi(page, email, dashboard)
+  await logInAs(page, email, dashboard)
   return page
 }
 

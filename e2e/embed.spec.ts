@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { E2E } from './ports'
-import { logInThroughUi } from './pages/advertiser'
+import { logInAs } from './pages/advertiser'
 import { Directory } from './pages/directory'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 import { DEMO_PUBLISHER, readerAddress, readerAgent, service } from './pages/readers'
@@ -118,7 +118,7 @@ test('the snippet on another site: subscribe in the frame, confirmed and paid th
 
   // The publisher copies the snippet from the Embed page and sees the embed's figures.
   const publisher = await browser.newPage()
-  await logInThroughUi(publisher, DEMO_PUBLISHER, '/dashboard/publisher')
+  await logInAs(publisher, DEMO_PUBLISHER, '/dashboard/publisher')
   await publisher.getByRole('link', { name: 'Embed' }).first().click()
   const card = publisher.getByTestId('embed-source').filter({ hasText: "Pat's Product Notes" })
   await expect(card.getByTestId('embed-snippet')).toHaveText(

@@ -10,7 +10,8 @@
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
 import { E2E } from './ports'
-import { AuthPages, DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf, uniqueEmail } from './pages/auth'
+import { DEMO_ACCOUNTS, dashboardOf, uniqueEmail } from './pages/auth'
+import { logInAs } from './pages/advertiser'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 
 type Provider = 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
@@ -135,7 +136,7 @@ test('the advertiser connects beehiiv, Kit, Mailchimp and MailerLite by clicking
   browser,
   request,
 }) => {
-  await new AuthPages(page).logIn(DEMO_ACCOUNTS.advertiser, DEMO_PASSWORD, dashboardOf.advertiser)
+  await logInAs(page, DEMO_ACCOUNTS.advertiser, dashboardOf.advertiser)
   await page.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/advertiser/subscribers"]').first().click()
   await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible()
 

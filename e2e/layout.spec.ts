@@ -6,8 +6,9 @@
  * all its routes, so the whole walk stays fast.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf } from './pages/auth'
+import { DEMO_ACCOUNTS, dashboardOf } from './pages/auth'
 import { logInAsAdmin } from './pages/admin'
+import { logInAs } from './pages/advertiser'
 import { checkPage, settle } from './pages/layout-checks'
 import { rolePages } from './pages/menus'
 import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from '../src/features/account/qr-matrix'
@@ -79,7 +80,7 @@ const viewports = {
   narrow: { width: 360, height: 740 },
 } as const
 
-// One login per role for the whole file: the session lives in local storage, which a storage state carries.
+// One storage state per role for the whole file: the session lives in local storage, which a storage state carries.
 const states = new Map<Role, Awaited<ReturnType<Awaited<ReturnType<Browser['newContext']>>['storageState']>>>()
 async function stateOf(browser: Browser, role: Role) {
   if (role === 'visitor') return undefined
@@ -87,13 +88,7 @@ async function stateOf(browser: Browser, role: Role) {
     const context = await browser.newContext()
     const page = await context.newPage()
     if (role === 'admin') await logInAsAdmin(page)
-    else {
-      await page.goto('/login')
-      await page.getByLabel('Email').fill(DEMO_ACCOUNTS[role])
-      await page.getByLabel('Password').fill(DEMO_PASSWORD)
-      await page.getByRole('button', { name: 'Log in' }).click()
-      await expect(page).toHaveURL(new RegExp(`${dashboardOf[role]}$`))
-    }
+    else await logInAs(page, DEMO_ACCOUNTS[role], dashboardOf[role])
     states.set(role, await context.storageState())
     await context.close()
   }

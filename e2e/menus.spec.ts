@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO_ACCOUNTS, dashboardOf } from './pages/auth'
 import { logInAsAdmin } from './pages/admin'
-import { logInThroughUi } from './pages/advertiser'
+import { logInAs } from './pages/advertiser'
 import { checkPage, settle } from './pages/layout-checks'
 import { rolePages, type MenuRole } from './pages/menus'
 
@@ -139,7 +139,7 @@ async function walk(page: Page, role: MenuRole, menu: MenuKind, check?: (page: P
 
 async function signIn(page: Page, role: MenuRole) {
   if (role === 'admin') await logInAsAdmin(page)
-  else await logInThroughUi(page, DEMO_ACCOUNTS[role], dashboardOf[role])
+  else await logInAs(page, DEMO_ACCOUNTS[role], dashboardOf[role])
 }
 
 function expectAllReached(reached: Map<string, string>, role: MenuRole, how: string) {

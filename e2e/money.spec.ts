@@ -9,7 +9,7 @@
  */
 import { expect, test } from '@playwright/test'
 import { logInAsAdmin } from './pages/admin'
-import { DEMO_ADVERTISER, logInThroughUi } from './pages/advertiser'
+import { DEMO_ADVERTISER, logInAs } from './pages/advertiser'
 import { PublisherDisputes, openDispute } from './pages/disputes'
 import { DevMailbox } from './pages/mailbox'
 import {
@@ -33,7 +33,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
 
   // The publisher's available earnings before.
   const publisher = await (await browser.newContext()).newPage()
-  await logInThroughUi(publisher, DEMO_PUBLISHER, '/dashboard/publisher')
+  await logInAs(publisher, DEMO_PUBLISHER, '/dashboard/publisher')
   await publisher.goto('/dashboard/publisher/payouts')
   const available = publisher.getByTestId('payout-available')
   await expect(available).toHaveText(/credits/)
@@ -52,7 +52,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const disputedEmail = readerAddress(`disputed-${run}`)
   const [disputedId] = await countedSubscribers(browser, request, readerAgent(126), disputedEmail, ['Design Dispatch'])
   const advertiser = await (await browser.newContext()).newPage()
-  await logInThroughUi(advertiser, DEMO_ADVERTISER, '/dashboard/advertiser')
+  await logInAs(advertiser, DEMO_ADVERTISER, '/dashboard/advertiser')
   await advertiser.goto('/dashboard/advertiser/disputes')
   const reason = `Never opened a single email (${run})`
   await openDispute(advertiser, DEMO_SOURCE_NAME, disputedEmail, reason)

@@ -4,14 +4,14 @@
  * source still waiting for review says when its link starts working and has nothing to copy.
  */
 import { expect, test } from '@playwright/test'
-import { logInThroughUi } from './pages/advertiser'
+import { logInAs } from './pages/advertiser'
 
 test('a publisher opens Offers from the dashboard, reads what a newsletter pays and copies its link', async ({
   page,
   context,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await logInThroughUi(page, 'publisher@growletter.test', '/dashboard/publisher')
+  await logInAs(page, 'publisher@growletter.test', '/dashboard/publisher')
 
   await page.getByRole('link', { name: 'Offers' }).click()
   await expect(page).toHaveURL(/\/dashboard\/publisher\/offers$/)

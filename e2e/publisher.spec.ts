@@ -4,10 +4,10 @@
  */
 import { expect, test } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { logInThroughUi } from './pages/advertiser'
+import { logInAs } from './pages/advertiser'
 
 test('a publisher sees their sources and links, adds one for review, and reads the stats', async ({ page }) => {
-  await logInThroughUi(page, 'publisher@growletter.test', '/dashboard/publisher')
+  await logInAs(page, 'publisher@growletter.test', '/dashboard/publisher')
   await expect(page.getByTestId('earnings-available')).toHaveText(/\d+\.\d\d credits/)
 
   const approved = page.getByTestId('publisher-source').filter({ hasText: "Pat's Product Notes" })

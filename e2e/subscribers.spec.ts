@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises'
 import { expect, test } from '@playwright/test'
 import { Webhook } from 'standardwebhooks'
 import { E2E } from './ports'
-import { AuthPages, DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf, uniqueEmail } from './pages/auth'
+import { DEMO_ACCOUNTS, dashboardOf, uniqueEmail } from './pages/auth'
+import { logInAs } from './pages/advertiser'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 
 type Hit = { headers: Record<string, string>; body: string }
@@ -33,7 +34,7 @@ test('webhook and CSV: a confirmed reader reaches the advertiser, a pending one 
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/growletter`
 
   try {
-    await new AuthPages(page).logIn(DEMO_ACCOUNTS.advertiser, DEMO_PASSWORD, dashboardOf.advertiser)
+    await logInAs(page, DEMO_ACCOUNTS.advertiser, dashboardOf.advertiser)
     await page.goto('/dashboard/advertiser/subscribers')
     await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: 'The Frontend Brief' })
     await page.getByLabel('Endpoint URL').fill(hookUrl)

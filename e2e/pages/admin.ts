@@ -2,6 +2,7 @@
 import { expect, type Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import { DEMO_PASSWORD } from './advertiser'
+import { restoreSession, saveSession } from './sessions'
 
 export const DEMO_ADMIN = 'admin@growletter.test'
 /** The demo admin's authenticator secret (supabase/seed.sql, README): admins sign in with a second factor. */
@@ -11,13 +12,18 @@ export const DEMO_ADMIN_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'
 let lastStepUsed = -Infinity
 
 /**
- * Password, then the code from the authenticator, as an admin signs in. A TOTP code works once and the server
- * accepts the next step's code too (clock drift), so each sign-in uses the first step no earlier sign-in of this
- * worker used, waiting only when that step is more than one ahead; a refusal (another worker took the step)
- * moves on to the next step.
+ * Password, then the code from the authenticator, as an admin signs in, the first time in this worker; later
+ * sign-ins start from the session (aal2) that one saved, as a person opening a second tab would, instead of waiting
+ * up to 30 s for an unused TOTP step (e2e/pages/sessions.ts). A TOTP code works once and the server accepts the next
+ * step's code too (clock drift), so each sign-in uses the first step no earlier sign-in of this worker used, waiting
+ * only when that step is more than one ahead; a refusal (another worker took the step) moves on to the next step.
  */
 export async function logInAsAdmin(page: Page, dashboardPath = '/dashboard/admin') {
-  if (await resumeAdminSession(page, dashboardPath)) return
+  if (await restoreSession(page, DEMO_ADMIN)) {
+    await page.goto(dashboardPath)
+    await expect(page).toHaveURL(new RegExp(`${dashboardPath}$`))
+    return
+  }
   await page.goto('/login')
   await page.getByLabel('Email').fill(DEMO_ADMIN)
   await page.getByLabel('Password').fill(DEMO_PASSWORD)
@@ -46,39 +52,10 @@ export async function logInAsAdmin(page: Page, dashboardPath = '/dashboard/admin
           () => 'closed' as const,
         ),
     ])
-    if (outcome === 'signed in') return void (adminSession = await readAuthSession(page))
+    if (outcome === 'signed in') return saveSession(page, DEMO_ADMIN)
   }
   await expect(page).toHaveURL(new RegExp(`${dashboardPath}$`))
-  adminSession = await readAuthSession(page)
-}
-
-/**
- * The demo admin's signed-in session (aal2) after this worker's first sign-in with the code. Later sign-ins
- * start from it, as a person opening a second tab would, instead of waiting up to 30 s for an unused TOTP step:
- * the sign-in with a second factor is still walked in full by the first admin test of each worker.
- */
-let adminSession: { key: string; value: string } | null = null
-
-const readAuthSession = (page: Page) =>
-  page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => /^sb-.+-auth-token$/.test(k))
-    return key ? { key, value: localStorage.getItem(key)! } : null
-  })
-
-/** Opens `dashboardPath` signed in with the saved session; false (nothing changed) when there is none. */
-async function resumeAdminSession(page: Page, dashboardPath: string) {
-  if (!adminSession) return false
-  await page.goto('/robots.txt')
-  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), adminSession)
-  await page.goto(dashboardPath)
-  // The dashboard's heading, or the login page when the session has ended: a condition either way.
-  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-  await page.waitForURL((url) => new RegExp(`${dashboardPath}$`).test(url.pathname) || /\/login/.test(url.pathname))
-  if (!/\/login/.test(new URL(page.url()).pathname)) return true
-  // The session ended meanwhile (a test signed the admin out everywhere): sign in afresh.
-  adminSession = null
-  await page.evaluate(() => localStorage.clear())
-  return false
+  await saveSession(page, DEMO_ADMIN)
 }
 
 export class AdminReviewQueue {

@@ -1,5 +1,6 @@
 /** Page object for the advertiser dashboard: sign in, read the wallet and campaigns, submit a newsletter. */
 import { expect, type Page } from '@playwright/test'
+import { restoreSession, saveSession } from './sessions'
 
 export const DEMO_PASSWORD = 'growletter-demo'
 export const DEMO_ADVERTISER = 'advertiser@growletter.test'
@@ -23,11 +24,26 @@ export async function logInThroughUi(page: Page, email: string, dashboardPath: s
   await expect(page).toHaveURL(new RegExp(`${dashboardPath}$`))
 }
 
+/**
+ * Opens `dashboardPath` signed in as the demo account `email`: through the form at /login the first time in this
+ * worker, afterwards from the session that sign-in saved (e2e/pages/sessions.ts). For specs whose subject is what
+ * comes after the sign-in; e2e/accounts.spec.ts tests the form itself.
+ */
+export async function logInAs(page: Page, email: string, dashboardPath: string) {
+  if (await restoreSession(page, email)) {
+    await page.goto(dashboardPath)
+    await expect(page).toHaveURL(new RegExp(`${dashboardPath}$`))
+    return
+  }
+  await logInThroughUi(page, email, dashboardPath)
+  await saveSession(page, email)
+}
+
 export class AdvertiserDashboard {
   constructor(readonly page: Page) {}
 
   logIn() {
-    return logInThroughUi(this.page, DEMO_ADVERTISER, '/dashboard/advertiser')
+    return logInAs(this.page, DEMO_ADVERTISER, '/dashboard/advertiser')
   }
 
   availableBalance() {

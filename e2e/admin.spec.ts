@@ -3,14 +3,14 @@
  * the users and money screens read real data; every admin screen passes axe.
  */
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { analyzeAxe } from './pages/axe'
 import { AdvertiserDashboard, DEMO_ADVERTISER } from './pages/advertiser'
 import { AdminReviewQueue } from './pages/admin'
 
 async function expectNoSeriousA11yViolations(page: Page) {
   // Judge the page at rest: a button left hovered by the last click is measured in its hover colour.
   await page.mouse.move(0, 0)
-  const results = await new AxeBuilder({ page }).analyze()
+  const results = await analyzeAxe(page)
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 }

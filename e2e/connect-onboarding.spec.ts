@@ -5,7 +5,7 @@
  * next part; here the account and link are made through the stand-in's Stripe API, as create-connect-onboarding will.)
  */
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { analyzeAxe } from './pages/axe'
 import { E2E } from './ports'
 
 const stripeApi = async (path: string, params: Record<string, string>, method = 'POST') => {
@@ -41,7 +41,7 @@ test('the onboarding page passes axe on a phone, and "Finish onboarding" returns
   page,
 }) => {
   const { account, returnUrl } = await openOnboarding(page)
-  const results = await new AxeBuilder({ page }).analyze()
+  const results = await analyzeAxe(page)
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
   // Nothing wider than the phone's screen.

@@ -6,7 +6,7 @@
  * clicking its decline link in the dev mailbox; the other stays pending and confirms. Axe finds no serious problems on /audiences and /newsletters.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { analyzeAxe } from './pages/axe'
 import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { Directory } from './pages/directory'
@@ -16,7 +16,7 @@ import { readerAddress } from './pages/readers'
 const APPROVED_ID = '10000000-0000-4000-a000-000000000001'
 
 async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
+  const results = await analyzeAxe(page)
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 }

@@ -26,7 +26,7 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0
 }
 
-async function prepare(db: Db) {
+export async function prepare(db: Db) {
   const advertiser = (
     await db.query<{ id: string }>('select advertiser_id as id from public.campaigns where id = $1', [CAMPAIGN])
   ).rows[0]!.id
@@ -72,7 +72,7 @@ async function prepare(db: Db) {
 }
 
 /** The final read-back's database side: every reader claimed and finished, half engaged (a click), half not. */
-async function readBack(db: Db) {
+export async function readBack(db: Db) {
   // The provider's budget would space these over time (measured separately below): lift it for the database timing.
   const fp = (
     await db.query<{ fp: string }>('select key_fingerprint as fp from public.esp_connections where campaign_id = $1', [

@@ -279,7 +279,10 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   payouts: {
     tables: ['public.payout_accounts', 'public.payout_requests', 'public.settlement_failures'],
     functions: [
+      'private.decide_engaged_readers',
+      'private.engaged_chunk_size',
       'private.engagement_verdict',
+      'private.engagement_verdict_given',
       'private.engagement_wait_bound',
       'private.release_not_engaged',
       'private.dispatch_payouts',

@@ -22,7 +22,7 @@ async function reader(name: string) {
   const email = `${name}-${tag}@d${tag}.test`
   const s = await subscribe(email, [m.campaignId], { sourceId: m.sourceId })
   await ageSubscription(email)
-  expect(await confirm(s.tokens[0]!, email)).toMatchObject({ result: 'confirmed', counted: true })
+  expect(await confirm(s.tokens[0]!, email)).toMatchObject({ result: 'confirmed', not_counted_reason: null, counted: true })
   return email
 }
 
@@ -340,5 +340,72 @@ describe('the evidence row', () => {
       [m.sourceId],
     )
     expect(rate).toEqual([{ readers: 6, engaged: 2, engaged_rate: null }])
+  })
+})
+
+describe('deciding in sets', () => {
+  it('decides a run’s readers as row by row would, within its rows, once', async () => {
+    const db = await testDb()
+    const set: Record<string, string> = {}
+    for (const name of ['click_a', 'click_b', 'machine', 'silent']) {
+      set[name] = await reader(`set-${name}`)
+      await delivered(set[name])
+      await age(set[name], 10.05)
+    }
+    // Read after the window closed: two people clicked, a proxy opened; the silent reader's tool has not answered.
+    await read(set.click_a!, 'true, 1, 1')
+    await read(set.click_b!, 'true, 2, 1')
+    await read(set.machine!, 'true, 3, 0, null, null, null, 3, 0')
+    const figures = async () =>
+      (
+        await db.query<{ spent: string; conversions: number }>(
+          `select c.budget_spent::text as spent, st.total_conversions as conversions from public.campaigns c
+           join public.campaign_source_stats st on st.campaign_id = c.id and st.audience_source_id = $2 where c.id = $1`,
+          [m.campaignId, m.sourceId],
+        )
+      ).rows[0]!
+    const before = { wallet: await walletOf(m.advertiser.id), figures: await figures() }
+    const decide = async (args = '') =>
+      (await db.query<{ n: number }>(`select private.decide_engaged_readers(now(), '{}'::uuid[]${args}) as n`)).rows[0]!.n
+
+    // Within the run's rows: one hold, and its earning waits for the next run.
+    expect(await decide(', 1, 1')).toBe(1)
+    // The rest: the other charged hold and both earnings, the released one; the silent reader waits.
+    expect(await decide()).toBe(4)
+    for (const name of ['click_a', 'click_b']) {
+      expect(await subscription(set[name]!)).toMatchObject({ counted: true, engagement_decision: 'engaged' })
+      expect(await ledgerOf(set[name]!)).toEqual([
+        { type: 'debit', status: 'completed', amount: '-5.00' },
+        { type: 'earning', status: 'completed', amount: '4.00' },
+        { type: 'hold', status: 'canceled', amount: '-5.00' },
+      ])
+    }
+    expect(await subscription(set.machine!)).toMatchObject({
+      counted: false,
+      not_counted_reason: 'not_engaged',
+      engagement_decision: 'not_engaged',
+    })
+    expect(await ledgerOf(set.machine!)).toEqual([
+      { type: 'earning', status: 'canceled', amount: '4.00' },
+      { type: 'hold', status: 'canceled', amount: '-5.00' },
+      { type: 'release', status: 'completed', amount: '0.00' },
+    ])
+    expect(await subscription(set.silent!)).toMatchObject({ counted: true, engagement_decision: null })
+    const waits = await db.query<{ later: boolean }>(
+      `select bool_and(t.available_at > now() + interval '4 minutes') as later from public.wallet_transactions t
+       join public.newsletter_subscriptions s on s.id = t.subscription_id where s.email = $1 and t.status = 'pending'`,
+      [set.silent],
+    )
+    expect(waits.rows[0]!.later).toBe(true)
+    // The same money as row by row: two readers charged, the released one's spend and conversion taken back.
+    const after = { wallet: await walletOf(m.advertiser.id), figures: await figures() }
+    expect(Number(before.wallet.balance) - Number(after.wallet.balance)).toBe(10)
+    expect(Number(before.wallet.held) - Number(after.wallet.held)).toBe(15)
+    expect(Number(before.figures.spent) - Number(after.figures.spent)).toBe(5)
+    expect(before.figures.conversions - after.figures.conversions).toBe(1)
+    expect(await ledgerMismatches()).toEqual([])
+    // Once: nothing is decided twice, and the scheduled settlement finds nothing left.
+    expect(await decide()).toBe(0)
+    expect(await settle()).toBe(0)
   })
 })

@@ -393,7 +393,9 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   esp_delivery: {
     tables: ['private.esp_key_pauses', 'private.esp_request_log', 'public.esp_connections', 'public.esp_deliveries'],
     functions: [
+      'private.engaged_rate',
       'public.engaged_rates',
+      'public.newsletter_engaged_rates',
       'private.dispatch_esp_deliveries',
       'private.dispatch_esp_engagement',
       'private.esp_budget',

@@ -61,7 +61,7 @@ create function private.engaged_chunk_size()
  immutable
  set search_path to ''
 as $function$
-  select 100
+  select 50
 $function$;
 comment on function private.engaged_chunk_size() is 'Internal: how many readers paid per engagement private.decide_engaged_readers decides per statement set; a scheduled run takes chunk after chunk until its time is up (bench/engaged-pay.ts).';
 revoke execute on function private.engaged_chunk_size() from public;

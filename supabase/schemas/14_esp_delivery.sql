@@ -419,6 +419,18 @@ $function$;
 comment on function private.dispatch_esp_engagement() is 'Scheduled every 10 minutes (read-esp-engagement): calls deliver-esp when engagement read-backs are due (within a window, or the final read after an engagement window closed); returns how many.';
 revoke execute on function private.dispatch_esp_engagement() from public;
 
+create or replace function private.engaged_rate(p_readers bigint, p_engaged bigint)
+ returns numeric
+ language sql
+ immutable
+ set search_path to ''
+as $function$
+  -- Below 20 readers a rate says little: none is given.
+  select (case when p_readers >= 20 then round(p_engaged * 100.0 / p_readers, 1) end)::numeric(5, 1)
+$function$;
+comment on function private.engaged_rate(p_readers bigint, p_engaged bigint) is 'Internal: the engaged rate of readers whose window has closed and whose email tool answered (the share with a counted open or click, one decimal), null below 20 such readers ("enough readers"). Asked by engaged_rates and newsletter_engaged_rates.';
+revoke execute on function private.engaged_rate(p_readers bigint, p_engaged bigint) from public;
+
 create or replace function public.engaged_rates(p_source_ids uuid[])
  returns table(source_id uuid, readers integer, engaged integer, engaged_rate numeric)
  language sql
@@ -426,9 +438,9 @@ create or replace function public.engaged_rates(p_source_ids uuid[])
  set search_path to ''
 as $function$
   -- Readers of public sources whose window (engagement window, else the 7-day screening) has closed and whose email
-  -- tool answered at least once; the rate only from 20 such readers on (below that it says little).
+  -- tool answered at least once; the rate only from 20 such readers on (private.engaged_rate).
   select a.id, count(r.id)::integer, count(r.id) filter (where r.counted)::integer,
-    case when count(r.id) >= 20 then round(count(r.id) filter (where r.counted) * 100.0 / count(r.id), 1) end::numeric(5, 1)
+    private.engaged_rate(count(r.id), count(r.id) filter (where r.counted))
   from public.audience_sources a
   left join lateral (
     select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
@@ -705,6 +717,33 @@ $function$;
 comment on function public.finish_esp_removal(p_id uuid, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) is 'deliver-esp, service role only: records one removal attempt. Success marks the reader removed; a retryable failure (429, 5xx, no answer) waits Retry-After or the backoff (a 429 pauses the whole key) for up to a day; any other failure is final with the provider''s message.';
 revoke execute on function public.finish_esp_removal(p_id uuid, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) from public;
 grant execute on function public.finish_esp_removal(p_id uuid, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) to service_role;
+
+create or replace function public.newsletter_engaged_rates(p_campaign_ids uuid[])
+ returns table(campaign_id uuid, readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  -- The same readers as engaged_rates, by newsletter: confirmed through Growletter, window closed, the email tool
+  -- answered at least once. Newsletters in the directory (active), or the caller's own; aggregates only.
+  select c.id, count(r.id)::integer, count(r.id) filter (where r.counted)::integer,
+    private.engaged_rate(count(r.id), count(r.id) filter (where r.counted))
+  from public.campaigns c
+  left join lateral (
+    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
+    from public.newsletter_subscriptions s
+    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
+    where s.campaign_id = c.id and s.confirmed_at is not null
+      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
+    group by s.id
+  ) r on true
+  where c.id = any (p_campaign_ids) and cardinality(p_campaign_ids) <= 200
+    and (c.status = 'active' or c.advertiser_id = (select auth.uid()) or public.is_admin())
+  group by c.id
+$function$;
+comment on function public.newsletter_engaged_rates(p_campaign_ids uuid[]) is 'Each named newsletter''s engaged rate (at most 200 at a time; active newsletters, or the caller''s own), for the public directory: of its readers whose window has closed and whose email tool answered, how many, how many engaged, and the share (private.engaged_rate: null below 20 readers). Aggregates only, never a reader.';
+revoke execute on function public.newsletter_engaged_rates(p_campaign_ids uuid[]) from public;
+grant execute on function public.newsletter_engaged_rates(p_campaign_ids uuid[]) to anon, authenticated, service_role;
 
 create or replace function private.queue_esp_delivery()
  returns trigger

@@ -22,7 +22,11 @@ async function reader(name: string) {
   const email = `${name}-${tag}@d${tag}.test`
   const s = await subscribe(email, [m.campaignId], { sourceId: m.sourceId })
   await ageSubscription(email)
-  expect(await confirm(s.tokens[0]!, email)).toMatchObject({ result: 'confirmed', not_counted_reason: null, counted: true })
+  expect(await confirm(s.tokens[0]!, email)).toMatchObject({
+    result: 'confirmed',
+    not_counted_reason: null,
+    counted: true,
+  })
   return email
 }
 
@@ -344,11 +348,7 @@ describe('the evidence row', () => {
 
   it('gives the directory each newsletter’s engaged rate, aggregates only, from 20 readers on', async () => {
     const ask = (actor: typeof anon, ids: string[]) =>
-      queryAs<Record<string, unknown>>(
-        actor,
-        'select * from public.newsletter_engaged_rates($1::uuid[])',
-        [ids],
-      )
+      queryAs<Record<string, unknown>>(actor, 'select * from public.newsletter_engaged_rates($1::uuid[])', [ids])
     // The same readers as the source's (all of this newsletter's came through it), and nothing about any of them.
     expect(await ask(anon, [m.campaignId])).toEqual([
       { campaign_id: m.campaignId, readers: 6, engaged: 2, engaged_rate: null },
@@ -356,13 +356,20 @@ describe('the evidence row', () => {
     // From 20 readers on the rate is given (the same rule as engaged_rates).
     const given = await (
       await testDb()
-    ).query<{ r: string | null }>('select private.engaged_rate(19, 13)::text as r union all select private.engaged_rate(20, 13)::text')
+    ).query<{ r: string | null }>(
+      'select private.engaged_rate(19, 13)::text as r union all select private.engaged_rate(20, 13)::text',
+    )
     expect(given.rows).toEqual([{ r: null }, { r: '65.0' }])
     // A newsletter out of the directory is its owner's (and admins') only; at most 200 at a time.
     await (await testDb()).query("update public.campaigns set status = 'paused' where id = $1", [m.campaignId])
     expect(await ask(anon, [m.campaignId])).toEqual([])
     expect(await ask(m.advertiser.actor, [m.campaignId])).toHaveLength(1)
-    expect(await ask(anon, Array.from({ length: 201 }, () => randomUUID()))).toEqual([])
+    expect(
+      await ask(
+        anon,
+        Array.from({ length: 201 }, () => randomUUID()),
+      ),
+    ).toEqual([])
     await (await testDb()).query("update public.campaigns set status = 'active' where id = $1", [m.campaignId])
   })
 })
@@ -391,7 +398,8 @@ describe('deciding in sets', () => {
       ).rows[0]!
     const before = { wallet: await walletOf(m.advertiser.id), figures: await figures() }
     const decide = async (args = '') =>
-      (await db.query<{ n: number }>(`select private.decide_engaged_readers(now(), '{}'::uuid[]${args}) as n`)).rows[0]!.n
+      (await db.query<{ n: number }>(`select private.decide_engaged_readers(now(), '{}'::uuid[]${args}) as n`)).rows[0]!
+        .n
 
     // Within the run's rows: one hold, and its earning waits for the next run.
     expect(await decide(', 1, 1')).toBe(1)

@@ -9,6 +9,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { restUrl, server } from '../../testing/msw-server'
 import { renderRoute } from '../../testing/render-route'
 import { signInAs } from '../../testing/signed-in-fixtures'
+import { stubPhoneViewport } from '../../testing/viewport'
 
 // What the pages themselves read is not under test here: every read answers empty.
 function emptyData() {
@@ -80,17 +81,7 @@ describe('dashboard menus from the route table', () => {
   })
 
   it("names a deep page's menu page in the phone switcher, as its breadcrumbs do", async () => {
-    // A phone: no media query for the desk layout matches.
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: false,
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      onchange: null,
-      dispatchEvent: () => false,
-    }))
+    stubPhoneViewport()
     emptyData()
     signInAs('admin')
     renderRoute('/dashboard/admin/analytics/source/00000000-0000-4000-8000-000000000001')

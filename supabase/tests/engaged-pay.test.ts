@@ -445,4 +445,33 @@ describe('deciding in sets', () => {
     expect(await decide()).toBe(0)
     expect(await settle()).toBe(0)
   })
+
+  it('settles row by row when the sets fail: all they did is undone and the reader is still decided once', async () => {
+    const db = await testDb()
+    const email = await reader('set-fallback')
+    await delivered(email)
+    await age(email, 10.05)
+    await read(email, 'true, 1, 1')
+    // The sets break (a chunk of -1 rows is refused); the scheduled settlement still decides the reader.
+    const original = (
+      await db.query<{ def: string }>("select pg_get_functiondef('private.engaged_chunk_size()'::regprocedure) as def")
+    ).rows[0]!.def
+    await db.query(
+      "create or replace function private.engaged_chunk_size() returns integer language sql immutable set search_path to '' as $$ select -1 $$",
+    )
+    try {
+      await expect(db.query("select private.decide_engaged_readers(now(), '{}'::uuid[])")).rejects.toThrow(/LIMIT/)
+      expect(await settle()).toBe(2)
+    } finally {
+      await db.query(original)
+    }
+    expect(await subscription(email)).toMatchObject({ counted: true, engagement_decision: 'engaged' })
+    expect(await ledgerOf(email)).toEqual([
+      { type: 'debit', status: 'completed', amount: '-5.00' },
+      { type: 'earning', status: 'completed', amount: '4.00' },
+      { type: 'hold', status: 'canceled', amount: '-5.00' },
+    ])
+    expect(await ledgerMismatches()).toEqual([])
+    expect(await settle()).toBe(0)
+  })
 })

@@ -394,6 +394,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     tables: ['private.esp_key_pauses', 'private.esp_request_log', 'public.esp_connections', 'public.esp_deliveries'],
     functions: [
       'private.engaged_rate',
+      'private.source_engaged_readers',
       'public.engaged_rates',
       'public.newsletter_engaged_rates',
       'private.dispatch_esp_deliveries',

@@ -196,7 +196,7 @@ export const metrics = define({
   partnerEngagedRate: {
     label: 'Engaged rate',
     definition:
-      "Of the source's subscribers delivered into email tools that report engagement and read back, the % who opened or clicked (any newsletter; shown from 5).",
+      "Of the source's readers (any newsletter) whose engagement window has closed and whose email tool answered, the % with a counted open or click, as Offers and the analytics show it; shown from 20 readers.",
     source: 'campaign_partner_sources.engaged_rate',
     screens: ['advertiser partners'],
   },

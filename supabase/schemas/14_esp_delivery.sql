@@ -431,33 +431,6 @@ $function$;
 comment on function private.engaged_rate(p_readers bigint, p_engaged bigint) is 'Internal: the engaged rate of readers whose window has closed and whose email tool answered (the share with a counted open or click, one decimal), null below 20 such readers ("enough readers"). Asked by engaged_rates and newsletter_engaged_rates.';
 revoke execute on function private.engaged_rate(p_readers bigint, p_engaged bigint) from public;
 
-create or replace function public.engaged_rates(p_source_ids uuid[])
- returns table(source_id uuid, readers integer, engaged integer, engaged_rate numeric)
- language sql
- stable security definer
- set search_path to ''
-as $function$
-  -- Readers of public sources whose window (engagement window, else the 7-day screening) has closed and whose email
-  -- tool answered at least once; the rate only from 20 such readers on (private.engaged_rate).
-  select a.id, count(r.id)::integer, count(r.id) filter (where r.counted)::integer,
-    private.engaged_rate(count(r.id), count(r.id) filter (where r.counted))
-  from public.audience_sources a
-  left join lateral (
-    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
-    from public.newsletter_subscriptions s
-    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
-    where s.audience_source_id = a.id and s.confirmed_at is not null
-      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
-    group by s.id
-  ) r on true
-  where a.id = any (p_source_ids) and cardinality(p_source_ids) <= 200
-    and (public.is_source_public(a.status) or a.publisher_id = (select auth.uid()) or public.is_admin())
-  group by a.id
-$function$;
-comment on function public.engaged_rates(p_source_ids uuid[]) is 'Each named source''s engaged rate (at most 200 at a time; public sources, or the caller''s own): of its readers whose window has closed and whose email tool answered, the share with a counted open or click; null below 20 such readers ("enough readers"). The same figure on Offers, analytics and the public directory.';
-revoke execute on function public.engaged_rates(p_source_ids uuid[]) from public;
-grant execute on function public.engaged_rates(p_source_ids uuid[]) to anon, authenticated, service_role;
-
 create or replace function private.esp_budget(p_provider text, out requests integer, out window_seconds integer, out per_delivery integer, out concurrent integer)
  returns record
  language sql
@@ -918,6 +891,45 @@ $function$;
 comment on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) is 'The campaign''s owner connects it to an email tool (or changes provider, list or key): the key goes to Vault (vault.create_secret, or update_secret of the connection''s own secret) and is never readable again. With p_backfill, the subscribers who already confirmed are queued too; answers how many were queued.';
 revoke execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) from public;
 grant execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) to authenticated, service_role;
+
+create or replace function private.source_engaged_readers(p_source_id uuid)
+ returns table(readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable
+ set search_path to ''
+as $function$
+  -- The source's readers (any newsletter) whose window (engagement window, else the 7-day screening) has closed and
+  -- whose email tool answered at least once; engaged = a counted open or click (esp_deliveries.counted_engagement).
+  select count(*)::integer, count(*) filter (where r.counted)::integer,
+    private.engaged_rate(count(*), count(*) filter (where r.counted))
+  from (
+    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
+    from public.newsletter_subscriptions s
+    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
+    where s.audience_source_id = p_source_id and s.confirmed_at is not null
+      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
+    group by s.id
+  ) r
+$function$;
+comment on function private.source_engaged_readers(p_source_id uuid) is 'Internal: a source''s readers whose engagement window closed and whose email tool answered, those with a counted open or click, and the rate (private.engaged_rate). Asked by engaged_rates and campaign_partner_sources; no API role calls it (both callers are definer functions).';
+revoke execute on function private.source_engaged_readers(p_source_id uuid) from public;
+
+create or replace function public.engaged_rates(p_source_ids uuid[])
+ returns table(source_id uuid, readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  -- Public sources, or the caller's own (an admin's: any); the rate only from 20 readers on.
+  select a.id, e.readers, e.engaged, e.engaged_rate
+  from public.audience_sources a
+  cross join lateral private.source_engaged_readers(a.id) e
+  where a.id = any (p_source_ids) and cardinality(p_source_ids) <= 200
+    and (public.is_source_public(a.status) or a.publisher_id = (select auth.uid()) or public.is_admin())
+$function$;
+comment on function public.engaged_rates(p_source_ids uuid[]) is 'Each named source''s engaged rate (at most 200 at a time; public sources, or the caller''s own): of its readers whose window has closed and whose email tool answered, the share with a counted open or click; null below 20 such readers ("enough readers"). The same figure on Offers, analytics and the public directory.';
+revoke execute on function public.engaged_rates(p_source_ids uuid[]) from public;
+grant execute on function public.engaged_rates(p_source_ids uuid[]) to anon, authenticated, service_role;
 
 -- === Triggers ============================================================================================
 

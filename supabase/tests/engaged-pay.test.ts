@@ -344,6 +344,13 @@ describe('the evidence row', () => {
       [m.sourceId],
     )
     expect(rate).toEqual([{ readers: 6, engaged: 2, engaged_rate: null }])
+    // Partners shows the same rate for the source: not its own count of any open, machines' included, from 5.
+    const partners = await queryAs<{ source_id: string; engaged_rate: string | null }>(
+      m.advertiser.actor,
+      'select source_id, engaged_rate::text from public.campaign_partner_sources($1)',
+      [m.campaignId],
+    )
+    expect(partners.find((row) => row.source_id === m.sourceId)).toMatchObject({ engaged_rate: null })
   })
 
   it('gives the directory each newsletter’s engaged rate, aggregates only, from 20 readers on', async () => {

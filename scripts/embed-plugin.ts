@@ -2,8 +2,8 @@
  * The embed (issue 41; ARCHITECTURE "Wave 4 interfaces"): two files built on their own, beside the SPA.
  *
  * - `/embed.js`: src/embed/loader.ts as one minified classic script (no imports; budget 15 KB gzip).
- * - `/embed/{code}`: `embed.html`, one document with src/embed/frame.ts inlined as a classic script and its CSS, so
- *   the frame needs no second request before it asks the database for the offers.
+ * - `/embed/{code}`: `embed.html`, one document with src/embed/frame.ts inlined as a classic script in its head and
+ *   its CSS, and a preconnect to the API, so the frame needs no second request before it asks for the offers.
  *
  * `vite build` writes both into the output; `vite preview` and `vite` (dev) serve `/embed/*` from embed.html (the
  * dev server builds both on each request). Static hosts rewrite `/embed/*` to `/embed.html` (public/_redirects) and
@@ -12,7 +12,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ServerResponse } from 'node:http'
-import { build, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
+import { build, loadEnv, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
 
 export const EMBED_PAGE = 'embed.html'
 export const EMBED_SCRIPT = 'embed.js'
@@ -71,14 +71,26 @@ export function embed(): Plugin {
 async function embedPage(config: ResolvedConfig): Promise<string> {
   const script = (await buildClassicScript(config, 'src/embed/frame.ts')).replace(/<\/script/gi, () => '<\\/script')
   const css = await readFile(path.resolve(config.root, 'src/embed/frame.css'), 'utf8')
+  const api = apiOrigin(config)
+  // The script is in the head: it asks for the offers before the body is parsed, and renders when it is.
   return (
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n' +
     '<title>Recommended newsletters · Growletter</title><meta name="robots" content="noindex">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n' +
-    `<style>${css.replace(/\s*\n\s*/g, '')}</style>\n</head>\n<body>\n` +
-    '<main id="embed"><p class="notice" role="status">Loading newsletters…</p></main>\n' +
-    `<script>${script}</script>\n</body>\n</html>\n`
+    (api ? `<link rel="preconnect" href="${api}" crossorigin>\n` : '') +
+    `<style>${css.replace(/\s*\n\s*/g, '')}</style>\n<script>${script}</script>\n</head>\n<body>\n` +
+    '<main id="embed"><p class="notice" role="status">Loading newsletters…</p></main>\n</body>\n</html>\n'
   )
+}
+
+/** The API's origin, for the frame's preconnect (the script's requests go there). */
+function apiOrigin(config: ResolvedConfig): string | null {
+  const url = loadEnv(config.mode, config.envDir || config.root, 'VITE_').VITE_SUPABASE_URL
+  try {
+    return url ? new URL(url).origin : null
+  } catch {
+    return null
+  }
 }
 
 /**

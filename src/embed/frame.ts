@@ -1,15 +1,18 @@
 /**
- * `/embed/{unified_code}`: the offers a publisher's site shows through embed.js (src/embed/loader.ts), in an iframe
- * of the app's origin. One document with this script inlined (scripts/embed-plugin.ts): no React, no router, no
- * Supabase client, so the offers are visible within one round trip of the database.
+ * `/embed/{unified_code}`: the offers a publisher's site shows through its snippet (src/embed/room.ts) or embed.js
+ * alone (src/embed/loader.ts), in an iframe of the app's origin. One document with this script inlined in its head
+ * (scripts/embed-plugin.ts): no React, no router, no Supabase client, no font, so the offers are visible one request
+ * after the document arrives.
  *
- * - `embed_load` counts the load and answers the source and its offers (each with its own unticked box).
+ * - `embed_offers`, read by GET with the key in the URL (a CORS simple request: no preflight round trip), answers
+ *   the source and its offers (each with its own unticked box). It is asked before the body is parsed.
+ * - `embed_load` counts the load once the offers are on screen, off the path to the first render.
  * - The reader's first submit records the click (`track_audience_source_click`, channel 'embed', once per frame),
  *   then `subscribe` with the source, the click and its signed token: the subscriber is counted like a magic-link
  *   subscriber, and the double opt-in email decides.
  * - Validation and errors in sentences, announced (role=alert); labels on every control; keyboard only works.
- * - The document's height goes to the host page (postMessage) so the frame never cuts off an error or the success
- *   message; the loader keeps the reserved height as the minimum, so the host page does not move on load.
+ * - The frame fills its room (frame.css) and adapts inside it. Its content's height goes to the host page
+ *   (postMessage), which grows the frame only when the content cannot fit, and never shrinks it below its room.
  */
 import { env } from '@/config/env'
 import { postRpc, postTrackClick } from '@/features/magic-link/api/track-click-request'
@@ -23,8 +26,12 @@ type Loaded = {
   offers: Offer[]
 }
 
-const root = document.getElementById('embed')!
 const code = decodeURIComponent(location.pathname.replace(/^\/embed\/?/, '').split('/')[0] ?? '')
+const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
+/** Asked at once, while the rest of the document is parsed. */
+const offers = code ? load() : null
+offers?.catch(() => undefined) // handled where it is awaited, in start()
+let root: HTMLElement
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -38,7 +45,7 @@ function el<K extends keyof HTMLElementTagNameMap>(
 
 function postHeight() {
   // The height is no secret: any host may read it.
-  parent.postMessage({ type: 'growletter-embed:height', height: document.body.scrollHeight }, '*')
+  parent.postMessage({ type: 'growletter-embed:height', height: document.documentElement.scrollHeight }, '*')
 }
 
 function show(...nodes: Node[]) {
@@ -51,9 +58,15 @@ function message(text: string) {
 }
 
 async function load(): Promise<Loaded> {
-  const response = await postRpc('embed_load', { p_code: code })
-  if (!response.ok) throw new Error(`embed_load ${response.status}`)
+  const query = new URLSearchParams({ p_code: code, apikey: env.supabaseKey })
+  const response = await fetch(`${apiUrl}/rest/v1/rpc/embed_offers?${query}`)
+  if (!response.ok) throw new Error(`embed_offers ${response.status}`)
   return (await response.json()) as Loaded
+}
+
+/** One load of the embed, counted by the database (its own rules: no bots, not the publisher's preview). */
+function countLoad() {
+  postRpc('embed_load', { p_code: code }, { keepalive: true }).catch(() => undefined)
 }
 
 let click: Promise<ClickResult> | null = null
@@ -70,7 +83,6 @@ function recordClick(): Promise<ClickResult> {
 }
 
 async function subscribe(body: Record<string, unknown>): Promise<{ pending: { newsletterName: string }[] }> {
-  const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
   const response = await fetch(`${apiUrl}/functions/v1/subscribe`, {
     method: 'POST',
     headers: {
@@ -185,22 +197,32 @@ function render({ source, offers }: Loaded & { source: { id: string; name: strin
 
   show(title, form, done)
   root.dataset.ready = 'true'
+  // The bench's "offers visible": the frame after the one that has them (scripts and the host page may read it).
+  requestAnimationFrame(() => performance.mark('growletter-embed:visible'))
 }
 
 async function start() {
+  root = document.getElementById('embed')!
+  new ResizeObserver(postHeight).observe(root)
+  addEventListener('resize', postHeight)
+  addEventListener('message', (event: MessageEvent) => {
+    if (event.source === parent && event.data === 'growletter-embed:measure') postHeight()
+  })
   postHeight()
-  if (!code) return message('This embed has no source. Copy the snippet again from your Growletter dashboard.')
+  if (!offers) return message('This embed has no source. Copy the snippet again from your Growletter dashboard.')
   try {
-    const loaded = await load()
+    const loaded = await offers
     if (loaded.status !== 'valid' || !loaded.source) {
       return message('These recommendations are not available right now.')
     }
-    if (loaded.offers.length === 0) return message('No newsletters are open for subscribers right now.')
-    render({ ...loaded, source: loaded.source })
+    if (loaded.offers.length === 0) message('No newsletters are open for subscribers right now.')
+    else render({ ...loaded, source: loaded.source })
+    countLoad()
   } catch {
     message('We could not load the newsletters. Please reload the page to try again.')
   }
 }
 
-new ResizeObserver(postHeight).observe(document.body)
-void start()
+// The script runs in the document's head: the offers are already asked for; the form waits for the body.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void start())
+else void start()

@@ -560,7 +560,7 @@ revoke execute on function public.not_counted_figures(p_campaign_id uuid, p_sour
 grant execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.publisher_embed_figures()
- returns table(source_id uuid, source_name text, unified_code text, status text, loads bigint, subscribers bigint, paid_subscribers bigint, token_subscribers bigint)
+ returns table(source_id uuid, source_name text, unified_code text, status text, loads bigint, subscribers bigint, paid_subscribers bigint, token_subscribers bigint, offers bigint)
  language sql
  stable security definer
  set search_path to ''
@@ -572,12 +572,13 @@ as $function$
     (select count(*) from public.newsletter_subscriptions n
      where n.audience_source_id = s.id and n.channel = 'embed' and n.counted),
     (select count(*) from public.newsletter_subscriptions n
-     where n.audience_source_id = s.id and n.click_token_used and n.counted)
+     where n.audience_source_id = s.id and n.click_token_used and n.counted),
+    (select count(*) from private.embed_offer_rows())
   from public.audience_sources s
   where s.publisher_id = (select auth.uid())
   order by s.created_at, s.id
 $function$;
-comment on function public.publisher_embed_figures() is 'The Embed page: each of the caller''s sources with its embed''s loads, its confirmed and paid subscribers through the embed, and (every channel) the paid subscribers a click token carried to another browser or address.';
+comment on function public.publisher_embed_figures() is 'The Embed page: each of the caller''s sources with its embed''s loads, its confirmed and paid subscribers through the embed, (every channel) the paid subscribers a click token carried to another browser or address, and how many newsletters its embed shows now (the height its snippet reserves).';
 revoke execute on function public.publisher_embed_figures() from public;
 grant execute on function public.publisher_embed_figures() to authenticated, service_role;
 

@@ -2,8 +2,9 @@
  * The embed (issue 41; ARCHITECTURE "Wave 4 interfaces"): two files built on their own, beside the SPA.
  *
  * - `/embed.js`: src/embed/loader.ts as one minified classic script (no imports; budget 15 KB gzip).
- * - `/embed/{code}`: `embed.html`, one document with src/embed/frame.ts inlined as a classic script in its head and
- *   its CSS, and a preconnect to the API, so the frame needs no second request before it asks for the offers.
+ * - `/embed/{code}`: `embed.html`, one document: a preconnect to the API, src/embed/ask-offers.ts inlined first (it
+ *   asks for the offers at once), then the CSS and src/embed/frame.ts inlined, so the frame needs no second request
+ *   of its own before the offers' answer.
  *
  * `vite build` writes both into the output; `vite preview` and `vite` (dev) serve `/embed/*` from embed.html (the
  * dev server builds both on each request). Static hosts rewrite `/embed/*` to `/embed.html` (public/_redirects) and
@@ -69,15 +70,19 @@ export function embed(): Plugin {
 }
 
 async function embedPage(config: ResolvedConfig): Promise<string> {
-  const script = (await buildClassicScript(config, 'src/embed/frame.ts')).replace(/<\/script/gi, () => '<\\/script')
+  const inline = async (entry: string) =>
+    (await buildClassicScript(config, entry)).replace(/<\/script/gi, () => '<\\/script')
+  const [ask, script] = await Promise.all([inline('src/embed/ask-offers.ts'), inline('src/embed/frame.ts')])
   const css = await readFile(path.resolve(config.root, 'src/embed/frame.css'), 'utf8')
   const api = apiOrigin(config)
-  // The script is in the head: it asks for the offers before the body is parsed, and renders when it is.
+  // The first script asks for the offers before anything else is parsed; the frame's script, in the head too,
+  // renders them once the body is there.
   return (
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n' +
+    (api ? `<link rel="preconnect" href="${api}" crossorigin>\n` : '') +
+    `<script>${ask}</script>\n` +
     '<title>Recommended newsletters · Growletter</title><meta name="robots" content="noindex">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n' +
-    (api ? `<link rel="preconnect" href="${api}" crossorigin>\n` : '') +
     `<style>${css.replace(/\s*\n\s*/g, '')}</style>\n<script>${script}</script>\n</head>\n<body>\n` +
     '<main id="embed"><p class="notice" role="status">Loading newsletters…</p></main>\n</body>\n</html>\n'
   )

@@ -5,7 +5,8 @@
  * after the document arrives.
  *
  * - `embed_offers`, read by GET with the key in the URL (a CORS simple request: no preflight round trip), answers
- *   the source and its offers (each with its own unticked box). It is asked before the body is parsed.
+ *   the source and its offers (each with its own unticked box). The document's first script asks it
+ *   (./offers-request.ts), before the styles and this script are parsed.
  * - `embed_load` counts the load once the offers are on screen, off the path to the first render.
  * - The reader's first submit records the click (`track_audience_source_click`, channel 'embed', once per frame),
  *   then `subscribe` with the source, the click and its signed token: the subscriber is counted like a magic-link
@@ -18,6 +19,7 @@ import { env } from '@/config/env'
 import { postRpc, postTrackClick } from '@/features/magic-link/api/track-click-request'
 import type { ClickResult } from '@/features/magic-link/api/click-result'
 import { subscribeEmail } from '@/features/subscriptions/subscribe-rules'
+import { askOffers, embedCode } from './offers-request'
 
 type Offer = { id: string; name: string; description: string | null }
 type Loaded = {
@@ -26,9 +28,9 @@ type Loaded = {
   offers: Offer[]
 }
 
-const code = decodeURIComponent(location.pathname.replace(/^\/embed\/?/, '').split('/')[0] ?? '')
+const code = embedCode()
 const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
-/** Asked at once, while the rest of the document is parsed. */
+/** Asked by the document's first script already (./ask-offers.ts); read as soon as this script runs. */
 const offers = code ? load() : null
 offers?.catch(() => undefined) // handled where it is awaited, in start()
 let root: HTMLElement
@@ -58,8 +60,7 @@ function message(text: string) {
 }
 
 async function load(): Promise<Loaded> {
-  const query = new URLSearchParams({ p_code: code, apikey: env.supabaseKey })
-  const response = await fetch(`${apiUrl}/rest/v1/rpc/embed_offers?${query}`)
+  const response = await askOffers()
   if (!response.ok) throw new Error(`embed_offers ${response.status}`)
   return (await response.json()) as Loaded
 }

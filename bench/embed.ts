@@ -16,7 +16,8 @@
  *
  * Each run is a fresh browser context (cold caches and connections) after one warm-up. The host and the app are two
  * ports of 127.0.0.1: other origins of one site, so the frame shares the host's renderer and its throttling (on a
- * real site the frame is another site's process, throttled alike on a real phone).
+ * real site the frame is another site's process, throttled alike on a real phone). BENCH_VERBOSE=1 prints each run's
+ * layout shifts with the elements that moved, and the host page's requests.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -167,7 +168,11 @@ async function visit(browser: Browser, url: string, network: Network, index: num
             const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
             return {
               domInteractive: nav.domInteractive,
-              resources: performance.getEntriesByType('resource').map((r) => [r.name, r.startTime, r.responseEnd]),
+              resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => [
+                r.name,
+                r.startTime,
+                r.responseEnd,
+              ]),
             }
           }),
         ),

@@ -14,6 +14,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ServerResponse } from 'node:http'
 import { build, loadEnv, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
+import { FRAME_BODY } from '../src/embed/frame-markup.ts'
 
 export const EMBED_PAGE = 'embed.html'
 export const EMBED_SCRIPT = 'embed.js'
@@ -84,7 +85,7 @@ async function embedPage(config: ResolvedConfig): Promise<string> {
     '<title>Recommended newsletters · Growletter</title><meta name="robots" content="noindex">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n' +
     `<style>${css.replace(/\s*\n\s*/g, '')}</style>\n<script>${script}</script>\n</head>\n<body>\n` +
-    '<main id="embed"><p class="notice" role="status">Loading newsletters…</p></main>\n</body>\n</html>\n'
+    `${FRAME_BODY}\n</body>\n</html>\n`
   )
 }
 

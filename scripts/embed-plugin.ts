@@ -22,11 +22,14 @@ const EMBED_PATH = /^\/embed\/[^/]+\/?$/
 
 export function embed(): Plugin {
   let config: ResolvedConfig
-  const rewrite = (req: { url?: string }, res: ServerResponse) => {
+  const rewrite = (req: { url?: string }, res: ServerResponse, built = true) => {
     const [pathname, query] = (req.url ?? '/').split(/\?(.*)/s, 2)
     if (EMBED_PATH.test(pathname ?? '')) {
       // Any site may frame the embed, and only the embed (public/_headers says the same to static hosts).
       res.setHeader('Content-Security-Policy', 'frame-ancestors *')
+      // The same document for every source (its data comes by request): a reader's next page of the site has it.
+      // Not from the dev server, where the document changes with each edit.
+      if (built) res.setHeader('Cache-Control', 'public, max-age=300')
       req.url = `/${EMBED_PAGE}${query ? `?${query}` : ''}`
     } else if (pathname === `/${EMBED_SCRIPT}`) {
       res.setHeader('Access-Control-Allow-Origin', '*')
@@ -48,7 +51,7 @@ export function embed(): Plugin {
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        rewrite(req, res)
+        rewrite(req, res, false)
         const file = req.url?.split('?')[0]
         if (file !== `/${EMBED_PAGE}` && file !== `/${EMBED_SCRIPT}`) return next()
         const made = file === `/${EMBED_PAGE}` ? embedPage(config) : buildClassicScript(config, 'src/embed/loader.ts')

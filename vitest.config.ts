@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           // happy-dom rather than jsdom: the same 624 tests pass on both, and happy-dom costs a third less CPU (59 → 39
-          // CPU-seconds for this project on a quiet machine; docs/decisions.md "One module registry per worker").
+          // CPU-seconds for this project on a quiet machine; docs/decisions.md "Start-up paid once: one module registry per worker, template databases").
           environment: 'happy-dom',
           include: [
             'src/**/*.test.{ts,tsx}',

@@ -87,7 +87,7 @@ const EARN_PAGE = 'earn.html'
  * (src/features/magic-link/earn-inline.ts) that sends the click and leaves with `location.replace` for the
  * destination's prerendered page, and the spinner with the few CSS rules it needs. No module, stylesheet or
  * preload: the visitor does not stay, and each of them cost the click's answer main-thread time (docs/decisions.md
- * "Magic links: the click first, the fingerprint after"). The toast and the fingerprint follow at the destination.
+ * "The light /earn page: the click first, the fingerprint after"). The toast and the fingerprint follow at the destination.
  * A host without the rewrite serves `index.html` for `/earn/*`, whose entry runs the same flow a little later.
  */
 export function earnPage(): Plugin {

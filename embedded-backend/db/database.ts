@@ -9,6 +9,7 @@ import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import os from 'node:os'
 import pg from 'pg'
+import { listenWithReconnect } from './listener'
 import { Lanes, runBatch, type BatchStatement } from './pipeline'
 
 export type Field = { name: string; dataTypeID: number }
@@ -64,7 +65,8 @@ export interface Db extends Queryable {
   close(): Promise<void>
   /**
    * `LISTEN channel`: `onNotify` gets each notification's payload (PostgREST's `notify pgrst, 'reload schema'`).
-   * Resolves once listening, with the function that stops it. Absent on a one-connection Db (platform.ts).
+   * Resolves once listening, with the function that stops it. Absent on a one-connection Db (platform.ts). On
+   * PostgreSQL a dropped connection is re-opened, and the reconnection is reported as an empty payload.
    */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   /** PGlite only: a tarball of the data directory (see snapshot.ts). */
@@ -292,15 +294,10 @@ async function openPostgres(databaseUrl: string, poolSize?: number): Promise<Db>
     close: async () => {
       await Promise.all([lanes.close(), pool.end()])
     },
-    // A connection of its own, outside the pool: a pooled one would be handed to requests while listening.
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: databaseUrl })
-      client.on('error', () => {})
-      client.on('notification', (n) => n.channel === channel && onNotify(n.payload ?? ''))
-      await client.connect()
-      await client.query(`listen "${channel.replace(/"/g, '""')}"`)
-      return () => client.end().catch(() => {})
-    },
+    // A connection of its own, outside the pool (a pooled one would be handed to requests while listening),
+    // re-opened when it drops; the reconnection tells the listener as a notification with no payload.
+    listen: (channel, onNotify) =>
+      listenWithReconnect(databaseUrl, channel, { onNotify, onReconnect: () => onNotify('') }),
   }
 }
 

@@ -278,6 +278,46 @@ describe.each(engines)('REST reads (%s)', (engine) => {
     expect((await sum()).status).toBe(400)
   })
 
+  it.runIf(engine === 'postgres')(
+    'still hears notify pgrst after its listening connection was ended (db/listener.ts)',
+    async () => {
+      const listenerPids = async () =>
+        (
+          await b.db.query<{ pid: number }>(
+            `select pid from pg_stat_activity where query = 'listen "pgrst"' and datname = current_database()`,
+          )
+        ).rows.map((row) => row.pid)
+      const [first] = await listenerPids()
+      expect(first).toBeDefined()
+      const aggregates = (value: 'true' | null) =>
+        platformOf(b.db).then((platform) =>
+          platform.as('supabase_admin', (db) =>
+            db.exec(
+              `do $$ begin execute format('alter role authenticator in database %I ${
+                value === null ? 'reset pgrst.db_aggregates_enabled' : "set pgrst.db_aggregates_enabled = ''true''"
+              }', current_database()); end $$; notify pgrst, 'reload config'`,
+            ),
+          ),
+        )
+      const until = async (check: () => Promise<boolean>) => {
+        for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25))
+      }
+      const sum = () => b.fetch('/rest/v1/gw_books?select=pages.sum()')
+      await b.db.query('select pg_terminate_backend($1)', [first])
+      // A failover or an idle kill ends the connection: the REST layer listens again on a new one.
+      await until(async () => (await listenerPids()).some((pid) => pid !== first))
+      expect((await listenerPids()).filter((pid) => pid !== first)).toHaveLength(1)
+      try {
+        await aggregates('true')
+        await until(async () => (await sum()).status === 200)
+        expect(await (await sum()).json()).toEqual([{ sum: 350 }])
+      } finally {
+        await aggregates(null)
+        await b.reloadSchema()
+      }
+    },
+  )
+
   it('answers reads of one shape with their own values (plans cached by shape), and each operator as its own', async () => {
     const title = async (q: string) => (await (await b.fetch(`/rest/v1/gw_books?select=title&${q}`)).json()) as unknown
     // The same shape three times with different values, and shapes that differ only in the operator.

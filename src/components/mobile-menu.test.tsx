@@ -7,20 +7,7 @@ import { renderRoute, storeTestSession } from '../testing/render-route'
 import { ADVERTISER, signedInBackground } from '../testing/auth-fixtures'
 import { isMobileUserAgent } from '@/app/layouts/use-is-mobile'
 import { BACKDROP_FADE, MENU_SPRING } from '@/components/mobile-menu'
-
-/** A viewport under 768 px, as matchMedia reports it. */
-function narrowViewport() {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query.includes('max-width: 767px'),
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    onchange: null,
-    dispatchEvent: () => false,
-  }))
-}
+import { stubPhoneViewport } from '../testing/viewport'
 
 beforeAll(() => {
   // The spring and fade are asserted below; the test DOM paints no frames to run them on.
@@ -53,14 +40,14 @@ describe('mobile menu', () => {
   })
 
   it('replaces Log in / Sign Up with a labelled menu button under 768 px', async () => {
-    narrowViewport()
+    stubPhoneViewport()
     renderRoute('/about')
     expect(await screen.findByRole('button', { name: 'Open menu' })).toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
   })
 
   it('shows the navigation with the current route highlighted, and Log in / Sign Up at the bottom', async () => {
-    narrowViewport()
+    stubPhoneViewport()
     renderRoute('/about')
     const { dialog } = await openMenu()
     expect(within(dialog).getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page')
@@ -72,7 +59,7 @@ describe('mobile menu', () => {
   })
 
   it('traps focus inside and closes on Escape, giving focus back to the button', async () => {
-    narrowViewport()
+    stubPhoneViewport()
     renderRoute('/about')
     const { user, dialog } = await openMenu()
     expect(dialog).toContainElement(document.activeElement as HTMLElement)
@@ -86,7 +73,7 @@ describe('mobile menu', () => {
   })
 
   it('closes when the route changes', async () => {
-    narrowViewport()
+    stubPhoneViewport()
     const { router } = renderRoute('/about')
     const { user, dialog } = await openMenu()
     await user.click(within(dialog).getByRole('link', { name: 'Help' }))
@@ -95,7 +82,7 @@ describe('mobile menu', () => {
   })
 
   it('closes on a backdrop tap', async () => {
-    narrowViewport()
+    stubPhoneViewport()
     renderRoute('/about')
     const { user } = await openMenu()
     await user.click(screen.getByTestId('mobile-menu-backdrop'))
@@ -103,7 +90,7 @@ describe('mobile menu', () => {
   })
 
   it('shows a signed-in user their block and Log out instead', async () => {
-    narrowViewport()
+    stubPhoneViewport()
     storeTestSession({ ...ADVERTISER, userType: 'advertiser' })
     signedInBackground(ADVERTISER)
     renderRoute('/about')

@@ -4,7 +4,7 @@
  * false (or sign-ups are off): then no email is sent, but the answer is a known address's `{}`, with its cooldown
  * and email limits (withholdEmail). GoTrue answers that case 422 otp_disabled, which tells anyone whether an
  * address has an account (supabase/auth#1547, open); this backend departs from it on purpose (issue 37,
- * docs/decisions.md "Sign-up and OTP do not tell who has an account; password rules").
+ * docs/decisions.md "Auth answers as GoTrue, and never tells who has an account").
  *
  * Asking for a sign-in link for an unconfirmed address clears the password someone registered it with: the person
  * who confirms through that link owns the inbox, not necessarily that password (pre-account takeover); they set

@@ -3,12 +3,13 @@
  * no menu (admin disputes, catalog and audit log; advertiser subscribers, manage and disputes) are listed, the
  * current page is marked, and a deep page leads back to the page it is reached from.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { screen, waitFor, within } from '@testing-library/react'
 import { restUrl, server } from '../../testing/msw-server'
 import { renderRoute } from '../../testing/render-route'
 import { signInAs } from '../../testing/signed-in-fixtures'
+import { stubPhoneViewport } from '../../testing/viewport'
 
 // What the pages themselves read is not under test here: every read answers empty.
 function emptyData() {
@@ -17,6 +18,8 @@ function emptyData() {
     http.post(restUrl('rpc/*'), () => HttpResponse.json([])),
   )
 }
+
+afterEach(() => vi.unstubAllGlobals())
 
 describe('dashboard menus from the route table', () => {
   it('lists every admin page in four sections, marks the current one, and titles the tab', async () => {
@@ -75,5 +78,19 @@ describe('dashboard menus from the route table', () => {
     renderRoute('/dashboard/advertiser/disputes')
     await screen.findByRole('navigation', { name: 'Advertiser dashboard' })
     expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).not.toBeInTheDocument()
+  })
+
+  it("names a deep page's menu page in the phone switcher, as its breadcrumbs do", async () => {
+    stubPhoneViewport()
+    emptyData()
+    signInAs('admin')
+    renderRoute('/dashboard/admin/analytics/source/00000000-0000-4000-8000-000000000001')
+    const nav = await screen.findByRole('navigation', { name: 'Admin dashboard' })
+    expect(within(nav).getByRole('button')).toHaveTextContent('Admin dashboard: Sources & newsletters')
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' })
+    expect(within(crumbs).getByRole('link', { name: 'Sources & newsletters' })).toHaveAttribute(
+      'href',
+      '/dashboard/admin/catalog',
+    )
   })
 })

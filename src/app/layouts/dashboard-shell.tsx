@@ -67,7 +67,11 @@ function PhoneSwitcher({ area }: { area: DashboardArea }) {
   const { label, navLabel, sections, account } = useNavigation()[area]
   const { pathname } = useLocation()
   const navigate = useNavigate()
-  const here = currentItem([...sections.flatMap((s) => s.items), ...account], pathname)
+  const { crumbs } = useBreadcrumbs()
+  // A deep page (a user, an analytics page) names the menu page it is reached from, as its breadcrumbs do; by its
+  // path alone the analytics page fell back to the area's first page ("Review queue").
+  const menuPath = crumbs.length > 0 ? crumbs[crumbs.length - 1]!.to : pathname
+  const here = currentItem([...sections.flatMap((s) => s.items), ...account], menuPath)
   const entry = (item: (typeof account)[number]) => (
     <DropdownMenuItem
       key={item.to}

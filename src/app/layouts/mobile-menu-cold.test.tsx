@@ -6,6 +6,7 @@ import { MotionGlobalConfig } from 'framer-motion'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { renderRoute } from '../../testing/render-route'
+import { stubPhoneViewport } from '../../testing/viewport'
 
 let release: () => void = () => undefined
 const arrived = new Promise<void>((resolve) => (release = resolve))
@@ -26,16 +27,7 @@ afterEach(() => {
 
 describe('mobile menu on a cold first visit', () => {
   it('stays closed when the route changed while its code was downloading, and opens on the next tap', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query.includes('max-width: 767px'),
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      onchange: null,
-      dispatchEvent: () => false,
-    }))
+    stubPhoneViewport()
     const user = userEvent.setup()
     const { router } = renderRoute('/about')
     await user.click(await screen.findByRole('button', { name: 'Open menu' }))

@@ -10,6 +10,7 @@ import { DISPUTE_ANSWER_MESSAGES } from '@rules/dispute'
 import { restUrl, server } from '../../testing/msw-server'
 import { renderRoute } from '../../testing/render-route'
 import { postgrestError, signInAs } from '../../testing/signed-in-fixtures'
+import { stubPhoneViewport } from '../../testing/viewport'
 
 const PUBLISHER = { id: '00000000-0000-4000-8000-0000000000b1', email: 'publisher@growletter.test' }
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString()
@@ -72,20 +73,6 @@ function handlers(rows: () => ReturnType<typeof dispute>[]) {
   return answers
 }
 
-/** A viewport under 768 px, as matchMedia reports it (the data table turns into cards). */
-function phone() {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: !query.includes('min-width: 768px'),
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    onchange: null,
-    dispatchEvent: () => false,
-  }))
-}
-
 afterEach(() => {
   vi.unstubAllGlobals()
 })
@@ -108,7 +95,7 @@ describe("the publisher's disputes", () => {
   })
 
   it('shows each dispute as a card on a phone', async () => {
-    phone()
+    stubPhoneViewport()
     signInAs('publisher', PUBLISHER)
     handlers(() => [
       dispute(),

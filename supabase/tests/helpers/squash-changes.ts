@@ -1,6 +1,6 @@
 /**
  * The intended differences between the 38 migrations before the baseline and the baseline itself
- * (docs/decisions.md, "A baseline per domain and a generated snapshot"). The baseline was rendered from the old schema with
+ * (docs/decisions.md, "The schema's current state: a baseline per domain, a snapshot by domain tag"). The baseline was rendered from the old schema with
  * these changes applied (scripts/squash-migrations.ts), and supabase/tests/squash.test.ts applies them to the
  * old schema's catalog before comparing it with the baseline's: anything else that differs fails that test.
  */

@@ -178,7 +178,11 @@ const pages: RouteObject[] = [
   { path: paths.gdpr, ...publicPage(() => import('./routes/gdpr')), ...titled('GDPR Compliance') },
   { path: paths.contact, ...publicPage(() => import('./routes/contact')), ...titled('Contact us') },
   { path: paths.audiences, ...publicPage(() => import('./routes/audiences')), ...titled('Discover Trusted Audiences') },
-  { path: '/earn/:unifiedCode?', ...publicPage(() => import('./routes/earn')), ...titled('Redirecting to newsletters') },
+  {
+    path: '/earn/:unifiedCode?',
+    ...publicPage(() => import('./routes/earn')),
+    ...titled('Redirecting to newsletters'),
+  },
   { path: paths.campaigns, ...publicPage(() => import('./routes/newsletters')), ...titled('Browse Newsletters') },
   { path: paths.newsletters, ...publicPage(() => import('./routes/newsletters')), ...titled('Newsletters') },
   {

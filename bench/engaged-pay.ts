@@ -26,7 +26,7 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0
 }
 
-async function prepare(db: Db) {
+export async function prepare(db: Db) {
   const advertiser = (
     await db.query<{ id: string }>('select advertiser_id as id from public.campaigns where id = $1', [CAMPAIGN])
   ).rows[0]!.id
@@ -72,7 +72,7 @@ async function prepare(db: Db) {
 }
 
 /** The final read-back's database side: every reader claimed and finished, half engaged (a click), half not. */
-async function readBack(db: Db) {
+export async function readBack(db: Db) {
   // The provider's budget would space these over time (measured separately below): lift it for the database timing.
   const fp = (
     await db.query<{ fp: string }>('select key_fingerprint as fp from public.esp_connections where campaign_id = $1', [
@@ -126,14 +126,23 @@ async function measure(engine: string, db: Db) {
       `(claims ${(read.claimMs / 1000).toFixed(1)} s, records ${(read.finishMs / 1000).toFixed(1)} s); MailerLite's ` +
       `${budget.requests} requests/${budget.window_seconds} s per key spaces them over about ${readMinutes.toFixed(0)} min.`,
   )
+  const decisions = o.charged + o.released
+  const cadenceMinutes = (decided.runs * 5) / 60
   console.log(
     `  ${engine}: decided ${o.charged.toLocaleString('en-US')} charged + ${o.released.toLocaleString('en-US')} released ` +
       `(${o.waiting} waiting) in ${decided.runs} runs back to back, ${(decided.totalMs / 1000).toFixed(1)} s ` +
-      `(on the 5-second schedule about ${Math.ceil((decided.runs * 5) / 60)} min); longest run ` +
-      `${decided.longestRunMs.toFixed(0)} ms; the advertiser's wallet lock waited p50 ${percentile(decided.probes, 50).toFixed(1)} ms, ` +
-      `p99 ${percentile(decided.probes, 99).toFixed(1)} ms, max ${worst.toFixed(0)} ms ` +
-      `(budget ≤ ${WAIT_BUDGET_MS} ms: ${worst <= WAIT_BUDGET_MS ? 'PASS' : 'OVER'}); all decided within the hour: ` +
-      `${o.waiting === 0 && (decided.runs * 5) / 60 + readMinutes <= 60 ? 'PASS' : 'OVER (the read-back budget of one key)'}`,
+      `(${(decisions / (decided.totalMs / 1000)).toFixed(0)} decisions/s; ${(decisions / decided.runs).toFixed(0)} a run); ` +
+      `on the scheduler's 5-second cadence ${cadenceMinutes.toFixed(1)} min ` +
+      `(${(decisions / (decided.runs * 5)).toFixed(1)} decisions/s; budget 60 min: ${o.waiting === 0 && cadenceMinutes <= 60 ? 'PASS' : 'OVER'}); ` +
+      `longest run ${decided.longestRunMs.toFixed(0)} ms; a request locking the advertiser's wallet (as a confirmation or ` +
+      `deposit does) waited p50 ${percentile(decided.probes, 50).toFixed(1)} ms, p99 ${percentile(decided.probes, 99).toFixed(1)} ms, ` +
+      `max ${worst.toFixed(0)} ms with runs back to back (budget ≤ ${WAIT_BUDGET_MS} ms: ${worst <= WAIT_BUDGET_MS ? 'PASS' : 'OVER'}).`,
+  )
+  console.log(
+    `  ${engine}: the final read-back, not the decisions, bounds the hour: ${read.claimed.toLocaleString('en-US')} readers ` +
+      `never read inside their window, on one MailerLite key, take ${readMinutes.toFixed(0)} min at the provider's budget; ` +
+      `each is decided at most 5 min after its read (readers whose open or click was read inside the window need no ` +
+      `final read).`,
   )
 }
 

@@ -2,9 +2,11 @@
  * Subscribers land in the advertiser's own email tool (issue 25), for each of the four providers, from the UI:
  * the advertiser clicks from the dashboard to Subscribers and, on one signed-in page, connects The Frontend Brief to
  * beehiiv, Design Dispatch to Kit and Morning Stack (which the seed connected to MailerLite: disconnected first) to
- * Mailchimp against the embedded backend's ESP sandbox. One reader picks all three, confirms each through the dev
- * mailbox, and lands in each provider's sandbox once, already confirmed, with that provider's consent fields. Then
- * Design Dispatch is moved to MailerLite and a second reader lands there. The subscriber list says "Delivered".
+ * Mailchimp against the embedded backend's ESP sandbox, then switches Morning Stack to pay per engaged reader on
+ * Manage newsletter (issue 39). One reader picks all three, confirms each through the dev mailbox, and lands in each
+ * provider's sandbox once, already confirmed, with that provider's consent fields. Then Design Dispatch is moved to
+ * MailerLite and a second reader lands there. The subscriber list says "Delivered", and the Morning Stack reader's
+ * evidence row opens in place.
  * The time from a confirmation to the sandbox holding the reader is printed (issue 25's budget: p95 within 60 s);
  * it is a measurement, never a pass/fail condition (the benchmark `npm run bench -- esp` measures it properly).
  */
@@ -146,6 +148,23 @@ test('the advertiser connects beehiiv, Kit, Mailchimp and MailerLite by clicking
   await chooseNewsletter(page, 'Morning Stack')
   await disconnect(page, 'MailerLite')
   await connect(page, 'mailchimp')
+  // With an email tool that reports opens and clicks, Morning Stack now pays per engaged reader (issue 39), chosen by
+  // clicking on Manage newsletter; the readers who subscribe from now on are paid under it.
+  const nav = (path: string) =>
+    page.getByTestId('dashboard-shell').locator(`nav a[href="/dashboard/advertiser/${path}"]`).first().click()
+  await nav('manage')
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage newsletter' })).toBeVisible()
+  await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: 'Morning Stack' })
+  const payRule = page.getByTestId('campaign-pay-rule-form')
+  await expect(payRule.getByTestId('pay-rule-needs-tool')).toHaveCount(0)
+  await payRule.getByRole('radio', { name: /Only readers who open or click/ }).check()
+  await payRule.getByLabel('Engagement window (days)').fill('10')
+  await payRule.getByRole('button', { name: 'Save what you pay for' }).click()
+  await expect(page.getByTestId('campaign-pay-rule-form')).toContainText(
+    'Now: Pays per engaged reader: opens or clicks within 10 days',
+  )
+  await nav('subscribers')
+  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible()
 
   // One reader, three newsletters, one email.
   const first = uniqueEmail('esp-reader')
@@ -210,4 +229,14 @@ test('the advertiser connects beehiiv, Kit, Mailchimp and MailerLite by clicking
   await chooseNewsletter(page, 'The Frontend Brief')
   const firstRow = page.getByTestId('subscriber-table').locator('tr', { hasText: first })
   await expect(firstRow.getByTestId('esp-delivery-state')).toHaveText('Delivered')
+  // Later, the advertiser reads the Morning Stack reader's evidence in place: in the email tool since its delivery,
+  // nothing read back yet.
+  await chooseNewsletter(page, 'Morning Stack')
+  const engagedRow = page.getByTestId('subscriber-table').locator('tr', { hasText: first })
+  await expect(engagedRow.getByTestId('esp-delivery-state')).toHaveText('Delivered')
+  await engagedRow.getByRole('button', { name: 'Evidence' }).click()
+  const evidence = engagedRow.getByTestId('subscriber-evidence')
+  await expect(evidence).toContainText('In the email tool since')
+  await expect(evidence).not.toContainText('Not delivered')
+  await expect(evidence).toContainText('Not read back yet')
 })

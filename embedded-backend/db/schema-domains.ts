@@ -279,7 +279,10 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   payouts: {
     tables: ['public.payout_accounts', 'public.payout_requests', 'public.settlement_failures'],
     functions: [
+      'private.decide_engaged_readers',
+      'private.engaged_chunk_size',
       'private.engagement_verdict',
+      'private.engagement_verdict_given',
       'private.engagement_wait_bound',
       'private.release_not_engaged',
       'private.dispatch_payouts',
@@ -392,7 +395,10 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
   esp_delivery: {
     tables: ['private.esp_key_pauses', 'private.esp_request_log', 'public.esp_connections', 'public.esp_deliveries'],
     functions: [
+      'private.engaged_rate',
+      'private.source_engaged_readers',
       'public.engaged_rates',
+      'public.newsletter_engaged_rates',
       'private.dispatch_esp_deliveries',
       'private.dispatch_esp_engagement',
       'private.esp_budget',

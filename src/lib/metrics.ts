@@ -196,9 +196,24 @@ export const metrics = define({
   partnerEngagedRate: {
     label: 'Engaged rate',
     definition:
-      "Of the source's subscribers delivered into email tools that report engagement and read back, the % who opened or clicked (any newsletter; shown from 5).",
+      "Of the source's readers (any newsletter) whose engagement window has closed and whose email tool answered, the % with a counted open or click, as Offers and the analytics show it; shown from 20 readers.",
     source: 'campaign_partner_sources.engaged_rate',
     screens: ['advertiser partners'],
+  },
+  // --- Engagement-verified pay: how a source's (or a newsletter's) readers read ------------------------------
+  sourceEngagedRate: {
+    label: 'Engaged rate',
+    definition:
+      "Of the source's readers (any newsletter) whose engagement window has closed and whose email tool answered, the % with a counted open or click (a person's, where the tool tells machines apart; else a click); shown from 20 readers.",
+    source: 'engaged_rates.engaged_rate',
+    screens: ['publisher offers', 'advertiser analytics'],
+  },
+  newsletterEngagedRate: {
+    label: 'Engaged rate',
+    definition:
+      "Of the newsletter's readers from Growletter whose engagement window has closed and whose email tool answered, the % with a counted open or click; shown from 20 readers.",
+    source: 'newsletter_engaged_rates.engaged_rate',
+    screens: ['newsletter directory'],
   },
   partnerPaidSubscribers: {
     label: 'Paid subscribers',

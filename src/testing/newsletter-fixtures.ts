@@ -37,3 +37,10 @@ export function campaignsHandler(rows: unknown[] = CAMPAIGNS, seen: URL[] = []) 
     return counted(rows, rows.length)
   })
 }
+
+/** The directory's engaged rates (`newsletter_engaged_rates`), as the database answers them; none by default. */
+export function engagedRatesHandler(
+  rates: { campaign_id: string; readers: number; engaged: number; engaged_rate: string | null }[] = [],
+) {
+  return http.get(restUrl('rpc/newsletter_engaged_rates'), () => HttpResponse.json(rates))
+}

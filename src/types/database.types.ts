@@ -2745,6 +2745,17 @@ export type Database = {
         }
         Returns: string
       }
+      newsletter_engaged_rates: {
+        Args: {
+          p_campaign_ids: string[]
+        }
+        Returns: {
+          campaign_id: string
+          readers: number
+          engaged: number
+          engaged_rate: number
+        }[]
+      }
       not_counted_figures: {
         Args: {
           p_campaign_id?: string

@@ -486,14 +486,8 @@ begin
     case when p.decided_at is null or p.created_at < p.decided_at then p.created_at end, p.decided_at,
     private.source_may_promote(p_campaign_id, a.id),
     a.quality_counted_clicks, a.quality_confirmation_rate,
-    -- Of its subscribers delivered into email tools that report engagement (any newsletter) and read back, the %
-    -- who opened or clicked; null below 5 read back.
-    (select case when count(*) filter (where d.engagement_checked_at is not null) >= 5
-       then round(count(*) filter (where d.engaged) * 100.0 / count(*) filter (where d.engagement_checked_at is not null), 1) end
-     from public.esp_deliveries d
-     join public.esp_connections ec on ec.id = d.connection_id
-     join public.newsletter_subscriptions n on n.id = d.subscription_id
-     where n.audience_source_id = a.id and d.status = 'delivered' and private.esp_reports_engagement(ec.provider))::numeric(5, 1),
+    -- The engaged rate every other screen shows (engaged_rates): counted opens or clicks, from 20 readers.
+    (select e.engaged_rate from private.source_engaged_readers(a.id) e),
     (select count(*)::integer from public.disputes d where d.audience_source_id = a.id),
     (select count(*)::integer from public.disputes d where d.audience_source_id = a.id and d.status = 'upheld'),
     coalesce((select st.total_conversions from public.campaign_source_stats st
@@ -504,7 +498,7 @@ begin
   order by p.status = 'applied' desc nulls last, p.created_at desc nulls last, a.name, a.id;
 end
 $function$;
-comment on function public.campaign_partner_sources(p_campaign_id uuid) is 'The newsletter''s advertiser (or an admin): every source that applied, was decided about or brought it traffic, applications first, with its standing, price (its own or the newsletter''s) and what its publisher earns, whether it may promote, its 30-day quality as the directory shows it (counted clicks, confirmation rate), its engaged rate in the email tools that report it (null below 5 subscribers read back), the disputes about it (all, upheld) and the paid subscribers it brought this newsletter.';
+comment on function public.campaign_partner_sources(p_campaign_id uuid) is 'The newsletter''s advertiser (or an admin): every source that applied, was decided about or brought it traffic, applications first, with its standing, price (its own or the newsletter''s) and what its publisher earns, whether it may promote, its 30-day quality as the directory shows it (counted clicks, confirmation rate), its engaged rate as engaged_rates gives it (counted opens or clicks of readers whose window closed; null below 20), the disputes about it (all, upheld) and the paid subscribers it brought this newsletter.';
 revoke execute on function public.campaign_partner_sources(p_campaign_id uuid) from public;
 grant execute on function public.campaign_partner_sources(p_campaign_id uuid) to authenticated, service_role;
 

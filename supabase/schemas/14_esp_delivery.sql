@@ -419,32 +419,17 @@ $function$;
 comment on function private.dispatch_esp_engagement() is 'Scheduled every 10 minutes (read-esp-engagement): calls deliver-esp when engagement read-backs are due (within a window, or the final read after an engagement window closed); returns how many.';
 revoke execute on function private.dispatch_esp_engagement() from public;
 
-create or replace function public.engaged_rates(p_source_ids uuid[])
- returns table(source_id uuid, readers integer, engaged integer, engaged_rate numeric)
+create or replace function private.engaged_rate(p_readers bigint, p_engaged bigint)
+ returns numeric
  language sql
- stable security definer
+ immutable
  set search_path to ''
 as $function$
-  -- Readers of public sources whose window (engagement window, else the 7-day screening) has closed and whose email
-  -- tool answered at least once; the rate only from 20 such readers on (below that it says little).
-  select a.id, count(r.id)::integer, count(r.id) filter (where r.counted)::integer,
-    case when count(r.id) >= 20 then round(count(r.id) filter (where r.counted) * 100.0 / count(r.id), 1) end::numeric(5, 1)
-  from public.audience_sources a
-  left join lateral (
-    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
-    from public.newsletter_subscriptions s
-    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
-    where s.audience_source_id = a.id and s.confirmed_at is not null
-      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
-    group by s.id
-  ) r on true
-  where a.id = any (p_source_ids) and cardinality(p_source_ids) <= 200
-    and (public.is_source_public(a.status) or a.publisher_id = (select auth.uid()) or public.is_admin())
-  group by a.id
+  -- Below 20 readers a rate says little: none is given.
+  select (case when p_readers >= 20 then round(p_engaged * 100.0 / p_readers, 1) end)::numeric(5, 1)
 $function$;
-comment on function public.engaged_rates(p_source_ids uuid[]) is 'Each named source''s engaged rate (at most 200 at a time; public sources, or the caller''s own): of its readers whose window has closed and whose email tool answered, the share with a counted open or click; null below 20 such readers ("enough readers"). The same figure on Offers, analytics and the public directory.';
-revoke execute on function public.engaged_rates(p_source_ids uuid[]) from public;
-grant execute on function public.engaged_rates(p_source_ids uuid[]) to anon, authenticated, service_role;
+comment on function private.engaged_rate(p_readers bigint, p_engaged bigint) is 'Internal: the engaged rate of readers whose window has closed and whose email tool answered (the share with a counted open or click, one decimal), null below 20 such readers ("enough readers"). Asked by engaged_rates and newsletter_engaged_rates.';
+revoke execute on function private.engaged_rate(p_readers bigint, p_engaged bigint) from public;
 
 create or replace function private.esp_budget(p_provider text, out requests integer, out window_seconds integer, out per_delivery integer, out concurrent integer)
  returns record
@@ -706,6 +691,33 @@ comment on function public.finish_esp_removal(p_id uuid, p_response_status integ
 revoke execute on function public.finish_esp_removal(p_id uuid, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) from public;
 grant execute on function public.finish_esp_removal(p_id uuid, p_response_status integer, p_error text, p_retryable boolean, p_retry_after_ms integer) to service_role;
 
+create or replace function public.newsletter_engaged_rates(p_campaign_ids uuid[])
+ returns table(campaign_id uuid, readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  -- The same readers as engaged_rates, by newsletter: confirmed through Growletter, window closed, the email tool
+  -- answered at least once. Newsletters in the directory (active), or the caller's own; aggregates only.
+  select c.id, count(r.id)::integer, count(r.id) filter (where r.counted)::integer,
+    private.engaged_rate(count(r.id), count(r.id) filter (where r.counted))
+  from public.campaigns c
+  left join lateral (
+    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
+    from public.newsletter_subscriptions s
+    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
+    where s.campaign_id = c.id and s.confirmed_at is not null
+      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
+    group by s.id
+  ) r on true
+  where c.id = any (p_campaign_ids) and cardinality(p_campaign_ids) <= 200
+    and (c.status = 'active' or c.advertiser_id = (select auth.uid()) or public.is_admin())
+  group by c.id
+$function$;
+comment on function public.newsletter_engaged_rates(p_campaign_ids uuid[]) is 'Each named newsletter''s engaged rate (at most 200 at a time; active newsletters, or the caller''s own), for the public directory: of its readers whose window has closed and whose email tool answered, how many, how many engaged, and the share (private.engaged_rate: null below 20 readers). Aggregates only, never a reader.';
+revoke execute on function public.newsletter_engaged_rates(p_campaign_ids uuid[]) from public;
+grant execute on function public.newsletter_engaged_rates(p_campaign_ids uuid[]) to anon, authenticated, service_role;
+
 create or replace function private.queue_esp_delivery()
  returns trigger
  language plpgsql
@@ -879,6 +891,45 @@ $function$;
 comment on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) is 'The campaign''s owner connects it to an email tool (or changes provider, list or key): the key goes to Vault (vault.create_secret, or update_secret of the connection''s own secret) and is never readable again. With p_backfill, the subscribers who already confirmed are queued too; answers how many were queued.';
 revoke execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) from public;
 grant execute on function public.save_esp_connection(p_campaign_id uuid, p_provider text, p_api_key text, p_target_id text, p_target_name text, p_backfill boolean) to authenticated, service_role;
+
+create or replace function private.source_engaged_readers(p_source_id uuid)
+ returns table(readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable
+ set search_path to ''
+as $function$
+  -- The source's readers (any newsletter) whose window (engagement window, else the 7-day screening) has closed and
+  -- whose email tool answered at least once; engaged = a counted open or click (esp_deliveries.counted_engagement).
+  select count(*)::integer, count(*) filter (where r.counted)::integer,
+    private.engaged_rate(count(*), count(*) filter (where r.counted))
+  from (
+    select s.id, bool_or(coalesce(d.counted_engagement, false)) as counted
+    from public.newsletter_subscriptions s
+    join public.esp_deliveries d on d.subscription_id = s.id and d.engagement_checked_at is not null
+    where s.audience_source_id = p_source_id and s.confirmed_at is not null
+      and s.confirmed_at + make_interval(days => coalesce(s.engagement_window_days, 7)) <= now()
+    group by s.id
+  ) r
+$function$;
+comment on function private.source_engaged_readers(p_source_id uuid) is 'Internal: a source''s readers whose engagement window closed and whose email tool answered, those with a counted open or click, and the rate (private.engaged_rate). Asked by engaged_rates and campaign_partner_sources; no API role calls it (both callers are definer functions).';
+revoke execute on function private.source_engaged_readers(p_source_id uuid) from public;
+
+create or replace function public.engaged_rates(p_source_ids uuid[])
+ returns table(source_id uuid, readers integer, engaged integer, engaged_rate numeric)
+ language sql
+ stable security definer
+ set search_path to ''
+as $function$
+  -- Public sources, or the caller's own (an admin's: any); the rate only from 20 readers on.
+  select a.id, e.readers, e.engaged, e.engaged_rate
+  from public.audience_sources a
+  cross join lateral private.source_engaged_readers(a.id) e
+  where a.id = any (p_source_ids) and cardinality(p_source_ids) <= 200
+    and (public.is_source_public(a.status) or a.publisher_id = (select auth.uid()) or public.is_admin())
+$function$;
+comment on function public.engaged_rates(p_source_ids uuid[]) is 'Each named source''s engaged rate (at most 200 at a time; public sources, or the caller''s own): of its readers whose window has closed and whose email tool answered, the share with a counted open or click; null below 20 such readers ("enough readers"). The same figure on Offers, analytics and the public directory.';
+revoke execute on function public.engaged_rates(p_source_ids uuid[]) from public;
+grant execute on function public.engaged_rates(p_source_ids uuid[]) to anon, authenticated, service_role;
 
 -- === Triggers ============================================================================================
 

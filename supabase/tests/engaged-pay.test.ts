@@ -22,7 +22,11 @@ async function reader(name: string) {
   const email = `${name}-${tag}@d${tag}.test`
   const s = await subscribe(email, [m.campaignId], { sourceId: m.sourceId })
   await ageSubscription(email)
-  expect(await confirm(s.tokens[0]!, email)).toMatchObject({ result: 'confirmed', counted: true })
+  expect(await confirm(s.tokens[0]!, email)).toMatchObject({
+    result: 'confirmed',
+    not_counted_reason: null,
+    counted: true,
+  })
   return email
 }
 
@@ -340,5 +344,141 @@ describe('the evidence row', () => {
       [m.sourceId],
     )
     expect(rate).toEqual([{ readers: 6, engaged: 2, engaged_rate: null }])
+    // Partners shows the same rate for the source: not its own count of any open, machines' included, from 5.
+    const partners = await queryAs<{ source_id: string; engaged_rate: string | null }>(
+      m.advertiser.actor,
+      'select source_id, engaged_rate::text from public.campaign_partner_sources($1)',
+      [m.campaignId],
+    )
+    expect(partners.find((row) => row.source_id === m.sourceId)).toMatchObject({ engaged_rate: null })
+  })
+
+  it('gives the directory each newsletter’s engaged rate, aggregates only, from 20 readers on', async () => {
+    const ask = (actor: typeof anon, ids: string[]) =>
+      queryAs<Record<string, unknown>>(actor, 'select * from public.newsletter_engaged_rates($1::uuid[])', [ids])
+    // The same readers as the source's (all of this newsletter's came through it), and nothing about any of them.
+    expect(await ask(anon, [m.campaignId])).toEqual([
+      { campaign_id: m.campaignId, readers: 6, engaged: 2, engaged_rate: null },
+    ])
+    // From 20 readers on the rate is given (the same rule as engaged_rates).
+    const given = await (
+      await testDb()
+    ).query<{ r: string | null }>(
+      'select private.engaged_rate(19, 13)::text as r union all select private.engaged_rate(20, 13)::text',
+    )
+    expect(given.rows).toEqual([{ r: null }, { r: '65.0' }])
+    // A newsletter out of the directory is its owner's (and admins') only; at most 200 at a time.
+    await (await testDb()).query("update public.campaigns set status = 'paused' where id = $1", [m.campaignId])
+    expect(await ask(anon, [m.campaignId])).toEqual([])
+    expect(await ask(m.advertiser.actor, [m.campaignId])).toHaveLength(1)
+    expect(
+      await ask(
+        anon,
+        Array.from({ length: 201 }, () => randomUUID()),
+      ),
+    ).toEqual([])
+    await (await testDb()).query("update public.campaigns set status = 'active' where id = $1", [m.campaignId])
+  })
+})
+
+describe('deciding in sets', () => {
+  it('decides a run’s readers as row by row would, within its rows, once', async () => {
+    const db = await testDb()
+    const set: Record<string, string> = {}
+    for (const name of ['click_a', 'click_b', 'machine', 'silent']) {
+      set[name] = await reader(`set-${name}`)
+      await delivered(set[name])
+      // The silent reader's window is still open: its hold is not due yet.
+      await age(set[name], name === 'silent' ? 9 : 10.05)
+    }
+    // Read after the window closed: two people clicked, a proxy opened; the silent reader's tool has not answered.
+    await read(set.click_a!, 'true, 1, 1')
+    await read(set.click_b!, 'true, 2, 1')
+    await read(set.machine!, 'true, 3, 0, null, null, null, 3, 0')
+    const figures = async () =>
+      (
+        await db.query<{ spent: string; conversions: number }>(
+          `select c.budget_spent::text as spent, st.total_conversions as conversions from public.campaigns c
+           join public.campaign_source_stats st on st.campaign_id = c.id and st.audience_source_id = $2 where c.id = $1`,
+          [m.campaignId, m.sourceId],
+        )
+      ).rows[0]!
+    const before = { wallet: await walletOf(m.advertiser.id), figures: await figures() }
+    const decide = async (args = '') =>
+      (await db.query<{ n: number }>(`select private.decide_engaged_readers(now(), '{}'::uuid[]${args}) as n`)).rows[0]!
+        .n
+
+    // Within the run's rows: one hold, and its earning waits for the next run.
+    expect(await decide(', 1, 1')).toBe(1)
+    // The scheduled settlement decides the rest: the other two holds (charged or released) in a set and both charged
+    // readers' earnings (an earning whose hold a run before settled goes row by row).
+    expect(await settle()).toBe(4)
+    for (const name of ['click_a', 'click_b']) {
+      expect(await subscription(set[name]!)).toMatchObject({ counted: true, engagement_decision: 'engaged' })
+      expect(await ledgerOf(set[name]!)).toEqual([
+        { type: 'debit', status: 'completed', amount: '-5.00' },
+        { type: 'earning', status: 'completed', amount: '4.00' },
+        { type: 'hold', status: 'canceled', amount: '-5.00' },
+      ])
+    }
+    expect(await subscription(set.machine!)).toMatchObject({
+      counted: false,
+      not_counted_reason: 'not_engaged',
+      engagement_decision: 'not_engaged',
+    })
+    expect(await ledgerOf(set.machine!)).toEqual([
+      { type: 'earning', status: 'canceled', amount: '4.00' },
+      { type: 'hold', status: 'canceled', amount: '-5.00' },
+      { type: 'release', status: 'completed', amount: '0.00' },
+    ])
+    // The silent reader's window closes; its tool has not answered since: it waits, looked at again in 5 minutes.
+    await age(set.silent!, 1.05)
+    expect(await decide()).toBe(0)
+    expect(await subscription(set.silent!)).toMatchObject({ counted: true, engagement_decision: null })
+    const waits = await db.query<{ later: boolean }>(
+      `select bool_and(t.available_at > now() + interval '4 minutes') as later from public.wallet_transactions t
+       join public.newsletter_subscriptions s on s.id = t.subscription_id where s.email = $1 and t.status = 'pending'`,
+      [set.silent],
+    )
+    expect(waits.rows[0]!.later).toBe(true)
+    // The same money as row by row: two readers charged, the released one's spend and conversion taken back.
+    const after = { wallet: await walletOf(m.advertiser.id), figures: await figures() }
+    expect(Number(before.wallet.balance) - Number(after.wallet.balance)).toBe(10)
+    expect(Number(before.wallet.held) - Number(after.wallet.held)).toBe(15)
+    expect(Number(before.figures.spent) - Number(after.figures.spent)).toBe(5)
+    expect(before.figures.conversions - after.figures.conversions).toBe(1)
+    expect(await ledgerMismatches()).toEqual([])
+    // Once: nothing is decided twice, and the scheduled settlement finds nothing left.
+    expect(await decide()).toBe(0)
+    expect(await settle()).toBe(0)
+  })
+
+  it('settles row by row when the sets fail: all they did is undone and the reader is still decided once', async () => {
+    const db = await testDb()
+    const email = await reader('set-fallback')
+    await delivered(email)
+    await age(email, 10.05)
+    await read(email, 'true, 1, 1')
+    // The sets break (a chunk of -1 rows is refused); the scheduled settlement still decides the reader.
+    const original = (
+      await db.query<{ def: string }>("select pg_get_functiondef('private.engaged_chunk_size()'::regprocedure) as def")
+    ).rows[0]!.def
+    await db.query(
+      "create or replace function private.engaged_chunk_size() returns integer language sql immutable set search_path to '' as $$ select -1 $$",
+    )
+    try {
+      await expect(db.query("select private.decide_engaged_readers(now(), '{}'::uuid[])")).rejects.toThrow(/LIMIT/)
+      expect(await settle()).toBe(2)
+    } finally {
+      await db.query(original)
+    }
+    expect(await subscription(email)).toMatchObject({ counted: true, engagement_decision: 'engaged' })
+    expect(await ledgerOf(email)).toEqual([
+      { type: 'debit', status: 'completed', amount: '-5.00' },
+      { type: 'earning', status: 'completed', amount: '4.00' },
+      { type: 'hold', status: 'canceled', amount: '-5.00' },
+    ])
+    expect(await ledgerMismatches()).toEqual([])
+    expect(await settle()).toBe(0)
   })
 })

@@ -330,6 +330,7 @@ describe('what the API roles hold (the catalog)', () => {
       'link_payout_account(uuid,text)': 'service_role',
       'my_default_campaign()': 'authenticated, service_role',
       'newsletter_availability(uuid)': 'anon, authenticated, service_role',
+      'newsletter_engaged_rates(uuid[])': 'anon, authenticated, service_role',
       'not_counted_figures(uuid,uuid,date,date)': 'authenticated, service_role',
       'open_deposit(uuid,numeric,text,timestamp with time zone)': 'service_role',
       'open_dispute(text,uuid[],uuid)': 'authenticated, service_role',

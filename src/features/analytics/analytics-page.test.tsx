@@ -98,6 +98,7 @@ function dataHandlers(requested: RpcBody[] = [], engagementRequested: RpcBody[] 
     http.get(restUrl('campaigns'), () => HttpResponse.json(campaigns)),
     // The most recent active campaign; a paused one is never the default.
     http.get(restUrl('rpc/my_default_campaign'), () => HttpResponse.json('c1')),
+    http.get(restUrl('rpc/engaged_rates'), () => HttpResponse.json([])),
     http.get(restUrl('rpc/campaign_source_figures'), async ({ request }) => {
       const body = rpcArgs(request) as RpcBody
       requested.push(body)
@@ -284,6 +285,30 @@ describe('advertiser analytics', () => {
     const table = await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
     const row = within(within(table).getByRole('rowheader', { name: 'Growth Tweets' }).closest('tr')!)
     expect(row.getByTestId('engagement')).toHaveTextContent(/^Not read yet$/)
+  })
+
+  it('shows each source’s engaged rate from the database once it rests on 20 readers, and too few to tell below', async () => {
+    signInAs('advertiser')
+    const asked: string[][] = []
+    server.use(
+      http.get(restUrl('rpc/engaged_rates'), ({ request }) => {
+        asked.push((rpcArgs(request) as { p_source_ids: string[] }).p_source_ids)
+        return HttpResponse.json([
+          { source_id: 's1', readers: 40, engaged: 25, engaged_rate: '62.5' },
+          { source_id: 's2', readers: 7, engaged: 7, engaged_rate: null },
+        ])
+      }),
+      ...dataHandlers(),
+    )
+    renderRoute('/dashboard/advertiser/analytics?newsletterId=c1')
+    const table = await screen.findByRole('table', { name: 'Traffic and subscribers per source' })
+    expect(within(table).getByRole('columnheader', { name: /Engaged rate/ })).toBeInTheDocument()
+    const rowOf = (name: string) => within(within(table).getByRole('rowheader', { name }).closest('tr')!)
+    await waitFor(() =>
+      expect(rowOf('Growth Tweets').getByTestId('engaged-rate')).toHaveTextContent('62.5%of 40 readers'),
+    )
+    expect(rowOf('Banned Blog').getByTestId('engaged-rate')).toHaveTextContent(/^Too few to tell$/)
+    expect(String(asked.at(-1))).toMatch(/s1.*s2|s2.*s1/)
   })
 
   it('refuses a reversed date range with a clear message and keeps the last good one', async () => {

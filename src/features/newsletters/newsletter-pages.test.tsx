@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../../testing/msw-server'
 import { renderRoute, storeTestSession } from '../../testing/render-route'
-import { CAMPAIGNS, campaignRow, campaignsHandler } from '../../testing/newsletter-fixtures'
+import { CAMPAIGNS, campaignRow, campaignsHandler, engagedRatesHandler } from '../../testing/newsletter-fixtures'
 
 vi.mock('@/lib/fingerprint', () => ({ computeFingerprint: async () => 'fp-test' }))
 
@@ -49,6 +49,29 @@ describe('Browse Newsletters', () => {
     expect(within(cards[0]).getByText('by Ada Advertiser')).toBeInTheDocument()
     const list = seen.find((u) => u.searchParams.get('select')?.includes('profiles!campaigns_advertiser_id_fkey'))!
     expect(list.searchParams.get('status')).toBe('eq.active')
+  })
+
+  it('shows each card’s landing facts and its engaged rate from the database once it rests on 20 readers', async () => {
+    const [brew, digest] = [
+      campaignRow(BREW.id, 'Morning Brew', { frequency: 'weekly', audience_size: 12400 }),
+      campaignRow('20000000-0000-4000-a000-000000000002', 'Dev Digest'),
+    ]
+    server.use(
+      campaignsHandler([brew, digest]),
+      engagedRatesHandler([
+        { campaign_id: brew.id, readers: 40, engaged: 25, engaged_rate: '62.5' },
+        { campaign_id: digest.id, readers: 7, engaged: 7, engaged_rate: null },
+      ]),
+    )
+    renderRoute('/newsletters')
+    const [first, second] = await screen.findAllByTestId('newsletter-card')
+    await waitFor(() =>
+      expect(within(first!).getByTestId('newsletter-card-facts')).toHaveTextContent(
+        'Goes outWeeklyReaders12,400Engaged rate62.5%',
+      ),
+    )
+    // Nothing stated and too few readers for a rate: no facts line at all.
+    expect(within(second!).queryByTestId('newsletter-card-facts')).toBeNull()
   })
 
   it('writes page view, category filter and search tracking to the console (SPEC §7)', async () => {

@@ -2,7 +2,6 @@
 export const offerKeys = {
   all: ['offers'] as const,
   list: (userId: string) => [...offerKeys.all, 'list', userId] as const,
-  engagedRates: (sourceIds: string[]) => [...offerKeys.all, 'engaged-rates', ...sourceIds] as const,
   partnerships: (userId: string) => [...offerKeys.all, 'partnerships', userId] as const,
   unpaidReaders: (userId: string, page: number) => [...offerKeys.all, 'unpaid-readers', userId, page] as const,
 }

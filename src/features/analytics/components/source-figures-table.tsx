@@ -1,12 +1,23 @@
-/** Per-source figures of one campaign, sortable by any column (most subscribers first), with their engagement in the advertiser's email tool. */
+/**
+ * Per-source figures of one campaign, sortable by any column (most subscribers first), with their engagement in the
+ * advertiser's email tool and each source's engaged rate across newsletters (engaged_rates, from 20 readers).
+ */
+import { useMemo } from 'react'
 import { DataTable, dataTableColumns } from '@/components/data-table'
+import {
+  ENGAGED_RATE_MIN_READERS,
+  EngagedRateValue,
+  useSourceEngagedRatesQuery,
+  type EngagedRate,
+} from '@/components/engaged-rate'
 import { formatCredits } from '@/lib/format'
 import type { SourceFigure } from '../api/source-figures-query'
 import { metrics } from '@/lib/metrics'
 import { ENGAGEMENT_HEADER, EngagementCell, engagementSortValue } from './engagement-cell'
 
 const figure = { align: 'right' } as const
-const col = dataTableColumns<SourceFigure>()
+type SourceRow = SourceFigure & { engagedRate?: EngagedRate }
+const col = dataTableColumns<SourceRow>()
 const columnsFor = (perNewsletter: boolean) => [
   col.accessor('sourceName', { header: perNewsletter ? 'Newsletter' : 'Source', meta: { primary: true } }),
   col.accessor('views', { header: 'Views', meta: figure }),
@@ -24,18 +35,29 @@ const columnsFor = (perNewsletter: boolean) => [
     meta: figure,
     cell: (c) => <EngagementCell engagement={c.row.original.engagement} />,
   }),
+  col.accessor((row) => row.engagedRate?.rate ?? -1, {
+    id: 'engagedRate',
+    header: metrics.sourceEngagedRate.label,
+    meta: figure,
+    cell: (c) => <EngagedRateValue rate={c.row.original.engagedRate} />,
+  }),
 ]
 
 const perSourceColumns = columnsFor(false)
-// One source's rows per newsletter (admins): the engagement column is the advertiser's email tool's, not shown.
-const perNewsletterColumns = columnsFor(true).filter((c) => c.id !== 'engagement')
+// One source's rows per newsletter (admins): the engagement columns are about sources, not shown.
+const perNewsletterColumns = columnsFor(true).filter((c) => c.id !== 'engagement' && c.id !== 'engagedRate')
 
 export function SourceFiguresTable({ rows, perNewsletter = false }: { rows: SourceFigure[]; perNewsletter?: boolean }) {
+  const rates = useSourceEngagedRatesQuery(perNewsletter ? [] : rows.map((r) => r.sourceId))
+  const withRates = useMemo<SourceRow[]>(
+    () => (rates.data ? rows.map((r) => ({ ...r, engagedRate: rates.data.get(r.sourceId) })) : rows),
+    [rows, rates.data],
+  )
   return (
     <div data-testid="source-figures">
       <DataTable
         columns={perNewsletter ? perNewsletterColumns : perSourceColumns}
-        data={rows}
+        data={withRates}
         caption={perNewsletter ? 'Traffic and subscribers per newsletter' : 'Traffic and subscribers per source'}
         getRowId={(row) => row.sourceId}
         initialSorting={[{ id: 'conversions', desc: true }]}
@@ -43,7 +65,9 @@ export function SourceFiguresTable({ rows, perNewsletter = false }: { rows: Sour
       {!perNewsletter && (
         <p className="mt-2 text-xs text-muted-foreground">
           Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
-          Kit, Mailchimp and MailerLite all report them), the share who opened or clicked.
+          Kit, Mailchimp and MailerLite all report them), the share who opened or clicked.{' '}
+          {metrics.sourceEngagedRate.label}: of the source&apos;s readers in every newsletter whose engagement window
+          has closed, the share with a counted open or click; shown from {ENGAGED_RATE_MIN_READERS} readers.
         </p>
       )}
     </div>

@@ -14,6 +14,7 @@ import type { CampaignCard } from '../api/campaign-types'
 import type { NewsletterFilters as Filters } from '../keys'
 import { trackPageView } from '../lib/tracking'
 import { NewsletterCard, NewsletterCardSkeleton } from './newsletter-card'
+import { useNewsletterEngagedRatesQuery } from '@/components/engaged-rate'
 import { NewsletterFilters } from './newsletter-filters'
 import { SourceBanner } from './source-banner'
 
@@ -64,6 +65,9 @@ export function NewsletterBrowser({
   )
 
   const rows = useMemo(() => campaigns.data?.pages.flatMap((p) => p.rows) ?? [], [campaigns.data])
+  // Their engaged rates, computed by the database (aggregates only), in one request for the cards loaded.
+  const rowIds = useMemo(() => rows.map((c) => c.id), [rows])
+  const rates = useNewsletterEngagedRatesQuery(rowIds)
   const total = campaigns.data?.pages[0]?.total
   const toggle = (campaign: CampaignCard) =>
     setSelected((current) =>
@@ -134,6 +138,7 @@ export function NewsletterBrowser({
                       selected={selected.some((c) => c.id === campaign.id)}
                       alreadySubscribed={subscribedIds.includes(campaign.id)}
                       confirmed={confirmedIds.includes(campaign.id)}
+                      engagedRate={rates.data?.get(campaign.id)}
                       onToggle={() => toggle(campaign)}
                     />
                   </li>

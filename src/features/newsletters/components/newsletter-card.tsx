@@ -1,12 +1,44 @@
-/** A newsletter in the list: image, name, advertiser, category, description, and a checkbox to pick it. */
+/**
+ * A newsletter in the list: image, name, advertiser, category, description, its landing facts (how often it goes out,
+ * readers, engaged rate once it rests on enough readers), and a checkbox to pick it.
+ */
 import { Link } from 'react-router-dom'
 import { CheckIcon, MailIcon } from 'lucide-react'
 import { EntityImage } from '@/components/entity-image'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
 import { categoryLabel } from '@/lib/vocabulary-catalog'
+import { frequencyLabel } from '@/lib/vocabulary'
+import { formatCount } from '@/lib/format'
+import { metrics } from '@/lib/metrics'
 import { cn } from '@/lib/utils'
+import type { EngagedRate } from '@/components/engaged-rate'
 import type { CampaignCard } from '../api/campaign-types'
+
+/** The landing facts' words, the same on the card and the newsletter's page. */
+export const FACT_LABELS = { frequency: 'Goes out', readers: 'Readers' } as const
+
+/** The card's facts in one wrapping line; nothing when none is known. */
+function CardFacts({ campaign, engagedRate }: { campaign: CampaignCard; engagedRate?: EngagedRate }) {
+  const facts = [
+    campaign.frequency ? ([FACT_LABELS.frequency, frequencyLabel(campaign.frequency)] as const) : null,
+    campaign.audience_size != null ? ([FACT_LABELS.readers, formatCount(campaign.audience_size)] as const) : null,
+    engagedRate?.rate != null
+      ? ([metrics.newsletterEngagedRate.label, `${engagedRate.rate.toFixed(1)}%`] as const)
+      : null,
+  ].filter((f) => f !== null)
+  if (facts.length === 0) return null
+  return (
+    <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="newsletter-card-facts">
+      {facts.map(([label, value]) => (
+        <div key={label} className="flex gap-1">
+          <dt className="text-muted-foreground">{label}</dt>
+          <dd className="font-medium tabular-nums">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
 
 export function NewsletterImage({ campaign, size }: { campaign: CampaignCard; size: number }) {
   return <EntityImage src={campaign.image_url} name={campaign.name} size={size} />
@@ -17,12 +49,15 @@ export function NewsletterCard({
   selected,
   alreadySubscribed,
   confirmed = false,
+  engagedRate,
   onToggle,
 }: {
   campaign: CampaignCard
   selected: boolean
   alreadySubscribed: boolean
   confirmed?: boolean
+  /** The newsletter's engaged rate (newsletter_engaged_rates); shown once it rests on enough readers. */
+  engagedRate?: EngagedRate
   onToggle: () => void
 }) {
   const checkboxId = `pick-${campaign.id}`
@@ -54,6 +89,7 @@ export function NewsletterCard({
         </div>
       </div>
       {campaign.description && <p className="line-clamp-3 text-sm text-muted-foreground">{campaign.description}</p>}
+      <CardFacts campaign={campaign} engagedRate={engagedRate} />
       <div className="mt-auto flex items-center justify-between gap-2 pt-1">
         <label htmlFor={checkboxId} className="flex cursor-pointer items-center gap-2 text-sm font-medium">
           <input

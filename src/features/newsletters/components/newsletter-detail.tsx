@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button'
 import { PageSpinner } from '@/components/page-spinner'
 import type { CampaignCard } from '../api/campaign-types'
 import { useNewsletterAvailabilityQuery } from '../api/newsletter-availability-query'
-import { NewsletterImage } from './newsletter-card'
+import { FACT_LABELS, NewsletterImage } from './newsletter-card'
 
 export function NewsletterDetail({ campaign, children }: { campaign: CampaignCard; children?: ReactNode }) {
   return (
@@ -79,13 +79,13 @@ export function NewsletterFacts({ campaign }: { campaign: CampaignCard }) {
     <dl className="grid grid-cols-2 gap-3 sm:max-w-md" data-testid="newsletter-facts">
       {frequency && (
         <div className="rounded-md border bg-muted/40 px-3 py-2">
-          <dt className="text-xs text-muted-foreground">Goes out</dt>
+          <dt className="text-xs text-muted-foreground">{FACT_LABELS.frequency}</dt>
           <dd className="font-semibold">{frequency}</dd>
         </div>
       )}
       {readers !== null && (
         <div className="rounded-md border bg-muted/40 px-3 py-2">
-          <dt className="text-xs text-muted-foreground">Readers</dt>
+          <dt className="text-xs text-muted-foreground">{FACT_LABELS.readers}</dt>
           <dd className="font-semibold tabular-nums">{formatCount(readers)}</dd>
         </div>
       )}

@@ -3,13 +3,13 @@
  * and whose newsletter's email tool answered); below that it says how many it has so far.
  */
 import { formatCount } from '@/lib/format'
-import { ENGAGED_RATE_MIN_READERS, useEngagedRatesQuery } from '../api/engaged-rates-query'
+import { ENGAGED_RATE_MIN_READERS, useSourceEngagedRatesQuery } from '@/components/engaged-rate'
 import type { OfferSource } from './offer-links'
 
 export function SourceEngagedRates({ sources }: { sources: OfferSource[] }) {
-  const rates = useEngagedRatesQuery(sources.map((s) => s.id))
+  const rates = useSourceEngagedRatesQuery(sources.map((s) => s.id))
   if (!rates.isSuccess) return null
-  const bySource = new Map(rates.data.map((r) => [r.sourceId, r]))
+  const bySource = rates.data
   return (
     <section className="rounded-lg border p-4 text-sm" data-testid="source-engaged-rates">
       <h3 className="font-semibold">How your readers read</h3>

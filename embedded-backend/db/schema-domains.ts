@@ -359,6 +359,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     tables: [
       'private.campaign_daily',
       'private.figures_freshness',
+      'private.not_counted_totals',
       'private.pair_day_queue',
       'private.publisher_campaign_daily',
       'public.campaign_source_daily_stats',
@@ -374,6 +375,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
       'private.check_figures_range',
       'private.check_figures_scope',
       'private.figures_viewer',
+      'private.keep_not_counted_totals',
       'private.link_click_daily',
       'private.subscription_backed_daily',
       'private.subscription_daily',

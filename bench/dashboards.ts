@@ -190,6 +190,8 @@ const queries: [Who, string, string][] = [
   ['publisher', 'stats: per source', `select * from public.publisher_figures('source', ${from}, ${to})`],
   ['publisher', 'stats: per campaign', `select * from public.publisher_figures('campaign', ${from}, ${to})`],
   ['publisher', 'stats: not counted per source', `select * from public.source_not_counted(${from}, ${to})`],
+  // The Sources panel asks for all time (src/features/audiences/api/source-clicks-query.ts).
+  ['publisher', 'sources: not counted, all time', 'select * from public.source_not_counted()'],
   ['publisher', 'stats: per day', `select * from public.daily_figures(null, null, ${from}, ${to})`],
   [
     'admin',

@@ -110,7 +110,11 @@ async function clicksThroughDriver(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY })
   pool.on('error', () => {})
   const result = await sustained('track_audience_source_click via pg in one round trip (PostgreSQL)', async (i) => {
-    const headers = JSON.stringify({ 'x-forwarded-for': ip(i), 'user-agent': browserUa })
+    // The headers the gateway hands SQL: it writes the resolved client address into both x-forwarded-for and
+    // x-real-ip (gateway.ts), and the click reads the one private.settings names (x-real-ip). Without it the
+    // driver's clicks had no address: they skipped the per-address rate-limit query the HTTP clicks run, and
+    // the ratio compared unequal work (24,395 driver clicks stored with ip null in one run).
+    const headers = JSON.stringify({ 'x-forwarded-for': ip(i), 'x-real-ip': ip(i), 'user-agent': browserUa })
     // The gateway's shape: one simple query with the request prelude, as ARCHITECTURE measures it.
     await pool.query(
       `begin; set local role anon; select set_config('request.headers', ${literal(headers)}, true), ` +
@@ -249,7 +253,7 @@ export async function run() {
     const ratio = http.rate / driverRate
     console.log(
       `track_audience_source_click over HTTP vs the driver in one round trip: ${Math.round(http.rate)}/s vs ${Math.round(driverRate)}/s = ` +
-        `${(ratio * 100).toFixed(0)}% (budget ≥ 70%: ${verdict(ratio >= 0.7)}); HTTP p99 ${http.p99.toFixed(1)} ms (budget ≤ 50 ms: ${verdict(http.p99 <= 50)})`,
+        `${(ratio * 100).toFixed(0)}% (budget ≥ 75%: ${verdict(ratio >= 0.75)}); HTTP p99 ${http.p99.toFixed(1)} ms (budget ≤ 50 ms: ${verdict(http.p99 <= 50)})`,
     )
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})

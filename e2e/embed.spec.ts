@@ -1,8 +1,9 @@
 /**
  * Recommendations wherever a reader is (issue 41), as readers and a publisher meet them:
- * - the one-line snippet on a plain page of another origin whose CSP allows only the script and the frame: the reader
- *   subscribes in the frame, confirms, and is the source's paid subscriber through the embed; the publisher finds the
- *   snippet and the embed's figures on the Embed page;
+ * - the Embed page's snippet (the frame in its room, then embed.js) on a plain page of another origin whose CSP allows
+ *   only the script and the frame: nothing on the host page moves, the reader subscribes in the frame, confirms, and
+ *   is the source's paid subscriber through the embed; the publisher finds that snippet and the embed's figures on
+ *   the Embed page; the older script-only line, already on sites, still shows the offers;
  * - a link opened in one browser identity (an in-app browser) and finished in another: counted with the link's click
  *   token, `no_click` without it;
  * - `/earn/{code}?email=…` from a publisher's newsletter: fetching it (a mail scanner) creates nothing; the page has
@@ -17,16 +18,21 @@ import { logInAs } from './pages/advertiser'
 import { Directory } from './pages/directory'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 import { DEMO_PUBLISHER, readerAddress, readerAgent, service } from './pages/readers'
+import { embedSnippet } from '../src/embed/room'
 
 const APPROVED_ID = '10000000-0000-4000-a000-000000000001'
 const NEWSLETTER = 'The Frontend Brief'
 
+const OLD_SNIPPET = `<script async src="${E2E.appUrl}/embed.js" data-source="demo-approved"></script>`
 let host: Server
 let hostUrl = ''
+/** The Embed page's snippet for the source now (its room from how many newsletters the embed shows). */
+let snippet = ''
 
 test.beforeAll(async () => {
-  // A publisher's own site: another origin, a CSP that allows the script and the frame and nothing else.
-  host = createServer((_req, res) => {
+  // A publisher's own site: another origin, a CSP that allows the script and the frame and nothing else. /thanks has
+  // the Embed page's snippet, /old the script-only line pasted on sites before it.
+  host = createServer((req, res) => {
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': `default-src 'none'; script-src ${E2E.appUrl}/embed.js; frame-src ${E2E.appUrl}`,
@@ -34,12 +40,12 @@ test.beforeAll(async () => {
     res.end(
       '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks for subscribing</title></head><body>' +
         '<h1>Thanks for subscribing!</h1><p>While you are here, our friends write these:</p>' +
-        `<script async src="${E2E.appUrl}/embed.js" data-source="demo-approved"></script>` +
+        (req.url === '/old' ? OLD_SNIPPET : snippet) +
         '<p id="after">The rest of the page.</p></body></html>',
     )
   })
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
-  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/thanks`
+  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
 })
 
 test.afterAll(async () => {
@@ -78,16 +84,34 @@ test('the snippet on another site: subscribe in the frame, confirmed and paid th
   browser,
   request,
 }) => {
+  const shown = (await service(request, 'GET', 'rpc/embed_offers?p_code=demo-approved')) as unknown as {
+    offers: unknown[]
+  }
+  snippet = embedSnippet(E2E.appUrl, 'demo-approved', shown.offers.length)
+  const room = Number(/height="(\d+)"/.exec(snippet)![1])
   const context = await browser.newContext({ userAgent: readerAgent(150) })
   const page = await context.newPage()
   const blocked: string[] = []
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) blocked.push(m.text())
   })
-  await page.goto(hostUrl)
+  // Every layout shift of the host page, from its first paint on.
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: number[] }
+    w.shifts = []
+    if (window.top === window)
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.shifts.push((entry as unknown as { value: number }).value)
+      }).observe({ type: 'layout-shift', buffered: true })
+  })
+  await page.goto(`${hostUrl}/thanks`)
   const frame = page.frameLocator('iframe[title="Recommended newsletters"]')
   await expect(frame.getByRole('heading', { name: "Newsletters Pat's Product Notes recommends" })).toBeVisible()
-  // The host page's text after the snippet stays where the reserved frame put it (no shift when the offers came).
+  // The frame keeps the room the snippet gave it, so the host's text after it never moved (embed.js adopted the
+  // frame: one frame, no second one placed).
+  await expect(page.locator('iframe')).toHaveCount(1)
+  expect((await page.locator('iframe').boundingBox())!.height).toBe(room)
+  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([])
   const boxes = frame.getByRole('checkbox')
   expect(await boxes.count()).toBeGreaterThan(0)
   for (const box of await boxes.all()) await expect(box).not.toBeChecked()
@@ -102,6 +126,14 @@ test('the snippet on another site: subscribe in the frame, confirmed and paid th
   await frame.getByLabel('Email address').fill(email)
   await frame.getByRole('button', { name: 'Subscribe' }).click()
   await expect(frame.getByRole('status').filter({ hasText: `we sent one email to ${email}` })).toBeVisible()
+  expect(blocked).toEqual([])
+  // The older line, pasted on sites before, still shows the offers (embed.js places the frame itself).
+  await page.goto(`${hostUrl}/old`)
+  await expect(
+    page
+      .frameLocator('iframe[title="Recommended newsletters"]')
+      .getByRole('heading', { name: "Newsletters Pat's Product Notes recommends" }),
+  ).toBeVisible()
   expect(blocked).toEqual([])
   await context.close()
 
@@ -121,9 +153,7 @@ test('the snippet on another site: subscribe in the frame, confirmed and paid th
   await logInAs(publisher, DEMO_PUBLISHER, '/dashboard/publisher')
   await publisher.getByRole('link', { name: 'Embed' }).first().click()
   const card = publisher.getByTestId('embed-source').filter({ hasText: "Pat's Product Notes" })
-  await expect(card.getByTestId('embed-snippet')).toHaveText(
-    `<script async src="${E2E.appUrl}/embed.js" data-source="demo-approved"></script>`,
-  )
+  await expect(card.getByTestId('embed-snippet')).toHaveText(snippet)
   await expect(card.getByTestId('embed-paid')).not.toHaveText(/Paid subscribers0$/)
   await expect(card.getByTestId('embed-loads')).not.toHaveText(/Loads0$/)
   await publisher.close()

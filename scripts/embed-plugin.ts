@@ -2,8 +2,9 @@
  * The embed (issue 41; ARCHITECTURE "Wave 4 interfaces"): two files built on their own, beside the SPA.
  *
  * - `/embed.js`: src/embed/loader.ts as one minified classic script (no imports; budget 15 KB gzip).
- * - `/embed/{code}`: `embed.html`, one document with src/embed/frame.ts inlined as a classic script and its CSS, so
- *   the frame needs no second request before it asks the database for the offers.
+ * - `/embed/{code}`: `embed.html`, one document: a preconnect to the API, src/embed/ask-offers.ts inlined first (it
+ *   asks for the offers at once), then the CSS and src/embed/frame.ts inlined, so the frame needs no second request
+ *   of its own before the offers' answer.
  *
  * `vite build` writes both into the output; `vite preview` and `vite` (dev) serve `/embed/*` from embed.html (the
  * dev server builds both on each request). Static hosts rewrite `/embed/*` to `/embed.html` (public/_redirects) and
@@ -12,7 +13,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ServerResponse } from 'node:http'
-import { build, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
+import { build, loadEnv, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
+import { FRAME_BODY } from '../src/embed/frame-markup.ts'
 
 export const EMBED_PAGE = 'embed.html'
 export const EMBED_SCRIPT = 'embed.js'
@@ -20,11 +22,14 @@ const EMBED_PATH = /^\/embed\/[^/]+\/?$/
 
 export function embed(): Plugin {
   let config: ResolvedConfig
-  const rewrite = (req: { url?: string }, res: ServerResponse) => {
+  const rewrite = (req: { url?: string }, res: ServerResponse, built = true) => {
     const [pathname, query] = (req.url ?? '/').split(/\?(.*)/s, 2)
     if (EMBED_PATH.test(pathname ?? '')) {
       // Any site may frame the embed, and only the embed (public/_headers says the same to static hosts).
       res.setHeader('Content-Security-Policy', 'frame-ancestors *')
+      // The same document for every source (its data comes by request): a reader's next page of the site has it.
+      // Not from the dev server, where the document changes with each edit.
+      if (built) res.setHeader('Cache-Control', 'public, max-age=300')
       req.url = `/${EMBED_PAGE}${query ? `?${query}` : ''}`
     } else if (pathname === `/${EMBED_SCRIPT}`) {
       res.setHeader('Access-Control-Allow-Origin', '*')
@@ -46,7 +51,7 @@ export function embed(): Plugin {
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        rewrite(req, res)
+        rewrite(req, res, false)
         const file = req.url?.split('?')[0]
         if (file !== `/${EMBED_PAGE}` && file !== `/${EMBED_SCRIPT}`) return next()
         const made = file === `/${EMBED_PAGE}` ? embedPage(config) : buildClassicScript(config, 'src/embed/loader.ts')
@@ -69,16 +74,32 @@ export function embed(): Plugin {
 }
 
 async function embedPage(config: ResolvedConfig): Promise<string> {
-  const script = (await buildClassicScript(config, 'src/embed/frame.ts')).replace(/<\/script/gi, () => '<\\/script')
+  const inline = async (entry: string) =>
+    (await buildClassicScript(config, entry)).replace(/<\/script/gi, () => '<\\/script')
+  const [ask, script] = await Promise.all([inline('src/embed/ask-offers.ts'), inline('src/embed/frame.ts')])
   const css = await readFile(path.resolve(config.root, 'src/embed/frame.css'), 'utf8')
+  const api = apiOrigin(config)
+  // The first script asks for the offers before anything else is parsed; the frame's script, in the head too,
+  // renders them once the body is there.
   return (
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n' +
+    (api ? `<link rel="preconnect" href="${api}" crossorigin>\n` : '') +
+    `<script>${ask}</script>\n` +
     '<title>Recommended newsletters · Growletter</title><meta name="robots" content="noindex">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n' +
-    `<style>${css.replace(/\s*\n\s*/g, '')}</style>\n</head>\n<body>\n` +
-    '<main id="embed"><p class="notice" role="status">Loading newsletters…</p></main>\n' +
-    `<script>${script}</script>\n</body>\n</html>\n`
+    `<style>${css.replace(/\s*\n\s*/g, '')}</style>\n<script>${script}</script>\n</head>\n<body>\n` +
+    `${FRAME_BODY}\n</body>\n</html>\n`
   )
+}
+
+/** The API's origin, for the frame's preconnect (the script's requests go there). */
+function apiOrigin(config: ResolvedConfig): string | null {
+  const url = loadEnv(config.mode, config.envDir || config.root, 'VITE_').VITE_SUPABASE_URL
+  try {
+    return url ? new URL(url).origin : null
+  } catch {
+    return null
+  }
 }
 
 /**

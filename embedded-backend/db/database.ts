@@ -320,12 +320,14 @@ export type RequestContext = {
  * The request prelude: one prepared statement, as PostgREST sends it. `set_config('role', …, true)` is
  * `set local role`; `transaction_read_only` on is `set transaction read only` (allowed at any point while it
  * only turns read-only on); the role's own statement_timeout, which `set local role` does not apply, or
- * the current one.
+ * the current one. It answers one row of no columns: `set_config` returns the value it set, and the request's
+ * headers and claims echoed back (~1 KB a request) were sent, parsed into strings and dropped for every request.
+ * PostgreSQL never drops a volatile output of a subquery in FROM, so each `set_config` still runs.
  */
 const REQUEST_PRELUDE =
-  "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.headers', $3, true)," +
+  "select from (select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.headers', $3, true)," +
   " set_config('request.jwt.claim.sub', $4, true), set_config('request.jwt.claim.role', $1, true)," +
-  " set_config('transaction_read_only', $5, true), set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true)"
+  " set_config('transaction_read_only', $5, true), set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true)) _prelude"
 
 /**
  * Runs `fn` in one transaction as PostgREST does: the role from the verified JWT, the claims and the

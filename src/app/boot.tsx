@@ -11,7 +11,6 @@ import { FatalErrorScreen } from '@/components/fatal-error-screen'
 import { createQueryClient } from '@/lib/query-client'
 import { deferHydration } from '@/lib/deferred-hydration'
 import { hasStoredSession } from '@/lib/supabase'
-import { cn } from '@/lib/utils'
 import { yieldToMain } from '@/lib/yield-to-main'
 import { EARN_PATH } from '@/config/paths'
 
@@ -72,9 +71,6 @@ export function boot() {
     .then(async ({ createApp }) => {
       await yieldToMain()
       const client = hydrating ? prerenderedQueryClient() : undefined
-      await yieldToMain()
-      // tailwind-merge builds its class tables on its first call: here, rather than inside a render slice.
-      cn('p-0')
       await yieldToMain()
       return createApp({ hydrating, client })
     })

@@ -16,7 +16,18 @@ import { RouteErrorPage } from './layouts/route-error-page'
 import { rootHandle, type MenuPlacement, type RouteMeta } from './navigation'
 
 type PageModule = { default: ComponentType }
+/** A page that may pass conflicting classes: tailwind-merge (src/lib/class-merge.ts) is installed before it loads. */
 const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => {
+    await import('@/lib/class-merge')
+    return { Component: (await load()).default }
+  },
+})
+/**
+ * A public landing page (the prerendered pages, log-in, sign-up and the magic link's): its classes never conflict, so it renders
+ * without tailwind-merge (`cn` in src/lib/utils.ts).
+ */
+const publicPage = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 })
 
@@ -151,28 +162,32 @@ const adminArea: RouteObject = {
 const pages: RouteObject[] = [
   {
     index: true,
-    ...page(() => import('./routes/home')),
+    ...publicPage(() => import('./routes/home')),
     ...titled(`${brand.name} · Newsletter growth through trusted influencers`),
   },
-  { path: paths.login, ...page(() => import('./routes/login')), ...titled('Log in') },
-  { path: paths.register, ...page(() => import('./routes/register')), ...titled('Sign up') },
+  { path: paths.login, ...publicPage(() => import('./routes/login')), ...titled('Log in') },
+  { path: paths.register, ...publicPage(() => import('./routes/register')), ...titled('Sign up') },
   { path: paths.forgotPassword, ...page(() => import('./routes/forgot-password')), ...titled('Forgot password') },
   { path: paths.resetPassword, ...page(() => import('./routes/reset-password')), ...titled('Reset password') },
   { path: paths.updatePassword, ...page(() => import('./routes/update-password')), ...titled('Choose a new password') },
-  { path: paths.help, ...page(() => import('./routes/help')), ...titled('Help Center') },
-  { path: paths.terms, ...page(() => import('./routes/terms')), ...titled('Terms of Service') },
-  { path: paths.privacy, ...page(() => import('./routes/privacy')), ...titled('Privacy Policy') },
-  { path: paths.about, ...page(() => import('./routes/about')), ...titled('About') },
-  { path: paths.cookies, ...page(() => import('./routes/cookies')), ...titled('Cookie Policy') },
-  { path: paths.gdpr, ...page(() => import('./routes/gdpr')), ...titled('GDPR Compliance') },
-  { path: paths.contact, ...page(() => import('./routes/contact')), ...titled('Contact us') },
-  { path: paths.audiences, ...page(() => import('./routes/audiences')), ...titled('Discover Trusted Audiences') },
-  { path: '/earn/:unifiedCode?', ...page(() => import('./routes/earn')), ...titled('Redirecting to newsletters') },
-  { path: paths.campaigns, ...page(() => import('./routes/newsletters')), ...titled('Browse Newsletters') },
-  { path: paths.newsletters, ...page(() => import('./routes/newsletters')), ...titled('Newsletters') },
+  { path: paths.help, ...publicPage(() => import('./routes/help')), ...titled('Help Center') },
+  { path: paths.terms, ...publicPage(() => import('./routes/terms')), ...titled('Terms of Service') },
+  { path: paths.privacy, ...publicPage(() => import('./routes/privacy')), ...titled('Privacy Policy') },
+  { path: paths.about, ...publicPage(() => import('./routes/about')), ...titled('About') },
+  { path: paths.cookies, ...publicPage(() => import('./routes/cookies')), ...titled('Cookie Policy') },
+  { path: paths.gdpr, ...publicPage(() => import('./routes/gdpr')), ...titled('GDPR Compliance') },
+  { path: paths.contact, ...publicPage(() => import('./routes/contact')), ...titled('Contact us') },
+  { path: paths.audiences, ...publicPage(() => import('./routes/audiences')), ...titled('Discover Trusted Audiences') },
+  {
+    path: '/earn/:unifiedCode?',
+    ...publicPage(() => import('./routes/earn')),
+    ...titled('Redirecting to newsletters'),
+  },
+  { path: paths.campaigns, ...publicPage(() => import('./routes/newsletters')), ...titled('Browse Newsletters') },
+  { path: paths.newsletters, ...publicPage(() => import('./routes/newsletters')), ...titled('Newsletters') },
   {
     path: paths.newslettersUnavailable,
-    ...page(() => import('./routes/newsletters-unavailable')),
+    ...publicPage(() => import('./routes/newsletters-unavailable')),
     ...titled('Source unavailable'),
   },
   { path: '/newsletters/:id', ...page(() => import('./routes/newsletter')), ...titled('Newsletter') },

@@ -26,8 +26,8 @@ export function MainNav({ orientation = 'horizontal', onNavigate }: MainNavProps
               onClick={onNavigate}
               className={({ isActive }) =>
                 cn(
-                  'block rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                  vertical && 'text-base',
+                  'block rounded-md px-3 py-2 font-medium transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                  vertical ? 'text-base' : 'text-sm',
                   isActive ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
                 )
               }

@@ -1,20 +1,27 @@
 /**
- * `/embed/{unified_code}`: the offers a publisher's site shows through embed.js (src/embed/loader.ts), in an iframe
- * of the app's origin. One document with this script inlined (scripts/embed-plugin.ts): no React, no router, no
- * Supabase client, so the offers are visible within one round trip of the database.
+ * `/embed/{unified_code}`: the offers a publisher's site shows through its snippet (src/embed/room.ts) or embed.js
+ * alone (src/embed/loader.ts), in an iframe of the app's origin. One document with this script inlined in its head
+ * (scripts/embed-plugin.ts): no React, no router, no Supabase client, no font, so the offers are visible one request
+ * after the document arrives.
  *
- * - `embed_load` counts the load and answers the source and its offers (each with its own unticked box).
+ * - `embed_offers`, read by GET with the key in the URL (a CORS simple request: no preflight round trip), answers
+ *   the source and its offers (each with its own unticked box). The document's first script asks it
+ *   (./offers-request.ts), before the styles and this script are parsed.
+ * - `embed_load` counts the load once the offers are on screen, off the path to the first render.
  * - The reader's first submit records the click (`track_audience_source_click`, channel 'embed', once per frame),
  *   then `subscribe` with the source, the click and its signed token: the subscriber is counted like a magic-link
  *   subscriber, and the double opt-in email decides.
  * - Validation and errors in sentences, announced (role=alert); labels on every control; keyboard only works.
- * - The document's height goes to the host page (postMessage) so the frame never cuts off an error or the success
- *   message; the loader keeps the reserved height as the minimum, so the host page does not move on load.
+ * - The document carries the form (./frame-markup.ts), painted while the offers are on their way; rendering them
+ *   fills the list, names the source and lets Subscribe work.
+ * - The frame fills its room (frame.css) and adapts inside it. Its content's height goes to the host page
+ *   (postMessage), which grows the frame only when the content cannot fit, and never shrinks it below its room.
  */
 import { env } from '@/config/env'
 import { postRpc, postTrackClick } from '@/features/magic-link/api/track-click-request'
 import type { ClickResult } from '@/features/magic-link/api/click-result'
 import { subscribeEmail } from '@/features/subscriptions/subscribe-rules'
+import { askOffers, embedCode } from './offers-request'
 
 type Offer = { id: string; name: string; description: string | null }
 type Loaded = {
@@ -23,8 +30,12 @@ type Loaded = {
   offers: Offer[]
 }
 
-const root = document.getElementById('embed')!
-const code = decodeURIComponent(location.pathname.replace(/^\/embed\/?/, '').split('/')[0] ?? '')
+const code = embedCode()
+const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
+/** Asked by the document's first script already (./ask-offers.ts); read as soon as this script runs. */
+const offers = code ? load() : null
+offers?.catch(() => undefined) // handled where it is awaited, in start()
+let root: HTMLElement
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -38,7 +49,7 @@ function el<K extends keyof HTMLElementTagNameMap>(
 
 function postHeight() {
   // The height is no secret: any host may read it.
-  parent.postMessage({ type: 'growletter-embed:height', height: document.body.scrollHeight }, '*')
+  parent.postMessage({ type: 'growletter-embed:height', height: document.documentElement.scrollHeight }, '*')
 }
 
 function show(...nodes: Node[]) {
@@ -51,9 +62,14 @@ function message(text: string) {
 }
 
 async function load(): Promise<Loaded> {
-  const response = await postRpc('embed_load', { p_code: code })
-  if (!response.ok) throw new Error(`embed_load ${response.status}`)
+  const response = await askOffers()
+  if (!response.ok) throw new Error(`embed_offers ${response.status}`)
   return (await response.json()) as Loaded
+}
+
+/** One load of the embed, counted by the database (its own rules: no bots, not the publisher's preview). */
+function countLoad() {
+  postRpc('embed_load', { p_code: code }, { keepalive: true }).catch(() => undefined)
 }
 
 let click: Promise<ClickResult> | null = null
@@ -70,7 +86,6 @@ function recordClick(): Promise<ClickResult> {
 }
 
 async function subscribe(body: Record<string, unknown>): Promise<{ pending: { newsletterName: string }[] }> {
-  const apiUrl = env.VITE_SUPABASE_URL.replace(/\/+$/, '')
   const response = await fetch(`${apiUrl}/functions/v1/subscribe`, {
     method: 'POST',
     headers: {
@@ -95,44 +110,20 @@ async function subscribe(body: Record<string, unknown>): Promise<{ pending: { ne
 }
 
 function render({ source, offers }: Loaded & { source: { id: string; name: string } }) {
-  const title = el('h1', { id: 'embed-title' }, `Newsletters ${source.name} recommends`)
+  const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+  const form = root.querySelector('form')!
+  const list = root.querySelector('ul')!
+  const choiceError = byId('choice-error')
+  const email = byId<HTMLInputElement>('embed-email')
+  const emailError = byId('email-error')
+  const button = form.querySelector('button')!
+  const done = root.querySelector<HTMLElement>('.done')!
   const boxes = offers.map((offer, i) => {
     const box = el('input', { type: 'checkbox', id: `offer-${i}`, value: offer.id, name: 'newsletter' })
     const label = el('label', { htmlFor: `offer-${i}` }, el('strong', {}, offer.name))
     if (offer.description) label.append(el('span', {}, offer.description))
     return { box, item: el('li', {}, box, label), offer }
   })
-  const choiceError = el('p', { id: 'choice-error', className: 'error', role: 'alert' })
-  const email = el('input', {
-    type: 'email',
-    id: 'embed-email',
-    name: 'email',
-    autocomplete: 'email',
-    placeholder: 'you@example.com',
-    required: true,
-  })
-  email.setAttribute('aria-describedby', 'email-error')
-  const emailError = el('p', { id: 'email-error', className: 'error', role: 'alert' })
-  const button = el('button', { type: 'submit' }, 'Subscribe')
-  const done = el('div', { className: 'done', role: 'status' })
-  const fieldset = el(
-    'fieldset',
-    {},
-    el('legend', { className: 'sr-only' }, 'Newsletters'),
-    el('ul', { className: 'offers' }, ...boxes.map((b) => b.item)),
-  )
-  fieldset.setAttribute('aria-describedby', 'choice-error')
-  const form = el(
-    'form',
-    { noValidate: true },
-    fieldset,
-    choiceError,
-    el('label', { htmlFor: 'embed-email', className: 'field' }, 'Email address'),
-    el('div', { className: 'row' }, email, button),
-    emailError,
-    el('p', { className: 'note' }, 'We email you a link for each newsletter; nothing starts until you confirm.'),
-  )
-  form.setAttribute('aria-labelledby', 'embed-title')
 
   const setError = (node: HTMLElement, text: string | null, field?: HTMLInputElement) => {
     node.textContent = text ?? ''
@@ -183,24 +174,39 @@ function render({ source, offers }: Loaded & { source: { id: string; name: strin
     })()
   })
 
-  show(title, form, done)
+  byId('embed-title').textContent = `Newsletters ${source.name} recommends`
+  list.replaceChildren(...boxes.map((b) => b.item))
+  button.disabled = false
+  postHeight()
   root.dataset.ready = 'true'
+  // For bench/embed.ts: the offers in the document, then the animation frame that shows them.
+  performance.mark('growletter-embed:rendered')
+  requestAnimationFrame(() => performance.mark('growletter-embed:visible'))
 }
 
 async function start() {
+  root = document.getElementById('embed')!
+  new ResizeObserver(postHeight).observe(root)
+  addEventListener('resize', postHeight)
+  addEventListener('message', (event: MessageEvent) => {
+    if (event.source === parent && event.data === 'growletter-embed:measure') postHeight()
+  })
   postHeight()
-  if (!code) return message('This embed has no source. Copy the snippet again from your Growletter dashboard.')
+  if (!offers) return message('This embed has no source. Copy the snippet again from your Growletter dashboard.')
   try {
-    const loaded = await load()
+    const loaded = await offers
+    performance.mark('growletter-embed:answered')
     if (loaded.status !== 'valid' || !loaded.source) {
       return message('These recommendations are not available right now.')
     }
-    if (loaded.offers.length === 0) return message('No newsletters are open for subscribers right now.')
-    render({ ...loaded, source: loaded.source })
+    if (loaded.offers.length === 0) message('No newsletters are open for subscribers right now.')
+    else render({ ...loaded, source: loaded.source })
+    countLoad()
   } catch {
     message('We could not load the newsletters. Please reload the page to try again.')
   }
 }
 
-new ResizeObserver(postHeight).observe(document.body)
-void start()
+// The script runs in the document's head: the offers are already asked for; the form waits for the body.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void start())
+else void start()

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { collectDeviceInfo, detectBrowser, getFingerprint, readDeviceSignals } from '@/lib/device-info'
 
-const fingerprint = vi.hoisted(() => ({ load: vi.fn() }))
-vi.mock('@fingerprintjs/fingerprintjs', () => ({ load: fingerprint.load, default: { load: fingerprint.load } }))
+const fingerprint = vi.hoisted(() => ({ compute: vi.fn() }))
+vi.mock('@/lib/fingerprint', () => ({ computeFingerprint: fingerprint.compute }))
 
 const UA = {
   firefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
@@ -101,18 +101,18 @@ describe('device info record', () => {
 })
 
 describe('fingerprint', () => {
-  it('returns the visitor id from the library', async () => {
-    fingerprint.load.mockResolvedValueOnce({ get: async () => ({ visitorId: 'abc123' }) } as never)
+  it('returns the fingerprint the library computed', async () => {
+    fingerprint.compute.mockResolvedValueOnce('abc123')
     expect(await getFingerprint()).toBe('abc123')
   })
 
   it("returns 'unknown' when the library fails", async () => {
-    fingerprint.load.mockRejectedValueOnce(new Error('blocked by an extension'))
+    fingerprint.compute.mockRejectedValueOnce(new Error('blocked by an extension'))
     expect(await getFingerprint()).toBe('unknown')
   })
 
   it("returns 'unknown' instead of holding the redirect when the library is slow", async () => {
-    fingerprint.load.mockReturnValueOnce(new Promise(() => {}))
+    fingerprint.compute.mockReturnValueOnce(new Promise(() => {}))
     expect(await getFingerprint(20)).toBe('unknown')
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The device info record of SPEC §3, gathered in the browser for a magic-link click. The IP (and so the
  * country, city and region) is read server-side from the request: no third-party lookup ever delays the
- * redirect (PRODUCT.md "Attribution"). The fingerprint library is imported dynamically so that only the
+ * redirect (PRODUCT.md "Attribution"). The fingerprint (./fingerprint.ts) is imported dynamically so that only the
  * pages that record clicks download it.
  */
 
@@ -80,11 +80,10 @@ export const FINGERPRINT_BUDGET_MS = 150
  */
 export async function getFingerprint(timeoutMs = FINGERPRINT_BUDGET_MS, delayFallback?: number): Promise<string> {
   const attempt = (async () => {
-    const FingerprintJS = await import('@fingerprintjs/fingerprintjs')
-    // SPEC §9: the library's own monitoring ping is sampled at 0.001; keep its default sampling.
-    const agent = await FingerprintJS.load(delayFallback === undefined ? undefined : { delayFallback })
-    const { visitorId } = await agent.get()
-    return visitorId || 'unknown'
+    // FingerprintJS's entropy sources and hash, without its `load()` (./fingerprint.ts says why); it sends no
+    // monitoring ping (SPEC §9 allows one on 0.1% of loads, and requires none).
+    const { computeFingerprint } = await import('./fingerprint')
+    return (await computeFingerprint(delayFallback)) || 'unknown'
   })().catch(() => 'unknown')
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<string>((resolve) => {

@@ -6,6 +6,8 @@
  * function's value, and that no screen spells a catalogued label itself.
  */
 
+import { publicMetrics } from './public-metrics'
+
 export type MetricDefinition = {
   /** What the screen writes beside the figure. */
   label: string
@@ -208,13 +210,8 @@ export const metrics = define({
     source: 'engaged_rates.engaged_rate',
     screens: ['publisher offers', 'advertiser analytics'],
   },
-  newsletterEngagedRate: {
-    label: 'Engaged rate',
-    definition:
-      "Of the newsletter's readers from Growletter whose engagement window has closed and whose email tool answered, the % with a counted open or click; shown from 20 readers.",
-    source: 'newsletter_engaged_rates.engaged_rate',
-    screens: ['newsletter directory'],
-  },
+  // The directory card's figure: ./public-metrics.ts (the card does not load this catalogue).
+  ...publicMetrics,
   partnerPaidSubscribers: {
     label: 'Paid subscribers',
     definition: 'Confirmed subscribers the source brought this newsletter who were charged (counted, not refunded).',

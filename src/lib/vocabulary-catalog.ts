@@ -9,6 +9,7 @@ type Enums = Database['public']['Enums']
 export type Category = Enums['category']
 export type SourcePlatform = Enums['source_platform']
 export type SourceStatus = Enums['source_status']
+export type NewsletterFrequency = Enums['newsletter_frequency']
 
 /** Badge colours (SPEC §2): green good or running, yellow waiting, red refused, grey anything else. */
 export type Tone = 'green' | 'yellow' | 'red' | 'grey'
@@ -107,3 +108,16 @@ export const isSourcePlatform = (value: string): value is SourcePlatform => Obje
 /** Options for a select, in the database's order. */
 export const categoryOptions = CATEGORIES.map((value) => ({ value, label: categoryLabels[value] }))
 export const platformOptions = SOURCE_PLATFORMS.map((value) => ({ value, label: platformLabels[value] }))
+
+/** How often a newsletter goes out (campaigns.frequency), on the newsletter form and its landing page. */
+const newsletterFrequencies: Record<NewsletterFrequency, string> = {
+  daily: 'Daily',
+  several_a_week: 'Several times a week',
+  weekly: 'Weekly',
+  every_two_weeks: 'Every two weeks',
+  monthly: 'Monthly',
+}
+export const NEWSLETTER_FREQUENCIES: readonly NewsletterFrequency[] = values.newsletter_frequency
+export const frequencyLabel = (frequency: string) => lookup(newsletterFrequencies, frequency) ?? humanise(frequency)
+export const isFrequency = (value: string): value is NewsletterFrequency => Object.hasOwn(newsletterFrequencies, value)
+export const frequencyOptions = NEWSLETTER_FREQUENCIES.map((value) => ({ value, label: newsletterFrequencies[value] }))

@@ -6,7 +6,16 @@
  */
 import { Constants, type Database } from '@/types/database.types'
 import { formatCount } from './format'
-import { categoryLabel, humanise, lookup, platformLabel, sourceStatus, word, type Word } from './vocabulary-catalog'
+import {
+  categoryLabel,
+  frequencyLabel,
+  humanise,
+  lookup,
+  platformLabel,
+  sourceStatus,
+  word,
+  type Word,
+} from './vocabulary-catalog'
 
 const values = Constants.public.Enums
 
@@ -23,7 +32,7 @@ export type UserType = Enums['user_type']
 export type EspDeliveryStatus = Enums['esp_delivery_status']
 export type PartnerMode = Enums['partner_mode']
 export type PartnerStatus = Enums['partner_status']
-export type NewsletterFrequency = Enums['newsletter_frequency']
+export type { NewsletterFrequency } from './vocabulary-catalog'
 
 const campaignStatuses: Record<CampaignStatus, Word> = {
   draft: { label: 'Draft', tone: 'grey' },
@@ -174,18 +183,8 @@ const partnerStatuses: Record<PartnerStatus, Word> = {
   blocked: { label: 'Blocked', tone: 'red' },
 }
 
-/** How often a newsletter goes out (campaigns.frequency), on the newsletter form and its landing page. */
-const newsletterFrequencies: Record<NewsletterFrequency, string> = {
-  daily: 'Daily',
-  several_a_week: 'Several times a week',
-  weekly: 'Weekly',
-  every_two_weeks: 'Every two weeks',
-  monthly: 'Monthly',
-}
-export const NEWSLETTER_FREQUENCIES: readonly NewsletterFrequency[] = values.newsletter_frequency
-export const frequencyLabel = (frequency: string) => lookup(newsletterFrequencies, frequency) ?? humanise(frequency)
-export const isFrequency = (value: string): value is NewsletterFrequency => Object.hasOwn(newsletterFrequencies, value)
-export const frequencyOptions = NEWSLETTER_FREQUENCIES.map((value) => ({ value, label: newsletterFrequencies[value] }))
+// How often a newsletter goes out: lib/vocabulary-catalog.ts (the directory's cards show it).
+export { NEWSLETTER_FREQUENCIES, frequencyLabel, frequencyOptions, isFrequency } from './vocabulary-catalog'
 
 export const partnerMode = (mode: string) => word(partnerModes, mode)
 export const partnerStatus = (status: string) => word(partnerStatuses, status)

@@ -2563,6 +2563,12 @@ export type Database = {
         }
         Returns: Json
       }
+      embed_offers: {
+        Args: {
+          p_code: string
+        }
+        Returns: Json
+      }
       engaged_rates: {
         Args: {
           p_source_ids: string[]
@@ -2846,6 +2852,7 @@ export type Database = {
           subscribers: number
           paid_subscribers: number
           token_subscribers: number
+          offers: number
         }[]
       }
       publisher_figures: {

@@ -117,6 +117,27 @@ grant select on table public.not_counted_daily to authenticated;
 grant select, insert, update, delete on table public.not_counted_daily to service_role;
 grant select, usage on sequence public.not_counted_daily_id_seq to service_role;
 
+-- Every trigger on public.not_counted_daily, in the order they fire: before each statement, before each row, after
+-- each row, after each statement, by name within each. Beside each, the file that defines its function; the
+-- `create trigger` statement is in the Triggers section of the later of that file and this one.
+--   after each statement:
+--     not_counted_totals_on_delete: on delete
+--       private.keep_not_counted_totals() (this file)
+--     not_counted_totals_on_insert: on insert
+--       private.keep_not_counted_totals() (this file)
+--     not_counted_totals_on_update: on update
+--       private.keep_not_counted_totals() (this file)
+
+create table private.not_counted_totals (
+  audience_source_id uuid not null,
+  kind text not null,
+  reason text not null,
+  total bigint not null,
+  constraint not_counted_totals_pkey primary key (audience_source_id, kind, reason)
+);
+alter table private.not_counted_totals enable row level security;
+comment on table private.not_counted_totals is 'All-time sums of public.not_counted_daily per source, kind and reason (subscriptions, and clicks without a campaign), kept by private.keep_not_counted_totals; read by source_not_counted when no range is given.';
+
 create table private.pair_day_queue (
   id bigint generated always as identity,
   campaign_id uuid not null,
@@ -509,6 +530,61 @@ $function$;
 comment on function private.figures_viewer(out sees_all boolean, out campaign_ids uuid[], out source_ids uuid[]) is 'Internal: the caller''s scope for figures, resolved once per call: all rows (admin at aal2, service role), else the ids of the campaigns they advertise and of the sources they publish.';
 revoke execute on function private.figures_viewer(out sees_all boolean, out campaign_ids uuid[], out source_ids uuid[]) from public;
 
+create or replace function private.keep_not_counted_totals()
+ returns trigger
+ language plpgsql
+ security definer
+ set search_path to ''
+as $function$
+declare
+  v_sources uuid[];
+  v_kinds text[];
+  v_reasons text[];
+  v_totals bigint[];
+begin
+  -- Each statement names only the transition tables its event has (plpgsql parses a statement when it first runs).
+  -- The keys in one order, so two statements moving the same totals lock them in the same order.
+  if tg_op = 'INSERT' then
+    select array_agg(d.audience_source_id order by d.audience_source_id, d.kind, d.reason), array_agg(d.kind order by d.audience_source_id, d.kind, d.reason),
+           array_agg(d.reason order by d.audience_source_id, d.kind, d.reason), array_agg(d.total order by d.audience_source_id, d.kind, d.reason)
+      into v_sources, v_kinds, v_reasons, v_totals
+    from (select n.audience_source_id, n.kind, n.reason, sum(n.total)::bigint as total from new_rows n
+          where n.kind = 'subscription' or n.campaign_id is null group by 1, 2, 3) d
+    where d.total <> 0;
+  elsif tg_op = 'UPDATE' then
+    select array_agg(d.audience_source_id order by d.audience_source_id, d.kind, d.reason), array_agg(d.kind order by d.audience_source_id, d.kind, d.reason),
+           array_agg(d.reason order by d.audience_source_id, d.kind, d.reason), array_agg(d.total order by d.audience_source_id, d.kind, d.reason)
+      into v_sources, v_kinds, v_reasons, v_totals
+    from (select x.audience_source_id, x.kind, x.reason, sum(x.total)::bigint as total
+          from (select n.audience_source_id, n.kind, n.reason, n.campaign_id, n.total::bigint as total from new_rows n
+                union all
+                select o.audience_source_id, o.kind, o.reason, o.campaign_id, -o.total::bigint from old_rows o) x
+          where x.kind = 'subscription' or x.campaign_id is null group by 1, 2, 3) d
+    where d.total <> 0;
+  else
+    select array_agg(d.audience_source_id order by d.audience_source_id, d.kind, d.reason), array_agg(d.kind order by d.audience_source_id, d.kind, d.reason),
+           array_agg(d.reason order by d.audience_source_id, d.kind, d.reason), array_agg(d.total order by d.audience_source_id, d.kind, d.reason)
+      into v_sources, v_kinds, v_reasons, v_totals
+    from (select o.audience_source_id, o.kind, o.reason, -sum(o.total)::bigint as total from old_rows o
+          where o.kind = 'subscription' or o.campaign_id is null group by 1, 2, 3) d
+    where d.total <> 0;
+  end if;
+  if v_sources is null then
+    return null;
+  end if;
+  insert into private.not_counted_totals as t (audience_source_id, kind, reason, total)
+  select * from unnest(v_sources, v_kinds, v_reasons, v_totals)
+  on conflict (audience_source_id, kind, reason) do update set total = t.total + excluded.total;
+  -- A total back at 0 is no row, as source_not_counted lists no reason that sums to 0.
+  delete from private.not_counted_totals t
+  using unnest(v_sources, v_kinds, v_reasons) k (audience_source_id, kind, reason)
+  where t.audience_source_id = k.audience_source_id and t.kind = k.kind and t.reason = k.reason and t.total = 0;
+  return null;
+end
+$function$;
+comment on function private.keep_not_counted_totals() is 'Trigger: adds each statement''s change to public.not_counted_daily to private.not_counted_totals (a total back at 0 is removed).';
+revoke execute on function private.keep_not_counted_totals() from public;
+
 create or replace function private.link_click_daily()
  returns trigger
  language plpgsql
@@ -560,7 +636,7 @@ revoke execute on function public.not_counted_figures(p_campaign_id uuid, p_sour
 grant execute on function public.not_counted_figures(p_campaign_id uuid, p_source_id uuid, p_from date, p_to date) to authenticated, service_role;
 
 create or replace function public.publisher_embed_figures()
- returns table(source_id uuid, source_name text, unified_code text, status text, loads bigint, subscribers bigint, paid_subscribers bigint, token_subscribers bigint)
+ returns table(source_id uuid, source_name text, unified_code text, status text, loads bigint, subscribers bigint, paid_subscribers bigint, token_subscribers bigint, offers bigint)
  language sql
  stable security definer
  set search_path to ''
@@ -572,12 +648,13 @@ as $function$
     (select count(*) from public.newsletter_subscriptions n
      where n.audience_source_id = s.id and n.channel = 'embed' and n.counted),
     (select count(*) from public.newsletter_subscriptions n
-     where n.audience_source_id = s.id and n.click_token_used and n.counted)
+     where n.audience_source_id = s.id and n.click_token_used and n.counted),
+    (select count(*) from private.embed_offer_rows())
   from public.audience_sources s
   where s.publisher_id = (select auth.uid())
   order by s.created_at, s.id
 $function$;
-comment on function public.publisher_embed_figures() is 'The Embed page: each of the caller''s sources with its embed''s loads, its confirmed and paid subscribers through the embed, and (every channel) the paid subscribers a click token carried to another browser or address.';
+comment on function public.publisher_embed_figures() is 'The Embed page: each of the caller''s sources with its embed''s loads, its confirmed and paid subscribers through the embed, (every channel) the paid subscribers a click token carried to another browser or address, and how many newsletters its embed shows now (the height its snippet reserves).';
 revoke execute on function public.publisher_embed_figures() from public;
 grant execute on function public.publisher_embed_figures() to authenticated, service_role;
 
@@ -694,6 +771,16 @@ create or replace function public.source_not_counted(p_from date default null::d
 as $function$
 begin
   perform private.check_figures_range(p_from, p_to);
+  if p_from is null then
+    return query
+    select s.id, t.kind, t.reason, r.label, t.total
+    from public.audience_sources s
+    join private.not_counted_totals t on t.audience_source_id = s.id
+    join public.not_counted_reasons r on r.code = t.reason
+    where s.publisher_id = (select auth.uid())
+    order by s.id, t.kind, r.position;
+    return;
+  end if;
   return query
   select s.id, t.kind, t.reason, r.label, t.total
   from public.audience_sources s
@@ -702,7 +789,7 @@ begin
     from public.not_counted_daily n
     where n.audience_source_id = s.id
       and (n.kind = 'subscription' or n.campaign_id is null)
-      and (p_from is null or n.day between p_from and p_to)
+      and n.day between p_from and p_to
     group by n.kind, n.reason
     having sum(n.total) <> 0
   ) t
@@ -711,7 +798,7 @@ begin
   order by s.id, t.kind, r.position;
 end
 $function$;
-comment on function public.source_not_counted(p_from date, p_to date) is 'The signed-in publisher''s not-counted totals per source, kind and reason (the same rows not_counted_figures sums for one source).';
+comment on function public.source_not_counted(p_from date, p_to date) is 'The signed-in publisher''s not-counted totals per source, kind and reason (the same rows not_counted_figures sums for one source); all time from private.not_counted_totals.';
 revoke execute on function public.source_not_counted(p_from date, p_to date) from public;
 grant execute on function public.source_not_counted(p_from date, p_to date) to authenticated, service_role;
 
@@ -829,6 +916,12 @@ create trigger link_clicks_daily after insert on public.link_clicks referencing 
 create trigger newsletter_subscriptions_backed_daily after insert or update on public.newsletter_subscriptions for each row execute function private.subscription_backed_daily();
 
 create trigger newsletter_subscriptions_daily after insert or update on public.newsletter_subscriptions for each row execute function private.subscription_daily();
+
+create trigger not_counted_totals_on_delete after delete on public.not_counted_daily referencing old table as old_rows for each statement execute function private.keep_not_counted_totals();
+
+create trigger not_counted_totals_on_insert after insert on public.not_counted_daily referencing new table as new_rows for each statement execute function private.keep_not_counted_totals();
+
+create trigger not_counted_totals_on_update after update on public.not_counted_daily referencing old table as old_rows new table as new_rows for each statement execute function private.keep_not_counted_totals();
 
 -- === Row-level security policies =========================================================================
 

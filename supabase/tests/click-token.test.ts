@@ -4,7 +4,7 @@
  * that source counts though the address or browser changed since the click. The token cannot be forged, outlives no
  * 72 hours, names one source, and backs at most 2 addresses besides its clicker's; every other rule still applies.
  * The embed's own figures (loads, subscribers through it) and the count of token-backed subscribers come from the
- * database (embed_load, publisher_embed_figures).
+ * database (embed_offers, embed_load, publisher_embed_figures).
  */
 import { describe, expect, it } from 'vitest'
 import { anon, queryAs, service, testDb } from './helpers/db'
@@ -271,10 +271,26 @@ describe('embed: loads, channel and figures from the database', () => {
           { 'x-real-ip': visitor.ip, 'user-agent': visitor.userAgent },
         )
       )[0]!.r
+    // The frame renders from embed_offers (read-only, so the API serves it by GET: no CORS preflight) and then
+    // sends embed_load, which counts and answers the same.
+    const offers = async (code: string) =>
+      (await queryAs<{ r: Awaited<ReturnType<typeof load>> }>(anon, 'select public.embed_offers($1) as r', [code]))[0]!
+        .r
+    const shown = await offers(m.code)
+    expect(shown.status).toBe('valid')
+    expect(shown.source?.id).toBe(m.sourceId)
+    expect(shown.offers.map((o) => o.id)).toContain(m.campaignId)
+    expect(shown.offers.length).toBeLessThanOrEqual(6)
     const answer = await load(reader)
-    expect(answer.status).toBe('valid')
-    expect(answer.source?.id).toBe(m.sourceId)
-    expect(answer.offers.map((o) => o.id)).toContain(m.campaignId)
+    expect(answer).toEqual(shown)
+    expect(await offers('no-such-code')).toEqual({ status: 'not_found', source: null, offers: [] })
+    expect(
+      (
+        await (
+          await testDb()
+        ).query(`select provolatile from pg_proc where oid = 'public.embed_offers(text)'::regprocedure`)
+      ).rows,
+    ).toEqual([{ provolatile: 's' }])
     await load(newVisitor())
     await load({ ip: '10.252.0.1', userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
     // The publisher's own preview, signed in, is not a load.
@@ -301,11 +317,13 @@ describe('embed: loads, channel and figures from the database', () => {
 
     const figures = await queryAs(
       m.publisher.actor,
-      `select loads::int, subscribers::int, paid_subscribers::int, token_subscribers::int
+      `select loads::int, subscribers::int, paid_subscribers::int, token_subscribers::int, offers::int
        from public.publisher_embed_figures() where source_id = $1`,
       [m.sourceId],
     )
-    expect(figures).toEqual([{ loads: 2, subscribers: 1, paid_subscribers: 1, token_subscribers: 1 }])
+    // `offers`: how many newsletters the embed shows now, the room the Embed page's snippet reserves.
+    const showing = (await offers(m.code)).offers.length
+    expect(figures).toEqual([{ loads: 2, subscribers: 1, paid_subscribers: 1, token_subscribers: 1, offers: showing }])
     // Another publisher sees none of it; visitors cannot read the loads.
     expect(
       await queryAs(

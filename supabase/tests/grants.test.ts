@@ -303,8 +303,9 @@ describe('what the API roles hold (the catalog)', () => {
       'dispute_at_stake(uuid)': 'authenticated, service_role',
       'drain_click_queue(integer,integer)': 'service_role',
       'email_domain(text)': 'service_role',
-      // The embed's one call (/embed/{code}): counts a load and answers the source's offers.
+      // The embed's calls (/embed/{code}): counts a load and answers the source's offers; the offers alone, by GET.
       'embed_load(text)': 'anon, authenticated, service_role',
+      'embed_offers(text)': 'anon, authenticated, service_role',
       'engaged_rates(uuid[])': 'anon, authenticated, service_role',
       'ensure_wallet_exists(uuid)': 'authenticated, service_role',
       'esp_engagement_figures(uuid,date,date)': 'authenticated, service_role',

@@ -48,7 +48,8 @@ export function MobileMenuButton({
   if (!wanted) {
     return (
       <MenuButton
-        className={cn(className, 'disabled:opacity-100')}
+        // Important, so it wins over the button's own disabled:opacity-50 with or without tailwind-merge (lib/utils.ts).
+        className={cn(className, 'disabled:opacity-100!')}
         disabled={!live}
         onPointerDown={preload}
         onFocus={preload}

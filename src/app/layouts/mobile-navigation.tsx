@@ -3,6 +3,8 @@
  * then Contact, and at the bottom Log in and Sign Up for visitors, or the user block, Account and Log out. It closes
  * whenever the route changes.
  */
+// The menu's pieces pass conflicting classes (src/lib/class-merge.ts): tailwind-merge arrives with them.
+import '@/lib/class-merge'
 import { useState, type ReactNode } from 'react'
 import { Link, useLocation } from 'react-router-dom'
 import type { User } from '@supabase/supabase-js'

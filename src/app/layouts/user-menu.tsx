@@ -2,6 +2,8 @@
  * The signed-in user's avatar menu (SPEC §2): email, full name or 'No name set', Dashboard, Help, About,
  * and Log out; plus Account (PRODUCT "Everyone's account": name, email, password, two-factor, devices).
  */
+// The signed-in menu's pieces may pass conflicting classes (src/lib/class-merge.ts): tailwind-merge arrives with them.
+import '@/lib/class-merge'
 import { useNavigate } from 'react-router-dom'
 import type { User } from '@supabase/supabase-js'
 import { HelpCircleIcon, InfoIcon, LayoutDashboardIcon, LogOutIcon, UserRoundIcon } from 'lucide-react'

@@ -18,6 +18,7 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   subscribers: 17,
   paid_subscribers: 12,
   token_subscribers: 3,
+  offers: 2,
   ...overrides,
 })
 
@@ -50,21 +51,26 @@ describe('publisher Embed page', () => {
     await userEvent.click((await screen.findAllByRole('link', { name: 'Embed' }))[0]!)
     expect(await screen.findByRole('heading', { level: 1, name: 'Embed' })).toBeInTheDocument()
     const [live, pending] = await screen.findAllByTestId('embed-source')
-    expect(within(live!).getByTestId('embed-snippet')).toHaveTextContent(
-      `<script async src="${window.location.origin}/embed.js" data-source="demo-approved"></script>`,
-    )
-    expect(
-      within(live!).getByRole('button', { name: "Copy the embed snippet of Pat's Product Notes" }),
-    ).toBeInTheDocument()
+    // The frame in the room its 2 newsletters need (212 + 2 × 76), then the one-line script that adopts it.
+    const origin = window.location.origin
+    const snippet =
+      `<iframe src="${origin}/embed/demo-approved" title="Recommended newsletters" width="100%" height="364" frameborder="0"></iframe>` +
+      `<script async src="${origin}/embed.js" data-source="demo-approved"></script>`
+    expect(within(live!).getByTestId('embed-snippet')).toHaveTextContent(snippet, { normalizeWhitespace: false })
+    expect(live).toHaveTextContent('It keeps room for the 2 newsletters shown now')
+    // What Copy puts on the clipboard is that snippet.
+    const user = userEvent.setup()
+    await user.click(within(live!).getByRole('button', { name: "Copy the embed snippet of Pat's Product Notes" }))
+    expect(await navigator.clipboard.readText()).toBe(snippet)
     expect(within(live!).getByTestId('embed-loads')).toHaveTextContent('Loads1,234')
     expect(within(live!).getByTestId('embed-subscribers')).toHaveTextContent('Confirmed subscribers17')
     expect(within(live!).getByTestId('embed-paid')).toHaveTextContent('Paid subscribers12')
     expect(within(live!).getByTestId('embed-token')).toHaveTextContent('Paid through a click token3')
     await userEvent.click(within(live!).getByRole('button', { name: 'Show preview' }))
-    expect(within(live!).getByTitle("Preview of the embed of Pat's Product Notes")).toHaveAttribute(
-      'src',
-      '/embed/demo-approved',
-    )
+    const preview = within(live!).getByTitle("Preview of the embed of Pat's Product Notes")
+    expect(preview).toHaveAttribute('src', '/embed/demo-approved')
+    // The preview shows the frame in the same room as the snippet.
+    expect(preview.style.height).toBe('364px')
     // A source waiting for review has nothing to paste yet.
     expect(within(pending!).queryByTestId('embed-snippet')).toBeNull()
     expect(pending).toHaveTextContent('Waiting for review.')

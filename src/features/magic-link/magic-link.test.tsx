@@ -6,10 +6,7 @@ import { renderRoute } from '../../testing/render-route'
 import { campaignsHandler } from '../../testing/newsletter-fixtures'
 import { expectToast } from '../../testing/expect-toast'
 
-vi.mock('@fingerprintjs/fingerprintjs', () => {
-  const load = async () => ({ get: async () => ({ visitorId: 'fp-test' }) })
-  return { load, default: { load } }
-})
+vi.mock('@/lib/fingerprint', () => ({ computeFingerprint: async () => 'fp-test' }))
 
 const SOURCE_ID = '10000000-0000-4000-a000-000000000001'
 const CLICK_ID = '30000000-0000-4000-a000-000000000001'

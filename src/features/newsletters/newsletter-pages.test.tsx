@@ -6,10 +6,7 @@ import { restUrl, server } from '../../testing/msw-server'
 import { renderRoute, storeTestSession } from '../../testing/render-route'
 import { CAMPAIGNS, campaignRow, campaignsHandler, engagedRatesHandler } from '../../testing/newsletter-fixtures'
 
-vi.mock('@fingerprintjs/fingerprintjs', () => {
-  const load = async () => ({ get: async () => ({ visitorId: 'fp-test' }) })
-  return { load, default: { load } }
-})
+vi.mock('@/lib/fingerprint', () => ({ computeFingerprint: async () => 'fp-test' }))
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -1,6 +1,7 @@
 /**
  * The Embed page's figures, per source of the signed-in publisher (`publisher_embed_figures`): the embed's loads,
- * its confirmed and paid subscribers, and the paid subscribers a click token carried to another browser.
+ * its confirmed and paid subscribers, the paid subscribers a click token carried to another browser, and how many
+ * newsletters the embed shows now.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '@/lib/supabase'
@@ -14,6 +15,8 @@ export type EmbedSourceFigures = {
   subscribers: number
   paidSubscribers: number
   tokenSubscribers: number
+  /** How many newsletters the embed shows now: the room its snippet reserves (src/embed/room.ts). */
+  offers: number
 }
 
 export async function getEmbedFigures(): Promise<EmbedSourceFigures[]> {
@@ -28,6 +31,7 @@ export async function getEmbedFigures(): Promise<EmbedSourceFigures[]> {
     subscribers: Number(r.subscribers),
     paidSubscribers: Number(r.paid_subscribers),
     tokenSubscribers: Number(r.token_subscribers),
+    offers: Number(r.offers),
   }))
 }
 

@@ -1,7 +1,8 @@
 /**
- * The Embed page's body: per source, the one-line snippet (ARCHITECTURE "Wave 4 interfaces", embed) with a Copy
- * button, the embed's own figures from the database, and a live preview: the real frame, `/embed/{code}`, at the
- * height the loader reserves and growing as the frame asks (the same postMessage the loader listens to).
+ * The Embed page's body: per source, the snippet (src/embed/room.ts: the frame in the room its offers need now, then
+ * the one-line script of ARCHITECTURE "Wave 4 interfaces") with a Copy button, the embed's own figures from the
+ * database, and a live preview: the real frame, `/embed/{code}`, in the same room, growing only as the frame asks
+ * (the same postMessage embed.js listens to).
  */
 import { useEffect, useRef, useState } from 'react'
 import { CopyButton } from '@/components/copy-button'
@@ -11,27 +12,22 @@ import { formatCount } from '@/lib/format'
 import { metrics } from '@/lib/metrics'
 import { isPublicSourceStatus } from '@/lib/vocabulary-catalog'
 import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
+import { embedRoomHeight, embedSnippet } from '@/embed/room'
 import type { EmbedSourceFigures } from '../api/embed-figures-query'
 
-/** The snippet as the publisher pastes it: the app's own origin, the source's unified code. */
-export const embedSnippet = (origin: string, unifiedCode: string) =>
-  `<script async src="${origin}/embed.js" data-source="${unifiedCode}"></script>`
-
-const RESERVED_HEIGHT = 440
-
-function EmbedPreview({ code, name }: { code: string; name: string }) {
+function EmbedPreview({ code, name, room }: { code: string; name: string; room: number }) {
   const frame = useRef<HTMLIFrameElement>(null)
-  const [height, setHeight] = useState(RESERVED_HEIGHT)
+  const [height, setHeight] = useState(room)
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       const data = event.data as { type?: unknown; height?: unknown } | null
       if (event.source !== frame.current?.contentWindow || event.origin !== window.location.origin) return
       if (data?.type === 'growletter-embed:height' && typeof data.height === 'number')
-        setHeight(Math.max(RESERVED_HEIGHT, Math.min(Math.ceil(data.height), 4000)))
+        setHeight(Math.max(room, Math.min(Math.ceil(data.height), 4000)))
     }
     window.addEventListener('message', onMessage)
     return () => window.removeEventListener('message', onMessage)
-  }, [])
+  }, [room])
   return (
     <iframe
       ref={frame}
@@ -47,7 +43,7 @@ function EmbedPreview({ code, name }: { code: string; name: string }) {
 function EmbedSource({ source }: { source: EmbedSourceFigures }) {
   const [preview, setPreview] = useState(false)
   const live = isPublicSourceStatus(source.status)
-  const snippet = embedSnippet(window.location.origin, source.unifiedCode)
+  const snippet = embedSnippet(window.location.origin, source.unifiedCode, source.offers)
   return (
     <section
       aria-labelledby={`embed-${source.sourceId}`}
@@ -60,7 +56,9 @@ function EmbedSource({ source }: { source: EmbedSourceFigures }) {
       {live ? (
         <div className="flex flex-col gap-2">
           <p className="text-sm text-muted-foreground">
-            Paste this line where the offers should appear on your site or thank-you page.
+            Paste this line where the offers should appear on your site or thank-you page. It keeps room for the{' '}
+            {formatCount(source.offers)} {source.offers === 1 ? 'newsletter' : 'newsletters'} shown now, so your page
+            does not move when they load.
           </p>
           <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
             <code className="min-w-0 flex-1 rounded bg-muted px-2 py-1.5 text-xs break-all" data-testid="embed-snippet">
@@ -110,7 +108,9 @@ function EmbedSource({ source }: { source: EmbedSourceFigures }) {
           >
             {preview ? 'Hide preview' : 'Show preview'}
           </Button>
-          {preview && <EmbedPreview code={source.unifiedCode} name={source.sourceName} />}
+          {preview && (
+            <EmbedPreview code={source.unifiedCode} name={source.sourceName} room={embedRoomHeight(source.offers)} />
+          )}
         </div>
       )}
     </section>

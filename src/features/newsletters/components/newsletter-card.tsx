@@ -7,10 +7,9 @@ import { CheckIcon, MailIcon } from 'lucide-react'
 import { EntityImage } from '@/components/entity-image'
 import { paths } from '@/config/paths'
 import { Badge } from '@/components/ui/badge'
-import { categoryLabel } from '@/lib/vocabulary-catalog'
-import { frequencyLabel } from '@/lib/vocabulary'
+import { categoryLabel, frequencyLabel } from '@/lib/vocabulary-catalog'
 import { formatCount } from '@/lib/format'
-import { metrics } from '@/lib/metrics'
+import { publicMetrics } from '@/lib/public-metrics'
 import { cn } from '@/lib/utils'
 import type { EngagedRate } from '@/components/engaged-rate'
 import type { CampaignCard } from '../api/campaign-types'
@@ -24,7 +23,7 @@ function CardFacts({ campaign, engagedRate }: { campaign: CampaignCard; engagedR
     campaign.frequency ? ([FACT_LABELS.frequency, frequencyLabel(campaign.frequency)] as const) : null,
     campaign.audience_size != null ? ([FACT_LABELS.readers, formatCount(campaign.audience_size)] as const) : null,
     engagedRate?.rate != null
-      ? ([metrics.newsletterEngagedRate.label, `${engagedRate.rate.toFixed(1)}%`] as const)
+      ? ([publicMetrics.newsletterEngagedRate.label, `${engagedRate.rate.toFixed(1)}%`] as const)
       : null,
   ].filter((f) => f !== null)
   if (facts.length === 0) return null

@@ -1,6 +1,8 @@
 // The functions runner on its own: the handler the gateway mounts at /functions/v1, driven with ApiRequests
 // against the fixture functions in fixtures/functions (real Deno process, real workers, no database).
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -155,21 +157,39 @@ describe('functions runner reload', () => {
   })
 
   it('lets a request in flight finish on the old code while the next one gets the edit', async () => {
-    await mkdir(path.join(dir, 'slow'))
-    await writeFile(
-      path.join(dir, 'slow/index.ts'),
-      "import { greeting } from '../_shared/greeting.ts'\n" +
-        'Deno.serve(async () => { await new Promise((r) => setTimeout(r, 300)); return new Response(greeting) })\n',
-    )
-    expect(String((await reloading(request('slow'))).body)).toBe('second, edited')
-    const inFlight = reloading(request('slow'))
-    await new Promise((r) => setTimeout(r, 100))
-    await writeFile(path.join(dir, '_shared/greeting.ts'), "export const greeting = 'third'\n")
-    const next = await reloading(request('slow'))
-    const first = await inFlight
-    expect(first.status).toBe(200)
-    expect(String(first.body)).toBe('second, edited')
-    expect(String(next.body)).toBe('third')
+    // The function tells a gate in this test when it holds the request, and waits for the gate to answer: the edit
+    // lands while it is inside, whatever the machine's speed.
+    let inside: () => void = () => undefined
+    const entered = new Promise<void>((resolve) => (inside = resolve))
+    let held: http.ServerResponse | undefined
+    const gate = http.createServer((_req, res) => {
+      held = res
+      inside()
+    })
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve))
+    const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/inside`
+    try {
+      await mkdir(path.join(dir, 'slow'))
+      await writeFile(
+        path.join(dir, 'slow/index.ts'),
+        "import { greeting } from '../_shared/greeting.ts'\n" +
+          `Deno.serve(async (req) => { if (new URL(req.url).searchParams.has('wait')) await (await fetch('${gateUrl}')).text(); return new Response(greeting) })\n`,
+      )
+      expect(String((await reloading(request('slow'))).body)).toBe('second, edited')
+      const inFlight = reloading(request('slow', { query: new URLSearchParams('wait=1') }))
+      await entered
+      await writeFile(path.join(dir, '_shared/greeting.ts'), "export const greeting = 'third'\n")
+      const next = await reloading(request('slow'))
+      held!.end('go')
+      const first = await inFlight
+      expect(first.status).toBe(200)
+      expect(String(first.body)).toBe('second, edited')
+      expect(String(next.body)).toBe('third')
+    } finally {
+      held?.end()
+      gate.closeAllConnections()
+      await new Promise((resolve) => gate.close(resolve))
+    }
   })
 
   it('serves a function added while running', async () => {

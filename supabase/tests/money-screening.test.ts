@@ -28,7 +28,11 @@ describe('holds, earnings and screening', () => {
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '100.00', held: '10.00', available: '90.00' })
     expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '0.00', pending_earnings: '8.00' })
 
-    expect(await one(service, `select public.settle_matured_holds(now() + interval '6 days') as r`)).toBe(0)
+    // Six days on, nothing of this market settles (other files' readers in the shared database may: the count is
+    // theirs, so the wallets say it).
+    await one(service, `select public.settle_matured_holds(now() + interval '6 days') as r`)
+    expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '100.00', held: '10.00', available: '90.00' })
+    expect(await walletOf(m.publisher.id)).toMatchObject({ balance: '0.00', pending_earnings: '8.00' })
     const settled = await one(service, `select public.settle_matured_holds(now() + interval '7 days 1 minute') as r`)
     expect(settled).toBeGreaterThanOrEqual(2)
     expect(await walletOf(m.advertiser.id)).toMatchObject({ balance: '90.00', held: '0.00', available: '90.00' })

@@ -293,12 +293,13 @@ export async function run() {
           90,
         ),
       )}`
-      const ok = p50(runs, 'visible') <= BUDGET_MS
-      row(`offers visible, fast connection, ${label}`, value, `≤ ${BUDGET_MS} ms`, snippet === 'frame' ? ok : undefined)
+      // Shown for where the time goes: the budget counts from when the host page has loaded (ARCHITECTURE), and
+      // from the host's navigation start three requests in a row (host, frame, offers) already take ~450 ms.
+      row(`offers visible from the host's navigation start, ${label}`, value, '(budget counts after the host loads)')
     }
     const afterPaint = fast.frame.map((r) => r.visible - r.hostPaint)
     row(
-      "offers visible after the host's first paint, Embed page's snippet",
+      "offers visible after the host's first paint (before its load), Embed page's snippet",
       `p50 ${ms(percentile(afterPaint, 50))}, p90 ${ms(percentile(afterPaint, 90))}`,
       `≤ ${BUDGET_MS} ms`,
       percentile(afterPaint, 50) <= BUDGET_MS,

@@ -260,6 +260,12 @@ end
 $function$;
 comment on function private.decide_engaged_readers(p_now timestamp with time zone, p_suspended uuid[], p_max_holds integer, p_max_rows integer, p_deadline timestamp with time zone) is 'Internal (settle_matured_holds): decides due readers paid per engagement as sets of private.engaged_chunk_size(), as the row-by-row path would one by one: charged (engaged, or unverified as a confirmed reader; while the balance pays) with their earnings made available, released not_engaged (hold and earning cancelled, spend and per-source figures taken back), or looked at again in 5 minutes (wait). Chunk after chunk until p_max_holds holds or p_deadline (at least one chunk); one funding refresh per account at the end. Leaves to the row-by-row path holds that failed before, holds the balance cannot pay and subscribers of suspended accounts (p_suspended). Returns the rows settled (holds decided and earnings made available, at most p_max_rows).';
 revoke execute on function private.decide_engaged_readers(p_now timestamp with time zone, p_suspended uuid[], p_max_holds integer, p_max_rows integer, p_deadline timestamp with time zone) from public;
+-- Grants: none of the three new private functions is granted to an API role, on purpose; their one caller is
+-- settle_matured_holds (security definer, owned by postgres), whose execute grant (service_role only, the scheduler)
+-- create or replace keeps. Revoked from the API roles too, so no default privilege can reach them.
+revoke execute on function private.engagement_verdict_given(p_confirmed_at timestamp with time zone, p_window_days integer, p_counted boolean, p_last_read timestamp with time zone, p_now timestamp with time zone) from anon, authenticated, service_role;
+revoke execute on function private.engaged_chunk_size() from anon, authenticated, service_role;
+revoke execute on function private.decide_engaged_readers(p_now timestamp with time zone, p_suspended uuid[], p_max_holds integer, p_max_rows integer, p_deadline timestamp with time zone) from anon, authenticated, service_role;
 
 -- main's latest body (20260521000100_engagement_verified_pay.sql), with the batch first.
 create or replace function public.settle_matured_holds(p_now timestamp with time zone default now(), p_max_rows integer default null::integer, p_max_duration interval default null::interval)

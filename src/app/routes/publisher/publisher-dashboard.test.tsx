@@ -300,9 +300,9 @@ describe('publisher area', () => {
     const source = within(perSource).getByRole('row', { name: /Pat's Product Notes/ })
     expect(source).toHaveTextContent('11')
     expect(within(source).getByTestId('engagement')).toHaveTextContent('50%1 of 2 opened or clicked')
-    expect(within(perSource).getByRole('columnheader', { name: /Engaged/ })).toBeInTheDocument()
+    expect(within(perSource).getByRole('columnheader', { name: /Opened or clicked, first week/ })).toBeInTheDocument()
     // Engagement is a source's: the per-campaign table has no such column.
-    expect(within(perCampaign).queryByRole('columnheader', { name: /Engaged/ })).toBeNull()
+    expect(within(perCampaign).queryByRole('columnheader', { name: /Opened or clicked, first week/ })).toBeNull()
   })
 
   it('payouts: a dialog states the available amount, refuses less than 50 or more than available, and requests it', async () => {

@@ -5,7 +5,9 @@
  */
 import type { SourceEngagement } from '../api/esp-engagement-query'
 
-export const ENGAGEMENT_HEADER = 'Engaged'
+// Not "Engaged": that word's rate (metrics.sourceEngagedRate) counts only a person's opens or clicks once the window
+// has closed, from 20 readers; this is every open or click the tool reported in the first week.
+export const ENGAGEMENT_HEADER = 'Opened or clicked, first week'
 
 export function EngagementCell({ engagement }: { engagement: SourceEngagement | null }) {
   if (!engagement)

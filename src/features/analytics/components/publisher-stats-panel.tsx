@@ -93,8 +93,9 @@ export function PublisherStatsPanel({ userId }: { userId: string }) {
       <p className="text-sm text-muted-foreground">
         A source's counted clicks are its own, whichever newsletters its visitors opened; a newsletter's are the counted
         clicks that opened it. CTR is paid subscribers per 100 counted clicks. Only counted traffic appears in these
-        tables; the readers who were not paid are listed below with the reason. Engaged: of your subscribers whose opens
-        and clicks the advertiser&apos;s email tool reported during their first week, the share who opened or clicked.
+        tables; the readers who were not paid are listed below with the reason. {ENGAGEMENT_HEADER}: of your subscribers
+        whose opens and clicks the advertiser&apos;s email tool reported during their first week, the share who opened
+        or clicked.
       </p>
       {stats.isError ? (
         <PanelState state="error" message={stats.error.message} />

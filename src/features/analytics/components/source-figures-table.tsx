@@ -64,8 +64,8 @@ export function SourceFiguresTable({ rows, perNewsletter = false }: { rows: Sour
       />
       {!perNewsletter && (
         <p className="mt-2 text-xs text-muted-foreground">
-          Engaged: of the subscribers whose opens and clicks your email tool reported during their first week (beehiiv,
-          Kit, Mailchimp and MailerLite all report them), the share who opened or clicked.{' '}
+          {ENGAGEMENT_HEADER}: of the subscribers whose opens and clicks your email tool reported during their first
+          week (beehiiv, Kit, Mailchimp and MailerLite all report them), the share who opened or clicked.{' '}
           {metrics.sourceEngagedRate.label}: of the source&apos;s readers in every newsletter whose engagement window
           has closed, the share with a counted open or click; shown from {ENGAGED_RATE_MIN_READERS} readers.
         </p>

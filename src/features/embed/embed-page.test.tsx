@@ -57,7 +57,7 @@ describe('publisher Embed page', () => {
       `<iframe src="${origin}/embed/demo-approved" title="Recommended newsletters" width="100%" height="364" frameborder="0"></iframe>` +
       `<script async src="${origin}/embed.js" data-source="demo-approved"></script>`
     expect(within(live!).getByTestId('embed-snippet')).toHaveTextContent(snippet, { normalizeWhitespace: false })
-    expect(live).toHaveTextContent('It keeps room for the 2 newsletters shown now')
+    expect(live).toHaveTextContent('It keeps room for the 2 newsletters shown now, so your page does not move')
     // What Copy puts on the clipboard is that snippet.
     const user = userEvent.setup()
     await user.click(within(live!).getByRole('button', { name: "Copy the embed snippet of Pat's Product Notes" }))

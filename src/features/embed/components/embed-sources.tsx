@@ -12,7 +12,7 @@ import { formatCount } from '@/lib/format'
 import { metrics } from '@/lib/metrics'
 import { isPublicSourceStatus } from '@/lib/vocabulary-catalog'
 import { isSourceAwaitingReview, PENDING_SOURCE_LINK_TEXT } from '@/lib/source-review'
-import { embedRoomHeight, embedSnippet } from '@/embed/room'
+import { EMBED_ROWS_SHOWN, embedRoomHeight, embedSnippet } from '@/embed/room'
 import type { EmbedSourceFigures } from '../api/embed-figures-query'
 
 function EmbedPreview({ code, name, room }: { code: string; name: string; room: number }) {
@@ -57,8 +57,9 @@ function EmbedSource({ source }: { source: EmbedSourceFigures }) {
         <div className="flex flex-col gap-2">
           <p className="text-sm text-muted-foreground">
             Paste this line where the offers should appear on your site or thank-you page. It keeps room for the{' '}
-            {formatCount(source.offers)} {source.offers === 1 ? 'newsletter' : 'newsletters'} shown now, so your page
-            does not move when they load.
+            {formatCount(source.offers)} {source.offers === 1 ? 'newsletter' : 'newsletters'} shown now
+            {source.offers > EMBED_ROWS_SHOWN ? ` (${EMBED_ROWS_SHOWN} in view, the rest scroll inside it)` : ''}, so
+            your page does not move when they load.
           </p>
           <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
             <code className="min-w-0 flex-1 rounded bg-muted px-2 py-1.5 text-xs break-all" data-testid="embed-snippet">

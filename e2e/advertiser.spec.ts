@@ -9,23 +9,15 @@
  * each reader's evidence: the first engaged and charged, the second on hold and not read back yet; the wallet agrees.
  * Each person has their own browser context, as two people on two machines would.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { apiKeys } from '../embedded-backend/keys'
-import { analyzeAxe } from './pages/axe'
+import { expectNoSeriousA11yViolations } from './pages/axe'
 import { AdvertiserDashboard } from './pages/advertiser'
 import { AdminReviewQueue } from './pages/admin'
 import { AuthPages, uniqueEmail } from './pages/auth'
 import { DevMailbox, verifyLinkIn } from './pages/mailbox'
 import { countedSubscribers, readerAddress, readerAgent, service } from './pages/readers'
 import { E2E } from './ports'
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  // Judge the page at rest: a button left hovered by the last click is measured in its hover colour.
-  await page.mouse.move(0, 0)
-  const results = await analyzeAxe(page)
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test('a new advertiser lists a newsletter, an admin approves it, it pays per engaged reader, and the evidence shows why', async ({
   browser,

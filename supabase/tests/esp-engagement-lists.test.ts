@@ -74,19 +74,22 @@ async function atWindowClose(email: string) {
 
 async function engagedMarket(key: string) {
   const market = await createMarket({ deposit: 200, price: 5, budget: 100 })
-  await queryAs(market.advertiser.actor, "select public.save_esp_connection($1, 'mailerlite', $2, '100000000000000001', 'Group')", [
-    market.campaignId,
-    key,
-  ])
-  await queryAs(market.advertiser.actor, "update public.campaigns set pay_rule = 'engaged', engagement_window_days = 14 where id = $1", [
-    market.campaignId,
-  ])
+  await queryAs(
+    market.advertiser.actor,
+    "select public.save_esp_connection($1, 'mailerlite', $2, '100000000000000001', 'Group')",
+    [market.campaignId, key],
+  )
+  await queryAs(
+    market.advertiser.actor,
+    "update public.campaigns set pay_rule = 'engaged', engagement_window_days = 14 where id = $1",
+    [market.campaignId],
+  )
   return market
 }
 
 const claimLists = async () => queryAs<ListClaim>(service, 'select * from public.claim_esp_engagement_lists(20)')
 const claimOne = async () =>
-  (await queryAs<{ id: string; email: string }>(service, 'select id, email from public.claim_esp_engagement(100)'))
+  await queryAs<{ id: string; email: string }>(service, 'select id, email from public.claim_esp_engagement(100)')
 const finishList = async (id: string, reads: unknown[], pages: number, complete: boolean, extra = '') =>
   (
     await queryAs<{ r: Finished }>(
@@ -177,7 +180,10 @@ describe('a list read instead of one request per reader', () => {
         f.clicked ?? null,
       ])
     }
-    const reads = KINDS.map((kind) => ({ id: c.readers.find((r) => r.email === bulkReaders[kind])!.id, ...READS[kind] }))
+    const reads = KINDS.map((kind) => ({
+      id: c.readers.find((r) => r.email === bulkReaders[kind])!.id,
+      ...READS[kind],
+    }))
     expect(await finishList(c.list_read_id, reads, 1, true, ', 5')).toEqual({
       state: 'finished',
       read: 5,
@@ -297,7 +303,12 @@ describe('a list read cut short', () => {
     // Two due readers of a list of one page: a list read (one page against two requests).
     const c = (await claimLists()).find((x) => x.api_key === BULK_KEY)!
     expect(c.readers.map((r) => r.email).sort()).toEqual(more.slice(1).sort())
-    expect(await finishList(c.list_read_id, [], 1, false)).toEqual({ state: 'finished', read: 0, missing: 0, waiting: 2 })
+    expect(await finishList(c.list_read_id, [], 1, false)).toEqual({
+      state: 'finished',
+      read: 0,
+      missing: 0,
+      waiting: 2,
+    })
     const again = (await claimLists()).find((x) => x.api_key === BULK_KEY)!
     expect(again.readers.map((r) => r.email).sort()).toEqual(more.slice(1).sort())
     expect(await finishList(again.list_read_id, [], 0, false)).toMatchObject({ waiting: 2 })

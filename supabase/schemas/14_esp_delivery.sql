@@ -356,6 +356,7 @@ declare
   need integer;
   granted integer;
   rid uuid;
+  handed integer := 0;
 begin
   -- The same lock, log and pauses as claim_esp_deliveries and claim_esp_engagement.
   perform pg_advisory_xact_lock(hashtext('public.claim_esp_deliveries'));
@@ -372,7 +373,7 @@ begin
     group by c.key_fingerprint, c.provider, c.target_id
     order by min(coalesce(d.engagement_checked_at, d.delivered_at))
   loop
-    exit when wanted <= 0;
+    exit when wanted <= 0 or handed >= 10000;
     -- Members are listed from a day before the earliest due reader confirmed (the tools keep the confirmation time as
     -- the opt-in time, or the delivery a few seconds later as the sign-up).
     since_v := g.first_confirmed - interval '1 day';
@@ -404,8 +405,15 @@ begin
       where c.key_fingerprint = g.fp and c.target_id = g.tgt and d.status = 'delivered'
         and private.esp_engagement_due(d, c.provider, s.confirmed_at, s.engagement_window_days, s.pay_rule = 'engaged' and s.engagement_decided_at is null)
       order by coalesce(d.engagement_checked_at, d.delivered_at)
-      limit 50000
+      -- At most 10,000 readers a call (deliver-esp's CPU per run: bench/engaged-pay.ts); more wait for the next.
+      limit 10000 - handed
       for update of d skip locked) x;
+    get diagnostics used = row_count;
+    if used = 0 then
+      delete from private.esp_list_reads r where r.id = rid;
+      continue;
+    end if;
+    handed := handed + used;
     -- The list read's one connection (Mailchimp counts connections by these leases).
     update public.esp_deliveries d set engagement_locked_until = now() + interval '2 minutes'
     where d.id = (select x.delivery_id from private.esp_list_read_readers x where x.list_read_id = rid limit 1);
@@ -426,7 +434,7 @@ begin
   end loop;
 end
 $function$;
-comment on function public.claim_esp_engagement_lists(p_limit integer) is 'deliver-esp, service role only: hands out up to p_limit list reads of engagement, one per (API key, list) whose due readers outnumber the pages the read takes (private.esp_list_pages_estimate), with the decrypted key, since when to list members, the pages granted from the key''s budget (a page a request; on Mailchimp one connection) and the readers ({id, email, remote_id}) leased for 2 minutes. Run before claim_esp_engagement, which reads the rest one by one.';
+comment on function public.claim_esp_engagement_lists(p_limit integer) is 'deliver-esp, service role only: hands out up to p_limit list reads of engagement, one per (API key, list) whose due readers outnumber the pages the read takes (private.esp_list_pages_estimate), with the decrypted key, since when to list members, the pages granted from the key''s budget (a page a request; on Mailchimp one connection) and the readers ({id, email, remote_id}; at most 10,000 a call) leased for 2 minutes. Run before claim_esp_engagement, which reads the rest one by one.';
 revoke execute on function public.claim_esp_engagement_lists(p_limit integer) from public;
 grant execute on function public.claim_esp_engagement_lists(p_limit integer) to service_role;
 

@@ -180,6 +180,11 @@ describe('a list read instead of one request per reader', () => {
         f.clicked ?? null,
       ])
     }
+    expect(
+      await errorOf(service, "select public.finish_esp_engagement_list($1, '{}'::jsonb, 1, true)", [c.list_read_id]),
+    ).toBe(
+      'p_reads must be a JSON array of reads ({id, engaged, opens, clicks, machine_opens, machine_clicks, clicked})',
+    )
     const reads = KINDS.map((kind) => ({
       id: c.readers.find((r) => r.email === bulkReaders[kind])!.id,
       ...READS[kind],

@@ -10,12 +10,20 @@
  */
 import '@testing-library/jest-dom/vitest'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
-import { cleanup, configure } from '@testing-library/react'
+import { cleanup, configure, getConfig } from '@testing-library/react'
 
+// The DOM's window is the worker's too: every file starts with an empty document at the same address, as a fresh
+// page would. What a file's modules put in <head> stays there otherwise: sonner adds its 15 KB style sheet each time
+// it is evaluated (once per file, see above), and happy-dom parses every sheet in the document for each
+// getComputedStyle, which every getByRole calls per element; by a worker's fiftieth file that was a fifth of its CPU.
+if (typeof document !== 'undefined') {
+  document.head.replaceChildren()
+  document.body.replaceChildren()
+  for (const { name } of [...document.documentElement.attributes]) document.documentElement.removeAttribute(name)
+  window.history.replaceState(null, '', '/')
+}
 vi.resetModules()
 const { server } = await import('./msw-server')
-// The DOM's window is the worker's too: every file starts at the same address, as a fresh page would.
-if (typeof window !== 'undefined') window.history.replaceState(null, '', '/')
 
 // A test waits for a screen by its condition, never for a speed: on a busy two-core machine (the browser suite
 // runs beside this one, CI may keep a core busy) the first render of a lazily loaded page can take seconds.
@@ -23,6 +31,28 @@ if (typeof window !== 'undefined') window.history.replaceState(null, '', '/')
 // unit project's 60 s test timeout, so a hang still fails with the screen's DOM printed: at 15 s, the publisher's
 // Stats page (its first render loads the charts) took 4.5–9.6 s in green CI runs and passed 15 s once, at load 11.
 configure({ asyncUtilTimeout: 50_000 })
+
+// A query that finds nothing prints the page into its error. While a `findBy*`/`waitFor` is still waiting, each
+// attempt (every 50 ms and after every DOM change) fails that way and its error is thrown away, so printing the page
+// there was a twentieth of the project's CPU. Those attempts get the message alone; the error a test finally sees
+// (a `getBy*` outside waitFor, or a waitFor that timed out, which asks again outside its attempts) still carries
+// the page as it was at that moment.
+type ElementError = (message: string | null, container: Element) => Error
+// This file runs once per test file in a worker that keeps @testing-library/dom loaded, so the printing original is
+// kept on the replacement rather than wrapped again each time.
+const printing = Symbol.for('growletter.printingElementError')
+const configured = getConfig().getElementError as ElementError & { [printing]?: ElementError }
+const printingElementError = configured[printing] ?? configured
+const elementError: ElementError & { [printing]?: ElementError } = (message, container) => {
+  // Set by @testing-library/dom's waitFor around each attempt (runWithExpensiveErrorDiagnosticsDisabled).
+  const attempting = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })._disableExpensiveErrorDiagnostics
+  if (!attempting) return printingElementError(message, container)
+  const error = new Error(message ?? '')
+  error.name = 'TestingLibraryElementError'
+  return error
+}
+elementError[printing] = printingElementError
+configure({ getElementError: elementError })
 
 type ModuleNode = { promise?: Promise<unknown>; evaluated?: boolean }
 /** Module evaluations still in flight in this worker (Vitest's own registry, as its runner waits for them). */

@@ -45,11 +45,7 @@ export class NetWorker {
     if (!(await this.isReady())) return 0
     const { db } = this.opts
     let done = 0
-    // Most drains (the timer's, twice a second) find the queue empty: one read says so, where claiming takes a
-    // transaction of three statements. What is committed after the read waits for the next drain, as it would
-    // after the claim.
-    const queued = await db.query<{ queued: boolean }>('select exists (select from net.http_request_queue) as queued')
-    while (queued.rows[0]?.queued === true) {
+    for (;;) {
       const batch = await db.transaction(
         async (tx) =>
           (

@@ -59,6 +59,9 @@ export default defineConfig({
     url: `${E2E.appUrl}/`,
     timeout: 180_000,
     reuseExistingServer: false,
+    // e2e/serve.ts stops its PostgreSQL cluster and removes its folder on SIGTERM (a SIGKILL, the default, would
+    // leave both behind).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     stdout: 'pipe',
     stderr: 'pipe',
   },

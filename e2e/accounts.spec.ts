@@ -4,7 +4,7 @@
  * advertiser is paid by the database on the first sign-in.
  */
 import { expect, test } from '@playwright/test'
-import { analyzeAxe } from './pages/axe'
+import { seriousViolations } from './pages/axe'
 import { AuthPages, DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf, uniqueEmail } from './pages/auth'
 import { DevMailbox, verifyLinkIn } from './pages/mailbox'
 
@@ -120,8 +120,6 @@ for (const path of ['/', '/login', '/register']) {
   test(`axe finds no serious violations on ${path}`, async ({ page }) => {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-    const results = await analyzeAxe(page)
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
   })
 }

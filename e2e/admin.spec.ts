@@ -2,18 +2,10 @@
  * The admin's side end to end: a newsletter rejected with a reason shows the advertiser that reason;
  * the users and money screens read real data; every admin screen passes axe.
  */
-import { expect, test, type Page } from '@playwright/test'
-import { analyzeAxe } from './pages/axe'
+import { expect, test } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './pages/axe'
 import { AdvertiserDashboard, DEMO_ADVERTISER } from './pages/advertiser'
 import { AdminReviewQueue } from './pages/admin'
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  // Judge the page at rest: a button left hovered by the last click is measured in its hover colour.
-  await page.mouse.move(0, 0)
-  const results = await analyzeAxe(page)
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test('a newsletter rejected with a reason shows the advertiser that reason', async ({ browser }) => {
   const name = `E2E Rejected ${Date.now().toString(36)}`

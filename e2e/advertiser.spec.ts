@@ -3,18 +3,10 @@
  * newsletter that waits for review; the demo admin approves it in the review queue; the advertiser then
  * sees it active. Each person has their own browser context, as two people on two machines would.
  */
-import { expect, test, type Page } from '@playwright/test'
-import { analyzeAxe } from './pages/axe'
+import { expect, test } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './pages/axe'
 import { AdvertiserDashboard } from './pages/advertiser'
 import { AdminReviewQueue } from './pages/admin'
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  // Judge the page at rest: a button left hovered by the last click is measured in its hover colour.
-  await page.mouse.move(0, 0)
-  const results = await analyzeAxe(page)
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test('an advertiser lists a newsletter, an admin approves it, and it becomes active', async ({ browser }) => {
   const name = `E2E Weekly ${Date.now().toString(36)}`

@@ -112,10 +112,15 @@ async function visit(page: Page, path: string, first: boolean) {
     window.dispatchEvent(new PopStateEvent('popstate'))
     return title
   }, path)
-  await page.waitForFunction(
-    (title) => document.title !== title || document.querySelector('main h1:not([data-stale])') !== null,
-    before,
-  )
+  // Every page has a title of its own (checked below), so a new title is the sure sign of the new page. The old page
+  // may mount its heading anew while the next page's code loads (a walk once read /no-such-page with the campaign
+  // page's title that way), so a fresh heading alone is not. Only a page that wrongly keeps the old title is looked at after the
+  // bounded wait, by its heading, so the clash below names it instead of the walk hanging.
+  const changed = await page
+    .waitForFunction((title) => document.title !== title, before, { timeout: 15_000 })
+    .then(() => true)
+    .catch(() => false)
+  if (!changed) await page.waitForFunction(() => document.querySelector('main h1:not([data-stale])') !== null)
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Where the end-to-end stack listens: away from `npm run dev`'s ports so both can run at once. `E2E_PORT_OFFSET`
- * (e.g. 100) moves all four, so two checkouts of the repository can run their suites side by side.
+ * (e.g. 100) moves them all, so two checkouts of the repository can run their suites side by side.
  */
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0) || 0
 
@@ -9,6 +9,8 @@ export const E2E = {
   mailPort: 54334 + offset,
   smtpPort: 54335 + offset,
   appPort: 4174 + offset,
+  /** The suite's own PostgreSQL cluster, when PostgreSQL is installed (e2e/serve.ts). */
+  postgresPort: 55440 + offset,
   get apiUrl() {
     return `http://127.0.0.1:${this.apiPort}`
   },

@@ -1,22 +1,30 @@
 /**
- * Starts the end-to-end stack: the embedded backend on a fresh in-memory, seeded database, then the SPA
- * built against it and served by `vite preview`. Playwright starts this and stops it when done.
+ * Starts the end-to-end stack: the embedded backend on a fresh seeded database, then the SPA built against it and
+ * served by `vite preview`. Playwright starts this and stops it when done.
+ *
+ * The database is a PostgreSQL cluster of its own when Debian's postgresql is installed (as .ci/run installs it),
+ * else an in-memory PGlite (`E2E_ENGINE=pglite` asks for PGlite anyway). PostgreSQL is what hosted Supabase runs, and
+ * it serves the suite's requests for less CPU than PGlite's WebAssembly engine: the backend's share of the browser
+ * lane (docs/decisions.md "The browser suite is kept cheap"). Both engines keep their own suites (backend and db).
  */
 import { build, preview } from 'vite'
 import { startBackend } from '../embedded-backend/server'
+import { startLocalPostgres } from '../scripts/local-postgres'
 import { E2E } from './ports'
 
 // Every browser request of the suite comes from 127.0.0.1: scale the per-IP auth limits so a long run
 // never meets them, while the limits themselves are tested in the backend suite.
 process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE ??= '20'
 
+// A fresh database every run: never the developer's supabase/.local/db, never DATABASE_URL.
+const postgres = process.env.E2E_ENGINE === 'pglite' ? null : startLocalPostgres(E2E.postgresPort)
+console.log(`e2e database: ${postgres ? `PostgreSQL on port ${E2E.postgresPort}` : 'PGlite in memory'}`)
 const backend = await startBackend({
   port: E2E.apiPort,
   mailPort: E2E.mailPort,
   smtpPort: E2E.smtpPort,
-  // A fresh in-memory database every run: never the developer's supabase/.local/db, never DATABASE_URL.
   dataDir: null,
-  databaseUrl: '',
+  databaseUrl: postgres?.url ?? '',
   seed: true,
   siteUrl: E2E.appUrl,
   // Tests may give simulated visitors distinct addresses with this header, as a trusted proxy would;
@@ -36,6 +44,9 @@ const server = await preview({
 console.log(`e2e stack ready: app ${E2E.appUrl}, api ${backend.apiUrl}, mailbox ${backend.mailboxUrl}`)
 
 const stop = async () => {
+  // The cluster first, synchronously: its server runs in a session of its own (pg_ctl), so nothing else would end it
+  // if closing the app or the backend hung until Playwright's SIGKILL.
+  postgres?.stop()
   await server.close()
   await backend.close()
   process.exit(0)

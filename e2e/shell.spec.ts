@@ -1,6 +1,6 @@
 /** The shell in a real browser: header and footer, the mobile menu at 390 px, and axe on every public page. */
 import { expect, test } from '@playwright/test'
-import { analyzeAxe } from './pages/axe'
+import { expectNoSeriousA11yViolations, seriousViolations } from './pages/axe'
 
 const PUBLIC_PAGES = [
   '/help',
@@ -73,10 +73,7 @@ test.describe('on a 390 px phone', () => {
     await page.goto('/')
     await page.getByRole('button', { name: 'Open menu' }).click()
     await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible()
-    const results = await analyzeAxe(page)
-    expect(
-      results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    ).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
   })
 })
 
@@ -84,8 +81,6 @@ for (const path of PUBLIC_PAGES) {
   test(`axe finds no serious violations on ${path}`, async ({ page }) => {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-    const results = await analyzeAxe(page)
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await expectNoSeriousA11yViolations(page)
   })
 }

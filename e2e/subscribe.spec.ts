@@ -5,8 +5,8 @@
  * shows the expired state; no token → the invalid-link text. A reader who did not ask declines one newsletter by
  * clicking its decline link in the dev mailbox; the other stays pending and confirms. Axe finds no serious problems on /audiences and /newsletters.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { analyzeAxe } from './pages/axe'
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './pages/axe'
 import { apiKeys } from '../embedded-backend/keys'
 import { E2E } from './ports'
 import { Directory } from './pages/directory'
@@ -14,12 +14,6 @@ import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters
 import { readerAddress } from './pages/readers'
 
 const APPROVED_ID = '10000000-0000-4000-a000-000000000001'
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await analyzeAxe(page)
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 async function serviceGet<T>(request: APIRequestContext, path: string): Promise<T> {
   const { serviceRoleKey } = await apiKeys()

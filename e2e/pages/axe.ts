@@ -5,21 +5,44 @@
  * browser CPU an analysis cost (0.95 → 0.3 CPU-seconds per page measured on four pages of the phone walk, the same
  * rules passed and failed). Here axe is injected once per document (a walk through the app's routes keeps it) and
  * `axe.run` judges the document. A page with frames still goes through AxeBuilder, which reaches into each frame.
+ *
+ * The suites judge violations only, so axe is asked for those (`resultTypes`: the passes, incomplete and
+ * inapplicable groups keep one node each instead of every node on the page) and only they cross back to the test:
+ * the same rules run on the same nodes, and a violation is reported with every node it found.
  */
 import AxeBuilder from '@axe-core/playwright'
-import axe, { type AxeResults } from 'axe-core'
-import type { Page } from '@playwright/test'
+import axe, { type Result, type RunOptions } from 'axe-core'
+import { expect, type Page } from '@playwright/test'
 
-export async function analyzeAxe(page: Page, tags?: string[]): Promise<AxeResults> {
-  if (page.frames().length > 1) {
-    const builder = new AxeBuilder({ page })
-    return (tags ? builder.withTags(tags) : builder).analyze()
+/** The four WCAG 2.0/2.1 A and AA tag sets the layout walks judge pages by. */
+export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+
+export async function axeViolations(page: Page, tags?: string[]): Promise<Result[]> {
+  const options: RunOptions = {
+    resultTypes: ['violations'],
+    ...(tags ? { runOnly: { type: 'tag', values: tags } } : {}),
   }
+  if (page.frames().length > 1) return (await new AxeBuilder({ page }).options(options).analyze()).violations
   if (!(await page.evaluate(() => typeof (window as { axe?: unknown }).axe === 'object')))
     await page.evaluate(axe.source)
   return page.evaluate(
-    (values) =>
-      (window as unknown as { axe: typeof axe }).axe.run(document, values ? { runOnly: { type: 'tag', values } } : {}),
-    tags,
+    async (values) => (await (window as unknown as { axe: typeof axe }).axe.run(document, values)).violations,
+    options,
   )
+}
+
+/** Serious and critical violations as `rule: the nodes' selectors`, one string each. */
+export async function seriousViolations(page: Page, tags?: string[]): Promise<string[]> {
+  return (await axeViolations(page, tags))
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+/**
+ * No serious or critical violation on the page, judged at rest: the pointer is moved away first, so a button left
+ * hovered by the last click is measured in its own colours, not its hover colour.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, tags?: string[]) {
+  await page.mouse.move(0, 0)
+  expect(await seriousViolations(page, tags)).toEqual([])
 }

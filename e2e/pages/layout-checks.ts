@@ -4,7 +4,7 @@
  * serious or critical.
  */
 import { expect, type Page } from '@playwright/test'
-import { analyzeAxe } from './axe'
+import { seriousViolations, WCAG_AA_TAGS } from './axe'
 
 /** The page is ready once it shows its heading and nothing says it is still loading. */
 export async function settle(page: Page) {
@@ -42,7 +42,5 @@ export async function checkPage(page: Page, withAxe: boolean, overflowOnly: bool
   )
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
-  const axe = await analyzeAxe(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect.soft(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  expect.soft(await seriousViolations(page, WCAG_AA_TAGS)).toEqual([])
 }

@@ -58,19 +58,28 @@ const secretKeyInBrowser = () =>
       'and replace a secret key that reached one.',
   )
 
-/** Verifying an HS256 token costs more than the rest of a cached request; tokens repeat, so remember them. */
+const EXPIRED: VerifyResult = { ok: false, reason: 'expired' }
+
+/**
+ * Verifying an HS256 token costs more than the rest of a cached request; tokens repeat, so remember them, keyed by
+ * the token's exact text. Only the signature check is remembered: expiry is checked against the clock on every use.
+ */
 class TokenCache {
-  private readonly entries = new Map<string, JwtClaims>()
-  async verify(token: string): Promise<VerifyResult> {
+  private readonly entries = new Map<string, { claims: JwtClaims; ok: VerifyResult }>()
+  /** A token verified before, checked for expiry now, without a promise; undefined when not seen yet. */
+  cached(token: string): VerifyResult | undefined {
     const hit = this.entries.get(token)
-    if (hit) {
-      if (typeof hit.exp === 'number' && hit.exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' }
-      return { ok: true, claims: hit }
-    }
+    if (!hit) return undefined
+    const { exp } = hit.claims
+    return typeof exp === 'number' && exp * 1000 <= Date.now() ? EXPIRED : hit.ok
+  }
+  async verify(token: string): Promise<VerifyResult> {
+    const hit = this.cached(token)
+    if (hit) return hit
     const result = await verifyJwt(token)
     if (result.ok) {
       if (this.entries.size >= 1000) this.entries.clear()
-      this.entries.set(token, result.claims)
+      this.entries.set(token, { claims: result.claims, ok: { ok: true, claims: result.claims } })
     }
     return result
   }
@@ -96,8 +105,11 @@ type Caller = { role: ApiRole; claims: JwtClaims; opaqueKey: boolean; token?: st
 /** A request's headers, each one string (repeated headers joined as Node joins them). */
 function headersOf(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {}
-  for (const [k, v] of Object.entries(req.headers))
-    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+  const sent = req.headers
+  for (const k in sent) {
+    const v = sent[k]
+    if (v !== undefined) headers[k] = typeof v === 'string' ? v : v.join(', ')
+  }
   return headers
 }
 
@@ -117,7 +129,7 @@ async function checkApiKey(g: Gateway, apikey: string, userAgent: string | undef
       return { ok: false, answer: secretKeyInBrowser() }
     return { ok: true, claims: { role }, opaque: true }
   }
-  const key = await g.tokens.verify(apikey)
+  const key = g.tokens.cached(apikey) ?? (await g.tokens.verify(apikey))
   if (!key.ok || key.claims.role === 'authenticated') return invalid
   return { ok: true, claims: key.claims, opaque: false }
 }
@@ -188,7 +200,7 @@ async function bearerStep(
     )
   }
   if (api !== 'auth' && bearer) {
-    const verified = await g.tokens.verify(bearer)
+    const verified = g.tokens.cached(bearer) ?? (await g.tokens.verify(bearer))
     if (verified.ok) {
       caller.role = verified.claims.role
       caller.claims = verified.claims
@@ -200,9 +212,18 @@ async function bearerStep(
   return undefined
 }
 
+/** `/auth/v1…`, `/rest/v1…`, `/functions/v1…`: the API and the path below its prefix. */
+const API_PATH = /^\/(auth|rest|functions)\/v1(\/.*)?$/
+
 /** /auth/v1, /rest/v1 and /functions/v1: the key and token checks, then the API's handler. */
-async function dispatch(g: Gateway, req: IncomingMessage, url: URL, body: Buffer, ip: string): Promise<ApiResponse> {
-  const match = /^\/(auth|rest|functions)\/v1(\/.*)?$/.exec(url.pathname)
+async function dispatch(
+  g: Gateway,
+  req: IncomingMessage,
+  url: URL,
+  match: RegExpExecArray | null,
+  body: Buffer,
+  ip: string,
+): Promise<ApiResponse> {
   if (!match)
     return {
       status: 404,
@@ -224,7 +245,7 @@ async function dispatch(g: Gateway, req: IncomingMessage, url: URL, body: Buffer
   const refused = await bearerStep(g, api, headers, apikey, caller)
   if (refused) return refused
   // The key is the gateway's business; left in, the REST API would read it as a filter.
-  url.searchParams.delete('apikey')
+  if (url.search !== '' && url.searchParams.has('apikey')) url.searchParams.delete('apikey')
   const apiRequest: ApiRequest = {
     method: req.method ?? 'GET',
     path,
@@ -253,7 +274,9 @@ async function handle(g: Gateway, req: IncomingMessage): Promise<ApiResponse> {
   } catch {
     return { status: 400, headers: { 'content-type': 'application/json' }, body: { message: 'Invalid request URL' } }
   }
-  const api = (/^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
+  const apiMatch = API_PATH.exec(url.pathname)
+  // The API whose error shape a refused body gets: the prefix alone decides (`/rest/v1x` is REST's too).
+  const api = (apiMatch?.[1] ?? /^\/(auth|rest|functions)\/v1/.exec(url.pathname)?.[1] ?? null) as Api | null
   const body = await readBody(req)
   if (body === undefined) return { status: 400, body: { message: 'Request body incomplete' } }
   if (body === null) {
@@ -277,7 +300,7 @@ async function handle(g: Gateway, req: IncomingMessage): Promise<ApiResponse> {
       claims,
     })
   }
-  return dispatch(g, req, url, body, ip)
+  return dispatch(g, req, url, apiMatch, body, ip)
 }
 
 export function createGateway(options: GatewayOptions) {
@@ -292,8 +315,8 @@ export function createGateway(options: GatewayOptions) {
 
   return async function listener(req: IncomingMessage, res: ServerResponse) {
     const started = performance.now()
-    res.on('error', () => {})
-    req.on('error', () => {})
+    res.on('error', ignore)
+    req.on('error', ignore)
     let answer: ApiResponse
     try {
       answer = await handle(g, req)
@@ -309,6 +332,9 @@ export function createGateway(options: GatewayOptions) {
     log?.(`${req.method} ${req.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`)
   }
 }
+
+/** A client that went away is no error of the server's (its socket's errors are not reported). */
+function ignore() {}
 
 /**
  * The body; null when it passes the limit (the rest is drained so the connection can answer);
@@ -330,17 +356,14 @@ function readBody(req: IncomingMessage): Promise<Buffer | null | undefined> {
       if (size > MAX_BODY_BYTES) over = true
       else chunks.push(chunk)
     })
-    let ended = false
     req.on('end', () => {
-      ended = true
-      resolve(over ? null : Buffer.concat(chunks))
+      // One chunk (most bodies) is the body as it is.
+      resolve(over ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
     })
-    // A client that goes away mid-body must not leave a half-read request running against the database.
-    const abandon = () => {
-      if (!ended) resolve(undefined)
-    }
-    req.on('error', abandon)
-    req.on('close', abandon)
+    // A client that goes away mid-body must not leave a half-read request running against the database. After
+    // 'end' the promise is settled and a later resolve does nothing.
+    req.on('error', () => resolve(undefined))
+    req.on('close', () => resolve(undefined))
   })
 }
 

@@ -196,24 +196,38 @@ function laneTransaction<T>(
   prelude: Statement | undefined,
   readOnly: boolean,
 ): Promise<T> {
-  let used = false
-  const claim = () => {
-    if (used) throw new Error(SECOND_STATEMENT)
-    used = true
+  return fn(new LaneTransaction(conns, prelude, readOnly))
+}
+
+/** The handle of a one-statement transaction (see laneTransaction); its one statement carries the prelude. */
+class LaneTransaction implements Queryable {
+  private used = false
+  constructor(
+    private readonly conns: PgConnections,
+    private readonly prelude: Statement | undefined,
+    private readonly readOnly: boolean,
+  ) {}
+
+  private claim() {
+    if (this.used) throw new Error(SECOND_STATEMENT)
+    this.used = true
   }
-  return fn({
-    async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions) {
-      claim()
-      const batch: BatchStatement[] = prelude ? [{ text: prelude.sql, values: prelude.params, prepare: true }] : []
-      batch.push({ text: sql, values: params, prepare: queryOptions?.prepare })
-      const results = (readOnly ? await conns.lanes.run(batch) : null) ?? (await pooledBatch(conns.pool, batch))
-      return toResult<T>(results[results.length - 1]!)
-    },
-    async exec(sql: string) {
-      claim()
-      await pgTransaction(conns, (tx) => tx.exec(sql), prelude)
-    },
-  })
+
+  async query<T>(sql: string, params?: unknown[], queryOptions?: QueryOptions): Promise<QueryResult<T>> {
+    this.claim()
+    const { prelude, conns } = this
+    const statement: BatchStatement = { text: sql, values: params, prepare: queryOptions?.prepare }
+    const batch: BatchStatement[] = prelude
+      ? [{ text: prelude.sql, values: prelude.params, prepare: true }, statement]
+      : [statement]
+    const results = (this.readOnly ? await conns.lanes.run(batch) : null) ?? (await pooledBatch(conns.pool, batch))
+    return toResult<T>(results[results.length - 1]!)
+  }
+
+  async exec(sql: string) {
+    this.claim()
+    await pgTransaction(this.conns, (tx) => tx.exec(sql), this.prelude)
+  }
 }
 
 async function pgTransaction<T>(

@@ -395,9 +395,22 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     ],
   },
   esp_delivery: {
-    tables: ['private.esp_key_pauses', 'private.esp_request_log', 'public.esp_connections', 'public.esp_deliveries'],
+    tables: [
+      'private.esp_key_pauses',
+      'private.esp_list_read_readers',
+      'private.esp_list_reads',
+      'private.esp_list_sizes',
+      'private.esp_request_log',
+      'public.esp_connections',
+      'public.esp_deliveries',
+    ],
     functions: [
       'private.engaged_rate',
+      'private.esp_counted_engagement',
+      'private.esp_list_page_size',
+      'private.esp_list_pages_estimate',
+      'public.claim_esp_engagement_lists',
+      'public.finish_esp_engagement_list',
       'private.source_engaged_readers',
       'public.engaged_rates',
       'public.newsletter_engaged_rates',

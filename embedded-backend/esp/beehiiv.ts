@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto'
 import {
   ESP_SANDBOX_KEYS,
+  limitOf,
+  pageOf,
   json,
   mask,
   obj,
@@ -84,6 +86,27 @@ async function subscribe(store: EspStore, publicationId: string, reqBody: unknow
   return json(created ? 201 : 200, { data: beehiivSubscription(subscriber, false) })
 }
 
+/**
+ * GET /v2/publications/{id}/subscriptions: `limit` (1..100, default 10), `cursor` (`next_cursor`, `has_more`),
+ * `order_by=created` with `direction` (asc by default), `expand[]=stats`; `total_results` as beehiiv answers.
+ */
+async function listSubscriptions(req: ProviderRequest, store: EspStore, publicationId: string) {
+  const limit = limitOf(req.query.get('limit'), 10, 100)
+  const desc = req.query.get('direction') === 'desc'
+  const expand = [...req.query.getAll('expand[]'), ...req.query.getAll('expand')]
+  const rows = (await store.subscribers('beehiiv'))
+    .filter((s) => s.target === publicationId)
+    .sort((a, b) => (desc ? -1 : 1) * (a.createdAt.localeCompare(b.createdAt) || a.email.localeCompare(b.email)))
+  const { page, next } = pageOf(rows, req.query.get('cursor'), limit)
+  return json(200, {
+    data: page.map((s) => beehiivSubscription(s, expand.includes('stats'))),
+    limit,
+    has_more: next !== null,
+    next_cursor: next,
+    total_results: rows.length,
+  })
+}
+
 export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
   const auth = bearer ? mask('Bearer', bearer) : null
@@ -114,6 +137,8 @@ export async function beehiiv(req: ProviderRequest, store: EspStore): Promise<Pr
       }),
     }
   }
+  if (req.method === 'GET' && rest === '/subscriptions')
+    return { auth, response: await listSubscriptions(req, store, publication.id) }
   if (req.method === 'POST' && rest === '/subscriptions')
     return { auth, response: await subscribe(store, publication.id, req.body) }
   const one = /^\/subscriptions\/(sub_[^/]+)$/.exec(rest)

@@ -73,3 +73,16 @@ export const md5 = (s: string) => createHash('md5').update(s).digest('hex')
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
 export const isIp = (s: string) =>
   (IPV4.test(s) && s.split('.').every((n) => Number(n) <= 255)) || (/^[0-9a-f:]+$/i.test(s) && s.includes(':'))
+
+/** A list's page for the sandbox's list routes: members in a stable order, the cursor an opaque base64 offset. */
+export function pageOf<T>(items: T[], cursor: string | null | undefined, limit: number) {
+  const offset = cursor ? Number(Buffer.from(cursor, 'base64url').toString('utf8')) || 0 : 0
+  const page = items.slice(offset, offset + limit)
+  const end = offset + page.length
+  return { page, offset, next: end < items.length ? Buffer.from(String(end), 'utf8').toString('base64url') : null }
+}
+/** A whole number from a query value within [1, max], else the fallback. */
+export const limitOf = (value: string | null | undefined, fallback: number, max: number) => {
+  const n = Number(value)
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback
+}

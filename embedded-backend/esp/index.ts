@@ -4,8 +4,9 @@
  * functions (`espSandboxUrls`), so the ESP clients in supabase/functions/_shared/esp talk to it unchanged.
  * - `/esp/{provider}/{the provider's own path}`: the provider's API (beehiiv.ts, kit.ts, mailchimp.ts, mailerlite.ts; common.ts holds the demo keys and lists), each request recorded.
  * - `GET /esp/`: the page listing deliveries per provider, beside the mailbox.
- * - `POST /esp/_control/fail` `{ provider, status: 429|500|502|503, count, retryAfterSeconds? }`: the next
- *   `count` requests to that provider answer `status` (429 with Retry-After); `DELETE` clears.
+ * - `POST /esp/_control/fail` `{ provider, status: 429|500|502|503, count, retryAfterSeconds?, after? }`: the next
+ *   `count` requests to that provider (after the first `after`, say a list's first page) answer `status` (429 with
+ *   Retry-After); `DELETE` clears.
  * - `POST /esp/_control/engagement` `{ provider, email, opens, clicks }`: what engagement read-back reports.
  * - `POST /esp/_engagement` `{ provider, email, opens, clicks, machine_opens, machine_clicks }` with the service-role
  *   or secret key (`apikey` or `Authorization: Bearer`): makes a reader open or click, as a person or as a machine
@@ -33,7 +34,7 @@ export function espSandboxUrls(apiUrl: string): Record<string, string> {
   }
 }
 
-type Fault = { status: number; remaining: number; retryAfterSeconds?: number }
+type Fault = { status: number; remaining: number; retryAfterSeconds?: number; after?: number }
 
 const json = (status: number, body: unknown): ApiResponse => ({
   status,
@@ -78,7 +79,10 @@ function controlFail(faults: Faults, method: string, b: Record<string, unknown>)
   const status = Number(b.status)
   const count = b.count === undefined ? 1 : Number(b.count)
   const retryAfter = b.retryAfterSeconds === undefined ? undefined : Number(b.retryAfterSeconds)
+  const after = b.after === undefined ? 0 : Number(b.after)
   if (!isProvider(b.provider)) return badProvider()
+  if (!Number.isInteger(after) || after < 0 || after > 1000)
+    return json(400, { message: 'after must be a whole number from 0 to 1000.' })
   if (![429, 500, 502, 503].includes(status)) return json(400, { message: 'status must be 429, 500, 502 or 503.' })
   if (!Number.isInteger(count) || count < 0 || count > 1000)
     return json(400, { message: 'count must be a whole number from 0 to 1000.' })
@@ -90,6 +94,7 @@ function controlFail(faults: Faults, method: string, b: Record<string, unknown>)
     status,
     remaining: count,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+    ...(after > 0 ? { after } : {}),
   }
   faults.set(b.provider, fault)
   return json(200, { provider: b.provider, ...fault })
@@ -156,7 +161,9 @@ async function providerApi(
   const fault = faults.get(provider)
   let answer: ApiResponse
   let auth: string | null
-  if (fault && fault.remaining > 0) {
+  // A fault waiting `after` requests lets this one through.
+  const failNow = fault !== undefined && fault.remaining > 0 && !(fault.after && fault.after-- > 0)
+  if (fault && failNow) {
     fault.remaining--
     if (fault.remaining === 0) faults.delete(provider)
     answer = forcedFailure(provider, fault.status, fault.retryAfterSeconds)

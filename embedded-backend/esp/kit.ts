@@ -2,6 +2,8 @@
 import { createHash } from 'node:crypto'
 import {
   ESP_SANDBOX_KEYS,
+  limitOf,
+  pageOf,
   json,
   mask,
   obj,
@@ -130,6 +132,55 @@ async function unsubscribe(store: EspStore, id: string) {
   return { status: 204 }
 }
 
+/** A Kit subscriber's stats as both the stats read and the filter's `stats` include report them. */
+function kitStats(s: SandboxSubscriber) {
+  const opened = reportedOpens(s.engagement)
+  const clicked = reportedClicks(s.engagement)
+  const sent = Math.max(opened, 1)
+  return { sent, opened, clicked, bounced: 0, open_rate: opened / sent, click_rate: clicked / sent }
+}
+
+/**
+ * POST /v4/subscribers/filter: the conditions the sandbox knows (`subscribed` with `after`/`before`, YYYY-MM-DD),
+ * `include: [{ type: "stats" }]`, `per_page` (at most 1000) and the `after` cursor; one row per subscriber (Kit's
+ * subscribers are account-wide), `pagination` as the other Kit lists.
+ */
+async function filterSubscribers(store: EspStore, reqBody: unknown) {
+  const body = obj(reqBody)
+  const all = Array.isArray(body.all) ? body.all.map(obj) : []
+  const unknown = all.find((c) => c.type !== 'subscribed')
+  if (unknown)
+    return kitError(422, `The local sandbox filters by the subscribed condition only, not ${text(unknown.type)}`)
+  const bound = (c: Record<string, unknown>, k: string) => (text(c[k]) ? Date.parse(text(c[k])) : Number.NaN)
+  const include = Array.isArray(body.include) ? body.include.map(obj) : []
+  const stats = include.some((i) => i.type === 'stats')
+  const perPage = limitOf(String(body.per_page ?? ''), 500, 1000)
+  const byId = new Map<string, SandboxSubscriber>()
+  for (const s of await store.subscribers('kit')) if (!byId.has(s.remoteId)) byId.set(s.remoteId, s)
+  const rows = [...byId.values()]
+    .filter((s) =>
+      all.every((c) => {
+        const at = Date.parse(s.createdAt)
+        const after = bound(c, 'after')
+        const before = bound(c, 'before')
+        return (Number.isNaN(after) || at >= after) && (Number.isNaN(before) || at < before)
+      }),
+    )
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.email.localeCompare(b.email))
+  const { page, next } = pageOf(rows, text(body.after) || null, perPage)
+  return json(200, {
+    subscribers: page.map((s) => ({ ...kitSubscriber(s), ...(stats ? { stats: kitStats(s) } : {}) })),
+    pagination: {
+      has_previous_page: false,
+      has_next_page: next !== null,
+      start_cursor: null,
+      end_cursor: next,
+      per_page: perPage,
+      total_count: rows.length,
+    },
+  })
+}
+
 export async function kit(req: ProviderRequest, store: EspStore): Promise<ProviderAnswer> {
   const key = req.headers['x-kit-api-key']
   const auth = key ? mask('X-Kit-Api-Key', key) : null
@@ -145,6 +196,8 @@ export async function kit(req: ProviderRequest, store: EspStore): Promise<Provid
   if (req.method === 'POST' && form) {
     return { auth, response: await addToForm(store, decodeURIComponent(form[1]!), req.body) }
   }
+  if (req.method === 'POST' && p === '/v4/subscribers/filter')
+    return { auth, response: await filterSubscribers(store, req.body) }
   // List stats for a subscriber (GET /v4/subscribers/{id}/stats): Kit's totals, machines included (it does not tell
   // them apart).
   const stats = /^\/v4\/subscribers\/([^/]+)\/stats$/.exec(p)

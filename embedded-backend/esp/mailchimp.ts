@@ -4,6 +4,7 @@ import {
   ESP_SANDBOX_KEYS,
   isIp,
   json,
+  limitOf,
   mask,
   md5,
   obj,
@@ -162,6 +163,29 @@ async function patchStatus(store: EspStore, audienceId: string, existing: Sandbo
   return json(200, mailchimpMember(audienceId, subscriber))
 }
 
+/**
+ * GET /3.0/lists/{id}/members: `count` (at most 1000, default 10), `offset`, `since_timestamp_opt` (opted in after it:
+ * the member's timestamp_opt, else when the sandbox added it), `{ members, total_items }` as Mailchimp answers (the
+ * sandbox ignores `fields` and sends whole members).
+ */
+async function listMembers(req: ProviderRequest, store: EspStore, audienceId: string) {
+  const count = limitOf(req.query.get('count'), 10, 1000)
+  const offset = Math.max(0, Number(req.query.get('offset') ?? 0) || 0)
+  const sinceRaw = req.query.get('since_timestamp_opt')
+  const since = sinceRaw ? Date.parse(sinceRaw) : Number.NaN
+  if (sinceRaw && Number.isNaN(since))
+    return invalidResource('since_timestamp_opt is not a valid ISO 8601 date and time.')
+  const optedIn = (s: SandboxSubscriber) => Date.parse(text(s.fields.timestamp_opt)) || Date.parse(s.createdAt)
+  const all = (await store.subscribers('mailchimp'))
+    .filter((s) => s.target === audienceId && (Number.isNaN(since) || optedIn(s) > since))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.email.localeCompare(b.email))
+  return json(200, {
+    members: all.slice(offset, offset + count).map((s) => mailchimpMember(audienceId, s)),
+    list_id: audienceId,
+    total_items: all.length,
+  })
+}
+
 /** One audience's own paths: the audience itself and its members. */
 async function audienceRoute(
   req: ProviderRequest,
@@ -170,6 +194,7 @@ async function audienceRoute(
   rest: string,
 ) {
   if (req.method === 'GET' && rest === '') return json(200, { id: audience.id, name: audience.name })
+  if (req.method === 'GET' && rest === '/members') return listMembers(req, store, audience.id)
   const member = /^\/members\/([^/]+)(\/tags)?$/.exec(rest)
   if (!member) return notFound()
   const hash = decodeURIComponent(member[1]!).toLowerCase()

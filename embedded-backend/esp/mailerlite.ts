@@ -1,6 +1,8 @@
 /** The sandbox's MailerLite API (see supabase/functions/_shared/esp/mailerlite.ts for the docs it follows). */
 import {
   ESP_SANDBOX_KEYS,
+  limitOf,
+  pageOf,
   isIp,
   json,
   md5,
@@ -44,6 +46,26 @@ async function mailerliteSubscriber(store: EspStore, email: string) {
     opted_in_at: f.opted_in_at ?? null,
     optin_ip: f.optin_ip ?? null,
   }
+}
+
+/**
+ * GET /api/groups/{id}/subscribers: `limit` (at most 1000, default 25), `cursor` (`meta.next_cursor`),
+ * `filter[status]`; each subscriber as the single read shows it (opens_count, clicks_count, open_rate, click_rate).
+ */
+async function groupSubscribers(req: ProviderRequest, store: EspStore, groupId: string) {
+  if (!target('mailerlite', groupId)) return mlError(404, 'Resource not found.')
+  const limit = limitOf(req.query.get('limit'), 25, 1000)
+  const status = req.query.get('filter[status]')
+  const rows = (await store.subscribers('mailerlite'))
+    .filter((s) => s.target === groupId && (!status || text(s.fields.status ?? 'active') === status))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.email.localeCompare(b.email))
+  const { page, next } = pageOf(rows, req.query.get('cursor'), limit)
+  const data = await Promise.all(page.map((s) => mailerliteSubscriber(store, s.email)))
+  return json(200, {
+    data,
+    links: { first: null, last: null, prev: null, next: null },
+    meta: { path: `/api/groups/${groupId}/subscribers`, per_page: limit, next_cursor: next, prev_cursor: null },
+  })
 }
 
 /** GET /api/groups: the sandbox groups, one page. */
@@ -139,6 +161,9 @@ export async function mailerlite(req: ProviderRequest, store: EspStore): Promise
   const p = req.path
   if (req.method === 'GET' && p === '/api/groups') return { auth, response: groupsAnswer() }
   if (req.method === 'POST' && p === '/api/subscribers') return { auth, response: await upsert(store, req.body) }
+  const members = /^\/api\/groups\/([^/]+)\/subscribers$/.exec(p)
+  if (req.method === 'GET' && members)
+    return { auth, response: await groupSubscribers(req, store, decodeURIComponent(members[1]!)) }
   const unassign = /^\/api\/subscribers\/([^/]+)\/groups\/([^/]+)$/.exec(p)
   if (req.method === 'DELETE' && unassign) return { auth, response: await unassignGroup(store, unassign) }
   const one = /^\/api\/subscribers\/([^/]+)$/.exec(p)

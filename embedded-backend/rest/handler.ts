@@ -51,8 +51,11 @@ export function createRestHandler({
       const sent = req.path.split('/').filter(Boolean)
       const opts = readOptions(req.headers, req.method, rest.optionSettings, targetOf(sent[0]))
       const response = await route(rest, req, opts, sent.map(decodeSegment))
+      const applied = opts.applied.length > 0 && !opts.plan
+      // Most answers need no header added: they go out as the route made them.
+      if (!applied && schemas.length <= 1) return response.headers ? response : { ...response, headers: {} }
       const headers: Record<string, string> = { ...response.headers }
-      if (opts.applied.length && !opts.plan) headers['preference-applied'] = opts.applied.join(', ')
+      if (applied) headers['preference-applied'] = opts.applied.join(', ')
       if (schemas.length > 1) headers['content-profile'] = opts.schema
       return { ...response, headers }
     } catch (error) {

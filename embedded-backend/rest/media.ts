@@ -41,21 +41,23 @@ function tokenize(text: string): { main: string; sub: string; params: Map<string
   return { main: head[1], sub: head[2], params }
 }
 
+/** The plan media type's parameters: what it is `for` and its EXPLAIN options. */
+function planType(format: PlanFormat['format'], params: Map<string, string>): MediaType {
+  const options = (params.get('options') ?? '').split('|')
+  return {
+    kind: 'plan',
+    plan: {
+      format,
+      for: decodeMediaType(params.get('for') ?? 'application/json'),
+      options: PLAN_OPTIONS.filter((o) => options.includes(o)),
+    },
+  }
+}
+
 export function decodeMediaType(text: string): MediaType {
   const t = tokenize(text)
   if (!t) return { kind: 'other', text }
   const stripped = t.params.get('nulls') === 'stripped'
-  const plan = (format: PlanFormat['format']): MediaType => {
-    const options = (t.params.get('options') ?? '').split('|')
-    return {
-      kind: 'plan',
-      plan: {
-        format,
-        for: decodeMediaType(t.params.get('for') ?? 'application/json'),
-        options: PLAN_OPTIONS.filter((o) => options.includes(o)),
-      },
-    }
-  }
   switch (`${t.main.toLowerCase()}/${t.sub.toLowerCase()}`) {
     case 'application/json':
       return { kind: 'json' }
@@ -75,9 +77,9 @@ export function decodeMediaType(text: string): MediaType {
       return { kind: 'octet' }
     case 'application/vnd.pgrst.plan':
     case 'application/vnd.pgrst.plan+text':
-      return plan('text')
+      return planType('text', t.params)
     case 'application/vnd.pgrst.plan+json':
-      return plan('json')
+      return planType('json', t.params)
     case 'application/vnd.pgrst.object+json':
     case 'application/vnd.pgrst.object':
       return { kind: 'object', stripNulls: stripped }
@@ -161,33 +163,35 @@ export type Produced =
  * octet streams and other types need PostgREST's custom media handlers, which this backend does not have.
  */
 export function negotiate(accepts: MediaType[], target: 'root' | 'resource', planEnabled: boolean): Produced {
-  const produce = (m: MediaType): Produced | undefined => {
-    if (target === 'root') return ['openapi', 'json', 'any'].includes(m.kind) ? { kind: 'openapi' } : undefined
-    switch (m.kind) {
-      case 'json':
-      case 'any':
-      case 'geojson':
-        return { kind: 'json', stripNulls: false }
-      case 'array-stripped':
-        return { kind: 'json', stripNulls: true }
-      case 'object':
-        return { kind: 'object', stripNulls: m.stripNulls }
-      case 'csv':
-        return { kind: 'csv' }
-      case 'plan': {
-        if (!planEnabled) return undefined
-        const of = produce(m.plan.for)
-        return of && of.kind !== 'plan' ? { kind: 'plan', plan: m.plan, of } : undefined
-      }
-      default:
-        return undefined
-    }
-  }
   for (const m of accepts) {
-    const p = produce(m)
+    const p = produce(m, target, planEnabled)
     if (p) return p
   }
   throw new RestError(406, 'PGRST107', `None of these media types are available: ${accepts.map(toMime).join(', ')}`)
+}
+
+/** What one accepted media type is produced as, if it can be (see `negotiate`). */
+function produce(m: MediaType, target: 'root' | 'resource', planEnabled: boolean): Produced | undefined {
+  if (target === 'root') return ['openapi', 'json', 'any'].includes(m.kind) ? { kind: 'openapi' } : undefined
+  switch (m.kind) {
+    case 'json':
+    case 'any':
+    case 'geojson':
+      return { kind: 'json', stripNulls: false }
+    case 'array-stripped':
+      return { kind: 'json', stripNulls: true }
+    case 'object':
+      return { kind: 'object', stripNulls: m.stripNulls }
+    case 'csv':
+      return { kind: 'csv' }
+    case 'plan': {
+      if (!planEnabled) return undefined
+      const of = produce(m.plan.for, target, planEnabled)
+      return of && of.kind !== 'plan' ? { kind: 'plan', plan: m.plan, of } : undefined
+    }
+    default:
+      return undefined
+  }
 }
 
 /** How a request body is read, by its Content-Type (none is JSON). */
@@ -198,6 +202,24 @@ export type BodyKind = 'json' | 'csv' | 'form' | 'text' | 'xml' | 'bytea'
  * function (whose single unnamed parameter takes the whole body). Anything else is 400 PGRST102.
  */
 export function bodyKind(contentType: string | undefined, isRpc: boolean): BodyKind {
+  // Every request with a body asks, some twice, and clients send the same few Content-Types: remember the answers.
+  const known = (isRpc ? rpcBodyKinds : tableBodyKinds).get(contentType)
+  if (known) return known
+  const kind = decodeBodyKind(contentType, isRpc)
+  remember(isRpc ? rpcBodyKinds : tableBodyKinds, contentType, kind)
+  return kind
+}
+
+const rpcBodyKinds = new Map<string | undefined, BodyKind>()
+const tableBodyKinds = new Map<string | undefined, BodyKind>()
+
+/** Remembers a parsed header's answer; a client sending ever-new values only ever fills it up to 256 and restarts it. */
+export function remember<K, V>(cache: Map<K, V>, key: K, value: V) {
+  if (cache.size >= 256) cache.clear()
+  cache.set(key, value)
+}
+
+function decodeBodyKind(contentType: string | undefined, isRpc: boolean): BodyKind {
   const m = contentType === undefined ? ({ kind: 'json' } as MediaType) : decodeMediaType(contentType)
   if (m.kind === 'json' || m.kind === 'csv' || m.kind === 'form') return m.kind
   if (isRpc && m.kind === 'text') return 'text'

@@ -4,7 +4,7 @@
  * headers that pick one of the exposed schemas, and the `Range` header.
  */
 import { RestError } from './errors'
-import { bodyKind, negotiate, parseAccept, type PlanFormat, type Produced } from './media'
+import { bodyKind, negotiate, parseAccept, remember, type PlanFormat, type Produced } from './media'
 
 export type { PlanFormat } from './media'
 
@@ -111,17 +111,14 @@ export function readOptions(
       `Invalid preferences: ${invalid.join(', ')}`,
     )
   }
-  const produced = negotiate(
-    parseAccept(headers['accept']),
-    target === 'root' ? 'root' : 'resource',
-    settings.planEnabled,
-  )
+  const produced = produces(headers['accept'], target === 'root' ? 'root' : 'resource', settings.planEnabled)
   const plan = produced.kind === 'plan' ? produced.plan : undefined
   // A plan is of the request as its `for` type would run it (a single object still checks its one row).
   const shape: Produced = produced.kind === 'plan' ? produced.of : produced
   const returning = prefer.get('return') as Options['returning'] | undefined
   const maxAffected = prefer.get('max-affected')
-  const applied = [...prefer.entries()].filter(([k]) => k !== 'timezone' && k !== 'params').map(([k, v]) => `${k}=${v}`)
+  const applied: string[] = []
+  for (const [k, v] of prefer) if (k !== 'timezone' && k !== 'params') applied.push(`${k}=${v}`)
   return {
     returning: returning ?? 'minimal',
     count: prefer.get('count') as CountKind | undefined,
@@ -139,6 +136,18 @@ export function readOptions(
     schema: profile ?? settings.schemas[0],
     applied,
   }
+}
+
+/** What the Accept header is answered with; clients send the same few, so the answers are remembered (never a 406). */
+const negotiated = new Map<string, Produced>()
+
+function produces(accept: string | undefined, target: 'root' | 'resource', planEnabled: boolean): Produced {
+  const key = `${target} ${planEnabled} ${accept === undefined ? '-' : `:${accept}`}`
+  const known = negotiated.get(key)
+  if (known) return known
+  const produced = negotiate(parseAccept(accept), target, planEnabled)
+  remember(negotiated, key, produced)
+  return produced
 }
 
 function parseRange(header: string | undefined): Options['range'] {

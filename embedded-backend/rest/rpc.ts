@@ -107,29 +107,12 @@ export function chooseFunction(
   keys: string[],
   kind: BodyKind | 'query',
 ): FunctionDef {
-  const overloads = (schema.functions.get(name) ?? []).filter((f) => f.callable).sort(compareOverloads)
+  const overloads = callableOverloads(schema.functions.get(name))
   const given = new Set(keys)
-  const isPost = kind !== 'query'
-  const matches = (f: FunctionDef) => {
-    if (f.args.length === 0) return given.size === 0 && !(isPost && RAW_KINDS.includes(kind as BodyKind))
-    const required = f.args.filter((a) => !a.hasDefault).map((a) => a.name)
-    const optional = new Set(f.args.filter((a) => a.hasDefault).map((a) => a.name))
-    const rest = [...given].filter((k) => !optional.has(k))
-    return rest.length === new Set(required).size && required.every((r) => given.has(r))
-  }
-  const takesWholeBody = (f: FunctionDef) => {
-    if (!isPost || f.args.length !== 1) return false
-    const type = f.args[0].type
-    return (
-      (kind === 'json' && (type === 'json' || type === 'jsonb')) ||
-      (kind === 'text' && type === 'text') ||
-      (kind === 'xml' && type === 'xml') ||
-      (kind === 'bytea' && type === 'bytea')
-    )
-  }
-  const matching = overloads.filter(matches)
-  const fallback = overloads.filter((f) => !matches(f) && takesWholeBody(f))
-  const chosen = matching.length ? matching : fallback
+  const matching = overloads.filter((f) => matches(f, given, kind))
+  const chosen = matching.length
+    ? matching
+    : overloads.filter((f) => !matches(f, given, kind) && takesWholeBody(f, kind))
   if (chosen.length === 1) return chosen[0]
   if (chosen.length === 0) throw notFound(schema, name, keys, kind, overloads)
   throw new RestError(
@@ -138,6 +121,41 @@ export function chooseFunction(
     `Could not choose the best candidate function between: ${chosen.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
     null,
     'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+  )
+}
+
+/** The callable overloads of one name in PostgREST's order, worked out once per schema cache load. */
+const overloadOrder = new WeakMap<FunctionDef[], FunctionDef[]>()
+const NO_OVERLOADS: FunctionDef[] = []
+
+function callableOverloads(all: FunctionDef[] | undefined): FunctionDef[] {
+  if (!all) return NO_OVERLOADS
+  let sorted = overloadOrder.get(all)
+  if (!sorted) {
+    sorted = all.filter((f) => f.callable).sort(compareOverloads)
+    overloadOrder.set(all, sorted)
+  }
+  return sorted
+}
+
+/** Whether `f` takes exactly the keys given: every required parameter, and otherwise only optional ones. */
+function matches(f: FunctionDef, given: Set<string>, kind: BodyKind | 'query'): boolean {
+  if (f.args.length === 0) return given.size === 0 && !(kind !== 'query' && RAW_KINDS.includes(kind))
+  const required = f.args.filter((a) => !a.hasDefault).map((a) => a.name)
+  const optional = new Set(f.args.filter((a) => a.hasDefault).map((a) => a.name))
+  const rest = [...given].filter((k) => !optional.has(k))
+  return rest.length === new Set(required).size && required.every((r) => given.has(r))
+}
+
+/** A POST whose body, by its Content-Type, is the single parameter's whole value (json or jsonb, text, xml, bytea). */
+function takesWholeBody(f: FunctionDef, kind: BodyKind | 'query'): boolean {
+  if (kind === 'query' || f.args.length !== 1) return false
+  const type = f.args[0].type
+  return (
+    (kind === 'json' && (type === 'json' || type === 'jsonb')) ||
+    (kind === 'text' && type === 'text') ||
+    (kind === 'xml' && type === 'xml') ||
+    (kind === 'bytea' && type === 'bytea')
   )
 }
 

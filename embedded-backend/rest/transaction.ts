@@ -3,7 +3,7 @@
  * security is Postgres's job), `Prefer: tx` and `timezone` honoured, and the execution-plan Accept type answered.
  */
 import type { ApiRequest, ApiResponse } from '../context'
-import { withRequestContext, type Queryable } from '../db/database'
+import { withRequestContext, type Queryable, type QueryOptions } from '../db/database'
 import { toMime } from './media'
 import type { Options, PlanFormat } from './request-options'
 import type { RestState } from './state'
@@ -76,10 +76,19 @@ function isOneStatement(opts: Options): boolean {
  * The REST API's statements are prepared on PostgreSQL: their texts repeat (values are bound parameters)
  * and their result columns are fixed (`total, page, body` or one JSON value), so a prepared plan stays valid.
  */
-const preparing = (tx: Queryable): Queryable => ({
-  query: (sql, params, options) => tx.query(sql, params, { prepare: true, ...options }),
-  exec: (sql) => tx.exec(sql),
-})
+const preparing = (tx: Queryable): Queryable => new Preparing(tx)
+
+const PREPARE = { prepare: true }
+
+class Preparing implements Queryable {
+  constructor(private readonly tx: Queryable) {}
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions) {
+    return this.tx.query<T>(sql, params, options ? { prepare: true, ...options } : PREPARE)
+  }
+  exec(sql: string) {
+    return this.tx.exec(sql)
+  }
+}
 
 /**
  * A transaction handle that answers the first statement of the request with its execution plan instead of

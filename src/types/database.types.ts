@@ -2349,6 +2349,21 @@ export type Database = {
           delivered_at: string
         }[]
       }
+      claim_esp_engagement_lists: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          list_read_id: string
+          provider: string
+          target_id: string
+          api_key: string
+          since: string
+          pages: number
+          page_size: number
+          readers: Json
+        }[]
+      }
       claim_esp_removals: {
         Args: {
           p_limit?: number
@@ -2659,6 +2674,19 @@ export type Database = {
           p_clicked?: boolean
         }
         Returns: string
+      }
+      finish_esp_engagement_list: {
+        Args: {
+          p_list_read_id: string
+          p_reads: Json
+          p_pages: number
+          p_complete: boolean
+          p_total?: number
+          p_response_status?: number
+          p_error?: string
+          p_retry_after_ms?: number
+        }
+        Returns: Json
       }
       finish_esp_removal: {
         Args: {

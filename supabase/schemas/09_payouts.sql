@@ -595,9 +595,9 @@ create or replace function private.engaged_chunk_size()
  immutable
  set search_path to ''
 as $function$
-  select 50
+  select 25
 $function$;
-comment on function private.engaged_chunk_size() is 'Internal: how many readers paid per engagement private.decide_engaged_readers decides per statement set; a scheduled run takes chunk after chunk until its time is up (bench/engaged-pay.ts).';
+comment on function private.engaged_chunk_size() is 'Internal: how many readers paid per engagement private.decide_engaged_readers decides per statement set; a scheduled run (settle_matured_holds with a time budget) decides one set and commits, so it holds the wallets it locks for one set''s writes (bench/engaged-pay.ts).';
 revoke execute on function private.engaged_chunk_size() from public;
 
 create or replace function private.engagement_verdict(p_subscription_id uuid, p_now timestamp with time zone default now())
@@ -970,8 +970,11 @@ begin
   -- Readers paid per engagement whose window closed are decided in sets first (private.decide_engaged_readers):
   -- within the run's rows and time, one wallet lock and one funding refresh per account. If the batch fails, all it did is undone
   -- (the block is a savepoint) and its rows are settled row by row below, where a failing row is recorded.
+  -- A scheduled run (a time budget) decides at most one chunk, so the wallets it locks are held for that chunk only.
   begin
-    batched := private.decide_engaged_readers(p_now, suspended, p_max_rows, p_max_rows, started + p_max_duration);
+    batched := private.decide_engaged_readers(p_now, suspended,
+      coalesce(p_max_rows, case when p_max_duration is not null then private.engaged_chunk_size() end),
+      p_max_rows, started + p_max_duration);
   exception when others then
     get stacked diagnostics problem = message_text;
     raise warning 'Readers paid per engagement settle row by row this run: %', problem;
@@ -979,6 +982,11 @@ begin
   end;
   settled := batched;
   if p_max_rows is not null and settled >= p_max_rows then
+    return settled;
+  end if;
+  -- A scheduled run that decided a chunk commits now: the next run, 5 seconds later, takes the next chunk; the
+  -- row-by-row path runs once no chunk is left to decide.
+  if batched > 0 and p_max_duration is not null then
     return settled;
   end if;
   -- Holds first, so an earning finds its subscriber's hold already settled in the same run; among each, rows that
@@ -1072,7 +1080,7 @@ begin
   return settled;
 end
 $function$;
-comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber paid per engagement is charged only if it engaged, else released with the reason not_engaged (private.engagement_verdict; while the email tool''s final answer is awaited its rows are looked at again every 5 minutes). A subscriber with a pending hold or earning of a suspended account waits, on both sides, until an admin reinstates or refunds. Readers paid per engagement are decided in sets first (private.decide_engaged_readers, within the same rows and time); the rest row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
+comment on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) is 'Scheduled, service role only: after screening each hold is released as a completed debit and each earning (once its hold settled) becomes available; a subscriber paid per engagement is charged only if it engaged, else released with the reason not_engaged (private.engagement_verdict; while the email tool''s final answer is awaited its rows are looked at again every 5 minutes). A subscriber with a pending hold or earning of a suspended account waits, on both sides, until an admin reinstates or refunds. Readers paid per engagement are decided in sets first (private.decide_engaged_readers, within the same rows and time; a call with p_max_duration decides at most one set of private.engaged_chunk_size() and, if it decided any, ends there so the wallets are locked briefly); the rest row by row: a row that cannot settle stays pending and is recorded in settlement_failures; the others settle. At most p_max_rows rows and about p_max_duration of work per call (the scheduled job settles in small batches); without them, everything due. Returns how many rows settled.';
 revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from public;
 grant execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) to service_role;
 

@@ -453,6 +453,70 @@ describe('deciding in sets', () => {
     expect(await settle()).toBe(0)
   })
 
+  it('decides one set a scheduled run and ends there, so the wallet is locked briefly; row by row once no set is left', async () => {
+    const db = await testDb()
+    const rule = (
+      await db.query<{ pay_rule: string; days: number }>(
+        'select pay_rule, engagement_window_days as days from public.campaigns where id = $1',
+        [m.campaignId],
+      )
+    ).rows[0]!
+    // A reader of the same newsletter under the confirmed rule (the rule applies to new subscribers), due too.
+    await db.query("update public.campaigns set pay_rule = 'confirmed' where id = $1", [m.campaignId])
+    let confirmedReader: string
+    try {
+      confirmedReader = await reader('run-confirmed')
+    } finally {
+      await db.query('update public.campaigns set pay_rule = $2, engagement_window_days = $3 where id = $1', [
+        m.campaignId,
+        rule.pay_rule,
+        rule.days,
+      ])
+    }
+    await age(confirmedReader, 8)
+    const engaged = [await reader('run-a'), await reader('run-b')]
+    for (const email of engaged) {
+      await delivered(email)
+      await age(email, 10.05)
+      await read(email, 'true, 1, 1')
+    }
+    const decided = async () =>
+      (
+        await Promise.all(engaged.map(async (email) => (await subscription(email)).engagement_decision === 'engaged'))
+      ).filter(Boolean).length
+    const confirmedPending = async () => (await ledgerOf(confirmedReader)).filter((r) => r.status === 'pending').length
+    // The scheduled job's call (a time budget, here far more than it needs) with sets of one reader.
+    const scheduled = async () =>
+      (
+        await queryAs<{ n: number }>(
+          service,
+          "select public.settle_matured_holds(p_max_duration => interval '1 hour') as n",
+        )
+      )[0]!.n
+    const original = (
+      await db.query<{ def: string }>("select pg_get_functiondef('private.engaged_chunk_size()'::regprocedure) as def")
+    ).rows[0]!.def
+    await db.query(
+      "create or replace function private.engaged_chunk_size() returns integer language sql immutable set search_path to '' as $$ select 1 $$",
+    )
+    try {
+      // One set (its hold charged, its earning made available), then the run ends: the rest waits for the next run.
+      expect(await scheduled()).toBe(2)
+      expect(await decided()).toBe(1)
+      expect(await confirmedPending()).toBe(2)
+      expect(await scheduled()).toBe(2)
+      expect(await decided()).toBe(2)
+      expect(await confirmedPending()).toBe(2)
+      // No set left: the row-by-row path settles the confirmed reader's hold and earning.
+      expect(await scheduled()).toBe(2)
+      expect(await confirmedPending()).toBe(0)
+      expect(await scheduled()).toBe(0)
+    } finally {
+      await db.query(original)
+    }
+    expect(await ledgerMismatches()).toEqual([])
+  })
+
   it('settles row by row when the sets fail: all they did is undone and the reader is still decided once', async () => {
     const db = await testDb()
     const email = await reader('set-fallback')

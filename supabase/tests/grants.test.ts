@@ -281,6 +281,7 @@ describe('what the API roles hold (the catalog)', () => {
       'claim_due_payouts(integer)': 'service_role',
       'claim_esp_deliveries(integer)': 'service_role',
       'claim_esp_engagement(integer)': 'service_role',
+      'claim_esp_engagement_lists(integer)': 'service_role',
       'claim_esp_removals(integer)': 'service_role',
       'claim_notifications(integer)': 'service_role',
       'claim_signup_bonus()': 'authenticated, service_role',
@@ -316,6 +317,7 @@ describe('what the API roles hold (the catalog)', () => {
       'finish_esp_delivery(uuid,text,integer,text,boolean,integer)': 'service_role',
       'finish_esp_engagement(uuid,boolean,integer,integer,integer,text,integer,integer,integer,boolean)':
         'service_role',
+      'finish_esp_engagement_list(uuid,jsonb,integer,boolean,integer,integer,text,integer)': 'service_role',
       'finish_esp_removal(uuid,integer,text,boolean,integer)': 'service_role',
       'finish_notification(uuid,text)': 'service_role',
       'finish_payout(uuid,text,text)': 'service_role',

@@ -5,7 +5,7 @@
  * the reader confirmed on Growletter) with the UTM fields beehiiv keeps naming Growletter and the source.
  */
 import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
-import type { EspClient, EspClientOptions, EspEngagement, EspTarget } from './types.ts'
+import type { EspClient, EspClientOptions, EspEngagement, EspListMember, EspTarget } from './types.ts'
 
 export const BEEHIIV_API_URL = 'https://api.beehiiv.com/v2'
 
@@ -22,6 +22,17 @@ export function beehiivMessage(body: unknown): string | undefined {
 const publication = (p: unknown): EspTarget | null => {
   const id = str(field(p, 'id'))
   return id ? { id, name: str(field(p, 'name')) ?? id } : null
+}
+
+/** A subscription's `stats` (open_rate, click_through_rate: percentages 0..100) as engagement, for both reads. */
+export function beehiivEngagement(stats: unknown): EspEngagement {
+  const open = num(field(stats, 'open_rate'))
+  const click = num(field(stats, 'click_through_rate'))
+  return {
+    ...(open !== undefined ? { openRate: open / 100 } : {}),
+    ...(click !== undefined ? { clickRate: click / 100 } : {}),
+    engaged: (open ?? 0) > 0 || (click ?? 0) > 0,
+  }
 }
 
 export function beehiivClient(options: EspClientOptions): EspClient {
@@ -123,15 +134,47 @@ export function beehiivClient(options: EspClientOptions): EspClient {
         beehiivMessage,
       )
       if (!answer.ok) return answer
-      const stats = field(field(answer.body, 'data'), 'stats')
-      const open = num(field(stats, 'open_rate'))
-      const click = num(field(stats, 'click_through_rate'))
-      const engagement: EspEngagement = {
-        ...(open !== undefined ? { openRate: open / 100 } : {}),
-        ...(click !== undefined ? { clickRate: click / 100 } : {}),
-        engaged: (open ?? 0) > 0 || (click ?? 0) > 0,
+      return { ok: true, engagement: beehiivEngagement(field(field(answer.body, 'data'), 'stats')) }
+    },
+
+    // List subscriptions: GET /publications/{publicationId}/subscriptions?expand[]=stats
+    // (https://developers.beehiiv.com/api-reference/subscriptions/index): `limit` 1..100, cursor paging (`cursor`;
+    // the answer's `next_cursor` and `has_more`, https://developers.beehiiv.com/welcome/pagination), newest first with
+    // `order_by=created&direction=desc`, so the read stops at the first page reaching members created before `since`.
+    async engagementList(key, targetId, query) {
+      const params = new URLSearchParams({
+        'expand[]': 'stats',
+        limit: String(Math.min(query.pageSize, 100)),
+        order_by: 'created',
+        direction: 'desc',
+      })
+      if (query.cursor) params.set('cursor', query.cursor)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/publications/${encodeURIComponent(targetId)}/subscriptions?${params}`,
+        { method: 'GET', headers: auth(key) },
+        beehiivMessage,
+      )
+      if (!answer.ok) return answer
+      const data = field(answer.body, 'data')
+      const members: EspListMember[] = []
+      let older = false
+      const since = query.since.getTime() / 1000
+      for (const d of Array.isArray(data) ? data : []) {
+        const email = str(field(d, 'email'))
+        const created = num(field(d, 'created'))
+        if (created !== undefined && created < since) older = true
+        if (email)
+          members.push({ email, remoteId: str(field(d, 'id')), engagement: beehiivEngagement(field(d, 'stats')) })
       }
-      return { ok: true, engagement }
+      const pagination = field(answer.body, 'pagination')
+      const cursor = str(field(answer.body, 'next_cursor')) ?? str(field(pagination, 'next_cursor'))
+      const more = (field(answer.body, 'has_more') ?? field(pagination, 'has_more')) === true
+      const total = num(field(answer.body, 'total_results'))
+      return {
+        ok: true,
+        page: { members, next: more && cursor && !older ? cursor : null, ...(total !== undefined ? { total } : {}) },
+      }
     },
   }
 }

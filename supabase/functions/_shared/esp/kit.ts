@@ -6,7 +6,7 @@
  * added June 2025), by the id Kit gave the subscriber at delivery.
  */
 import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
-import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
+import type { EspClient, EspClientOptions, EspEngagement, EspFailure, EspListMember, EspTarget } from './types.ts'
 
 export const KIT_API_URL = 'https://api.kit.com/v4'
 
@@ -48,6 +48,19 @@ function kitWait<T extends { ok: boolean }>(answer: T | EspFailure): T | EspFail
   }
   return answer
 }
+
+/** Kit's subscriber `stats` (opened, clicked) as engagement: one reading for the single and the list read. */
+export function kitEngagement(stats: unknown): EspEngagement {
+  const opens = num(field(stats, 'opened'))
+  const clicks = num(field(stats, 'clicked'))
+  return {
+    ...(opens !== undefined ? { opens } : {}),
+    ...(clicks !== undefined ? { clicks } : {}),
+    engaged: (opens ?? 0) > 0 || (clicks ?? 0) > 0,
+  }
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10)
 
 export function kitClient(options: EspClientOptions): EspClient {
   const base = trimSlash(options.baseUrl || KIT_API_URL)
@@ -163,15 +176,47 @@ export function kitClient(options: EspClientOptions): EspClient {
         ),
       )
       if (!answer.ok) return answer
-      const stats = field(field(answer.body, 'subscriber'), 'stats')
-      const opens = num(field(stats, 'opened'))
-      const clicks = num(field(stats, 'clicked'))
+      return { ok: true, engagement: kitEngagement(field(field(answer.body, 'subscriber'), 'stats')) }
+    },
+
+    // Filter subscribers by engagement, sign-up date, state, and tags: POST /subscribers/filter
+    // (https://developers.kit.com/api-reference/subscribers/filter-subscribers-by-engagement-sign-up-date-state-and-tags):
+    // every condition in `all` must match; here the sign-up date (`{ type: "subscribed", after }`, from the earliest due
+    // reader), `include: [{ type: "stats", range: { start, end } }]` (YYYY-MM-DD; the default is the last 90 days) for
+    // each subscriber's opened/clicked, cursor paging (`pagination.has_next_page`, `end_cursor`, `after`), `per_page` up
+    // to 1000. Account-wide, like the stats read (Kit addresses subscribers by account, not by form).
+    async engagementList(key, _targetId, query) {
+      const body = {
+        all: [{ type: 'subscribed', after: day(query.since) }],
+        include: [{ type: 'stats', range: { start: day(query.since), end: day(new Date(Date.now() + 86_400_000)) } }],
+        per_page: Math.min(query.pageSize, 1000),
+        ...(query.cursor ? { after: query.cursor } : {}),
+      }
+      const answer = kitWait(
+        await requestJson(
+          fetchImpl,
+          `${base}/subscribers/filter`,
+          { method: 'POST', headers: auth(key), body },
+          kitMessage,
+        ),
+      )
+      if (!answer.ok) return answer
+      const list = field(answer.body, 'subscribers')
+      const members: EspListMember[] = []
+      for (const sub of Array.isArray(list) ? list : []) {
+        const email = str(field(sub, 'email_address'))
+        if (email)
+          members.push({ email, remoteId: idOf(field(sub, 'id')), engagement: kitEngagement(field(sub, 'stats')) })
+      }
+      const pagination = field(answer.body, 'pagination')
+      const after = str(field(pagination, 'end_cursor'))
+      const total = num(field(pagination, 'total_count'))
       return {
         ok: true,
-        engagement: {
-          ...(opens !== undefined ? { opens } : {}),
-          ...(clicks !== undefined ? { clicks } : {}),
-          engaged: (opens ?? 0) > 0 || (clicks ?? 0) > 0,
+        page: {
+          members,
+          next: field(pagination, 'has_next_page') === true && after ? after : null,
+          ...(total !== undefined ? { total } : {}),
         },
       }
     },

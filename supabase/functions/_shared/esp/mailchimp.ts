@@ -7,7 +7,7 @@
  */
 import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
 import { md5Hex } from './md5.ts'
-import type { EspClient, EspClientOptions, EspFailure, EspTarget } from './types.ts'
+import type { EspClient, EspClientOptions, EspEngagement, EspFailure, EspListMember, EspTarget } from './types.ts'
 
 /** The real base for a key: its `-dc` suffix names the data centre. Undefined for a key without one. */
 export function mailchimpApiUrl(key: string): string | undefined {
@@ -33,6 +33,17 @@ export function mailchimpMessage(body: unknown): string | undefined {
 
 /** `timestamp_opt` in ISO 8601 without fractions (`2026-11-25T22:03:25+00:00`). */
 export const mailchimpTimestamp = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, '+00:00')
+
+/** A member's `stats` (avg_open_rate, avg_click_rate: fractions 0..1) as engagement: one reading for both reads. */
+export function mailchimpEngagement(stats: unknown): EspEngagement {
+  const openRate = num(field(stats, 'avg_open_rate'))
+  const clickRate = num(field(stats, 'avg_click_rate'))
+  return {
+    ...(openRate !== undefined ? { openRate } : {}),
+    ...(clickRate !== undefined ? { clickRate } : {}),
+    engaged: (openRate ?? 0) > 0 || (clickRate ?? 0) > 0,
+  }
+}
 
 export function mailchimpClient(options: EspClientOptions): EspClient {
   const fetchImpl = options.fetch ?? fetch
@@ -168,16 +179,43 @@ export function mailchimpClient(options: EspClientOptions): EspClient {
         mailchimpMessage,
       )
       if (!answer.ok) return answer
-      const stats = field(answer.body, 'stats')
-      const openRate = num(field(stats, 'avg_open_rate'))
-      const clickRate = num(field(stats, 'avg_click_rate'))
+      return { ok: true, engagement: mailchimpEngagement(field(answer.body, 'stats')) }
+    },
+
+    // List members info: GET /lists/{list_id}/members
+    // (https://mailchimp.com/developer/marketing/api/list-members/list-members-info/): `count` up to 1000 with
+    // `offset`, `since_timestamp_opt` (members who opted in after it: Growletter sends the confirmation as
+    // `timestamp_opt`) and `fields` to keep the answer small; `{ members: [{ id, email_address, stats }], total_items }`.
+    async engagementList(key, targetId, query) {
+      const base = baseFor(key)
+      if (typeof base !== 'string') return base
+      const offset = Number(query.cursor ?? 0) || 0
+      const params = new URLSearchParams({
+        count: String(Math.min(query.pageSize, 1000)),
+        offset: String(offset),
+        fields: 'members.id,members.email_address,members.stats,total_items',
+        since_timestamp_opt: mailchimpTimestamp(query.since),
+      })
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/lists/${encodeURIComponent(targetId)}/members?${params}`,
+        { method: 'GET', headers: auth(key) },
+        mailchimpMessage,
+      )
+      if (!answer.ok) return answer
+      const list = field(answer.body, 'members')
+      const members: EspListMember[] = []
+      for (const m of Array.isArray(list) ? list : []) {
+        const email = str(field(m, 'email_address'))
+        if (email)
+          members.push({ email, remoteId: str(field(m, 'id')), engagement: mailchimpEngagement(field(m, 'stats')) })
+      }
+      const total = num(field(answer.body, 'total_items'))
+      const seen = offset + (Array.isArray(list) ? list.length : 0)
+      const more = Array.isArray(list) && list.length > 0 && (total === undefined || seen < total)
       return {
         ok: true,
-        engagement: {
-          ...(openRate !== undefined ? { openRate } : {}),
-          ...(clickRate !== undefined ? { clickRate } : {}),
-          engaged: (openRate ?? 0) > 0 || (clickRate ?? 0) > 0,
-        },
+        page: { members, next: more ? String(seen) : null, ...(total !== undefined ? { total } : {}) },
       }
     },
   }

@@ -5,7 +5,7 @@
  * opt-in evidence MailerLite keeps (`opted_in_at`, `optin_ip`).
  */
 import { field, num, removedOf, requestJson, str, confirmedAtOf, trimSlash } from './http.ts'
-import type { EspClient, EspClientOptions, EspTarget } from './types.ts'
+import type { EspClient, EspClientOptions, EspEngagement, EspListMember, EspTarget } from './types.ts'
 
 export const MAILERLITE_API_URL = 'https://connect.mailerlite.com/api'
 
@@ -27,6 +27,19 @@ export function mailerliteMessage(body: unknown): string | undefined {
 
 /** MailerLite's documented date format for `opted_in_at`/`subscribed_at`: `yyyy-MM-dd HH:mm:ss` (UTC here). */
 export const mailerliteTime = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ')
+
+/** A subscriber's `opens_count` and `clicks_count` as engagement: one reading for the single and the list read. */
+export function mailerliteEngagement(data: unknown): EspEngagement {
+  const opens = num(field(data, 'opens_count'))
+  const clicks = num(field(data, 'clicks_count'))
+  return {
+    ...(opens !== undefined ? { opens } : {}),
+    ...(clicks !== undefined ? { clicks } : {}),
+    engaged: (opens ?? 0) > 0 || (clicks ?? 0) > 0,
+  }
+}
+
+const idText = (value: unknown) => str(value) ?? (num(value) !== undefined ? String(value) : undefined)
 
 export function mailerliteClient(options: EspClientOptions): EspClient {
   const base = trimSlash(options.baseUrl || MAILERLITE_API_URL)
@@ -126,17 +139,30 @@ export function mailerliteClient(options: EspClientOptions): EspClient {
         mailerliteMessage,
       )
       if (!answer.ok) return answer
+      return { ok: true, engagement: mailerliteEngagement(field(answer.body, 'data')) }
+    },
+
+    // Get subscribers belonging to a group: GET /groups/{group_id}/subscribers
+    // (https://developers.mailerlite.com/docs/groups.html#get-subscribers-belonging-to-a-group), `limit` up to 1000,
+    // `cursor` paging (`meta.next_cursor`), `filter[status]=active`; each subscriber with `opens_count`, `clicks_count`,
+    // `open_rate`, `click_rate`. No sign-up filter here: the whole group is listed (its size is what the database keeps).
+    async engagementList(key, targetId, query) {
+      const params = new URLSearchParams({ limit: String(Math.min(query.pageSize, 1000)), 'filter[status]': 'active' })
+      if (query.cursor) params.set('cursor', query.cursor)
+      const answer = await requestJson(
+        fetchImpl,
+        `${base}/groups/${encodeURIComponent(targetId)}/subscribers?${params}`,
+        { method: 'GET', headers: auth(key) },
+        mailerliteMessage,
+      )
+      if (!answer.ok) return answer
       const data = field(answer.body, 'data')
-      const opens = num(field(data, 'opens_count'))
-      const clicks = num(field(data, 'clicks_count'))
-      return {
-        ok: true,
-        engagement: {
-          ...(opens !== undefined ? { opens } : {}),
-          ...(clicks !== undefined ? { clicks } : {}),
-          engaged: (opens ?? 0) > 0 || (clicks ?? 0) > 0,
-        },
+      const members: EspListMember[] = []
+      for (const d of Array.isArray(data) ? data : []) {
+        const email = str(field(d, 'email'))
+        if (email) members.push({ email, remoteId: idText(field(d, 'id')), engagement: mailerliteEngagement(d) })
       }
+      return { ok: true, page: { members, next: str(field(field(answer.body, 'meta'), 'next_cursor')) ?? null } }
     },
   }
 }

@@ -53,6 +53,18 @@ export type EspEngagement = {
   machineClicks?: number
 }
 
+/** One member of a list read (engagement read-back by pages, issue 39): matched to readers by email or remoteId. */
+export type EspListMember = { email: string; remoteId?: string; engagement: EspEngagement }
+
+/**
+ * One page of a list read: its members with the same engagement the per-subscriber read gives, the cursor of the next
+ * page (null when the list is done) and the tool's count of the members listed, where it reports one.
+ */
+export type EspListPage = { members: EspListMember[]; next: string | null; total?: number }
+
+/** Which page to read: members since `since` (where the tool filters by sign-up), `pageSize` a page, from `cursor`. */
+export type EspListQuery = { since: Date; cursor: string | null; pageSize: number }
+
 export type EspClientOptions = {
   /**
    * The API base including its version path, e.g. `https://api.kit.com/v4` (a trailing slash is fine). Unset:
@@ -86,6 +98,11 @@ export interface EspClient {
     email: string,
     remoteId?: string | null,
   ): Promise<EspResult<{ engagement: EspEngagement }>>
+  /**
+   * One page of the list's members with their engagement (one request), for reading back many readers of one list at
+   * once: the same figures `engagement` gives per subscriber, so both paths reach the same verdict.
+   */
+  engagementList?(key: string, targetId: string, query: EspListQuery): Promise<EspResult<{ page: EspListPage }>>
 }
 
 /**

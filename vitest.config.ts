@@ -17,6 +17,10 @@ const functionUnitTests = [
   'supabase/functions/send-notifications/templates/**/*.test.ts',
 ]
 
+// CPU_PER_FILE=<file>: the backend and db projects write each test file's CPU-seconds there
+// (embedded-backend/testing/cpu-per-file.ts); unset, nothing is loaded.
+const cpuPerFile = process.env.CPU_PER_FILE ? ['embedded-backend/testing/cpu-per-file.ts'] : []
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -74,6 +78,7 @@ export default defineConfig({
             'supabase/tests/api/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, ...functionUnitTests],
+          setupFiles: cpuPerFile,
           fileParallelism: false,
           // One module registry for the worker's files: every file starts its own backend (startTestBackend), so
           // no state is shared through modules, and loading them once instead of per file saves 40% of the CPU.
@@ -91,6 +96,7 @@ export default defineConfig({
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
           exclude: ['supabase/tests/hosted/**', 'supabase/tests/api/**'],
+          setupFiles: cpuPerFile,
           fileParallelism: false,
           isolate: false,
           // Limits that only stop a hung test (a test that builds a database of its own takes 30 s and more on a

@@ -9,8 +9,10 @@ export type MailboxMessage = {
   html: string
 }
 
+/** The messages to `to`, filtered by the mailbox (`?to=`, the same case-insensitive match as below) rather than
+ * fetched whole at every poll of a wait. */
 export async function messagesTo(mailboxUrl: string, to: string): Promise<MailboxMessage[]> {
-  const res = await fetch(`${mailboxUrl}/api/messages`)
+  const res = await fetch(`${mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`)
   const all = (await res.json()) as MailboxMessage[]
   return all.filter((m) => m.to.toLowerCase().includes(to.toLowerCase()))
 }

@@ -38,8 +38,10 @@ export async function invoke(client: SupabaseClient, name: string, body: unknown
   return { status: 200, body: data }
 }
 
+/** The messages to `email`: the mailbox filters them (`?to=`, the same case-insensitive match as below), so a wait
+ * that polls does not fetch and parse every message the file has sent so far each time. */
 export async function inbox(backend: Backend, email: string): Promise<Message[]> {
-  const res = await fetch(`${backend.mailboxUrl}/api/messages`)
+  const res = await fetch(`${backend.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`)
   return ((await res.json()) as Message[]).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()))
 }
 

@@ -7,6 +7,7 @@ import pg from 'pg'
 import { openDatabase, type Db } from '../../../embedded-backend/db/database'
 import { migrate } from '../../../embedded-backend/db/migrate'
 import { openBackendDb } from '../../../embedded-backend/db/open-backend-db'
+import { initdbSnapshot } from '../../../embedded-backend/db/snapshot'
 import { ensureAuthSchema } from '../../../embedded-backend/auth/schema'
 
 export type FreshDb = { db: Db; engine: 'pglite' | 'postgres'; dispose(): Promise<void> }
@@ -34,7 +35,9 @@ export async function freshDb({
     return { db, engine: 'pglite', dispose: () => db.close() }
   }
   if (!serverUrl) {
-    const db = await openDatabase({})
+    // From the initdb dump (≈1 CPU-second to load) rather than a real initdb (3.5–4): the same directory, as initdb
+    // is deterministic for one PGlite version; embedded-backend/db/db-startup.test.ts runs the real one.
+    const db = await openDatabase({ loadDataDir: await initdbSnapshot() })
     await migrate(db, { seed: false, afterBootstrap, beforeMigrations, migrationsDir })
     return { db, engine: 'pglite', dispose: () => db.close() }
   }

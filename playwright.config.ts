@@ -55,7 +55,9 @@ export default defineConfig({
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'npx tsx e2e/serve.ts',
+    // node itself, not npx and tsx's wrappers: Playwright waits for this process before killing the group, so the
+    // stop below runs to its end.
+    command: 'node --import tsx e2e/serve.ts',
     url: `${E2E.appUrl}/`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -398,6 +398,7 @@ export const DOMAIN_TAGS: Record<DomainSlug, { tables: string[]; functions: stri
     tables: [
       'private.esp_key_pauses',
       'private.esp_list_read_readers',
+      'private.esp_list_read_refusals',
       'private.esp_list_reads',
       'private.esp_list_sizes',
       'private.esp_request_log',

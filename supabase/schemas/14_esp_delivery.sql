@@ -140,6 +140,18 @@ create table private.esp_key_pauses (
 );
 comment on table private.esp_key_pauses is 'Internal: an API key the provider asked us to leave alone until paused_until (its Retry-After).';
 
+create table private.esp_list_read_refusals (
+  key_fingerprint text not null,
+  target_id text not null,
+  refused_until timestamp with time zone not null,
+  response_status integer,
+  error text,
+  constraint esp_list_read_refusals_pkey primary key (key_fingerprint, target_id)
+);
+alter table private.esp_list_read_refusals enable row level security;
+comment on table private.esp_list_read_refusals is 'Internal: a key''s list whose list read the tool refused (a 4xx other than 408 and 429), read one reader at a time until refused_until (7 days on), with the tool''s answer.';
+revoke all on table private.esp_list_read_refusals from public;
+
 create table private.esp_list_reads (
   id uuid default gen_random_uuid() not null,
   key_fingerprint text not null,
@@ -669,6 +681,11 @@ create or replace function private.esp_list_pages_estimate(p_fingerprint text, p
  stable
  set search_path to ''
 as $function$
+  -- A list the tool refused to list (a 4xx other than 408 and 429: an unknown list, a request shape it does not
+  -- take) is read one reader at a time until the refusal lapses: no count of due readers outnumbers this estimate.
+  select case when exists (select 1 from private.esp_list_read_refusals f
+      where f.key_fingerprint = p_fingerprint and f.target_id = p_target_id and f.refused_until > now())
+    then 2147483647 else (
   -- Members the list read will page through: the more of what this key's list held when last read (Mailchimp, beehiiv
   -- and Kit list from `since` on, so a count from an earlier `since` bounds it; MailerLite lists the whole group) and
   -- the readers Growletter itself delivered into it since then.
@@ -679,9 +696,9 @@ as $function$
       (select count(*) from public.esp_deliveries d join public.esp_connections c on c.id = d.connection_id
         where c.key_fingerprint = p_fingerprint and c.target_id = p_target_id and d.status = 'delivered'
           and (p_provider = 'mailerlite' or d.delivered_at >= p_since)))::numeric
-    / private.esp_list_page_size(p_provider))::integer)
+    / private.esp_list_page_size(p_provider))::integer)) end
 $function$;
-comment on function private.esp_list_pages_estimate(p_fingerprint text, p_provider text, p_target_id text, p_since timestamp with time zone) is 'Internal: the pages a list read of a key''s list from p_since would take (the tool''s last count, else what Growletter delivered into it), for claim_esp_engagement_lists'' rule: a list read only when the due readers outnumber its pages.';
+comment on function private.esp_list_pages_estimate(p_fingerprint text, p_provider text, p_target_id text, p_since timestamp with time zone) is 'Internal: the pages a list read of a key''s list from p_since would take (the tool''s last count, else what Growletter delivered into it), never under the due readers while the tool refuses the list (private.esp_list_read_refusals), for claim_esp_engagement_lists'' rule: a list read only when the due readers outnumber its pages.';
 revoke execute on function private.esp_list_pages_estimate(p_fingerprint text, p_provider text, p_target_id text, p_since timestamp with time zone) from public;
 
 create or replace function private.esp_reports_engagement(p_provider text)
@@ -839,6 +856,8 @@ declare
   n_read integer := 0;
   n_unseen integer := 0;
   delay interval;
+  -- The tool refused the list read itself (not a 429, not an outage): its readers go one by one, at once.
+  refused boolean := p_error is not null and p_response_status between 400 and 499 and p_response_status not in (408, 429);
 begin
   select * into r from private.esp_list_reads l where l.id = p_list_read_id for update;
   if not found or r.locked_until < now() then
@@ -877,8 +896,15 @@ begin
     insert into private.esp_key_pauses as p (key_fingerprint, paused_until) values (r.key_fingerprint, now() + delay)
     on conflict (key_fingerprint) do update set paused_until = greatest(p.paused_until, excluded.paused_until);
   end if;
+  if refused then
+    insert into private.esp_list_read_refusals as f (key_fingerprint, target_id, refused_until, response_status, error)
+    values (r.key_fingerprint, r.target_id, now() + interval '7 days', p_response_status, left(p_error, 500))
+    on conflict (key_fingerprint, target_id) do update set refused_until = excluded.refused_until,
+      response_status = excluded.response_status, error = excluded.error;
+  end if;
   update public.esp_deliveries d set engagement_locked_until = null,
     engagement_retry_at = case
+      when refused then null
       when p_error is not null then now() + delay
       when coalesce(p_complete, false) then now() + interval '6 hours'
       else d.engagement_retry_at end
@@ -904,7 +930,7 @@ begin
     'waiting', case when p_error is null and coalesce(p_complete, false) then 0 else n_unseen end);
 end
 $function$;
-comment on function public.finish_esp_engagement_list(p_list_read_id uuid, p_reads jsonb, p_pages integer, p_complete boolean, p_total integer, p_response_status integer, p_error text, p_retry_after_ms integer) is 'deliver-esp, service role only: records a list read in one call: each read ({id, engaged, opens, clicks, machine_opens, machine_clicks, clicked}) as finish_esp_engagement records one; the readers the list did not show wait 6 hours if it was complete (gone from the tool), Retry-After or 6 hours after a failure (a 429 pauses the key), else stay due; unread pages go back to the key''s budget; the tool''s count is kept for the next claim. Returns {state, read, missing, waiting}.';
+comment on function public.finish_esp_engagement_list(p_list_read_id uuid, p_reads jsonb, p_pages integer, p_complete boolean, p_total integer, p_response_status integer, p_error text, p_retry_after_ms integer) is 'deliver-esp, service role only: records a list read in one call: each read ({id, engaged, opens, clicks, machine_opens, machine_clicks, clicked}) as finish_esp_engagement records one; the readers the list did not show wait 6 hours if it was complete (gone from the tool), Retry-After or 6 hours after a failure (a 429 pauses the key; a list the tool refuses with another 4xx is read one reader at a time for 7 days, its readers due at once), else stay due; unread pages go back to the key''s budget; the tool''s count is kept for the next claim. Returns {state, read, missing, waiting}.';
 revoke execute on function public.finish_esp_engagement_list(p_list_read_id uuid, p_reads jsonb, p_pages integer, p_complete boolean, p_total integer, p_response_status integer, p_error text, p_retry_after_ms integer) from public;
 grant execute on function public.finish_esp_engagement_list(p_list_read_id uuid, p_reads jsonb, p_pages integer, p_complete boolean, p_total integer, p_response_status integer, p_error text, p_retry_after_ms integer) to service_role;
 

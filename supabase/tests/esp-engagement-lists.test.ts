@@ -3,8 +3,8 @@
 // pages granted from the key's budget, and finish_esp_engagement_list records them in one call with the rule
 // finish_esp_engagement applies to one read: the same decisions (a person's click charged, machine-only and opens
 // where the tool cannot tell released not_engaged). A reader the complete list did not show waits as a 404 would and
-// is read again one by one; a 429 mid-list pauses the key and leaves the unseen readers waiting; unread pages go back
-// to the budget. Both engines (PGlite, and PostgreSQL with TEST_DATABASE_URL).
+// is read again one by one; a 429 mid-list pauses the key and leaves the unseen readers waiting; a list the tool
+// refuses (another 4xx) goes one by one for a week; unread pages go back to the budget. Both engines (PGlite, and PostgreSQL with TEST_DATABASE_URL).
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { anon, errorOf, queryAs, service, testDb } from './helpers/db'
@@ -317,5 +317,30 @@ describe('a list read cut short', () => {
     const again = (await claimLists()).find((x) => x.api_key === BULK_KEY)!
     expect(again.readers.map((r) => r.email).sort()).toEqual(more.slice(1).sort())
     expect(await finishList(again.list_read_id, [], 0, false)).toMatchObject({ waiting: 2 })
+  })
+
+  it('by the tool refusing the list read itself sends its readers one by one at once, and that list for a week', async () => {
+    // A 400 (an unknown list, or a request body the tool no longer takes): listing again in 6 hours would fail the same
+    // way until the wait's bound charged every reader unverified; the per-reader read still works.
+    const c = (await claimLists()).find((x) => x.api_key === BULK_KEY)!
+    expect(c.readers.map((r) => r.email).sort()).toEqual(more.slice(1).sort())
+    expect(
+      await finishList(c.list_read_id, [], 1, false, ", null, 400, 'Invalid filter: unknown condition type', null"),
+    ).toMatchObject({ read: 0, waiting: 2 })
+    expect((await claimLists()).filter((x) => x.api_key === BULK_KEY)).toEqual([])
+    expect(
+      (await claimOne())
+        .filter((x) => more.includes(x.email))
+        .map((x) => x.email)
+        .sort(),
+    ).toEqual(more.slice(1).sort())
+    const refusal = await (
+      await testDb()
+    ).query<{ days: number; response_status: number }>(
+      `select round(extract(epoch from refused_until - now()) / 86400)::int as days, response_status
+       from private.esp_list_read_refusals where key_fingerprint = $1`,
+      [await fingerprint(bulk.campaignId)],
+    )
+    expect(refusal.rows).toEqual([{ days: 7, response_status: 400 }])
   })
 })

@@ -5,47 +5,21 @@
 // second page pauses the key and leaves the readers waiting; once the pause is over the next run reads them all, a
 // reader deleted in the tool stays waiting; settlement charges the reader who clicked and releases the rest
 // not_engaged, as the per-reader read would.
-import { createHash, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startBackend, type Backend } from '../server'
+import { confirmedReader } from '../testing/confirmed-reader'
 import { postgresDatabase } from '../testing/rest-fixture'
 
 const SOURCE = '10000000-0000-4000-a000-000000000001'
 const ENGAGED = '20000000-0000-4000-a000-000000000003' // connected to MailerLite by the seed
 const GROUP = '100000000000000001'
-const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 
 let backend: Backend
 let database: Awaited<ReturnType<typeof postgresDatabase>> | null = null
 const readers: string[] = []
 
-/** A reader who clicked the demo source's link and confirmed a minute later, on a domain of their own (counted). */
-async function reader(name: string) {
-  const tag = randomUUID().slice(0, 8)
-  const email = `${name}-${tag}@d${tag}.test`
-  const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`
-  const agent = `Mozilla/5.0 (list ${tag})`
-  const click = await backend.db.query<{ id: string }>(
-    `insert into public.link_clicks (audience_source_id, counted, visitor_hash, ip, user_agent)
-     values ($1, true, $2, $3, $4) returning id`,
-    [SOURCE, `visitor-${tag}`, ip, agent],
-  )
-  const token = randomUUID()
-  await backend.db.query(
-    'select * from public.create_pending_subscriptions($1, $2::uuid[], $3::text[], $4, $5, $6, $7)',
-    [email, [ENGAGED], [hash(token)], SOURCE, click.rows[0]!.id, ip, agent],
-  )
-  await backend.db.query(
-    "update public.newsletter_subscriptions set armed_at = now() - interval '1 minute' where email = $1",
-    [email],
-  )
-  const confirmed = await backend.db.query<{ r: { counted: boolean } }>(
-    "select public.confirm_subscription($1, $2, '203.0.113.7') as r",
-    [hash(token), email],
-  )
-  expect(confirmed.rows[0]!.r.counted).toBe(true)
-  return email
-}
+/** A reader of the demo MailerLite newsletter through the demo source, confirmed and counted. */
+const reader = (name: string) => confirmedReader(backend.db, { campaignId: ENGAGED, sourceId: SOURCE, name })
 
 const sandbox = (path: string, body: unknown) =>
   fetch(`${backend.apiUrl}/esp${path}`, {

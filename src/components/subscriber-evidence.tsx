@@ -83,7 +83,7 @@ export function SubscriberEvidenceToggle({ subscriptionId }: { subscriptionId: s
     enabled: open,
   })
   return (
-    <div>
+    <div className="w-full">
       <Button size="sm" variant="outline" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
         {open ? 'Hide evidence' : 'Evidence'}
       </Button>

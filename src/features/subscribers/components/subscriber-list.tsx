@@ -174,6 +174,8 @@ const columns = [
   col.accessor('id', {
     header: 'Evidence',
     enableSorting: false,
+    // On a phone under the fields, the card's whole width: the evidence's own labels and values need it.
+    meta: { actions: true },
     cell: (c) => <SubscriberEvidenceToggle subscriptionId={c.getValue()} />,
   }),
 ]

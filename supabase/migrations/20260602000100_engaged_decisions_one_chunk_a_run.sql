@@ -6,12 +6,17 @@
 --
 -- Now a scheduled run decides at most one chunk (private.engaged_chunk_size() holds) and, when it decided any,
 -- commits there: the wallet is held for one chunk's writes, and the scheduler comes back 5 seconds later for the
--- next chunk (50 readers every 5 seconds: 36,000 an hour, 10,000 in about 17 minutes, within the hour). The rows
+-- next chunk (25 readers every 5 seconds, engaged_chunk_size() below: 18,000 an hour, 10,000 in about 33 minutes,
+-- within the hour; bench/engaged-pay.ts). The rows
 -- the row-by-row path settles (readers paid per confirmation, and what the batch leaves to it) wait for a run whose
 -- batch found nothing to decide: minutes, while a backlog of engaged readers clears. A call without a time budget
 -- (tests, an operator's catch-up) decides everything due, as before.
 --
 -- main's latest body (20260529000100_engaged_decisions_in_batches.sql), with the batch's cap and the early return.
+--
+-- Grants: both functions are replaced in place, which keeps their grants; they are stated again at the end, beside
+-- them: settle_matured_holds to service_role only (the scheduler), engaged_chunk_size to no API role (its callers
+-- are security-definer functions).
 
 create or replace function public.settle_matured_holds(p_now timestamp with time zone default now(), p_max_rows integer default null::integer, p_max_duration interval default null::interval)
  returns integer
@@ -167,3 +172,6 @@ as $function$
   select 25
 $function$;
 comment on function private.engaged_chunk_size() is 'Internal: how many readers paid per engagement private.decide_engaged_readers decides per statement set; a scheduled run (settle_matured_holds with a time budget) decides one set and commits, so it holds the wallets it locks for one set''s writes (bench/engaged-pay.ts).';
+revoke execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) from public, anon, authenticated;
+grant execute on function public.settle_matured_holds(p_now timestamp with time zone, p_max_rows integer, p_max_duration interval) to service_role;
+revoke execute on function private.engaged_chunk_size() from public, anon, authenticated, service_role;

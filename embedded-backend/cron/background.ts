@@ -1,22 +1,28 @@
 /**
  * The background work hosted Supabase's extensions do, started by the embedded backend (server.ts): the
- * pg_cron scheduler and the pg_net worker on timers, and the Vault secrets the jobs read to call this
+ * pg_cron scheduler and the pg_net worker on timers (timers.ts: idle, they sleep until a job is due or a request
+ * is queued, woken by NOTIFY triggers this installs on databases made before them), and the Vault secrets the jobs read to call this
  * backend's edge functions (project_url, functions_secret — on hosted Supabase the operator stores them,
  * see supabase/functions/README.md). Tests turn the timers off and drive `tick` and `drainNet` themselves.
  */
 import { randomBytes } from 'node:crypto'
 import type { Db } from '../db/database'
 import { NetWorker } from './net-worker'
+import { wakeSql } from './extensions'
 import { Scheduler, type JobRun } from './scheduler'
+import { startTimers, WAKE_CHANNEL, type Timers, type Wakes } from './timers'
 
 export type BackgroundOptions = {
   db: Db
   apiUrl: string
   /** Run the scheduler and the net worker on timers (default true). */
   timers?: boolean
-  /** Scheduler tick in ms (pg_cron checks each second). */
+  /**
+   * Scheduler tick in ms (pg_cron checks each second): its first look, and how often it reads cron.job when
+   * the database cannot wake it (timers.ts).
+   */
   tickMs?: number
-  /** How often the net worker looks for queued requests, in ms. */
+  /** How often the net worker looks for queued requests when the database cannot wake it, in ms. */
   netPollMs?: number
   log?: (line: string) => void
 }
@@ -69,30 +75,13 @@ export async function startBackground(opts: BackgroundOptions): Promise<Backgrou
   await db.query("delete from vault.secrets where name = 'service_role_key'")
   // Local development by definition: webhook endpoints may also be http://127.0.0.1 (see the webhooks migration).
   await db.query('update private.settings set allow_loopback_webhooks = true')
+  const report = (error: unknown) => log?.(`[cron] ${(error as Error).message}`)
+  const wakes: Wakes = opts.timers === false ? { cron: false, net: false } : await installWakeUps(db, report)
   const net = new NetWorker({ db, log })
-  const scheduler = new Scheduler({ db, log, afterRuns: () => void net.drain().catch(report) })
-  function report(error: unknown) {
-    log?.(`[cron] ${(error as Error).message}`)
-  }
-
-  const timers: NodeJS.Timeout[] = []
-  let checking = false
-  if (opts.timers !== false) {
-    timers.push(
-      setInterval(() => {
-        if (checking) return
-        checking = true
-        // Runs proceed in the background; the next tick only waits for the check of what is due.
-        scheduler
-          .startDue()
-          .then((runs) => runs.forEach((run) => run.catch(report)))
-          .catch(report)
-          .finally(() => (checking = false))
-      }, opts.tickMs ?? 1000),
-      setInterval(() => void net.drain().catch(report), opts.netPollMs ?? 500),
-    )
-    for (const t of timers) t.unref()
-  }
+  // Without the queue's wake-up, the worker sends what the jobs queued as soon as they finish.
+  const afterRuns = () => void (wakes.net ? undefined : net.drain().catch(report))
+  const scheduler = new Scheduler({ db, log, afterRuns })
+  const timed = opts.timers === false ? null : await startTimed(opts, { scheduler, net, wakes, report })
 
   return {
     async tick(now) {
@@ -102,14 +91,14 @@ export async function startBackground(opts: BackgroundOptions): Promise<Backgrou
     },
     drainNet: () => net.drain(),
     async close() {
-      for (const t of timers) clearInterval(t)
+      timed?.timers.stop()
+      await timed?.unlisten?.().catch(report)
       // A job in progress finishes (commits or rolls back) before the database closes: nothing half-done.
       await scheduler.idle()
       await net.idle()
     },
   }
 }
-
 /**
  * Writes a named Vault secret through Vault's own functions, as an operator does on hosted (postgres may read and
  * delete secrets but not insert into vault.secrets).
@@ -119,4 +108,54 @@ async function storeSecret(db: Db, name: string, secret: string, description: st
   const id = found.rows[0]?.id
   if (id) await db.query('select vault.update_secret($1, $2)', [id, secret])
   else await db.query('select vault.create_secret($1, $2, $3)', [secret, name, description])
+}
+
+/**
+ * Which wake-up triggers the database has (pg-cron-wake.sql, pg-net-wake.sql), installing them on a database
+ * whose pg_cron/pg_net emulation predates them. One that cannot be installed leaves its worker polling as before.
+ */
+async function installWakeUps(db: Db, report: (error: unknown) => void): Promise<Wakes> {
+  const found = (
+    await db.query<{ cron: boolean; net: boolean; cron_wakes: boolean; net_wakes: boolean }>(
+      `select to_regclass('cron.job') is not null as cron, to_regclass('net.http_request_queue') is not null as net,
+         exists (select from pg_catalog.pg_trigger
+                 where tgrelid = to_regclass('cron.job') and tgname = 'wake_scheduler') as cron_wakes,
+         exists (select from pg_catalog.pg_trigger
+                 where tgrelid = to_regclass('net.http_request_queue') and tgname = 'wake_worker') as net_wakes`,
+    )
+  ).rows[0]!
+  const install = async (installed: boolean, present: boolean, name: 'pg_cron' | 'pg_net') => {
+    if (installed || !present) return installed
+    try {
+      await db.exec(wakeSql(name))
+      return true
+    } catch (error) {
+      report(error)
+      return false
+    }
+  }
+  return {
+    cron: await install(found.cron_wakes, found.cron, 'pg_cron'),
+    net: await install(found.net_wakes, found.net, 'pg_net'),
+  }
+}
+
+/** Listens for the wake-ups and starts the timers; without a listener, both poll as before. */
+async function startTimed(
+  opts: BackgroundOptions,
+  parts: { scheduler: Scheduler; net: NetWorker; wakes: Wakes; report: (error: unknown) => void },
+): Promise<{ timers: Timers; unlisten: (() => Promise<void>) | null }> {
+  const { wakes, report } = parts
+  let timers: Timers | null = null
+  let unlisten: (() => Promise<void>) | null = null
+  if ((wakes.cron || wakes.net) && opts.db.listen) {
+    try {
+      unlisten = await opts.db.listen(WAKE_CHANNEL, (payload) => timers?.wake(payload))
+    } catch (error) {
+      report(error)
+    }
+  }
+  if (!unlisten) wakes.cron = wakes.net = false
+  timers = startTimers({ ...parts, tickMs: opts.tickMs ?? 1000, netPollMs: opts.netPollMs ?? 500 })
+  return { timers, unlisten }
 }

@@ -21,19 +21,30 @@ export const LOCAL_EXTENSIONS = {
   pg_net: path.join(here, 'pg-net.sql'),
 } as const
 
+/** What wakes the backend's worker for each (a NOTIFY trigger), installed with it and on older databases at start. */
+export const WAKE_SQL = {
+  pg_cron: path.join(here, 'pg-cron-wake.sql'),
+  pg_net: path.join(here, 'pg-net-wake.sql'),
+} as const
+
 // `create extension`, optional `if not exists`, the name (optionally quoted), any `with schema …`/`version …`
 // clause, up to the statement's semicolon. Only these two names match.
 const CREATE_EXTENSION = /\bcreate\s+extension\s+(?:if\s+not\s+exists\s+)?"?(pg_cron|pg_net)"?\b[^;]*;/gi
 
 const cache = new Map<string, string>()
-function installSql(name: keyof typeof LOCAL_EXTENSIONS): string {
-  let sql = cache.get(name)
+function cached(file: string): string {
+  let sql = cache.get(file)
   if (sql === undefined) {
-    sql = readFileSync(LOCAL_EXTENSIONS[name], 'utf8')
-    cache.set(name, sql)
+    sql = readFileSync(file, 'utf8')
+    cache.set(file, sql)
   }
   return sql
 }
+const installSql = (name: keyof typeof LOCAL_EXTENSIONS) =>
+  `${cached(LOCAL_EXTENSIONS[name])}\n${cached(WAKE_SQL[name])}`
+
+/** The SQL that installs the wake-up trigger of one emulated extension (idempotent). */
+export const wakeSql = (name: keyof typeof WAKE_SQL) => cached(WAKE_SQL[name])
 
 /** The migration's SQL with each pg_cron/pg_net `create extension` replaced by the local install script. */
 export function withLocalExtensions(sql: string): string {

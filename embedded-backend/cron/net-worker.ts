@@ -21,18 +21,30 @@ export type NetWorkerOptions = { db: Db; batchSize?: number; log?: (line: string
 export class NetWorker {
   private ready = false
   private draining: Promise<number> | null = null
+  /** A drain that waits for the one in progress and has not begun: later callers join it (it will see their requests). */
+  private waiting: Promise<number> | null = null
   private lastPurge = 0
 
   constructor(private readonly opts: NetWorkerOptions) {}
 
   /** Performs every queued request (in batches) and resolves with how many it performed. */
   drain(): Promise<number> {
-    // One drain at a time; a caller arriving meanwhile waits for it and then drains what came since.
-    const current = this.draining
-    const next = (current ?? Promise.resolve(0)).then(() => this.drainAll())
-    this.draining = next.finally(() => {
-      if (this.draining === next) this.draining = null
-    }) as Promise<number>
+    // One drain at a time; a caller arriving meanwhile waits for it and then drains what came since. Callers
+    // arriving while such a drain waits join it: a burst of wake-ups costs one more drain, not one each.
+    if (this.waiting) return this.waiting
+    // A failed drain (the database away for a moment) does not stop the ones after it.
+    const previous = this.draining?.catch(() => 0) ?? Promise.resolve(0)
+    const next = previous.then(() => {
+      this.waiting = null
+      return this.drainAll()
+    })
+    this.waiting = next
+    this.draining = next
+    void next
+      .catch(() => 0)
+      .then(() => {
+        if (this.draining === next) this.draining = null
+      })
     return next
   }
 

@@ -49,6 +49,17 @@ export class Scheduler {
     await Promise.allSettled([...this.running.values()])
   }
 
+  /**
+   * When the scheduler next has something to do, by what it last read of cron.job: the earliest time a job
+   * comes due (in the past while a due job waits for its previous run), or null when none ever will (no jobs,
+   * or only @reboot ones that already ran). The backend's timer sleeps until then (timers.ts).
+   */
+  nextDue(): number | null {
+    let next: number | null = null
+    for (const { next: at } of this.states.values()) if (at && (next === null || at.getTime() < next)) next = at.getTime()
+    return next
+  }
+
   /** Starts the jobs due at `now` without waiting for them; resolves with their runs. */
   async startDue(now: Date = new Date()): Promise<Promise<JobRun>[]> {
     if (!(await this.isReady())) return []

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startBackground } from './background'
 import type { JobRun } from './scheduler'
 import { withLocalExtensions } from './extensions'
+import { WAKE_CHANNEL } from './timers'
 import { engines, startTestBackend, type TestBackend } from '../testing/rest-fixture'
 
 const SETUP = `
@@ -186,6 +187,37 @@ describe.each(engines)('local pg_cron and pg_net on %s', (engine) => {
       "select jobid from cron.job_run_details where command like '%''timer''%' limit 1",
     )
     expect(job).toBeDefined()
+  })
+
+  it('wakes the backend when a request is queued or cron.job changes (NOTIFY at commit)', async () => {
+    const payloads: string[] = []
+    const unlisten = await backend.db.listen!(WAKE_CHANNEL, (payload) => payloads.push(payload))
+    try {
+      await q(`select net.http_get('http://127.0.0.1:9/never-sent')`)
+      await q("select cron.schedule('probe-wake', '* * * * *', 'select 1')")
+      await expect.poll(() => payloads).toEqual(expect.arrayContaining(['pg_net', 'pg_cron']))
+    } finally {
+      await unlisten()
+      await q("select cron.unschedule('probe-wake')")
+      await q('delete from net.http_request_queue')
+    }
+  })
+
+  it('sends a queued request on its wake-up, and installs the wake-up on a database made before it', async () => {
+    await q('drop trigger wake_worker on net.http_request_queue')
+    // Polls so slow that only the wake-up can send the request while the test waits.
+    const background = await startBackground({
+      db: backend.db,
+      apiUrl: backend.apiUrl,
+      tickMs: 3_600_000,
+      netPollMs: 3_600_000,
+    })
+    try {
+      await q(`select net.http_post($1 || '/woken', '{}'::jsonb)`, [receiverUrl])
+      await expect.poll(() => received.some((r) => r.url.startsWith('/woken')), { timeout: 5000 }).toBe(true)
+    } finally {
+      await background.close()
+    }
   })
 
   it('performs queued requests after commit and stores each answer under the request id', async () => {

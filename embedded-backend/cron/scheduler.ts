@@ -56,7 +56,8 @@ export class Scheduler {
    */
   nextDue(): number | null {
     let next: number | null = null
-    for (const { next: at } of this.states.values()) if (at && (next === null || at.getTime() < next)) next = at.getTime()
+    for (const { next: at } of this.states.values())
+      if (at && (next === null || at.getTime() < next)) next = at.getTime()
     return next
   }
 

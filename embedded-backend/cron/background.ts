@@ -99,6 +99,7 @@ export async function startBackground(opts: BackgroundOptions): Promise<Backgrou
     },
   }
 }
+
 /**
  * Writes a named Vault secret through Vault's own functions, as an operator does on hosted (postgres may read and
  * delete secrets but not insert into vault.secrets).

@@ -7,17 +7,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Db, Queryable, QueryResult } from '../db/database'
 import { startBackground, type Background } from './background'
+import { NetWorker } from './net-worker'
 import type { Job } from './scheduler'
 import { SAFETY_MS, WAKE_CHANNEL } from './timers'
 
 const result = <T>(rows: T[]): QueryResult<T> => ({ rows, fields: [], affectedRows: rows.length })
 
 /** Answers what startBackground, the scheduler and the net worker ask, counting the reads that matter. */
-function fakeDb(opts: { listen: boolean }) {
+function fakeDb(opts: { listen: boolean; fail?: (sql: string) => boolean }) {
   const jobs: Job[] = []
   const counts = { jobReads: 0, drains: 0, runs: 0 }
   let notify: ((payload: string) => void) | null = null
   const answer = (sql: string): unknown[] => {
+    if (opts.fail?.(sql)) throw new Error('connection lost')
     if (/is not null as cron/.test(sql)) return [{ cron: true, net: true, cron_wakes: true, net_wakes: true }]
     if (/as ok$/.test(sql.trim())) return [{ ok: true }]
     if (/from vault\.secrets/.test(sql)) return [{ id: '1' }]
@@ -128,5 +130,26 @@ describe('the scheduler and the net worker of a running backend', () => {
     await start(fake.db)
     await vi.advanceTimersByTimeAsync(10_000)
     expect(fake.counts).toMatchObject({ jobReads: 10, drains: 20 })
+  })
+})
+
+describe('the net worker', () => {
+  it('goes on draining after a drain failed (the database away for a moment)', async () => {
+    let failures = 1
+    const fake = fakeDb({
+      listen: false,
+      fail: (sql) => /delete from net\.http_request_queue/.test(sql) && failures-- > 0,
+    })
+    const net = new NetWorker({ db: fake.db })
+    await expect(net.drain()).rejects.toThrow('connection lost')
+    await expect(net.drain()).resolves.toBe(0)
+    expect(fake.counts.drains).toBe(1)
+  })
+
+  it('gives wake-ups that arrive before a drain begins that one drain, not one each', async () => {
+    const fake = fakeDb({ listen: false })
+    const net = new NetWorker({ db: fake.db })
+    expect(await Promise.all([net.drain(), net.drain(), net.drain(), net.drain()])).toEqual([0, 0, 0, 0])
+    expect(fake.counts.drains).toBe(1)
   })
 })

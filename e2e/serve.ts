@@ -7,6 +7,8 @@
  * it serves the suite's requests for less CPU than PGlite's WebAssembly engine: the backend's share of the browser
  * lane (docs/decisions.md "The browser suite is kept cheap"). Both engines keep their own suites (backend and db).
  */
+import { copyFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { build, preview } from 'vite'
 import { startBackend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
@@ -37,6 +39,8 @@ process.env.VITE_SUPABASE_URL = backend.apiUrl
 process.env.VITE_SUPABASE_PUBLISHABLE_KEY = backend.publishableKey
 process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
 await build({ logLevel: 'warn', mode: 'production', build: { outDir: 'dist-e2e', emptyOutDir: true } })
+// axe-core beside the app, for e2e/pages/axe.ts to load into a page as a script (only this test build has it).
+copyFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), `dist-e2e/${E2E.axeScript}`)
 const server = await preview({
   preview: { port: E2E.appPort, host: '127.0.0.1', strictPort: true },
   build: { outDir: 'dist-e2e' },

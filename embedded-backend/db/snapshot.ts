@@ -138,6 +138,8 @@ export async function migratedSnapshotFile(seed: boolean, dir = localStateDir): 
   const hash = createHash('sha256')
     .update(await pgliteVersion())
     .update(`seed:${seed}`)
+    // How the dump is taken: after a checkpoint (database.ts dumpCheckpointed); dumps taken before are remade.
+    .update('dump:checkpointed')
   const sources = [
     path.join(backendDir, 'db', 'bootstrap.sql'),
     ...(await filesUnder(path.join(backendDir, 'auth'))),

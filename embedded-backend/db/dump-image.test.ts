@@ -42,7 +42,8 @@ async function extractedWithTar(): Promise<Tree> {
     const full = path.join(entry.parentPath, entry.name)
     const rel = '/' + path.relative(dir, full)
     if (entry.isDirectory()) tree.dirs.push(rel)
-    else tree.files.set(rel, { data: await readFile(full), mtimeSeconds: Math.floor((await stat(full)).mtimeMs / 1000) })
+    else
+      tree.files.set(rel, { data: await readFile(full), mtimeSeconds: Math.floor((await stat(full)).mtimeMs / 1000) })
   }
   return tree
 }
@@ -95,7 +96,7 @@ describe('DumpImageFS', () => {
     }
   })
 
-  it("gives each database its own copy: a write in one reaches neither the image nor another database", async () => {
+  it('gives each database its own copy: a write in one reaches neither the image nor another database', async () => {
     const [a, b] = [await filledPglite(), await filledPglite()]
     const file = `${(a.Module.ENV as Record<string, string>).PGDATA}/global/pg_control`
     const before = Buffer.from(b.Module.FS.readFile(file))

@@ -21,6 +21,15 @@ process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE ??= '20'
 // A fresh database every run: never the developer's supabase/.local/db, never DATABASE_URL.
 const postgres = process.env.E2E_ENGINE === 'pglite' ? null : startLocalPostgres(E2E.postgresPort)
 console.log(`e2e database: ${postgres ? `PostgreSQL on port ${E2E.postgresPort}` : 'PGlite in memory'}`)
+let postgresStopped = false
+const stopPostgres = () => {
+  if (postgresStopped) return
+  postgresStopped = true
+  postgres?.stop()
+}
+// A stack that dies while starting (a port already taken, a failing build) never reaches the stop below: its cluster,
+// which runs in a session of its own, is stopped and removed as the process exits (stop() is synchronous).
+process.once('exit', stopPostgres)
 const backend = await startBackend({
   port: E2E.apiPort,
   mailPort: E2E.mailPort,
@@ -50,7 +59,7 @@ console.log(`e2e stack ready: app ${E2E.appUrl}, api ${backend.apiUrl}, mailbox 
 const stop = async () => {
   // The cluster first, synchronously: its server runs in a session of its own (pg_ctl), so nothing else would end it
   // if closing the app or the backend hung until Playwright's SIGKILL.
-  postgres?.stop()
+  stopPostgres()
   await server.close()
   await backend.close()
   process.exit(0)

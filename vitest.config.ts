@@ -17,7 +17,7 @@ const functionUnitTests = [
   'supabase/functions/send-notifications/templates/**/*.test.ts',
 ]
 
-// CPU_PER_FILE=<file>: the backend and db projects write each test file's CPU-seconds there
+// CPU_PER_FILE=<file>: the unit, backend and db projects write each test file's CPU-seconds there
 // (embedded-backend/testing/cpu-per-file.ts); unset, nothing is loaded.
 const cpuPerFile = process.env.CPU_PER_FILE ? ['embedded-backend/testing/cpu-per-file.ts'] : []
 
@@ -45,7 +45,7 @@ export default defineConfig({
             'supabase/*.test.ts',
             ...functionUnitTests,
           ],
-          setupFiles: ['src/testing/setup.ts'],
+          setupFiles: ['src/testing/setup.ts', ...cpuPerFile],
           // One module registry per worker: the packages load once per worker rather than once per file (a fifth
           // of the CPU time); src/testing/setup.ts re-evaluates our own modules for every file and lets a file end only
           // when its lazy loads have landed, so no file sees another's state.

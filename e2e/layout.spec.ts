@@ -5,12 +5,13 @@
  * clicking, so the phone walks here cover the rest. Each role logs in once per run; its storage state is reused for
  * all its routes, so the whole walk stays fast.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser } from '@playwright/test'
 import { DEMO_ACCOUNTS, dashboardOf } from './pages/auth'
 import { logInAsAdmin } from './pages/admin'
 import { logInAs } from './pages/advertiser'
 import { checkPage, settle } from './pages/layout-checks'
 import { rolePages } from './pages/menus'
+import { visit } from './pages/visit'
 import { darkModulesOfSvg, expectedDarkModules, svgOfDataUrl } from '../src/features/account/qr-matrix'
 
 const CAMPAIGN = '20000000-0000-4000-a000-000000000001'
@@ -93,34 +94,6 @@ async function stateOf(browser: Browser, role: Role) {
     await context.close()
   }
   return states.get(role)
-}
-
-/**
- * Moves inside the running app like a click on a link does (the router follows popstate), instead of reloading
- * the whole app for every route: the walk stays within its time budget.
- */
-async function visit(page: Page, path: string, first: boolean) {
-  if (first) {
-    await page.goto(path)
-    return
-  }
-  // The old page stays on screen while the next one's code loads: mark it, then wait for the new page.
-  const before = await page.evaluate((to) => {
-    document.querySelectorAll('main h1').forEach((h1) => h1.setAttribute('data-stale', ''))
-    const title = document.title
-    window.history.pushState({}, '', to)
-    window.dispatchEvent(new PopStateEvent('popstate'))
-    return title
-  }, path)
-  // Every page has a title of its own (checked below), so a new title is the sure sign of the new page. The old page
-  // may mount its heading anew while the next page's code loads (a walk once read /no-such-page with the campaign
-  // page's title that way), so a fresh heading alone is not. Only a page that wrongly keeps the old title is looked at after the
-  // bounded wait, by its heading, so the clash below names it instead of the walk hanging.
-  const changed = await page
-    .waitForFunction((title) => document.title !== title, before, { timeout: 15_000 })
-    .then(() => true)
-    .catch(() => false)
-  if (!changed) await page.waitForFunction(() => document.querySelector('main h1:not([data-stale])') !== null)
 }
 
 /**

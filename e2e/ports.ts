@@ -11,6 +11,8 @@ export const E2E = {
   appPort: 4174 + offset,
   /** The suite's own PostgreSQL cluster, when PostgreSQL is installed (e2e/serve.ts). */
   postgresPort: 55440 + offset,
+  /** axe-core's minified build, which e2e/serve.ts puts beside the test build of the app (e2e/pages/axe.ts). */
+  axeScript: 'e2e-axe.min.js',
   get apiUrl() {
     return `http://127.0.0.1:${this.apiPort}`
   },

@@ -7,6 +7,8 @@
  * it serves the suite's requests for less CPU than PGlite's WebAssembly engine: the backend's share of the browser
  * lane (docs/decisions.md "The browser suite is kept cheap"). Both engines keep their own suites (backend and db).
  */
+import { copyFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { build, preview } from 'vite'
 import { startBackend } from '../embedded-backend/server'
 import { startLocalPostgres } from '../scripts/local-postgres'
@@ -19,6 +21,15 @@ process.env.GROWLETTER_AUTH_RATE_LIMIT_SCALE ??= '20'
 // A fresh database every run: never the developer's supabase/.local/db, never DATABASE_URL.
 const postgres = process.env.E2E_ENGINE === 'pglite' ? null : startLocalPostgres(E2E.postgresPort)
 console.log(`e2e database: ${postgres ? `PostgreSQL on port ${E2E.postgresPort}` : 'PGlite in memory'}`)
+let postgresStopped = false
+const stopPostgres = () => {
+  if (postgresStopped) return
+  postgresStopped = true
+  postgres?.stop()
+}
+// A stack that dies while starting (a port already taken, a failing build) never reaches the stop below: its cluster,
+// which runs in a session of its own, is stopped and removed as the process exits (stop() is synchronous).
+process.once('exit', stopPostgres)
 const backend = await startBackend({
   port: E2E.apiPort,
   mailPort: E2E.mailPort,
@@ -37,6 +48,8 @@ process.env.VITE_SUPABASE_URL = backend.apiUrl
 process.env.VITE_SUPABASE_PUBLISHABLE_KEY = backend.publishableKey
 process.env.VITE_SUPABASE_ANON_KEY = backend.anonKey
 await build({ logLevel: 'warn', mode: 'production', build: { outDir: 'dist-e2e', emptyOutDir: true } })
+// axe-core beside the app, for e2e/pages/axe.ts to load into a page as a script (only this test build has it).
+copyFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), `dist-e2e/${E2E.axeScript}`)
 const server = await preview({
   preview: { port: E2E.appPort, host: '127.0.0.1', strictPort: true },
   build: { outDir: 'dist-e2e' },
@@ -46,7 +59,7 @@ console.log(`e2e stack ready: app ${E2E.appUrl}, api ${backend.apiUrl}, mailbox 
 const stop = async () => {
   // The cluster first, synchronously: its server runs in a session of its own (pg_ctl), so nothing else would end it
   // if closing the app or the backend hung until Playwright's SIGKILL.
-  postgres?.stop()
+  stopPostgres()
   await server.close()
   await backend.close()
   process.exit(0)

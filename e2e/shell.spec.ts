@@ -1,6 +1,7 @@
 /** The shell in a real browser: header and footer, the mobile menu at 390 px, and axe on every public page. */
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations, seriousViolations } from './pages/axe'
+import { visit } from './pages/visit'
 
 const PUBLIC_PAGES = [
   '/help',
@@ -77,9 +78,20 @@ test.describe('on a 390 px phone', () => {
   })
 })
 
+// The public pages are judged in one tab of their own, each reached inside the running app as a link would (axe is
+// about the page, not its load): one load of the app and of axe for the nine instead of one each. A failing test
+// restarts the worker, and the next page then loads the app afresh.
+let publicTab: Page | undefined
+test.afterAll(async () => {
+  await publicTab?.context().close()
+  publicTab = undefined
+})
+
 for (const path of PUBLIC_PAGES) {
-  test(`axe finds no serious violations on ${path}`, async ({ page }) => {
-    await page.goto(path)
+  test(`axe finds no serious violations on ${path}`, async ({ browser }) => {
+    publicTab ??= await (await browser.newContext()).newPage()
+    const page = publicTab
+    await visit(page, path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     await expectNoSeriousA11yViolations(page)
   })

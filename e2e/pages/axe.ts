@@ -6,13 +6,20 @@
  * rules passed and failed). Here axe is injected once per document (a walk through the app's routes keeps it) and
  * `axe.run` judges the document. A page with frames still goes through AxeBuilder, which reaches into each frame.
  *
+ * The page loads axe as a script from the test build of the app (e2e/serve.ts puts axe-core's minified build there),
+ * rather than being sent `axe.source`: that is the unminified 1.3 MB build, which every injection carried through
+ * the test worker, the browser process and the DevTools pipe into the page and compiled there anew. The same axe-core,
+ * minified (580 KB); a context's later loads only revalidate it (vite preview answers 304).
+ *
  * The suites judge violations only, so axe is asked for those (`resultTypes`: the passes, incomplete and
  * inapplicable groups keep one node each instead of every node on the page) and only they cross back to the test:
  * the same rules run on the same nodes, and a violation is reported with every node it found.
  */
 import AxeBuilder from '@axe-core/playwright'
-import axe, { type Result, type RunOptions } from 'axe-core'
+import type axe from 'axe-core'
+import type { Result, RunOptions } from 'axe-core'
 import { expect, type Page } from '@playwright/test'
+import { E2E } from '../ports'
 
 /** The four WCAG 2.0/2.1 A and AA tag sets the layout walks judge pages by. */
 export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
@@ -24,7 +31,7 @@ export async function axeViolations(page: Page, tags?: string[]): Promise<Result
   }
   if (page.frames().length > 1) return (await new AxeBuilder({ page }).options(options).analyze()).violations
   if (!(await page.evaluate(() => typeof (window as { axe?: unknown }).axe === 'object')))
-    await page.evaluate(axe.source)
+    await page.addScriptTag({ url: `${E2E.appUrl}/${E2E.axeScript}` })
   return page.evaluate(
     async (values) => (await (window as unknown as { axe: typeof axe }).axe.run(document, values)).violations,
     options,

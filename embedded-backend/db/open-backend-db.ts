@@ -72,7 +72,7 @@ export async function openBackendDb(opts: BackendDbOptions): Promise<OpenedDb> {
 
 /**
  * A new PGlite database: from the cached migrated dump when the sources have not changed since it was
- * made (≈1 s), else migrated here and dumped for next time. `npm install` makes both dumps (prepareMigratedDumps,
+ * made (≈0.6 CPU-seconds in memory), else migrated here and dumped for next time. `npm install` makes both dumps (prepareMigratedDumps,
  * run by its postinstall), so the first `npm run dev` on a fresh clone loads one. A seeded database without its
  * own dump starts from the unseeded one when there is one (the test suites make it) and runs only the seed.
  * With a folder, the dump is written after this returns, while the backend already serves (PGlite runs one

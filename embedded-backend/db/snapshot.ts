@@ -1,6 +1,7 @@
 /**
- * PGlite's initdb costs 3.5–4 s of CPU and migrating + seeding about 1.5 s more; loading a dump of a
- * data directory about 0.6 s; copying an initdb'd directory natively and opening it about 0.9 s.
+ * PGlite's initdb costs 3.5–4 s of CPU and migrating + seeding about 1.5 s more; opening an in-memory database
+ * from a dump about 0.5 s (dump-image.ts; ≈1 s through PGlite's loadDataDir); copying an initdb'd directory
+ * natively and opening it about 0.9 s.
  * - The initdb template: a freshly initdb'd data directory per PGlite version (nothing project-specific
  *   in it), made by `npm install` (the root package's postinstall runs `template.ts`) in
  *   node_modules/.cache/growletter, beside the PGlite it comes from, and removed with it. A new database
@@ -138,6 +139,8 @@ export async function migratedSnapshotFile(seed: boolean, dir = localStateDir): 
   const hash = createHash('sha256')
     .update(await pgliteVersion())
     .update(`seed:${seed}`)
+    // How the dump is taken: after a checkpoint (database.ts dumpCheckpointed); dumps taken before are remade.
+    .update('dump:checkpointed')
   const sources = [
     path.join(backendDir, 'db', 'bootstrap.sql'),
     ...(await filesUnder(path.join(backendDir, 'auth'))),

@@ -1,6 +1,6 @@
 /**
- * CPU-seconds per test file, for finding where a suite's CPU goes: with CPU_PER_FILE=<file> set, the backend and
- * db projects (vitest.config.ts) load this before each test file and it appends one line per file to <file>:
+ * CPU-seconds per test file, for finding where a suite's CPU goes: with CPU_PER_FILE=<file> set, the unit, backend
+ * and db projects (vitest.config.ts) load this before each test file and it appends one line per file to <file>:
  * CPU-seconds of the worker process (its threads included: PGlite, the REST layer, the test itself; not child
  * processes such as Deno's functions host or a PostgreSQL server), wall seconds, and the file. The files of a
  * worker run one after another (isolate off), so the first file also carries the worker's module loading.

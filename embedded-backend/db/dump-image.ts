@@ -1,0 +1,133 @@
+/**
+ * A PGlite dump (a plain tarball of the data directory, as `dumpDataDir('none')` writes it) parsed once per
+ * process into its directories and files, and a filesystem that starts each new in-memory PGlite with a fresh
+ * copy of them. PGlite's own `loadDataDir` path reads the Blob, untars it and writes file by file, looking up
+ * every parent directory of every file again: ≈1 CPU-second per test database against ≈0.5 here (with the
+ * checkpointed dump and the smaller buffer pool of database.ts), most of the difference garbage and path lookups.
+ *
+ * What it relies on of PGlite (0.5.x), all of it exported API: the `fs` option takes a `Filesystem`; `MemoryFS`
+ * (exported) is its in-memory one; a Filesystem's `initialSyncFs()` runs once the emscripten module exists and
+ * before PGlite looks for `PGDATA/PG_VERSION` (found: it starts the database there instead of running initdb,
+ * exactly as for a folder that holds a database; not found: it would run initdb over it); `pg.Module.FS` is
+ * emscripten's FS (whose `writeFile` takes `canOwn`) and `pg.Module.ENV.PGDATA` the data directory postgres
+ * starts on. dump-image.test.ts fails when any of that stops holding (a PGlite upgrade), and database.ts
+ * (openPglite) hands PGlite the dump as `loadDataDir`, as before, when it cannot be parsed here.
+ */
+import { MemoryFS, type PGlite } from '@electric-sql/pglite'
+
+export type DumpImage = {
+  /** Directories below PGDATA, parents first, as '/base', '/base/1', … */
+  dirs: string[]
+  /** Files below PGDATA in the tarball's order: where their bytes are in `tar`, and their mtime (ms). */
+  files: { path: string; start: number; end: number; mtime: number }[]
+  /** The tarball (never written: each database copies it). */
+  tar: Uint8Array
+}
+
+const BLOCK = 512
+
+function field(bytes: Uint8Array, at: number, length: number): string {
+  let end = at
+  while (end < at + length && bytes[end] !== 0) end++
+  return Buffer.from(bytes.buffer, bytes.byteOffset + at, end - at).toString('utf8')
+}
+
+const octal = (bytes: Uint8Array, at: number, length: number) => parseInt(field(bytes, at, length).trim() || '0', 8)
+
+/**
+ * Parses a plain ustar tarball (what PGlite's dumps are: regular files and directories, no gzip, no long-name
+ * extensions) into a DumpImage that refers to `tar` (not a copy). Throws on anything else (a
+ * gzipped dump, a link, a pax header, a bad checksum), and the caller then loads the dump PGlite's own way.
+ */
+export function parseDump(tar: Uint8Array): DumpImage {
+  const dirs = new Set<string>()
+  const files: DumpImage['files'] = []
+  const addParents = (path: string) => {
+    for (let i = path.indexOf('/', 1); i > 0; i = path.indexOf('/', i + 1)) dirs.add(path.slice(0, i))
+  }
+  let at = 0
+  while (at + BLOCK <= tar.length) {
+    if (tar[at] === 0) break // the two zero blocks that end the archive
+    let sum = 0
+    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : tar[at + i]!
+    if (sum !== octal(tar, at + 148, 8)) throw new Error(`dump: bad tar header checksum at byte ${at}`)
+    const prefix = field(tar, at + 345, 155)
+    const name = (prefix ? `${prefix}/` : '') + field(tar, at + 0, 100)
+    const size = octal(tar, at + 124, 12)
+    const mtime = octal(tar, at + 136, 12) * 1000
+    const type = String.fromCharCode(tar[at + 156] || 48) // '\0' is an old-style regular file
+    const path = '/' + name.replace(/^\.?\/+/, '').replace(/\/+$/, '')
+    const start = at + BLOCK
+    if (start + size > tar.length) throw new Error(`dump: ${name} runs past the end of the tarball`)
+    if (type === '0') {
+      addParents(path)
+      files.push({ path, start, end: start + size, mtime })
+    } else if (type === '5') {
+      addParents(path)
+      if (path !== '/') dirs.add(path)
+    } else {
+      throw new Error(`dump: ${name} is of tar type '${type}', not a file or directory`)
+    }
+    at = start + Math.ceil(size / BLOCK) * BLOCK
+  }
+  if (!files.some((f) => f.path === '/PG_VERSION')) throw new Error('dump: no PG_VERSION, not a data directory')
+  return { dirs: [...dirs].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)), files, tar }
+}
+
+const images = new WeakMap<Blob, Promise<DumpImage | null>>()
+
+/**
+ * The image of a dump Blob, parsed once per Blob (snapshot.ts hands out one Blob per dump file and process), or
+ * null when it is not a plain tarball of regular files and directories (PGlite's loadDataDir then loads it).
+ */
+export function dumpImageOf(dump: Blob): Promise<DumpImage | null> {
+  let image = images.get(dump)
+  if (!image) {
+    image = dump.arrayBuffer().then((bytes) => {
+      try {
+        return parseDump(new Uint8Array(bytes))
+      } catch {
+        return null
+      }
+    })
+    images.set(dump, image)
+  }
+  return image
+}
+
+/**
+ * An in-memory PGlite filesystem (as PGlite's default one) that starts as a copy of a dump: pass it as `fs`, and
+ * no `loadDataDir`. Each instance gets its own copy of every file (postgres writes them in place).
+ */
+export class DumpImageFS extends MemoryFS {
+  constructor(private readonly image: DumpImage) {
+    super()
+  }
+
+  async initialSyncFs() {
+    fillDataDir(this.pg!, this.image)
+  }
+}
+
+/**
+ * Writes the image below PGDATA as PGlite's loadDataDir would: directories and files with emscripten's default
+ * modes, each file's mtime from the dump. The instance gets one copy of the whole tarball, and each of its files
+ * owns its slice of that copy (`canOwn`, as PGlite's MemfsFrontendFS loads files): one allocation instead of one
+ * per file. Postgres then writes in place in its own copy; a file that grows moves to an array of its own.
+ */
+function fillDataDir(pg: PGlite, image: DumpImage) {
+  const { FS, ENV } = pg.Module
+  // The data directory postgres is started on (PGlite sets it in its preRun, before this runs).
+  const pgdata = (ENV as Record<string, string | undefined>).PGDATA
+  if (!pgdata?.startsWith('/')) throw new Error('PGlite set no PGDATA before initialSyncFs: cannot load the dump')
+  if (FS.analyzePath(pgdata).exists) {
+    if (FS.readdir(pgdata).length > 2) throw new Error(`${pgdata} is not empty: a dump only starts a new database`)
+  } else FS.mkdirTree(pgdata)
+  for (const dir of image.dirs) FS.mkdir(pgdata + dir)
+  const copy = image.tar.slice()
+  for (const file of image.files) {
+    const path = pgdata + file.path
+    FS.writeFile(path, copy.subarray(file.start, file.end), { canOwn: true } as Parameters<typeof FS.writeFile>[2])
+    FS.utime(path, file.mtime, file.mtime)
+  }
+}

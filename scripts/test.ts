@@ -131,8 +131,9 @@ function localServer(port: number): string | undefined {
 let databaseUrl = process.env.TEST_DATABASE_URL
 let dbSuiteUrl = databaseUrl
 if (!databaseUrl) {
-  databaseUrl = localServer(55433)
-  dbSuiteUrl = databaseUrl && localServer(55434)
+  // Below 32768, outside the range of outgoing connections' local ports (as e2e/ports.ts explains).
+  databaseUrl = localServer(25433)
+  dbSuiteUrl = databaseUrl && localServer(25434)
 }
 if (!databaseUrl) console.warn('No PostgreSQL available: database suites run on PGlite only.')
 

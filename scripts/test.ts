@@ -190,8 +190,10 @@ const checks: Stage[] = [
   {
     name: 'lint and type check',
     runs: [
-      // package.json's "lint" runs oxlint, then ESLint for what oxlint lacks (the React Compiler's rules, our own
-      // rules, on src/ only): ESLint alone on every file took 29.9 CPU-seconds, these two ~N (eslint.config.js).
+      // package.json's "lint" runs oxlint (native; .oxlintrc.json), and ESLint only for what oxlint lacks: the React
+      // Compiler's rules, our own rules and no barrel files on src/, no-undef on the 5 JavaScript files
+      // (eslint.config.js). Same rules as before, each in one tool: ESLint on all 917 files took 54.4 CPU-seconds,
+      // oxlint + ESLint on src/ 0.3 + 31.8, measured alternately at load 14 (29.9 alone on a quiet machine).
       { label: 'oxlint', cmd: ['node', 'node_modules/oxlint/bin/oxlint'] },
       { label: 'ESLint', cmd: ['npx', 'eslint', '.'] },
       { label: 'import cycles', cmd: ['npm', 'run', '-s', 'lint:cycles'] },

@@ -180,7 +180,10 @@ async function measure(engine: string, db: Db) {
 }
 
 const PROVIDERS = (process.env.BENCH_ENGAGED_PROVIDERS ?? 'mailerlite,kit,mailchimp,beehiiv').split(',') as (
-  'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
+  | 'beehiiv'
+  | 'kit'
+  | 'mailchimp'
+  | 'mailerlite'
 )[]
 
 /** BENCH_ENGAGED_ENGINES=postgres (or pglite) measures one engine only. */

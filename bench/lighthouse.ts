@@ -69,7 +69,8 @@ export async function run() {
         const shifts =
           (
             lhr.audits['layout-shifts']?.details as
-              { items?: Array<{ node?: { snippet?: string }; score?: number }> } | undefined
+              | { items?: Array<{ node?: { snippet?: string }; score?: number }> }
+              | undefined
           )?.items ?? []
         for (const item of shifts)
           console.log(`      layout shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`)
@@ -80,13 +81,15 @@ export async function run() {
         const work =
           (
             lhr.audits['mainthread-work-breakdown']?.details as
-              { items?: Array<{ groupLabel: string; duration: number }> } | undefined
+              | { items?: Array<{ groupLabel: string; duration: number }> }
+              | undefined
           )?.items ?? []
         console.log(`      main thread: ${work.map((w) => `${w.groupLabel} ${w.duration.toFixed(0)} ms`).join(', ')}`)
         const long =
           (
             lhr.audits['long-tasks']?.details as
-              { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined
+              | { items?: Array<{ url: string; startTime: number; duration: number }> }
+              | undefined
           )?.items ?? []
         for (const task of long)
           console.log(`      long task ${task.duration.toFixed(0)} ms at ${task.startTime.toFixed(0)} ms: ${task.url}`)

@@ -130,4 +130,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
     new RegExp(`^Your payout of ${amount.replace('.', '\\.')} is on its way$`),
   )
   expect(email.text).toContain(`Transfer reference: ${reference}.`)
+  // Its own contexts end with it (Playwright closes only the `page` fixture's): a tab left open lives, and may poll,
+  // until the worker ends.
+  for (const tab of [publisher, advertiser, admin]) await tab.context().close()
 })

@@ -194,4 +194,7 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
   expect([unpaid.counted, unpaid.not_counted_reason]).toEqual([false, 'not_a_partner'])
   await publisherPage.reload()
   await expect(offer.getByTestId('partner-state')).toContainText('The advertiser does not work with this source')
+  // Its own contexts end with it (Playwright closes only the `page` fixture's): a tab left open lives, and may poll,
+  // until the worker ends.
+  for (const tab of [publisherPage, advertiserPage]) await tab.context().close()
 })

@@ -104,4 +104,7 @@ test('a reversed payout comes back to the influencer, and the admin reconciles p
   await expect(mine).toContainText(direct.id)
   await expect(mine).toContainText('12.34 credits transferred')
   await expect(result).not.toContainText(reference)
+  // Its own contexts end with it (Playwright closes only the `page` fixture's): a tab left open lives, and may poll,
+  // until the worker ends.
+  await admin.context().close()
 })

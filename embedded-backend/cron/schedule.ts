@@ -6,7 +6,9 @@
 import { Cron } from 'croner'
 
 export type Schedule =
-  { kind: 'cron'; next: (after: Date) => Date | null } | { kind: 'interval'; seconds: number } | { kind: 'reboot' }
+  | { kind: 'cron'; next: (after: Date) => Date | null }
+  | { kind: 'interval'; seconds: number }
+  | { kind: 'reboot' }
 
 export function parseSchedule(text: string): Schedule {
   const s = text.trim()

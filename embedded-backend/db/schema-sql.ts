@@ -38,7 +38,17 @@ function tagMap(kind: 'tables' | 'functions'): Map<string, DomainSlug> {
 }
 
 type Category =
-  'schema' | 'type' | 'table' | 'constraint' | 'function' | 'view' | 'index' | 'data' | 'trigger' | 'policy' | 'job'
+  | 'schema'
+  | 'type'
+  | 'table'
+  | 'constraint'
+  | 'function'
+  | 'view'
+  | 'index'
+  | 'data'
+  | 'trigger'
+  | 'policy'
+  | 'job'
 const CATEGORY_ORDER: Category[] = [
   'schema',
   'type',

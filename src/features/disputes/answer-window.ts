@@ -3,7 +3,9 @@
  * status): answered, still waiting within the 72 hours, or no answer came in time. Every screen words it from here.
  */
 export type AnswerWindow =
-  { kind: 'answered'; at: string } | { kind: 'waiting'; until: string } | { kind: 'missed'; until: string }
+  | { kind: 'answered'; at: string }
+  | { kind: 'waiting'; until: string }
+  | { kind: 'missed'; until: string }
 
 type DisputeSide = { status: string; answered_at: string | null; answer_due_at: string }
 

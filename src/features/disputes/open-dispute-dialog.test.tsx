@@ -72,7 +72,9 @@ describe('open dispute dialog', () => {
     const { user, dialog } = await openDialog()
     await user.selectOptions(within(dialog).getByLabelText('Source'), 'Growth Tweets')
     await user.click(within(dialog).getByRole('checkbox', { name: /two@example.com/ }))
-    await user.type(within(dialog).getByLabelText('What is wrong?'), '  Never opened a single email  ')
+    // Pasted (click, then paste), not typed key by key: the test is about what is sent.
+    await user.click(within(dialog).getByLabelText('What is wrong?'))
+    await user.paste('  Never opened a single email  ')
     await user.click(within(dialog).getByTestId('submit-dispute'))
     expect(await screen.findByText('Dispute opened')).toBeInTheDocument()
     expect(opened).toEqual([{ p_reason: 'Never opened a single email', p_subscription_ids: ['n2'] }])
@@ -85,7 +87,8 @@ describe('open dispute dialog', () => {
     const { user, dialog } = await openDialog()
     await user.selectOptions(within(dialog).getByLabelText('Source'), 'Growth Tweets')
     await user.click(within(dialog).getByRole('checkbox', { name: /Dispute the whole source/ }))
-    await user.type(within(dialog).getByLabelText('What is wrong?'), 'Every subscriber is a bot account')
+    await user.click(within(dialog).getByLabelText('What is wrong?'))
+    await user.paste('Every subscriber is a bot account')
     await user.click(within(dialog).getByTestId('submit-dispute'))
     // The dialog closes once open_dispute answers (the file's earlier toast may still be on screen).
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())

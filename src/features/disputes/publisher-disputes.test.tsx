@@ -146,20 +146,23 @@ describe("a dispute's page", () => {
 
     await user.click(send)
     expect(await within(form).findByText(DISPUTE_ANSWER_MESSAGES.tooShort)).toBeInTheDocument()
-    await user.type(within(form).getByLabelText('Your answer'), '  I shared the link in my weekly post.  ')
-    await user.type(within(form).getByLabelText(/^Evidence links/), 'http://x.com/pat/status/1')
+    // Values pasted (click, then paste), not typed key by key: the test is about what the form accepts.
+    await user.click(within(form).getByLabelText('Your answer'))
+    await user.paste('  I shared the link in my weekly post.  ')
+    await user.click(within(form).getByLabelText(/^Evidence links/))
+    await user.paste('http://x.com/pat/status/1')
     await user.click(send)
     expect(await within(form).findByText(DISPUTE_ANSWER_MESSAGES.badLink)).toBeInTheDocument()
     expect(within(form).queryByText(DISPUTE_ANSWER_MESSAGES.tooShort)).not.toBeInTheDocument()
     const links = within(form).getByLabelText(/^Evidence links/)
     await user.clear(links)
-    await user.type(links, [1, 2, 3, 4, 5, 6].map((n) => `https://example.com/${n}`).join('\n'))
+    await user.paste([1, 2, 3, 4, 5, 6].map((n) => `https://example.com/${n}`).join('\n'))
     await user.click(send)
     expect(await within(form).findByText(DISPUTE_ANSWER_MESSAGES.tooManyLinks)).toBeInTheDocument()
     expect(answers).toEqual([])
 
     await user.clear(links)
-    await user.type(links, 'https://x.com/pat/status/1\n\nhttps://x.com/pat/status/1')
+    await user.paste('https://x.com/pat/status/1\n\nhttps://x.com/pat/status/1')
     answered = true
     await user.click(send)
     await waitFor(() =>

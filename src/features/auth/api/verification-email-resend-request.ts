@@ -8,7 +8,8 @@ import { supabase } from '@/lib/supabase'
 import { emailRedirectUrl, passwordResetRedirectUrl } from '../site-url'
 
 export type ResendResult =
-  { sent: true; via: 'resend' | 'password-reset' | 'backup' } | { sent: false; reason: string | null }
+  | { sent: true; via: 'resend' | 'password-reset' | 'backup' }
+  | { sent: false; reason: string | null }
 
 async function invokeBackup(email: string): Promise<string | null> {
   let lastError: string | null = null

@@ -12,7 +12,10 @@
 
 /** The Supabase CLI's `password_requirements` values (supabase/cli pkg/config/auth.go). */
 export type PasswordRequirements =
-  '' | 'letters_digits' | 'lower_upper_letters_digits' | 'lower_upper_letters_digits_symbols'
+  | ''
+  | 'letters_digits'
+  | 'lower_upper_letters_digits'
+  | 'lower_upper_letters_digits_symbols'
 
 /** `[auth] minimum_password_length`. */
 export const PASSWORD_MIN_LENGTH = 8

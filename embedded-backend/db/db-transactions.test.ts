@@ -73,8 +73,11 @@ async function open(
   url.pathname = `/${name}`
   const proxy = await countingProxy(url)
   const db = await openDatabase({ databaseUrl: proxy.url })
+  // postgres is a member of the API roles on hosted (hosted-platform.sql). On a server where no migrated database
+  // made them yet, this file creates them, and creating a role does not make its creator a member (PostgreSQL 15).
   await db.exec(`do $$ begin create role anon nologin; exception when duplicate_object then null; end $$;
-    do $$ begin create role authenticated nologin; exception when duplicate_object then null; end $$; ${SETUP}`)
+    do $$ begin create role authenticated nologin; exception when duplicate_object then null; end $$;
+    grant anon, authenticated to current_user; ${SETUP}`)
   return {
     db,
     proxy,

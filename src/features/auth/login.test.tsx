@@ -17,8 +17,11 @@ import {
 async function logIn(email: string, password: string) {
   const user = userEvent.setup()
   await screen.findByRole('heading', { name: 'Log in' })
-  await user.type(screen.getByLabelText('Email'), email)
-  await user.type(screen.getByLabelText('Password'), password)
+  // Pasted (click, then paste), not typed key by key: these tests are about what happens with the credentials.
+  await user.click(screen.getByLabelText('Email'))
+  await user.paste(email)
+  await user.click(screen.getByLabelText('Password'))
+  await user.paste(password)
   await user.click(screen.getByRole('button', { name: 'Log in' }))
   return user
 }

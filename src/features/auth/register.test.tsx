@@ -12,10 +12,17 @@ async function fill(
   user: ReturnType<typeof userEvent.setup>,
   values: { first?: string; last?: string; email?: string; password?: string },
 ) {
-  if (values.first) await user.type(screen.getByLabelText('First name'), values.first)
-  if (values.last) await user.type(screen.getByLabelText('Last name'), values.last)
-  if (values.email) await user.type(screen.getByLabelText('Email'), values.email)
-  if (values.password) await user.type(screen.getByLabelText('Password'), values.password)
+  // Pasted (click, then paste), not typed key by key: these tests are about what the form does with the values.
+  for (const [label, value] of [
+    ['First name', values.first],
+    ['Last name', values.last],
+    ['Email', values.email],
+    ['Password', values.password],
+  ] as const) {
+    if (!value) continue
+    await user.click(screen.getByLabelText(label))
+    await user.paste(value)
+  }
 }
 
 describe('registration', () => {

@@ -226,14 +226,18 @@ describe('publisher area', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Add source' }))
     const dialog = await screen.findByRole('dialog')
-    await userEvent.type(within(dialog).getByLabelText('Name'), 'Pat on Bluesky')
-    await userEvent.type(within(dialog).getByLabelText('URL'), 'not a url')
+    // Name and address pasted (click, then paste), not typed key by key: the test is about what the form accepts.
+    await userEvent.click(within(dialog).getByLabelText('Name'))
+    await userEvent.paste('Pat on Bluesky')
+    await userEvent.click(within(dialog).getByLabelText('URL'))
+    await userEvent.paste('not a url')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Submit for review' }))
     expect(await within(dialog).findByText('Enter an address starting with http:// or https://')).toBeInTheDocument()
     expect(inserted).toHaveLength(0)
 
     await userEvent.clear(within(dialog).getByLabelText('URL'))
-    await userEvent.type(within(dialog).getByLabelText('URL'), 'https://bsky.app/profile/pat')
+    await userEvent.click(within(dialog).getByLabelText('URL'))
+    await userEvent.paste('https://bsky.app/profile/pat')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Submit for review' }))
     await waitFor(() => expect(inserted).toHaveLength(1))
     expect(inserted[0]).toMatchObject({

@@ -80,7 +80,9 @@ describe('admin disputes', () => {
     expect(within(sides).getByRole('link', { name: 'https://x.com/pat/status/1' })).toBeInTheDocument()
     expect(await within(sides).findByText('3.00 credits')).toBeInTheDocument()
 
-    await user.type(screen.getByLabelText(/^Decision note/), 'No opens at all')
+    // Notes pasted (click, then paste), not typed key by key: the tests are about what is sent.
+    await user.click(screen.getByLabelText(/^Decision note/))
+    await user.paste('No opens at all')
     await user.click(screen.getByRole('button', { name: 'Uphold and refund' }))
     const dialog = await screen.findByRole('dialog', { name: 'Uphold this dispute and refund?' })
     expect(dialog).toHaveTextContent('This cannot be undone.')
@@ -110,7 +112,8 @@ describe('admin disputes', () => {
     const user = userEvent.setup()
     renderRoute('/dashboard/admin/disputes')
     await user.click(await screen.findByRole('button', { name: 'Review' }))
-    await user.type(await screen.findByLabelText(/^Decision note/), 'Normal traffic')
+    await user.click(await screen.findByLabelText(/^Decision note/))
+    await user.paste('Normal traffic')
     await user.click(screen.getByRole('button', { name: 'Reject' }))
     const dialog = await screen.findByRole('dialog', { name: 'Reject this dispute?' })
     expect(decisions).toEqual([])

@@ -131,7 +131,9 @@ describe('admin revisions', () => {
     await user.click(await screen.findByRole('button', { name: 'Approve the changes to Growth Tweets' }))
     const dialog = await screen.findByRole('dialog', { name: /Approve the changes to source “Growth Tweets”/ })
     expect(calls).toEqual([])
-    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Fine')
+    // Reasons pasted (click, then paste), not typed key by key: the tests are about what is sent.
+    await user.click(within(dialog).getByLabelText('Reason (optional)'))
+    await user.paste('Fine')
     await user.click(within(dialog).getByRole('button', { name: 'Approve changes' }))
     expect(await screen.findByTestId('revisions-empty')).toBeInTheDocument()
     expect(calls).toEqual([{ p_revision_id: 'r1', p_version: 1, p_decision: 'approved', p_note: 'Fine' }])
@@ -154,7 +156,8 @@ describe('admin revisions', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reject changes' }))
     expect(await within(dialog).findByText(/Give a reason/)).toBeInTheDocument()
     expect(calls).toEqual([])
-    await user.type(within(dialog).getByLabelText('Reason'), 'Misleading name')
+    await user.click(within(dialog).getByLabelText('Reason'))
+    await user.paste('Misleading name')
     await user.click(within(dialog).getByRole('button', { name: 'Reject changes' }))
     await waitFor(() =>
       expect(calls).toEqual([{ p_revision_id: 'r1', p_version: 1, p_decision: 'rejected', p_note: 'Misleading name' }]),
@@ -223,7 +226,8 @@ describe('admin revisions', () => {
     await user.click(within(item).getByRole('button', { name: 'Reject the changes to Growth Tweets' }))
     const dialog = await screen.findByRole('dialog', { name: /Reject the changes/ })
     expect(within(item).queryByRole('alert')).not.toBeInTheDocument()
-    await user.type(within(dialog).getByLabelText('Reason'), 'Looks like phishing')
+    await user.click(within(dialog).getByLabelText('Reason'))
+    await user.paste('Looks like phishing')
     await user.click(within(dialog).getByRole('button', { name: 'Reject changes' }))
     expect(await screen.findByTestId('revisions-empty')).toBeInTheDocument()
     expect(calls.map((c) => [c.p_version, c.p_decision])).toEqual([

@@ -110,7 +110,9 @@ describe('partner programs on the offers', () => {
     const state = within(card).getByTestId('partner-state')
     expect(state).toHaveTextContent('Readers through this link are not paid (“Not a partner of this newsletter”)')
     await userEvent.click(within(state).getByRole('button', { name: "Apply with Pat's Product Notes" }))
-    await userEvent.type(within(state).getByLabelText(/Why Pat's Product Notes fits Morning Brew/), 'Designers read me')
+    // Pasted (click, then paste), not typed key by key: the test is about what is sent.
+    await userEvent.click(within(state).getByLabelText(/Why Pat's Product Notes fits Morning Brew/))
+    await userEvent.paste('Designers read me')
     await userEvent.click(within(state).getByRole('button', { name: 'Send application' }))
     await waitFor(() =>
       expect(applied).toEqual([{ p_campaign_id: 'c1', p_source_id: 's1', p_message: 'Designers read me' }]),

@@ -1,4 +1,3 @@
-// @vitest-environment node
 import path from 'node:path'
 import { describe, it } from 'vitest'
 import { RuleTester } from 'eslint'

@@ -1,4 +1,3 @@
-// @vitest-environment node
 // A screen that shows a status, category, platform or reason raw (or humanised by hand) words it differently from
 // the vocabulary every other screen uses: the lint fails it (PRODUCT "Words and numbers, second pass").
 import { describe, it } from 'vitest'

@@ -76,7 +76,7 @@ beforeAll(() =>
 afterEach(() => {
   cleanup()
   server.resetHandlers()
-  // Files that opt into the node environment have no browser storage.
+  // Kept for a file that would opt into the node environment (none does: see vitest.config.ts), which has no storage.
   if (typeof window !== 'undefined') {
     window.localStorage.clear()
     window.sessionStorage.clear()

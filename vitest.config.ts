@@ -38,6 +38,10 @@ export default defineConfig({
           // happy-dom rather than jsdom: the same 624 tests pass on both, and happy-dom costs a third less CPU (59 → 39
           // CPU-seconds for this project on a quiet machine; docs/decisions.md "Start-up paid once: one module registry per worker, template databases").
           environment: 'happy-dom',
+          // Every file of the project runs in it, the ESLint rule tests too: Vitest hands a worker on to the next file
+          // only if that file's environment is the same, so the two files that asked for `node` replaced a worker at
+          // each switch (six workers a run instead of two; a replaced happy-dom worker cost ~2.2 CPU-seconds to start
+          // and load its packages again). src/testing/setup.ts refuses a file in another environment.
           include: [
             'src/**/*.test.{ts,tsx}',
             'eslint-rules/**/*.test.ts',

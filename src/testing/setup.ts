@@ -12,16 +12,19 @@ import '@testing-library/jest-dom/vitest'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { cleanup, configure, getConfig } from '@testing-library/react'
 
+if (typeof document === 'undefined')
+  throw new Error(
+    'Unit test files run in happy-dom: a file in another environment makes Vitest replace a worker (vitest.config.ts)',
+  )
+
 // The DOM's window is the worker's too: every file starts with an empty document at the same address, as a fresh
 // page would. What a file's modules put in <head> stays there otherwise: sonner adds its 15 KB style sheet each time
 // it is evaluated (once per file, see above), and happy-dom parses every sheet in the document for each
 // getComputedStyle, which every getByRole calls per element; by a worker's fiftieth file that was a fifth of its CPU.
-if (typeof document !== 'undefined') {
-  document.head.replaceChildren()
-  document.body.replaceChildren()
-  for (const { name } of [...document.documentElement.attributes]) document.documentElement.removeAttribute(name)
-  window.history.replaceState(null, '', '/')
-}
+document.head.replaceChildren()
+document.body.replaceChildren()
+for (const { name } of [...document.documentElement.attributes]) document.documentElement.removeAttribute(name)
+window.history.replaceState(null, '', '/')
 vi.resetModules()
 const { server } = await import('./msw-server')
 
@@ -76,11 +79,8 @@ beforeAll(() =>
 afterEach(() => {
   cleanup()
   server.resetHandlers()
-  // Kept for a file that would opt into the node environment (none does: see vitest.config.ts), which has no storage.
-  if (typeof window !== 'undefined') {
-    window.localStorage.clear()
-    window.sessionStorage.clear()
-  }
+  window.localStorage.clear()
+  window.sessionStorage.clear()
 })
 afterAll(async () => {
   for (let pending = loadingModules(); pending.length; pending = loadingModules()) await Promise.allSettled(pending)

@@ -153,7 +153,7 @@ function oneStatementGuard(tx: Queryable): Queryable {
  * third of an in-memory start (≈0.2 CPU-seconds of ≈0.7: the wasm memory grown and the buffer pool set up); 48 MB
  * still hold all of a test database's pages (its data files are ≈30 MB), so no page is ever evicted.
  */
-const IN_MEMORY_SHARED_BUFFERS = '48MB'
+const IN_MEMORY_SHARED_BUFFERS = process.env.XSB || '48MB'
 
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
   // In memory from a dump: the dump's files copied straight into the new filesystem (dump-image.ts), unless the

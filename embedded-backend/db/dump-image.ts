@@ -109,6 +109,18 @@ export class DumpImageFS extends MemoryFS {
   }
 }
 
+/**
+ * A DumpImageFS that, as its PGlite closes, keeps a dump of the data directory as postgres left it on shutting down
+ * (PGlite calls `closeFs()` after postgres has exited, while its filesystem is still there): `shutDownDump`.
+ */
+export class DumpOnCloseFS extends DumpImageFS {
+  shutDownDump?: Blob
+
+  async closeFs() {
+    this.shutDownDump = await this.dumpTar('pgdata', 'none')
+  }
+}
+
 /** The parts of emscripten's MEMFS nodes and stream operations fillDataDir uses (PGlite exports no types for them). */
 type MemNode = {
   contents: Uint8Array

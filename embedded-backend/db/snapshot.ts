@@ -139,8 +139,9 @@ export async function migratedSnapshotFile(seed: boolean, dir = localStateDir): 
   const hash = createHash('sha256')
     .update(await pgliteVersion())
     .update(`seed:${seed}`)
-    // How the dump is taken: after a checkpoint (database.ts dumpCheckpointed); dumps taken before are remade.
-    .update('dump:checkpointed')
+    // How the dump is taken: of a cleanly shut-down server (database.ts dumpCheckpointed); dumps taken before are
+    // remade.
+    .update('dump:shut-down')
   const sources = [
     path.join(backendDir, 'db', 'bootstrap.sql'),
     ...(await filesUnder(path.join(backendDir, 'auth'))),

@@ -149,11 +149,14 @@ function oneStatementGuard(tx: Queryable): Queryable {
 }
 
 /**
- * An in-memory database's shared buffers. PostgreSQL's default of 128 MB (initdb's postgresql.conf) costs a
- * third of an in-memory start (≈0.2 CPU-seconds of ≈0.7: the wasm memory grown and the buffer pool set up); 48 MB
- * still hold all of a test database's pages (its data files are ≈30 MB), so no page is ever evicted.
+ * An in-memory database's shared buffers. Postgres zero-fills its shared memory as it starts (emscripten's anonymous
+ * mmap is a memset), touching every page of it: with initdb's 128 MB a third of an in-memory start (≈0.2
+ * CPU-seconds), with 48 MB still ≈52 ms of CPU a start, with 16 MB ≈30 ms (profiles of 20 test-backend starts).
+ * 16 MB are 2,048 pages: the heaviest backend test files (rest-properties, the payouts, the GoTrue parity) read at
+ * most 805 pages and evicted none (pg_stat_io); the db project's one shared database, all 59 files on it, evicted
+ * 177 pages, which in memory costs a copy each. A file database (npm run dev) keeps initdb's setting.
  */
-const IN_MEMORY_SHARED_BUFFERS = process.env.XSB || '48MB'
+const IN_MEMORY_SHARED_BUFFERS = '16MB'
 
 const inMemoryStartParams = () => [...PGlite.defaultStartParams, '-c', `shared_buffers=${IN_MEMORY_SHARED_BUFFERS}`]
 

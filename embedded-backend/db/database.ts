@@ -191,7 +191,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
       }),
     close: () => lite.close(),
     listen: (channel, onNotify) => lite.listen(channel, onNotify),
-    dumpDataDir: () => dumpCheckpointed(lite),
+    dumpDataDir: () => dumpShutDown(lite),
   }
 }
 
@@ -203,9 +203,10 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
  * checkpoint. So the running server's dump (after a checkpoint, to keep the next step short) is started once more
  * in memory and shut down, and that is the dump: a database started from it does no recovery. Measured (14 opens
  * a side alternating in one process, the seeded migrated dump, open + one query + close): 0.392 → 0.351
- * CPU-seconds. A dump this process cannot read itself (dump-image.ts) is returned as PGlite took it.
+ * CPU-seconds. Making a dump costs that one open and close more (db-startup.test.ts and dump-image.test.ts make one
+ * each a run). A dump this process cannot read itself (dump-image.ts) is returned as PGlite took it.
  */
-export async function dumpCheckpointed(lite: PGlite): Promise<Blob> {
+export async function dumpShutDown(lite: PGlite): Promise<Blob> {
   await lite.exec('checkpoint')
   const running = await lite.dumpDataDir('none')
   const image = await dumpImageOf(running)

@@ -138,7 +138,7 @@ describe('DumpImageFS', () => {
     const markedImage = await dumpImageOf(marked)
     expect(markedImage).not.toBeNull()
     // pg_control's state (after the system identifier and two version numbers): DB_SHUTDOWNED (1), not
-    // DB_IN_PRODUCTION (6), so a database started from the dump does no crash recovery (database.ts dumpCheckpointed).
+    // DB_IN_PRODUCTION (6), so a database started from the dump does no crash recovery (database.ts dumpShutDown).
     const control = markedImage!.files.find((f) => f.path === '/global/pg_control')!
     expect(Buffer.from(markedImage!.tar.subarray(control.start, control.end)).readUInt32LE(16)).toBe(1)
     const second = await openDatabase({ loadDataDir: marked })

@@ -170,7 +170,7 @@ export async function migratedSnapshotFile(seed: boolean, dir = localStateDir): 
     const hash = createHash('sha256')
       .update(await pgliteVersion())
       .update(`seed:${seed}`)
-      // How the dump is taken: of a cleanly shut-down server (database.ts dumpCheckpointed); dumps taken before are
+      // How the dump is taken: of a cleanly shut-down server (database.ts dumpShutDown); dumps taken before are
       // remade.
       .update('dump:shut-down')
     for (const file of sources) hash.update(file).update(await readFile(file).catch(() => Buffer.alloc(0)))

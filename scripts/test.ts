@@ -33,6 +33,11 @@ const started = Date.now()
 const processCpu = new ProcessCpu()
 processCpu.start()
 
+// The tools' own executables rather than `npx <tool>` or `npm run`: each npx or npm start costs about half a
+// CPU-second before the tool runs (measured 0.4–0.6 per call with scripts/cpu-of.ts), and a run starts ten.
+const bin = (tool: string) => path.join('node_modules', '.bin', tool)
+const packageScripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>
+
 type Run = { label?: string; cmd: string[]; env?: Record<string, string>; report?: 'vitest' | 'playwright' }
 type Stage = { name: string; runs: Run[] }
 
@@ -162,7 +167,7 @@ function filesOnTheEngine(dirs: string[]): string[] {
 const onBothEngines = (project: string, { files = [] as string[], shards = 1, url = databaseUrl } = {}): Run[] => [
   ...Array.from({ length: shards }, (_, i) => ({
     label: shards > 1 ? `${project}, PGlite ${i + 1}/${shards}` : `${project}, PGlite`,
-    cmd: ['npx', 'vitest', 'run', '--project', project, ...(shards > 1 ? [`--shard=${i + 1}/${shards}`] : [])],
+    cmd: [bin('vitest'), 'run', '--project', project, ...(shards > 1 ? [`--shard=${i + 1}/${shards}`] : [])],
     report: 'vitest' as const,
     env: { TEST_DATABASE_URL: '' },
   })),
@@ -170,7 +175,7 @@ const onBothEngines = (project: string, { files = [] as string[], shards = 1, ur
     ? [
         {
           label: `${project}, PostgreSQL`,
-          cmd: ['npx', 'vitest', 'run', '--project', project, ...files],
+          cmd: [bin('vitest'), 'run', '--project', project, ...files],
           report: 'vitest' as const,
           env: { TEST_DATABASE_URL: url },
         },
@@ -195,8 +200,13 @@ const checks: Stage[] = [
       // (eslint.config.js). Same rules as before, each in one tool: ESLint on all 917 files took 54.4 CPU-seconds,
       // oxlint + ESLint on src/ 0.3 + 31.8, measured alternately at load 14 (29.9 alone on a quiet machine).
       { label: 'oxlint', cmd: ['node', 'node_modules/oxlint/bin/oxlint'] },
-      { label: 'ESLint', cmd: ['npx', 'eslint', '.'] },
-      { label: 'import cycles', cmd: ['npm', 'run', '-s', 'lint:cycles'] },
+      { label: 'ESLint', cmd: [bin('eslint'), '.'] },
+      // package.json's "lint:cycles" as npm would run it (its globs are quoted for a shell), without npm around it.
+      {
+        label: 'import cycles',
+        cmd: ['bash', '-c', packageScripts['lint:cycles']!],
+        env: { PATH: `${path.resolve('node_modules/.bin')}${path.delimiter}${process.env.PATH}` },
+      },
       // package.json's "format:check" without npm around it. oxfmt (native) replaced prettier with its oxc and Tailwind
       // plugins: 16.7 → ~1 CPU-second for the same 1,032 files, same output (docs/decisions.md "Lint checks format").
       { label: 'formatting', cmd: ['node', 'node_modules/oxfmt/bin/oxfmt', '--check', '.'] },
@@ -214,7 +224,7 @@ const checks: Stage[] = [
 const unit: Stage[] = [
   {
     name: 'unit and integration (SPA)',
-    runs: [{ cmd: ['npx', 'vitest', 'run', '--project', 'unit', '--maxWorkers=2'], report: 'vitest' }],
+    runs: [{ cmd: [bin('vitest'), 'run', '--project', 'unit', '--maxWorkers=2'], report: 'vitest' }],
   },
 ]
 // Backend on PGlite in two halves and on PostgreSQL at once: the backend files mostly wait on their own servers.
@@ -224,14 +234,14 @@ const backend: Stage[] = [
 // The hosted lane (supabase/tests/hosted): one file on a PostgreSQL cluster of its own prepared as hosted Supabase
 // prepares one, beside the database suite's runs. It needs Debian's postgresql and postgresql-15-cron (.ci/run).
 const hostedLane: Run[] = databaseUrl
-  ? [{ label: 'hosted lane', cmd: ['npx', 'vitest', 'run', '--project', 'hosted'], report: 'vitest' }]
+  ? [{ label: 'hosted lane', cmd: [bin('vitest'), 'run', '--project', 'hosted'], report: 'vitest' }]
   : []
 const database: Stage = {
   name: `database (${databaseUrl ? 'PGlite and PostgreSQL, and the hosted lane' : 'PGlite'})`,
   runs: [...onBothEngines('db', { url: dbSuiteUrl }), ...hostedLane],
 }
 const browser: Stage[] = [
-  { name: 'end to end (Chromium)', runs: [{ cmd: ['npx', 'playwright', 'test'], report: 'playwright' }] },
+  { name: 'end to end (Chromium)', runs: [{ cmd: [bin('playwright'), 'test'], report: 'playwright' }] },
 ]
 // The database suite (half a minute) follows the unit suite, the lane that ends first (on happy-dom: 228 s against
 // 262 s for the browser suite and 297 s for the backend suite, with a core kept busy). A server given in

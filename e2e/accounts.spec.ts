@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test'
 import { seriousViolations } from './pages/axe'
 import { AuthPages, DEMO_ACCOUNTS, DEMO_PASSWORD, dashboardOf, uniqueEmail } from './pages/auth'
 import { DevMailbox, verifyLinkIn } from './pages/mailbox'
+import { openFromSidebar } from './pages/visit'
 
 const CONFIRM_SUBJECT = /Confirm your/i
 const RESET_SUBJECT = /Reset your/i
@@ -52,7 +53,7 @@ test('a new advertiser confirms by email and starts with the 10-credit bonus', a
   await expect(page).toHaveURL(/\/dashboard\/advertiser$/)
   await expect(page.getByTestId('wallet-available')).toHaveText('10.00 credits')
 
-  await page.goto('/dashboard/advertiser/wallet')
+  await openFromSidebar(page, '/dashboard/advertiser/wallet', 'Wallet')
   await expect(page.getByText('Initial bonus')).toBeVisible()
   // Signing in again never pays the bonus twice.
   await auth.logOut()

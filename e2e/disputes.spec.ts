@@ -13,6 +13,7 @@ import { PublisherDisputes, openDispute } from './pages/disputes'
 import { checkPage, settle } from './pages/layout-checks'
 import { DevMailbox } from './pages/mailbox'
 import { DEMO_PUBLISHER, DEMO_SOURCE_NAME, countedSubscribers, readerAddress, readerAgent } from './pages/readers'
+import { openFromSidebar } from './pages/visit'
 
 const viewports = { desk: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const
 
@@ -43,7 +44,7 @@ for (const [device, agent] of [
     const readerEmail = readerAddress(`disputed-${run}`)
     await countedSubscribers(browser, request, readerAgent(agent), readerEmail, ['Design Dispatch'])
     const advertiser = await signedIn(browser, DEMO_ADVERTISER, '/dashboard/advertiser', 'desk')
-    await advertiser.goto('/dashboard/advertiser/disputes')
+    await openFromSidebar(advertiser, '/dashboard/advertiser/disputes', 'Disputes')
     await openDispute(advertiser, DEMO_SOURCE_NAME, readerEmail, reason)
     await expect(advertiser.getByTestId('dispute-row').filter({ hasText: reason })).toContainText(
       'The publisher can answer until',
@@ -63,7 +64,7 @@ for (const [device, agent] of [
     // The admin cannot decide yet: the publisher has 72 hours.
     const admin = await (await browser.newContext({ viewport: viewports.desk })).newPage()
     await logInAsAdmin(admin)
-    await admin.goto('/dashboard/admin/disputes')
+    await openFromSidebar(admin, '/dashboard/admin/disputes', 'Disputes')
     const adminRow = admin.getByTestId('admin-dispute').filter({ hasText: reason })
     await expect(adminRow.getByTestId('dispute-answer-state')).toContainText("Waiting for the publisher's answer")
     await adminRow.getByRole('button', { name: 'Review' }).click()

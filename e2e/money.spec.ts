@@ -20,6 +20,7 @@ import {
   readerAgent,
   service,
 } from './pages/readers'
+import { openFromSidebar } from './pages/visit'
 
 const credits = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''))
 
@@ -34,7 +35,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   // The publisher's available earnings before.
   const publisher = await (await browser.newContext()).newPage()
   await logInAs(publisher, DEMO_PUBLISHER, '/dashboard/publisher')
-  await publisher.goto('/dashboard/publisher/payouts')
+  await openFromSidebar(publisher, '/dashboard/publisher/payouts', 'Payouts')
   const available = publisher.getByTestId('payout-available')
   await expect(available).toHaveText(/credits/)
   const before = credits(await available.textContent())
@@ -53,7 +54,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const [disputedId] = await countedSubscribers(browser, request, readerAgent(126), disputedEmail, ['Design Dispatch'])
   const advertiser = await (await browser.newContext()).newPage()
   await logInAs(advertiser, DEMO_ADVERTISER, '/dashboard/advertiser')
-  await advertiser.goto('/dashboard/advertiser/disputes')
+  await openFromSidebar(advertiser, '/dashboard/advertiser/disputes', 'Disputes')
   const reason = `Never opened a single email (${run})`
   await openDispute(advertiser, DEMO_SOURCE_NAME, disputedEmail, reason)
 
@@ -61,11 +62,11 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const disputes = new PublisherDisputes(publisher, 'desk')
   await disputes.openFromMenu()
   await disputes.answer(DEMO_SOURCE_NAME, reason, 'I do not know this reader; decide as the evidence says.', [])
-  await publisher.goto('/dashboard/publisher/payouts')
+  await openFromSidebar(publisher, '/dashboard/publisher/payouts', 'Payouts')
 
   const admin = await (await browser.newContext()).newPage()
   await logInAsAdmin(admin)
-  await admin.goto('/dashboard/admin/disputes')
+  await openFromSidebar(admin, '/dashboard/admin/disputes', 'Disputes')
   const dispute = admin.getByTestId('admin-dispute').filter({ hasText: reason })
   await dispute.getByRole('button', { name: 'Review' }).click()
   await expect(dispute.getByTestId('dispute-evidence')).toContainText('Confirmed within 10 s of the email')
@@ -122,7 +123,7 @@ test('earnings settle by themselves and are paid out; an upheld dispute refunds 
   const reference = (await row.getByText(/^tr_/).textContent())!.trim()
   expect(reference).toMatch(/^tr_[A-Za-z0-9]+$/)
 
-  await admin.goto('/dashboard/admin/money')
+  await openFromSidebar(admin, '/dashboard/admin/money', 'Money')
   await expect(admin.getByTestId('admin-payout-row').filter({ hasText: reference })).toContainText('Paid')
 
   const email = await mailbox.waitForEmail(

@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks'
 import { E2E } from './ports'
 import { DEMO_ACCOUNTS, dashboardOf, uniqueEmail } from './pages/auth'
 import { logInAs } from './pages/advertiser'
+import { openFromSidebar } from './pages/visit'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 
 type Hit = { headers: Record<string, string>; body: string }
@@ -35,7 +36,7 @@ test('webhook and CSV: a confirmed reader reaches the advertiser, a pending one 
 
   try {
     await logInAs(page, DEMO_ACCOUNTS.advertiser, dashboardOf.advertiser)
-    await page.goto('/dashboard/advertiser/subscribers')
+    await openFromSidebar(page, '/dashboard/advertiser/subscribers', 'Subscribers')
     await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: 'The Frontend Brief' })
     await page.getByLabel('Endpoint URL').fill(hookUrl)
     await page.getByRole('button', { name: 'Add endpoint' }).click()

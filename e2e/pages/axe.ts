@@ -9,7 +9,8 @@
  * The page loads axe as a script from the test build of the app (e2e/serve.ts puts axe-core's minified build there),
  * rather than being sent `axe.source`: that is the unminified 1.3 MB build, which every injection carried through
  * the test worker, the browser process and the DevTools pipe into the page and compiled there anew. The same axe-core,
- * minified (580 KB); a context's later loads only revalidate it (vite preview answers 304).
+ * minified (580 KB); a context's later loads take it from the context's cache (e2e/serve.ts serves it from memory,
+ * cached for good).
  *
  * The suites judge violations only, so axe is asked for those (`resultTypes`: the passes, incomplete and
  * inapplicable groups keep one node each instead of every node on the page) and only they cross back to the test:

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
 
 /**
  * Opens `path` in the running app the way a click on a link does (the router follows popstate) instead of loading
@@ -39,4 +39,15 @@ export async function visit(page: Page, path: string, first = page.url() === 'ab
     { to: path, timeout: 15_000 },
   )
   if (!changed) await page.waitForFunction(() => document.querySelector('main h1:not([data-stale])') !== null)
+}
+
+/**
+ * From anywhere in a signed-in dashboard to one of its pages through the desk's sidebar, as a person clicks there,
+ * once the page shows its heading. A test already in the app does this instead of `page.goto`, which loaded the whole
+ * app anew for the page (its code parsed and run again, every request of the start repeated): between two publisher
+ * pages, 0.33 CPU-seconds a `goto` against 0.07 a click (browser, test worker and server; eight of each, twice).
+ */
+export async function openFromSidebar(page: Page, href: string, heading: string) {
+  await page.getByTestId('dashboard-shell').locator(`nav a[href="${href}"]`).first().click()
+  await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible()
 }

@@ -9,7 +9,7 @@ import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import os from 'node:os'
 import pg from 'pg'
-import { dumpImageOf, DumpImageFS } from './dump-image'
+import { dumpImageOf, DumpImageFS, DumpOnCloseFS } from './dump-image'
 import { listenWithReconnect } from './listener'
 import { Lanes, runBatch, type BatchStatement } from './pipeline'
 
@@ -149,11 +149,16 @@ function oneStatementGuard(tx: Queryable): Queryable {
 }
 
 /**
- * An in-memory database's shared buffers. PostgreSQL's default of 128 MB (initdb's postgresql.conf) costs a
- * third of an in-memory start (≈0.2 CPU-seconds of ≈0.7: the wasm memory grown and the buffer pool set up); 48 MB
- * still hold all of a test database's pages (its data files are ≈30 MB), so no page is ever evicted.
+ * An in-memory database's shared buffers. Postgres zero-fills its shared memory as it starts (emscripten's anonymous
+ * mmap is a memset), touching every page of it: with initdb's 128 MB a third of an in-memory start (≈0.2
+ * CPU-seconds), with 48 MB still ≈52 ms of CPU a start, with 16 MB ≈30 ms (profiles of 20 test-backend starts).
+ * 16 MB are 2,048 pages: the heaviest backend test files (rest-properties, the payouts, the GoTrue parity) read at
+ * most 805 pages and evicted none (pg_stat_io); the db project's one shared database, all 59 files on it, evicted
+ * 177 pages, which in memory costs a copy each. A file database (npm run dev) keeps initdb's setting.
  */
-const IN_MEMORY_SHARED_BUFFERS = '48MB'
+const IN_MEMORY_SHARED_BUFFERS = '16MB'
+
+const inMemoryStartParams = () => [...PGlite.defaultStartParams, '-c', `shared_buffers=${IN_MEMORY_SHARED_BUFFERS}`]
 
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
   // In memory from a dump: the dump's files copied straight into the new filesystem (dump-image.ts), unless the
@@ -162,9 +167,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
   const lite = await PGlite.create(dataDir ? `file://${dataDir}` : undefined, {
     extensions: pgliteExtensions,
     ...(image ? { fs: new DumpImageFS(image) } : { loadDataDir }),
-    ...(dataDir
-      ? {}
-      : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${IN_MEMORY_SHARED_BUFFERS}`] }),
+    ...(dataDir ? {} : { startParams: inMemoryStartParams() }),
   })
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -188,18 +191,31 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
       }),
     close: () => lite.close(),
     listen: (channel, onNotify) => lite.listen(channel, onNotify),
-    dumpDataDir: () => dumpCheckpointed(lite),
+    dumpDataDir: () => dumpShutDown(lite),
   }
 }
 
 /**
- * The data directory as a plain tarball, after a checkpoint. PGlite dumps the files of a running server: without
- * the checkpoint every database started from the dump replays the WAL since the last one (for the migrated dump,
- * all of the migrations': ≈0.1 CPU-seconds and a 16 MB WAL segment zero-filled on each start).
+ * The data directory as a plain tarball, as a cleanly shut-down server leaves it. PGlite dumps the files of a running
+ * server, which every database started from the dump then treats as a crash: it replays the WAL since the last
+ * checkpoint (after the migrations, all of theirs without the checkpoint: ≈0.1 CPU-seconds and a 16 MB WAL segment
+ * zero-filled each start), scans every database folder for unlogged relations, and writes an end-of-recovery
+ * checkpoint. So the running server's dump (after a checkpoint, to keep the next step short) is started once more
+ * in memory and shut down, and that is the dump: a database started from it does no recovery. Measured (14 opens
+ * a side alternating in one process, the seeded migrated dump, open + one query + close): 0.392 → 0.351
+ * CPU-seconds. Making a dump costs that one open and close more (db-startup.test.ts and dump-image.test.ts make one
+ * each a run). A dump this process cannot read itself (dump-image.ts) is returned as PGlite took it.
  */
-export async function dumpCheckpointed(lite: PGlite): Promise<Blob> {
+export async function dumpShutDown(lite: PGlite): Promise<Blob> {
   await lite.exec('checkpoint')
-  return lite.dumpDataDir('none')
+  const running = await lite.dumpDataDir('none')
+  const image = await dumpImageOf(running)
+  if (!image) return running
+  const fs = new DumpOnCloseFS(image)
+  const copy = await PGlite.create({ extensions: pgliteExtensions, fs, startParams: inMemoryStartParams() })
+  await copy.close()
+  if (!fs.shutDownDump) throw new Error('PGlite closed without handing its data directory to closeFs')
+  return fs.shutDownDump
 }
 
 const toResult = <T>(r: pg.QueryResult | pg.QueryResult[]): QueryResult<T> => {

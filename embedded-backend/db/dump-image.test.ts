@@ -128,14 +128,19 @@ describe('DumpImageFS', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it("starts the dump's database, not a new one from initdb", async () => {
+  it("starts the dump's database, not a new one from initdb, and the dump is of a shut-down server", async () => {
     const initdb = await initdbSnapshot()
     expect(await dumpImageOf(initdb)).not.toBeNull()
     const first = await openDatabase({ loadDataDir: initdb })
     await first.exec(`create table dump_marker (id int); insert into dump_marker values (42);`)
     const marked = await first.dumpDataDir!()
     await first.close()
-    expect(await dumpImageOf(marked)).not.toBeNull()
+    const markedImage = await dumpImageOf(marked)
+    expect(markedImage).not.toBeNull()
+    // pg_control's state (after the system identifier and two version numbers): DB_SHUTDOWNED (1), not
+    // DB_IN_PRODUCTION (6), so a database started from the dump does no crash recovery (database.ts dumpShutDown).
+    const control = markedImage!.files.find((f) => f.path === '/global/pg_control')!
+    expect(Buffer.from(markedImage!.tar.subarray(control.start, control.end)).readUInt32LE(16)).toBe(1)
     const second = await openDatabase({ loadDataDir: marked })
     try {
       expect((await second.query('select id from dump_marker')).rows).toEqual([{ id: 42 }])

@@ -15,7 +15,7 @@
  */
 import { PGlite } from '@electric-sql/pglite'
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs'
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
@@ -126,30 +126,58 @@ async function writeAtomically(file: string, bytes: Buffer) {
   await rename(tmp, file)
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
+function filesUnder(dir: string): string[] {
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true })
+  } catch {
+    return []
+  }
   return entries
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))
     .sort()
 }
 
+/** Every file whose bytes shape the migrated dump (see migratedSnapshotFile). */
+const dumpSources = (seed: boolean) => [
+  path.join(backendDir, 'db', 'bootstrap.sql'),
+  ...filesUnder(path.join(backendDir, 'auth')),
+  ...filesUnder(path.join(backendDir, 'cron')),
+  ...filesUnder(path.join(supabaseDir, 'migrations')),
+  ...(seed ? [path.join(supabaseDir, 'seed.sql')] : []),
+]
+
+/**
+ * The hash of the sources, per process, while none of them has changed: each test backend's start asks for it, and
+ * reading and hashing the ~120 files costs ≈22 ms of CPU a start, listing and stat-ing them ≈1 ms. Any file added,
+ * removed, resized or written since (its mtime) makes the hash be computed again from the bytes.
+ */
+const sourceHashes = new Map<string, { signature: string; hash: string }>()
+
 /** Where the migrated dump for the current sources lives (it may not exist yet); `dir` for tests. */
 export async function migratedSnapshotFile(seed: boolean, dir = localStateDir): Promise<string> {
-  const hash = createHash('sha256')
-    .update(await pgliteVersion())
-    .update(`seed:${seed}`)
-    // How the dump is taken: after a checkpoint (database.ts dumpCheckpointed); dumps taken before are remade.
-    .update('dump:checkpointed')
-  const sources = [
-    path.join(backendDir, 'db', 'bootstrap.sql'),
-    ...(await filesUnder(path.join(backendDir, 'auth'))),
-    ...(await filesUnder(path.join(backendDir, 'cron'))),
-    ...(await filesUnder(path.join(supabaseDir, 'migrations'))),
-    ...(seed ? [path.join(supabaseDir, 'seed.sql')] : []),
-  ]
-  for (const file of sources) hash.update(file).update(await readFile(file).catch(() => Buffer.alloc(0)))
-  return path.join(dir, `pglite-migrated-${seed ? 'seed' : 'noseed'}-${hash.digest('hex').slice(0, 16)}.tar`)
+  const sources = dumpSources(seed)
+  const signature = sources
+    .map((file) => {
+      const st = statSync(file, { throwIfNoEntry: false })
+      return `${file} ${st?.size} ${st?.mtimeMs}`
+    })
+    .join('\n')
+  const key = `seed:${seed}`
+  let known = sourceHashes.get(key)
+  if (known?.signature !== signature) {
+    const hash = createHash('sha256')
+      .update(await pgliteVersion())
+      .update(`seed:${seed}`)
+      // How the dump is taken: of a cleanly shut-down server (database.ts dumpShutDown); dumps taken before are
+      // remade.
+      .update('dump:shut-down')
+    for (const file of sources) hash.update(file).update(await readFile(file).catch(() => Buffer.alloc(0)))
+    known = { signature, hash: hash.digest('hex').slice(0, 16) }
+    sourceHashes.set(key, known)
+  }
+  return path.join(dir, `pglite-migrated-${seed ? 'seed' : 'noseed'}-${known.hash}.tar`)
 }
 
 // A dump's name carries the hash of everything that shaped it, so its bytes never change: a process that opens

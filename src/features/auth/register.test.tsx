@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event'
 import { authUrl, server } from '../../testing/msw-server'
 import { renderRoute } from '../../testing/render-route'
 import { authError, authUser } from '../../testing/auth-fixtures'
+import { pasteFields } from '../../testing/paste-fields'
 
 const MISSING = 'You must provide either an email or phone number and a password'
 
@@ -12,17 +13,12 @@ async function fill(
   user: ReturnType<typeof userEvent.setup>,
   values: { first?: string; last?: string; email?: string; password?: string },
 ) {
-  // Pasted (click, then paste), not typed key by key: these tests are about what the form does with the values.
-  for (const [label, value] of [
+  await pasteFields(user, [
     ['First name', values.first],
     ['Last name', values.last],
     ['Email', values.email],
     ['Password', values.password],
-  ] as const) {
-    if (!value) continue
-    await user.click(screen.getByLabelText(label))
-    await user.paste(value)
-  }
+  ])
 }
 
 describe('registration', () => {

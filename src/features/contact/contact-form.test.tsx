@@ -5,23 +5,19 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { restUrl, server } from '../../testing/msw-server'
 import { renderRoute } from '../../testing/render-route'
+import { pasteFields } from '../../testing/paste-fields'
 
 afterEach(() => toast.dismiss())
 
 async function fillAndSend(values: { name?: string; email?: string; subject?: string; message?: string }) {
   const user = userEvent.setup()
   await screen.findByRole('heading', { name: 'Contact us' })
-  // Pasted (click, then paste), not typed key by key: these tests are about what the form does with the values.
-  for (const [label, value] of [
+  await pasteFields(user, [
     ['Name', values.name],
     ['Email', values.email],
     ['Subject', values.subject],
     ['Message', values.message],
-  ] as const) {
-    if (!value) continue
-    await user.click(screen.getByLabelText(label))
-    await user.paste(value)
-  }
+  ])
   await user.click(screen.getByRole('button', { name: 'Send message' }))
   return user
 }

@@ -18,6 +18,7 @@ import { AuthPages, uniqueEmail } from './pages/auth'
 import { DevMailbox, verifyLinkIn } from './pages/mailbox'
 import { countedSubscribers, readerAddress, readerAgent, service } from './pages/readers'
 import { E2E } from './ports'
+import { openFromSidebar } from './pages/visit'
 
 test('a new advertiser lists a newsletter, an admin approves it, it pays per engaged reader, and the evidence shows why', async ({
   browser,
@@ -79,10 +80,7 @@ test('a new advertiser lists a newsletter, an admin approves it, it pays per eng
   await expect(advertiser.campaign(name).getByTestId('campaign-status')).toHaveText('Active')
 
   // Subscribers: the newsletter goes to MailerLite (the ESP sandbox), by clicking.
-  const nav = (path: string) =>
-    page.getByTestId('dashboard-shell').locator(`nav a[href="/dashboard/advertiser/${path}"]`).first().click()
-  await nav('subscribers')
-  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/advertiser/subscribers', 'Subscribers')
   await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: name })
   const form = page.getByTestId('esp-connect-form')
   await form.getByLabel('Email tool').selectOption('mailerlite')
@@ -95,8 +93,7 @@ test('a new advertiser lists a newsletter, an admin approves it, it pays per eng
   await expect(page.getByTestId('esp-connected')).toContainText('Connected to MailerLite')
 
   // Manage newsletter: pay only for readers who open or click within 7 days.
-  await nav('manage')
-  await expect(page.getByRole('heading', { level: 1, name: 'Manage newsletter' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/advertiser/manage', 'Manage newsletter')
   await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: name })
   const payRule = page.getByTestId('campaign-pay-rule-form')
   await expect(payRule.getByTestId('pay-rule-needs-tool')).toHaveCount(0)
@@ -160,8 +157,7 @@ test('a new advertiser lists a newsletter, an admin approves it, it pays per eng
   await expect(page.getByTestId('wallet-total')).toHaveText('8.50 credits')
   await expect(page.getByTestId('wallet-held')).toHaveText('1.50 credits')
   await expect(advertiser.availableBalance()).toHaveText('7.00 credits')
-  await nav('subscribers')
-  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/advertiser/subscribers', 'Subscribers')
   await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: name })
   const rowOf = (reader: string) => page.getByTestId('subscriber-table').locator('tr', { hasText: reader })
   /** One line of a reader's evidence row: what the list says beside its label. */

@@ -15,6 +15,7 @@ import { E2E } from './ports'
 import { DEMO_ACCOUNTS, dashboardOf, uniqueEmail } from './pages/auth'
 import { logInAs } from './pages/advertiser'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
+import { openFromSidebar } from './pages/visit'
 
 type Provider = 'beehiiv' | 'kit' | 'mailchimp' | 'mailerlite'
 type SandboxSubscriber = { email: string; target: string; fields: Record<string, unknown> }
@@ -139,8 +140,7 @@ test('the advertiser connects beehiiv, Kit, Mailchimp and MailerLite by clicking
   request,
 }) => {
   await logInAs(page, DEMO_ACCOUNTS.advertiser, dashboardOf.advertiser)
-  await page.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/advertiser/subscribers"]').first().click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/advertiser/subscribers', 'Subscribers')
 
   await chooseNewsletter(page, 'The Frontend Brief')
   await connect(page, 'beehiiv')
@@ -151,10 +151,7 @@ test('the advertiser connects beehiiv, Kit, Mailchimp and MailerLite by clicking
   await connect(page, 'mailchimp')
   // With an email tool that reports opens and clicks, Morning Stack now pays per engaged reader (issue 39), chosen by
   // clicking on Manage newsletter; the readers who subscribe from now on are paid under it.
-  const nav = (path: string) =>
-    page.getByTestId('dashboard-shell').locator(`nav a[href="/dashboard/advertiser/${path}"]`).first().click()
-  await nav('manage')
-  await expect(page.getByRole('heading', { level: 1, name: 'Manage newsletter' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/advertiser/manage', 'Manage newsletter')
   await page.getByLabel('Newsletter', { exact: true }).selectOption({ label: 'Morning Stack' })
   const payRule = page.getByTestId('campaign-pay-rule-form')
   await expect(payRule.getByTestId('pay-rule-needs-tool')).toHaveCount(0)
@@ -164,8 +161,7 @@ test('the advertiser connects beehiiv, Kit, Mailchimp and MailerLite by clicking
   await expect(page.getByTestId('campaign-pay-rule-form')).toContainText(
     'Now: Pays per engaged reader: opens or clicks within 10 days',
   )
-  await nav('subscribers')
-  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/advertiser/subscribers', 'Subscribers')
 
   // One reader, three newsletters, one email.
   const first = uniqueEmail('esp-reader')

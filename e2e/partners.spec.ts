@@ -16,6 +16,7 @@ import { Directory } from './pages/directory'
 import { Mailbox, NewslettersPage, confirmationLinks } from './pages/newsletters'
 import { readerAddress, readerAgent, service } from './pages/readers'
 import { checkPage, settle } from './pages/layout-checks'
+import { openFromSidebar } from './pages/visit'
 
 async function serviceCall(request: APIRequestContext, path: string, data: unknown) {
   const { serviceRoleKey } = await apiKeys()
@@ -121,11 +122,7 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
 
   // The influencer applies from Offers, by clicking (a fresh page: the source was made after it loaded).
   await publisherPage.reload()
-  await publisherPage
-    .getByTestId('dashboard-shell')
-    .locator('nav a[href="/dashboard/publisher/offers"]')
-    .first()
-    .click()
+  await openFromSidebar(publisherPage, '/dashboard/publisher/offers', 'Offers')
   const offer = publisherPage.getByTestId('offer').filter({ hasText: newsletter })
   await expect(offer.getByTestId('offer-partner-mode')).toHaveText('By approval')
   await expect(offer.getByTestId('partner-state')).toContainText('Readers through this link are not paid')
@@ -139,12 +136,7 @@ test('an influencer applies from Offers, the advertiser approves at its own pric
     containing: 'My readers run small businesses',
   })
   await advertiserPage.reload() // the newsletter was listed after the page loaded
-  await advertiserPage
-    .getByTestId('dashboard-shell')
-    .locator('nav a[href="/dashboard/advertiser/partners"]')
-    .first()
-    .click()
-  await expect(advertiserPage.getByRole('heading', { level: 1, name: 'Partners' })).toBeVisible()
+  await openFromSidebar(advertiserPage, '/dashboard/advertiser/partners', 'Partners')
   const card = advertiserPage.getByTestId('partner').filter({ hasText: sourceName })
   await expect(card.getByTestId('partner-status')).toHaveText('Applied')
   await expect(card).toContainText('“My readers run small businesses”')

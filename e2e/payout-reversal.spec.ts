@@ -11,6 +11,7 @@ import { E2E } from './ports'
 import { logInAsAdmin } from './pages/admin'
 import { AuthPages, uniqueEmail } from './pages/auth'
 import { DevMailbox, verifyLinkIn } from './pages/mailbox'
+import { openFromSidebar } from './pages/visit'
 
 /** Earnings that passed screening, credited with the service role (how they are earned is money.spec.ts's story). */
 async function credit(request: APIRequestContext, userId: string, amount: number) {
@@ -45,7 +46,7 @@ test('a reversed payout comes back to the influencer, and the admin reconciles p
   await page.goto(verifyLinkIn(await mailbox.waitForEmail(email, /Confirm your/i)))
   await expect(page).toHaveURL(/\/dashboard\/publisher$/)
 
-  await page.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/publisher/payouts"]').first().click()
+  await openFromSidebar(page, '/dashboard/publisher/payouts', 'Payouts')
   const setup = page.getByRole('region', { name: 'Set up payouts' })
   await setup.getByRole('button', { name: 'Set up payouts' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Set up payouts with Growletter' })).toBeVisible()
@@ -91,8 +92,7 @@ test('a reversed payout comes back to the influencer, and the admin reconciles p
 
   const admin = await (await browser.newContext()).newPage()
   await logInAsAdmin(admin)
-  await admin.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/admin/money"]').first().click()
-  await expect(admin.getByRole('heading', { level: 1, name: 'Money' })).toBeVisible()
+  await openFromSidebar(admin, '/dashboard/admin/money', 'Money')
   await admin.getByRole('button', { name: 'Reconcile with Stripe' }).click()
   const result = admin.getByRole('region', { name: 'Reconciliation with Stripe' })
   await expect(result.getByTestId('reconcile-summary')).toContainText(

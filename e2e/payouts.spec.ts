@@ -11,6 +11,7 @@ import { PAYOUT_ACCOUNT_MESSAGES } from '../supabase/functions/_shared/rules/pay
 import { E2E } from './ports'
 import { AuthPages, uniqueEmail } from './pages/auth'
 import { DevMailbox, verifyLinkIn } from './pages/mailbox'
+import { openFromSidebar } from './pages/visit'
 
 /** Earnings that passed screening, credited with the service role (how they are earned is money.spec.ts's story). */
 async function credit(request: APIRequestContext, userId: string, amount: number) {
@@ -34,8 +35,7 @@ test('a new influencer sets up payouts on the onboarding page, sees it ready, an
   await page.goto(verifyLinkIn(confirmation))
   await expect(page).toHaveURL(/\/dashboard\/publisher$/)
 
-  await page.getByTestId('dashboard-shell').locator('nav a[href="/dashboard/publisher/payouts"]').first().click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Payouts' })).toBeVisible()
+  await openFromSidebar(page, '/dashboard/publisher/payouts', 'Payouts')
   const setup = page.getByRole('region', { name: 'Set up payouts' })
   await expect(setup.getByTestId('payout-account-state')).toHaveText('Not set up')
   await expect(page.getByTestId('payout-blocked-reason')).toHaveText(PAYOUT_ACCOUNT_MESSAGES.not_set_up)

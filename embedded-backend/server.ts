@@ -63,6 +63,12 @@ export type BackendOptions = {
   api?: Record<string, unknown>
   /** Overrides config.toml's `[auth]` keys, top level only (tests turn on anonymous sign-ins and the like). */
   auth?: Record<string, unknown>
+  /**
+   * Runs on the opened database before the APIs read it (tests make their own tables here), as on a database that
+   * already held them: the REST schema cache's one load at start sees them. Tests made them after the start and
+   * loaded the cache again, the first load's ≈40 ms of CPU (PGlite, the migrated schema) read by nobody.
+   */
+  prepare?: (db: Db) => Promise<void>
 }
 
 export type Backend = {
@@ -323,6 +329,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   let functionsSecret: string
   try {
     ;[signingKey, functionsSecret] = await Promise.all([readSigningKey(config), ensureFunctionsSecret(db)])
+    await opts.prepare?.(db)
   } catch (error) {
     await Promise.allSettled([mailbox.close(), db.close()])
     throw error

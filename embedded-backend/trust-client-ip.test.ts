@@ -101,12 +101,14 @@ describe(`client IP through the backend (${engine})`, () => {
   let b: TrustBackend
   let code: string
   beforeAll(async () => {
-    b = await startTrustBackend({ seed: true })
-    await b.db.exec(`
+    b = await startTrustBackend({
+      seed: true,
+      prepare: (db) =>
+        db.exec(`
       create function public.trust_request_headers() returns json language sql stable
         as $$ select nullif(current_setting('request.headers', true), '')::json $$;
-      grant execute on function public.trust_request_headers() to anon;`)
-    await b.reloadSchema()
+      grant execute on function public.trust_request_headers() to anon;`),
+    })
     code = (
       await b.db.query<{ unified_code: string }>(
         "select unified_code from public.audience_sources where status = 'approved' order by created_at limit 1",

@@ -6,6 +6,7 @@
  * the unit tests of the sender use the in-memory store.
  */
 import type { Db } from '../db/database'
+import { localTables, prepareLocalTables } from '../db/local-tables'
 import type { OwedEvent } from './webhook-sender'
 
 /**
@@ -79,9 +80,10 @@ create table if not exists local_checkout.deliveries (
 );
 create index if not exists deliveries_pending_idx on local_checkout.deliveries (next_attempt_at) where state = 'pending';`
 
-/** The store in the backend's database (PGlite or PostgreSQL), its tables created on first use. */
+/** The store in the backend's database (PGlite or PostgreSQL), its tables created on first write (local-tables.ts). */
 export async function databaseStore(db: Db): Promise<CheckoutStore> {
-  await db.exec(SCHEMA)
+  const tables = localTables(db, 'local_checkout.deliveries', SCHEMA)
+  await prepareLocalTables(tables)
   const saveSession = (tx: Pick<Db, 'query'>, s: StoredSession) =>
     tx.query(
       `insert into local_checkout.sessions (id, session, product_name, idempotency_key) values ($1, $2, $3, $4)
@@ -98,6 +100,7 @@ export async function databaseStore(db: Db): Promise<CheckoutStore> {
     )
   return {
     async load() {
+      if (!(await tables.exist())) return { sessions: [], deliveries: [] }
       const sessions = await db.query<{
         session: LocalSession | string
         product_name: string
@@ -132,6 +135,7 @@ export async function databaseStore(db: Db): Promise<CheckoutStore> {
       }
     },
     async save(session, delivery) {
+      await tables.ensure()
       if (session && delivery) {
         await db.transaction(async (tx) => {
           await saveSession(tx, session)

@@ -9,6 +9,7 @@
  * them up by id or by idempotency key.
  */
 import type { Db, Queryable } from '../db/database'
+import { localTables, prepareLocalTables } from '../db/local-tables'
 import type { OwedEvent } from '../checkout/webhook-sender'
 import { LOCAL_CHECKOUT_SCHEMA } from '../checkout/store'
 
@@ -61,9 +62,10 @@ create table if not exists local_checkout.connect_deliveries (
 create index if not exists connect_deliveries_pending_idx
   on local_checkout.connect_deliveries (next_attempt_at) where state = 'pending';`
 
-/** The store in the backend's database (PGlite or PostgreSQL), its tables created on first use. */
+/** The store in the backend's database (PGlite or PostgreSQL), its tables created on first write (local-tables.ts). */
 export async function databaseStore(db: Db): Promise<ConnectStore> {
-  await db.exec(SCHEMA)
+  const tables = localTables(db, 'local_checkout.connect_deliveries', SCHEMA)
+  await prepareLocalTables(tables)
   const saveObject = (tx: Queryable, o: StoredObject) =>
     tx.query(
       `insert into local_checkout.connect_objects (id, kind, body, idempotency_key, request_params)
@@ -81,6 +83,7 @@ export async function databaseStore(db: Db): Promise<ConnectStore> {
     )
   return {
     async load() {
+      if (!(await tables.exist())) return { objects: [], deliveries: [] }
       const objects = await db.query<{
         id: string
         kind: ObjectKind
@@ -122,6 +125,7 @@ export async function databaseStore(db: Db): Promise<ConnectStore> {
       }
     },
     async save(objects, delivery) {
+      await tables.ensure()
       if (objects.length + (delivery ? 1 : 0) > 1) {
         await db.transaction(async (tx) => {
           for (const o of objects) await saveObject(tx, o)

@@ -16,8 +16,10 @@ let b: TrustBackend
 let code: string
 let sourceId: string
 beforeAll(async () => {
-  b = await startTrustBackend({ seed: true })
-  await b.db.exec(`
+  b = await startTrustBackend({
+    seed: true,
+    prepare: (db) =>
+      db.exec(`
     create table public.trust_notes (id integer primary key, body text not null);
     alter table public.trust_notes enable row level security;
     create policy "Anyone can read trust notes" on public.trust_notes for select to anon, authenticated using (true);
@@ -25,8 +27,8 @@ beforeAll(async () => {
     insert into public.trust_notes values (1, repeat('abc', 1200)), (2, 'abcabc');
     create function public.trust_statement_timeout() returns text language sql stable
       as $$ select current_setting('statement_timeout') $$;
-    grant execute on function public.trust_statement_timeout() to anon, authenticated, service_role;`)
-  await b.reloadSchema()
+    grant execute on function public.trust_statement_timeout() to anon, authenticated, service_role;`),
+  })
   const source = (
     await b.db.query<{ id: string; unified_code: string }>(
       "select id, unified_code from public.audience_sources where status = 'approved' order by created_at limit 1",

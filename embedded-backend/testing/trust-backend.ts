@@ -31,9 +31,12 @@ export const forgedIp = () => `10.${(counter * 7) % 250}.${Math.floor(Math.rando
 export async function startTrustBackend({
   seed,
   auth,
+  prepare,
 }: {
   seed: boolean
   auth?: BackendOptions['auth']
+  /** The test's own tables and functions, made before the REST schema cache loads (server.ts `prepare`). */
+  prepare?: BackendOptions['prepare']
 }): Promise<TrustBackend> {
   const database = engine === 'postgres' ? await postgresDatabase({ seed }) : null
   const backend = await startBackend({
@@ -43,6 +46,7 @@ export async function startTrustBackend({
     seed,
     clientIpHeader: PROXY_HEADER,
     auth,
+    prepare,
   })
   const client = (key: string, headers: Record<string, string>) =>
     createClient(backend.apiUrl, key, {

@@ -133,12 +133,42 @@ function subscriberWrites(db: Db, tables: LocalTables): Pick<EspStore, 'remove' 
   }
 }
 
+/** The sandbox's subscribers as the control page and the stand-ins read them (none before the tables exist). */
+function subscriberReads(db: Db, tables: LocalTables): Pick<EspStore, 'get' | 'find' | 'subscribers'> {
+  const select =
+    'select provider, target, email, remote_id, fields, engagement, created_at, updated_at from local_esp.subscribers'
+  return {
+    async get(provider, target, email) {
+      if (!(await tables.exist())) return undefined
+      const rows = await db.query<Row>(`${select} where provider = $1 and target = $2 and email = $3`, [
+        provider,
+        target,
+        email.toLowerCase(),
+      ])
+      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
+    },
+    async find(provider, email) {
+      if (!(await tables.exist())) return undefined
+      const rows = await db.query<Row>(`${select} where provider = $1 and email = $2 order by created_at limit 1`, [
+        provider,
+        email.toLowerCase(),
+      ])
+      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
+    },
+    async subscribers(provider) {
+      if (!(await tables.exist())) return []
+      const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
+        provider ?? null,
+      ])
+      return rows.rows.map(fromRow)
+    },
+  }
+}
+
 /** The sandbox's store in the backend's database, its tables made on the first write (local-tables.ts). */
 export async function databaseEspStore(db: Db): Promise<EspStore> {
   const tables = localTables(db, 'local_esp.subscribers', SCHEMA)
   await prepareLocalTables(tables)
-  const select =
-    'select provider, target, email, remote_id, fields, engagement, created_at, updated_at from local_esp.subscribers'
   return {
     async record(r) {
       await tables.ensure()
@@ -174,23 +204,6 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
         receivedAt: iso(r.received_at),
       }))
     },
-    async get(provider, target, email) {
-      if (!(await tables.exist())) return undefined
-      const rows = await db.query<Row>(`${select} where provider = $1 and target = $2 and email = $3`, [
-        provider,
-        target,
-        email.toLowerCase(),
-      ])
-      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
-    },
-    async find(provider, email) {
-      if (!(await tables.exist())) return undefined
-      const rows = await db.query<Row>(`${select} where provider = $1 and email = $2 order by created_at limit 1`, [
-        provider,
-        email.toLowerCase(),
-      ])
-      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
-    },
     async put(s) {
       await tables.ensure()
       const rows = await db.query<Row & { created: boolean }>(
@@ -203,13 +216,7 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       return { created: row.created, subscriber: fromRow(row) }
     },
     ...subscriberWrites(db, tables),
-    async subscribers(provider) {
-      if (!(await tables.exist())) return []
-      const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
-        provider ?? null,
-      ])
-      return rows.rows.map(fromRow)
-    },
+    ...subscriberReads(db, tables),
     async clear() {
       if (!(await tables.exist())) return
       await db.exec('truncate local_esp.requests, local_esp.subscribers')

@@ -6,7 +6,6 @@
  * development session are still listed after a restart. Tests without a database use the memory store.
  */
 import type { Db } from '../db/database'
-import { localTables, prepareLocalTables, type LocalTables } from '../db/local-tables'
 
 export type RecordedRequest = {
   id: number
@@ -111,11 +110,10 @@ const fromRow = (r: Row): SandboxSubscriber => ({
   updatedAt: iso(r.updated_at),
 })
 
-/** Changes to one subscriber the sandbox's control endpoint and removal routes make (none before the tables exist). */
-function subscriberWrites(db: Db, tables: LocalTables): Pick<EspStore, 'remove' | 'setEngagement'> {
+/** Changes to one subscriber the sandbox's control endpoint and removal routes make. */
+function subscriberWrites(db: Db): Pick<EspStore, 'remove' | 'setEngagement'> {
   return {
     async remove(provider, target, email) {
-      if (!(await tables.exist())) return false
       const rows = await db.query(
         'delete from local_esp.subscribers where provider = $1 and target = $2 and email = $3',
         [provider, target, email.toLowerCase()],
@@ -123,7 +121,6 @@ function subscriberWrites(db: Db, tables: LocalTables): Pick<EspStore, 'remove' 
       return rows.affectedRows > 0
     },
     async setEngagement(provider, email, engagement) {
-      if (!(await tables.exist())) return 0
       const rows = await db.query(
         'update local_esp.subscribers set engagement = $3, updated_at = now() where provider = $1 and email = $2',
         [provider, email.toLowerCase(), JSON.stringify(engagement)],
@@ -133,52 +130,18 @@ function subscriberWrites(db: Db, tables: LocalTables): Pick<EspStore, 'remove' 
   }
 }
 
-/** The sandbox's subscribers as the control page and the stand-ins read them (none before the tables exist). */
-function subscriberReads(db: Db, tables: LocalTables): Pick<EspStore, 'get' | 'find' | 'subscribers'> {
+export async function databaseEspStore(db: Db): Promise<EspStore> {
+  await db.exec(SCHEMA)
   const select =
     'select provider, target, email, remote_id, fields, engagement, created_at, updated_at from local_esp.subscribers'
   return {
-    async get(provider, target, email) {
-      if (!(await tables.exist())) return undefined
-      const rows = await db.query<Row>(`${select} where provider = $1 and target = $2 and email = $3`, [
-        provider,
-        target,
-        email.toLowerCase(),
-      ])
-      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
-    },
-    async find(provider, email) {
-      if (!(await tables.exist())) return undefined
-      const rows = await db.query<Row>(`${select} where provider = $1 and email = $2 order by created_at limit 1`, [
-        provider,
-        email.toLowerCase(),
-      ])
-      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
-    },
-    async subscribers(provider) {
-      if (!(await tables.exist())) return []
-      const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
-        provider ?? null,
-      ])
-      return rows.rows.map(fromRow)
-    },
-  }
-}
-
-/** The sandbox's store in the backend's database, its tables made on the first write (local-tables.ts). */
-export async function databaseEspStore(db: Db): Promise<EspStore> {
-  const tables = localTables(db, 'local_esp.subscribers', SCHEMA)
-  await prepareLocalTables(tables)
-  return {
     async record(r) {
-      await tables.ensure()
       await db.query(
         'insert into local_esp.requests (provider, method, path, auth, body, status) values ($1, $2, $3, $4, $5, $6)',
         [r.provider, r.method, r.path, r.auth, r.body === undefined ? null : JSON.stringify(r.body), r.status],
       )
     },
     async requests(provider, limit = 200) {
-      if (!(await tables.exist())) return []
       const rows = await db.query<{
         id: string | number
         provider: string
@@ -204,8 +167,22 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
         receivedAt: iso(r.received_at),
       }))
     },
+    async get(provider, target, email) {
+      const rows = await db.query<Row>(`${select} where provider = $1 and target = $2 and email = $3`, [
+        provider,
+        target,
+        email.toLowerCase(),
+      ])
+      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
+    },
+    async find(provider, email) {
+      const rows = await db.query<Row>(`${select} where provider = $1 and email = $2 order by created_at limit 1`, [
+        provider,
+        email.toLowerCase(),
+      ])
+      return rows.rows[0] ? fromRow(rows.rows[0]) : undefined
+    },
     async put(s) {
-      await tables.ensure()
       const rows = await db.query<Row & { created: boolean }>(
         `insert into local_esp.subscribers as s (provider, target, email, remote_id, fields) values ($1, $2, $3, $4, $5)
          on conflict (provider, target, email) do update set fields = s.fields || excluded.fields, updated_at = now()
@@ -215,10 +192,14 @@ export async function databaseEspStore(db: Db): Promise<EspStore> {
       const row = rows.rows[0]!
       return { created: row.created, subscriber: fromRow(row) }
     },
-    ...subscriberWrites(db, tables),
-    ...subscriberReads(db, tables),
+    ...subscriberWrites(db),
+    async subscribers(provider) {
+      const rows = await db.query<Row>(`${select} where $1::text is null or provider = $1 order by updated_at desc`, [
+        provider ?? null,
+      ])
+      return rows.rows.map(fromRow)
+    },
     async clear() {
-      if (!(await tables.exist())) return
       await db.exec('truncate local_esp.requests, local_esp.subscribers')
     },
   }

@@ -201,7 +201,8 @@ const checks: Stage[] = [
       // oxlint + ESLint on src/ 0.3 + 31.8, measured alternately at load 14 (29.9 alone on a quiet machine).
       { label: 'oxlint', cmd: ['node', 'node_modules/oxlint/bin/oxlint'] },
       { label: 'ESLint', cmd: [bin('eslint'), '.'] },
-      // package.json's "lint:cycles" as npm would run it (its globs are quoted for a shell), without npm around it.
+      // package.json's "lint:cycles" (oxlint's import/no-cycle with .oxlintrc.cycles.json) as npm would run it, without
+      // npm around it: one definition of the check. It replaced dpdm, 6.5 → 1.9 CPU-seconds for the same files.
       {
         label: 'import cycles',
         cmd: ['bash', '-c', packageScripts['lint:cycles']!],

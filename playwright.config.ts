@@ -31,10 +31,14 @@ export default defineConfig({
     baseURL: E2E.appUrl,
     // A trace records a screencast and a DOM snapshot of every step of every test, kept or not: it doubled the
     // browser's CPU (measured on layout + shell: 121 CPU-seconds with it, 77 without), a third of the suite's
-    // cost on a busy two-core machine. A failure still leaves a screenshot and the page's ARIA snapshot
+    // cost on a busy two-core machine. A failure still leaves the page's ARIA snapshot
     // (test-results/*/error-context.md); `E2E_TRACE=1 npm run test:e2e` records traces to step through.
     trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
-    screenshot: 'only-on-failure',
+    // Screenshots only with E2E_TRACE as well: for 'only-on-failure' Playwright photographs every page of every context
+    // as it closes, passing or not (it cannot know yet), and throws the pictures away after a pass: 101 screenshots a
+    // run at 0.03–0.05 CPU-seconds each (browser and GPU processes, the worker writing the PNGs), for the one failure
+    // that might need them. A failure's error-context.md is written either way (checked with a failing spec).
+    screenshot: process.env.E2E_TRACE ? 'only-on-failure' : 'off',
     // The browser asks for reduced motion, as a person may (src/index.css, MotionConfig in the mobile menu): no test
     // waits on an animation, and a page without transitions and pulsing skeletons renders far fewer frames.
     // e2e/shell.spec.ts opens the phone menu with motion too.

@@ -46,9 +46,7 @@ export function localTables(db: Db, probe: string, ddl: string): LocalTables {
   }
 }
 
-/** At start: the DDL again where the tables exist (as before), nothing where they do not; answers whether they do. */
-export async function prepareLocalTables(tables: LocalTables): Promise<boolean> {
-  if (!(await tables.exist())) return false
-  await tables.ensure()
-  return true
+/** At start: the DDL again where the tables exist (as before), nothing where they do not. */
+export async function prepareLocalTables(tables: LocalTables): Promise<void> {
+  if (await tables.exist()) await tables.ensure()
 }

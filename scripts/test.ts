@@ -7,10 +7,13 @@
  *   browser: end to end (two Playwright workers; builds the app and starts its own backend)
  * The end-to-end suite is the largest: 217 of the 509 CPU-seconds of a run with a core kept busy (Chromium's
  * processes most of it), so it starts at once and the other lanes fill the cores. Four lanes oversubscribe two
- * cores, more so when CI has another process keeping a core busy, and that is deliberate: the more of the
- * machine's runnable work is ours, the larger our share of it (measured: two lanes took 404 s with a core kept
- * busy, the checks lane being the long one). So no stage may depend on speed: every timeout in the suites is a
- * hang detector, and tests wait for conditions.
+ * cores, more so when CI has another process keeping a core busy (measured: two lanes took 404 s with a core kept
+ * busy, the checks lane being the long one). What that buys against the other process depends on where it runs:
+ * Linux schedules by session when `sched_autogroup_enabled` is 1 (this machine), so a busy process in our session
+ * competes thread by thread and takes ~1/6 of the cores (562 CPU-seconds in 336 s), while one in a session of its
+ * own takes its session's share (586 in 458 s). Either way the run's wall time follows its CPU-seconds, which is
+ * what the stages report. So no stage may depend on speed: every timeout in the suites is a hang detector, and
+ * tests wait for conditions.
  * The backend and database suites run on PGlite and, when PostgreSQL is available (TEST_DATABASE_URL, or
  * Debian's postgresql package, which .ci/run installs), on PostgreSQL too, the two engines side by side (PGlite
  * works in-process, PostgreSQL in its own processes). Each stage's output is printed when it ends, with its

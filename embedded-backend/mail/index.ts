@@ -84,6 +84,10 @@ export async function startMailbox({ httpPort, smtpPort, host = '127.0.0.1' }: M
       if (!res.headersSent) send(res, 500, { error: 'Internal error' })
     }
   })
+  // As the API's server (server.ts): idle connections live 65 s, not Node's 5. Clients keep them for their next
+  // request (the browser, Playwright's request context polling for an email); at 5 s the server could close one just
+  // as a client sent on it, and on a busy machine that request failed with ECONNRESET (an end-to-end run, 2026-11-29).
+  web.keepAliveTimeout = 65_000
   try {
     await listen(web, httpPort, host)
   } catch (error) {

@@ -92,6 +92,12 @@ describe('dev mailbox', () => {
     )
   })
 
+  it('keeps an idle connection 65 s, as the API does, so a client reusing it is not reset', async () => {
+    const response = await api('/api/messages')
+    await response.arrayBuffer()
+    expect(response.headers.get('keep-alive')).toBe('timeout=65')
+  })
+
   it('deletes every message', async () => {
     expect((await api('/api/messages', { method: 'DELETE' })).status).toBe(200)
     expect(await (await api('/api/messages')).json()).toEqual([])
